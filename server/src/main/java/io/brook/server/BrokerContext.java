@@ -9,11 +9,17 @@ final class BrokerContext {
 
     private final BrokerConfig config;
     private final String clusterId;
+    private final TopicManager topics;
     private volatile Listener advertised;
 
-    BrokerContext(BrokerConfig config, String clusterId) {
+    BrokerContext(BrokerConfig config, String clusterId, TopicManager topics) {
         this.config = config;
         this.clusterId = clusterId;
+        this.topics = topics;
+    }
+
+    TopicManager topics() {
+        return topics;
     }
 
     BrokerConfig config() {

@@ -76,6 +76,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
         return broker;
     }
 
+    ApiTable apis() {
+        return apis;
+    }
+
     SocketAddress remoteAddress() {
         Channel c = channel;
         return c == null ? null : c.remoteAddress();

@@ -73,6 +73,10 @@ final class RequestContext {
         return connection.broker();
     }
 
+    ApiTable apis() {
+        return connection.apis();
+    }
+
     void respond(ApiMessage message) {
         if (message == null) {
             throw new NullPointerException("response");
