@@ -1197,11 +1197,15 @@ public final class Generator {
             Map<String, Message> map = kind.equals("Request") ? requests : responses;
             c.line("");
             c.line("/**");
-            c.line(" * Reads a " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} at {@code version} from the buffer's position.");
+            c.line(" * Reads a " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} (null for a key Brook does not know) at");
+            c.line(" * {@code version} from the buffer's position.");
             c.line(" *");
             c.line(" * @throws ProtocolDecodeException on malformed input or a version outside the codec's range");
             c.line(" */");
             c.open("public static ApiMessage read" + kind + "(ApiKey key, short version, ByteBuffer body)");
+            c.open("if (key == null)");
+            c.line("throw new ProtocolDecodeException(\"ApiMessages: unknown api key\");");
+            c.close();
             c.open("return switch (key)");
             for (Map.Entry<String, Message> e : map.entrySet()) {
                 c.line("case " + e.getKey() + " -> " + e.getValue().name + ".read(body, version);");
