@@ -1,0 +1,313 @@
+package io.brook.bench.runner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * {@code bench/run}: measures Brook and the reference Apache Kafka one after the other on
+ * loopback, each in its own process, with the same workloads, and writes a Markdown table, a
+ * CSV and a PNG chart to {@code bench/results/<timestamp>/}.
+ *
+ * <p>Exit status: 0 if every workload ran and read back what it wrote, 1 otherwise, 2 for bad
+ * arguments.
+ */
+public final class BenchRunner {
+    static final String STARTUP = "start-up: launch → first acked produce";
+    static final String WHOLE_RUN = "whole run";
+
+    private final Path root;
+    private final Path out;
+    private final Plan plan;
+    private final List<Broker> brokers;
+    private final Progress progress = new Progress(System.err);
+    private final int clockTicks = ProcFs.clockTicks();
+    private final List<Result> results = new ArrayList<>();
+
+    private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers) {
+        this.root = root;
+        this.out = out;
+        this.plan = plan;
+        this.brokers = brokers;
+    }
+
+    public static void main(String[] args) throws Exception {
+        // the clients log connection refusals while a broker starts; only errors matter here
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+        System.setProperty("java.awt.headless", "true");
+        boolean quick = false;
+        String which = "both";
+        Path root = Path.of(".").toAbsolutePath().normalize();
+        Path out = null;
+        String commit = "unknown";
+        String kafkaVersion = "unknown";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--broker" -> which = value(args, ++i);
+                case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
+                case "--out" -> out = Path.of(value(args, ++i)).toAbsolutePath().normalize();
+                case "--commit" -> commit = value(args, ++i);
+                case "--kafka-version" -> kafkaVersion = value(args, ++i);
+                default -> usage("unknown argument: " + args[i]);
+            }
+        }
+        if (!List.of("brook", "kafka", "both").contains(which)) {
+            usage("--broker must be brook, kafka or both");
+        }
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        if (out == null) {
+            out = root.resolve("bench/results").resolve(now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        Files.createDirectories(out);
+        Path work = root.resolve("bench/target/bench-data");
+        List<Broker> brokers = new ArrayList<>();
+        if (!which.equals("kafka")) {
+            brokers.add(new BrookBroker("brook", root, work.resolve("brook"), out.resolve("brook.log"), Map.of(),
+                    "Brook, default durable mode: `bin/brook --port P --data-dir D`; acks=all is answered after"
+                            + " fsync (group commit) and consumers see only fsynced data; JVM -Xms256m -Xmx1g"
+                            + " (bin/brook's default)"));
+            brokers.add(new BrookBroker("brook-nofsync", root, work.resolve("brook-nofsync"),
+                    out.resolve("brook-nofsync.log"), Map.of("brook.fsync.on.ack", "false"),
+                    "Brook with `--override brook.fsync.on.ack=false`: acks=all is answered once the write"
+                            + " reached the OS, like Kafka's defaults; JVM as above"));
+        }
+        if (!which.equals("brook")) {
+            brokers.add(new KafkaBroker(root.resolve("compat-tests/kafka/kafka-local.sh"),
+                    root.resolve("bench/target/reference-kafka"), out.resolve("kafka.log"),
+                    "Apache Kafka " + kafkaVersion + " with its default settings: KRaft single node"
+                            + " (broker+controller) started by compat-tests/kafka/kafka-local.sh; acks=all is"
+                            + " answered before fsync (the OS flushes its page cache); JVM -Xms1g -Xmx1g"
+                            + " (kafka-local.sh)"));
+        }
+        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers);
+        int status = runner.run(now, commit, kafkaVersion);
+        System.exit(status);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            usage(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void usage(String problem) {
+        System.err.println("bench/run: " + problem);
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--out DIR]");
+        System.exit(2);
+    }
+
+    private int run(ZonedDateTime started, String commit, String kafkaVersion) throws IOException {
+        progress.note("results go to " + out);
+        for (Broker broker : brokers) {
+            measure(broker);
+        }
+        List<String> labels = new ArrayList<>();
+        for (Broker b : brokers) {
+            labels.add(b.label());
+        }
+        Report report = new Report(labels, "kafka", results);
+        String md = header(started, commit, kafkaVersion) + "\n" + report.markdown();
+        Files.writeString(out.resolve("results.md"), md, StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("results.csv"), report.csv(), StandardCharsets.UTF_8);
+        try {
+            Chart.write(report, out.resolve("chart.png"));
+        } catch (IOException | RuntimeException | Error e) { // no display libraries or fonts: the table still stands
+            progress.note("chart not written: " + e);
+        }
+        System.out.println(md);
+        progress.note("wrote " + out.resolve("results.md") + ", results.csv and chart.png");
+        if (!report.failures().isEmpty()) {
+            progress.note("FAILED: " + report.failures().size() + " workload(s) failed; see the list under the table");
+            return 1;
+        }
+        return 0;
+    }
+
+    private String header(ZonedDateTime started, String commit, String kafkaVersion) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("## bench/run").append(plan.quick ? " --quick" : "").append(", ")
+                .append(started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"))).append("\n\n");
+        sb.append("- machine: ").append(Machine.describe()).append('\n');
+        sb.append("- Brook commit ").append(commit).append("; Apache Kafka ").append(kafkaVersion)
+                .append("; clients: kafka-clients ").append(org.apache.kafka.common.utils.AppInfoParser.getVersion())
+                .append(" in one runner JVM (Java ").append(System.getProperty("java.version")).append(")\n");
+        for (Broker b : brokers) {
+            sb.append("- `").append(b.label()).append("`: ").append(b.settings()).append('\n');
+        }
+        sb.append("- one broker at a time on 127.0.0.1; the runner and the broker share the machine's cores\n");
+        sb.append("- producers: linger.ms=").append(Plan.LINGER_MS).append(", no compression, other settings"
+                + " kafka-clients' defaults (idempotence where the acks setting allows it); null keys and the"
+                + " default partitioner, except the many-partitions workload, which picks partition i mod 1000;"
+                + " latency: linger.ms=0, consumer in the same JVM, measured from each record's intended send time"
+                + " (corrected for coordinated omission), first ")
+                .append(plan.latencyWarmup.toMillis()).append(" ms of each rate not recorded\n");
+        sb.append("- MB = 10^6 bytes of record values; broker CPU = utime+stime of the broker process over the"
+                + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
+                + " time; for Kafka after kafka-local.sh formatted its storage) to the first acknowledged"
+                + " produce; every workload read back what it wrote and compared counts per partition\n");
+        sb.append("- ratio columns: Brook ÷ Kafka; higher is better for records/s and MB/s, lower for every other"
+                + " figure\n");
+        return sb.toString();
+    }
+
+    private void measure(Broker broker) {
+        String label = broker.label();
+        int port;
+        try {
+            port = freePortPair();
+        } catch (IOException e) {
+            results.add(Result.failed(STARTUP, label, "no free port: " + e));
+            return;
+        }
+        progress.step(label, "launch and first acknowledged produce");
+        Broker.Running running = null;
+        try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + port)) {
+            running = broker.launch(port);
+            long pid;
+            try {
+                long ackMillis = Workloads.firstAck(probe, running);
+                pid = running.pid();
+                long startupMs = ackMillis - ProcFs.startEpochMillis(pid, clockTicks);
+                results.add(Result.of(STARTUP, label)
+                        .put(Metric.STARTUP_MS, startupMs)
+                        .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0))
+                        .build());
+                progress.done(String.format(Locale.ROOT, "first ack %,d ms after launch (pid %d)", startupMs, pid));
+            } catch (Exception e) {
+                results.add(Result.failed(STARTUP, label, describe(e)));
+                progress.done("FAILED: " + describe(e));
+                return;
+            }
+            try (Workloads w = new Workloads(running.bootstrap(), label, pid, clockTicks, progress)) {
+                Broker.Running r = running;
+                step(r, label, "warm-up (not reported)", () -> {
+                    w.warmUp(plan.warmupRecords);
+                    return null;
+                });
+                for (Plan.ProduceCell cell : plan.produce) {
+                    step(r, label, cell.name(), () -> w.produce(cell, plan.produceRecords(cell)));
+                }
+                step(r, label, "consume", () -> w.consume(plan.consumeRecords));
+                for (int rate : plan.latencyRates) {
+                    step(r, label, String.format("latency %,d rec/s", rate),
+                            () -> w.latency(rate, plan.latencyDuration, plan.latencyWarmup));
+                }
+                step(r, label, "many partitions", () -> w.manyPartitions(plan.manyPartitionRecords));
+            }
+            results.add(Result.of(WHOLE_RUN, label)
+                    .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0)).build());
+        } catch (Exception e) {
+            results.add(Result.failed(STARTUP, label, describe(e)));
+            progress.done("FAILED: " + describe(e));
+        } finally {
+            if (running != null) {
+                progress.step(label, "stopping");
+                running.close();
+            }
+        }
+    }
+
+    private interface Step {
+        Result run() throws Exception;
+    }
+
+    private void step(Broker.Running running, String label, String name, Step step) {
+        progress.step(label, name);
+        if (!running.alive()) {
+            results.add(Result.failed(name, label, "the broker is not running"));
+            progress.done("FAILED: the broker is not running");
+            return;
+        }
+        try {
+            Result r = step.run();
+            if (r != null) {
+                results.add(r);
+                progress.done(summary(r));
+            } else {
+                progress.done("done");
+            }
+        } catch (Exception e) {
+            String workload = name.startsWith("latency") ? name : name;
+            results.add(Result.failed(workload, label, describe(e)));
+            progress.done("FAILED: " + describe(e));
+        }
+    }
+
+    private static String summary(Result r) {
+        StringBuilder sb = new StringBuilder();
+        r.values.forEach((m, v) -> {
+            if (m != Metric.BROKER_CPU_S_PER_GB) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(m.format(v)).append(' ').append(m.label);
+            }
+        });
+        return sb.toString();
+    }
+
+    private static String describe(Throwable e) {
+        String s = e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e.getCause() != null && e.getCause() != e ? s + " (cause: " + e.getCause() + ")" : s;
+    }
+
+    /** A free port P on loopback whose neighbour P+1 is free too (Kafka's controller listens there). */
+    static int freePortPair() throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (ServerSocket a = new ServerSocket(0, 1, loopback)) {
+                int p = a.getLocalPort();
+                if (p >= 65535) {
+                    continue;
+                }
+                try (ServerSocket b = new ServerSocket(p + 1, 1, loopback)) {
+                    return p;
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
+        throw new IOException("no two adjacent free ports on loopback after 50 attempts");
+    }
+
+    /** The machine, for the report. */
+    static final class Machine {
+        private Machine() {
+        }
+
+        static String describe() {
+            String cpu = "unknown CPU";
+            String mem = "unknown memory";
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                    if (line.startsWith("model name")) {
+                        cpu = line.substring(line.indexOf(':') + 1).trim();
+                        break;
+                    }
+                }
+                for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                    if (line.startsWith("MemTotal:")) {
+                        long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
+                        mem = String.format(Locale.ROOT, "%.1f GiB", kb / 1024.0 / 1024.0);
+                        break;
+                    }
+                }
+            } catch (IOException | UncheckedIOException | NumberFormatException e) {
+                // keep what was found
+            }
+            return Runtime.getRuntime().availableProcessors() + " CPUs (nproc), " + mem + " memory, " + cpu
+                    + ", Linux " + System.getProperty("os.version");
+        }
+    }
+}

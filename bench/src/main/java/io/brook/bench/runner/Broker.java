@@ -1,0 +1,35 @@
+package io.brook.bench.runner;
+
+import java.io.IOException;
+
+/**
+ * A broker the runner measures, started in a process of its own exactly as its users start it.
+ * {@link #launch} returns at once, before the broker listens; readiness is what the start-up
+ * workload measures.
+ */
+interface Broker {
+
+    /** Short label used in the tables, e.g. {@code brook} or {@code kafka}. */
+    String label();
+
+    /** How this broker is configured, for the report. */
+    String settings();
+
+    /** Starts the broker on 127.0.0.1:port. */
+    Running launch(int port) throws IOException;
+
+    /** A launched broker. Closing stops it and deletes its data. */
+    interface Running extends AutoCloseable {
+
+        /** The broker JVM's process id (the source of CPU time and peak RSS). Waits for it if needed. */
+        long pid() throws IOException, InterruptedException;
+
+        /** False once the broker (or its launcher) has failed. */
+        boolean alive();
+
+        String bootstrap();
+
+        @Override
+        void close();
+    }
+}

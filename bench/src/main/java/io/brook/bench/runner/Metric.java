@@ -1,0 +1,34 @@
+package io.brook.bench.runner;
+
+/** The figures the runner reports, in the order the table lists them. */
+enum Metric {
+    RECORDS_PER_S("records/s", true, "%,.0f"),
+    MB_PER_S("MB/s", true, "%,.1f"),
+    P50_MS("p50 ms", false, "%,.2f"),
+    P99_MS("p99 ms", false, "%,.2f"),
+    P999_MS("p99.9 ms", false, "%,.2f"),
+    MAX_MS("max ms", false, "%,.2f"),
+    BROKER_CPU_S("broker CPU s", false, "%,.2f"),
+    BROKER_CPU_S_PER_GB("broker CPU s/GB", false, "%,.2f"),
+    STARTUP_MS("start-up ms", false, "%,.0f"),
+    PEAK_RSS_MIB("peak RSS MiB", false, "%,.0f");
+
+    final String label;
+    final boolean higherIsBetter;
+    private final String format;
+
+    Metric(String label, boolean higherIsBetter, String format) {
+        this.label = label;
+        this.higherIsBetter = higherIsBetter;
+        this.format = format;
+    }
+
+    String format(double value) {
+        return String.format(java.util.Locale.ROOT, format, value);
+    }
+
+    /** Machine-readable column name for the CSV. */
+    String key() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,83 @@
+package io.brook.bench.runner;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What to run and how much of it: the full matrix, or the small subset of {@code --quick}. */
+final class Plan {
+
+    /** One cell of the produce-throughput matrix. */
+    record ProduceCell(int partitions, int recordSize, String acks, int batchSize) {
+        String name() {
+            return "produce " + partitions + "p " + size(recordSize) + " acks=" + acks + " batch=" + size(batchSize);
+        }
+    }
+
+    static final int LINGER_MS = 5;
+    static final int CONSUME_PARTITIONS = 8;
+    static final int CONSUME_RECORD_SIZE = 100;
+    static final int LATENCY_RECORD_SIZE = 1024;
+    static final int MANY_PARTITIONS = 1000;
+    static final int MANY_PARTITIONS_RECORD_SIZE = 100;
+
+    final boolean quick;
+    final List<ProduceCell> produce;
+    final long smallRecords;
+    final long largeRecords;
+    final long consumeRecords;
+    final List<Integer> latencyRates;
+    final Duration latencyDuration;
+    final Duration latencyWarmup;
+    final long manyPartitionRecords;
+    final long warmupRecords;
+
+    private Plan(boolean quick, List<ProduceCell> produce, long smallRecords, long largeRecords, long consumeRecords,
+                 List<Integer> latencyRates, Duration latencyDuration, Duration latencyWarmup,
+                 long manyPartitionRecords, long warmupRecords) {
+        this.quick = quick;
+        this.produce = List.copyOf(produce);
+        this.smallRecords = smallRecords;
+        this.largeRecords = largeRecords;
+        this.consumeRecords = consumeRecords;
+        this.latencyRates = List.copyOf(latencyRates);
+        this.latencyDuration = latencyDuration;
+        this.latencyWarmup = latencyWarmup;
+        this.manyPartitionRecords = manyPartitionRecords;
+        this.warmupRecords = warmupRecords;
+    }
+
+    /** 1 and 8 partitions × 100 B and 1 KiB × acks=1 and all × batch 16 and 256 KiB; 10 M records to consume. */
+    static Plan full() {
+        List<ProduceCell> cells = new ArrayList<>();
+        for (int partitions : new int[] {1, 8}) {
+            for (int size : new int[] {100, 1024}) {
+                for (String acks : new String[] {"1", "all"}) {
+                    for (int batch : new int[] {16 * 1024, 256 * 1024}) {
+                        cells.add(new ProduceCell(partitions, size, acks, batch));
+                    }
+                }
+            }
+        }
+        return new Plan(false, cells, 2_000_000, 200_000, 10_000_000, List.of(5_000, 50_000),
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000_000, 200_000);
+    }
+
+    /** Three produce cells that span the matrix, and small counts: a few seconds per workload. */
+    static Plan quick() {
+        List<ProduceCell> cells = List.of(
+                new ProduceCell(1, 1024, "all", 16 * 1024),
+                new ProduceCell(8, 100, "1", 256 * 1024),
+                new ProduceCell(8, 1024, "all", 256 * 1024));
+        return new Plan(true, cells, 200_000, 50_000, 300_000, List.of(5_000, 50_000),
+                Duration.ofSeconds(2), Duration.ofMillis(500), 50_000, 20_000);
+    }
+
+    long produceRecords(ProduceCell cell) {
+        return cell.recordSize() <= 100 ? smallRecords : largeRecords;
+    }
+
+    static String size(int bytes) {
+        return bytes % 1024 == 0 ? (bytes / 1024) + "KiB" : bytes + "B";
+    }
+}

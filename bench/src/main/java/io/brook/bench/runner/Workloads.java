@@ -1,0 +1,508 @@
+package io.brook.bench.runner;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The workloads, run with stock kafka-clients against one running broker. Each measures the
+ * broker process's CPU time over its measured phase and checks, per partition, that everything
+ * acknowledged was read back — and nothing more.
+ */
+final class Workloads implements AutoCloseable {
+    /** A read-back or a consumer that makes no progress for this long has failed. */
+    private static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
+
+    private final String bootstrap;
+    private final String broker;
+    private final long pid;
+    private final int clockTicks;
+    private final Progress progress;
+    private final Admin admin;
+
+    Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress) {
+        this.bootstrap = bootstrap;
+        this.broker = broker;
+        this.pid = pid;
+        this.clockTicks = clockTicks;
+        this.progress = progress;
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        this.admin = Admin.create(p);
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(10));
+    }
+
+    // ---------------------------------------------------------------- clients
+
+    static Properties producerProps(String bootstrap, String acks, int batchSize, int lingerMs) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, acks);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(batchSize));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(lingerMs));
+        return p;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer(String acks, int batchSize, int lingerMs) {
+        return new KafkaProducer<>(producerProps(bootstrap, acks, batchSize, lingerMs));
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return new KafkaConsumer<>(p);
+    }
+
+    void createTopic(String topic, int partitions) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        // wait until every partition has a leader, so the first send measures the broker, not creation
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            org.apache.kafka.clients.admin.TopicDescription description = null;
+            try {
+                description = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+            } catch (ExecutionException e) {
+                // a new topic reaches the broker's metadata a moment after CreateTopics returns
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            if (description != null && description.partitions().size() == partitions
+                    && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("topic " + topic + " has no leader for every partition after 60 s");
+            }
+            Thread.sleep(50); // polling the broker's metadata; bounded by the deadline
+        }
+    }
+
+    static byte[] payload(int size) {
+        byte[] b = new byte[size];
+        new Random(42).nextBytes(b); // incompressible; the same bytes for both brokers
+        return b;
+    }
+
+    // ---------------------------------------------------------------- produce
+
+    /** Counts acknowledgements per partition and keeps the first failure. */
+    private static final class Acks implements Callback {
+        final AtomicLongArray perPartition;
+        final AtomicLong total = new AtomicLong();
+        final AtomicReference<Exception> failure = new AtomicReference<>();
+
+        Acks(int partitions) {
+            perPartition = new AtomicLongArray(partitions);
+        }
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata metadata, Exception e) {
+            if (e != null) {
+                failure.compareAndSet(null, e);
+            } else {
+                perPartition.incrementAndGet(metadata.partition());
+                total.incrementAndGet();
+            }
+        }
+
+        long[] counts() {
+            long[] c = new long[perPartition.length()];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = perPartition.get(i);
+            }
+            return c;
+        }
+
+        void check(long expected) throws Exception {
+            Exception e = failure.get();
+            if (e != null) {
+                throw new VerificationException("produce failed: " + e);
+            }
+            if (total.get() != expected) {
+                throw new VerificationException(expected + " records sent but " + total.get() + " acknowledged");
+            }
+        }
+    }
+
+    /**
+     * Sends {@code records} records of {@code size} bytes as fast as the producer accepts them
+     * and waits for every acknowledgement. {@code roundRobin} picks the partition explicitly
+     * (record i to partition i mod n); otherwise the client's default partitioner does.
+     */
+    private Acks send(KafkaProducer<byte[], byte[]> producer, String topic, int partitions, long records, int size,
+                      boolean roundRobin) throws Exception {
+        byte[] value = payload(size); // the producer copies it into its batch inside send()
+        Acks acks = new Acks(partitions);
+        for (long i = 0; i < records; i++) {
+            Integer partition = roundRobin ? (int) (i % partitions) : null;
+            producer.send(new ProducerRecord<>(topic, partition, null, value), acks);
+            if ((i & 0xFFFF) == 0) {
+                if (acks.failure.get() != null) {
+                    break;
+                }
+                progress.update(String.format("%,d / %,d records sent", i, records));
+            }
+        }
+        producer.flush();
+        return acks;
+    }
+
+    Result produce(Plan.ProduceCell cell, long records) throws Exception {
+        String topic = "produce-" + cell.partitions() + "p-" + Plan.size(cell.recordSize()) + "-acks" + cell.acks()
+                + "-" + Plan.size(cell.batchSize());
+        createTopic(topic, cell.partitions());
+        Acks acks;
+        double seconds;
+        double cpu;
+        try (KafkaProducer<byte[], byte[]> producer = producer(cell.acks(), cell.batchSize(), Plan.LINGER_MS)) {
+            CpuMeter meter = CpuMeter.start(pid, clockTicks);
+            long t0 = System.nanoTime();
+            acks = send(producer, topic, cell.partitions(), records, cell.recordSize(), false);
+            seconds = (System.nanoTime() - t0) / 1e9;
+            cpu = meter.seconds();
+        }
+        acks.check(records);
+        readBack(topic, acks.counts());
+        return Result.of(cell.name(), broker).throughput(records, records * cell.recordSize(), seconds, cpu).build();
+    }
+
+    /** Untimed: a few produce and fetch rounds so that the broker's hot paths are compiled. */
+    void warmUp(long records) throws Exception {
+        String topic = "warm-up";
+        createTopic(topic, 8);
+        Acks acks;
+        try (KafkaProducer<byte[], byte[]> producer = producer("1", 256 * 1024, Plan.LINGER_MS)) {
+            acks = send(producer, topic, 8, records, 1024, false);
+        }
+        acks.check(records);
+        readBack(topic, acks.counts());
+    }
+
+    // ---------------------------------------------------------------- consume
+
+    /** Fills a topic (not timed), then times a consumer that catches up from offset 0 with assign(). */
+    Result consume(long records) throws Exception {
+        String topic = "consume-" + Plan.CONSUME_PARTITIONS + "p-" + Plan.size(Plan.CONSUME_RECORD_SIZE);
+        createTopic(topic, Plan.CONSUME_PARTITIONS);
+        Acks acks;
+        try (KafkaProducer<byte[], byte[]> producer = producer("1", 256 * 1024, Plan.LINGER_MS)) {
+            acks = send(producer, topic, Plan.CONSUME_PARTITIONS, records, Plan.CONSUME_RECORD_SIZE, false);
+        }
+        acks.check(records);
+        progress.update("topic filled; consuming");
+        long[] expected = acks.counts();
+        CpuMeter meter = CpuMeter.start(pid, clockTicks);
+        long t0 = System.nanoTime();
+        ReadCounts read = readAll(topic, expected);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double cpu = meter.seconds();
+        verify(topic, expected, read.perPartition);
+        return Result.of("consume " + Plan.CONSUME_PARTITIONS + "p " + Plan.size(Plan.CONSUME_RECORD_SIZE)
+                        + " (catch-up, assign)", broker)
+                .throughput(read.records, read.bytes, seconds, cpu).build();
+    }
+
+    private record ReadCounts(long[] perPartition, long records, long bytes) {
+    }
+
+    /**
+     * Reads the topic from offset 0 on all partitions (assign, no group) until {@code expected}
+     * records in total have arrived, or nothing arrives for {@link #IDLE_LIMIT}.
+     */
+    private ReadCounts readAll(String topic, long[] expected) throws Exception {
+        long total = 0;
+        for (long e : expected) {
+            total += e;
+        }
+        long[] counts = new long[expected.length];
+        long records = 0;
+        long bytes = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int p = 0; p < expected.length; p++) {
+                partitions.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long lastProgress = System.nanoTime();
+            while (records < total) {
+                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
+                if (batch.isEmpty()) {
+                    if (System.nanoTime() - lastProgress > IDLE_LIMIT.toNanos()) {
+                        break;
+                    }
+                    continue;
+                }
+                lastProgress = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> r : batch) {
+                    if (r.partition() < counts.length) {
+                        counts[r.partition()]++;
+                    }
+                    bytes += r.serializedValueSize();
+                    records++;
+                }
+                progress.update(String.format("%,d / %,d records read", records, total));
+            }
+            // anything beyond what was acknowledged (duplicates) shows up in the end offsets
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+            for (int p = 0; p < expected.length; p++) {
+                long end = ends.getOrDefault(new TopicPartition(topic, p), -1L);
+                if (end != expected[p]) {
+                    throw new VerificationException(topic + "-" + p + ": " + expected[p]
+                            + " records acknowledged but the log end offset is " + end);
+                }
+            }
+        }
+        return new ReadCounts(counts, records, bytes);
+    }
+
+    /** Reads the whole topic back and fails unless every partition holds exactly what was acknowledged. */
+    void readBack(String topic, long[] expected) throws Exception {
+        progress.update("reading back");
+        verify(topic, expected, readAll(topic, expected).perPartition);
+    }
+
+    static void verify(String topic, long[] expected, long[] actual) throws VerificationException {
+        StringBuilder problems = new StringBuilder();
+        for (int p = 0; p < expected.length; p++) {
+            long got = p < actual.length ? actual[p] : 0;
+            if (got != expected[p]) {
+                problems.append(String.format(" %s-%d: acknowledged %,d, read back %,d;", topic, p, expected[p], got));
+            }
+        }
+        if (problems.length() > 0) {
+            throw new VerificationException("read-back mismatch:" + problems);
+        }
+    }
+
+    // ---------------------------------------------------------------- end-to-end latency
+
+    /**
+     * One producer sends 1 KiB records to one partition at a fixed rate; a consumer in the same
+     * JVM (so both read the same {@link System#nanoTime} clock) records, per record, the time
+     * from its intended send time (written into the first 8 bytes of the value) to its arrival.
+     * Records meant to be sent during the warm-up are counted but not recorded.
+     */
+    Result latency(int rate, Duration duration, Duration warmup) throws Exception {
+        String topic = "latency-" + rate;
+        createTopic(topic, 1);
+        long records = rate * duration.toSeconds() + rate * (duration.toMillis() % 1000) / 1000;
+        LatencyRecorder recorder = new LatencyRecorder();
+        AtomicLong received = new AtomicLong();
+        AtomicLong sentTotal = new AtomicLong(-1); // set once the producer is done
+        AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+        CountDownLatch consumerReady = new CountDownLatch(1);
+        AtomicLong warmupEnd = new AtomicLong(Long.MAX_VALUE);
+        long[] readCounts = new long[1];
+        TopicPartition tp = new TopicPartition(topic, 0);
+
+        Thread consumerThread = new Thread(() -> {
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+                consumer.assign(List.of(tp));
+                consumer.seekToBeginning(List.of(tp));
+                consumer.poll(Duration.ofMillis(100)); // connects and fetches metadata before the clock starts
+                consumerReady.countDown();
+                long lastProgress = System.nanoTime();
+                while (true) {
+                    long target = sentTotal.get();
+                    if (target >= 0 && received.get() >= target) {
+                        break;
+                    }
+                    ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
+                    long now = System.nanoTime();
+                    if (batch.isEmpty()) {
+                        if (target >= 0 && now - lastProgress > IDLE_LIMIT.toNanos()) {
+                            break;
+                        }
+                        continue;
+                    }
+                    lastProgress = now;
+                    for (ConsumerRecord<byte[], byte[]> r : batch) {
+                        long intended = ByteBuffer.wrap(r.value()).getLong(0);
+                        if (intended - warmupEnd.get() >= 0) {
+                            recorder.record(intended, now);
+                        }
+                        readCounts[0]++;
+                    }
+                    received.set(readCounts[0]);
+                }
+            } catch (Throwable t) {
+                consumerFailure.set(t);
+                consumerReady.countDown();
+            }
+        }, "latency-consumer");
+
+        Acks acks;
+        double seconds;
+        double cpu;
+        try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, 0)) {
+            producer.partitionsFor(topic); // metadata before the clock starts
+            consumerThread.start();
+            if (!consumerReady.await(60, TimeUnit.SECONDS) || consumerFailure.get() != null) {
+                throw new IllegalStateException("latency consumer did not start", consumerFailure.get());
+            }
+            byte[] value = payload(Plan.LATENCY_RECORD_SIZE);
+            ByteBuffer stamp = ByteBuffer.wrap(value);
+            acks = new Acks(1);
+            CpuMeter meter = CpuMeter.start(pid, clockTicks);
+            long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
+            warmupEnd.set(start + warmup.toNanos());
+            Schedule schedule = new Schedule(start, rate);
+            for (long i = 0; i < records; i++) {
+                long intended = schedule.intendedNanos(i);
+                long wait;
+                // parking, not spinning: the broker needs the machine's cores more than a precise sender
+                while ((wait = intended - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                stamp.putLong(0, intended);
+                producer.send(new ProducerRecord<>(topic, 0, null, value), acks);
+                if ((i & 0x3FF) == 0) {
+                    if (acks.failure.get() != null) {
+                        break;
+                    }
+                    progress.update(String.format("%,d / %,d records at %,d/s; %,d received", i, records, rate,
+                            received.get()));
+                }
+            }
+            producer.flush();
+            seconds = (System.nanoTime() - start) / 1e9;
+            sentTotal.set(acks.total.get());
+            consumerThread.join(IDLE_LIMIT.toMillis() + 30_000);
+            cpu = meter.seconds();
+        } finally {
+            sentTotal.compareAndSet(-1, 0);
+        }
+        if (consumerThread.isAlive()) {
+            consumerThread.interrupt();
+            throw new IllegalStateException("latency consumer did not finish");
+        }
+        if (consumerFailure.get() != null) {
+            throw new IllegalStateException("latency consumer failed", consumerFailure.get());
+        }
+        acks.check(records);
+        verify(topic, acks.counts(), readCounts);
+        readBack(topic, acks.counts());
+        return Result.of(String.format("latency %,d rec/s 1p 1KiB acks=all", rate), broker)
+                .throughput(records, records * Plan.LATENCY_RECORD_SIZE, seconds, cpu)
+                .put(Metric.P50_MS, recorder.percentileMillis(50))
+                .put(Metric.P99_MS, recorder.percentileMillis(99))
+                .put(Metric.P999_MS, recorder.percentileMillis(99.9))
+                .put(Metric.MAX_MS, recorder.maxMillis())
+                .build();
+    }
+
+    // ---------------------------------------------------------------- many partitions
+
+    Result manyPartitions(long records) throws Exception {
+        String topic = "many-" + Plan.MANY_PARTITIONS + "p";
+        progress.update("creating " + Plan.MANY_PARTITIONS + " partitions");
+        createTopic(topic, Plan.MANY_PARTITIONS);
+        Acks acks;
+        double seconds;
+        double cpu;
+        try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
+            // untimed: one record per partition, so that every partition's log exists and has a
+            // leader that accepts writes before the clock starts (brokers create them lazily)
+            progress.update("one record to each partition (not timed)");
+            Acks ready = send(producer, topic, Plan.MANY_PARTITIONS, Plan.MANY_PARTITIONS,
+                    Plan.MANY_PARTITIONS_RECORD_SIZE, true);
+            ready.check(Plan.MANY_PARTITIONS);
+            CpuMeter meter = CpuMeter.start(pid, clockTicks);
+            long t0 = System.nanoTime();
+            acks = send(producer, topic, Plan.MANY_PARTITIONS, records, Plan.MANY_PARTITIONS_RECORD_SIZE, true);
+            seconds = (System.nanoTime() - t0) / 1e9;
+            cpu = meter.seconds();
+            acks.check(records);
+            long[] expected = acks.counts();
+            for (int p = 0; p < expected.length; p++) {
+                expected[p] += ready.perPartition.get(p);
+            }
+            readBack(topic, expected);
+        }
+        return Result.of("many partitions: " + Plan.MANY_PARTITIONS + "p round-robin "
+                        + Plan.size(Plan.MANY_PARTITIONS_RECORD_SIZE) + " acks=all", broker)
+                .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu).build();
+    }
+
+    // ---------------------------------------------------------------- start-up
+
+    /**
+     * A producer made before the broker is launched, that retries its connection every few
+     * milliseconds, so that the first acknowledgement marks when the broker became useful rather
+     * than when this JVM finished loading client classes.
+     */
+    static KafkaProducer<byte[], byte[]> startupProducer(String bootstrap) {
+        Properties p = producerProps(bootstrap, "all", 16 * 1024, 0);
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "5");
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "20");
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "5");
+        p.put("retry.backoff.max.ms", "20");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "120000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"); // one record: no producer id round trip
+        return new KafkaProducer<>(p);
+    }
+
+    /**
+     * Sends one record (to partition 0 of an auto-created topic) and returns the wall-clock time
+     * of its acknowledgement, failing early if the broker process dies.
+     */
+    static long firstAck(KafkaProducer<byte[], byte[]> producer, Broker.Running running) throws Exception {
+        var future = producer.send(new ProducerRecord<>("start-up", 0, null, payload(100)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            try {
+                future.get(20, TimeUnit.MILLISECONDS);
+                return System.currentTimeMillis();
+            } catch (TimeoutException e) {
+                if (!running.alive()) {
+                    throw new IllegalStateException("the broker exited during start-up");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("no acknowledged produce within 120 s of launch");
+                }
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("first produce failed: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+}
