@@ -10,12 +10,18 @@ final class BrokerContext {
     private final BrokerConfig config;
     private final String clusterId;
     private final TopicManager topics;
+    private final ProducerIdAllocator producerIds;
     private volatile Listener advertised;
 
-    BrokerContext(BrokerConfig config, String clusterId, TopicManager topics) {
+    BrokerContext(BrokerConfig config, String clusterId, TopicManager topics, ProducerIdAllocator producerIds) {
         this.config = config;
         this.clusterId = clusterId;
         this.topics = topics;
+        this.producerIds = producerIds;
+    }
+
+    ProducerIdAllocator producerIds() {
+        return producerIds;
     }
 
     TopicManager topics() {

@@ -1,6 +1,14 @@
 package io.brook.server;
 
+import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.DescribeClusterRequest;
+import io.brook.wire.message.DescribeConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.protocol.ApiKey;
 import java.io.IOException;
@@ -64,7 +72,8 @@ public final class Brook implements AutoCloseable {
         try {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
             TopicManager topics = new TopicManager(config, registry);
-            this.context = new BrokerContext(config, meta.clusterId(), topics);
+            this.context = new BrokerContext(config, meta.clusterId(), topics,
+                    ProducerIdAllocator.open(meta.metaDir()));
             pool = newIoPool(config.numIoThreads());
             ApiTable apis = apiTable();
             net = new NetworkServer(config, context, apis, pool);
@@ -93,6 +102,17 @@ public final class Brook implements AutoCloseable {
         return ApiTable.builder()
                 .register(ApiKey.API_VERSIONS, ApiVersionsRequest::read, new ApiVersionsHandler())
                 .register(ApiKey.METADATA, MetadataRequest::read, new MetadataHandler())
+                .register(ApiKey.INIT_PRODUCER_ID, InitProducerIdRequest::read, new InitProducerIdHandler())
+                .register(ApiKey.CREATE_TOPICS, CreateTopicsRequest::read, new CreateTopicsHandler())
+                .register(ApiKey.DELETE_TOPICS, DeleteTopicsRequest::read, new DeleteTopicsHandler())
+                .register(ApiKey.CREATE_PARTITIONS, CreatePartitionsRequest::read, new CreatePartitionsHandler())
+                .register(ApiKey.DESCRIBE_CONFIGS, DescribeConfigsRequest::read, new DescribeConfigsHandler())
+                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequest::read,
+                        new AlterConfigsHandlers.Incremental())
+                // not in protocol.md Appendix A, but kafkajs and librdkafka still use it for topic configs
+                .register(ApiKey.ALTER_CONFIGS, (short) 0, (short) 2, (short) 0, AlterConfigsRequest::read,
+                        new AlterConfigsHandlers.Legacy())
+                .register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterRequest::read, new DescribeClusterHandler())
                 .build();
     }
 

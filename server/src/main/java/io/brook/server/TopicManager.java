@@ -11,12 +11,21 @@ import java.util.UUID;
  */
 final class TopicManager {
 
+    /** Upper bound on partitions per topic: each one is a directory with open files. */
+    static final int MAX_PARTITIONS = 10_000;
+
     private final BrokerConfig config;
     private final TopicRegistry registry;
+    private final TopicConfigs topicConfigs;
 
     TopicManager(BrokerConfig config, TopicRegistry registry) {
         this.config = config;
         this.registry = registry;
+        this.topicConfigs = new TopicConfigs(config);
+    }
+
+    TopicConfigs configs() {
+        return topicConfigs;
     }
 
     TopicInfo get(String name) {
@@ -49,7 +58,21 @@ final class TopicManager {
         return registry.delete(name);
     }
 
-    synchronized TopicInfo update(TopicInfo topic) {
-        return registry.update(topic);
+    /** Grows the topic to {@code count} partitions (the caller checked that this is a growth). */
+    synchronized TopicInfo addPartitions(String name, int count) {
+        TopicInfo t = registry.get(name);
+        if (t == null || count <= t.partitions()) {
+            throw new IllegalArgumentException("cannot grow " + name + " to " + count + " partitions");
+        }
+        return registry.update(t.withPartitions(count));
+    }
+
+    /** Replaces the topic's config overrides (already validated). */
+    synchronized TopicInfo setConfigs(String name, Map<String, String> overrides) {
+        TopicInfo t = registry.get(name);
+        if (t == null) {
+            return null;
+        }
+        return registry.update(t.withConfigs(overrides));
     }
 }
