@@ -1118,6 +1118,10 @@ public final class Log implements AutoCloseable {
         return clock;
     }
 
+    LogSegment active() {
+        return active;
+    }
+
     // ------------------------------------------------------------------------------------------
     // Close and delete
     // ------------------------------------------------------------------------------------------
