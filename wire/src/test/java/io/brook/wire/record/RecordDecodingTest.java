@@ -215,6 +215,34 @@ class RecordDecodingTest {
         assertThat(n).isEqualTo(5);
     }
 
+    /** Other writers (librdkafka among them) may set other frame options; all must read. */
+    @Test
+    void shouldReadLz4FramesWithChecksumsContentSizeAndLargeBlocks() throws Exception {
+        byte[] records = recordsSectionOf(Samples.smallBatch(Compression.NONE));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (net.jpountz.lz4.LZ4FrameOutputStream lz4 = new net.jpountz.lz4.LZ4FrameOutputStream(out,
+                net.jpountz.lz4.LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB, records.length,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.BLOCK_CHECKSUM,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM,
+                net.jpountz.lz4.LZ4FrameOutputStream.FLG.Bits.CONTENT_SIZE)) {
+            lz4.write(records);
+        }
+        ByteBuffer batch = compressedBatch(Compression.LZ4, out.toByteArray(), 5);
+        Iterator<Record> it = new RecordBatch().wrap(batch, 0).records();
+        int n = 0;
+        while (it.hasNext()) {
+            assertThat(Samples.bytes(it.next().value())).isEqualTo(Samples.bytes("value number " + n));
+            n++;
+        }
+        assertThat(n).isEqualTo(5);
+        // a flipped bit in the block is caught by the block checksum
+        byte[] corrupt = out.toByteArray();
+        corrupt[20] ^= 1;
+        assertThatThrownBy(() -> drain(compressedBatch(Compression.LZ4, corrupt, 5)))
+                .isInstanceOf(CorruptRecordException.class);
+    }
+
     private static byte[] recordsSectionOf(ByteBuffer batch) {
         byte[] out = new byte[batch.limit() - RecordBatch.RECORDS_OFFSET];
         batch.get(RecordBatch.RECORDS_OFFSET, out);
