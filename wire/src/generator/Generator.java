@@ -517,6 +517,8 @@ public final class Generator {
             c.open("public final class " + m.name + " implements ApiMessage");
             c.line("public static final short LOWEST_VERSION = " + m.valid.lo + ";");
             c.line("public static final short HIGHEST_VERSION = " + m.valid.hi + ";");
+            c.line("/** First version with compact types and tagged fields; -1 when there is none. */");
+            c.line("public static final short FIRST_FLEXIBLE_VERSION = " + (m.flexible.empty() ? -1 : m.flexible.lo) + ";");
             c.line("");
             Struct top = new Struct(m.name, m.name, m.fields, true);
             body(top);

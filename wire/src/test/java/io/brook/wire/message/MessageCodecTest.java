@@ -367,4 +367,16 @@ class MessageCodecTest {
         assertThat(java.util.Arrays.copyOfRange(all, all.length - tail.length, all.length)).containsExactly(tail);
         assertThat(FetchRequest.read(buf, (short) 15)).isEqualTo(m);
     }
+
+    @Test
+    void shouldAgreeWithApiKeyOnVersionRangesAndFlexibility() throws ReflectiveOperationException {
+        for (ApiKey key : ApiKey.values()) {
+            for (Class<?> type : List.of(ApiMessages.newRequest(key).getClass(), ApiMessages.newResponse(key).getClass())) {
+                assertThat(type.getField("LOWEST_VERSION").getShort(null)).as(type.getSimpleName()).isEqualTo(key.oldestVersion());
+                assertThat(type.getField("HIGHEST_VERSION").getShort(null)).as(type.getSimpleName()).isEqualTo(key.latestVersion());
+                assertThat(type.getField("FIRST_FLEXIBLE_VERSION").getShort(null)).as(type.getSimpleName())
+                        .isEqualTo(key.flexibleFrom());
+            }
+        }
+    }
 }
