@@ -549,7 +549,7 @@ public final class Log implements AutoCloseable {
     void flush() {
         flushLock.lock();
         try {
-            if (failure != null) {
+            if (failure != null || closed) {
                 return;
             }
             long end;
