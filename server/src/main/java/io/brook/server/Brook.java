@@ -7,7 +7,9 @@ import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.DeleteRecordsRequest;
 import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.IncrementalAlterConfigsRequest;
@@ -139,6 +141,9 @@ public final class Brook implements AutoCloseable {
                 // not in protocol.md Appendix A, but kafkajs and librdkafka still use it for topic configs
                 .register(ApiKey.ALTER_CONFIGS, (short) 0, (short) 2, (short) 0, AlterConfigsRequest::read,
                         new AlterConfigsHandlers.Legacy())
+                .register(ApiKey.DELETE_RECORDS, DeleteRecordsRequest::read, new DeleteRecordsHandler())
+                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequest::read,
+                        new OffsetForLeaderEpochHandler())
                 .register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterRequest::read, new DescribeClusterHandler())
                 .build();
     }

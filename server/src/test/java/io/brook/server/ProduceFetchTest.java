@@ -6,7 +6,15 @@ import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopicConfig;
 import io.brook.wire.message.CreateTopicsResponse;
+import io.brook.wire.message.DeleteRecordsRequest;
+import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsPartition;
+import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsTopic;
+import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.FetchRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition;
+import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic;
+import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.FetchRequest.FetchPartition;
 import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.message.FetchResponse;
@@ -250,5 +258,35 @@ class ProduceFetchTest {
         assertThat(r.get(3).timestamp()).isEqualTo(5000);
         assertThat(r.get(0).timestamp()).isEqualTo(-1);
         assertThat(r).allSatisfy(p -> assertThat(p.errorCode()).isZero());
+    }
+
+    @Test
+    void shouldDeleteRecordsBelowAnOffsetAndReportTheNewLogStart() throws Exception {
+        produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "a", "b", "c"));
+        DeleteRecordsResponse r = client.call(new DeleteRecordsRequest().timeoutMs(1000).topics(List.of(
+                new DeleteRecordsTopic().name("t").partitions(List.of(
+                        new DeleteRecordsPartition().partitionIndex(0).offset(2),
+                        new DeleteRecordsPartition().partitionIndex(1).offset(5))))), (short) 2);
+        List<DeleteRecordsResponse.DeleteRecordsPartitionResult> parts = r.topics().get(0).partitions();
+        assertThat(parts.get(0).errorCode()).isZero();
+        assertThat(parts.get(0).lowWatermark()).isEqualTo(2);
+        assertThat(parts.get(1).errorCode()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE.code());
+        PartitionData p = fetch(0, 1, 1 << 20, "t", 0, 1, 1 << 20).responses().get(0).partitions().get(0);
+        assertThat(p.errorCode()).isEqualTo(Errors.OFFSET_OUT_OF_RANGE.code());
+        assertThat(p.logStartOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAnswerOffsetForLeaderEpochWithTheOnlyEpoch() throws Exception {
+        produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "a", "b"));
+        OffsetForLeaderEpochResponse r = client.call(new OffsetForLeaderEpochRequest().topics(List.of(
+                new OffsetForLeaderTopic().topic("t").partitions(List.of(
+                        new OffsetForLeaderPartition().partition(0).currentLeaderEpoch(0).leaderEpoch(0),
+                        new OffsetForLeaderPartition().partition(1).currentLeaderEpoch(3).leaderEpoch(0))))), (short) 4);
+        OffsetForLeaderEpochResponse.EpochEndOffset p0 = r.topics().get(0).partitions().get(0);
+        assertThat(p0.errorCode()).isZero();
+        assertThat(p0.leaderEpoch()).isZero();
+        assertThat(p0.endOffset()).isEqualTo(2);
+        assertThat(r.topics().get(0).partitions().get(1).errorCode()).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
     }
 }
