@@ -53,7 +53,13 @@ final class FetchHandler implements ApiHandler<FetchRequest> {
         }
         DelayedFetch delayed = new DelayedFetch(broker.fetchWaiters(), first.watched, broker.ioExecutor(),
                 deadlinePassed -> {
-                    Read again = read(broker, request, ctx.apiVersion());
+                    Read again;
+                    try {
+                        again = read(broker, request, ctx.apiVersion());
+                    } catch (RuntimeException e) {
+                        ctx.fail(e);
+                        return true;
+                    }
                     if (deadlinePassed || again.errors || again.bytes >= request.minBytes()) {
                         ctx.respond(again.response);
                         return true;
