@@ -1,5 +1,8 @@
 package io.brook.server;
 
+import io.netty.util.Timer;
+import java.util.concurrent.Executor;
+
 /**
  * What request handlers share: the configuration, this node's identity and address, and (as
  * they are added) the topic registry and the logs. Thread-safe: fields are final or volatile and
@@ -10,12 +13,38 @@ final class BrokerContext {
     private final BrokerConfig config;
     private final String clusterId;
     private final TopicManager topics;
+    private final ProducerIdAllocator producerIds;
+    private final FetchWaiters fetchWaiters = new FetchWaiters();
+    private final Executor ioExecutor;
+    private final Timer timer;
     private volatile Listener advertised;
 
-    BrokerContext(BrokerConfig config, String clusterId, TopicManager topics) {
+    BrokerContext(BrokerConfig config, String clusterId, TopicManager topics, ProducerIdAllocator producerIds,
+            Executor ioExecutor, Timer timer) {
         this.config = config;
         this.clusterId = clusterId;
         this.topics = topics;
+        this.producerIds = producerIds;
+        this.ioExecutor = ioExecutor;
+        this.timer = timer;
+    }
+
+    FetchWaiters fetchWaiters() {
+        return fetchWaiters;
+    }
+
+    /** The pool that runs request handlers; also where delayed operations do their work. */
+    Executor ioExecutor() {
+        return ioExecutor;
+    }
+
+    /** Deadlines of delayed operations (Netty's hashed wheel; a few ms of resolution). */
+    Timer timer() {
+        return timer;
+    }
+
+    ProducerIdAllocator producerIds() {
+        return producerIds;
     }
 
     TopicManager topics() {

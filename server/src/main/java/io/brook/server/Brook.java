@@ -1,8 +1,23 @@
 package io.brook.server;
 
+import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.FetchRequest;
+import io.brook.wire.message.ListOffsetsRequest;
+import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.DeleteRecordsRequest;
+import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest;
+import io.brook.wire.message.DescribeClusterRequest;
+import io.brook.wire.message.DescribeConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.protocol.ApiKey;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -43,6 +58,8 @@ public final class Brook implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Brook.class);
     private static final long DRAIN_MILLIS = 5_000;
+    /** Resolution of long-poll deadlines: fine enough for max_wait_ms, idle enough not to matter. */
+    private static final long TIMER_TICK_MS = 10;
 
     private final BrokerConfig config;
     private final Path dataDir;
@@ -52,20 +69,30 @@ public final class Brook implements AutoCloseable {
     private final NetworkServer network;
     private final BrokerContext context;
     private final InetSocketAddress bound;
+    private PartitionLogs logs;
+    private final HashedWheelTimer timer;
     private boolean closed;
 
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir) throws IOException, InterruptedException {
+    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir)
+            throws IOException, InterruptedException {
         this.config = config;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         ExecutorService pool = null;
         NetworkServer net = null;
+        HashedWheelTimer timer = null;
         try {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
-            TopicManager topics = new TopicManager(config, registry);
-            this.context = new BrokerContext(config, meta.clusterId(), topics);
+            TopicConfigs topicConfigs = new TopicConfigs(config);
+            this.logs = StoragePartitionLogs.open(dataDir, registry, topicConfigs);
+            TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
+            topics.openAll();
             pool = newIoPool(config.numIoThreads());
+            timer = new HashedWheelTimer(new DefaultThreadFactory("brook-timer", true), TIMER_TICK_MS,
+                    TimeUnit.MILLISECONDS, 512);
+            this.context = new BrokerContext(config, meta.clusterId(), topics,
+                    ProducerIdAllocator.open(meta.metaDir()), pool, timer);
             ApiTable apis = apiTable();
             net = new NetworkServer(config, context, apis, pool);
             this.bound = net.start();
@@ -82,17 +109,42 @@ public final class Brook implements AutoCloseable {
             if (pool != null) {
                 pool.shutdownNow();
             }
+            if (timer != null) {
+                timer.stop();
+            }
+            if (logs != null) {
+                logs.close();
+            }
             meta.close();
             throw e;
         }
         this.ioPool = pool;
         this.network = net;
+        this.timer = timer;
     }
 
     static ApiTable apiTable() {
         return ApiTable.builder()
                 .register(ApiKey.API_VERSIONS, ApiVersionsRequest::read, new ApiVersionsHandler())
+                .register(ApiKey.PRODUCE, ApiKey.PRODUCE.advertisedMin(), ApiKey.PRODUCE.advertisedMax(),
+                        ApiKey.PRODUCE.oldestVersion(), ProduceRequest::read, new ProduceHandler())
+                .register(ApiKey.FETCH, FetchRequest::read, new FetchHandler())
+                .register(ApiKey.LIST_OFFSETS, ListOffsetsRequest::read, new ListOffsetsHandler())
                 .register(ApiKey.METADATA, MetadataRequest::read, new MetadataHandler())
+                .register(ApiKey.INIT_PRODUCER_ID, InitProducerIdRequest::read, new InitProducerIdHandler())
+                .register(ApiKey.CREATE_TOPICS, CreateTopicsRequest::read, new CreateTopicsHandler())
+                .register(ApiKey.DELETE_TOPICS, DeleteTopicsRequest::read, new DeleteTopicsHandler())
+                .register(ApiKey.CREATE_PARTITIONS, CreatePartitionsRequest::read, new CreatePartitionsHandler())
+                .register(ApiKey.DESCRIBE_CONFIGS, DescribeConfigsRequest::read, new DescribeConfigsHandler())
+                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequest::read,
+                        new AlterConfigsHandlers.Incremental())
+                // not in protocol.md Appendix A, but kafkajs and librdkafka still use it for topic configs
+                .register(ApiKey.ALTER_CONFIGS, (short) 0, (short) 2, (short) 0, AlterConfigsRequest::read,
+                        new AlterConfigsHandlers.Legacy())
+                .register(ApiKey.DELETE_RECORDS, DeleteRecordsRequest::read, new DeleteRecordsHandler())
+                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequest::read,
+                        new OffsetForLeaderEpochHandler())
+                .register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterRequest::read, new DescribeClusterHandler())
                 .build();
     }
 
@@ -147,7 +199,9 @@ public final class Brook implements AutoCloseable {
             return;
         }
         closed = true;
-        network.close(DRAIN_MILLIS);
+        // stop reading, answer waiting fetches now instead of at their deadline, then drain
+        network.close(DRAIN_MILLIS, context.fetchWaiters()::wakeAll);
+        timer.stop();
         ioPool.shutdown();
         try {
             if (!ioPool.awaitTermination(DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -156,6 +210,11 @@ public final class Brook implements AutoCloseable {
         } catch (InterruptedException e) {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        try {
+            logs.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Could not close the logs cleanly; the next start recovers them", e);
         }
         try {
             meta.close();

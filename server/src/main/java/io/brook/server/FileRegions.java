@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.FileRecords;
 import io.brook.wire.protocol.Records;
 import io.netty.channel.DefaultFileRegion;
 import java.nio.channels.FileChannel;
@@ -18,6 +19,9 @@ final class FileRegions {
 
     /** A region for {@code records}, or null when they are not file-backed. */
     static Object regionOf(Records records) {
+        if (records instanceof FileRecords file) {
+            return new SharedFileRegion(file.channel(), file.position(), file.sizeInBytes());
+        }
         return null;
     }
 

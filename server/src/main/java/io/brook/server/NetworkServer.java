@@ -133,6 +133,11 @@ final class NetworkServer implements AutoCloseable {
      * already read, then closes every connection and the event loops.
      */
     void close(long drainMillis) {
+        close(drainMillis, () -> { });
+    }
+
+    /** As {@link #close(long)}, running {@code afterStopReading} once no connection reads any more. */
+    void close(long drainMillis, Runnable afterStopReading) {
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
         }
@@ -148,6 +153,11 @@ final class NetworkServer implements AutoCloseable {
                 ch.eventLoop().execute(() -> c.stopReading(drained));
             }
         }
+        for (Channel ch : open) {
+            // a no-op task queued behind stopReading: once it ran, that loop reads no more
+            ch.eventLoop().submit(() -> { }).awaitUninterruptibly(1, TimeUnit.SECONDS);
+        }
+        afterStopReading.run();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMillis);
         for (int i = 0; i < open.size(); i++) {
             long left = Math.max(0, deadline - System.nanoTime());

@@ -115,4 +115,37 @@ class BrookTest {
         Files.write(file, bytes);
         assertThatThrownBy(() -> Brook.builder().dataDir(dir).start()).hasMessageContaining("checksum");
     }
+
+    @Test
+    void shouldWriteTheCleanShutdownMarkerOnClose() throws Exception {
+        Path dir = tmp.resolve("clean");
+        try (Brook brook = Brook.builder().dataDir(dir).start();
+                ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("x"))), (short) 12);
+            assertThat(dir.resolve(io.brook.storage.LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+        }
+        assertThat(dir.resolve(io.brook.storage.LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        assertThat(dir.resolve("x-0")).isDirectory();
+    }
+
+    @Test
+    void shouldAnswerAWaitingFetchWhenClosing() throws Exception {
+        Brook brook = Brook.builder().start();
+        try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("idle"))), (short) 12);
+            int id = c.send(new io.brook.wire.message.FetchRequest().maxWaitMs(60_000).minBytes(1).maxBytes(1000)
+                    .sessionEpoch(-1).topics(List.of(new io.brook.wire.message.FetchRequest.FetchTopic().topic("idle")
+                            .partitions(List.of(new io.brook.wire.message.FetchRequest.FetchPartition().partition(0)
+                                    .fetchOffset(0).partitionMaxBytes(1000))))), (short) 12);
+            Await.until("fetch parked", () -> brook.context().fetchWaiters().waiting() == 1);
+            Thread closer = new Thread(brook::close);
+            closer.start();
+            io.brook.wire.message.FetchResponse r = c.receive(io.brook.wire.protocol.ApiKey.FETCH, (short) 12, id);
+            assertThat(r.responses().get(0).partitions().get(0).errorCode()).isZero();
+            closer.join(30_000);
+            assertThat(closer.isAlive()).isFalse();
+        } finally {
+            brook.close();
+        }
+    }
 }

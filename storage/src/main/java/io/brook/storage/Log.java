@@ -99,6 +99,7 @@ public final class Log implements AutoCloseable {
     private volatile IOException failure;
     private volatile boolean closed;
     private long unflushedMessages;
+    private volatile long flushCount;
     private volatile long lastFlushMs;
 
     /** A durable log end and where it lies in the files. */
@@ -548,7 +549,7 @@ public final class Log implements AutoCloseable {
     void flush() {
         flushLock.lock();
         try {
-            if (failure != null) {
+            if (failure != null || closed) {
                 return;
             }
             long end;
@@ -573,6 +574,7 @@ public final class Log implements AutoCloseable {
             }
             if (end > durable.offset()) {
                 act.flush();
+                flushCount++;
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
@@ -582,6 +584,11 @@ public final class Log implements AutoCloseable {
         } finally {
             flushLock.unlock();
         }
+    }
+
+    /** How many times the active segment was forced (each covers every append before it). */
+    long flushCount() {
+        return flushCount;
     }
 
     /** Asks the flusher for a flush if {@code flush.ms} has passed since the last one and data is waiting. */
@@ -1116,6 +1123,10 @@ public final class Log implements AutoCloseable {
 
     Clock clock() {
         return clock;
+    }
+
+    LogSegment active() {
+        return active;
     }
 
     // ------------------------------------------------------------------------------------------

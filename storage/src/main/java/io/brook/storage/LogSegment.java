@@ -1,5 +1,8 @@
 package io.brook.storage;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,6 +21,7 @@ import java.nio.file.StandardOpenOption;
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
  */
 final class LogSegment {
+    private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
     static final String LOG_SUFFIX = ".log";
     static final String INDEX_SUFFIX = ".index";
     static final String TIME_INDEX_SUFFIX = ".timeindex";
@@ -164,10 +168,26 @@ final class LogSegment {
      * {@link #LOCATE_BYTES} bytes.
      */
     int findBatch(long offset, int limit, ByteBuffer hdr) throws IOException {
-        int position = offset <= baseOffset ? 0 : offsetIndex.lookup(offset);
+        int slot = offset <= baseOffset ? -1 : offsetIndex.slotFor(offset);
+        int position = slot < 0 ? 0 : offsetIndex.positionAt(slot);
+        if (position >= limit) {
+            position = 0;
+            slot = -1;
+        }
         while (position + BatchHeader.HEADER_SIZE <= limit) {
             if (!readLocate(position, hdr)) {
                 return -1;
+            }
+            if (slot >= 0) {
+                // The index is only a hint: an entry that does not name a batch boundary (a
+                // damaged file that passed the load checks) must not make us serve garbage.
+                long expected = offsetIndex.offsetAt(slot);
+                slot = -1;
+                if (hdr.getLong(BatchHeader.BASE_OFFSET) != expected) {
+                    LOG.warn("{}: index entry for offset {} does not point at its batch; scanning", this, expected);
+                    position = 0;
+                    continue;
+                }
             }
             int length = hdr.getInt(BatchHeader.BATCH_LENGTH);
             if (length < BatchHeader.MIN_BATCH_LENGTH) {

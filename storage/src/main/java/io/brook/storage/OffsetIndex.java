@@ -88,9 +88,23 @@ final class OffsetIndex {
 
     /** Position of the last indexed batch whose base offset is at or below {@code offset}, else 0. */
     int lookup(long offset) {
+        int slot = slotFor(offset);
+        return slot < 0 ? 0 : positions[slot];
+    }
+
+    /** Offset of entry {@code slot} (as returned by {@link #slotFor}). */
+    long offsetAt(int slot) {
+        return baseOffset + relOffsets[slot];
+    }
+
+    int positionAt(int slot) {
+        return positions[slot];
+    }
+
+    /** The last entry whose offset is at or below {@code offset}, or -1. */
+    int slotFor(long offset) {
         int n = count;
         int[] rels = relOffsets;
-        int[] pos = positions;
         long rel = offset - baseOffset;
         int lo = 0;
         int hi = n - 1;
@@ -104,7 +118,7 @@ final class OffsetIndex {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? 0 : pos[found];
+        return found;
     }
 
     /** Drops the entries for offsets at or above {@code offset}. */

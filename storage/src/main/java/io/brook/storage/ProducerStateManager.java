@@ -96,6 +96,15 @@ final class ProducerStateManager {
             return;
         }
         short epoch = BatchHeader.producerEpoch(b, p);
+        if (BatchHeader.isControl(b, p)) {
+            ProducerStateEntry e = producers.get(pid);
+            if (e != null && epoch < e.epoch) {
+                out.error = Errors.INVALID_PRODUCER_EPOCH;
+                out.message = "transaction marker of producer " + pid + " has epoch " + epoch
+                        + ", older than the current epoch " + e.epoch;
+            }
+            return;
+        }
         int first = BatchHeader.baseSequence(b, p);
         if (first < 0) {
             out.error = Errors.INVALID_RECORD;

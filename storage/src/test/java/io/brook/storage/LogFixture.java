@@ -38,6 +38,17 @@ final class LogFixture implements AutoCloseable {
         return open(recoveryPoint, false);
     }
 
+    /** Damage applied between a crash and the restart. */
+    interface Damage {
+        void apply() throws IOException;
+    }
+
+    Log crashAndReopenAfter(Damage damage, long recoveryPoint) throws IOException {
+        log.closeAbruptly();
+        damage.apply();
+        return open(recoveryPoint, false);
+    }
+
     @Override
     public void close() throws Exception {
         if (log != null && !log.isClosed()) {

@@ -41,7 +41,8 @@ import java.util.zip.CRC32C;
  * of every buffer that was not explicitly switched). The crc does not cover baseOffset,
  * batchLength, partitionLeaderEpoch or magic, which is why a broker can assign the first two of
  * them in place ({@link #setBaseOffset(long)}, {@link #setPartitionLeaderEpoch(int)}) without
- * recomputing it.
+ * recomputing it. The setters need a writable buffer (a read-only one throws
+ * {@link java.nio.ReadOnlyBufferException}).
  *
  * <p>Bounds: the field accessors assume that the whole 61-byte header lies in the buffer; they are
  * meant for a batch that {@link #validateClientBatch(int)} accepted or that {@link RecordBatches}

@@ -142,4 +142,34 @@ class MalformedInputTest {
                     .hasMessageContaining("unsupported version -1");
         }
     }
+
+    @Test
+    void shouldDecodeRandomBytesOfEveryKeyAndVersionWithOnlyDecodeExceptions() {
+        Random random = new Random(7L);
+        for (ApiKey key : ApiKey.values()) {
+            for (short v = key.oldestVersion(); v <= key.latestVersion(); v++) {
+                for (int round = 0; round < 100; round++) {
+                    byte[] junk = new byte[random.nextInt(48)];
+                    random.nextBytes(junk);
+                    if (round % 3 == 0 && junk.length > 0) {
+                        junk[random.nextInt(junk.length)] = (byte) 0xFF; // invite -1 / huge lengths
+                    }
+                    for (boolean request : new boolean[] {true, false}) {
+                        ByteBuffer buf = ByteBuffer.wrap(junk);
+                        try {
+                            if (request) {
+                                ApiMessages.readRequest(key, v, buf);
+                            } else {
+                                ApiMessages.readResponse(key, v, buf);
+                            }
+                        } catch (ProtocolDecodeException expected) {
+                            // the only acceptable failure
+                        } catch (RuntimeException | Error e) {
+                            fail(key + " v" + v + (request ? " request" : " response") + " threw " + e, e);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

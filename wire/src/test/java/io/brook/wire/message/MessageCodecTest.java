@@ -351,4 +351,32 @@ class MessageCodecTest {
         m.write(new ByteBufferWriter(direct), (short) 9);
         assertThat(direct.flip()).isEqualTo(m.toByteBuffer((short) 9));
     }
+
+    @Test
+    void shouldWriteTaggedFieldsInAscendingTagOrderAndOnlyWhenNotDefault() {
+        FetchRequest none = new FetchRequest();
+        ByteBuffer plain = none.toByteBuffer((short) 15);
+        assertThat(plain.get(plain.limit() - 1)).as("empty tagged section").isEqualTo((byte) 0);
+
+        FetchRequest m = new FetchRequest().clusterId("c")
+                .replicaState(new FetchRequest.ReplicaState().replicaId(3).replicaEpoch(4));
+        ByteBuffer buf = m.toByteBuffer((short) 15);
+        // tail: count=2 | tag 0, size 2, compact "c" | tag 1, size 4+8+1, int32 3, int64 4, empty tags
+        byte[] tail = {2, 0, 2, 2, 'c', 1, 13, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4, 0};
+        byte[] all = bytes(buf);
+        assertThat(java.util.Arrays.copyOfRange(all, all.length - tail.length, all.length)).containsExactly(tail);
+        assertThat(FetchRequest.read(buf, (short) 15)).isEqualTo(m);
+    }
+
+    @Test
+    void shouldAgreeWithApiKeyOnVersionRangesAndFlexibility() throws ReflectiveOperationException {
+        for (ApiKey key : ApiKey.values()) {
+            for (Class<?> type : List.of(ApiMessages.newRequest(key).getClass(), ApiMessages.newResponse(key).getClass())) {
+                assertThat(type.getField("LOWEST_VERSION").getShort(null)).as(type.getSimpleName()).isEqualTo(key.oldestVersion());
+                assertThat(type.getField("HIGHEST_VERSION").getShort(null)).as(type.getSimpleName()).isEqualTo(key.latestVersion());
+                assertThat(type.getField("FIRST_FLEXIBLE_VERSION").getShort(null)).as(type.getSimpleName())
+                        .isEqualTo(key.flexibleFrom());
+            }
+        }
+    }
 }

@@ -1,0 +1,29 @@
+package io.brook.server;
+
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import java.io.IOException;
+
+/**
+ * The partition logs as the server uses them: one {@link Log} per topic partition, created,
+ * grown, reconfigured and deleted together with the topic. Implemented over the storage
+ * module's log manager; {@link #close()} flushes every log and writes the clean-shutdown marker.
+ * Thread-safe.
+ */
+interface PartitionLogs extends AutoCloseable {
+
+    /** The log of a partition, or null when there is none. */
+    Log log(String topic, int partition);
+
+    /** Creates (or opens, after a restart) the logs of partitions {@code from} to {@code to - 1}. */
+    void open(String topic, int from, int to, LogConfig config) throws IOException;
+
+    /** Applies a new config to every log of the topic. */
+    void reconfigure(String topic, int partitions, LogConfig config);
+
+    /** Closes and deletes the topic's logs. */
+    void delete(String topic, int partitions) throws IOException;
+
+    @Override
+    void close() throws IOException;
+}

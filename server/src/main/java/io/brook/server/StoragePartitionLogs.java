@@ -1,0 +1,60 @@
+package io.brook.server;
+
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import io.brook.storage.LogManager;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * {@link PartitionLogs} over the storage module's {@link LogManager}: recovery at start-up,
+ * group-commit flushing, retention and compaction in the background, clean-shutdown marker on
+ * close. Existing logs open with the config the topic registry holds for their topic.
+ */
+final class StoragePartitionLogs implements PartitionLogs {
+
+    private final LogManager manager;
+
+    private StoragePartitionLogs(LogManager manager) {
+        this.manager = manager;
+    }
+
+    static StoragePartitionLogs open(Path dataDir, TopicRegistry registry, TopicConfigs configs) throws IOException {
+        LogManager.Options options = new LogManager.Options(dataDir)
+                .defaults(configs.effective(java.util.Map.of()))
+                .topicConfigs(topic -> {
+                    TopicInfo t = registry.get(topic);
+                    return t == null ? null : configs.effective(t.configs());
+                });
+        return new StoragePartitionLogs(LogManager.open(options));
+    }
+
+    @Override
+    public Log log(String topic, int partition) {
+        return manager.getLog(topic, partition);
+    }
+
+    @Override
+    public void open(String topic, int from, int to, LogConfig config) throws IOException {
+        for (int p = from; p < to; p++) {
+            manager.getOrCreateLog(topic, p, config);
+        }
+    }
+
+    @Override
+    public void reconfigure(String topic, int partitions, LogConfig config) {
+        manager.updateConfig(topic, config);
+    }
+
+    @Override
+    public void delete(String topic, int partitions) throws IOException {
+        for (int p = 0; p < partitions; p++) {
+            manager.deleteLog(topic, p);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        manager.close();
+    }
+}
