@@ -35,6 +35,8 @@ public final class BenchRunner {
     private final Progress progress = new Progress(System.err);
     private final int clockTicks = ProcFs.clockTicks();
     private final List<Result> results = new ArrayList<>();
+    /** The broker running now, stopped by the shutdown hook if the runner is interrupted. */
+    private volatile Broker.Running current;
 
     private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers) {
         this.root = root;
@@ -112,8 +114,24 @@ public final class BenchRunner {
 
     private int run(ZonedDateTime started, String commit, String kafkaVersion) throws IOException {
         progress.note("results go to " + out);
-        for (Broker broker : brokers) {
-            measure(broker);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Broker.Running r = current;
+            if (r != null) {
+                r.close();
+            }
+        }, "stop-broker"));
+        try {
+            for (Broker broker : brokers) {
+                measure(broker);
+            }
+        } finally {
+            for (Broker broker : brokers) {
+                try {
+                    broker.deleteData();
+                } catch (RuntimeException e) {
+                    progress.note("could not delete " + broker.label() + "'s data: " + e.getMessage());
+                }
+            }
         }
         List<String> labels = new ArrayList<>();
         for (Broker b : brokers) {
@@ -151,7 +169,7 @@ public final class BenchRunner {
         sb.append("- one broker at a time on 127.0.0.1; the runner and the broker share the machine's cores\n");
         sb.append("- producers: linger.ms=").append(Plan.LINGER_MS).append(", no compression, other settings"
                 + " kafka-clients' defaults (idempotence where the acks setting allows it); null keys and the"
-                + " default partitioner, except the many-partitions workload, which picks partition i mod 1000;"
+                + " default partitioner, except the many-partitions workload, which picks partition i mod n;"
                 + " latency: linger.ms=0, consumer in the same JVM, measured from each record's intended send time"
                 + " (corrected for coordinated omission), first ")
                 .append(plan.latencyWarmup.toMillis()).append(" ms of each rate not recorded\n");
@@ -177,6 +195,7 @@ public final class BenchRunner {
         Broker.Running running = null;
         try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + port)) {
             running = broker.launch(port);
+            current = running;
             long pid;
             try {
                 long ackMillis = Workloads.firstAck(probe, running);
@@ -206,7 +225,7 @@ public final class BenchRunner {
                     step(r, label, String.format("latency %,d rec/s", rate),
                             () -> w.latency(rate, plan.latencyDuration, plan.latencyWarmup));
                 }
-                step(r, label, "many partitions", () -> w.manyPartitions(plan.manyPartitionRecords));
+                step(r, label, "many partitions", () -> w.manyPartitions(plan.manyPartitions, plan.manyPartitionRecords));
             }
             results.add(Result.of(WHOLE_RUN, label)
                     .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0)).build());
@@ -217,6 +236,7 @@ public final class BenchRunner {
             if (running != null) {
                 progress.step(label, "stopping");
                 running.close();
+                current = null;
             }
         }
     }

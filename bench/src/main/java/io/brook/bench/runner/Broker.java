@@ -18,7 +18,10 @@ interface Broker {
     /** Starts the broker on 127.0.0.1:port. */
     Running launch(int port) throws IOException;
 
-    /** A launched broker. Closing stops it and deletes its data. */
+    /** Deletes what the broker wrote; called after every broker was measured, so that it times no one. */
+    void deleteData();
+
+    /** A launched broker. Closing stops it (SIGTERM, then SIGKILL if it does not exit). */
     interface Running extends AutoCloseable {
 
         /** The broker JVM's process id (the source of CPU time and peak RSS). Waits for it if needed. */

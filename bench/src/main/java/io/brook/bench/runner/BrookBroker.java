@@ -35,6 +35,11 @@ final class BrookBroker implements Broker {
         return settings;
     }
 
+    @Override
+    public void deleteData() {
+        Files2.deleteTree(dataDir);
+    }
+
     List<String> command(int port) {
         List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/brook").toString(),
                 "--port", Integer.toString(port), "--data-dir", dataDir.toString()));
@@ -82,7 +87,6 @@ final class BrookBroker implements Broker {
                     process.destroyForcibly();
                     Thread.currentThread().interrupt();
                 }
-                Files2.deleteTree(dataDir);
             }
         };
     }

@@ -34,6 +34,11 @@ final class KafkaBroker implements Broker {
         return settings;
     }
 
+    @Override
+    public void deleteData() {
+        Files2.deleteTree(workDir.resolve("data"));
+    }
+
     private ProcessBuilder script(String... args) {
         String[] cmd = new String[args.length + 2];
         cmd[0] = "bash";
@@ -107,7 +112,6 @@ final class KafkaBroker implements Broker {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                Files2.deleteTree(workDir.resolve("data"));
             }
         };
     }

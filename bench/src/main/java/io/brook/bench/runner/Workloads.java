@@ -315,7 +315,7 @@ final class Workloads implements AutoCloseable {
     // ---------------------------------------------------------------- end-to-end latency
 
     /**
-     * One producer sends 1 KiB records to one partition at a fixed rate; a consumer in the same
+     * One producer sends small records to one partition at a fixed rate; a consumer in the same
      * JVM (so both read the same {@link System#nanoTime} clock) records, per record, the time
      * from its intended send time (written into the first 8 bytes of the value) to its arrival.
      * Records meant to be sent during the warm-up are counted but not recorded.
@@ -420,7 +420,7 @@ final class Workloads implements AutoCloseable {
         acks.check(records);
         verify(topic, acks.counts(), readCounts);
         readBack(topic, acks.counts());
-        return Result.of(String.format("latency %,d rec/s 1p 1KiB acks=all", rate), broker)
+        return Result.of(String.format("latency %,d rec/s 1p %s acks=all", rate, Plan.size(Plan.LATENCY_RECORD_SIZE)), broker)
                 .throughput(records, records * Plan.LATENCY_RECORD_SIZE, seconds, cpu)
                 .put(Metric.P50_MS, recorder.percentileMillis(50))
                 .put(Metric.P99_MS, recorder.percentileMillis(99))
@@ -431,10 +431,10 @@ final class Workloads implements AutoCloseable {
 
     // ---------------------------------------------------------------- many partitions
 
-    Result manyPartitions(long records) throws Exception {
-        String topic = "many-" + Plan.MANY_PARTITIONS + "p";
-        progress.update("creating " + Plan.MANY_PARTITIONS + " partitions");
-        createTopic(topic, Plan.MANY_PARTITIONS);
+    Result manyPartitions(int partitions, long records) throws Exception {
+        String topic = "many-" + partitions + "p";
+        progress.update("creating " + partitions + " partitions");
+        createTopic(topic, partitions);
         Acks acks;
         double seconds;
         double cpu;
@@ -442,12 +442,12 @@ final class Workloads implements AutoCloseable {
             // untimed: one record per partition, so that every partition's log exists and has a
             // leader that accepts writes before the clock starts (brokers create them lazily)
             progress.update("one record to each partition (not timed)");
-            Acks ready = send(producer, topic, Plan.MANY_PARTITIONS, Plan.MANY_PARTITIONS,
+            Acks ready = send(producer, topic, partitions, partitions,
                     Plan.MANY_PARTITIONS_RECORD_SIZE, true);
-            ready.check(Plan.MANY_PARTITIONS);
+            ready.check(partitions);
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
-            acks = send(producer, topic, Plan.MANY_PARTITIONS, records, Plan.MANY_PARTITIONS_RECORD_SIZE, true);
+            acks = send(producer, topic, partitions, records, Plan.MANY_PARTITIONS_RECORD_SIZE, true);
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
             acks.check(records);
@@ -457,7 +457,7 @@ final class Workloads implements AutoCloseable {
             }
             readBack(topic, expected);
         }
-        return Result.of("many partitions: " + Plan.MANY_PARTITIONS + "p round-robin "
+        return Result.of("many partitions: " + partitions + "p round-robin "
                         + Plan.size(Plan.MANY_PARTITIONS_RECORD_SIZE) + " acks=all", broker)
                 .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu).build();
     }
