@@ -37,7 +37,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class Workloads implements AutoCloseable {
     /** A read-back or a consumer that makes no progress for this long has failed. */
-    private static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
+    static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
 
     private final String bootstrap;
     private final String broker;
@@ -45,8 +45,14 @@ final class Workloads implements AutoCloseable {
     private final int clockTicks;
     private final Progress progress;
     private final Admin admin;
+    private final Duration idleLimit;
 
     Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress) {
+        this(bootstrap, broker, pid, clockTicks, progress, IDLE_LIMIT);
+    }
+
+    Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress, Duration idleLimit) {
+        this.idleLimit = idleLimit;
         this.bootstrap = bootstrap;
         this.broker = broker;
         this.pid = pid;
@@ -205,14 +211,18 @@ final class Workloads implements AutoCloseable {
 
     /** Untimed: a few produce and fetch rounds so that the broker's hot paths are compiled. */
     void warmUp(long records) throws Exception {
-        String topic = "warm-up";
-        createTopic(topic, 8);
+        readBack("warm-up", fill("warm-up", 8, records, 1024));
+    }
+
+    /** Creates the topic and writes records to it, untimed; returns what was acknowledged per partition. */
+    long[] fill(String topic, int partitions, long records, int size) throws Exception {
+        createTopic(topic, partitions);
         Acks acks;
         try (KafkaProducer<byte[], byte[]> producer = producer("1", 256 * 1024, Plan.LINGER_MS)) {
-            acks = send(producer, topic, 8, records, 1024, false);
+            acks = send(producer, topic, partitions, records, size, false);
         }
         acks.check(records);
-        readBack(topic, acks.counts());
+        return acks.counts();
     }
 
     // ---------------------------------------------------------------- consume
@@ -220,14 +230,8 @@ final class Workloads implements AutoCloseable {
     /** Fills a topic (not timed), then times a consumer that catches up from offset 0 with assign(). */
     Result consume(long records) throws Exception {
         String topic = "consume-" + Plan.CONSUME_PARTITIONS + "p-" + Plan.size(Plan.CONSUME_RECORD_SIZE);
-        createTopic(topic, Plan.CONSUME_PARTITIONS);
-        Acks acks;
-        try (KafkaProducer<byte[], byte[]> producer = producer("1", 256 * 1024, Plan.LINGER_MS)) {
-            acks = send(producer, topic, Plan.CONSUME_PARTITIONS, records, Plan.CONSUME_RECORD_SIZE, false);
-        }
-        acks.check(records);
+        long[] expected = fill(topic, Plan.CONSUME_PARTITIONS, records, Plan.CONSUME_RECORD_SIZE);
         progress.update("topic filled; consuming");
-        long[] expected = acks.counts();
         CpuMeter meter = CpuMeter.start(pid, clockTicks);
         long t0 = System.nanoTime();
         ReadCounts read = readAll(topic, expected);
@@ -244,7 +248,7 @@ final class Workloads implements AutoCloseable {
 
     /**
      * Reads the topic from offset 0 on all partitions (assign, no group) until {@code expected}
-     * records in total have arrived, or nothing arrives for {@link #IDLE_LIMIT}.
+     * records in total have arrived, or nothing arrives for the idle limit.
      */
     private ReadCounts readAll(String topic, long[] expected) throws Exception {
         long total = 0;
@@ -265,7 +269,7 @@ final class Workloads implements AutoCloseable {
             while (records < total) {
                 ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
                 if (batch.isEmpty()) {
-                    if (System.nanoTime() - lastProgress > IDLE_LIMIT.toNanos()) {
+                    if (System.nanoTime() - lastProgress > idleLimit.toNanos()) {
                         break;
                     }
                     continue;
@@ -348,7 +352,7 @@ final class Workloads implements AutoCloseable {
                     ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
                     long now = System.nanoTime();
                     if (batch.isEmpty()) {
-                        if (target >= 0 && now - lastProgress > IDLE_LIMIT.toNanos()) {
+                        if (target >= 0 && now - lastProgress > idleLimit.toNanos()) {
                             break;
                         }
                         continue;
@@ -405,7 +409,7 @@ final class Workloads implements AutoCloseable {
             producer.flush();
             seconds = (System.nanoTime() - start) / 1e9;
             sentTotal.set(acks.total.get());
-            consumerThread.join(IDLE_LIMIT.toMillis() + 30_000);
+            consumerThread.join(idleLimit.toMillis() + 30_000);
             cpu = meter.seconds();
         } finally {
             sentTotal.compareAndSet(-1, 0);
