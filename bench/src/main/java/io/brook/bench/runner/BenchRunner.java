@@ -35,10 +35,17 @@ public final class BenchRunner {
     private final Progress progress = new Progress(System.err);
     private final int clockTicks = ProcFs.clockTicks();
     private final List<Result> results = new ArrayList<>();
+    /** Only workloads whose name contains this run (start-up and warm-up always do); null for all. */
+    private final String only;
+    /** {@code --producer KEY=VALUE}: applied to every workload's producer, and reported. */
+    private final Map<String, String> producerOverrides;
     /** The broker running now, stopped by the shutdown hook if the runner is interrupted. */
     private volatile Broker.Running current;
 
-    private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers) {
+    private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers, String only,
+                        Map<String, String> producerOverrides) {
+        this.only = only;
+        this.producerOverrides = Map.copyOf(producerOverrides);
         this.root = root;
         this.out = out;
         this.plan = plan;
@@ -55,6 +62,8 @@ public final class BenchRunner {
         Path out = null;
         String commit = "unknown";
         String kafkaVersion = "unknown";
+        String only = null;
+        Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -63,6 +72,15 @@ public final class BenchRunner {
                 case "--out" -> out = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--commit" -> commit = value(args, ++i);
                 case "--kafka-version" -> kafkaVersion = value(args, ++i);
+                case "--only" -> only = value(args, ++i);
+                case "--producer" -> {
+                    String kv = value(args, ++i);
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        usage("--producer needs KEY=VALUE");
+                    }
+                    producerOverrides.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 default -> usage("unknown argument: " + args[i]);
             }
         }
@@ -94,7 +112,7 @@ public final class BenchRunner {
                             + " answered before fsync (the OS flushes its page cache); JVM -Xms1g -Xmx1g"
                             + " (kafka-local.sh)"));
         }
-        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers);
+        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides);
         int status = runner.run(now, commit, kafkaVersion);
         System.exit(status);
     }
@@ -108,7 +126,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--only TEXT] [--producer K=V]... [--out DIR]");
         System.exit(2);
     }
 
@@ -173,6 +191,13 @@ public final class BenchRunner {
                 + " latency: linger.ms=0, consumer in the same JVM, measured from each record's intended send time"
                 + " (corrected for coordinated omission), first ")
                 .append(plan.latencyWarmup.toMillis()).append(" ms of each rate not recorded\n");
+        if (!producerOverrides.isEmpty()) {
+            sb.append("- producer settings given with --producer, for every workload: ").append(producerOverrides)
+                    .append('\n');
+        }
+        if (only != null) {
+            sb.append("- only the workloads whose name contains \"").append(only).append("\"\n");
+        }
         sb.append("- MB = 10^6 bytes of record values; broker CPU = utime+stime of the broker process over the"
                 + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
                 + " time; for Kafka after kafka-local.sh formatted its storage) to the first acknowledged"
@@ -211,7 +236,8 @@ public final class BenchRunner {
                 progress.done("FAILED: " + describe(e));
                 return;
             }
-            try (Workloads w = new Workloads(running.bootstrap(), label, pid, clockTicks, progress)) {
+            try (Workloads w = new Workloads(running.bootstrap(), label, pid, clockTicks, progress,
+                    Workloads.IDLE_LIMIT, producerOverrides)) {
                 Broker.Running r = running;
                 step(r, label, "warm-up (not reported)", () -> {
                     w.warmUp(plan.warmupRecords);
@@ -220,12 +246,13 @@ public final class BenchRunner {
                 for (Plan.ProduceCell cell : plan.produce) {
                     step(r, label, cell.name(), () -> w.produce(cell, plan.produceRecords(cell)));
                 }
-                step(r, label, "consume", () -> w.consume(plan.consumeRecords));
+                step(r, label, Workloads.consumeName(), () -> w.consume(plan.consumeRecords));
                 for (int rate : plan.latencyRates) {
-                    step(r, label, String.format("latency %,d rec/s", rate),
+                    step(r, label, Workloads.latencyName(rate),
                             () -> w.latency(rate, plan.latencyDuration, plan.latencyWarmup));
                 }
-                step(r, label, "many partitions", () -> w.manyPartitions(plan.manyPartitions, plan.manyPartitionRecords));
+                step(r, label, Workloads.manyPartitionsName(plan.manyPartitions),
+                        () -> w.manyPartitions(plan.manyPartitions, plan.manyPartitionRecords));
             }
             results.add(Result.of(WHOLE_RUN, label)
                     .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0)).build());
@@ -245,7 +272,11 @@ public final class BenchRunner {
         Result run() throws Exception;
     }
 
+    /** Runs one workload; {@code name} is the workload's row in the report, also when it fails. */
     private void step(Broker.Running running, String label, String name, Step step) {
+        if (only != null && !name.contains(only) && !name.startsWith("warm-up")) {
+            return;
+        }
         progress.step(label, name);
         if (!running.alive()) {
             results.add(Result.failed(name, label, "the broker is not running"));
@@ -261,8 +292,7 @@ public final class BenchRunner {
                 progress.done("done");
             }
         } catch (Exception e) {
-            String workload = name.startsWith("latency") ? name : name;
-            results.add(Result.failed(workload, label, describe(e)));
+            results.add(Result.failed(name, label, describe(e)));
             progress.done("FAILED: " + describe(e));
         }
     }

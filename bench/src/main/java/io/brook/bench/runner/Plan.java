@@ -60,7 +60,7 @@ final class Plan {
                 }
             }
         }
-        return new Plan(false, cells, 2_000_000, 200_000, 10_000_000, List.of(5_000, 50_000),
+        return new Plan(false, cells, 2_000_000, 500_000, 10_000_000, List.of(5_000, 50_000),
                 Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 200_000);
     }
 

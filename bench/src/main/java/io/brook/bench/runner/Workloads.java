@@ -46,13 +46,19 @@ final class Workloads implements AutoCloseable {
     private final Progress progress;
     private final Admin admin;
     private final Duration idleLimit;
+    private final Map<String, long[]> baseOffsets = new java.util.HashMap<>();
+
+    private final Map<String, String> producerOverrides;
 
     Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress) {
-        this(bootstrap, broker, pid, clockTicks, progress, IDLE_LIMIT);
+        this(bootstrap, broker, pid, clockTicks, progress, IDLE_LIMIT, Map.of());
     }
 
-    Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress, Duration idleLimit) {
+    /** @param producerOverrides producer settings applied last, to every workload's producer */
+    Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress, Duration idleLimit,
+              Map<String, String> producerOverrides) {
         this.idleLimit = idleLimit;
+        this.producerOverrides = Map.copyOf(producerOverrides);
         this.bootstrap = bootstrap;
         this.broker = broker;
         this.pid = pid;
@@ -66,6 +72,22 @@ final class Workloads implements AutoCloseable {
     @Override
     public void close() {
         admin.close(Duration.ofSeconds(10));
+    }
+
+    // ---------------------------------------------------------------- names in the report
+
+    static String consumeName() {
+        return "consume " + Plan.CONSUME_PARTITIONS + "p " + Plan.size(Plan.CONSUME_RECORD_SIZE) + " (catch-up, assign)";
+    }
+
+    static String latencyName(int rate) {
+        return String.format(java.util.Locale.ROOT, "latency %,d rec/s 1p %s acks=all", rate,
+                Plan.size(Plan.LATENCY_RECORD_SIZE));
+    }
+
+    static String manyPartitionsName(int partitions) {
+        return "many partitions: " + partitions + "p round-robin " + Plan.size(Plan.MANY_PARTITIONS_RECORD_SIZE)
+                + " acks=all";
     }
 
     // ---------------------------------------------------------------- clients
@@ -82,7 +104,9 @@ final class Workloads implements AutoCloseable {
     }
 
     private KafkaProducer<byte[], byte[]> producer(String acks, int batchSize, int lingerMs) {
-        return new KafkaProducer<>(producerProps(bootstrap, acks, batchSize, lingerMs));
+        Properties p = producerProps(bootstrap, acks, batchSize, lingerMs);
+        p.putAll(producerOverrides);
+        return new KafkaProducer<>(p);
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
@@ -111,13 +135,63 @@ final class Workloads implements AutoCloseable {
             }
             if (description != null && description.partitions().size() == partitions
                     && description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                return;
+                break;
             }
             if (System.nanoTime() > deadline) {
                 throw new TimeoutException("topic " + topic + " has no leader for every partition after 60 s");
             }
             Thread.sleep(50); // polling the broker's metadata; bounded by the deadline
         }
+        prime(topic, partitions);
+    }
+
+    /**
+     * Untimed: one acknowledged record in every partition before a workload starts, so that its
+     * clock measures writes to partitions that exist on disk and accept them (brokers create a
+     * partition's log lazily; a first write to a partition not ready yet has been seen to stall
+     * an idempotent producer until its delivery timeout). Each attempt uses a fresh producer.
+     * What the workload reads back starts at the log end offsets found afterwards.
+     */
+    private void prime(String topic, int partitions) throws Exception {
+        progress.update("one record to each of " + partitions + " partitions (not timed)");
+        byte[] value = payload(16);
+        Exception last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Properties props = producerProps(bootstrap, "all", 16 * 1024, 0);
+            props.putAll(producerOverrides);
+            props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+            props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+            Acks acks = new Acks(partitions);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(new ProducerRecord<>(topic, p, null, value), acks);
+                }
+                producer.flush();
+            }
+            if (acks.failure.get() == null) {
+                last = null;
+                break;
+            }
+            last = acks.failure.get();
+            progress.note(broker + " | priming " + topic + " failed (" + last + "); trying again");
+        }
+        if (last != null) {
+            throw new VerificationException("could not write one record to every partition of " + topic + ": " + last);
+        }
+        long[] base = new long[partitions];
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+        }
+        admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS)
+                .forEach((tp, info) -> base[tp.partition()] = info.offset());
+        baseOffsets.put(topic, base);
+    }
+
+    /** Where each created topic's workload data begins: the log end offsets after priming. */
+    private long[] base(String topic, int partitions) {
+        long[] b = baseOffsets.get(topic);
+        return b != null && b.length == partitions ? b : new long[partitions];
     }
 
     static byte[] payload(int size) {
@@ -238,8 +312,7 @@ final class Workloads implements AutoCloseable {
         double seconds = (System.nanoTime() - t0) / 1e9;
         double cpu = meter.seconds();
         verify(topic, expected, read.perPartition);
-        return Result.of("consume " + Plan.CONSUME_PARTITIONS + "p " + Plan.size(Plan.CONSUME_RECORD_SIZE)
-                        + " (catch-up, assign)", broker)
+        return Result.of(consumeName(), broker)
                 .throughput(read.records, read.bytes, seconds, cpu).build();
     }
 
@@ -247,7 +320,7 @@ final class Workloads implements AutoCloseable {
     }
 
     /**
-     * Reads the topic from offset 0 on all partitions (assign, no group) until {@code expected}
+     * Reads the topic from the workload's first offset on all partitions (assign, no group) until {@code expected}
      * records in total have arrived, or nothing arrives for the idle limit.
      */
     private ReadCounts readAll(String topic, long[] expected) throws Exception {
@@ -263,8 +336,11 @@ final class Workloads implements AutoCloseable {
             for (int p = 0; p < expected.length; p++) {
                 partitions.add(new TopicPartition(topic, p));
             }
+            long[] base = base(topic, expected.length);
             consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            for (int p = 0; p < expected.length; p++) {
+                consumer.seek(partitions.get(p), base[p]);
+            }
             long lastProgress = System.nanoTime();
             while (records < total) {
                 ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
@@ -288,9 +364,9 @@ final class Workloads implements AutoCloseable {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
             for (int p = 0; p < expected.length; p++) {
                 long end = ends.getOrDefault(new TopicPartition(topic, p), -1L);
-                if (end != expected[p]) {
-                    throw new VerificationException(topic + "-" + p + ": " + expected[p]
-                            + " records acknowledged but the log end offset is " + end);
+                if (end != base[p] + expected[p]) {
+                    throw new VerificationException(topic + "-" + p + ": " + expected[p] + " records acknowledged"
+                            + " after offset " + base[p] + " but the log end offset is " + end);
                 }
             }
         }
@@ -340,7 +416,7 @@ final class Workloads implements AutoCloseable {
         Thread consumerThread = new Thread(() -> {
             try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
                 consumer.assign(List.of(tp));
-                consumer.seekToBeginning(List.of(tp));
+                consumer.seek(tp, base(topic, 1)[0]);
                 consumer.poll(Duration.ofMillis(100)); // connects and fetches metadata before the clock starts
                 consumerReady.countDown();
                 long lastProgress = System.nanoTime();
@@ -424,7 +500,7 @@ final class Workloads implements AutoCloseable {
         acks.check(records);
         verify(topic, acks.counts(), readCounts);
         readBack(topic, acks.counts());
-        return Result.of(String.format("latency %,d rec/s 1p %s acks=all", rate, Plan.size(Plan.LATENCY_RECORD_SIZE)), broker)
+        return Result.of(latencyName(rate), broker)
                 .throughput(records, records * Plan.LATENCY_RECORD_SIZE, seconds, cpu)
                 .put(Metric.P50_MS, recorder.percentileMillis(50))
                 .put(Metric.P99_MS, recorder.percentileMillis(99))
@@ -437,32 +513,20 @@ final class Workloads implements AutoCloseable {
 
     Result manyPartitions(int partitions, long records) throws Exception {
         String topic = "many-" + partitions + "p";
-        progress.update("creating " + partitions + " partitions");
         createTopic(topic, partitions);
         Acks acks;
         double seconds;
         double cpu;
         try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
-            // untimed: one record per partition, so that every partition's log exists and has a
-            // leader that accepts writes before the clock starts (brokers create them lazily)
-            progress.update("one record to each partition (not timed)");
-            Acks ready = send(producer, topic, partitions, partitions,
-                    Plan.MANY_PARTITIONS_RECORD_SIZE, true);
-            ready.check(partitions);
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
             acks = send(producer, topic, partitions, records, Plan.MANY_PARTITIONS_RECORD_SIZE, true);
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
-            acks.check(records);
-            long[] expected = acks.counts();
-            for (int p = 0; p < expected.length; p++) {
-                expected[p] += ready.perPartition.get(p);
-            }
-            readBack(topic, expected);
         }
-        return Result.of("many partitions: " + partitions + "p round-robin "
-                        + Plan.size(Plan.MANY_PARTITIONS_RECORD_SIZE) + " acks=all", broker)
+        acks.check(records);
+        readBack(topic, acks.counts());
+        return Result.of(manyPartitionsName(partitions), broker)
                 .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu).build();
     }
 
