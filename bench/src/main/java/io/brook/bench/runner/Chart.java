@@ -6,12 +6,15 @@ import java.awt.RenderingHints;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.text.DecimalFormat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.BarRenderer;
@@ -22,6 +25,8 @@ import org.jfree.data.category.DefaultCategoryDataset;
 final class Chart {
     private static final int WIDTH = 1200;
     private static final int ROW_HEIGHT = 22;
+    /** Where latency bars start: below any end-to-end latency a network round trip allows. */
+    private static final double LOG_BASE_MS = 0.1;
     private static final Color[] COLOURS = {
         new Color(0x1f77b4), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd)};
 
@@ -41,6 +46,7 @@ final class Chart {
         JFreeChart top = bars("Throughput (MB/s of record values; higher is better)", "MB/s", throughput);
         JFreeChart bottom = bars("End-to-end latency at fixed rates (ms, from intended send time; lower is better)",
                 "ms", latency);
+        logScale(bottom, "ms (log scale)");
         int topHeight = height(throughput);
         int bottomHeight = height(latency);
         BufferedImage image = new BufferedImage(WIDTH, topHeight + bottomHeight, BufferedImage.TYPE_INT_RGB);
@@ -60,6 +66,24 @@ final class Chart {
     private static int height(DefaultCategoryDataset data) {
         int bars = Math.max(1, data.getColumnCount() * Math.max(1, data.getRowCount()));
         return 140 + bars * ROW_HEIGHT;
+    }
+
+    /**
+     * Percentiles span three orders of magnitude (p50 under a millisecond, p99.9 in hundreds), so
+     * the latency axis is logarithmic; bars grow from {@link #LOG_BASE_MS} instead of from zero.
+     */
+    private static void logScale(JFreeChart chart, String label) {
+        CategoryPlot plot = chart.getCategoryPlot();
+        LogAxis axis = new LogAxis(label);
+        axis.setSmallestValue(LOG_BASE_MS);
+        axis.setBase(10);
+        axis.setTickUnit(new NumberTickUnit(1.0)); // one tick per power of ten
+        axis.setMinorTickMarksVisible(true);
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.##"));
+        plot.setRangeAxis(axis);
+        BarRenderer renderer = (BarRenderer) plot.getRenderer();
+        renderer.setBase(LOG_BASE_MS);
+        renderer.setIncludeBaseInRange(true);
     }
 
     private static JFreeChart bars(String title, String axis, DefaultCategoryDataset data) {

@@ -148,9 +148,8 @@ final class Workloads implements AutoCloseable {
     /**
      * Untimed: one acknowledged record in every partition before a workload starts, so that its
      * clock measures writes to partitions that exist on disk and accept them (brokers create a
-     * partition's log lazily; a first write to a partition not ready yet has been seen to stall
-     * an idempotent producer until its delivery timeout). Each attempt uses a fresh producer.
-     * What the workload reads back starts at the log end offsets found afterwards.
+     * partition's log lazily, after CreateTopics has returned). Each attempt uses a fresh
+     * producer. What the workload reads back starts at the log end offsets found afterwards.
      */
     private void prime(String topic, int partitions) throws Exception {
         progress.update("one record to each of " + partitions + " partitions (not timed)");
