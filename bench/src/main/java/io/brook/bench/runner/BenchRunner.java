@@ -39,13 +39,16 @@ public final class BenchRunner {
     private final String only;
     /** {@code --producer KEY=VALUE}: applied to every workload's producer, and reported. */
     private final Map<String, String> producerOverrides;
+    /** {@code --consumer KEY=VALUE}: applied to every consumer, and reported. */
+    private final Map<String, String> consumerOverrides;
     /** The broker running now, stopped by the shutdown hook if the runner is interrupted. */
     private volatile Broker.Running current;
 
     private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers, String only,
-                        Map<String, String> producerOverrides) {
+                        Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
         this.only = only;
         this.producerOverrides = Map.copyOf(producerOverrides);
+        this.consumerOverrides = Map.copyOf(consumerOverrides);
         this.root = root;
         this.out = out;
         this.plan = plan;
@@ -64,6 +67,7 @@ public final class BenchRunner {
         String kafkaVersion = "unknown";
         String only = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
+        Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -73,14 +77,8 @@ public final class BenchRunner {
                 case "--commit" -> commit = value(args, ++i);
                 case "--kafka-version" -> kafkaVersion = value(args, ++i);
                 case "--only" -> only = value(args, ++i);
-                case "--producer" -> {
-                    String kv = value(args, ++i);
-                    int eq = kv.indexOf('=');
-                    if (eq <= 0) {
-                        usage("--producer needs KEY=VALUE");
-                    }
-                    producerOverrides.put(kv.substring(0, eq), kv.substring(eq + 1));
-                }
+                case "--producer" -> keyValue(value(args, ++i), producerOverrides);
+                case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
                 default -> usage("unknown argument: " + args[i]);
             }
         }
@@ -112,9 +110,18 @@ public final class BenchRunner {
                             + " answered before fsync (the OS flushes its page cache); JVM -Xms1g -Xmx1g"
                             + " (kafka-local.sh)"));
         }
-        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides);
+        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
+                consumerOverrides);
         int status = runner.run(now, commit, kafkaVersion);
         System.exit(status);
+    }
+
+    private static void keyValue(String kv, Map<String, String> into) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+            usage("--producer and --consumer need KEY=VALUE, not " + kv);
+        }
+        into.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
 
     private static String value(String[] args, int i) {
@@ -126,7 +133,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--only TEXT] [--producer K=V]... [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--out DIR]");
         System.exit(2);
     }
 
@@ -195,6 +202,10 @@ public final class BenchRunner {
             sb.append("- producer settings given with --producer, for every workload: ").append(producerOverrides)
                     .append('\n');
         }
+        if (!consumerOverrides.isEmpty()) {
+            sb.append("- consumer settings given with --consumer, for every consumer: ").append(consumerOverrides)
+                    .append('\n');
+        }
         if (only != null) {
             sb.append("- only the workloads whose name contains \"").append(only).append("\"\n");
         }
@@ -237,7 +248,7 @@ public final class BenchRunner {
                 return;
             }
             try (Workloads w = new Workloads(running.bootstrap(), label, pid, clockTicks, progress,
-                    Workloads.IDLE_LIMIT, producerOverrides)) {
+                    Workloads.IDLE_LIMIT, producerOverrides, consumerOverrides)) {
                 Broker.Running r = running;
                 step(r, label, "warm-up (not reported)", () -> {
                     w.warmUp(plan.warmupRecords);

@@ -49,16 +49,21 @@ final class Workloads implements AutoCloseable {
     private final Map<String, long[]> baseOffsets = new java.util.HashMap<>();
 
     private final Map<String, String> producerOverrides;
+    private final Map<String, String> consumerOverrides;
 
     Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress) {
-        this(bootstrap, broker, pid, clockTicks, progress, IDLE_LIMIT, Map.of());
+        this(bootstrap, broker, pid, clockTicks, progress, IDLE_LIMIT, Map.of(), Map.of());
     }
 
-    /** @param producerOverrides producer settings applied last, to every workload's producer */
+    /**
+     * @param producerOverrides producer settings applied last, to every workload's producer
+     * @param consumerOverrides consumer settings applied last, to every consumer
+     */
     Workloads(String bootstrap, String broker, long pid, int clockTicks, Progress progress, Duration idleLimit,
-              Map<String, String> producerOverrides) {
+              Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
         this.idleLimit = idleLimit;
         this.producerOverrides = Map.copyOf(producerOverrides);
+        this.consumerOverrides = Map.copyOf(consumerOverrides);
         this.bootstrap = bootstrap;
         this.broker = broker;
         this.pid = pid;
@@ -116,6 +121,7 @@ final class Workloads implements AutoCloseable {
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.putAll(consumerOverrides);
         return new KafkaConsumer<>(p);
     }
 

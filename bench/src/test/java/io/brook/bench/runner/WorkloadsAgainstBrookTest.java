@@ -27,7 +27,7 @@ class WorkloadsAgainstBrookTest {
         brook = Brook.builder().port(0).start();
         workloads = new Workloads(brook.bootstrapServers(), "brook", ProcessHandle.current().pid(),
                 ProcFs.clockTicks(), new Progress(new PrintStream(OutputStream.nullOutputStream())),
-                Duration.ofSeconds(2), java.util.Map.of());
+                Duration.ofSeconds(2), java.util.Map.of(), java.util.Map.of());
     }
 
     @AfterAll
