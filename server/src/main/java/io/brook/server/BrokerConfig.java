@@ -53,6 +53,7 @@ final class BrokerConfig {
     static final String NUM_IO_THREADS = "num.io.threads";
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
+    static final String NETWORK_EPOLL = "brook.network.epoll";
     static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     static final String LOG_ROLL_MS = "log.roll.ms";
@@ -103,6 +104,8 @@ final class BrokerConfig {
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),
+                key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
+                        "Use Linux's native epoll transport when available; false = Java NIO."),
                 key(FSYNC_ON_ACK, Type.BOOLEAN, "true", Check.NONE,
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),

@@ -70,7 +70,7 @@ final class NetworkServer implements AutoCloseable {
         this.apis = apis;
         this.ioPool = ioPool;
         IoHandlerFactory factory;
-        if (Epoll.isAvailable()) {
+        if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
             factory = EpollIoHandler.newFactory();
             channelClass = EpollServerSocketChannel.class;
         } else {
