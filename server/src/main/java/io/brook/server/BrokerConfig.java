@@ -3,8 +3,6 @@ package io.brook.server;
 import io.brook.server.ConfigKey.Check;
 import io.brook.server.ConfigKey.Type;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -365,24 +363,5 @@ final class BrokerConfig {
     long rollMs() {
         Object ms = values.get(LOG_ROLL_MS);
         return ms != null ? (Long) ms : intValue(LOG_ROLL_HOURS) * 3_600_000L;
-    }
-
-    /** A copy with some keys replaced, e.g. the bound port for port 0. */
-    BrokerConfig with(Map<String, String> overrides) {
-        Map<String, String> raw = new HashMap<>();
-        for (String name : explicit) {
-            Object v = values.get(name);
-            raw.put(name, v instanceof Collection<?> c ? String.join(",", toStrings(c)) : String.valueOf(v));
-        }
-        raw.putAll(overrides);
-        return parse(raw);
-    }
-
-    private static List<String> toStrings(Collection<?> c) {
-        List<String> out = new ArrayList<>(c.size());
-        for (Object o : c) {
-            out.add(String.valueOf(o));
-        }
-        return out;
     }
 }

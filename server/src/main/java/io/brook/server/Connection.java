@@ -10,7 +10,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -290,11 +289,5 @@ final class Connection extends ChannelInboundHandlerAdapter {
         closing = true;
         channel.config().setAutoRead(false);
         ctx.close();
-    }
-
-    static void releaseAll(List<Object> parts) {
-        for (Object p : parts) {
-            ReferenceCountUtil.release(p);
-        }
     }
 }
