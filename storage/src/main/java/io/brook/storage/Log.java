@@ -212,8 +212,10 @@ public final class Log implements AutoCloseable {
         logEndOffset = active.nextOffset();
         logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
+        // After an unclean stop the data found on disk may still sit in the page cache only:
+        // force it before calling it durable. After a clean stop close() forced everything.
         for (LogSegment seg : segments.values()) {
-            if (seg.baseOffset >= (rp == null ? 0 : rp) || !cleanShutdown) {
+            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
                 seg.flush();
             }
             if (seg != active) {
