@@ -1009,7 +1009,7 @@ public final class Log implements AutoCloseable {
             return n;
         }
         if (cfg.retentionMs() >= 0) {
-            n += deleteSegments(s -> nowMs - s.maxTimestamp() > cfg.retentionMs(), true);
+            n += deleteSegments(s -> nowMs - retentionTimestamp(s) > cfg.retentionMs(), true);
         }
         if (cfg.retentionBytes() >= 0) {
             long[] excess = {sizeInBytes() - cfg.retentionBytes()};
@@ -1022,6 +1022,18 @@ public final class Log implements AutoCloseable {
             }, true);
         }
         return n;
+    }
+
+    /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */
+    private static long retentionTimestamp(LogSegment s) {
+        if (s.maxTimestamp() >= 0) {
+            return s.maxTimestamp();
+        }
+        try {
+            return Files.getLastModifiedTime(s.logFile()).toMillis();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private int deleteSegments(java.util.function.Predicate<LogSegment> shouldDelete, boolean mayRollActive) {
