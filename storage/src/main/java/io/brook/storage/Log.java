@@ -359,6 +359,13 @@ public final class Log implements AutoCloseable {
             return AppendResult.error(Errors.MESSAGE_TOO_LARGE, "the batch of " + bytes
                     + " bytes exceeds max.message.bytes " + cfg.maxMessageBytes(), logStartOffset);
         }
+        if (!cfg.logAppendTime() && (cfg.timestampBeforeMaxMs() != Long.MAX_VALUE
+                || cfg.timestampAfterMaxMs() != Long.MAX_VALUE)) {
+            AppendResult bad = checkTimestamps(cfg, batch, p);
+            if (bad != null) {
+                return bad;
+            }
+        }
         if (cfg.compact() && !BatchHeader.isControl(batch, p)) {
             AppendResult bad = checkKeys(batch, p);
             if (bad != null) {
@@ -449,6 +456,25 @@ public final class Log implements AutoCloseable {
         twoSources[0] = h;
         twoSources[1] = batch;
         return twoSources;
+    }
+
+    /**
+     * {@code message.timestamp.before.max.ms} / {@code after.max.ms} (CreateTime topics): the
+     * batch's first and largest timestamps must lie within the allowed distance from now.
+     */
+    private AppendResult checkTimestamps(LogConfig cfg, ByteBuffer batch, int p) {
+        long now = clock.millis();
+        long[] stamps = {BatchHeader.baseTimestamp(batch, p), BatchHeader.maxTimestamp(batch, p)};
+        for (long ts : stamps) {
+            if (ts < 0) {
+                continue;
+            }
+            if (now - ts > cfg.timestampBeforeMaxMs() || ts - now > cfg.timestampAfterMaxMs()) {
+                return AppendResult.error(Errors.INVALID_TIMESTAMP, "timestamp " + ts + " of a record in " + this
+                        + " is out of the accepted range around " + now, logStartOffset);
+            }
+        }
+        return null;
     }
 
     /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
@@ -929,7 +955,15 @@ public final class Log implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+        // Whole segments below the new start go now unless compaction or retention is busy with
+        // this log (then their next pass removes them): a request thread never waits for them.
+        if (maintenanceLock.tryLock()) {
+            try {
+                deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+            } finally {
+                maintenanceLock.unlock();
+            }
+        }
         return Errors.NONE;
     }
 
@@ -1049,15 +1083,26 @@ public final class Log implements AutoCloseable {
                     }
                     first = segments.firstEntry().getValue();
                     long hw = highWatermark();
-                    boolean isActive = first == active;
+                    // Compaction can empty a closed segment. It goes together with the segment
+                    // after it, never alone: deleting it alone would move the log start past
+                    // offsets that consumers of a compacted topic may still hold.
+                    LogSegment emptyBefore = null;
+                    if (first.isEmpty() && first != active) {
+                        emptyBefore = first;
+                        first = segments.higherEntry(first.baseOffset).getValue();
+                    }
                     if (first.isEmpty() || first.nextOffset() > hw || !shouldDelete.test(first)) {
                         return deleted;
                     }
-                    if (isActive) {
+                    if (first == active) {
                         if (!mayRollActive) {
                             return deleted;
                         }
                         roll(logEndOffset, clock.millis());
+                    }
+                    if (emptyBefore != null) {
+                        removeSegment(emptyBefore);
+                        deleted++;
                     }
                     removeSegment(first);
                     deleted++;
