@@ -74,6 +74,7 @@ public final class Log implements AutoCloseable {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Flusher flusher;
+    private volatile HighWatermarkListener listener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -416,6 +417,10 @@ public final class Log implements AutoCloseable {
         if (requestFlush && flusher != null) {
             flusher.request(this);
         }
+        HighWatermarkListener l = listener;
+        if (l != null && !cfg.flushOnAck()) {
+            l.highWatermarkAdvanced(this, result.lastOffset() + 1);
+        }
         return result;
     }
 
@@ -606,6 +611,10 @@ public final class Log implements AutoCloseable {
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
+            HighWatermarkListener l = listener;
+            if (l != null && config.flushOnAck()) {
+                l.highWatermarkAdvanced(this, end);
+            }
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
@@ -761,7 +770,17 @@ public final class Log implements AutoCloseable {
 
     /** Replaces the settings; they apply from the next append, roll or background pass. */
     public void updateConfig(LogConfig newConfig) {
+        boolean wasFlushOnAck = config.flushOnAck();
         this.config = newConfig;
+        if (newConfig.flushOnAck() && !wasFlushOnAck && flusher != null) {
+            // The high watermark now follows the durable offset, which may lag: catch it up.
+            flusher.request(this);
+        }
+    }
+
+    /** Sets the one listener told about high-watermark advances (null to remove). */
+    public void setHighWatermarkListener(HighWatermarkListener l) {
+        this.listener = l;
     }
 
     public long logStartOffset() { return logStartOffset; }

@@ -65,6 +65,7 @@ public final class LogManager implements AutoCloseable {
         private long cleanerBackoffMs = 15_000L;
         private boolean cleanerEnable = true;
         private boolean backgroundThreads = true;
+        private HighWatermarkListener highWatermarkListener;
 
         /** {@code log.dirs} (one directory). */
         public Options(Path dataDir) {
@@ -96,6 +97,9 @@ public final class LogManager implements AutoCloseable {
 
         /** {@code log.cleaner.enable}, default true. */
         public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
+
+        /** Installed on every log this manager opens or creates. */
+        public Options highWatermarkListener(HighWatermarkListener l) { this.highWatermarkListener = l; return this; }
 
         /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
         public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
@@ -179,6 +183,7 @@ public final class LogManager implements AutoCloseable {
             for (int i = 0; i < futures.size(); i++) {
                 try {
                     Log log = futures.get(i).get();
+                    log.setHighWatermarkListener(options.highWatermarkListener);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -282,6 +287,7 @@ public final class LogManager implements AutoCloseable {
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher);
             Log.fsyncDirectory(dir);
+            log.setHighWatermarkListener(options.highWatermarkListener);
             logs.put(tp, log);
             return log;
         }
