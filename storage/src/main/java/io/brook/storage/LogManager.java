@@ -6,6 +6,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +51,8 @@ public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
     public static final String CLEAN_SHUTDOWN_FILE = ".brook_cleanshutdown";
     public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
+    /** Held locked while a manager owns the directory, so that two brokers never share one. */
+    public static final String LOCK_FILE = ".lock";
     static final String DELETE_DIR_SUFFIX = "-delete";
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
@@ -119,6 +123,8 @@ public final class LogManager implements AutoCloseable {
     private final Scheduler scheduler;
     private final Scheduler cleanerScheduler;
     private final LogCleaner cleaner;
+    private FileChannel lockChannel;
+    private FileLock dirLock;
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object createLock = new Object();
     private volatile boolean closed;
@@ -140,6 +146,7 @@ public final class LogManager implements AutoCloseable {
             m.loadLogs();
         } catch (IOException | RuntimeException e) {
             m.shutdownThreads();
+            m.releaseDirectory();
             throw e;
         }
         m.startBackground();
@@ -148,6 +155,16 @@ public final class LogManager implements AutoCloseable {
 
     private void loadLogs() throws IOException {
         Files.createDirectories(dir);
+        lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            dirLock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            dirLock = null;
+        }
+        if (dirLock == null) {
+            lockChannel.close();
+            throw new IOException("data directory " + dir + " is in use by another process or manager");
+        }
         Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
         boolean clean = Files.exists(marker);
         Map<String, Long> recoveryPoints = readRecoveryPoints();
@@ -412,6 +429,19 @@ public final class LogManager implements AutoCloseable {
         flusher.close();
     }
 
+    private void releaseDirectory() {
+        try {
+            if (dirLock != null) {
+                dirLock.release();
+            }
+            if (lockChannel != null) {
+                lockChannel.close();
+            }
+        } catch (IOException e) {
+            LOG.warn("could not release the lock of {}", dir, e);
+        }
+    }
+
     /**
      * Clean shutdown: stops the background threads, flushes and closes every log, writes the
      * recovery-point checkpoint and then the clean-shutdown marker.
@@ -443,6 +473,7 @@ public final class LogManager implements AutoCloseable {
             LogSegment.force(marker);
             Log.fsyncDirectory(dir);
         }
+        releaseDirectory();
         if (failure != null) {
             throw failure;
         }
@@ -457,5 +488,6 @@ public final class LogManager implements AutoCloseable {
             log.closeAbruptly();
         }
         flusher.close();
+        releaseDirectory();
     }
 }
