@@ -232,7 +232,8 @@ public final class Log implements AutoCloseable {
      * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
      * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
      * were never committed and go; a {@code .log.swap} file is committed and replaces
-     * {@code X.log}, whose indexes are dropped and rebuilt; {@code .deleted} files go.
+     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
+     * dropped and rebuilt); {@code .deleted} files go.
      */
     static void completeInterruptedSwaps(Path dir) throws IOException {
         List<Path> all;
@@ -248,12 +249,40 @@ public final class Log implements AutoCloseable {
         }
         for (Path f : all) {
             String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX) && Files.exists(f)) {
-                String base = n.substring(0, n.length() - (LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX).length());
-                LOG.info("completing interrupted swap of {}", f);
-                Files.deleteIfExists(dir.resolve(base + LogSegment.INDEX_SUFFIX));
-                Files.deleteIfExists(dir.resolve(base + LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, dir.resolve(base + LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
+            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
+            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
+                long base;
+                try {
+                    base = Long.parseLong(n.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                // The swap file replaces every segment from its base to its last offset (it
+                // always ends with a batch holding the replaced group's last offset).
+                long last = base;
+                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
+                    while (scanner.next()) {
+                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
+                    }
+                }
+                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
+                for (Path g : all) {
+                    String gn = g.getFileName().toString();
+                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
+                        try {
+                            long b = Long.parseLong(gn.substring(0, 20));
+                            if (b > base && b <= last) {
+                                LogSegment.deleteFiles(dir, b, "");
+                            }
+                        } catch (NumberFormatException ignored) {
+                            // not a segment
+                        }
+                    }
+                }
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
+                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
             }
         }
@@ -1159,40 +1188,52 @@ public final class Log implements AutoCloseable {
     }
 
     /**
-     * Replaces {@code old} by the file {@code X.log.cleaned} the cleaner wrote and forced: renames
-     * it to {@code .swap} (the commit point), moves the old files aside and the swap file into
-     * place, rebuilds the indexes and puts the new segment into the map. Returns false (and
-     * deletes the cleaned file) if the segment changed meanwhile.
+     * Replaces the consecutive closed segments {@code olds} by the one file
+     * {@code X.log.cleaned} the cleaner wrote and forced (X = the first one's base offset, the
+     * file ends with a batch holding the group's last offset): renames it to {@code X.log.swap}
+     * (the commit point), moves the old files aside as {@code .deleted}, moves the swap file to
+     * {@code X.log}, rebuilds its indexes and puts it into the map in place of the olds. Returns
+     * false (and deletes the cleaned file) if the segments changed meanwhile.
      */
-    boolean replaceSegment(LogSegment old, Path cleaned) throws IOException {
+    boolean replaceSegments(List<LogSegment> olds, Path cleaned) throws IOException {
         lock.lock();
         try {
-            if (segments.get(old.baseOffset) != old || old == active) {
-                Files.deleteIfExists(cleaned);
-                return false;
+            for (LogSegment old : olds) {
+                if (segments.get(old.baseOffset) != old || old == active) {
+                    Files.deleteIfExists(cleaned);
+                    return false;
+                }
             }
-            Path swap = LogSegment.file(dir, old.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
+            LogSegment first = olds.get(0);
+            Path swap = LogSegment.file(dir, first.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
             Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
-            Files.move(swap, old.logFile(), StandardCopyOption.ATOMIC_MOVE);
+            for (LogSegment old : olds) {
+                old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
+            }
+            Files.move(swap, first.logFile(), StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            LogSegment fresh = LogSegment.open(dir, old.baseOffset, config, clock.millis());
+            LogSegment fresh = LogSegment.open(dir, first.baseOffset, config, clock.millis());
             Corruption c = fresh.recover(null);
             if (c != null) {
                 throw new IOException("cleaned segment is unsound: " + c);
             }
             fresh.flushIndexes();
-            segments.put(old.baseOffset, fresh);
-            long base = old.baseOffset;
-            scheduler.schedule(() -> {
-                try {
-                    old.close();
-                    LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
-                } catch (IOException e) {
-                    LOG.warn("{}: could not delete replaced segment {}", this, base, e);
-                }
-            }, config.fileDeleteDelayMs());
+            segments.put(first.baseOffset, fresh);
+            for (int i = 1; i < olds.size(); i++) {
+                segments.remove(olds.get(i).baseOffset, olds.get(i));
+            }
+            for (LogSegment old : olds) {
+                long base = old.baseOffset;
+                scheduler.schedule(() -> {
+                    try {
+                        old.close();
+                        LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
+                    } catch (IOException e) {
+                        LOG.warn("{}: could not delete replaced segment {}", this, base, e);
+                    }
+                }, config.fileDeleteDelayMs());
+            }
             return true;
         } finally {
             lock.unlock();
