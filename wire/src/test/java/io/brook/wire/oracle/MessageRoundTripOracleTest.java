@@ -15,6 +15,7 @@ import io.brook.wire.message.ApiMessages;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import org.apache.kafka.common.message.ApiMessageType;
+import org.apache.kafka.common.protocol.types.RawTaggedField;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class MessageRoundTripOracleTest {
 
-    private static final int SAMPLES = Integer.getInteger("oracle.samples", 12);
+    private static final int SAMPLES = Integer.getInteger("oracle.samples", 20);
 
     @TestFactory
     Stream<DynamicTest> kafkaBytesRoundTripThroughOurCodec() {
@@ -43,6 +44,48 @@ class MessageRoundTripOracleTest {
                     short version = v;
                     String name = OracleCoverage.pair(key, v) + (request ? " request" : " response");
                     tests.add(DynamicTest.dynamicTest(name, () -> runCase(key, version, request, name)));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * Readers must skip tagged fields they do not know (KIP-482): a top-level unknown tag, as a
+     * newer client may send, is consumed and dropped, and the rest decodes as without it.
+     */
+    @TestFactory
+    Stream<DynamicTest> unknownTaggedFieldsAreSkipped() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (ApiKey key : ApiKey.values()) {
+            for (short v = OracleCoverage.oracleFrom(key); v <= OracleCoverage.oracleTo(key); v++) {
+                if (!key.isFlexible(v)) {
+                    continue;
+                }
+                for (boolean request : new boolean[] {true, false}) {
+                    short version = v;
+                    String name = OracleCoverage.pair(key, v) + (request ? " request" : " response")
+                            + " with an unknown tag";
+                    tests.add(DynamicTest.dynamicTest(name, () -> {
+                        ApiMessageType type = ApiMessageType.fromApiKey(key.id());
+                        long seed = OracleSeeds.seed(name);
+                        org.apache.kafka.common.protocol.ApiMessage plain = new KafkaMessageFiller(seed)
+                                .fill(request ? type.newRequest() : type.newResponse(), version);
+                        byte[] plainBytes = KafkaWire.write(plain, version);
+                        org.apache.kafka.common.protocol.ApiMessage tagged = new KafkaMessageFiller(seed)
+                                .fill(request ? type.newRequest() : type.newResponse(), version);
+                        tagged.unknownTaggedFields().add(new RawTaggedField(1000, new byte[] {1, 2, 3, 4, 5}));
+                        byte[] taggedBytes = KafkaWire.write(tagged, version);
+
+                        ByteBuffer in = ByteBuffer.wrap(taggedBytes);
+                        ApiMessage ours = request ? ApiMessages.readRequest(key, version, in)
+                                : ApiMessages.readResponse(key, version, in);
+                        assertThat(in.remaining()).as(name).isZero();
+                        ByteBuffer out = ours.toByteBuffer(version);
+                        byte[] ourBytes = new byte[out.remaining()];
+                        out.get(ourBytes);
+                        assertThat(ourBytes).as(name + " (seed " + seed + ")").isEqualTo(plainBytes);
+                    }));
                 }
             }
         }
