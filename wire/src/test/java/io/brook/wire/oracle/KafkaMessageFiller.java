@@ -8,6 +8,7 @@ import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -162,7 +163,7 @@ final class KafkaMessageFiller {
         } else if (isString(type)) {
             return randomString();
         } else if (isBytes(type)) {
-            byte[] bytes = new byte[random.nextInt(9)];
+            byte[] bytes = new byte[random.nextInt(10) == 0 ? 128 + random.nextInt(300) : random.nextInt(9)];
             random.nextBytes(bytes);
             return javaType == ByteBuffer.class ? ByteBuffer.wrap(bytes) : bytes;
         } else if (type == org.apache.kafka.common.protocol.types.Type.RECORDS
@@ -194,8 +195,12 @@ final class KafkaMessageFiller {
         }
     }
 
+    /**
+     * Mostly short, sometimes long enough (over 127 bytes) that compact lengths and tagged-field
+     * sizes need a multi-byte varint.
+     */
     private String randomString() {
-        int length = random.nextInt(7);
+        int length = random.nextInt(10) == 0 ? 40 + random.nextInt(120) : random.nextInt(7);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < length; i++) {
             sb.append(STRING_PIECES[random.nextInt(STRING_PIECES.length)]);
@@ -209,6 +214,9 @@ final class KafkaMessageFiller {
         for (int i = 0; i < count; i++) {
             byte[] key = random.nextBoolean() ? null : randomString().getBytes(StandardCharsets.UTF_8);
             byte[] value = randomString().getBytes(StandardCharsets.UTF_8);
+            if (random.nextInt(4) == 0) {
+                value = Arrays.copyOf(value, value.length + 200); // batches over 127 bytes
+            }
             records[i] = new SimpleRecord(1_700_000_000_000L + random.nextInt(1_000_000), key, value);
         }
         return MemoryRecords.withRecords(Compression.NONE, records);
@@ -228,7 +236,14 @@ final class KafkaMessageFiller {
             collection = (Collection<Object>) newInstance(raw);
             elementJavaType = ((ParameterizedType) raw.getGenericSuperclass()).getActualTypeArguments()[0];
         }
-        int length = depth >= MAX_DEPTH ? 0 : random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(3);
+        int length;
+        if (depth >= MAX_DEPTH) {
+            length = 0;
+        } else if (!(elementType instanceof Schema) && random.nextInt(10) == 0) {
+            length = 128 + random.nextInt(100); // long primitive arrays: multi-byte compact counts
+        } else {
+            length = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(3);
+        }
         for (int i = 0; i < length; i++) {
             // elements of keyed collections are complete before they are added (their hash is the key)
             collection.add(value(elementType, elementJavaType, version, depth + 1, elementType.isNullable()));
