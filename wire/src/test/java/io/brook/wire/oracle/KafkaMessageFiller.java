@@ -57,7 +57,12 @@ final class KafkaMessageFiller {
     private final Random random;
 
     KafkaMessageFiller(long seed) {
-        this.random = new Random(seed);
+        // java.util.Random's first outputs for neighbouring seeds are nearly identical, and cases
+        // use seed, seed + 1, ...: scramble first (the finaliser of MurmurHash3)
+        long z = seed;
+        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        this.random = new Random(z ^ (z >>> 33));
     }
 
     /** A new message of {@code template}'s class with every field of {@code version} filled. */
@@ -223,7 +228,7 @@ final class KafkaMessageFiller {
             collection = (Collection<Object>) newInstance(raw);
             elementJavaType = ((ParameterizedType) raw.getGenericSuperclass()).getActualTypeArguments()[0];
         }
-        int length = depth >= MAX_DEPTH ? 0 : random.nextInt(4);
+        int length = depth >= MAX_DEPTH ? 0 : random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(3);
         for (int i = 0; i < length; i++) {
             // elements of keyed collections are complete before they are added (their hash is the key)
             collection.add(value(elementType, elementJavaType, version, depth + 1, elementType.isNullable()));
