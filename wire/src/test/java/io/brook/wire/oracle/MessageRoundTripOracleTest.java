@@ -212,6 +212,16 @@ class MessageRoundTripOracleTest {
 
         org.apache.kafka.common.protocol.ApiMessage back = KafkaWire.read(type, request, ourBytes, version);
         assertThat(back).as(what).isEqualTo(original);
+
+        // the server reads from direct buffers, at arbitrary positions, sometimes read-only views
+        ByteBuffer direct = ByteBuffer.allocateDirect(kafkaBytes.length + 11);
+        direct.position(7);
+        direct.put(kafkaBytes).flip().position(7);
+        ByteBuffer view = direct.asReadOnlyBuffer();
+        ApiMessage fromDirect = request ? ApiMessages.readRequest(key, version, view)
+                : ApiMessages.readResponse(key, version, view);
+        assertThat(view.remaining()).as(what + ": direct buffer, bytes left").isZero();
+        assertThat(fromDirect).as(what + ": decoded from a direct read-only buffer").isEqualTo(ours);
         return !original.equals(empty);
     }
 
