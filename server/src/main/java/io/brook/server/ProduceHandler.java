@@ -31,8 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the storage's group commit made every appended batch durable (immediately when fsync-on-ack
  * is off), or at {@code timeout_ms} with REQUEST_TIMED_OUT for what is still waiting; {@code acks=0} never — but a failed partition then closes the connection, as Kafka
  * does, since the client would otherwise never learn of it. Consumers waiting in a long-poll
- * fetch are woken when the high watermark moves: after the fsync, or after the write when
- * fsync-on-ack is off.
+ * fetch are woken by the storage's high-watermark events, not from here.
  *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
@@ -66,7 +65,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else {
-                    append(log, pd.records(), batch, version, r, broker, durable);
+                    append(log, pd.records(), batch, version, r, durable);
                 }
                 anyError |= r.errorCode() != Errors.NONE.code();
                 parts.add(r);
@@ -125,7 +124,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     }
 
     private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
-            BrokerContext broker, List<PendingDurability> durable) {
+            List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
             return;
@@ -157,15 +156,11 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         }
         r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())
                 .logStartOffset(result.logStartOffset());
-        TopicPartition tp = new TopicPartition(log.topic(), log.partition());
-        CompletableFuture<Void> hw = log.whenDurable(result.lastOffset() + 1);
-        if (hw.isDone()) {
-            broker.fetchWaiters().wake(tp);
-        } else {
-            hw.thenRun(() -> broker.fetchWaiters().wake(tp));
-        }
-        if (durable != null && !hw.isDone()) {
-            durable.add(new PendingDurability(r, hw));
+        if (durable != null) {
+            CompletableFuture<Void> done = log.whenDurable(result.lastOffset() + 1);
+            if (!done.isDone()) {
+                durable.add(new PendingDurability(r, done));
+            }
         }
     }
 

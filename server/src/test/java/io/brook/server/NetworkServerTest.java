@@ -69,7 +69,7 @@ class NetworkServerTest {
                 .register(KEY, (short) 0, (short) 5, (short) 0, (buf, v) -> Ping.read(KEY, buf), new PingHandler())
                 .build();
         pool = Executors.newFixedThreadPool(4);
-        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null), table, pool);
+        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null, new FetchWaiters()), table, pool);
         address = server.start();
     }
 
