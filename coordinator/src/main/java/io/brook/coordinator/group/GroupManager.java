@@ -343,11 +343,13 @@ final class GroupManager {
                 } else {
                     member.awaitingJoin = future;
                     prepareRebalance(group);
+                    maybeCompleteJoin(group);
                 }
             }
             case COMPLETING_REBALANCE -> {
                 member.awaitingJoin = future;
                 prepareRebalance(group);
+                maybeCompleteJoin(group);
             }
             case PREPARING_REBALANCE -> {
                 member.awaitingJoin = future;
@@ -1062,6 +1064,33 @@ final class GroupManager {
             expireOffsets();
             scheduleExpiry();
         });
+    }
+
+    // ------------------------------------------------------------------ shutdown
+
+    private boolean shutdown;
+
+    boolean isShutdown() {
+        return shutdown;
+    }
+
+    /** Answers every parked JoinGroup/SyncGroup with NOT_COORDINATOR; later requests get the same. */
+    void shutdown() {
+        shutdown = true;
+        for (ClassicGroup g : groups.values()) {
+            for (GroupMember m : g.members.values()) {
+                if (m.awaitingJoin != null) {
+                    CompletableFuture<JoinResult> f = m.awaitingJoin;
+                    m.awaitingJoin = null;
+                    f.complete(JoinResult.error(Errors.NOT_COORDINATOR, m.memberId));
+                }
+                if (m.awaitingSync != null) {
+                    CompletableFuture<SyncResult> f = m.awaitingSync;
+                    m.awaitingSync = null;
+                    f.complete(SyncResult.error(Errors.NOT_COORDINATOR));
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ helpers
