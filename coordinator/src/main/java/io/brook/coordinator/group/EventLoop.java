@@ -58,6 +58,7 @@ final class EventLoop {
     private long seq;
     private volatile Thread thread;
     private volatile boolean running;
+    private volatile boolean stopped;
 
     EventLoop(Clock clock, Consumer<Throwable> errorHandler) {
         this.clock = clock;
@@ -68,11 +69,28 @@ final class EventLoop {
         return clock.millis();
     }
 
-    /** Hands a task to the owner thread. Any thread. */
+    /**
+     * Hands a task to the owner thread. Any thread. After {@link #stop} there is no owner any more:
+     * the task then runs at once on the caller, under this loop's monitor so that such late tasks
+     * (completions of log appends still in flight at shutdown) never run concurrently.
+     */
     void execute(Runnable task) {
+        if (stopped) {
+            synchronized (this) {
+                runPending();
+                run(task);
+            }
+            return;
+        }
         queue.offer(task);
         Thread t = thread;
         if (t != null) LockSupport.unpark(t);
+        if (stopped) {
+            // Raced with stop(): make sure the task is not stranded in the queue.
+            synchronized (this) {
+                runPending();
+            }
+        }
     }
 
     /** Wakes the owner thread so that it re-reads the clock (tests with a manual clock). */
@@ -82,6 +100,7 @@ final class EventLoop {
     }
 
     void schedule(String key, long delayMs, Runnable task) {
+        if (stopped) return; // no timers once the owner is gone
         cancel(key);
         Timer t = new Timer(key, now() + Math.max(0, delayMs), seq++, task);
         timers.add(t);
@@ -167,6 +186,12 @@ final class EventLoop {
         if (t != null) {
             LockSupport.unpark(t);
             t.join();
+        }
+        synchronized (this) {
+            stopped = true;
+            timers.clear();
+            timersByKey.clear();
+            runPending();
         }
     }
 

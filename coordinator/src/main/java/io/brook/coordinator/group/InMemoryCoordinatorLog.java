@@ -75,6 +75,11 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
         toRun.forEach(Runnable::run);
     }
 
+    /** Number of appends parked by {@link #holdAppends(boolean)}. */
+    public synchronized int heldCount() {
+        return held.size();
+    }
+
     /** Number of records written so far (tombstones included). */
     public synchronized int size() {
         return records.size();

@@ -81,4 +81,25 @@ class ThreadedGroupCoordinatorTest {
         assertThat(get(parked).errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
         assertThat(get(c.heartbeat(new HeartbeatRequest().groupId("g"), (short) 4)).errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
     }
+
+    @Test
+    void shouldStillAnswerCommitsWhoseWriteCompletesAfterClose() throws Exception {
+        InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+        GroupCoordinator c = new GroupCoordinator(GroupHarness.config(), log, Clock.systemUTC());
+        c.start();
+        log.holdAppends(true);
+        CompletableFuture<OffsetCommitResponse> f = c.commitOffsets(new OffsetCommitRequest().groupId("g").topics(new ArrayList<>(List.of(
+                new OffsetCommitRequest.OffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(
+                        new OffsetCommitRequest.OffsetCommitRequestPartition().committedOffset(5))))))), (short) 8);
+        // Wait until the commit reached the log.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (log.heldCount() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(log.heldCount()).isEqualTo(1);
+        c.close();
+        assertThat(f).isNotDone();
+        log.releaseHeld();
+        assertThat(get(f).topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+    }
 }
