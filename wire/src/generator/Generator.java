@@ -451,6 +451,19 @@ public final class Generator {
             return in.lo == in.hi ? "version == " + in.lo : "version >= " + in.lo + " && version <= " + in.hi;
         }
 
+        /** Nullability of a field, simplified within the versions where the field exists at all. */
+        String nullCond(Field f) {
+            Versions present = f.versions.intersect(m.valid);
+            Versions nullable = f.nullable.intersect(present);
+            if (nullable.empty()) {
+                return "false";
+            }
+            if (nullable.equals(present)) {
+                return "true";
+            }
+            return cond(f.nullable);
+        }
+
         String flexibleExpr() {
             return cond(m.flexible);
         }
@@ -504,6 +517,8 @@ public final class Generator {
             c.open("public final class " + m.name + " implements ApiMessage");
             c.line("public static final short LOWEST_VERSION = " + m.valid.lo + ";");
             c.line("public static final short HIGHEST_VERSION = " + m.valid.hi + ";");
+            c.line("/** First version with compact types and tagged fields; -1 when there is none. */");
+            c.line("public static final short FIRST_FLEXIBLE_VERSION = " + (m.flexible.empty() ? -1 : m.flexible.lo) + ";");
             c.line("");
             Struct top = new Struct(m.name, m.name, m.fields, true);
             body(top);
@@ -759,7 +774,7 @@ public final class Generator {
         /** Emits statements that read field f (its version already checked) into target. */
         void readValue(Struct s, Field f, String target) {
             String id = fieldId(s, f);
-            String nullable = cond(f.nullable);
+            String nullable = nullCond(f);
             String compact = f.tagged() ? "true" : compactExpr();
             Type t = f.type;
             switch (t.kind) {
@@ -893,7 +908,7 @@ public final class Generator {
                 case BYTES -> c.line(acc + " += MessageUtil.sizeOfBytes(" + v + ", " + compact + ");");
                 case RECORDS -> c.line(acc + " += MessageUtil.sizeOfRecords(" + v + ", " + compact + ");");
                 case STRUCT -> {
-                    String nullable = cond(f.nullable);
+                    String nullable = nullCond(f);
                     if (nullable.equals("false")) {
                         // null is rejected by write(); size() must not fail first
                         c.line(acc + " += " + v + " == null ? 0 : " + v + ".size(version);");
@@ -1018,7 +1033,7 @@ public final class Generator {
         void writeValue(Struct s, Field f, String compact) {
             String v = "this." + f.javaName();
             String id = fieldId(s, f);
-            String nullable = cond(f.nullable);
+            String nullable = nullCond(f);
             Type t = f.type;
             switch (t.kind) {
                 case STRING -> c.line("MessageUtil.writeString(out, " + id + ", " + v + ", " + compact + ", " + nullable + ", version);");
@@ -1197,11 +1212,15 @@ public final class Generator {
             Map<String, Message> map = kind.equals("Request") ? requests : responses;
             c.line("");
             c.line("/**");
-            c.line(" * Reads a " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} at {@code version} from the buffer's position.");
+            c.line(" * Reads a " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} (null for a key Brook does not know) at");
+            c.line(" * {@code version} from the buffer's position.");
             c.line(" *");
             c.line(" * @throws ProtocolDecodeException on malformed input or a version outside the codec's range");
             c.line(" */");
             c.open("public static ApiMessage read" + kind + "(ApiKey key, short version, ByteBuffer body)");
+            c.open("if (key == null)");
+            c.line("throw new ProtocolDecodeException(\"ApiMessages: unknown api key\");");
+            c.close();
             c.open("return switch (key)");
             for (Map.Entry<String, Message> e : map.entrySet()) {
                 c.line("case " + e.getKey() + " -> " + e.getValue().name + ".read(body, version);");
