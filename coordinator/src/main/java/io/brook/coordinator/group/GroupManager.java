@@ -705,9 +705,10 @@ final class GroupManager {
         if (records.isEmpty()) return done(future, results);
         append(group.partition, records).whenComplete((v, e) -> {
             if (e != null) {
+                Errors error = commitAppendError(e);
                 List<PartitionResult> failed = new ArrayList<>(results.size());
                 for (PartitionResult r : results) {
-                    failed.add(r.error() == Errors.NONE ? new PartitionResult(r.topic(), r.partition(), Errors.COORDINATOR_NOT_AVAILABLE) : r);
+                    failed.add(r.error() == Errors.NONE ? new PartitionResult(r.topic(), r.partition(), error) : r);
                 }
                 future.complete(failed);
                 return;
@@ -720,6 +721,19 @@ final class GroupManager {
             future.complete(results);
         });
         return future;
+    }
+
+    /** Kafka's mapping of a failed offset write to the error the committer sees. */
+    static Errors commitAppendError(Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof StorageCoordinatorLog.CoordinatorLogException x) {
+            return switch (x.error()) {
+                case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Errors.INVALID_COMMIT_OFFSET_SIZE;
+                case NOT_LEADER_OR_FOLLOWER -> Errors.NOT_COORDINATOR;
+                default -> Errors.COORDINATOR_NOT_AVAILABLE;
+            };
+        }
+        return Errors.COORDINATOR_NOT_AVAILABLE;
     }
 
     private Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId, short version) {

@@ -87,4 +87,13 @@ class CoordinatorRecordsTest {
         assertThat(c.partitionFor("polygenelubricants")).isZero();
         assertThat(c.partitionFor("my-group")).isEqualTo(Math.abs("my-group".hashCode()) % 50);
     }
+
+    @Test
+    void shouldMapStorageErrorsOfOffsetWritesLikeKafka() {
+        assertThat(GroupManager.commitAppendError(new StorageCoordinatorLog.CoordinatorLogException(
+                io.brook.wire.protocol.Errors.MESSAGE_TOO_LARGE, "big"))).isEqualTo(io.brook.wire.protocol.Errors.INVALID_COMMIT_OFFSET_SIZE);
+        assertThat(GroupManager.commitAppendError(new java.util.concurrent.CompletionException(new StorageCoordinatorLog.CoordinatorLogException(
+                io.brook.wire.protocol.Errors.KAFKA_STORAGE_ERROR, "disk")))).isEqualTo(io.brook.wire.protocol.Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(GroupManager.commitAppendError(new IllegalStateException())).isEqualTo(io.brook.wire.protocol.Errors.COORDINATOR_NOT_AVAILABLE);
+    }
 }
