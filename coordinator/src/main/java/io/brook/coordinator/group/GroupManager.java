@@ -321,11 +321,17 @@ final class GroupManager {
                 String next = group.selectProtocol();
                 if (next != null && next.equals(group.protocolName)) {
                     // KIP-345: no rebalance; persist the new member id, then hand back the current
-                    // generation. The leader gets the member list but must not reassign (KIP-814).
+                    // generation. From v9 the leader gets the member list but must not reassign
+                    // (KIP-814); older leaders get no list (they would reassign otherwise).
                     int generation = group.generation;
                     append(group.partition, List.of(groupRecord(group, null))).whenComplete((v, e) -> {
                         if (e == null) {
-                            future.complete(currentJoinResult(group, member, group.isLeader(newId)));
+                            if (req.version() >= 9) {
+                                future.complete(currentJoinResult(group, member, group.isLeader(newId)));
+                            } else {
+                                future.complete(new JoinResult(Errors.NONE, group.generation, group.protocolType,
+                                        group.protocolName, group.leaderId, false, newId, List.of()));
+                            }
                             return;
                         }
                         if (group.members.get(newId) == member && group.generation == generation) {
@@ -571,10 +577,7 @@ final class GroupManager {
         List<MemberLeaveResult> results = new ArrayList<>(leaving.size());
         ClassicGroup group = groupId == null ? null : groups.get(groupId);
         if (groupId == null || groupId.isEmpty()) return new LeaveResult(Errors.INVALID_GROUP_ID, List.of());
-        if (group == null) {
-            for (LeavingMember l : leaving) results.add(new MemberLeaveResult(l.memberId(), l.groupInstanceId(), Errors.UNKNOWN_MEMBER_ID));
-            return new LeaveResult(Errors.NONE, results);
-        }
+        if (group == null) return new LeaveResult(Errors.UNKNOWN_MEMBER_ID, List.of());
         if (group.is(GroupState.DEAD)) return new LeaveResult(Errors.COORDINATOR_NOT_AVAILABLE, List.of());
         boolean removed = false;
         for (LeavingMember l : leaving) {

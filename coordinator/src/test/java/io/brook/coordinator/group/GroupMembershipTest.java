@@ -394,6 +394,8 @@ class GroupMembershipTest {
         assertThat(h.state("g")).isEqualTo(GroupState.PREPARING_REBALANCE);
         assertThat(Errors.forCode(h.leave("g", "ghost", 2).errorCode())).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(Errors.forCode(h.leave("other", "ghost", 0).errorCode())).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        LeaveGroupResponse unknownGroup = h.leaveBatch("other", new LeaveGroupRequest.MemberIdentity().memberId("ghost"));
+        assertThat(Errors.forCode(unknownGroup.errorCode())).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         LeaveGroupResponse last = h.leave("g", ids[0], 2);
         assertThat(Errors.forCode(last.errorCode())).isEqualTo(Errors.NONE);
         assertThat(h.state("g")).isEqualTo(GroupState.EMPTY);
@@ -480,6 +482,13 @@ class GroupMembershipTest {
         assertThat(a2.members()).extracting(JoinGroupResponse.JoinGroupResponseMember::groupInstanceId).containsExactly("inst-a");
         assertThat(h.state("g")).isEqualTo(GroupState.STABLE);
         assertThat(text(done(h.syncStatic("g", 1, a2.memberId(), "inst-a", a2.memberId(), "IGNORED")).assignment())).isEqualTo("LA");
+
+        // Before v9 there is no skip_assignment: the leader gets no member list instead.
+        JoinGroupResponse a3 = done(h.join(GroupHarness.joinRequest("g", "", "inst-a", "range"), 8));
+        assertThat(a3.leader()).isEqualTo(a3.memberId());
+        assertThat(a3.skipAssignment()).isFalse();
+        assertThat(a3.members()).isEmpty();
+        assertThat(a3.generationId()).isEqualTo(1);
     }
 
     @Test
