@@ -168,6 +168,16 @@ final class GroupManager {
             if (!unknownMember) return done(future, JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
             group = getOrCreate(req.groupId());
         }
+        if (!acceptJoiningMember(group, memberId)) {
+            if (group.pendingMembers.remove(memberId)) {
+                loop.cancel(heartbeatKey(group, memberId));
+                maybeCompleteJoin(group);
+            } else if (group.hasMember(memberId)) {
+                removeMember(group, memberId);
+                afterMembershipShrank(group);
+            }
+            return done(future, JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, ""));
+        }
         if (group.is(GroupState.DEAD)) {
             return done(future, JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, memberId));
         }
@@ -188,10 +198,6 @@ final class GroupManager {
             replaceStaticMember(group, req, future);
             return;
         }
-        if (group.members.size() + group.pendingMembers.size() >= config.maxGroupSize()) {
-            future.complete(JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, ""));
-            return;
-        }
         if (instanceId != null) {
             addMemberAndRebalance(group, req, instanceId + "-" + UUID.randomUUID(), future);
         } else if (req.version() >= 4) {
@@ -204,6 +210,22 @@ final class GroupManager {
         } else {
             addMemberAndRebalance(group, req, req.clientId() + "-" + UUID.randomUUID(), future);
         }
+    }
+
+    /**
+     * {@code group.max.size}: while preparing a rebalance, members already parked in JoinGroup are
+     * kept and others fill up to the limit (so that, if the limit was lowered, the last to rejoin
+     * are the ones turned away); otherwise known members are kept and new ones fill up to it.
+     */
+    private boolean acceptJoiningMember(ClassicGroup group, String memberId) {
+        return switch (group.state) {
+            case EMPTY, DEAD -> true;
+            case PREPARING_REBALANCE -> {
+                GroupMember m = group.members.get(memberId);
+                yield (m != null && m.awaitingJoin != null) || group.numAwaitingJoin() < config.maxGroupSize();
+            }
+            default -> group.hasMember(memberId) || group.members.size() < config.maxGroupSize();
+        };
     }
 
     private void joinKnownMember(ClassicGroup group, JoinRequest req, String memberId, CompletableFuture<JoinResult> future) {

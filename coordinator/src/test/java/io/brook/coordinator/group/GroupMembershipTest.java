@@ -429,9 +429,22 @@ class GroupMembershipTest {
 
     @Test
     void shouldRejectJoinsBeyondMaxGroupSize() {
-        GroupHarness h = new GroupHarness(GroupHarness.config().withMaxGroupSize(1));
-        done(h.joinNew("g", "range"));
-        assertThat(error(done(h.join("g", "", "range")))).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
+        GroupHarness h = new GroupHarness(GroupHarness.config().withMaxGroupSize(2));
+        String[] ids = stableGroupOfTwo(h, "g");
+        JoinGroupResponse third = done(h.join("g", "", "range"));
+        assertThat(error(third)).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(third.memberId()).isEmpty();
+        // While rebalancing, the members already parked fill the group first.
+        CompletableFuture<JoinGroupResponse> leader = h.join("g", ids[0], "range", "roundrobin");
+        assertThat(h.state("g")).isEqualTo(GroupState.PREPARING_REBALANCE);
+        JoinGroupResponse pending = done(h.join("g", "", "range"));
+        assertThat(error(pending)).as("the MEMBER_ID_REQUIRED round trip is still allowed").isEqualTo(Errors.MEMBER_ID_REQUIRED);
+        CompletableFuture<JoinGroupResponse> follower = h.join("g", ids[1], "range");
+        assertThat(leader).as("waits for the pending member").isNotDone();
+        assertThat(error(done(h.join("g", pending.memberId(), "range")))).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
+        assertThat(h.group("g").pendingMembers).isEmpty();
+        assertThat(done(leader).generationId()).isEqualTo(3);
+        assertThat(done(follower).generationId()).isEqualTo(3);
     }
 
     // ------------------------------------------------------------------ static membership
