@@ -30,6 +30,8 @@ import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.SyncGroupResponse;
 import io.brook.wire.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The group coordinator of a single node: consumer groups of the classic protocol and their
@@ -51,6 +53,7 @@ import io.brook.wire.protocol.Errors;
  * look the coordinator up again.
  */
 public final class GroupCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
     private final GroupCoordinatorConfig config;
     private final CoordinatorLog log;
@@ -69,7 +72,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.log = log;
         this.threaded = threaded;
-        this.loop = new EventLoop(clock, e -> { });
+        this.loop = new EventLoop(clock, e -> LOG.error("group coordinator task failed", e));
         this.manager = new GroupManager(config, loop, log);
     }
 
@@ -78,6 +81,9 @@ public final class GroupCoordinator implements AutoCloseable {
         if (started) throw new IllegalStateException("already started");
         log.replay(manager::replay);
         manager.completeReplay();
+        if (manager.replaySkipped() > 0) {
+            LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, manager.replaySkipped());
+        }
         started = true;
         if (threaded) loop.start("group-coordinator");
     }
@@ -382,11 +388,13 @@ public final class GroupCoordinator implements AutoCloseable {
             try {
                 inner = task.get();
             } catch (RuntimeException e) {
+                LOG.error("group coordinator request failed", e);
                 result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
                 return;
             }
             inner.whenComplete((r, e) -> {
                 if (e != null) {
+                    LOG.error("group coordinator request failed", e);
                     result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
                 } else {
                     result.complete(r);

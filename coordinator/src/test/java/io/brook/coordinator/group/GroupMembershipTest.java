@@ -575,4 +575,12 @@ class GroupMembershipTest {
         assertThat(h.state("g")).isEqualTo(GroupState.EMPTY);
         assertThat(h.group("g").staticMembers).isEmpty();
     }
+
+    @Test
+    void shouldAnswerUnknownServerErrorWhenHandlingFailsAndKeepServing() {
+        GroupHarness h = new GroupHarness();
+        JoinGroupRequest broken = GroupHarness.joinRequest("g", "", null, "range").protocols(null);
+        assertThat(error(done(h.join(broken, 9)))).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
+        assertThat(error(done(h.join("g", "", "range")))).isEqualTo(Errors.MEMBER_ID_REQUIRED);
+    }
 }
