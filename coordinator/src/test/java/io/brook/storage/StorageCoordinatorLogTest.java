@@ -58,10 +58,15 @@ class StorageCoordinatorLogTest {
         }
 
         @Override
-        public void close() throws Exception {
-            flusher.close();
-            for (Log l : open.values()) l.close();
-            scheduler.close();
+        public void close() throws java.io.IOException {
+            try {
+                flusher.close();
+                for (Log l : open.values()) l.close();
+                scheduler.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while closing logs");
+            }
         }
     }
 
