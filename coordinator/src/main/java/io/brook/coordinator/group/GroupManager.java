@@ -286,7 +286,7 @@ final class GroupManager {
                 req.rebalanceTimeoutMs(), req.sessionTimeoutMs(), req.protocols());
         member.isNew = true;
         member.awaitingJoin = future;
-        if (group.is(GroupState.PREPARING_REBALANCE) && group.generation == 0) group.newMemberAdded = true;
+        if (group.initialDelayActive) group.newMemberAdded = true; // extends the initial delay
         group.pendingMembers.remove(memberId);
         group.add(member);
         scheduleHeartbeat(group, member, config.newMemberJoinTimeoutMs());
@@ -401,7 +401,9 @@ final class GroupManager {
         group.pendingSyncMembers.clear();
         boolean initial = group.is(GroupState.EMPTY);
         group.transitionTo(GroupState.PREPARING_REBALANCE, now());
-        if (initial && config.initialRebalanceDelayMs() > 0) {
+        // The first rebalance out of Empty always completes by its timer (even with no delay, then
+        // on the next turn of the loop), so members that arrive together land in one generation.
+        if (initial) {
             int delay = config.initialRebalanceDelayMs();
             int remaining = Math.max(group.rebalanceTimeoutMs() - delay, 0);
             group.initialDelayActive = true;
@@ -1017,7 +1019,7 @@ final class GroupManager {
                 }
             }
             boolean dropGroup = group.is(GroupState.EMPTY) && expired.size() == countOffsets(group)
-                    && group.pendingTransactionalOffsets.isEmpty();
+                    && group.pendingTransactionalOffsets.isEmpty() && group.pendingMembers.isEmpty();
             if (dropGroup) records.add(new CoordinatorRecord(group.partition, CoordinatorRecords.groupKey(group.groupId), null));
             if (records.isEmpty()) continue;
             append(group.partition, records).whenComplete((v, e) -> {
@@ -1027,7 +1029,8 @@ final class GroupManager {
                     // Only if nobody committed again in the meantime.
                     if (parts != null && parts.get((Integer) x[1]) == x[2]) removeOffset(group, (String) x[0], (Integer) x[1]);
                 }
-                if (dropGroup && groups.get(group.groupId) == group && group.is(GroupState.EMPTY) && !group.hasOffsets()) {
+                if (dropGroup && groups.get(group.groupId) == group && group.is(GroupState.EMPTY) && !group.hasOffsets()
+                        && group.pendingMembers.isEmpty()) {
                     group.transitionTo(GroupState.DEAD, now());
                     groups.remove(group.groupId);
                 }

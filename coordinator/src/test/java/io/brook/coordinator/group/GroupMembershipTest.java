@@ -583,4 +583,15 @@ class GroupMembershipTest {
         assertThat(error(done(h.join(broken, 9)))).isEqualTo(Errors.UNKNOWN_SERVER_ERROR);
         assertThat(error(done(h.join("g", "", "range")))).isEqualTo(Errors.MEMBER_ID_REQUIRED);
     }
+
+    @Test
+    void shouldPutMembersArrivingTogetherIntoOneGenerationEvenWithoutInitialDelay() {
+        GroupHarness h = new GroupHarness(); // group.initial.rebalance.delay.ms = 0
+        CompletableFuture<JoinGroupResponse> a = h.coordinator.joinGroup(GroupHarness.joinRequest("g", "", null, "range"), (short) 3, "a", "h");
+        CompletableFuture<JoinGroupResponse> b = h.coordinator.joinGroup(GroupHarness.joinRequest("g", "", null, "range"), (short) 3, "b", "h");
+        h.run();
+        assertThat(done(a).generationId()).isEqualTo(1);
+        assertThat(done(b).generationId()).isEqualTo(1);
+        assertThat(done(a).members().size() + done(b).members().size()).isEqualTo(2);
+    }
 }
