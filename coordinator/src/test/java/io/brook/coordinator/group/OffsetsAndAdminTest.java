@@ -349,4 +349,42 @@ class OffsetsAndAdminTest {
         assertThat(h.committed("g", "gone", 0)).isEqualTo(-1);
         assertThat(h.state("g")).isEqualTo(GroupState.STABLE);
     }
+
+    @Test
+    void shouldTreatGroupAsDeadWhileItsDeletionIsBeingWritten() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        h.log.holdAppends(true);
+        CompletableFuture<DeleteGroupsResponse> del = h.coordinator.deleteGroups(
+                new DeleteGroupsRequest().groupsNames(new ArrayList<>(List.of("g"))), (short) 2);
+        h.run();
+        assertThat(del).isNotDone();
+        assertThat(h.state("g")).isEqualTo(GroupState.DEAD);
+        assertThat(Errors.forCode(done(h.join("g", "", "range")).errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.heartbeat("g", 0, "m")).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.commitError("g", -1, "", 8)).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(list(h, List.of(), List.of(), 5)).isEmpty();
+        CompletableFuture<DescribeGroupsResponse> d = h.coordinator.describeGroups(
+                new DescribeGroupsRequest().groups(new ArrayList<>(List.of("g"))), (short) 5);
+        h.run();
+        assertThat(done(d).groups().get(0).groupState()).isEqualTo("Dead");
+        h.log.releaseHeld();
+        h.run();
+        assertThat(Errors.forCode(done(del).results().get(0).errorCode())).isEqualTo(Errors.NONE);
+        assertThat(h.group("g")).isNull();
+    }
+
+    @Test
+    void shouldKeepGroupWhenItsDeletionCannotBeWritten() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        h.log.failAppends(true);
+        CompletableFuture<DeleteGroupsResponse> del = h.coordinator.deleteGroups(
+                new DeleteGroupsRequest().groupsNames(new ArrayList<>(List.of("g"))), (short) 2);
+        h.run();
+        assertThat(Errors.forCode(done(del).results().get(0).errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.state("g")).isEqualTo(GroupState.EMPTY);
+        h.log.failAppends(false);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(5);
+    }
 }
