@@ -210,9 +210,17 @@ final class CoordinatorRecords {
             checkCount(pc, 8, b);
             List<Protocol> protocols = new ArrayList<>(pc);
             for (int p = 0; p < pc; p++) {
-                protocols.add(new Protocol(getString(b), getBytes(b)));
+                String protocolName = getString(b);
+                byte[] metadata = getBytes(b);
+                if (protocolName == null || metadata == null) {
+                    throw new IllegalArgumentException("member protocol with null name or metadata");
+                }
+                protocols.add(new Protocol(protocolName, metadata));
             }
             byte[] assignment = getBytes(b);
+            if (memberId == null || clientId == null || clientHost == null) {
+                throw new IllegalArgumentException("member with null id, client id or host");
+            }
             members.add(new MemberValue(memberId, instanceId, clientId, clientHost, rebalance, session, protocols, assignment));
         }
         return new GroupValue(type, generation, name, leader, ts, members);
