@@ -6,12 +6,15 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import io.brook.storage.AppendResult;
 import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import io.brook.storage.LogManager;
 import io.brook.storage.LogReadResult;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -55,6 +58,21 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         this.clock = clock;
     }
 
+    /**
+     * Over the {@code __consumer_offsets-<n>} logs of a {@link LogManager}, created on first use
+     * with {@code config} plus {@code cleanup.policy=compact} (an existing log keeps its config).
+     */
+    public static StorageCoordinatorLog over(LogManager logManager, int partitions, LogConfig config, Clock clock) {
+        LogConfig compacted = config.with(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
+        return new StorageCoordinatorLog(partitions, p -> {
+            try {
+                return logManager.getOrCreateLog(GroupCoordinatorConfig.OFFSETS_TOPIC, p, compacted);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, clock);
+    }
+
     /** A write the storage refused, with the error it gave. */
     public static final class CoordinatorLogException extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -80,7 +98,12 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         RecordBatchBuilder builder = new RecordBatchBuilder(Compression.NONE);
         for (CoordinatorRecord r : records) builder.append(now, r.key(), r.value());
         ByteBuffer batch = builder.build();
-        Log log = logs.apply(partition);
+        Log log;
+        try {
+            log = logs.apply(partition);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new CoordinatorLogException(Errors.KAFKA_STORAGE_ERROR, String.valueOf(e.getMessage())));
+        }
         AppendResult result = log.append(batch, 0);
         if (result.error() != Errors.NONE) {
             return CompletableFuture.failedFuture(new CoordinatorLogException(result.error(), String.valueOf(result.errorMessage())));

@@ -1,20 +1,17 @@
-package io.brook.storage;
+package io.brook.coordinator.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.brook.coordinator.group.CoordinatorRecord;
-import io.brook.coordinator.group.GroupCoordinator;
-import io.brook.coordinator.group.GroupCoordinatorConfig;
-import io.brook.coordinator.group.StorageCoordinatorLog;
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import io.brook.storage.LogManager;
 import io.brook.wire.message.JoinGroupRequest;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.OffsetCommitRequest;
@@ -27,11 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * The coordinator over real partition logs of {@code storage}, restarted over the same files.
- * Lives in storage's package (test scope only) because logs are opened with package-private
- * factories until storage has a public log manager.
- */
+/** The coordinator over real partition logs of {@code storage}, restarted over the same files. */
 @Timeout(30)
 class StorageCoordinatorLogTest {
     private static final int PARTITIONS = 3;
@@ -39,35 +32,8 @@ class StorageCoordinatorLogTest {
     @TempDir
     Path dir;
 
-    /** Opens the {@code __consumer_offsets} logs on demand, like the broker's log manager will. */
-    private final class Logs implements AutoCloseable {
-        final Scheduler scheduler = new Scheduler("test-scheduler");
-        final Flusher flusher = new Flusher("test-flusher");
-        final Map<Integer, Log> open = new HashMap<>();
-
-        synchronized Log log(int partition) {
-            return open.computeIfAbsent(partition, p -> {
-                try {
-                    LogConfig config = LogConfig.defaults().with(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
-                    return Log.open(dir.resolve(GroupCoordinatorConfig.OFFSETS_TOPIC + "-" + p),
-                            GroupCoordinatorConfig.OFFSETS_TOPIC, p, config, 0L, true, Clock.systemUTC(), scheduler, flusher);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-        }
-
-        @Override
-        public void close() throws java.io.IOException {
-            try {
-                flusher.close();
-                for (Log l : open.values()) l.close();
-                scheduler.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while closing logs");
-            }
-        }
+    private LogManager openLogs() throws Exception {
+        return LogManager.open(new LogManager.Options(dir).backgroundThreads(false));
     }
 
     private static <T> T get(CompletableFuture<T> f) throws Exception {
@@ -94,9 +60,9 @@ class StorageCoordinatorLogTest {
     @Test
     void shouldKeepOffsetsAndGroupsInStoragePartitionsAcrossRestart() throws Exception {
         String member;
-        try (Logs logs = new Logs();
-             GroupCoordinator c = new GroupCoordinator(config(), new StorageCoordinatorLog(PARTITIONS, logs::log, Clock.systemUTC()),
-                     Clock.systemUTC())) {
+        try (LogManager logs = openLogs();
+             GroupCoordinator c = new GroupCoordinator(config(),
+                     StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC()), Clock.systemUTC())) {
             c.start();
             JoinGroupResponse first = get(c.joinGroup(join("g", ""), (short) 9, "cli", "h"));
             JoinGroupResponse joined = get(c.joinGroup(join("g", first.memberId()), (short) 9, "cli", "h"));
@@ -108,12 +74,13 @@ class StorageCoordinatorLogTest {
                 assertThat(r.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
             }
             get(c.commitOffsets(commit("standalone", -1, "", 77), (short) 8));
-            // Everything went to the partition of each group, and is durable.
-            Log gLog = logs.log(c.partitionFor("g"));
+            // Each group's records are in its own partition, durable before the answer.
+            Log gLog = logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g"));
             assertThat(gLog.durableOffset()).isEqualTo(gLog.logEndOffset()).isGreaterThanOrEqualTo(6);
+            assertThat(gLog.config().compact()).isTrue();
         }
-        try (Logs logs = new Logs()) {
-            StorageCoordinatorLog storageLog = new StorageCoordinatorLog(PARTITIONS, logs::log, Clock.systemUTC());
+        try (LogManager logs = openLogs()) {
+            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
             List<CoordinatorRecord> all = new ArrayList<>();
             storageLog.replay(all::add);
             assertThat(all).isNotEmpty().allMatch(r -> r.partition() < PARTITIONS);
@@ -127,6 +94,22 @@ class StorageCoordinatorLogTest {
                 // The member of generation 1 is back and may keep committing.
                 OffsetCommitResponse again = get(c.commitOffsets(commit("g", 1, member, 60), (short) 8));
                 assertThat(again.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            }
+        }
+    }
+
+    @Test
+    void shouldFailCommitWithStorageErrorWhenTheLogIsClosed() throws Exception {
+        try (LogManager logs = openLogs()) {
+            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
+            try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
+                c.start();
+                get(c.commitOffsets(commit("g", -1, "", 1), (short) 8));
+                logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g")).close();
+                OffsetCommitResponse r = get(c.commitOffsets(commit("g", -1, "", 2), (short) 8));
+                assertThat(r.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+                OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7));
+                assertThat(f.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(1);
             }
         }
     }
