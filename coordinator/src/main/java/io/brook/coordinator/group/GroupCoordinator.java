@@ -296,8 +296,15 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ DescribeGroups / ListGroups
 
+    /**
+     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6) and
+     * DESCRIBE (8), as bits of Kafka's AclOperation codes.
+     */
+    static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
+
     public CompletableFuture<DescribeGroupsResponse> describeGroups(DescribeGroupsRequest request, short version) {
         return submit(() -> {
+            boolean withOperations = version >= 3 && request.includeAuthorizedOperations();
             List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
             for (GroupManager.DescribedGroup g : manager.describe(request.groups(), version)) {
                 List<DescribeGroupsResponse.DescribedGroupMember> members = new ArrayList<>(g.members().size());
@@ -306,9 +313,11 @@ public final class GroupCoordinator implements AutoCloseable {
                             .groupInstanceId(m.groupInstanceId()).clientId(m.clientId()).clientHost(m.clientHost())
                             .memberMetadata(m.metadata()).memberAssignment(m.assignment()));
                 }
-                out.add(new DescribeGroupsResponse.DescribedGroup().errorCode(g.error().code())
-                        .errorMessage(g.errorMessage()).groupId(g.groupId()).groupState(g.state())
-                        .protocolType(g.protocolType()).protocolData(g.protocolData()).members(members));
+                DescribeGroupsResponse.DescribedGroup described = new DescribeGroupsResponse.DescribedGroup()
+                        .errorCode(g.error().code()).errorMessage(g.errorMessage()).groupId(g.groupId())
+                        .groupState(g.state()).protocolType(g.protocolType()).protocolData(g.protocolData()).members(members);
+                if (withOperations && g.error() == Errors.NONE) described.authorizedOperations(GROUP_AUTHORIZED_OPERATIONS);
+                out.add(described);
             }
             return CompletableFuture.completedFuture(new DescribeGroupsResponse().groups(out));
         }, e -> {

@@ -197,6 +197,12 @@ class OffsetsAndAdminTest {
         assertThat(groups.get(1).protocolType()).isEmpty();
         assertThat(Errors.forCode(groups.get(2).errorCode())).isEqualTo(Errors.NONE);
 
+        assertThat(groups.get(0).authorizedOperations()).as("not asked for").isEqualTo(Integer.MIN_VALUE);
+        CompletableFuture<DescribeGroupsResponse> withOps = h.coordinator.describeGroups(new DescribeGroupsRequest()
+                .groups(new ArrayList<>(List.of("g"))).includeAuthorizedOperations(true), (short) 5);
+        h.run();
+        assertThat(done(withOps).groups().get(0).authorizedOperations()).isEqualTo((1 << 3) | (1 << 6) | (1 << 8));
+
         CompletableFuture<DescribeGroupsResponse> v6 = h.coordinator.describeGroups(
                 new DescribeGroupsRequest().groups(new ArrayList<>(List.of("missing"))), (short) 6);
         h.run();
