@@ -78,6 +78,53 @@ public record GroupCoordinatorConfig(
                 newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions);
     }
 
+    public GroupCoordinatorConfig withOffsetMetadataMaxSize(int v) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
+                newMemberJoinTimeoutMs, v, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+    }
+
+    /** Kafka's broker config names this class reads in {@link #fromConfigs}. */
+    public static final java.util.List<String> CONFIG_NAMES = java.util.List.of(
+            "group.initial.rebalance.delay.ms", "group.min.session.timeout.ms", "group.max.session.timeout.ms",
+            "group.max.size", "offset.metadata.max.bytes", "offsets.retention.minutes",
+            "offsets.retention.check.interval.ms", "offsets.topic.num.partitions");
+
+    /**
+     * From broker settings under Kafka's names ({@link #CONFIG_NAMES}); absent names keep Kafka's
+     * defaults, other names are ignored.
+     *
+     * @throws IllegalArgumentException for a value that is not a number or out of range
+     */
+    public static GroupCoordinatorConfig fromConfigs(java.util.Map<String, String> configs) {
+        GroupCoordinatorConfig d = defaults();
+        return new GroupCoordinatorConfig(
+                intValue(configs, "group.initial.rebalance.delay.ms", d.initialRebalanceDelayMs),
+                intValue(configs, "group.min.session.timeout.ms", d.minSessionTimeoutMs),
+                intValue(configs, "group.max.session.timeout.ms", d.maxSessionTimeoutMs),
+                intValue(configs, "group.max.size", d.maxGroupSize),
+                d.newMemberJoinTimeoutMs,
+                intValue(configs, "offset.metadata.max.bytes", d.offsetMetadataMaxSize),
+                Math.multiplyExact(longValue(configs, "offsets.retention.minutes", d.offsetsRetentionMs / 60_000), 60_000L),
+                longValue(configs, "offsets.retention.check.interval.ms", d.offsetsRetentionCheckIntervalMs),
+                intValue(configs, "offsets.topic.num.partitions", d.offsetsTopicPartitions));
+    }
+
+    private static int intValue(java.util.Map<String, String> configs, String name, int dflt) {
+        long v = longValue(configs, name, dflt);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) throw new IllegalArgumentException(name + " out of range: " + v);
+        return (int) v;
+    }
+
+    private static long longValue(java.util.Map<String, String> configs, String name, long dflt) {
+        String s = configs.get(name);
+        if (s == null) return dflt;
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " is not a number: '" + s + "'");
+        }
+    }
+
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
                 newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v);
