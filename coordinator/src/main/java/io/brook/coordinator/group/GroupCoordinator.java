@@ -60,6 +60,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final EventLoop loop;
     private final GroupManager manager;
     private final boolean threaded;
+    private final java.util.concurrent.atomic.AtomicInteger taskFailures = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -72,7 +73,10 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.log = log;
         this.threaded = threaded;
-        this.loop = new EventLoop(clock, e -> LOG.error("group coordinator task failed", e));
+        this.loop = new EventLoop(clock, e -> {
+            taskFailures.incrementAndGet();
+            LOG.error("group coordinator task failed", e);
+        });
         this.manager = new GroupManager(config, loop, log);
     }
 
@@ -397,12 +401,14 @@ public final class GroupCoordinator implements AutoCloseable {
             try {
                 inner = task.get();
             } catch (RuntimeException e) {
+                taskFailures.incrementAndGet();
                 LOG.error("group coordinator request failed", e);
                 result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
                 return;
             }
             inner.whenComplete((r, e) -> {
                 if (e != null) {
+                    taskFailures.incrementAndGet();
                     LOG.error("group coordinator request failed", e);
                     result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
                 } else {
@@ -422,6 +428,11 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Test hook: lets the coordinator thread re-read the clock. */
     void wakeup() {
         loop.wakeup();
+    }
+
+    /** Number of requests and timers that failed with an exception (a bug if not zero). */
+    int taskFailures() {
+        return taskFailures.get();
     }
 
     GroupManager manager() {
