@@ -55,7 +55,9 @@ final class EventLoop {
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private final Map<String, Timer> timersByKey = new HashMap<>();
     private final Consumer<Throwable> errorHandler;
+    private static final int PURGE_THRESHOLD = 1024;
     private long seq;
+    private int cancelledInHeap;
     private volatile Thread thread;
     private volatile boolean running;
     private volatile boolean stopped;
@@ -109,7 +111,20 @@ final class EventLoop {
 
     void cancel(String key) {
         Timer t = timersByKey.remove(key);
-        if (t != null) t.cancelled = true;
+        if (t != null) {
+            t.cancelled = true;
+            // Cancelled timers stay in the heap until they surface (a heartbeat re-arms its member's
+            // timer every few seconds); sweep them when they outnumber the live ones.
+            if (++cancelledInHeap > PURGE_THRESHOLD && cancelledInHeap > timers.size() / 2) {
+                timers.removeIf(x -> x.cancelled);
+                cancelledInHeap = 0;
+            }
+        }
+    }
+
+    /** Timers in the heap, cancelled ones included (tests). */
+    int heapSize() {
+        return timers.size();
     }
 
     boolean isScheduled(String key) {
@@ -139,7 +154,9 @@ final class EventLoop {
             Timer t = timers.peek();
             if (t != null && (t.cancelled || t.deadlineMs <= now())) {
                 timers.poll();
-                if (!t.cancelled) {
+                if (t.cancelled) {
+                    cancelledInHeap--;
+                } else {
                     timersByKey.remove(t.key);
                     run(t.task);
                     n++;
@@ -191,6 +208,7 @@ final class EventLoop {
             stopped = true;
             timers.clear();
             timersByKey.clear();
+            cancelledInHeap = 0;
             runPending();
         }
     }

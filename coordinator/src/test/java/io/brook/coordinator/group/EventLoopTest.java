@@ -56,6 +56,21 @@ class EventLoopTest {
     }
 
     @Test
+    void shouldNotAccumulateCancelledTimersWhenReArmedOften() {
+        MutableClock clock = new MutableClock(0);
+        EventLoop loop = new EventLoop(clock, e -> { });
+        AtomicInteger fired = new AtomicInteger();
+        for (int round = 0; round < 100_000; round++) {
+            loop.schedule("member-" + (round % 10), 45_000, fired::incrementAndGet);
+        }
+        assertThat(loop.heapSize()).isLessThan(2_100);
+        clock.advance(45_000);
+        loop.runPending();
+        assertThat(fired).hasValue(10);
+        assertThat(loop.heapSize()).isZero();
+    }
+
+    @Test
     void shouldKeepRunningAfterATaskThrows() {
         List<Throwable> errors = new ArrayList<>();
         EventLoop loop = new EventLoop(new MutableClock(0), errors::add);
