@@ -182,4 +182,15 @@ class ProduceConsumeCompatTest {
             assertThat(consumer.offsetsForTimes(Map.of(tp, 999_999L)).get(tp)).isNull();
         }
     }
+
+    @Test
+    void producerCreatesAMissingTopicThroughMetadata() throws Exception {
+        String topic = topicName();
+        try (KafkaProducer<String, String> producer = producer(Map.of())) {
+            RecordMetadata md = producer.send(new ProducerRecord<>(topic, "first")).get(30, TimeUnit.SECONDS);
+            assertThat(md.offset()).isZero();
+            assertThat(md.partition()).isZero();
+        }
+        assertThat(readAll(topic, 1, 1)).singleElement().satisfies(r -> assertThat(r.value()).isEqualTo("first"));
+    }
 }
