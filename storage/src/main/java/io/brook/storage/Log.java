@@ -1084,7 +1084,7 @@ public final class Log implements AutoCloseable {
      * qualifies, the active one is rolled first so that the log keeps a segment. Runs on the
      * background thread, never on the append path. Returns the number deleted.
      */
-    public int deleteExpiredSegments(long nowMs) {
+    int deleteExpiredSegments(long nowMs) {
         LogConfig cfg = config;
         int n = deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
         if (!cfg.delete()) {
@@ -1104,6 +1104,16 @@ public final class Log implements AutoCloseable {
             }, true);
         }
         return n;
+    }
+
+    /** Drops the state of producers idle longer than {@code expirationMs}; returns how many. */
+    int expireProducers(long nowMs, long expirationMs) {
+        lock.lock();
+        try {
+            return producers.expire(nowMs, expirationMs);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */

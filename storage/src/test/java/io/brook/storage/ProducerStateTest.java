@@ -178,4 +178,14 @@ class ProducerStateTest {
         assertThat(log.lastStableOffset()).isEqualTo(7);
         assertThat(log.offsetForTimestamp(Log.LATEST_TIMESTAMP, true).offset()).isEqualTo(7);
     }
+
+    @Test
+    void shouldExpireIdleProducersSoAnySequenceIsAcceptedAgain() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 2);
+        assertThat(log.expireProducers(1000 + 86_400_000L, 86_400_000L)).isZero();
+        assertThat(send(PID, 0, 9, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(log.expireProducers(1001 + 86_400_000L, 86_400_000L)).isEqualTo(1);
+        assertThat(send(PID, 0, 9, 1).error()).isEqualTo(Errors.NONE);
+    }
 }
