@@ -85,6 +85,7 @@ public final class Log implements AutoCloseable {
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private final ProducerStateManager producers;
+    private final TransactionIndex txnIndex;
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
     private final RecordBatch appendBatch = new RecordBatch();
     private final ByteBuffer[] oneSource = new ByteBuffer[1];
@@ -124,6 +125,7 @@ public final class Log implements AutoCloseable {
         this.scheduler = scheduler;
         this.flusher = flusher;
         this.producers = new ProducerStateManager(dir);
+        this.txnIndex = new TransactionIndex(dir);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -319,6 +321,7 @@ public final class Log implements AutoCloseable {
             Files.deleteIfExists(ProducerStateManager.snapshotFile(dir, offset));
             producers.clear();
         }
+        txnIndex.load(from);
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
         for (LogSegment seg : segments.values()) {
             if (seg.nextOffset() <= from) {
@@ -330,9 +333,15 @@ public final class Log implements AutoCloseable {
                 ByteBuffer b = scanner.buffer();
                 int p = scanner.batchPosition();
                 long base = BatchHeader.baseOffset(b, p);
-                if (base >= from) {
-                    producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+                if (base < from) {
+                    continue;
                 }
+                if (BatchHeader.isControl(b, p) && scanner.loadWhole()) {
+                    b = scanner.buffer();
+                    p = scanner.batchPosition();
+                    recordAbort(b, p, base);
+                }
+                producers.update(b, p, base, BatchHeader.lastOffset(b, p));
             }
         }
         producers.onLogStartOffsetIncremented(logStartOffset);
@@ -433,6 +442,13 @@ public final class Log implements AutoCloseable {
                 batch.position(p);
             }
             ByteBuffer written = srcs.length == 1 ? batch : scratchHeader;
+            if (BatchHeader.isControl(batch, p)) {
+                try {
+                    recordAbort(batch, p, base);
+                } catch (IOException e) {
+                    LOG.warn("{}: could not record an aborted transaction", this, e);
+                }
+            }
             producers.update(written, srcs.length == 1 ? p : 0, base, last);
             firstUnstableOffset = producers.firstUnstableOffset();
             logEndOffset = last + 1;
@@ -509,6 +525,38 @@ public final class Log implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * If the control batch at {@code p} (whole in {@code b}) is an ABORT marker of a producer with
+     * an open transaction, records that transaction. Before producer state sees the marker.
+     */
+    private void recordAbort(ByteBuffer b, int p, long markerOffset) throws IOException {
+        ProducerStateEntry e = producers.entry(BatchHeader.producerId(b, p));
+        if (e == null || e.currentTxnFirstOffset < 0) {
+            return;
+        }
+        try {
+            Iterator<Record> it = new RecordBatch().wrap(b, p).records();
+            if (it.hasNext()) {
+                ByteBuffer key = it.next().key();
+                // Control record key: version int16, type int16 (0 = ABORT, 1 = COMMIT).
+                if (key != null && key.remaining() >= 4 && key.getShort(key.position() + 2) == 0) {
+                    txnIndex.add(new AbortedTransaction(e.producerId, e.currentTxnFirstOffset, markerOffset));
+                }
+            }
+        } catch (CorruptRecordException ex) {
+            LOG.warn("{}: unreadable control batch at offset {}", this, markerOffset);
+        }
+    }
+
+    /**
+     * For a READ_COMMITTED Fetch: the aborted transactions overlapping offsets
+     * [{@code fetchOffset}, {@code upperBound}) (upperBound = the offset after the returned
+     * data, or the last stable offset).
+     */
+    public List<AbortedTransaction> abortedTransactions(long fetchOffset, long upperBound) {
+        return txnIndex.collect(fetchOffset, upperBound);
     }
 
     /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
@@ -1019,6 +1067,7 @@ public final class Log implements AutoCloseable {
     private void advanceLogStartOffset(long offset) throws IOException {
         logStartOffset = offset;
         writeLogStartOffset(offset);
+        txnIndex.dropBefore(offset);
         producers.onLogStartOffsetIncremented(offset);
         firstUnstableOffset = producers.firstUnstableOffset();
     }
@@ -1282,6 +1331,7 @@ public final class Log implements AutoCloseable {
                 if (corruption == null) {
                     producers.writeSnapshot(logEndOffset, true);
                     producers.retainNewest(3);
+                    txnIndex.force();
                 }
                 durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
                 completeWaiters(logEndOffset);
