@@ -1102,7 +1102,10 @@ public final class Log implements AutoCloseable {
             if (durable.offset() > logEndOffset) {
                 durable = new DurablePoint(logEndOffset, last.baseOffset, last.size());
             }
-            corruption = null;
+            if (corruption != null && logEndOffset <= corruption.offset()) {
+                // The corrupt bytes lay above the new end and were cut off with it.
+                corruption = null;
+            }
             loadProducerState(logEndOffset);
             failWaiters(logEndOffset, new IOException("log truncated to " + logEndOffset));
         } finally {
