@@ -773,6 +773,15 @@ public final class Log implements AutoCloseable {
      * high watermark to the log end give no records.
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        return read(offset, maxBytes, minOneBatch, false);
+    }
+
+    /**
+     * {@link #read(long, int, boolean)} for an isolation level: with {@code readCommitted} the
+     * slice ends at the last stable offset instead of the high watermark (pair it with
+     * {@link #abortedTransactions}).
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         long start = logStartOffset;
         long leo = logEndOffset;
         DurablePoint d = durable;
@@ -785,7 +794,8 @@ public final class Log implements AutoCloseable {
         if ((c != null && offset >= c.offset()) || failure != null) {
             return new LogReadResult(Errors.KAFKA_STORAGE_ERROR, null, hw, start, lso, leo);
         }
-        if (offset >= hw) {
+        long upper = readCommitted ? lso : hw;
+        if (offset >= upper) {
             return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
         }
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
@@ -796,10 +806,17 @@ public final class Log implements AutoCloseable {
         try {
             while (e != null) {
                 LogSegment seg = e.getValue();
-                if (seg.baseOffset >= hw) {
+                if (seg.baseOffset >= upper) {
                     break;
                 }
                 int limit = readLimit(seg, d);
+                if (upper < hw && upper < seg.nextOffset()) {
+                    // The last stable offset is the base of an open transaction's first batch.
+                    int p = seg.findBatch(upper, limit, hdr);
+                    if (p >= 0) {
+                        limit = Math.min(limit, p);
+                    }
+                }
                 FileRecords r = seg.read(offset, maxBytes, limit, minOneBatch, hdr);
                 if (r != null) {
                     return new LogReadResult(Errors.NONE, r, hw, start, lso, leo);

@@ -173,6 +173,10 @@ class ProducerStateTest {
         log.flush();
         assertThat(log.lastStableOffset()).isEqualTo(txn.baseOffset());
         assertThat(log.highWatermark()).isEqualTo(6);
+        assertThat(Batches.records(log.read(0, 1 << 20, true, true).records())).extracting(Batches.Rec::offset)
+                .containsExactly(0L, 1L);
+        assertThat(log.read(2, 1 << 20, true, true).records()).isNull();
+        assertThat(Batches.records(log.read(0, 1 << 20, true, false).records())).hasSize(6);
         assertThat(log.append(Batches.commitMarker(PID, (short) 0, 1000), 0).error()).isEqualTo(Errors.NONE);
         log.flush();
         assertThat(log.lastStableOffset()).isEqualTo(7);
