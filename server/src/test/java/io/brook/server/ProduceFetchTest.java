@@ -301,8 +301,7 @@ class ProduceFetchTest {
             CreateTopicsResponse r = pc.call(new CreateTopicsRequest().topics(List.of(
                     new CreatableTopic().name("short").numPartitions(1).replicationFactor((short) 1).configs(List.of(
                             new CreatableTopicConfig().name("segment.bytes").value("1024"),
-                            new CreatableTopicConfig().name("retention.ms").value("1"),
-                            new CreatableTopicConfig().name("file.delete.delay.ms").value("0"))))), (short) 7);
+                            new CreatableTopicConfig().name("retention.ms").value("1"))))), (short) 7);
             assertThat(r.topics().get(0).errorCode()).isZero();
             for (int i = 0; i < 20; i++) {
                 ProduceResponse p = pc.call(produce((short) -1, "short", 0,
