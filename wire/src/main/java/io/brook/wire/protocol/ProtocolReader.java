@@ -1,0 +1,269 @@
+package io.brook.wire.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * Reads Kafka protocol primitives from a {@link ByteBuffer}, advancing its position.
+ *
+ * <p>Every read checks what remains first, and every length or count is checked against the
+ * remaining bytes before anything is allocated or sliced, so hostile input can only ever produce
+ * a {@link ProtocolDecodeException} — never an OutOfMemoryError, an IndexOutOfBoundsException or
+ * a BufferUnderflowException. Each method takes the name of the field being read
+ * ({@code "ProduceRequest.topicData"}), which the exception message starts with.
+ *
+ * <p>Not thread-safe; one reader per buffer being decoded.
+ */
+public final class ProtocolReader {
+
+    private final ByteBuffer buf;
+
+    public ProtocolReader(ByteBuffer buf) {
+        this.buf = buf;
+    }
+
+    public ByteBuffer buffer() {
+        return buf;
+    }
+
+    public int remaining() {
+        return buf.remaining();
+    }
+
+    public int position() {
+        return buf.position();
+    }
+
+    public static ProtocolDecodeException error(String field, String problem) {
+        return new ProtocolDecodeException(field + ": " + problem);
+    }
+
+    private void need(String field, int bytes) {
+        if (buf.remaining() < bytes) {
+            throw error(field, "needs " + bytes + " bytes but only " + buf.remaining() + " remain");
+        }
+    }
+
+    public byte readInt8(String field) {
+        need(field, 1);
+        return buf.get();
+    }
+
+    public short readInt16(String field) {
+        need(field, 2);
+        return buf.getShort();
+    }
+
+    public int readInt32(String field) {
+        need(field, 4);
+        return buf.getInt();
+    }
+
+    public long readInt64(String field) {
+        need(field, 8);
+        return buf.getLong();
+    }
+
+    public int readUint16(String field) {
+        return readInt16(field) & 0xFFFF;
+    }
+
+    public long readUint32(String field) {
+        return readInt32(field) & 0xFFFFFFFFL;
+    }
+
+    public double readFloat64(String field) {
+        need(field, 8);
+        return buf.getDouble();
+    }
+
+    /** Any non-zero byte is true, as in Kafka's own reader. */
+    public boolean readBoolean(String field) {
+        return readInt8(field) != 0;
+    }
+
+    public UUID readUuid(String field) {
+        need(field, 16);
+        return new UUID(buf.getLong(), buf.getLong());
+    }
+
+    /** An unsigned LEB128 varint of at most 5 bytes; the result is an unsigned 32-bit value. */
+    public int readUnsignedVarint(String field) {
+        int value = 0;
+        for (int shift = 0; shift < 35; shift += 7) {
+            if (!buf.hasRemaining()) {
+                throw error(field, "truncated varint");
+            }
+            byte b = buf.get();
+            value |= (b & 0x7F) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+        throw error(field, "varint longer than 5 bytes");
+    }
+
+    /** A zig-zag varint of at most 5 bytes. */
+    public int readVarint(String field) {
+        int raw = readUnsignedVarint(field);
+        return (raw >>> 1) ^ -(raw & 1);
+    }
+
+    /** A zig-zag varlong of at most 10 bytes. */
+    public long readVarlong(String field) {
+        long raw = 0;
+        for (int shift = 0; shift < 70; shift += 7) {
+            if (!buf.hasRemaining()) {
+                throw error(field, "truncated varlong");
+            }
+            byte b = buf.get();
+            raw |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return (raw >>> 1) ^ -(raw & 1);
+            }
+        }
+        throw error(field, "varlong longer than 10 bytes");
+    }
+
+    /**
+     * Reads a length prefix: int16 (classic strings), int32 (classic bytes/arrays) or an unsigned
+     * varint of length+1 (compact forms). Returns -1 for null, which callers reject where the
+     * field is not nullable. Rejects other negative values and lengths above the remaining bytes
+     * (every element takes at least one byte, so this bound also holds for array counts).
+     */
+    private int readLength(String field, String kind, int prefix, boolean nullable) {
+        int length;
+        if (prefix == PREFIX_INT16) {
+            length = readInt16(field);
+        } else if (prefix == PREFIX_INT32) {
+            length = readInt32(field);
+        } else {
+            int raw = readUnsignedVarint(field);
+            if (raw < 0) { // unsigned value >= 2^31: cannot be a valid length
+                throw error(field, kind + " length " + (Integer.toUnsignedLong(raw) - 1)
+                        + " exceeds remaining " + buf.remaining() + " bytes");
+            }
+            length = raw - 1;
+        }
+        if (length < 0) {
+            if (length == -1) {
+                if (!nullable) {
+                    throw error(field, "null " + kind + " in a non-nullable field");
+                }
+                return -1;
+            }
+            throw error(field, "negative " + kind + " length " + length);
+        }
+        if (length > buf.remaining()) {
+            throw error(field, kind + " length " + length + " exceeds remaining " + buf.remaining() + " bytes");
+        }
+        return length;
+    }
+
+    private static final int PREFIX_INT16 = 0;
+    private static final int PREFIX_INT32 = 1;
+    private static final int PREFIX_COMPACT = 2;
+
+    /** A string: int16 length (classic) or compact; null only when {@code nullable}. */
+    public String readString(String field, boolean compact, boolean nullable) {
+        int length = readLength(field, "string", compact ? PREFIX_COMPACT : PREFIX_INT16, nullable);
+        if (length < 0) {
+            return null;
+        }
+        String s;
+        if (buf.hasArray()) {
+            s = new String(buf.array(), buf.arrayOffset() + buf.position(), length, StandardCharsets.UTF_8);
+            buf.position(buf.position() + length);
+        } else {
+            byte[] bytes = new byte[length];
+            buf.get(bytes);
+            s = new String(bytes, StandardCharsets.UTF_8);
+        }
+        return s;
+    }
+
+    /** A bytes field: int32 length (classic) or compact, copied into a new array. */
+    public byte[] readBytes(String field, boolean compact, boolean nullable) {
+        int length = readLength(field, "bytes", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        buf.get(bytes);
+        return bytes;
+    }
+
+    /** A records field: a read-only slice of the underlying buffer, no copy. */
+    public Records readRecords(String field, boolean compact, boolean nullable) {
+        int length = readLength(field, "records", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
+        if (length < 0) {
+            return null;
+        }
+        int start = buf.position();
+        BufferRecords records = BufferRecords.wrap(buf.slice(start, length));
+        buf.position(start + length);
+        return records;
+    }
+
+    /**
+     * An array count: int32 (classic) or compact. Returns -1 for null (only when nullable). The
+     * count is at most the number of remaining bytes, because every element takes at least one.
+     */
+    public int readArrayLength(String field, boolean compact, boolean nullable) {
+        return readLength(field, "array", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
+    }
+
+    /** The int8 marker of a nullable struct: -1 = null (returns false), 1 = present (true). */
+    public boolean readStructMarker(String field, boolean nullable) {
+        byte marker = readInt8(field);
+        if (marker < 0) {
+            if (!nullable) {
+                throw error(field, "null struct in a non-nullable field");
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /** Number of entries of a tagged-field section; each entry takes at least two bytes. */
+    public int readTaggedFieldCount(String field) {
+        int count = readUnsignedVarint(field);
+        if (count < 0 || count > buf.remaining() / 2) {
+            throw error(field, "tagged field count " + Integer.toUnsignedLong(count)
+                    + " exceeds remaining " + buf.remaining() + " bytes");
+        }
+        return count;
+    }
+
+    /** A tagged field's payload size, checked against what remains. */
+    public int readTaggedFieldSize(String field) {
+        int size = readUnsignedVarint(field);
+        if (size < 0 || size > buf.remaining()) {
+            throw error(field, "tagged field size " + Integer.toUnsignedLong(size)
+                    + " exceeds remaining " + buf.remaining() + " bytes");
+        }
+        return size;
+    }
+
+    /** Skips {@code bytes} bytes (checked). */
+    public void skip(String field, int bytes) {
+        if (bytes < 0) {
+            throw error(field, "negative skip " + bytes);
+        }
+        need(field, bytes);
+        buf.position(buf.position() + bytes);
+    }
+
+    /**
+     * Reads a whole tagged-field section and skips every entry: for structs that have no known
+     * tagged fields. Like Kafka, the order of tags is not enforced on read.
+     */
+    public void skipTaggedFields(String field) {
+        int count = readTaggedFieldCount(field);
+        for (int i = 0; i < count; i++) {
+            readUnsignedVarint(field);
+            skip(field, readTaggedFieldSize(field));
+        }
+    }
+}
