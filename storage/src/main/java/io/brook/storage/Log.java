@@ -1,0 +1,1226 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.record.CorruptRecordException;
+import io.brook.wire.record.Record;
+import io.brook.wire.record.RecordBatch;
+import io.brook.wire.record.TimestampType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * The log of one partition: a sorted map of {@link LogSegment}s (base offset → segment), the last
+ * of which is active and takes appends.
+ *
+ * <h2>Offsets</h2>
+ * <pre>
+ *   logStartOffset <= lastStableOffset <= highWatermark <= logEndOffset
+ * </pre>
+ * <ul>
+ *   <li><b>appended</b> (log end offset): the batch was handed to the OS with {@code write}; it
+ *       survives a crash of the process but not of the machine.</li>
+ *   <li><b>durable</b> (= flushed; Brook keeps no user-space write buffer, so a flush is an
+ *       fsync): the flusher's {@code force} returned for a capture of the log end at or after the
+ *       batch. {@link #whenDurable} completes then, and the recovery point follows it.</li>
+ *   <li><b>high watermark</b>: what consumers may read. With {@code brook.flush.on.ack=true}
+ *       (default) it is the durable offset, so no consumer ever sees a record a crash can take
+ *       back; with {@code false} it is the log end (Kafka's page-cache behaviour) and flushes
+ *       happen only by {@code flush.messages} / {@code flush.ms}.</li>
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ * Appends, rolls, truncations, retention and segment swaps are serialised by one lock per log;
+ * different logs never share a lock, so partitions append in parallel. Reads take no lock: the
+ * segment map is a {@link ConcurrentSkipListMap}, offsets are volatile and a segment's visible
+ * size is published after its bytes were written. Flushes run on the shared {@link Flusher}
+ * thread under {@code flushLock} (taken before the log lock whenever both are needed), so they
+ * never interleave with a truncation. A segment removed by retention or compaction is closed only
+ * after {@code file.delete.delay.ms}, so slices handed to readers stay valid meanwhile.
+ */
+public final class Log implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Log.class);
+    static final String LOG_START_OFFSET_FILE = "log-start-offset";
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final Path dir;
+    private final String topic;
+    private final int partition;
+    private volatile LogConfig config;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final Flusher flusher;
+
+    final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock flushLock = new ReentrantLock();
+    /** Serialises retention and compaction of this log. */
+    final ReentrantLock maintenanceLock = new ReentrantLock();
+    final AtomicBoolean flushQueued = new AtomicBoolean();
+    private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
+    private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
+    private final ProducerStateManager producers;
+    private final ProducerStateManager.Check check = new ProducerStateManager.Check();
+    private final RecordBatch appendBatch = new RecordBatch();
+    private final ByteBuffer[] oneSource = new ByteBuffer[1];
+    private final ByteBuffer[] twoSources = new ByteBuffer[2];
+    private final ByteBuffer scratchHeader = ByteBuffer.allocate(BatchHeader.HEADER_SIZE);
+
+    private volatile LogSegment active;
+    private volatile long logEndOffset;
+    private volatile long logStartOffset;
+    private volatile long firstUnstableOffset = -1L;
+    private volatile DurablePoint durable;
+    private volatile Corruption corruption;
+    private volatile IOException failure;
+    private volatile boolean closed;
+    private long unflushedMessages;
+    private volatile long flushCount;
+    private volatile long lastFlushMs;
+
+    /** A durable log end and where it lies in the files. */
+    private record DurablePoint(long offset, long segmentBase, int position) {
+    }
+
+    private record Waiter(long nextOffset, CompletableFuture<Void> future) implements Comparable<Waiter> {
+        @Override
+        public int compareTo(Waiter o) {
+            return Long.compare(nextOffset, o.nextOffset);
+        }
+    }
+
+    private Log(Path dir, String topic, int partition, LogConfig config, Clock clock, Scheduler scheduler,
+            Flusher flusher) {
+        this.dir = dir;
+        this.topic = topic;
+        this.partition = partition;
+        this.config = config;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.flusher = flusher;
+        this.producers = new ProducerStateManager(dir);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Opening and recovery
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Opens (creating if needed) the log in {@code dir}.
+     *
+     * @param recoveryPoint offset below which data is known to have been fsynced (0 if unknown)
+     * @param cleanShutdown whether the previous run closed the logs cleanly; if not, every segment
+     *                      from the one holding the recovery point on is scanned and checked
+     * @param flusher       the group-commit thread, or null to flush only by {@link #flush()}
+     */
+    static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,
+            boolean cleanShutdown, Clock clock, Scheduler scheduler, Flusher flusher) throws IOException {
+        Files.createDirectories(dir);
+        Log log = new Log(dir, topic, partition, config, clock, scheduler, flusher);
+        log.load(recoveryPoint, cleanShutdown);
+        return log;
+    }
+
+    private void load(long recoveryPoint, boolean cleanShutdown) throws IOException {
+        completeInterruptedSwaps(dir);
+        long now = clock.millis();
+        TreeSet<Long> bases = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(f -> {
+                String n = f.getFileName().toString();
+                if (n.length() == 20 + LogSegment.LOG_SUFFIX.length() && n.endsWith(LogSegment.LOG_SUFFIX)) {
+                    try {
+                        bases.add(Long.parseLong(n.substring(0, 20)));
+                    } catch (NumberFormatException ignored) {
+                        // not a segment
+                    }
+                }
+            });
+        }
+        long persistedStart = readLogStartOffset();
+        if (bases.isEmpty()) {
+            long base = Math.max(0, persistedStart);
+            segments.put(base, LogSegment.create(dir, base, config, now));
+        } else {
+            for (long base : bases) {
+                segments.put(base, LogSegment.open(dir, base, config, now));
+            }
+        }
+        Long rp = segments.floorKey(recoveryPoint);
+        long scanFrom = cleanShutdown ? Long.MAX_VALUE : (rp == null ? segments.firstKey() : rp);
+        List<LogSegment> list = new ArrayList<>(segments.values());
+        for (int i = 0; i < list.size(); i++) {
+            LogSegment seg = list.get(i);
+            boolean scan = seg.baseOffset >= scanFrom;
+            if (!scan && seg.load()) {
+                continue;
+            }
+            if (!scan) {
+                LOG.warn("{}: index of {} missing or unsound, rebuilding", this, seg.logFile());
+            }
+            Corruption c = seg.recover(null);
+            if (c == null) {
+                continue;
+            }
+            boolean last = i == list.size() - 1;
+            if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
+                LOG.warn("{}: truncating invalid tail of {}", this, c);
+                seg.truncateBytes(c.position(), c.offset());
+                for (int j = i + 1; j < list.size(); j++) {
+                    LogSegment later = list.get(j);
+                    LOG.warn("{}: deleting {} after the truncated tail", this, later.logFile());
+                    segments.remove(later.baseOffset);
+                    later.close();
+                    LogSegment.deleteFiles(dir, later.baseOffset, "");
+                }
+                break;
+            }
+            if (corruption == null) {
+                corruption = c;
+                LOG.error("{}: corrupt data in {}; the log serves no offset at or after {} and takes no appends",
+                        this, c, c.offset());
+            }
+        }
+        active = segments.lastEntry().getValue();
+        if (corruption == null) {
+            active.prepareForAppend();
+        }
+        logEndOffset = active.nextOffset();
+        logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
+        loadProducerState(logEndOffset);
+        // After an unclean stop the data found on disk may still sit in the page cache only:
+        // force it before calling it durable. After a clean stop close() forced everything.
+        for (LogSegment seg : segments.values()) {
+            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
+                seg.flush();
+            }
+            if (seg != active) {
+                seg.flushIndexes();
+            }
+        }
+        durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
+        lastFlushMs = clock.millis();
+    }
+
+    /**
+     * Finishes or rolls back file replacements a crash interrupted. A replacement writes
+     * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
+     * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
+     * were never committed and go; a {@code .log.swap} file is committed and replaces
+     * {@code X.log}, whose indexes are dropped and rebuilt; {@code .deleted} files go.
+     */
+    static void completeInterruptedSwaps(Path dir) throws IOException {
+        List<Path> all;
+        try (Stream<Path> files = Files.list(dir)) {
+            all = files.toList();
+        }
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            if (n.endsWith(LogSegment.CLEANED_SUFFIX) || n.endsWith(LogSegment.DELETED_SUFFIX) || n.endsWith(".tmp")) {
+                LOG.info("deleting leftover {}", f);
+                Files.deleteIfExists(f);
+            }
+        }
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            if (n.endsWith(LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX) && Files.exists(f)) {
+                String base = n.substring(0, n.length() - (LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX).length());
+                LOG.info("completing interrupted swap of {}", f);
+                Files.deleteIfExists(dir.resolve(base + LogSegment.INDEX_SUFFIX));
+                Files.deleteIfExists(dir.resolve(base + LogSegment.TIME_INDEX_SUFFIX));
+                Files.move(f, dir.resolve(base + LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            if (n.endsWith(LogSegment.SWAP_SUFFIX)) {
+                Files.deleteIfExists(f);
+            }
+        }
+        fsyncDirectory(dir);
+    }
+
+    static void fsyncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Not every platform can open a directory; the renames are still atomic.
+        }
+    }
+
+    private void loadProducerState(long end) throws IOException {
+        producers.deleteSnapshotsAbove(end);
+        long from = segments.firstKey();
+        List<Long> snaps = producers.snapshotOffsets();
+        producers.clear();
+        for (int i = snaps.size() - 1; i >= 0; i--) {
+            long offset = snaps.get(i);
+            String problem = offset < segments.firstKey() ? "below the first segment" : producers.readSnapshot(offset);
+            if (problem == null) {
+                from = offset;
+                break;
+            }
+            LOG.warn("{}: ignoring producer snapshot at {}: {}", this, offset, problem);
+            Files.deleteIfExists(ProducerStateManager.snapshotFile(dir, offset));
+            producers.clear();
+        }
+        ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
+        for (LogSegment seg : segments.values()) {
+            if (seg.nextOffset() <= from) {
+                continue;
+            }
+            int start = seg.baseOffset >= from ? 0 : Math.max(0, seg.findBatch(from, seg.size(), hdr));
+            BatchScanner scanner = new BatchScanner(seg.channel(), start, seg.size(), false, Integer.MAX_VALUE);
+            while (scanner.next()) {
+                ByteBuffer b = scanner.buffer();
+                int p = scanner.batchPosition();
+                long base = BatchHeader.baseOffset(b, p);
+                if (base >= from) {
+                    producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+                }
+            }
+        }
+        producers.onLogStartOffsetIncremented(logStartOffset);
+        firstUnstableOffset = producers.firstUnstableOffset();
+    }
+
+    private long readLogStartOffset() throws IOException {
+        Path f = dir.resolve(LOG_START_OFFSET_FILE);
+        if (!Files.exists(f)) {
+            return -1L;
+        }
+        try {
+            return Long.parseLong(Files.readString(f, StandardCharsets.UTF_8).trim());
+        } catch (NumberFormatException e) {
+            LOG.warn("{}: unreadable {}, using the first segment's base offset", this, f);
+            return -1L;
+        }
+    }
+
+    private void writeLogStartOffset(long offset) throws IOException {
+        Path f = dir.resolve(LOG_START_OFFSET_FILE);
+        Path tmp = dir.resolve(LOG_START_OFFSET_FILE + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.wrap((offset + "\n").getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Append
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Appends one record batch from a client. The batch must already have passed
+     * {@link RecordBatch#validateClientBatch}; {@code batch} holds exactly that batch between its
+     * position and limit. The log assigns the base offset and leader epoch (in place when the
+     * buffer is writable, else in a copy of the 61-byte header) and, for LogAppendTime topics,
+     * the timestamp; the rest is written unchanged. The buffer's position is left as it was.
+     *
+     * <p>Returns at once, without waiting for a disk: use {@link #whenDurable} for acks=all.
+     * Expected failures come back as an error code, never as an exception.
+     */
+    public AppendResult append(ByteBuffer batch, int leaderEpoch) {
+        int p = batch.position();
+        int bytes = batch.remaining();
+        if (bytes < BatchHeader.HEADER_SIZE || BatchHeader.sizeInBytes(batch, p) != bytes) {
+            return AppendResult.error(Errors.INVALID_RECORD, "a produce entry must hold exactly one record batch",
+                    logStartOffset);
+        }
+        LogConfig cfg = config;
+        if (bytes > cfg.maxMessageBytes()) {
+            return AppendResult.error(Errors.MESSAGE_TOO_LARGE, "the batch of " + bytes
+                    + " bytes exceeds max.message.bytes " + cfg.maxMessageBytes(), logStartOffset);
+        }
+        if (cfg.compact() && !BatchHeader.isControl(batch, p)) {
+            AppendResult bad = checkKeys(batch, p);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        AppendResult result;
+        boolean requestFlush;
+        lock.lock();
+        try {
+            if (closed || failure != null || corruption != null) {
+                return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, storageProblem(), logStartOffset);
+            }
+            producers.check(batch, p, check);
+            if (check.error != Errors.NONE) {
+                return AppendResult.error(check.error, check.message, logStartOffset);
+            }
+            if (check.duplicate) {
+                return new AppendResult(Errors.NONE, null, check.duplicateFirstOffset, check.duplicateLastOffset,
+                        cfg.logAppendTime() ? check.duplicateTimestamp : -1L, logStartOffset, true);
+            }
+            long now = clock.millis();
+            long base = logEndOffset;
+            long last = base + BatchHeader.lastOffsetDelta(batch, p);
+            long maxTs = cfg.logAppendTime() ? now : BatchHeader.maxTimestamp(batch, p);
+            maybeRoll(cfg, bytes, base, last, maxTs, now);
+            ByteBuffer[] srcs = assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
+            try {
+                active.append(srcs, bytes, base, last, maxTs);
+            } catch (IOException e) {
+                fail(e);
+                return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, "write failed: " + e.getMessage(),
+                        logStartOffset);
+            } finally {
+                batch.position(p);
+            }
+            ByteBuffer written = srcs.length == 1 ? batch : scratchHeader;
+            producers.update(written, srcs.length == 1 ? p : 0, base, last);
+            firstUnstableOffset = producers.firstUnstableOffset();
+            logEndOffset = last + 1;
+            unflushedMessages += last - base + 1;
+            requestFlush = cfg.flushOnAck() || unflushedMessages >= cfg.flushMessages();
+            result = new AppendResult(Errors.NONE, null, base, last, cfg.logAppendTime() ? now : -1L,
+                    logStartOffset, false);
+        } finally {
+            lock.unlock();
+        }
+        if (requestFlush && flusher != null) {
+            flusher.request(this);
+        }
+        return result;
+    }
+
+    /** Sets offset, epoch and (LogAppendTime) timestamp; returns the buffers to write. */
+    private ByteBuffer[] assign(ByteBuffer batch, int p, int bytes, long base, int leaderEpoch, boolean logAppendTime,
+            long now) {
+        if (!batch.isReadOnly()) {
+            BatchHeader.setBaseOffset(batch, p, base);
+            BatchHeader.setLeaderEpoch(batch, p, leaderEpoch);
+            if (logAppendTime) {
+                appendBatch.wrap(batch, p).setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
+            }
+            oneSource[0] = batch;
+            return oneSource;
+        }
+        ByteBuffer h = scratchHeader;
+        h.clear();
+        for (int i = 0; i < BatchHeader.HEADER_SIZE; i++) {
+            h.put(i, batch.get(p + i));
+        }
+        BatchHeader.setBaseOffset(h, 0, base);
+        BatchHeader.setLeaderEpoch(h, 0, leaderEpoch);
+        if (logAppendTime) {
+            h.putShort(BatchHeader.ATTRIBUTES,
+                    (short) (BatchHeader.attributes(h, 0) | BatchHeader.TIMESTAMP_TYPE_MASK));
+            h.putLong(BatchHeader.MAX_TIMESTAMP, now);
+            CRC32C crc = new CRC32C();
+            ByteBuffer hv = h.duplicate();
+            hv.position(BatchHeader.ATTRIBUTES).limit(BatchHeader.HEADER_SIZE);
+            crc.update(hv);
+            ByteBuffer body = batch.duplicate();
+            body.position(p + BatchHeader.HEADER_SIZE).limit(p + bytes);
+            crc.update(body);
+            h.putInt(BatchHeader.CRC, (int) crc.getValue());
+        }
+        h.position(0).limit(BatchHeader.HEADER_SIZE);
+        batch.position(p + BatchHeader.HEADER_SIZE);
+        twoSources[0] = h;
+        twoSources[1] = batch;
+        return twoSources;
+    }
+
+    /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
+    private AppendResult checkKeys(ByteBuffer batch, int p) {
+        RecordBatch rb = new RecordBatch().wrap(batch, p);
+        try {
+            Iterator<Record> it = rb.records();
+            while (it.hasNext()) {
+                if (!it.next().hasKey()) {
+                    return AppendResult.error(Errors.INVALID_RECORD,
+                            "Compacted topic cannot accept message without key in topic partition " + this + ".",
+                            logStartOffset);
+                }
+            }
+        } catch (CorruptRecordException e) {
+            return AppendResult.error(Errors.CORRUPT_MESSAGE, e.getMessage(), logStartOffset);
+        }
+        return null;
+    }
+
+    private void maybeRoll(LogConfig cfg, int bytes, long base, long last, long maxTs, long now) {
+        LogSegment seg = active;
+        if (seg.isEmpty()) {
+            return;
+        }
+        long rollTs = seg.rollingTimestamp();
+        boolean byTime = (maxTs >= 0 && rollTs >= 0 ? maxTs - rollTs : now - rollTs)
+                > cfg.segmentMs() - Math.min(cfg.segmentJitterMs(), cfg.segmentMs() - 1);
+        if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull()
+                || last - seg.baseOffset > Integer.MAX_VALUE) {
+            try {
+                roll(base, now);
+            } catch (IOException e) {
+                LOG.error("{}: roll failed, appending to the current segment", this, e);
+            }
+        }
+    }
+
+    /** Makes a new active segment starting at {@code base}. Under the lock. */
+    private void roll(long base, long now) throws IOException {
+        LogSegment old = active;
+        LogSegment seg = LogSegment.create(dir, base, config, now);
+        old.onBecomeInactive();
+        rolledUnflushed.add(old);
+        segments.put(base, seg);
+        active = seg;
+        producers.writeSnapshot(base, false);
+        producers.retainNewest(3);
+    }
+
+    /** Starts a new segment now if the active one holds data (used by retention of the active segment). */
+    void rollIfNotEmpty() throws IOException {
+        lock.lock();
+        try {
+            if (!active.isEmpty()) {
+                roll(logEndOffset, clock.millis());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Durability
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Completes when every offset below {@code nextOffset} is durable (pass an append's
+     * {@code lastOffset() + 1}). Immediately complete when fsync-on-ack is off. Completes
+     * exceptionally if the log fails or is truncated below the offset first. Completion runs on
+     * the flusher thread: hand real work to another executor.
+     */
+    public CompletableFuture<Void> whenDurable(long nextOffset) {
+        if (!config.flushOnAck() || durable.offset() >= nextOffset) {
+            return DONE;
+        }
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        synchronized (waiters) {
+            if (failure != null) {
+                f.completeExceptionally(failure);
+                return f;
+            }
+            if (durable.offset() >= nextOffset) {
+                return DONE;
+            }
+            waiters.add(new Waiter(nextOffset, f));
+        }
+        if (flusher != null) {
+            flusher.request(this);
+        }
+        return f;
+    }
+
+    /**
+     * Makes everything appended so far durable: forces the segments rolled since the last flush
+     * (and writes their indexes), then the active one, then publishes the captured log end as the
+     * durable offset and completes the waiters it covers. Runs on the flusher thread (or at
+     * close); appenders keep appending meanwhile.
+     */
+    void flush() {
+        flushLock.lock();
+        try {
+            if (failure != null || closed) {
+                return;
+            }
+            long end;
+            LogSegment act;
+            int position;
+            lock.lock();
+            try {
+                end = logEndOffset;
+                act = active;
+                position = act.size();
+                unflushedMessages = 0;
+            } finally {
+                lock.unlock();
+            }
+            LogSegment s;
+            while ((s = rolledUnflushed.peek()) != null) {
+                if (segments.get(s.baseOffset) == s) {
+                    s.flush();
+                    s.flushIndexes();
+                }
+                rolledUnflushed.poll();
+            }
+            if (end > durable.offset()) {
+                act.flush();
+                flushCount++;
+                durable = new DurablePoint(end, act.baseOffset, position);
+            }
+            lastFlushMs = clock.millis();
+            completeWaiters(end);
+        } catch (IOException e) {
+            fail(e);
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /** How many times the active segment was forced (each covers every append before it). */
+    long flushCount() {
+        return flushCount;
+    }
+
+    /** Asks the flusher for a flush if {@code flush.ms} has passed since the last one and data is waiting. */
+    void maybeFlushByTime(long nowMs) {
+        if (logEndOffset > durable.offset() && nowMs - lastFlushMs >= config.flushMs() && flusher != null) {
+            flusher.request(this);
+        }
+    }
+
+    private void completeWaiters(long end) {
+        List<CompletableFuture<Void>> done = null;
+        synchronized (waiters) {
+            while (!waiters.isEmpty() && waiters.peek().nextOffset() <= end) {
+                if (done == null) {
+                    done = new ArrayList<>();
+                }
+                done.add(waiters.poll().future());
+            }
+        }
+        if (done != null) {
+            for (CompletableFuture<Void> f : done) {
+                f.complete(null);
+            }
+        }
+    }
+
+    private void failWaiters(long above, Throwable cause) {
+        List<CompletableFuture<Void>> failed = new ArrayList<>();
+        synchronized (waiters) {
+            waiters.removeIf(w -> {
+                if (w.nextOffset() > above) {
+                    failed.add(w.future());
+                    return true;
+                }
+                return false;
+            });
+        }
+        for (CompletableFuture<Void> f : failed) {
+            f.completeExceptionally(cause);
+        }
+    }
+
+    private void fail(IOException e) {
+        LOG.error("{}: I/O failure, the log goes offline", this, e);
+        failure = e;
+        failWaiters(-1L, e);
+    }
+
+    private String storageProblem() {
+        if (closed) {
+            return "the log of " + this + " is closed";
+        }
+        if (failure != null) {
+            return "the log of " + this + " failed: " + failure.getMessage();
+        }
+        return "the log of " + this + " has corrupt data: " + corruption;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Read
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Reads from {@code offset}: the slice begins with the batch that contains it, holds at most
+     * {@code maxBytes} (but at least that first whole batch when {@code minOneBatch}, as Kafka's
+     * KIP-74 requires for the first partition of a fetch) and never reaches the high watermark.
+     * Offsets below the log start or above the log end give OFFSET_OUT_OF_RANGE; offsets from the
+     * high watermark to the log end give no records.
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        long start = logStartOffset;
+        long leo = logEndOffset;
+        DurablePoint d = durable;
+        long hw = highWatermark(d, leo);
+        long lso = lastStableOffset(hw);
+        if (offset < start || offset > leo) {
+            return new LogReadResult(Errors.OFFSET_OUT_OF_RANGE, null, hw, start, lso, leo);
+        }
+        Corruption c = corruption;
+        if ((c != null && offset >= c.offset()) || failure != null) {
+            return new LogReadResult(Errors.KAFKA_STORAGE_ERROR, null, hw, start, lso, leo);
+        }
+        if (offset >= hw) {
+            return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
+        }
+        ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
+        Map.Entry<Long, LogSegment> e = segments.floorEntry(offset);
+        if (e == null) {
+            e = segments.firstEntry();
+        }
+        try {
+            while (e != null) {
+                LogSegment seg = e.getValue();
+                if (seg.baseOffset >= hw) {
+                    break;
+                }
+                int limit = readLimit(seg, d);
+                FileRecords r = seg.read(offset, maxBytes, limit, minOneBatch, hdr);
+                if (r != null) {
+                    return new LogReadResult(Errors.NONE, r, hw, start, lso, leo);
+                }
+                e = segments.higherEntry(seg.baseOffset);
+            }
+        } catch (IOException ex) {
+            LOG.warn("{}: read at {} failed", this, offset, ex);
+            return new LogReadResult(Errors.KAFKA_STORAGE_ERROR, null, hw, start, lso, leo);
+        }
+        return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
+    }
+
+    /** File position up to which {@code seg} may be served. */
+    private int readLimit(LogSegment seg, DurablePoint d) {
+        if (!config.flushOnAck()) {
+            return seg.size();
+        }
+        if (seg.baseOffset < d.segmentBase()) {
+            return seg.size();
+        }
+        return seg.baseOffset == d.segmentBase() ? Math.min(d.position(), seg.size()) : 0;
+    }
+
+    private long highWatermark(DurablePoint d, long leo) {
+        return config.flushOnAck() ? Math.min(d.offset(), leo) : leo;
+    }
+
+    private long lastStableOffset(long hw) {
+        long fu = firstUnstableOffset;
+        return fu >= 0 ? Math.min(fu, hw) : hw;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Offsets and timestamps
+    // ------------------------------------------------------------------------------------------
+
+    public String topic() { return topic; }
+
+    public int partition() { return partition; }
+
+    public Path dir() { return dir; }
+
+    public LogConfig config() { return config; }
+
+    /** Replaces the settings; they apply from the next append, roll or background pass. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public long logStartOffset() { return logStartOffset; }
+
+    public long logEndOffset() { return logEndOffset; }
+
+    public long highWatermark() { return highWatermark(durable, logEndOffset); }
+
+    /** The first offset of the earliest open transaction, capped by the high watermark. */
+    public long lastStableOffset() { return lastStableOffset(highWatermark()); }
+
+    /** Everything below this offset has been fsynced (the recovery point). */
+    public long durableOffset() { return durable.offset(); }
+
+    /** Total bytes of all segment files. */
+    public long sizeInBytes() {
+        long n = 0;
+        for (LogSegment s : segments.values()) {
+            n += s.size();
+        }
+        return n;
+    }
+
+    public int segmentCount() { return segments.size(); }
+
+    /** Null if healthy, else the corrupt spot that stops this log from serving past it. */
+    public String corruption() {
+        Corruption c = corruption;
+        return c == null ? null : c.toString();
+    }
+
+    /** Earliest: ListOffsets timestamp -2 (also -4 without tiered storage). */
+    public static final long EARLIEST_TIMESTAMP = -2L;
+    /** Latest: ListOffsets timestamp -1. */
+    public static final long LATEST_TIMESTAMP = -1L;
+    /** The record with the largest timestamp: ListOffsets timestamp -3 (KIP-734). */
+    public static final long MAX_TIMESTAMP = -3L;
+    /** Earliest local: same as earliest here. */
+    public static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
+
+    /**
+     * ListOffsets: for a real timestamp, the first offset (at or above the log start, below the
+     * high watermark) whose record timestamp is at or above it, with that timestamp; null if none.
+     * Special values: {@link #EARLIEST_TIMESTAMP}/{@link #EARLIEST_LOCAL_TIMESTAMP} → log start,
+     * {@link #LATEST_TIMESTAMP} → high watermark (or the last stable offset when
+     * {@code readCommitted}), {@link #MAX_TIMESTAMP} → the first record holding the largest
+     * timestamp. Other negative values → null.
+     */
+    public TimestampOffset offsetForTimestamp(long timestamp, boolean readCommitted) throws IOException {
+        if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
+            return new TimestampOffset(logStartOffset, -1L, -1);
+        }
+        if (timestamp == LATEST_TIMESTAMP) {
+            return new TimestampOffset(readCommitted ? lastStableOffset() : highWatermark(), -1L, -1);
+        }
+        if (timestamp == MAX_TIMESTAMP) {
+            return maxTimestampOffset();
+        }
+        if (timestamp < 0) {
+            return null;
+        }
+        DurablePoint d = durable;
+        long hw = highWatermark(d, logEndOffset);
+        long start = logStartOffset;
+        for (LogSegment seg : segments.values()) {
+            if (seg.baseOffset >= hw) {
+                break;
+            }
+            if (seg.maxTimestamp() < timestamp || seg.nextOffset() <= start) {
+                continue;
+            }
+            long from = Math.max(seg.timeIndex.lookup(timestamp), start);
+            TimestampOffset found = scanForTimestamp(seg, from, readLimit(seg, d), hw, timestamp, false);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private TimestampOffset maxTimestampOffset() throws IOException {
+        DurablePoint d = durable;
+        long hw = highWatermark(d, logEndOffset);
+        LogSegment best = null;
+        for (LogSegment seg : segments.values()) {
+            if (seg.baseOffset >= hw) {
+                break;
+            }
+            if (seg.nextOffset() > logStartOffset && seg.maxTimestamp() >= 0
+                    && (best == null || seg.maxTimestamp() > best.maxTimestamp())) {
+                best = seg;
+            }
+        }
+        if (best != null) {
+            long from = Math.max(best.timeIndex.lookup(best.maxTimestamp()), logStartOffset);
+            TimestampOffset found = scanForTimestamp(best, from, readLimit(best, d), hw, best.maxTimestamp(), true);
+            if (found != null) {
+                return found;
+            }
+        }
+        // The largest timestamp lies above the high watermark: find the largest below it.
+        TimestampOffset result = null;
+        long max = -1L;
+        for (LogSegment seg : segments.values()) {
+            if (seg.baseOffset >= hw) {
+                break;
+            }
+            BatchScanner sc = new BatchScanner(seg.channel(), 0, readLimit(seg, d), false, Integer.MAX_VALUE);
+            while (sc.next()) {
+                long ts = BatchHeader.maxTimestamp(sc.buffer(), sc.batchPosition());
+                if (ts > max && BatchHeader.lastOffset(sc.buffer(), sc.batchPosition()) >= logStartOffset) {
+                    max = ts;
+                    result = new TimestampOffset(seg.baseOffset, ts, -1);
+                }
+            }
+        }
+        if (result == null) {
+            return new TimestampOffset(-1L, -1L, -1);
+        }
+        for (LogSegment seg : segments.tailMap(result.offset(), true).values()) {
+            TimestampOffset found = scanForTimestamp(seg, logStartOffset, readLimit(seg, d), hw, max, true);
+            if (found != null) {
+                return found;
+            }
+        }
+        return new TimestampOffset(-1L, -1L, -1);
+    }
+
+    /**
+     * Scans {@code seg} from the batch holding {@code from} for the first record at or above
+     * {@code from} (and below {@code hw}) whose timestamp is at or above {@code target} (or equal
+     * to it when {@code exact}).
+     */
+    private TimestampOffset scanForTimestamp(LogSegment seg, long from, int limit, long hw, long target, boolean exact)
+            throws IOException {
+        ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
+        int position = seg.findBatch(from, limit, hdr);
+        if (position < 0) {
+            return null;
+        }
+        BatchScanner scanner = new BatchScanner(seg.channel(), position, limit, true, Integer.MAX_VALUE);
+        RecordBatch rb = new RecordBatch();
+        while (scanner.next()) {
+            ByteBuffer b = scanner.buffer();
+            int p = scanner.batchPosition();
+            long batchMax = BatchHeader.maxTimestamp(b, p);
+            if (BatchHeader.baseOffset(b, p) >= hw) {
+                return null;
+            }
+            if (batchMax < target || BatchHeader.lastOffset(b, p) < from || BatchHeader.isControl(b, p)) {
+                continue;
+            }
+            int epoch = BatchHeader.leaderEpoch(b, p);
+            if (BatchHeader.isLogAppendTime(b, p)) {
+                return new TimestampOffset(Math.max(BatchHeader.baseOffset(b, p), from), batchMax, epoch);
+            }
+            Iterator<Record> it = rb.wrap(b, p).records();
+            while (it.hasNext()) {
+                Record r = it.next();
+                if (r.offset() >= from && (exact ? r.timestamp() == target : r.timestamp() >= target)) {
+                    return new TimestampOffset(r.offset(), r.timestamp(), epoch);
+                }
+            }
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Log start offset, truncation, retention
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * DeleteRecords: makes {@code offset} the new log start offset ({@code -1} = the high
+     * watermark). Whole segments below it are deleted; the rest stays on disk but is no longer
+     * served. Returns OFFSET_OUT_OF_RANGE beyond the high watermark.
+     */
+    public Errors deleteRecordsBefore(long offset) {
+        long hw = highWatermark();
+        long target = offset == -1L ? hw : offset;
+        if (target < 0 || target > hw) {
+            return Errors.OFFSET_OUT_OF_RANGE;
+        }
+        lock.lock();
+        try {
+            if (target > logStartOffset) {
+                advanceLogStartOffset(target);
+            }
+        } catch (IOException e) {
+            fail(e);
+            return Errors.KAFKA_STORAGE_ERROR;
+        } finally {
+            lock.unlock();
+        }
+        deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+        return Errors.NONE;
+    }
+
+    /** Under the lock. */
+    private void advanceLogStartOffset(long offset) throws IOException {
+        logStartOffset = offset;
+        writeLogStartOffset(offset);
+        producers.onLogStartOffsetIncremented(offset);
+        firstUnstableOffset = producers.firstUnstableOffset();
+    }
+
+    /**
+     * Removes every record at or above {@code offset} (for replication); a batch straddling it is
+     * removed whole, so the new log end may be lower than {@code offset}. Waiters above the new
+     * end fail.
+     */
+    public void truncateTo(long offset) throws IOException {
+        flushLock.lock();
+        lock.lock();
+        try {
+            if (offset >= logEndOffset) {
+                return;
+            }
+            if (offset < segments.firstKey()) {
+                offset = segments.firstKey();
+            }
+            for (LogSegment seg : new ArrayList<>(segments.tailMap(offset, false).values())) {
+                removeSegment(seg);
+            }
+            LogSegment last = segments.lastEntry().getValue();
+            last.truncateTo(offset);
+            last.prepareForAppend();
+            active = last;
+            logEndOffset = last.nextOffset();
+            if (logStartOffset > logEndOffset) {
+                logStartOffset = logEndOffset;
+                writeLogStartOffset(logEndOffset);
+            }
+            if (durable.offset() > logEndOffset) {
+                durable = new DurablePoint(logEndOffset, last.baseOffset, last.size());
+            }
+            corruption = null;
+            loadProducerState(logEndOffset);
+            failWaiters(logEndOffset, new IOException("log truncated to " + logEndOffset));
+        } finally {
+            lock.unlock();
+            flushLock.unlock();
+        }
+    }
+
+    /** Under the lock: takes a segment out of the map; its files are closed and deleted later. */
+    private void removeSegment(LogSegment seg) throws IOException {
+        segments.remove(seg.baseOffset, seg);
+        seg.renameWithSuffix(LogSegment.DELETED_SUFFIX);
+        long base = seg.baseOffset;
+        scheduler.schedule(() -> {
+            try {
+                seg.close();
+                LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
+            } catch (IOException e) {
+                LOG.warn("{}: could not delete segment {}", this, base, e);
+            }
+        }, config.fileDeleteDelayMs());
+    }
+
+    /**
+     * Retention: deletes the oldest segments while they are older than {@code retention.ms} (by
+     * their largest timestamp) or the log is over {@code retention.bytes}, or they lie wholly
+     * below the log start offset; only data below the high watermark goes. If every segment
+     * qualifies, the active one is rolled first so that the log keeps a segment. Runs on the
+     * background thread, never on the append path. Returns the number deleted.
+     */
+    public int deleteExpiredSegments(long nowMs) {
+        LogConfig cfg = config;
+        int n = deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+        if (!cfg.delete()) {
+            return n;
+        }
+        if (cfg.retentionMs() >= 0) {
+            n += deleteSegments(s -> nowMs - retentionTimestamp(s) > cfg.retentionMs(), true);
+        }
+        if (cfg.retentionBytes() >= 0) {
+            long[] excess = {sizeInBytes() - cfg.retentionBytes()};
+            n += deleteSegments(s -> {
+                if (excess[0] - s.size() >= 0) {
+                    excess[0] -= s.size();
+                    return true;
+                }
+                return false;
+            }, true);
+        }
+        return n;
+    }
+
+    /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */
+    private static long retentionTimestamp(LogSegment s) {
+        if (s.maxTimestamp() >= 0) {
+            return s.maxTimestamp();
+        }
+        try {
+            return Files.getLastModifiedTime(s.logFile()).toMillis();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private int deleteSegments(java.util.function.Predicate<LogSegment> shouldDelete, boolean mayRollActive) {
+        maintenanceLock.lock();
+        try {
+            int deleted = 0;
+            while (true) {
+                LogSegment first;
+                lock.lock();
+                try {
+                    if (closed) {
+                        return deleted;
+                    }
+                    first = segments.firstEntry().getValue();
+                    long hw = highWatermark();
+                    boolean isActive = first == active;
+                    if (first.isEmpty() || first.nextOffset() > hw || !shouldDelete.test(first)) {
+                        return deleted;
+                    }
+                    if (isActive) {
+                        if (!mayRollActive) {
+                            return deleted;
+                        }
+                        roll(logEndOffset, clock.millis());
+                    }
+                    removeSegment(first);
+                    deleted++;
+                    long next = segments.firstKey();
+                    if (next > logStartOffset) {
+                        advanceLogStartOffset(next);
+                    }
+                    LOG.info("{}: deleted segment {} by retention", this, first.baseOffset);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } catch (IOException e) {
+            fail(e);
+            return 0;
+        } finally {
+            maintenanceLock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Compaction support (used by LogCleaner under the maintenance lock)
+    // ------------------------------------------------------------------------------------------
+
+    /** The segments that are no longer active, oldest first. */
+    List<LogSegment> closedSegments() {
+        List<LogSegment> out = new ArrayList<>();
+        LogSegment act = active;
+        for (LogSegment s : segments.values()) {
+            if (s != act) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Replaces {@code old} by the file {@code X.log.cleaned} the cleaner wrote and forced: renames
+     * it to {@code .swap} (the commit point), moves the old files aside and the swap file into
+     * place, rebuilds the indexes and puts the new segment into the map. Returns false (and
+     * deletes the cleaned file) if the segment changed meanwhile.
+     */
+    boolean replaceSegment(LogSegment old, Path cleaned) throws IOException {
+        lock.lock();
+        try {
+            if (segments.get(old.baseOffset) != old || old == active) {
+                Files.deleteIfExists(cleaned);
+                return false;
+            }
+            Path swap = LogSegment.file(dir, old.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
+            Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            fsyncDirectory(dir);
+            old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
+            Files.move(swap, old.logFile(), StandardCopyOption.ATOMIC_MOVE);
+            fsyncDirectory(dir);
+            LogSegment fresh = LogSegment.open(dir, old.baseOffset, config, clock.millis());
+            Corruption c = fresh.recover(null);
+            if (c != null) {
+                throw new IOException("cleaned segment is unsound: " + c);
+            }
+            fresh.flushIndexes();
+            segments.put(old.baseOffset, fresh);
+            long base = old.baseOffset;
+            scheduler.schedule(() -> {
+                try {
+                    old.close();
+                    LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
+                } catch (IOException e) {
+                    LOG.warn("{}: could not delete replaced segment {}", this, base, e);
+                }
+            }, config.fileDeleteDelayMs());
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    LogSegment active() {
+        return active;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Close and delete
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Clean close: flushes all data and indexes, writes a producer-state snapshot at the log end
+     * and closes the files. Appends after close fail with KAFKA_STORAGE_ERROR.
+     */
+    @Override
+    public void close() throws IOException {
+        flushLock.lock();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (failure == null) {
+                for (LogSegment s : segments.values()) {
+                    s.flush();
+                    s.flushIndexes();
+                }
+                if (corruption == null) {
+                    producers.writeSnapshot(logEndOffset, true);
+                    producers.retainNewest(3);
+                }
+                durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
+                completeWaiters(logEndOffset);
+            }
+            closed = true;
+            failWaiters(-1L, new IOException("log closed"));
+            for (LogSegment s : segments.values()) {
+                s.close();
+            }
+        } finally {
+            lock.unlock();
+            flushLock.unlock();
+        }
+    }
+
+    /** Closes without flushing anything (a simulated crash for tests). */
+    void closeAbruptly() throws IOException {
+        lock.lock();
+        try {
+            closed = true;
+            failWaiters(-1L, new IOException("log closed"));
+            for (LogSegment s : segments.values()) {
+                s.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes the files and deletes the directory (for topic deletion). */
+    void deleteFully() throws IOException {
+        closeAbruptly();
+        deleteRecursively(dir);
+    }
+
+    static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return topic + "-" + partition;
+    }
+}

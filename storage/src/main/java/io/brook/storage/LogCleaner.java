@@ -1,0 +1,315 @@
+package io.brook.storage;
+
+import io.brook.wire.record.Compression;
+import io.brook.wire.record.Record;
+import io.brook.wire.record.RecordBatch;
+import io.brook.wire.record.RecordBatchBuilder;
+import io.brook.wire.record.RecordHeader;
+import io.brook.wire.record.TimestampType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Compaction ({@code cleanup.policy=compact}): keeps the newest record of every key.
+ *
+ * <h2>What is cleaned</h2>
+ * The cleanable range is the longest prefix of closed segments that lie wholly below the last
+ * stable offset and whose newest timestamp is at least {@code min.compaction.lag.ms} old. A pass
+ * runs when the share of bytes written since the last pass reaches
+ * {@code min.cleanable.dirty.ratio}, or when a tombstone's delete horizon has passed.
+ *
+ * <h2>Rules</h2>
+ * <ul>
+ *   <li>A record survives if it is the newest of its key within the cleanable range. Offsets never
+ *       change and order is kept; a partly emptied batch is re-encoded with the same base offset,
+ *       codec and producer fields, a fully emptied one is dropped (or kept empty when it carries
+ *       a producer id, so that producer state can be rebuilt from the log).</li>
+ *   <li>Tombstones (null values) follow KIP-534: the first pass that keeps a tombstone stamps its
+ *       batch with a delete horizon ({@code now + delete.retention.ms}); a pass after the horizon
+ *       removes it. So a tombstone stays readable for at least {@code delete.retention.ms} after
+ *       it became the only record of its key.</li>
+ *   <li>Control batches (transaction markers) are kept intact.</li>
+ * </ul>
+ *
+ * <h2>Crash safety</h2>
+ * A segment is rewritten to {@code X.log.cleaned}, forced, then swapped in by
+ * {@link Log#replaceSegment} through {@code X.log.swap}; see {@link Log#completeInterruptedSwaps}.
+ *
+ * <p>Memory: the key map holds a copy of every distinct key of the cleanable range (Kafka bounds
+ * this with a fixed-size map of key digests; Brook does not yet).
+ *
+ * <p>Threading: one cleaner thread; a log is cleaned under its maintenance lock, which retention
+ * also takes. Appends continue meanwhile (only closed segments are touched).
+ */
+final class LogCleaner {
+    private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
+
+    /** Per log: the end of the range cleaned last, and the earliest delete horizon seen. */
+    private static final class State {
+        long cleanedUpTo;
+        long earliestHorizon = Long.MAX_VALUE;
+    }
+
+    private final Map<Log, State> states = new ConcurrentHashMap<>();
+
+    void forget(Log log) {
+        states.remove(log);
+    }
+
+    /** Cleans {@code log} if it is due; returns the number of segments rewritten. */
+    int clean(Log log, long now) throws IOException {
+        LogConfig cfg = log.config();
+        if (!cfg.compact()) {
+            return 0;
+        }
+        log.maintenanceLock.lock();
+        try {
+            State state = states.computeIfAbsent(log, l -> new State());
+            long lso = log.lastStableOffset();
+            List<LogSegment> range = new ArrayList<>();
+            for (LogSegment seg : log.closedSegments()) {
+                if (seg.nextOffset() > lso || (cfg.minCompactionLagMs() > 0
+                        && seg.maxTimestamp() > now - cfg.minCompactionLagMs())) {
+                    break;
+                }
+                range.add(seg);
+            }
+            if (range.isEmpty()) {
+                return 0;
+            }
+            long cleanBytes = 0;
+            long dirtyBytes = 0;
+            for (LogSegment seg : range) {
+                if (seg.nextOffset() <= state.cleanedUpTo) {
+                    cleanBytes += seg.size();
+                } else {
+                    dirtyBytes += seg.size();
+                }
+            }
+            double ratio = cleanBytes + dirtyBytes == 0 ? 0 : (double) dirtyBytes / (cleanBytes + dirtyBytes);
+            if (dirtyBytes == 0 && state.earliestHorizon > now) {
+                return 0;
+            }
+            if (ratio < cfg.minCleanableDirtyRatio() && state.earliestHorizon > now) {
+                return 0;
+            }
+            Map<ByteBuffer, Long> latest = buildKeyMap(range);
+            long horizon = Long.MAX_VALUE;
+            int rewritten = 0;
+            for (LogSegment seg : range) {
+                long[] segHorizon = {Long.MAX_VALUE};
+                if (cleanSegment(log, seg, latest, now, cfg.deleteRetentionMs(), segHorizon)) {
+                    rewritten++;
+                }
+                horizon = Math.min(horizon, segHorizon[0]);
+            }
+            state.cleanedUpTo = range.get(range.size() - 1).nextOffset();
+            state.earliestHorizon = horizon;
+            if (rewritten > 0) {
+                LOG.info("{}: compacted {} of {} segments", log, rewritten, range.size());
+            }
+            return rewritten;
+        } finally {
+            log.maintenanceLock.unlock();
+        }
+    }
+
+    /** Newest offset of every key in the range. */
+    private static Map<ByteBuffer, Long> buildKeyMap(List<LogSegment> range) throws IOException {
+        Map<ByteBuffer, Long> latest = new HashMap<>();
+        RecordBatch rb = new RecordBatch();
+        for (LogSegment seg : range) {
+            BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+            while (scanner.next()) {
+                ByteBuffer b = scanner.buffer();
+                int p = scanner.batchPosition();
+                if (BatchHeader.isControl(b, p)) {
+                    continue;
+                }
+                Iterator<Record> it = rb.wrap(b, p).records();
+                while (it.hasNext()) {
+                    Record r = it.next();
+                    if (r.hasKey()) {
+                        latest.put(copy(r.key()), r.offset());
+                    }
+                }
+            }
+            if (scanner.error() != null) {
+                throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
+            }
+        }
+        return latest;
+    }
+
+    private static ByteBuffer copy(ByteBuffer key) {
+        ByteBuffer c = ByteBuffer.allocate(key.remaining());
+        c.put(key.duplicate()).flip();
+        return c;
+    }
+
+    /**
+     * Rewrites one segment if anything in it changes; returns whether it was replaced.
+     * {@code horizonOut[0]} receives the earliest delete horizon of the tombstones kept.
+     */
+    private static boolean cleanSegment(Log log, LogSegment seg, Map<ByteBuffer, Long> latest, long now,
+            long deleteRetentionMs, long[] horizonOut) throws IOException {
+        RecordBatch rb = new RecordBatch();
+        // First pass: does anything change?
+        boolean changes = false;
+        BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+        while (scanner.next() && !changes) {
+            ByteBuffer b = scanner.buffer();
+            int p = scanner.batchPosition();
+            if (BatchHeader.isControl(b, p)) {
+                continue;
+            }
+            rb.wrap(b, p);
+            Iterator<Record> it = rb.records();
+            while (it.hasNext()) {
+                Record r = it.next();
+                int verdict = verdict(rb, r, latest, now);
+                if (verdict != KEEP) {
+                    changes = true;
+                    break;
+                }
+                if (!r.hasValue()) {
+                    horizonOut[0] = Math.min(horizonOut[0], rb.deleteHorizonMs());
+                }
+            }
+        }
+        if (!changes) {
+            return false;
+        }
+        horizonOut[0] = Long.MAX_VALUE;
+        Path cleaned = LogSegment.file(log.dir(), seg.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.CLEANED_SUFFIX);
+        try (FileChannel out = FileChannel.open(cleaned, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+            long horizon = now + deleteRetentionMs;
+            while (scanner.next()) {
+                ByteBuffer b = scanner.buffer();
+                int p = scanner.batchPosition();
+                int size = BatchHeader.sizeInBytes(b, p);
+                rb.wrap(b, p);
+                ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null : filter(rb, latest, now, horizon, horizonOut);
+                ByteBuffer src;
+                if (rebuilt == null) {
+                    src = b.duplicate();
+                    src.limit(p + size).position(p);
+                } else if (rebuilt == DROP) {
+                    continue;
+                } else {
+                    src = rebuilt;
+                }
+                while (src.hasRemaining()) {
+                    out.write(src);
+                }
+            }
+            if (scanner.error() != null) {
+                throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
+            }
+            out.force(true);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(cleaned);
+            throw e;
+        }
+        return log.replaceSegment(seg, cleaned);
+    }
+
+    private static final int KEEP = 0;
+    private static final int DROP_SUPERSEDED = 1;
+    private static final int DROP_TOMBSTONE = 2;
+    /** The tombstone stays but its batch needs a delete horizon. */
+    private static final int STAMP = 3;
+    private static final ByteBuffer DROP = ByteBuffer.allocate(0);
+
+    private static int verdict(RecordBatch rb, Record r, Map<ByteBuffer, Long> latest, long now) {
+        if (!r.hasKey()) {
+            return KEEP;
+        }
+        Long newest = latest.get(r.key());
+        if (newest != null && newest > r.offset()) {
+            return DROP_SUPERSEDED;
+        }
+        if (!r.hasValue()) {
+            if (!rb.hasDeleteHorizon()) {
+                return STAMP;
+            }
+            if (now >= rb.deleteHorizonMs()) {
+                return DROP_TOMBSTONE;
+            }
+        }
+        return KEEP;
+    }
+
+    /**
+     * The batch without the records compaction removes: null if it stays byte for byte,
+     * {@link #DROP} if nothing of it stays, else the re-encoded batch.
+     */
+    private static ByteBuffer filter(RecordBatch rb, Map<ByteBuffer, Long> latest, long now, long newHorizon,
+            long[] horizonOut) {
+        boolean unchanged = true;
+        boolean hasTombstone = false;
+        List<Record> kept = new ArrayList<>();
+        Iterator<Record> it = rb.records();
+        while (it.hasNext()) {
+            Record r = it.next();
+            int v = verdict(rb, r, latest, now);
+            if (v == DROP_SUPERSEDED || v == DROP_TOMBSTONE) {
+                unchanged = false;
+                continue;
+            }
+            if (v == STAMP) {
+                unchanged = false;
+            }
+            if (!r.hasValue()) {
+                hasTombstone = true;
+            }
+            kept.add(r);
+        }
+        if (unchanged) {
+            if (hasTombstone) {
+                horizonOut[0] = Math.min(horizonOut[0], rb.deleteHorizonMs());
+            }
+            return null;
+        }
+        if (kept.isEmpty() && !rb.hasProducerId()) {
+            return DROP;
+        }
+        Compression compression = rb.compression();
+        RecordBatchBuilder builder = new RecordBatchBuilder(compression)
+                .baseOffset(rb.baseOffset())
+                .partitionLeaderEpoch(rb.partitionLeaderEpoch())
+                .producer(rb.producerId(), rb.producerEpoch(), rb.baseSequence())
+                .transactional(rb.isTransactional());
+        if (rb.timestampType() == TimestampType.LOG_APPEND_TIME) {
+            builder.logAppendTime(rb.maxTimestamp());
+        }
+        if (hasTombstone) {
+            long horizon = rb.hasDeleteHorizon() ? rb.deleteHorizonMs() : newHorizon;
+            builder.deleteHorizonMs(horizon);
+            horizonOut[0] = Math.min(horizonOut[0], horizon);
+        }
+        for (Record r : kept) {
+            builder.appendWithOffset(r.offset(), r.timestamp(), r.key(), r.value(),
+                    r.headers().toArray(new RecordHeader[0]));
+        }
+        if (kept.isEmpty()) {
+            builder.emptyBatchLastOffset(rb.lastOffset());
+        }
+        return builder.build();
+    }
+}

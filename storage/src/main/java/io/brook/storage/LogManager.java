@@ -1,0 +1,455 @@
+package io.brook.storage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * All partition logs of one data directory ({@code log.dirs}): {@code <dir>/<topic>-<partition>/}.
+ *
+ * <p>Start-up opens every log in parallel. If the previous run did not leave the clean-shutdown
+ * marker, each log is recovered from its recovery point (read from
+ * {@code recovery-point-offset-checkpoint}); the marker is removed once all logs are open, so a
+ * crash from then on is seen as unclean. Close flushes everything, writes the checkpoint and then
+ * the marker.
+ *
+ * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
+ * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
+ * compaction. The background passes can also be run directly ({@link #runRetention},
+ * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
+ * {@link Options#backgroundThreads(boolean) background threads off}.
+ *
+ * <p>Threading: every public method is safe to call from any thread. Creating and deleting a
+ * given partition's log are serialised by this manager.
+ */
+public final class LogManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+    public static final String CLEAN_SHUTDOWN_FILE = ".brook_cleanshutdown";
+    public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
+    static final String DELETE_DIR_SUFFIX = "-delete";
+    private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+    /** Broker-level settings of the storage layer (Kafka's names in the comments). */
+    public static final class Options {
+        private final Path dataDir;
+        private LogConfig defaults = LogConfig.defaults();
+        private Function<String, LogConfig> topicConfigs;
+        private Clock clock = Clock.systemUTC();
+        private int recoveryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private long retentionCheckIntervalMs = 300_000L;
+        private long flushCheckIntervalMs = 1_000L;
+        private long checkpointIntervalMs = 60_000L;
+        private long cleanerBackoffMs = 15_000L;
+        private boolean cleanerEnable = true;
+        private boolean backgroundThreads = true;
+
+        /** {@code log.dirs} (one directory). */
+        public Options(Path dataDir) {
+            this.dataDir = dataDir;
+        }
+
+        /** The broker-wide defaults ({@code log.*} settings mapped to topic names). */
+        public Options defaults(LogConfig c) { this.defaults = c; return this; }
+
+        /** Config of an existing topic at start-up (the server's persisted topic configs); null → defaults. */
+        public Options topicConfigs(Function<String, LogConfig> f) { this.topicConfigs = f; return this; }
+
+        public Options clock(Clock c) { this.clock = c; return this; }
+
+        /** {@code num.recovery.threads.per.data.dir}. */
+        public Options recoveryThreads(int n) { this.recoveryThreads = Math.max(1, n); return this; }
+
+        /** {@code log.retention.check.interval.ms}, default 5 minutes. */
+        public Options retentionCheckIntervalMs(long ms) { this.retentionCheckIntervalMs = ms; return this; }
+
+        /** {@code log.flush.scheduler.interval.ms}: how often {@code flush.ms} is checked. */
+        public Options flushCheckIntervalMs(long ms) { this.flushCheckIntervalMs = ms; return this; }
+
+        /** {@code log.flush.offset.checkpoint.interval.ms}, default 60 s. */
+        public Options checkpointIntervalMs(long ms) { this.checkpointIntervalMs = ms; return this; }
+
+        /** {@code log.cleaner.backoff.ms}, default 15 s. */
+        public Options cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
+
+        /** {@code log.cleaner.enable}, default true. */
+        public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
+
+        /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
+        public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
+    }
+
+    private record TopicPartition(String topic, int partition) {
+        @Override
+        public String toString() {
+            return topic + "-" + partition;
+        }
+    }
+
+    private final Options options;
+    private final Path dir;
+    private final Clock clock;
+    private final Flusher flusher;
+    private final Scheduler scheduler;
+    private final Scheduler cleanerScheduler;
+    private final LogCleaner cleaner;
+    private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final Object createLock = new Object();
+    private volatile boolean closed;
+
+    private LogManager(Options options) {
+        this.options = options;
+        this.dir = options.dataDir;
+        this.clock = options.clock;
+        this.flusher = new Flusher("brook-log-flusher");
+        this.scheduler = new Scheduler("brook-log-scheduler");
+        this.cleanerScheduler = new Scheduler("brook-log-cleaner");
+        this.cleaner = new LogCleaner();
+    }
+
+    /** Opens (recovering if needed) every log in the data directory and starts the background threads. */
+    public static LogManager open(Options options) throws IOException {
+        LogManager m = new LogManager(options);
+        try {
+            m.loadLogs();
+        } catch (IOException | RuntimeException e) {
+            m.shutdownThreads();
+            throw e;
+        }
+        m.startBackground();
+        return m;
+    }
+
+    private void loadLogs() throws IOException {
+        Files.createDirectories(dir);
+        Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
+        boolean clean = Files.exists(marker);
+        Map<String, Long> recoveryPoints = readRecoveryPoints();
+        List<Path> partitionDirs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                String n = p.getFileName().toString();
+                if (!Files.isDirectory(p)) {
+                    continue;
+                }
+                if (n.endsWith(DELETE_DIR_SUFFIX)) {
+                    LOG.info("removing {} left by a topic deletion", p);
+                    Log.deleteRecursively(p);
+                } else if (parse(n) != null) {
+                    partitionDirs.add(p);
+                }
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(options.recoveryThreads, r -> {
+            Thread t = new Thread(r, "brook-log-recovery");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Log>> futures = new ArrayList<>();
+            for (Path p : partitionDirs) {
+                TopicPartition tp = parse(p.getFileName().toString());
+                long rp = recoveryPoints.getOrDefault(tp.toString(), 0L);
+                futures.add(pool.submit(() -> Log.open(p, tp.topic(), tp.partition(), configFor(tp.topic()), rp, clean,
+                        clock, scheduler, flusher)));
+            }
+            List<String> failures = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                try {
+                    Log log = futures.get(i).get();
+                    logs.put(new TopicPartition(log.topic(), log.partition()), log);
+                } catch (ExecutionException e) {
+                    LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
+                    failures.add(partitionDirs.get(i) + ": " + e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while opening logs", e);
+                }
+            }
+            if (!failures.isEmpty()) {
+                for (Log log : logs.values()) {
+                    log.closeAbruptly();
+                }
+                throw new IOException("could not open " + failures.size() + " logs: " + failures);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
+        Files.deleteIfExists(marker);
+        Log.fsyncDirectory(dir);
+    }
+
+    private LogConfig configFor(String topic) {
+        LogConfig c = options.topicConfigs == null ? null : options.topicConfigs.apply(topic);
+        return c == null ? options.defaults : c;
+    }
+
+    private void startBackground() {
+        if (!options.backgroundThreads) {
+            return;
+        }
+        scheduler.schedulePeriodic(() -> runRetention(), options.retentionCheckIntervalMs);
+        scheduler.schedulePeriodic(this::flushByTime, options.flushCheckIntervalMs);
+        scheduler.schedulePeriodic(() -> {
+            try {
+                checkpointRecoveryPoints();
+            } catch (IOException e) {
+                LOG.warn("could not write the recovery-point checkpoint", e);
+            }
+        }, options.checkpointIntervalMs);
+        if (options.cleanerEnable) {
+            cleanerScheduler.schedulePeriodic(() -> runCleaner(), options.cleanerBackoffMs);
+        }
+    }
+
+    static TopicPartition parse(String dirName) {
+        int dash = dirName.lastIndexOf('-');
+        if (dash <= 0 || dash == dirName.length() - 1) {
+            return null;
+        }
+        String topic = dirName.substring(0, dash);
+        if (!LEGAL_TOPIC.matcher(topic).matches()) {
+            return null;
+        }
+        try {
+            int partition = Integer.parseInt(dirName.substring(dash + 1));
+            return partition < 0 ? null : new TopicPartition(topic, partition);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /** The log of a partition, or null if there is none. */
+    public Log getLog(String topic, int partition) {
+        return logs.get(new TopicPartition(topic, partition));
+    }
+
+    /** Every open log. */
+    public Collection<Log> allLogs() {
+        return List.copyOf(logs.values());
+    }
+
+    /**
+     * The log of a partition, created empty with {@code config} if it does not exist yet (an
+     * existing log keeps its config; use {@link #updateConfig}). Throws
+     * {@link IllegalArgumentException} for an illegal topic name or a negative partition.
+     */
+    public Log getOrCreateLog(String topic, int partition, LogConfig config) throws IOException {
+        if (!LEGAL_TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+            throw new IllegalArgumentException("illegal topic name '" + topic + "'");
+        }
+        if (partition < 0) {
+            throw new IllegalArgumentException("negative partition " + partition);
+        }
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Log existing = logs.get(tp);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (createLock) {
+            if (closed) {
+                throw new IOException("log manager closed");
+            }
+            existing = logs.get(tp);
+            if (existing != null) {
+                return existing;
+            }
+            Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
+                    flusher);
+            Log.fsyncDirectory(dir);
+            logs.put(tp, log);
+            return log;
+        }
+    }
+
+    /**
+     * Deletes a partition's log: it stops taking appends and reads at once, its directory is
+     * renamed to {@code <topic>-<partition>.<id>-delete} and removed (a crash in between leaves
+     * a directory that start-up removes). Returns false if there was no such log.
+     */
+    public boolean deleteLog(String topic, int partition) throws IOException {
+        synchronized (createLock) {
+            Log log = logs.remove(new TopicPartition(topic, partition));
+            if (log == null) {
+                return false;
+            }
+            log.closeAbruptly();
+            cleaner.forget(log);
+            Path renamed = dir.resolve(log.dir().getFileName() + "."
+                    + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX);
+            Files.move(log.dir(), renamed, StandardCopyOption.ATOMIC_MOVE);
+            Log.fsyncDirectory(dir);
+            Log.deleteRecursively(renamed);
+            return true;
+        }
+    }
+
+    /** Applies a new config to every partition of a topic. */
+    public void updateConfig(String topic, LogConfig config) {
+        for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
+            if (e.getKey().topic().equals(topic)) {
+                e.getValue().updateConfig(config);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Background passes
+    // ------------------------------------------------------------------------------------------
+
+    /** One retention pass over all logs; returns the number of segments deleted. */
+    public int runRetention() {
+        long now = clock.millis();
+        int n = 0;
+        for (Log log : logs.values()) {
+            n += log.deleteExpiredSegments(now);
+        }
+        return n;
+    }
+
+    /** One compaction pass over the logs whose policy includes compact; returns the segments rewritten. */
+    public int runCleaner() {
+        int n = 0;
+        for (Log log : logs.values()) {
+            if (log.config().compact() && !log.isClosed()) {
+                try {
+                    n += cleaner.clean(log, clock.millis());
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("compaction of {} failed", log, e);
+                }
+            }
+        }
+        return n;
+    }
+
+    private void flushByTime() {
+        long now = clock.millis();
+        for (Log log : logs.values()) {
+            log.maybeFlushByTime(now);
+        }
+    }
+
+    /** Writes every log's durable offset to {@code recovery-point-offset-checkpoint}. */
+    public void checkpointRecoveryPoints() throws IOException {
+        Map<String, Long> points = new HashMap<>();
+        for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
+            points.put(e.getKey().toString(), e.getValue().durableOffset());
+        }
+        StringBuilder sb = new StringBuilder("0\n").append(points.size()).append('\n');
+        for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
+            sb.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
+                    .append(points.get(e.getKey().toString())).append('\n');
+        }
+        Path tmp = dir.resolve(RECOVERY_POINT_FILE + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        Files.move(tmp, dir.resolve(RECOVERY_POINT_FILE), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private Map<String, Long> readRecoveryPoints() {
+        Map<String, Long> out = new HashMap<>();
+        Path f = dir.resolve(RECOVERY_POINT_FILE);
+        if (!Files.exists(f)) {
+            return out;
+        }
+        try {
+            List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+            if (lines.size() < 2 || !lines.get(0).trim().equals("0")) {
+                LOG.warn("ignoring {}: unknown version", f);
+                return out;
+            }
+            for (String line : lines.subList(2, lines.size())) {
+                String[] parts = line.trim().split(" ");
+                if (parts.length == 3) {
+                    out.put(parts[0] + "-" + Integer.parseInt(parts[1]), Long.parseLong(parts[2]));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            LOG.warn("ignoring unreadable {}; every log is scanned", f, e);
+            out.clear();
+        }
+        return out;
+    }
+
+    private void shutdownThreads() {
+        cleanerScheduler.close();
+        scheduler.close();
+        flusher.close();
+    }
+
+    /**
+     * Clean shutdown: stops the background threads, flushes and closes every log, writes the
+     * recovery-point checkpoint and then the clean-shutdown marker.
+     */
+    @Override
+    public void close() throws IOException {
+        synchronized (createLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        shutdownThreads();
+        IOException failure = null;
+        boolean allClean = true;
+        for (Log log : logs.values()) {
+            try {
+                log.close();
+                allClean &= log.corruption() == null;
+            } catch (IOException e) {
+                allClean = false;
+                failure = e;
+            }
+        }
+        checkpointRecoveryPoints();
+        if (allClean && failure == null) {
+            Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
+            Files.write(marker, new byte[0]);
+            LogSegment.force(marker);
+            Log.fsyncDirectory(dir);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Simulated crash for tests: threads stop, nothing is flushed, no marker is written. */
+    void crash() throws IOException {
+        closed = true;
+        cleanerScheduler.close();
+        scheduler.close();
+        for (Log log : logs.values()) {
+            log.closeAbruptly();
+        }
+        flusher.close();
+    }
+}

@@ -1,0 +1,456 @@
+package io.brook.storage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One segment: {@code <base>.log} with batches exactly as appended, its sparse {@link OffsetIndex}
+ * ({@code .index}) and {@link TimeIndex} ({@code .timeindex}); base = the first offset it may
+ * hold, as 20 zero-padded digits.
+ *
+ * <p>Threading: appends, truncation and index rebuilds run under the owning log's lock (a single
+ * writer); reads run on any thread and see a prefix of the file bounded by {@link #size()}, which
+ * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
+ */
+final class LogSegment {
+    private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
+    static final String LOG_SUFFIX = ".log";
+    static final String INDEX_SUFFIX = ".index";
+    static final String TIME_INDEX_SUFFIX = ".timeindex";
+    static final String CLEANED_SUFFIX = ".cleaned";
+    static final String SWAP_SUFFIX = ".swap";
+    static final String DELETED_SUFFIX = ".deleted";
+    /** Bytes of a header needed to find a batch: up to and including lastOffsetDelta. */
+    static final int LOCATE_BYTES = BatchHeader.LAST_OFFSET_DELTA + 4;
+
+    final long baseOffset;
+    private final Path dir;
+    private final FileChannel channel;
+    final OffsetIndex offsetIndex;
+    final TimeIndex timeIndex;
+    private final int indexIntervalBytes;
+
+    private volatile int size;
+    private int bytesSinceLastIndexEntry;
+    private volatile long nextOffset;
+    private volatile long maxTimestamp = -1L;
+    private volatile long rollingTimestamp = -1L;
+    private volatile long createdMs;
+    /** Base offset of the last batch in the file (for the final time-index entry). */
+    private long lastBatchBase = -1L;
+    /** Whether the directory entry of a newly created file still has to be fsynced. */
+    private volatile boolean directoryEntryDirty;
+    /** Whether the index files on disk are stale relative to memory. */
+    private boolean indexesDirty = true;
+
+    private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
+        this.dir = dir;
+        this.baseOffset = baseOffset;
+        this.channel = channel;
+        this.offsetIndex = new OffsetIndex(baseOffset, config.segmentIndexBytes());
+        this.timeIndex = new TimeIndex(baseOffset, config.segmentIndexBytes());
+        this.indexIntervalBytes = config.indexIntervalBytes();
+        this.nextOffset = baseOffset;
+        this.createdMs = nowMs;
+    }
+
+    static String name(long offset) {
+        return String.format("%020d", offset);
+    }
+
+    static Path file(Path dir, long base, String suffix) {
+        return dir.resolve(name(base) + suffix);
+    }
+
+    /** A new empty segment; an existing file of that name is emptied. */
+    static LogSegment create(Path dir, long base, LogConfig config, long nowMs) throws IOException {
+        FileChannel ch = FileChannel.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        Files.deleteIfExists(file(dir, base, INDEX_SUFFIX));
+        Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
+        LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
+        s.directoryEntryDirty = true;
+        return s;
+    }
+
+    /** Opens an existing segment; nothing is trusted until {@link #load} or {@link #recover}. */
+    static LogSegment open(Path dir, long base, LogConfig config, long nowMs) throws IOException {
+        FileChannel ch = FileChannel.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
+        s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
+        return s;
+    }
+
+    Path logFile() {
+        return file(dir, baseOffset, LOG_SUFFIX);
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** One past the last offset held; the base offset when empty. */
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    long maxTimestamp() {
+        return maxTimestamp;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** Time from which segment.ms counts: the first batch's timestamp, else when the segment was made. */
+    long rollingTimestamp() {
+        return rollingTimestamp >= 0 ? rollingTimestamp : createdMs;
+    }
+
+    boolean indexesFull() {
+        return offsetIndex.isFull() || timeIndex.isFull();
+    }
+
+    /**
+     * Appends one batch (in {@code srcs}, {@code bytes} long in total) whose offsets are already
+     * assigned. The channel position is kept at the end of the file by the single writer.
+     */
+    void append(ByteBuffer[] srcs, int bytes, long batchBase, long batchLast, long batchMaxTs) throws IOException {
+        int position = size;
+        long written = 0;
+        while (written < bytes) {
+            written += channel.write(srcs);
+        }
+        if (position == 0) {
+            rollingTimestamp = batchMaxTs;
+        }
+        if (batchMaxTs > maxTimestamp) {
+            maxTimestamp = batchMaxTs;
+        }
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.append(batchBase, position);
+            timeIndex.maybeAppend(maxTimestamp, batchBase);
+            bytesSinceLastIndexEntry = 0;
+        }
+        bytesSinceLastIndexEntry += bytes;
+        lastBatchBase = batchBase;
+        nextOffset = batchLast + 1;
+        indexesDirty = true;
+        size = position + bytes;
+    }
+
+    /** Reads the locating part of the header at {@code position} into {@code hdr}; false if short. */
+    private boolean readLocate(int position, ByteBuffer hdr) throws IOException {
+        hdr.clear().limit(LOCATE_BYTES);
+        long p = position;
+        while (hdr.hasRemaining()) {
+            int n = channel.read(hdr, p);
+            if (n < 0) {
+                return false;
+            }
+            p += n;
+        }
+        return true;
+    }
+
+    /**
+     * Position of the first batch whose last offset is at or above {@code offset}, looking only
+     * below {@code limit}; -1 if none. On success {@code hdr} holds that batch's first
+     * {@link #LOCATE_BYTES} bytes.
+     */
+    int findBatch(long offset, int limit, ByteBuffer hdr) throws IOException {
+        int slot = offset <= baseOffset ? -1 : offsetIndex.slotFor(offset);
+        int position = slot < 0 ? 0 : offsetIndex.positionAt(slot);
+        if (position >= limit) {
+            position = 0;
+            slot = -1;
+        }
+        while (position + BatchHeader.HEADER_SIZE <= limit) {
+            if (!readLocate(position, hdr)) {
+                return -1;
+            }
+            if (slot >= 0) {
+                // The index is only a hint: an entry that does not name a batch boundary (a
+                // damaged file that passed the load checks) must not make us serve garbage.
+                long expected = offsetIndex.offsetAt(slot);
+                slot = -1;
+                if (hdr.getLong(BatchHeader.BASE_OFFSET) != expected) {
+                    LOG.warn("{}: index entry for offset {} does not point at its batch; scanning", this, expected);
+                    position = 0;
+                    continue;
+                }
+            }
+            int length = hdr.getInt(BatchHeader.BATCH_LENGTH);
+            if (length < BatchHeader.MIN_BATCH_LENGTH) {
+                return -1;
+            }
+            long last = hdr.getLong(BatchHeader.BASE_OFFSET) + hdr.getInt(BatchHeader.LAST_OFFSET_DELTA);
+            if (last >= offset) {
+                return position;
+            }
+            position += BatchHeader.LOG_OVERHEAD + length;
+        }
+        return -1;
+    }
+
+    /**
+     * The slice that starts with the batch holding {@code offset} (or the first batch after it),
+     * at most {@code maxBytes} long unless the first batch alone is longer and
+     * {@code minOneBatch}, and never reaching past {@code limit}. Null when nothing qualifies.
+     */
+    FileRecords read(long offset, int maxBytes, int limit, boolean minOneBatch, ByteBuffer hdr) throws IOException {
+        int position = findBatch(offset, limit, hdr);
+        if (position < 0) {
+            return null;
+        }
+        int first = BatchHeader.LOG_OVERHEAD + hdr.getInt(BatchHeader.BATCH_LENGTH);
+        int available = limit - position;
+        int length = Math.min(maxBytes, available);
+        if (length < first) {
+            if (!minOneBatch) {
+                return null;
+            }
+            length = Math.min(first, available);
+        }
+        if (length <= 0) {
+            return null;
+        }
+        return new FileRecords(channel, position, length, hdr.getLong(BatchHeader.BASE_OFFSET));
+    }
+
+    /**
+     * Scans the whole file checking every batch (framing, CRC, offsets growing from the base),
+     * rebuilding both indexes and the statistics from what is sound. Nothing is truncated here.
+     *
+     * @param replay receives each sound batch (the scanner's buffer and position), may be null
+     * @return null if the file is sound to its end, else where and why it is not; {@link #size()}
+     *         is then the end of the sound prefix
+     */
+    Corruption recover(BatchConsumer replay) throws IOException {
+        long fileSize = channel.size();
+        offsetIndex.clear();
+        timeIndex.clear();
+        bytesSinceLastIndexEntry = 0;
+        maxTimestamp = -1L;
+        rollingTimestamp = -1L;
+        lastBatchBase = -1L;
+        long expected = baseOffset;
+        BatchScanner scanner = new BatchScanner(channel, 0, fileSize, true, Integer.MAX_VALUE);
+        int validBytes = 0;
+        String error = null;
+        while (scanner.next()) {
+            ByteBuffer b = scanner.buffer();
+            int p = scanner.batchPosition();
+            long base = BatchHeader.baseOffset(b, p);
+            if (base < expected) {
+                error = "base offset " + base + " below expected " + expected;
+                break;
+            }
+            int batchSize = BatchHeader.sizeInBytes(b, p);
+            long ts = BatchHeader.maxTimestamp(b, p);
+            if (validBytes == 0) {
+                rollingTimestamp = ts;
+            }
+            if (ts > maxTimestamp) {
+                maxTimestamp = ts;
+            }
+            if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+                offsetIndex.append(base, validBytes);
+                timeIndex.maybeAppend(maxTimestamp, base);
+                bytesSinceLastIndexEntry = 0;
+            }
+            bytesSinceLastIndexEntry += batchSize;
+            expected = BatchHeader.lastOffset(b, p) + 1;
+            lastBatchBase = base;
+            if (replay != null) {
+                replay.accept(b, p, base, expected - 1);
+            }
+            validBytes += batchSize;
+        }
+        if (error == null) {
+            error = scanner.error();
+        }
+        size = validBytes;
+        nextOffset = expected;
+        indexesDirty = true;
+        if (error == null && validBytes == fileSize) {
+            return null;
+        }
+        return new Corruption(logFile(), validBytes, expected, error == null ? "trailing bytes" : error);
+    }
+
+    /**
+     * Trusts the file and loads the index files; returns false when they are missing or fail
+     * their sanity checks (the caller then runs {@link #recover}).
+     */
+    boolean load() throws IOException {
+        if (offsetIndex.load(file(dir, baseOffset, INDEX_SUFFIX), size) != null) {
+            return false;
+        }
+        int position = offsetIndex.lastPosition();
+        long expectedBase = offsetIndex.lastOffset();
+        long max = -1L;
+        long next = baseOffset;
+        boolean firstBatch = true;
+        BatchScanner scanner = new BatchScanner(channel, position, size, false, Integer.MAX_VALUE);
+        while (scanner.next()) {
+            ByteBuffer b = scanner.buffer();
+            int p = scanner.batchPosition();
+            if (firstBatch && offsetIndex.entries() > 0 && BatchHeader.baseOffset(b, p) != expectedBase) {
+                return false;
+            }
+            firstBatch = false;
+            max = Math.max(max, BatchHeader.maxTimestamp(b, p));
+            next = BatchHeader.lastOffset(b, p) + 1;
+            lastBatchBase = BatchHeader.baseOffset(b, p);
+        }
+        if (scanner.error() != null) {
+            return false;
+        }
+        if (timeIndex.load(file(dir, baseOffset, TIME_INDEX_SUFFIX), next) != null) {
+            return false;
+        }
+        nextOffset = next;
+        maxTimestamp = Math.max(max, timeIndex.lastTimestamp());
+        bytesSinceLastIndexEntry = size - position;
+        if (size >= BatchHeader.HEADER_SIZE) {
+            ByteBuffer first = ByteBuffer.allocate(BatchHeader.HEADER_SIZE);
+            if (channel.read(first, 0) == BatchHeader.HEADER_SIZE) {
+                rollingTimestamp = first.getLong(BatchHeader.MAX_TIMESTAMP);
+            }
+        }
+        indexesDirty = false;
+        return true;
+    }
+
+    /**
+     * Removes every batch that holds an offset at or above {@code offset}; a batch straddling it
+     * goes whole (batches are never split). Returns the new {@link #nextOffset()}.
+     */
+    synchronized long truncateTo(long offset) throws IOException {
+        ByteBuffer hdr = ByteBuffer.allocate(LOCATE_BYTES);
+        int position = findBatch(offset, size, hdr);
+        if (position < 0) {
+            return nextOffset;
+        }
+        long cutBase = hdr.getLong(BatchHeader.BASE_OFFSET);
+        truncateBytes(position, cutBase);
+        return nextOffset;
+    }
+
+    /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
+    synchronized void truncateBytes(int position, long next) throws IOException {
+        channel.truncate(position);
+        channel.position(position);
+        size = position;
+        offsetIndex.truncateTo(next);
+        timeIndex.truncateTo(next);
+        nextOffset = position == 0 ? baseOffset : next;
+        long max = -1L;
+        lastBatchBase = -1L;
+        BatchScanner scanner = new BatchScanner(channel, 0, position, false, Integer.MAX_VALUE);
+        while (scanner.next()) {
+            max = Math.max(max, BatchHeader.maxTimestamp(scanner.buffer(), scanner.batchPosition()));
+            lastBatchBase = BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition());
+        }
+        maxTimestamp = max;
+        if (position == 0) {
+            rollingTimestamp = -1L;
+        }
+        bytesSinceLastIndexEntry = position - offsetIndex.lastPosition();
+        indexesDirty = true;
+    }
+
+    /** Puts the write position at the end of the sound data (after load or recovery). */
+    void prepareForAppend() throws IOException {
+        if (channel.size() != size) {
+            channel.truncate(size);
+        }
+        channel.position(size);
+    }
+
+    /** The segment stops being active: remember its largest timestamp in the time index. */
+    void onBecomeInactive() {
+        if (maxTimestamp >= 0 && lastBatchBase >= 0) {
+            timeIndex.maybeAppend(maxTimestamp, lastBatchBase);
+        }
+    }
+
+    /**
+     * Forces the log file (fdatasync: data and the file length) and, the first time after the
+     * file was created, the directory, without which a power failure could lose the file's name
+     * even though its data reached the disk.
+     */
+    void flush() throws IOException {
+        channel.force(false);
+        if (directoryEntryDirty) {
+            Log.fsyncDirectory(dir);
+            directoryEntryDirty = false;
+        }
+    }
+
+    /** Writes the index files if memory is newer, and forces them. */
+    synchronized void flushIndexes() throws IOException {
+        if (!indexesDirty) {
+            return;
+        }
+        Path index = file(dir, baseOffset, INDEX_SUFFIX);
+        Path timeIdx = file(dir, baseOffset, TIME_INDEX_SUFFIX);
+        offsetIndex.writeTo(index);
+        timeIndex.writeTo(timeIdx);
+        force(index);
+        force(timeIdx);
+        indexesDirty = false;
+    }
+
+    static void force(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    void close() throws IOException {
+        channel.close();
+    }
+
+    /** Renames all three files by adding {@code suffix} (e.g. before a delayed delete). */
+    void renameWithSuffix(String suffix) throws IOException {
+        for (String s : new String[] {INDEX_SUFFIX, TIME_INDEX_SUFFIX, LOG_SUFFIX}) {
+            Path f = file(dir, baseOffset, s);
+            if (Files.exists(f)) {
+                Files.move(f, dir.resolve(f.getFileName() + suffix), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    /** Deletes the files of this segment carrying {@code suffix} after the normal name ("" for none). */
+    static void deleteFiles(Path dir, long base, String suffix) throws IOException {
+        for (String s : new String[] {INDEX_SUFFIX, TIME_INDEX_SUFFIX, LOG_SUFFIX}) {
+            Files.deleteIfExists(dir.resolve(name(base) + s + suffix));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LogSegment(" + logFile() + ", size=" + size + ", next=" + nextOffset + ")";
+    }
+
+    /** Receives each sound batch of a scan. */
+    @FunctionalInterface
+    interface BatchConsumer {
+        void accept(ByteBuffer buf, int position, long baseOffset, long lastOffset) throws IOException;
+    }
+}

@@ -1,0 +1,329 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * Idempotent-producer state of one partition: per producer id its epoch and last five batches,
+ * checked on every client append by the rules of Kafka's {@code ProducerAppendInfo}:
+ * <ol>
+ *   <li>a batch with the current epoch and exactly the sequence range of a retained batch is a
+ *       duplicate: it is not written and the original offsets are returned;</li>
+ *   <li>an older epoch is INVALID_PRODUCER_EPOCH;</li>
+ *   <li>a newer epoch must start at sequence 0, unless the entry has no epoch yet;</li>
+ *   <li>the same epoch must continue at last sequence + 1 (0 after Integer.MAX_VALUE);</li>
+ *   <li>no entry at all (first write, or state removed by retention / DeleteRecords) accepts any
+ *       sequence.</li>
+ * </ol>
+ *
+ * <p>Persistence: a snapshot file {@code <20-digit offset>.snapshot} holds the state as of that
+ * offset; at load the newest snapshot at or below the log end is read and the batches after it
+ * are replayed from their headers. Snapshots are written at segment rolls and clean shutdown.
+ *
+ * <pre>
+ * snapshot: version int16 (1) | crc int32 (CRC-32C of the rest) | count int32 | count x entry
+ * entry:    producerId int64 | epoch int16 | lastTimestamp int64 | txnFirstOffset int64 |
+ *           batches int8 | batches x (firstSeq int32 | lastSeq int32 | firstOffset int64 |
+ *                                     lastOffset int64 | timestamp int64)
+ * </pre>
+ *
+ * <p>Threading: every method runs under the owning log's lock.
+ */
+final class ProducerStateManager {
+    static final String SNAPSHOT_SUFFIX = ".snapshot";
+    private static final short VERSION = 1;
+    private static final int HEADER = 2 + 4 + 4;
+    private static final int ENTRY_FIXED = 8 + 2 + 8 + 8 + 1;
+    private static final int BATCH_SIZE = 4 + 4 + 8 + 8 + 8;
+
+    private final Path dir;
+    private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    /** Open transactions: first offset -> producer id, for the last stable offset. */
+    private final TreeMap<Long, Long> ongoingTxns = new TreeMap<>();
+
+    /** Result of {@link #check}: the verdict and, for a duplicate, the original batch. */
+    static final class Check {
+        Errors error = Errors.NONE;
+        String message;
+        boolean duplicate;
+        long duplicateFirstOffset;
+        long duplicateLastOffset;
+        long duplicateTimestamp;
+
+        void reset() {
+            error = Errors.NONE;
+            message = null;
+            duplicate = false;
+        }
+    }
+
+    ProducerStateManager(Path dir) {
+        this.dir = dir;
+    }
+
+    int producerCount() {
+        return producers.size();
+    }
+
+    ProducerStateEntry entry(long producerId) {
+        return producers.get(producerId);
+    }
+
+    /** First offset of the earliest open transaction, or -1. */
+    long firstUnstableOffset() {
+        return ongoingTxns.isEmpty() ? -1L : ongoingTxns.firstKey();
+    }
+
+    /** Validates a client batch against the state; fills {@code out}. Changes nothing. */
+    void check(ByteBuffer b, int p, Check out) {
+        out.reset();
+        long pid = BatchHeader.producerId(b, p);
+        if (pid < 0) {
+            return;
+        }
+        short epoch = BatchHeader.producerEpoch(b, p);
+        if (BatchHeader.isControl(b, p)) {
+            ProducerStateEntry e = producers.get(pid);
+            if (e != null && epoch < e.epoch) {
+                out.error = Errors.INVALID_PRODUCER_EPOCH;
+                out.message = "transaction marker of producer " + pid + " has epoch " + epoch
+                        + ", older than the current epoch " + e.epoch;
+            }
+            return;
+        }
+        int first = BatchHeader.baseSequence(b, p);
+        if (first < 0) {
+            out.error = Errors.INVALID_RECORD;
+            out.message = "idempotent batch without a base sequence";
+            return;
+        }
+        int last = BatchHeader.lastSequence(b, p);
+        ProducerStateEntry e = producers.get(pid);
+        if (e == null) {
+            return;
+        }
+        if (epoch == e.epoch) {
+            int dup = e.findDuplicate(first, last);
+            if (dup >= 0) {
+                out.duplicate = true;
+                out.duplicateFirstOffset = e.firstOffset[dup];
+                out.duplicateLastOffset = e.lastOffset[dup];
+                out.duplicateTimestamp = e.timestamp[dup];
+                return;
+            }
+        }
+        if (epoch < e.epoch) {
+            out.error = Errors.INVALID_PRODUCER_EPOCH;
+            out.message = "producer " + pid + " epoch " + epoch + " is older than the current epoch " + e.epoch;
+            return;
+        }
+        if (epoch != e.epoch) {
+            if (first != 0 && e.epoch != -1) {
+                out.error = Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
+                out.message = "producer " + pid + " new epoch " + epoch + " must start at sequence 0, got " + first;
+            }
+            return;
+        }
+        int lastSeq = e.lastSeq();
+        if (!inSequence(lastSeq, first)) {
+            out.error = Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
+            out.message = "producer " + pid + " epoch " + epoch + ": expected sequence "
+                    + (lastSeq == Integer.MAX_VALUE ? 0 : lastSeq + 1) + ", got " + first;
+        }
+    }
+
+    static boolean inSequence(int lastSeq, int nextSeq) {
+        return nextSeq == lastSeq + 1L || (nextSeq == 0 && lastSeq == Integer.MAX_VALUE);
+    }
+
+    /** Records an appended batch (client append, or replay at recovery). */
+    void update(ByteBuffer b, int p, long baseOffset, long lastOffset) {
+        long pid = BatchHeader.producerId(b, p);
+        if (pid < 0) {
+            return;
+        }
+        short epoch = BatchHeader.producerEpoch(b, p);
+        ProducerStateEntry e = producers.computeIfAbsent(pid, id -> new ProducerStateEntry(id, epoch));
+        long ts = BatchHeader.maxTimestamp(b, p);
+        if (BatchHeader.isControl(b, p)) {
+            if (epoch > e.epoch || e.epoch == -1) {
+                e.epoch = epoch;
+                e.head = 0;
+                e.size = 0;
+            }
+            if (e.currentTxnFirstOffset >= 0) {
+                ongoingTxns.remove(e.currentTxnFirstOffset);
+                e.currentTxnFirstOffset = -1L;
+            }
+            e.lastTimestamp = ts;
+            return;
+        }
+        int first = BatchHeader.baseSequence(b, p);
+        if (first >= 0) {
+            e.addBatch(epoch, first, BatchHeader.lastSequence(b, p), baseOffset, lastOffset, ts);
+        } else if (epoch != e.epoch) {
+            e.epoch = epoch;
+            e.head = 0;
+            e.size = 0;
+        }
+        if (BatchHeader.isTransactional(b, p) && e.currentTxnFirstOffset < 0) {
+            e.currentTxnFirstOffset = baseOffset;
+            ongoingTxns.put(baseOffset, pid);
+        }
+    }
+
+    /** Forgets producers whose last batch lies wholly below the new log start offset. */
+    void onLogStartOffsetIncremented(long logStartOffset) {
+        producers.values().removeIf(e -> e.currentTxnFirstOffset < 0 && !e.isEmpty()
+                && e.lastDataOffset() < logStartOffset);
+    }
+
+    void clear() {
+        producers.clear();
+        ongoingTxns.clear();
+    }
+
+    // ---- snapshots ----
+
+    static Path snapshotFile(Path dir, long offset) {
+        return dir.resolve(LogSegment.name(offset) + SNAPSHOT_SUFFIX);
+    }
+
+    /** Offsets of the snapshot files present, ascending. */
+    List<Long> snapshotOffsets() throws IOException {
+        List<Long> out = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(f -> {
+                String n = f.getFileName().toString();
+                if (n.endsWith(SNAPSHOT_SUFFIX) && n.length() == 20 + SNAPSHOT_SUFFIX.length()) {
+                    try {
+                        out.add(Long.parseLong(n.substring(0, 20)));
+                    } catch (NumberFormatException ignored) {
+                        // not ours
+                    }
+                }
+            });
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** Writes the state as of {@code offset} (write to a temporary name, then rename). */
+    void writeSnapshot(long offset, boolean sync) throws IOException {
+        int size = HEADER;
+        for (ProducerStateEntry e : producers.values()) {
+            size += ENTRY_FIXED + e.size * BATCH_SIZE;
+        }
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        buf.putShort(VERSION).putInt(0).putInt(producers.size());
+        for (ProducerStateEntry e : producers.values()) {
+            buf.putLong(e.producerId).putShort(e.epoch).putLong(e.lastTimestamp).putLong(e.currentTxnFirstOffset);
+            buf.put((byte) e.size);
+            for (int i = 0; i < e.size; i++) {
+                int j = (e.head + i) % ProducerStateEntry.RETAINED_BATCHES;
+                buf.putInt(e.firstSeq[j]).putInt(e.lastSeq[j]).putLong(e.firstOffset[j]).putLong(e.lastOffset[j])
+                        .putLong(e.timestamp[j]);
+            }
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(buf.array(), 6, size - 6);
+        buf.putInt(2, (int) crc.getValue());
+        buf.flip();
+        Path target = snapshotFile(dir, offset);
+        Path tmp = dir.resolve(target.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            if (sync) {
+                ch.force(true);
+            }
+        }
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Replaces the state with the snapshot at {@code offset}. Returns null when loaded, else why
+     * the file was refused (then the state is empty).
+     */
+    String readSnapshot(long offset) throws IOException {
+        clear();
+        ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(snapshotFile(dir, offset)));
+        if (buf.remaining() < HEADER) {
+            return "truncated header";
+        }
+        short version = buf.getShort();
+        if (version != VERSION) {
+            return "version " + version;
+        }
+        int stored = buf.getInt();
+        CRC32C crc = new CRC32C();
+        crc.update(buf.array(), 6, buf.limit() - 6);
+        if ((int) crc.getValue() != stored) {
+            return "crc mismatch";
+        }
+        int count = buf.getInt();
+        if (count < 0 || (long) count * ENTRY_FIXED > buf.remaining()) {
+            return "entry count " + count + " exceeds the file";
+        }
+        for (int i = 0; i < count; i++) {
+            if (buf.remaining() < ENTRY_FIXED) {
+                clear();
+                return "truncated entry";
+            }
+            ProducerStateEntry e = new ProducerStateEntry(buf.getLong(), buf.getShort());
+            e.lastTimestamp = buf.getLong();
+            e.currentTxnFirstOffset = buf.getLong();
+            int n = buf.get();
+            if (n < 0 || n > ProducerStateEntry.RETAINED_BATCHES || (long) n * BATCH_SIZE > buf.remaining()) {
+                clear();
+                return "bad batch count " + n;
+            }
+            for (int k = 0; k < n; k++) {
+                e.firstSeq[k] = buf.getInt();
+                e.lastSeq[k] = buf.getInt();
+                e.firstOffset[k] = buf.getLong();
+                e.lastOffset[k] = buf.getLong();
+                e.timestamp[k] = buf.getLong();
+            }
+            e.size = n;
+            producers.put(e.producerId, e);
+            if (e.currentTxnFirstOffset >= 0) {
+                ongoingTxns.put(e.currentTxnFirstOffset, e.producerId);
+            }
+        }
+        return null;
+    }
+
+    /** Deletes snapshots at offsets above {@code offset} (after truncation) or, with below, under it. */
+    void deleteSnapshotsAbove(long offset) throws IOException {
+        for (long o : snapshotOffsets()) {
+            if (o > offset) {
+                Files.deleteIfExists(snapshotFile(dir, o));
+            }
+        }
+    }
+
+    /** Keeps the newest {@code keep} snapshots. */
+    void retainNewest(int keep) throws IOException {
+        List<Long> all = snapshotOffsets();
+        for (int i = 0; i < all.size() - keep; i++) {
+            Files.deleteIfExists(snapshotFile(dir, all.get(i)));
+        }
+    }
+}

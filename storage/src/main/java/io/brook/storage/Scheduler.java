@@ -1,0 +1,63 @@
+package io.brook.storage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Background work of the storage layer on one daemon thread: delayed file deletion, retention,
+ * compaction, checkpoints and time-based flushes. Tasks only decide by the injected clock, so
+ * tests call the same methods directly instead of waiting for the thread.
+ */
+final class Scheduler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    private final ScheduledExecutorService executor;
+
+    Scheduler(String name) {
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        e.setRemoveOnCancelPolicy(true);
+        this.executor = e;
+    }
+
+    /** Runs {@code task} once after {@code delayMs}; with a delay of 0, right now on this thread. */
+    void schedule(Runnable task, long delayMs) {
+        if (delayMs <= 0) {
+            safely(task);
+            return;
+        }
+        if (!executor.isShutdown()) {
+            executor.schedule(() -> safely(task), delayMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    void schedulePeriodic(Runnable task, long periodMs) {
+        executor.scheduleWithFixedDelay(() -> safely(task), periodMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    private static void safely(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("storage background task failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.brook.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * Sparse map from the largest timestamp seen so far in a segment to the base offset of the batch
+ * where it was reached. Timestamps grow strictly from entry to entry, so the first batch holding
+ * a timestamp at or above T starts at or after the last entry whose timestamp is below T.
+ *
+ * <pre>
+ * entry (12 bytes, big-endian):  0                                8                12
+ *                                +--------------------------------+----------------+
+ *                                | max timestamp so far           | relative offset|
+ *                                +--------------------------------+----------------+
+ * </pre>
+ * An entry is added together with an offset-index entry (when the maximum grew) and once more
+ * when the segment stops being active, so the last entry of a closed segment holds its largest
+ * timestamp. Memory, file and threading rules are those of {@link OffsetIndex}.
+ */
+final class TimeIndex {
+    static final int ENTRY_SIZE = 12;
+
+    private final long baseOffset;
+    private final int maxEntries;
+    private volatile long[] timestamps;
+    private volatile int[] relOffsets;
+    private volatile int count;
+
+    TimeIndex(long baseOffset, int maxIndexBytes) {
+        this.baseOffset = baseOffset;
+        this.maxEntries = Math.max(1, maxIndexBytes / ENTRY_SIZE);
+        this.timestamps = new long[16];
+        this.relOffsets = new int[16];
+    }
+
+    int entries() {
+        return count;
+    }
+
+    boolean isFull() {
+        return count >= maxEntries;
+    }
+
+    long lastTimestamp() {
+        int n = count;
+        return n == 0 ? -1L : timestamps[n - 1];
+    }
+
+    long lastOffset() {
+        int n = count;
+        return n == 0 ? baseOffset : baseOffset + relOffsets[n - 1];
+    }
+
+    /** Adds an entry if {@code timestamp} is larger than the last one. */
+    boolean maybeAppend(long timestamp, long offset) {
+        int n = count;
+        if (n >= maxEntries) {
+            return false;
+        }
+        long rel = offset - baseOffset;
+        if (rel < 0 || rel > Integer.MAX_VALUE) {
+            return false;
+        }
+        if (n > 0 && (timestamp <= timestamps[n - 1] || rel < relOffsets[n - 1])) {
+            return false;
+        }
+        if (n == timestamps.length) {
+            int size = Math.min(maxEntries, n * 2);
+            timestamps = Arrays.copyOf(timestamps, size);
+            relOffsets = Arrays.copyOf(relOffsets, size);
+        }
+        timestamps[n] = timestamp;
+        relOffsets[n] = (int) rel;
+        count = n + 1;
+        return true;
+    }
+
+    /**
+     * Offset from which to scan for the first record with timestamp at or above {@code timestamp}:
+     * the offset of the last entry with a smaller timestamp, or the segment base.
+     */
+    long lookup(long timestamp) {
+        int n = count;
+        long[] ts = timestamps;
+        int[] rels = relOffsets;
+        int lo = 0;
+        int hi = n - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ts[mid] < timestamp) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? baseOffset : baseOffset + rels[found];
+    }
+
+    void truncateTo(long offset) {
+        long rel = offset - baseOffset;
+        int n = count;
+        while (n > 0 && relOffsets[n - 1] >= rel) {
+            n--;
+        }
+        count = n;
+    }
+
+    void clear() {
+        count = 0;
+    }
+
+    void writeTo(Path file) throws IOException {
+        int n = count;
+        ByteBuffer buf = ByteBuffer.allocate(n * ENTRY_SIZE);
+        for (int i = 0; i < n; i++) {
+            buf.putLong(timestamps[i]).putInt(relOffsets[i]);
+        }
+        buf.flip();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+        }
+    }
+
+    /** Loads the file if sound for a segment whose offsets end before {@code nextOffset}; else a reason. */
+    String load(Path file, long nextOffset) throws IOException {
+        if (!Files.exists(file)) {
+            return "missing";
+        }
+        long size = Files.size(file);
+        if (size % ENTRY_SIZE != 0) {
+            return "size " + size + " is not a multiple of " + ENTRY_SIZE;
+        }
+        if (size / ENTRY_SIZE > maxEntries) {
+            return "more than " + maxEntries + " entries";
+        }
+        ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(file));
+        clear();
+        while (buf.remaining() >= ENTRY_SIZE) {
+            long ts = buf.getLong();
+            int rel = buf.getInt();
+            if (baseOffset + rel >= nextOffset || !maybeAppend(ts, baseOffset + rel)) {
+                clear();
+                return "entry " + count + " (" + ts + " -> " + rel + ") out of order or past the log end";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,162 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+import org.apache.kafka.common.compress.Compression;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CompactionTest {
+    @TempDir
+    Path tmp;
+    LogFixture fx;
+    final LogCleaner cleaner = new LogCleaner();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fx.close();
+    }
+
+    private Log open(Map<String, ?> extra) throws Exception {
+        Map<String, Object> s = new HashMap<>(Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, 400,
+                LogConfig.MIN_CLEANABLE_DIRTY_RATIO, 0.0, LogConfig.DELETE_RETENTION_MS, 10_000));
+        s.putAll(extra);
+        fx = new LogFixture(tmp, s);
+        return fx.open();
+    }
+
+    private void put(Log log, String key, String value) {
+        AppendResult r = log.append(Batches.keyed(fx.clock.millis(), new String[] {key}, new String[] {value}), 0);
+        assertThat(r.error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldKeepNewestValuePerKeyAtItsOriginalOffset() throws Exception {
+        Log log = open(Map.of());
+        for (int i = 0; i < 30; i++) {
+            put(log, "k" + (i % 3), "v" + i);
+        }
+        log.flush();
+        List<Batches.Rec> before = Batches.readAll(log, 0);
+        int rewritten = cleaner.clean(log, fx.clock.millis());
+        assertThat(rewritten).isPositive();
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        assertThat(after.size()).isLessThan(before.size());
+        assertThat(before).containsAll(after);
+        // Offsets strictly increase: an ordered subsequence.
+        for (int i = 1; i < after.size(); i++) {
+            assertThat(after.get(i).offset()).isGreaterThan(after.get(i - 1).offset());
+        }
+        // Within the cleaned segments each key appears once; the newest value of each key survives.
+        Map<String, Batches.Rec> newest = new HashMap<>();
+        before.forEach(r -> newest.put(r.key(), r));
+        assertThat(after).containsAll(newest.values());
+        assertThat(log.logEndOffset()).isEqualTo(30);
+        assertThat(log.append(Batches.keyed(0, new String[] {"x"}, new String[] {"y"}), 0).baseOffset())
+                .isEqualTo(30);
+    }
+
+    @Test
+    void shouldNeverTouchTheActiveSegment() throws Exception {
+        Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 100_000));
+        for (int i = 0; i < 30; i++) {
+            put(log, "k", "v" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isZero();
+        assertThat(Batches.readAll(log, 0)).hasSize(30);
+    }
+
+    @Test
+    void shouldCompactCompressedBatchesKeepingCodec() throws Exception {
+        Log log = open(Map.of());
+        for (int i = 0; i < 8; i++) {
+            log.append(Batches.batch(Compression.lz4().build(), fx.clock.millis(), 5, "k", 5), 0);
+        }
+        log.flush();
+        cleaner.clean(log, fx.clock.millis());
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        List<String> cleanedKeys = after.stream().filter(r -> r.offset() < log.active().baseOffset)
+                .map(Batches.Rec::key).toList();
+        assertThat(cleanedKeys).isNotEmpty().doesNotHaveDuplicates();
+        assertThat(after.size()).isLessThan(40);
+        for (var b : Batches.batches(log.read(0, 1 << 20, true).records())) {
+            assertThat(b.compressionType().name).isEqualTo("lz4");
+        }
+    }
+
+    @Test
+    void shouldRemoveTombstonesOnlyAfterDeleteRetention() throws Exception {
+        Log log = open(Map.of());
+        for (int i = 0; i < 10; i++) {
+            put(log, "a", "v" + i);
+            put(log, "b", "w" + i);
+        }
+        put(log, "a", null);
+        for (int i = 0; i < 10; i++) {
+            put(log, "c", "x" + i);
+        }
+        log.flush();
+        long t0 = fx.clock.millis();
+        cleaner.clean(log, t0);
+        assertThat(Batches.readAll(log, 0)).anyMatch(r -> r.key().equals("a") && r.value() == null);
+        assertThat(Batches.readAll(log, 0)).noneMatch(r -> r.key().equals("a") && r.value() != null);
+        fx.clock.advance(9_999);
+        cleaner.clean(log, fx.clock.millis());
+        assertThat(Batches.readAll(log, 0)).anyMatch(r -> r.key().equals("a") && r.value() == null);
+        fx.clock.advance(1);
+        cleaner.clean(log, fx.clock.millis());
+        assertThat(Batches.readAll(log, 0)).noneMatch(r -> r.key().equals("a"));
+        assertThat(Batches.readAll(log, 0)).anyMatch(r -> r.key().equals("b") && r.value().equals("w9"));
+    }
+
+    @Test
+    void shouldHonourMinCompactionLag() throws Exception {
+        Log log = open(Map.of(LogConfig.MIN_COMPACTION_LAG_MS, 60_000));
+        for (int i = 0; i < 30; i++) {
+            put(log, "k", "v" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isZero();
+        assertThat(cleaner.clean(log, fx.clock.millis() + 60_000)).isPositive();
+    }
+
+    @Test
+    void shouldKeepTransactionMarkersIntact() throws Exception {
+        Log log = open(Map.of());
+        log.append(Batches.producerBatch(7, (short) 0, 0, 3, fx.clock.millis(), true), 0);
+        log.append(Batches.commitMarker(7, (short) 0, fx.clock.millis()), 0);
+        for (int i = 0; i < 20; i++) {
+            put(log, "k0", "v" + i);
+        }
+        log.flush();
+        cleaner.clean(log, fx.clock.millis());
+        var batches = Batches.batches(log.read(0, 1 << 20, true).records());
+        assertThat(batches).anyMatch(b -> b.isControlBatch() && b.baseOffset() == 3);
+    }
+
+    @Test
+    void shouldSurviveRestartAfterCompaction() throws Exception {
+        Log log = open(Map.of());
+        for (int i = 0; i < 30; i++) {
+            put(log, "k" + (i % 4), "v" + i);
+        }
+        log.flush();
+        cleaner.clean(log, fx.clock.millis());
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        try (var files = Files.list(fx.dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .noneMatch(n -> n.endsWith(".cleaned") || n.endsWith(".swap") || n.endsWith(".deleted"));
+        }
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(Batches.readAll(log, 0)).isEqualTo(after);
+    }
+}

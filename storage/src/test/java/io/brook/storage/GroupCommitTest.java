@@ -1,0 +1,116 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One flusher thread serving many partitions; appenders never wait for the disk. */
+class GroupCommitTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    @Timeout(60)
+    void shouldMakeEveryAppendDurableThroughOneFlusherAcrossPartitions() throws Exception {
+        int partitions = 4;
+        int threadsPerPartition = 2;
+        int appendsPerThread = 200;
+        MutableClock clock = new MutableClock(0);
+        List<Log> logs = new ArrayList<>();
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher")) {
+            for (int p = 0; p < partitions; p++) {
+                logs.add(Log.open(tmp.resolve("t-" + p), "t", p, LogConfig.defaults(), 0, true, clock, scheduler,
+                        flusher));
+            }
+            List<Thread> threads = new ArrayList<>();
+            List<CompletableFuture<Void>> durable = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (Log log : logs) {
+                for (int t = 0; t < threadsPerPartition; t++) {
+                    Thread th = new Thread(() -> {
+                        for (int i = 0; i < appendsPerThread; i++) {
+                            AppendResult r = log.append(Batches.batch(i, 1, "k"), 0);
+                            if (r.error() != Errors.NONE) {
+                                errors.add(new AssertionError(r.toString()));
+                                return;
+                            }
+                            durable.add(log.whenDurable(r.lastOffset() + 1));
+                        }
+                    });
+                    threads.add(th);
+                    th.start();
+                }
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            assertThat(errors).isEmpty();
+            CompletableFuture.allOf(durable.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+            for (Log log : logs) {
+                assertThat(log.logEndOffset()).isEqualTo((long) threadsPerPartition * appendsPerThread);
+                assertThat(log.highWatermark()).isEqualTo(log.logEndOffset());
+                List<Batches.Rec> recs = Batches.readAll(log, 0);
+                assertThat(recs).hasSize(threadsPerPartition * appendsPerThread);
+                for (int i = 0; i < recs.size(); i++) {
+                    assertThat(recs.get(i).offset()).isEqualTo(i);
+                }
+                assertThat(log.flushCount()).isLessThanOrEqualTo(log.logEndOffset());
+            }
+        } finally {
+            for (Log log : logs) {
+                log.close();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFlushByMessageCountWhenFlushOnAckIsOff() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        LogConfig cfg = LogConfig.defaults().with(java.util.Map.of(LogConfig.FLUSH_ON_ACK, false,
+                LogConfig.FLUSH_MESSAGES, 3));
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher");
+             Log log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, clock, scheduler, flusher)) {
+            log.append(Batches.batch(0, 1, "k"), 0);
+            log.append(Batches.batch(0, 1, "k"), 0);
+            assertThat(log.highWatermark()).isEqualTo(2);
+            assertThat(log.durableOffset()).isZero();
+            log.append(Batches.batch(0, 1, "k"), 0);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (log.durableOffset() < 3 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(log.durableOffset()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFlushByTimeWhenFlushOnAckIsOff() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        LogConfig cfg = LogConfig.defaults().with(java.util.Map.of(LogConfig.FLUSH_ON_ACK, false,
+                LogConfig.FLUSH_MS, 1000));
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher");
+             Log log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, clock, scheduler, flusher)) {
+            log.append(Batches.batch(0, 1, "k"), 0);
+            log.maybeFlushByTime(clock.millis() + 999);
+            assertThat(log.durableOffset()).isZero();
+            clock.advance(1000);
+            log.maybeFlushByTime(clock.millis());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (log.durableOffset() < 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(log.durableOffset()).isEqualTo(1);
+        }
+    }
+}

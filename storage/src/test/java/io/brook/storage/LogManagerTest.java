@@ -1,0 +1,135 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(60)
+class LogManagerTest {
+    @TempDir
+    Path tmp;
+    final MutableClock clock = new MutableClock(1_700_000_000_000L);
+
+    LogManager open() throws Exception {
+        return LogManager.open(new LogManager.Options(tmp).clock(clock).backgroundThreads(false)
+                .defaults(LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0))));
+    }
+
+    @Test
+    void shouldCreateGetAndDeleteLogsInTopicPartitionDirectories() throws Exception {
+        try (LogManager m = open()) {
+            Log a = m.getOrCreateLog("orders-eu", 0, LogConfig.defaults());
+            Log b = m.getOrCreateLog("orders-eu", 1, LogConfig.defaults());
+            assertThat(m.getOrCreateLog("orders-eu", 0, LogConfig.defaults())).isSameAs(a);
+            assertThat(tmp.resolve("orders-eu-0")).isDirectory();
+            assertThat(tmp.resolve("orders-eu-1")).isDirectory();
+            assertThat(m.getLog("orders-eu", 1)).isSameAs(b);
+            assertThat(m.getLog("orders-eu", 2)).isNull();
+            assertThat(m.allLogs()).hasSize(2);
+            assertThat(m.deleteLog("orders-eu", 1)).isTrue();
+            assertThat(m.getLog("orders-eu", 1)).isNull();
+            assertThat(tmp.resolve("orders-eu-1")).doesNotExist();
+            assertThat(b.append(Batches.batch(0, 1, "k"), 0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            assertThat(m.deleteLog("orders-eu", 1)).isFalse();
+            assertThatThrownBy(() -> m.getOrCreateLog("bad/name", 0, LogConfig.defaults()))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void shouldReopenAllLogsAfterCleanShutdownWithMarker() throws Exception {
+        try (LogManager m = open()) {
+            for (int p = 0; p < 5; p++) {
+                Log log = m.getOrCreateLog("t", p, LogConfig.defaults());
+                for (int i = 0; i <= p; i++) {
+                    log.append(Batches.batch(1000, 2, "k"), 0);
+                }
+            }
+        }
+        assertThat(tmp.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        assertThat(tmp.resolve(LogManager.RECOVERY_POINT_FILE)).exists();
+        try (LogManager m = open()) {
+            assertThat(tmp.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+            assertThat(m.allLogs()).hasSize(5);
+            for (int p = 0; p < 5; p++) {
+                Log log = m.getLog("t", p);
+                assertThat(log.logEndOffset()).isEqualTo(2L * (p + 1));
+                assertThat(log.highWatermark()).isEqualTo(log.logEndOffset());
+                assertThat(Batches.readAll(log, 0)).hasSize(2 * (p + 1));
+            }
+        }
+    }
+
+    @Test
+    void shouldRecoverAfterCrashAndKeepEverythingMadeDurable() throws Exception {
+        LogManager m = open();
+        Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+        for (int i = 0; i < 10; i++) {
+            AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get();
+        }
+        m.checkpointRecoveryPoints();
+        long durable = log.durableOffset();
+        m.crash();
+        // A torn write after the durable data.
+        Path seg = tmp.resolve("t-0").resolve("00000000000000000000.log");
+        Files.write(seg, new byte[] {0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 99}, java.nio.file.StandardOpenOption.APPEND);
+        try (LogManager m2 = open()) {
+            Log again = m2.getLog("t", 0);
+            assertThat(again.logEndOffset()).isEqualTo(durable);
+            assertThat(Batches.readAll(again, 0)).hasSize((int) durable);
+            assertThat(again.append(Batches.batch(1000, 1, "k"), 0).baseOffset()).isEqualTo(durable);
+        }
+    }
+
+    @Test
+    void shouldDeleteLeftoverDeletedTopicDirectoriesAtStartup() throws Exception {
+        Files.createDirectories(tmp.resolve("gone-0.abc-delete"));
+        Files.writeString(tmp.resolve("gone-0.abc-delete").resolve("x.log"), "x");
+        try (LogManager m = open()) {
+            assertThat(tmp.resolve("gone-0.abc-delete")).doesNotExist();
+            assertThat(m.allLogs()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldApplyTopicConfigUpdatesToEveryPartition() throws Exception {
+        try (LogManager m = open()) {
+            m.getOrCreateLog("t", 0, LogConfig.defaults());
+            m.getOrCreateLog("t", 1, LogConfig.defaults());
+            m.getOrCreateLog("u", 0, LogConfig.defaults());
+            LogConfig compact = LogConfig.defaults().with(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
+            m.updateConfig("t", compact);
+            assertThat(m.getLog("t", 1).config().compact()).isTrue();
+            assertThat(m.getLog("u", 0).config().compact()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldRunRetentionFromTheManager() throws Exception {
+        try (LogManager m = open()) {
+            LogConfig cfg = LogConfig.defaults().with(Map.of(LogConfig.SEGMENT_BYTES, 300, LogConfig.RETENTION_MS,
+                    1000, LogConfig.FILE_DELETE_DELAY_MS, 0));
+            Log log = m.getOrCreateLog("t", 0, cfg);
+            for (int i = 0; i < 10; i++) {
+                AppendResult r = log.append(Batches.batch(clock.millis(), 2, "k"), 0);
+                log.whenDurable(r.lastOffset() + 1).get();
+            }
+            assertThat(m.runRetention()).isZero();
+            clock.advance(2000);
+            assertThat(m.runRetention()).isGreaterThan(0);
+            assertThat(log.logStartOffset()).isEqualTo(20);
+            assertThat(log.logEndOffset()).isEqualTo(20);
+            assertThat(log.segmentCount()).isEqualTo(1);
+            assertThat(log.append(Batches.batch(clock.millis(), 1, "k"), 0).baseOffset()).isEqualTo(20);
+        }
+    }
+}

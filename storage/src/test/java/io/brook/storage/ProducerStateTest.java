@@ -1,0 +1,181 @@
+package io.brook.storage;
+
+import io.brook.wire.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Idempotent-producer rules of protocol.md §7.2, through the log's append path. */
+class ProducerStateTest {
+    private static final long PID = 4242L;
+
+    @TempDir
+    Path tmp;
+    LogFixture fx;
+    Log log;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fx.close();
+    }
+
+    private Log open(Map<String, ?> settings) throws Exception {
+        fx = new LogFixture(tmp, settings);
+        log = fx.open();
+        return log;
+    }
+
+    private AppendResult send(long pid, int epoch, int seq, int count) {
+        return log.append(Batches.idempotent(pid, (short) epoch, seq, count, 1000), 0);
+    }
+
+    @Test
+    void shouldAcceptAnySequenceWithoutState() throws Exception {
+        open(Map.of());
+        assertThat(send(PID, 3, 42, 2).error()).isEqualTo(Errors.NONE);
+        assertThat(send(PID, 3, 44, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldReturnOriginalOffsetsForDuplicateWithoutWritingIt() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 3);
+        AppendResult second = send(PID, 0, 3, 2);
+        send(PID, 0, 5, 1);
+        long end = log.logEndOffset();
+        AppendResult dup = send(PID, 0, 3, 2);
+        assertThat(dup.error()).isEqualTo(Errors.NONE);
+        assertThat(dup.duplicate()).isTrue();
+        assertThat(dup.baseOffset()).isEqualTo(second.baseOffset());
+        assertThat(dup.lastOffset()).isEqualTo(second.lastOffset());
+        assertThat(log.logEndOffset()).isEqualTo(end);
+    }
+
+    @Test
+    void shouldRememberOnlyTheLastFiveBatches() throws Exception {
+        open(Map.of());
+        for (int i = 0; i < 6; i++) {
+            send(PID, 0, i, 1);
+        }
+        assertThat(send(PID, 0, 1, 1).duplicate()).isTrue();
+        AppendResult tooOld = send(PID, 0, 0, 1);
+        assertThat(tooOld.error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+    }
+
+    @Test
+    void shouldRejectGapAndAcceptNextInSequence() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 2);
+        AppendResult gap = send(PID, 0, 3, 1);
+        assertThat(gap.error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(send(PID, 0, 2, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldRejectStaleEpochAndRequireZeroAfterBump() throws Exception {
+        open(Map.of());
+        send(PID, 1, 0, 2);
+        assertThat(send(PID, 0, 2, 1).error()).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(send(PID, 2, 5, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(send(PID, 2, 0, 1).error()).isEqualTo(Errors.NONE);
+        assertThat(send(PID, 1, 2, 1).error()).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(send(PID, 2, 1, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldWrapSequenceAfterIntegerMax() throws Exception {
+        open(Map.of());
+        assertThat(send(PID, 0, Integer.MAX_VALUE - 1, 2).error()).isEqualTo(Errors.NONE);
+        assertThat(send(PID, 0, 0, 1).error()).isEqualTo(Errors.NONE);
+        assertThat(send(PID, 0, 2, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+    }
+
+    @Test
+    void shouldKeepProducersApart() throws Exception {
+        open(Map.of());
+        send(1, 0, 0, 1);
+        send(2, 0, 10, 1);
+        assertThat(send(1, 0, 1, 1).error()).isEqualTo(Errors.NONE);
+        assertThat(send(2, 0, 11, 1).error()).isEqualTo(Errors.NONE);
+        assertThat(send(2, 0, 1, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+    }
+
+    @Test
+    void shouldRestoreStateFromSnapshotAfterCleanRestart() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 2);
+        AppendResult b = send(PID, 0, 2, 2);
+        log.flush();
+        log = fx.reopen();
+        AppendResult dup = send(PID, 0, 2, 2);
+        assertThat(dup.duplicate()).isTrue();
+        assertThat(dup.baseOffset()).isEqualTo(b.baseOffset());
+        assertThat(send(PID, 0, 7, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(send(PID, 0, 4, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldRebuildStateFromLogAfterCrashWithoutSnapshot() throws Exception {
+        open(Map.of(LogConfig.SEGMENT_BYTES, 300));
+        for (int i = 0; i < 10; i++) {
+            send(PID, 0, i * 2, 2);
+            log.flush();
+        }
+        log = fx.crashAndReopenAfter(() -> {
+            try (var files = Files.list(fx.dir)) {
+                for (Path p : files.toList()) {
+                    if (p.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }, 0);
+        assertThat(send(PID, 0, 18, 2).duplicate()).isTrue();
+        assertThat(send(PID, 0, 21, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(send(PID, 0, 20, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldRebuildStateFromOlderSnapshotPlusLogAfterCrash() throws Exception {
+        open(Map.of(LogConfig.SEGMENT_BYTES, 300));
+        for (int i = 0; i < 10; i++) {
+            send(PID, 0, i * 2, 2);
+            log.flush();
+        }
+        assertThat(fx.dir.toFile().list((d, n) -> n.endsWith(ProducerStateManager.SNAPSHOT_SUFFIX))).isNotEmpty();
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(send(PID, 0, 16, 2).duplicate()).isTrue();
+        assertThat(send(PID, 0, 20, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldForgetProducerWhoseBatchesWereDeleted() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 2);
+        log.flush();
+        log.deleteRecordsBefore(2);
+        assertThat(send(PID, 0, 17, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldHoldLastStableOffsetAtOpenTransactionUntilMarker() throws Exception {
+        open(Map.of());
+        log.append(Batches.batch(1000, 2, "k"), 0);
+        AppendResult txn = log.append(Batches.producerBatch(PID, (short) 0, 0, 2, 1000, true), 0);
+        log.append(Batches.batch(1000, 2, "k"), 0);
+        log.flush();
+        assertThat(log.lastStableOffset()).isEqualTo(txn.baseOffset());
+        assertThat(log.highWatermark()).isEqualTo(6);
+        assertThat(log.append(Batches.commitMarker(PID, (short) 0, 1000), 0).error()).isEqualTo(Errors.NONE);
+        log.flush();
+        assertThat(log.lastStableOffset()).isEqualTo(7);
+        assertThat(log.offsetForTimestamp(Log.LATEST_TIMESTAMP, true).offset()).isEqualTo(7);
+    }
+}
