@@ -212,8 +212,10 @@ public final class Log implements AutoCloseable {
         logEndOffset = active.nextOffset();
         logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
+        // After an unclean stop the data found on disk may still sit in the page cache only:
+        // force it before calling it durable. After a clean stop close() forced everything.
         for (LogSegment seg : segments.values()) {
-            if (seg.baseOffset >= (rp == null ? 0 : rp) || !cleanShutdown) {
+            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
                 seg.flush();
             }
             if (seg != active) {
@@ -1007,7 +1009,7 @@ public final class Log implements AutoCloseable {
             return n;
         }
         if (cfg.retentionMs() >= 0) {
-            n += deleteSegments(s -> nowMs - s.maxTimestamp() > cfg.retentionMs(), true);
+            n += deleteSegments(s -> nowMs - retentionTimestamp(s) > cfg.retentionMs(), true);
         }
         if (cfg.retentionBytes() >= 0) {
             long[] excess = {sizeInBytes() - cfg.retentionBytes()};
@@ -1020,6 +1022,18 @@ public final class Log implements AutoCloseable {
             }, true);
         }
         return n;
+    }
+
+    /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */
+    private static long retentionTimestamp(LogSegment s) {
+        if (s.maxTimestamp() >= 0) {
+            return s.maxTimestamp();
+        }
+        try {
+            return Files.getLastModifiedTime(s.logFile()).toMillis();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private int deleteSegments(java.util.function.Predicate<LogSegment> shouldDelete, boolean mayRollActive) {

@@ -401,13 +401,9 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void shutdownThreads() {
-        try {
-            cleanerScheduler.close();
-            scheduler.close();
-            flusher.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        cleanerScheduler.close();
+        scheduler.close();
+        flusher.close();
     }
 
     /**
@@ -449,19 +445,11 @@ public final class LogManager implements AutoCloseable {
     /** Simulated crash for tests: threads stop, nothing is flushed, no marker is written. */
     void crash() throws IOException {
         closed = true;
-        try {
-            cleanerScheduler.close();
-            scheduler.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        cleanerScheduler.close();
+        scheduler.close();
         for (Log log : logs.values()) {
             log.closeAbruptly();
         }
-        try {
-            flusher.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        flusher.close();
     }
 }

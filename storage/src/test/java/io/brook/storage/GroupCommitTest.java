@@ -54,7 +54,7 @@ class GroupCommitTest {
                 th.join();
             }
             assertThat(errors).isEmpty();
-            CompletableFuture.allOf(durable.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(durable.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
             for (Log log : logs) {
                 assertThat(log.logEndOffset()).isEqualTo((long) threadsPerPartition * appendsPerThread);
                 assertThat(log.highWatermark()).isEqualTo(log.logEndOffset());

@@ -118,7 +118,7 @@ class LogTest {
             assertThat(bs.get(0).baseOffset()).isLessThanOrEqualTo(o);
             assertThat(bs.get(0).lastOffset()).isGreaterThanOrEqualTo(o);
             List<Batches.Rec> all = Batches.records(log.read(o, Integer.MAX_VALUE, true).records());
-            assertThat(all.get(all.size() - 1).offset()).isIn(total - 1L, (long) all.get(all.size() - 1).offset());
+            assertThat(all.get(all.size() - 1).offset()).isLessThan(total);
         }
         assertThat(log.read(total, 100, true).records()).isNull();
         assertThat(log.read(total, 100, true).error()).isEqualTo(Errors.NONE);
