@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Back-pressure: bytes of requests read but not yet answered are counted; above
  * {@code brook.connection.max.inflight.bytes} the channel stops reading (autoRead off) until
- * responses drain, so a client that pipelines without reading answers cannot make the broker
- * queue without bound.
+ * responses drain. Likewise while the outbound buffer is above its high water mark (a client
+ * that does not read its answers). Either way the broker never queues without bound.
  *
  * <p>Bad input closes only this connection, with one log line: an unknown API key, an
  * unsupported version (except ApiVersions, answered with UNSUPPORTED_VERSION per KIP-511), or a
@@ -196,9 +196,32 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (drained != null && (inFlight.isEmpty() || closing)) {
             drained.trySuccess(null); // what was written is flushed before the close that follows
         }
-        if (!closing && !shuttingDown && closeReason == null && !channel.config().isAutoRead() && inflightBytes < maxInflightBytes) {
+        maybeResumeReading();
+    }
+
+    private void maybeResumeReading() {
+        if (!closing && !shuttingDown && closeReason == null && !channel.config().isAutoRead()
+                && inflightBytes < maxInflightBytes && channel.isWritable()) {
             channel.config().setAutoRead(true);
         }
+    }
+
+    /**
+     * A client that sends requests but does not read the answers fills our outbound buffer; once
+     * it passes the high water mark we stop reading from it until the socket drains (file
+     * regions do not count: they hold no memory).
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (!channel.isWritable()) {
+            if (channel.config().isAutoRead()) {
+                readPauses.increment();
+                channel.config().setAutoRead(false);
+            }
+        } else {
+            maybeResumeReading();
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     private boolean write(RequestContext rc) {

@@ -299,4 +299,34 @@ class NetworkServerTest {
             writer.join(10_000);
         }
     }
+
+    @Test
+    void shouldStopReadingFromAClientThatDoesNotReadItsAnswers() throws Exception {
+        start(Map.of());
+        try (RawClient c = new RawClient(address)) {
+            // 200k pings make 200k x 14 bytes = 2.8 MB of answers, more than socket buffers and the
+            // 1 MB high water mark hold while the client reads nothing
+            int count = 200_000;
+            Thread writer = new Thread(() -> {
+                try {
+                    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+                    for (int i = 0; i < count; i++) {
+                        ByteBuffer f = ping(i, 1);
+                        all.write(ByteBuffer.allocate(4).putInt(f.remaining()).array());
+                        all.write(f.array(), 0, f.remaining());
+                    }
+                    c.sendRaw(all.toByteArray());
+                } catch (IOException e) {
+                    // the test closes the socket at the end
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            Await.until("reading paused for unread answers", () -> server.readPauses() > 0);
+            for (int i = 0; i < count; i++) {
+                assertThat(readPong(c)).containsExactly(i, 1, 0);
+            }
+            writer.join(10_000);
+        }
+    }
 }
