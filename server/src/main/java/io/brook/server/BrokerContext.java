@@ -15,14 +15,15 @@ final class BrokerContext {
     private final String clusterId;
     private final TopicManager topics;
     private final ProducerIdAllocator producerIds;
-    private final FetchWaiters fetchWaiters = new FetchWaiters();
+    private final FetchWaiters fetchWaiters;
     private final Executor ioExecutor;
     private final Timer timer;
     private volatile Listener advertised;
     private volatile GroupCoordinator groups;
 
     BrokerContext(BrokerConfig config, String clusterId, TopicManager topics, ProducerIdAllocator producerIds,
-            Executor ioExecutor, Timer timer) {
+            Executor ioExecutor, Timer timer, FetchWaiters fetchWaiters) {
+        this.fetchWaiters = fetchWaiters;
         this.config = config;
         this.clusterId = clusterId;
         this.topics = topics;

@@ -99,7 +99,8 @@ public final class Brook implements AutoCloseable {
         try {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
             TopicConfigs topicConfigs = new TopicConfigs(config);
-            this.logs = StoragePartitionLogs.open(dataDir, registry, topicConfigs);
+            FetchWaiters fetchWaiters = new FetchWaiters();
+            this.logs = StoragePartitionLogs.open(dataDir, registry, topicConfigs, fetchWaiters);
             TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
             topics.openAll();
             this.groups = GroupCoordinatorSetup.start(config, topics, Clock.systemUTC());
@@ -107,7 +108,7 @@ public final class Brook implements AutoCloseable {
             timer = new HashedWheelTimer(new DefaultThreadFactory("brook-timer", true), TIMER_TICK_MS,
                     TimeUnit.MILLISECONDS, 512);
             this.context = new BrokerContext(config, meta.clusterId(), topics,
-                    ProducerIdAllocator.open(meta.metaDir()), pool, timer);
+                    ProducerIdAllocator.open(meta.metaDir()), pool, timer, fetchWaiters);
             context.groups(groups);
             ApiTable apis = apiTable();
             net = new NetworkServer(config, context, apis, pool);

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /**
  * {@link PartitionLogs} over the storage module's {@link LogManager}: recovery at start-up,
  * group-commit flushing, retention and compaction in the background, clean-shutdown marker on
- * close. Existing logs open with the config the topic registry holds for their topic.
+ * close, and high-watermark events for long-poll fetches. Existing logs open with the config the topic registry holds for their topic.
  */
 final class StoragePartitionLogs implements PartitionLogs {
 
@@ -19,8 +19,12 @@ final class StoragePartitionLogs implements PartitionLogs {
         this.manager = manager;
     }
 
-    static StoragePartitionLogs open(Path dataDir, TopicRegistry registry, TopicConfigs configs) throws IOException {
+    static StoragePartitionLogs open(Path dataDir, TopicRegistry registry, TopicConfigs configs,
+            FetchWaiters fetchWaiters) throws IOException {
         LogManager.Options options = new LogManager.Options(dataDir)
+                // every high-watermark move (after the group commit, or after the write when
+                // fsync-on-ack is off), whoever appended, wakes the fetches waiting on that partition
+                .highWatermarkListener((log, hw) -> fetchWaiters.wake(new TopicPartition(log.topic(), log.partition())))
                 .defaults(configs.effective(java.util.Map.of()))
                 .topicConfigs(topic -> {
                     TopicInfo t = registry.get(topic);

@@ -28,8 +28,12 @@ class NetworkServerTest {
     private static final ApiKey KEY = ApiKey.METADATA;
     private static final short VERSION = 1;
 
-    /** ids >= HOLD are kept until the test answers them; NO_RESPONSE_ID is never answered; THROW_ID throws. */
+    /**
+     * ids >= HOLD are kept until the test answers them; NO_RESPONSE_ID is never answered; THROW_ID
+     * throws; ids <= ECHO_PADDING answer with as much padding as the request carried.
+     */
     private static final int HOLD = 100;
+    private static final int ECHO_PADDING = -1000;
     private static final int NO_RESPONSE_ID = 7;
     private static final int THROW_ID = -1;
 
@@ -50,6 +54,8 @@ class NetworkServerTest {
                 ctx.noResponse();
             } else if (ping.id() >= HOLD) {
                 held.put(ping.id(), ctx);
+            } else if (ping.id() <= ECHO_PADDING) {
+                ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code(), ping.padding()));
             } else {
                 ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code()));
             }
@@ -69,7 +75,7 @@ class NetworkServerTest {
                 .register(KEY, (short) 0, (short) 5, (short) 0, (buf, v) -> Ping.read(KEY, buf), new PingHandler())
                 .build();
         pool = Executors.newFixedThreadPool(4);
-        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null), table, pool);
+        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null, new FetchWaiters()), table, pool);
         address = server.start();
     }
 
@@ -303,19 +309,16 @@ class NetworkServerTest {
     @Test
     void shouldStopReadingFromAClientThatDoesNotReadItsAnswers() throws Exception {
         start(Map.of());
+        // 1000 answers of 64 KiB: far more than the socket buffers of both ends and the 1 MiB
+        // high water mark can hold while the client reads nothing
+        int count = 1000;
+        int padding = 64 * 1024;
         try (RawClient c = new RawClient(address)) {
-            // 200k pings make 200k x 14 bytes = 2.8 MB of answers, more than socket buffers and the
-            // 1 MB high water mark hold while the client reads nothing
-            int count = 200_000;
             Thread writer = new Thread(() -> {
                 try {
-                    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
                     for (int i = 0; i < count; i++) {
-                        ByteBuffer f = ping(i, 1);
-                        all.write(ByteBuffer.allocate(4).putInt(f.remaining()).array());
-                        all.write(f.array(), 0, f.remaining());
+                        c.sendFrame(TestMessages.pingFrame(KEY, VERSION, i, ECHO_PADDING - i, padding));
                     }
-                    c.sendRaw(all.toByteArray());
                 } catch (IOException e) {
                     // the test closes the socket at the end
                 }
@@ -324,7 +327,7 @@ class NetworkServerTest {
             writer.start();
             Await.until("reading paused for unread answers", () -> server.readPauses() > 0);
             for (int i = 0; i < count; i++) {
-                assertThat(readPong(c)).containsExactly(i, 1, 0);
+                assertThat(readPong(c)).containsExactly(i, ECHO_PADDING - i, 0);
             }
             writer.join(10_000);
         }

@@ -74,6 +74,7 @@ public final class Log implements AutoCloseable {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Flusher flusher;
+    private volatile HighWatermarkListener listener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -231,7 +232,8 @@ public final class Log implements AutoCloseable {
      * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
      * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
      * were never committed and go; a {@code .log.swap} file is committed and replaces
-     * {@code X.log}, whose indexes are dropped and rebuilt; {@code .deleted} files go.
+     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
+     * dropped and rebuilt); {@code .deleted} files go.
      */
     static void completeInterruptedSwaps(Path dir) throws IOException {
         List<Path> all;
@@ -247,12 +249,40 @@ public final class Log implements AutoCloseable {
         }
         for (Path f : all) {
             String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX) && Files.exists(f)) {
-                String base = n.substring(0, n.length() - (LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX).length());
-                LOG.info("completing interrupted swap of {}", f);
-                Files.deleteIfExists(dir.resolve(base + LogSegment.INDEX_SUFFIX));
-                Files.deleteIfExists(dir.resolve(base + LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, dir.resolve(base + LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
+            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
+            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
+                long base;
+                try {
+                    base = Long.parseLong(n.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                // The swap file replaces every segment from its base to its last offset (it
+                // always ends with a batch holding the replaced group's last offset).
+                long last = base;
+                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
+                    while (scanner.next()) {
+                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
+                    }
+                }
+                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
+                for (Path g : all) {
+                    String gn = g.getFileName().toString();
+                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
+                        try {
+                            long b = Long.parseLong(gn.substring(0, 20));
+                            if (b > base && b <= last) {
+                                LogSegment.deleteFiles(dir, b, "");
+                            }
+                        } catch (NumberFormatException ignored) {
+                            // not a segment
+                        }
+                    }
+                }
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
+                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
             }
         }
@@ -359,6 +389,13 @@ public final class Log implements AutoCloseable {
             return AppendResult.error(Errors.MESSAGE_TOO_LARGE, "the batch of " + bytes
                     + " bytes exceeds max.message.bytes " + cfg.maxMessageBytes(), logStartOffset);
         }
+        if (!cfg.logAppendTime() && (cfg.timestampBeforeMaxMs() != Long.MAX_VALUE
+                || cfg.timestampAfterMaxMs() != Long.MAX_VALUE)) {
+            AppendResult bad = checkTimestamps(cfg, batch, p);
+            if (bad != null) {
+                return bad;
+            }
+        }
         if (cfg.compact() && !BatchHeader.isControl(batch, p)) {
             AppendResult bad = checkKeys(batch, p);
             if (bad != null) {
@@ -409,6 +446,10 @@ public final class Log implements AutoCloseable {
         if (requestFlush && flusher != null) {
             flusher.request(this);
         }
+        HighWatermarkListener l = listener;
+        if (l != null && !cfg.flushOnAck()) {
+            l.highWatermarkAdvanced(this, result.lastOffset() + 1);
+        }
         return result;
     }
 
@@ -449,6 +490,25 @@ public final class Log implements AutoCloseable {
         twoSources[0] = h;
         twoSources[1] = batch;
         return twoSources;
+    }
+
+    /**
+     * {@code message.timestamp.before.max.ms} / {@code after.max.ms} (CreateTime topics): the
+     * batch's first and largest timestamps must lie within the allowed distance from now.
+     */
+    private AppendResult checkTimestamps(LogConfig cfg, ByteBuffer batch, int p) {
+        long now = clock.millis();
+        long[] stamps = {BatchHeader.baseTimestamp(batch, p), BatchHeader.maxTimestamp(batch, p)};
+        for (long ts : stamps) {
+            if (ts < 0) {
+                continue;
+            }
+            if (now - ts > cfg.timestampBeforeMaxMs() || ts - now > cfg.timestampAfterMaxMs()) {
+                return AppendResult.error(Errors.INVALID_TIMESTAMP, "timestamp " + ts + " of a record in " + this
+                        + " is out of the accepted range around " + now, logStartOffset);
+            }
+        }
+        return null;
     }
 
     /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
@@ -580,6 +640,10 @@ public final class Log implements AutoCloseable {
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
+            HighWatermarkListener l = listener;
+            if (l != null && config.flushOnAck()) {
+                l.highWatermarkAdvanced(this, end);
+            }
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
@@ -735,7 +799,17 @@ public final class Log implements AutoCloseable {
 
     /** Replaces the settings; they apply from the next append, roll or background pass. */
     public void updateConfig(LogConfig newConfig) {
+        boolean wasFlushOnAck = config.flushOnAck();
         this.config = newConfig;
+        if (newConfig.flushOnAck() && !wasFlushOnAck && flusher != null) {
+            // The high watermark now follows the durable offset, which may lag: catch it up.
+            flusher.request(this);
+        }
+    }
+
+    /** Sets the one listener told about high-watermark advances (null to remove). */
+    public void setHighWatermarkListener(HighWatermarkListener l) {
+        this.listener = l;
     }
 
     public long logStartOffset() { return logStartOffset; }
@@ -929,7 +1003,15 @@ public final class Log implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+        // Whole segments below the new start go now unless compaction or retention is busy with
+        // this log (then their next pass removes them): a request thread never waits for them.
+        if (maintenanceLock.tryLock()) {
+            try {
+                deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+            } finally {
+                maintenanceLock.unlock();
+            }
+        }
         return Errors.NONE;
     }
 
@@ -1049,15 +1131,26 @@ public final class Log implements AutoCloseable {
                     }
                     first = segments.firstEntry().getValue();
                     long hw = highWatermark();
-                    boolean isActive = first == active;
+                    // Compaction can empty a closed segment. It goes together with the segment
+                    // after it, never alone: deleting it alone would move the log start past
+                    // offsets that consumers of a compacted topic may still hold.
+                    LogSegment emptyBefore = null;
+                    if (first.isEmpty() && first != active) {
+                        emptyBefore = first;
+                        first = segments.higherEntry(first.baseOffset).getValue();
+                    }
                     if (first.isEmpty() || first.nextOffset() > hw || !shouldDelete.test(first)) {
                         return deleted;
                     }
-                    if (isActive) {
+                    if (first == active) {
                         if (!mayRollActive) {
                             return deleted;
                         }
                         roll(logEndOffset, clock.millis());
+                    }
+                    if (emptyBefore != null) {
+                        removeSegment(emptyBefore);
+                        deleted++;
                     }
                     removeSegment(first);
                     deleted++;
@@ -1095,40 +1188,52 @@ public final class Log implements AutoCloseable {
     }
 
     /**
-     * Replaces {@code old} by the file {@code X.log.cleaned} the cleaner wrote and forced: renames
-     * it to {@code .swap} (the commit point), moves the old files aside and the swap file into
-     * place, rebuilds the indexes and puts the new segment into the map. Returns false (and
-     * deletes the cleaned file) if the segment changed meanwhile.
+     * Replaces the consecutive closed segments {@code olds} by the one file
+     * {@code X.log.cleaned} the cleaner wrote and forced (X = the first one's base offset, the
+     * file ends with a batch holding the group's last offset): renames it to {@code X.log.swap}
+     * (the commit point), moves the old files aside as {@code .deleted}, moves the swap file to
+     * {@code X.log}, rebuilds its indexes and puts it into the map in place of the olds. Returns
+     * false (and deletes the cleaned file) if the segments changed meanwhile.
      */
-    boolean replaceSegment(LogSegment old, Path cleaned) throws IOException {
+    boolean replaceSegments(List<LogSegment> olds, Path cleaned) throws IOException {
         lock.lock();
         try {
-            if (segments.get(old.baseOffset) != old || old == active) {
-                Files.deleteIfExists(cleaned);
-                return false;
+            for (LogSegment old : olds) {
+                if (segments.get(old.baseOffset) != old || old == active) {
+                    Files.deleteIfExists(cleaned);
+                    return false;
+                }
             }
-            Path swap = LogSegment.file(dir, old.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
+            LogSegment first = olds.get(0);
+            Path swap = LogSegment.file(dir, first.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
             Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
-            Files.move(swap, old.logFile(), StandardCopyOption.ATOMIC_MOVE);
+            for (LogSegment old : olds) {
+                old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
+            }
+            Files.move(swap, first.logFile(), StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            LogSegment fresh = LogSegment.open(dir, old.baseOffset, config, clock.millis());
+            LogSegment fresh = LogSegment.open(dir, first.baseOffset, config, clock.millis());
             Corruption c = fresh.recover(null);
             if (c != null) {
                 throw new IOException("cleaned segment is unsound: " + c);
             }
             fresh.flushIndexes();
-            segments.put(old.baseOffset, fresh);
-            long base = old.baseOffset;
-            scheduler.schedule(() -> {
-                try {
-                    old.close();
-                    LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
-                } catch (IOException e) {
-                    LOG.warn("{}: could not delete replaced segment {}", this, base, e);
-                }
-            }, config.fileDeleteDelayMs());
+            segments.put(first.baseOffset, fresh);
+            for (int i = 1; i < olds.size(); i++) {
+                segments.remove(olds.get(i).baseOffset, olds.get(i));
+            }
+            for (LogSegment old : olds) {
+                long base = old.baseOffset;
+                scheduler.schedule(() -> {
+                    try {
+                        old.close();
+                        LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
+                    } catch (IOException e) {
+                        LOG.warn("{}: could not delete replaced segment {}", this, base, e);
+                    }
+                }, config.fileDeleteDelayMs());
+            }
             return true;
         } finally {
             lock.unlock();

@@ -339,4 +339,16 @@ class LogTest {
         assertThat(log.logEndOffset()).isZero();
         assertThat(log.read(0, 100, true).records()).isNull();
     }
+
+    @Test
+    void shouldRejectTimestampsOutsideConfiguredRange() throws Exception {
+        LogFixture f = fixture(Map.of(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, 1000,
+                LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, 500));
+        Log log = f.open();
+        long now = f.clock.millis();
+        assertThat(log.append(Batches.batch(now - 1001, 1, "k"), 0).error()).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(log.append(Batches.batch(now + 501, 1, "k"), 0).error()).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(log.append(Batches.batch(now - 1000, 1, "k"), 0).error()).isEqualTo(Errors.NONE);
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
 }
