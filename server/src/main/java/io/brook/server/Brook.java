@@ -230,8 +230,13 @@ public final class Brook implements AutoCloseable {
             return;
         }
         closed = true;
-        // stop reading, answer waiting fetches now instead of at their deadline, then drain
-        network.close(DRAIN_MILLIS, context.fetchWaiters()::wakeAll);
+        // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
+        // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
+        // already being written still complete, the coordinator finishes them on the flusher's thread
+        network.close(DRAIN_MILLIS, () -> {
+            context.fetchWaiters().wakeAll();
+            groups.close();
+        });
         timer.stop();
         ioPool.shutdown();
         try {
@@ -242,8 +247,7 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        // after the requests drained and before the logs it writes to close; parked requests get NOT_COORDINATOR
-        groups.close();
+        groups.close(); // (already closed above, unless that failed) before the logs it writes to
         try {
             logs.close();
         } catch (IOException | RuntimeException e) {

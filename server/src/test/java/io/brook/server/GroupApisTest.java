@@ -201,6 +201,32 @@ class GroupApisTest {
     }
 
     @Test
+    void shouldAnswerAParkedJoinWithNotCoordinatorWhenTheBrokerStops() throws Exception {
+        try (ProtocolClient a = client(); ProtocolClient b = client()) {
+            byte[] subscription = {0, 0, 0, 0, 0, 1, 0, 1, 't', 0, 0, 0, 0};
+            JoinGroupRequest first = new JoinGroupRequest().groupId("parked").sessionTimeoutMs(30_000).memberId("")
+                    .protocolType("consumer").protocols(new ArrayList<>(List.of(
+                            new JoinGroupRequestProtocol().name("range").metadata(subscription))));
+            JoinGroupResponse joined = a.call(first, (short) 0);
+            assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
+            // a second member's join waits for the first to rejoin: up to its 30 s session timeout
+            int id = b.send(first, (short) 0);
+            Await.until("the group to rebalance", () -> {
+                try {
+                    HeartbeatResponse hb = a.call(new HeartbeatRequest().groupId("parked").generationId(1)
+                            .memberId(joined.memberId()), (short) 0);
+                    return hb.errorCode() == Errors.REBALANCE_IN_PROGRESS.code();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            brook.close();
+            JoinGroupResponse parked = b.receive(ApiKey.JOIN_GROUP, (short) 0, id);
+            assertThat(parked.errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
+        }
+    }
+
+    @Test
     void shouldAnswerCommitsForUnknownTopicsAndPartitionsPerPartition() throws Exception {
         try (ProtocolClient c = client()) {
             createTopic(c, "known", 2);
