@@ -255,6 +255,10 @@ class GroupApisTest {
         try (ProtocolClient c = client()) {
             MetadataResponse before = c.call(new MetadataRequest().topics(null), (short) 12);
             assertThat(before.topics()).extracting(MetadataResponseTopic::name).doesNotContain("__consumer_offsets");
+            CreateTopicsResponse byClient = c.call(new CreateTopicsRequest().topics(new ArrayList<>(List.of(
+                    new CreatableTopic().name("__consumer_offsets").numPartitions(1).replicationFactor((short) 1))))
+                    .timeoutMs(10_000), (short) 5);
+            assertThat(byClient.topics().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
             createTopic(c, "t", 1);
             c.call(new OffsetCommitRequest().groupId("g").generationIdOrMemberEpoch(-1).memberId("")
                     .topics(new ArrayList<>(List.of(new OffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(
