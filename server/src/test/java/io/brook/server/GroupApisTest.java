@@ -8,6 +8,10 @@ import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.CreateTopicsResponse;
+import io.brook.wire.message.DeleteRecordsRequest;
+import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsPartition;
+import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsTopic;
+import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DeleteTopicsResponse;
 import io.brook.wire.message.FindCoordinatorRequest;
@@ -276,6 +280,12 @@ class GroupApisTest {
                                     .records(BufferRecords.wrap(new RecordBatchBuilder(Compression.NONE)
                                             .append(0L, null, new byte[] {1}).build())))))))), (short) 9);
             assertThat(produced.responses().get(0).partitionResponses().get(0).errorCode())
+                    .isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+
+            DeleteRecordsResponse truncated = c.call(new DeleteRecordsRequest().timeoutMs(1000).topics(new ArrayList<>(
+                    List.of(new DeleteRecordsTopic().name("__consumer_offsets").partitions(new ArrayList<>(List.of(
+                            new DeleteRecordsPartition().partitionIndex(0).offset(-1))))))), (short) 2);
+            assertThat(truncated.topics().get(0).partitions().get(0).errorCode())
                     .isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
 
             DeleteTopicsResponse deleted = c.call(new DeleteTopicsRequest().topicNames(
