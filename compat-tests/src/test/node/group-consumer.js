@@ -3,7 +3,8 @@
 // Usage: node group-consumer.js <brokers> <topic> <group> <expected distinct records> [members]
 // Starts <members> consumers in one group, reads from the beginning until every expected record
 // was seen, disconnects (which commits what was processed and leaves the group) and prints
-// {"total": n, "values": [...]} on stdout. Exits non-zero on an error or after 60 s.
+// what it read, what the admin client reports (committed offsets, group state, listing) as JSON
+// on stdout. Exits non-zero on an error or after 60 s.
 const { Kafka, logLevel } = require('kafkajs');
 
 const [brokers, topic, groupId, expectedArg, membersArg] = process.argv.slice(2);
@@ -44,8 +45,21 @@ async function main() {
   for (const consumer of consumers) {
     await consumer.disconnect();
   }
+  // the admin side as kafkajs sees it: OffsetFetch v4, DescribeGroups v2, ListGroups v2
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const described = await admin.describeGroups([groupId]);
+  const listed = await admin.listGroups();
+  await admin.disconnect();
   clearTimeout(deadline);
-  process.stdout.write(JSON.stringify({ total, values: [...seen] }) + '\n');
+  process.stdout.write(JSON.stringify({
+    total,
+    values: [...seen],
+    committed: offsets[0].partitions.map((p) => ({ partition: p.partition, offset: Number(p.offset) })),
+    state: described.groups[0].state,
+    listed: listed.groups.some((g) => g.groupId === groupId && g.protocolType === 'consumer'),
+  }) + '\n');
 }
 
 main().catch((e) => {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A kafkajs 2.2.4 consumer group (two members, JoinGroup v5 with MEMBER_ID_REQUIRED, Fetch v11
- * with READ_COMMITTED, OffsetCommit v5) reads a multi-partition topic completely and commits.
+ * with READ_COMMITTED, OffsetCommit v5) reads a multi-partition topic completely and commits;
+ * kafkajs' admin client then reads the group back (OffsetFetch v4, DescribeGroups v2, ListGroups v2).
  * The node script lives in {@code src/test/node}; {@code npm ci} there installs kafkajs. Skipped
  * locally when node or kafkajs is missing, failed in CI.
  */
@@ -60,6 +61,11 @@ class KafkajsCompatTest {
         for (String v : expected) {
             assertThat(r.out()).contains("\"" + v + "\"");
         }
+        // kafkajs' own admin view after both members left: offsets at the end, group Empty and listed
+        for (int p = 0; p < partitions; p++) {
+            assertThat(r.out()).contains("{\"partition\":" + p + ",\"offset\":25}");
+        }
+        assertThat(r.out()).contains("\"state\":\"Empty\"").contains("\"listed\":true");
 
         try (Admin admin = Groups.admin(bootstrap)) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
