@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.server.ConfigKey.Check;
 import io.brook.server.ConfigKey.Type;
 import java.nio.file.Path;
@@ -23,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * {@value #DEFAULT_MAX_CONNECTIONS} instead of unbounded (each connection costs a file
  * descriptor and buffers; a runaway client loop should hit this, not the process fd limit),
  * and {@code default.replication.factor} can only be 1.
+ *
+ * <p>The consumer-group settings ({@code group.*}, {@code offsets.retention.*}, ...) are the
+ * coordinator's ({@link GroupCoordinatorConfig#CONFIG_NAMES}): known here, checked when parsed
+ * and handed over as a {@link GroupCoordinatorConfig}.
  *
  * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
  * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
@@ -169,14 +174,17 @@ final class BrokerConfig {
     private final Map<String, Object> values;
     private final Set<String> explicit;
     private final Set<String> unknown;
+    private final GroupCoordinatorConfig groupCoordinator;
     private final Listener listener;
     private final Listener advertised;
     private final Path dataDir;
 
-    private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown) {
+    private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
+            GroupCoordinatorConfig groupCoordinator) {
         this.values = values;
         this.explicit = explicit;
         this.unknown = unknown;
+        this.groupCoordinator = groupCoordinator;
         this.listener = singleListener(LISTENERS, list(LISTENERS));
         List<String> adv = list(ADVERTISED_LISTENERS);
         this.advertised = adv == null ? null : singleListener(ADVERTISED_LISTENERS, adv);
@@ -214,13 +222,19 @@ final class BrokerConfig {
         Set<String> explicit = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> viaSynonym = new HashMap<>();
+        Map<String, String> groupSettings = new HashMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = e.getKey().trim();
+            if (GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                groupSettings.put(name, e.getValue().trim());
+            }
             ConfigKey key = KEYS.get(name);
             if (key == null) {
                 key = bySynonym(name);
                 if (key == null) {
-                    unknown.add(name);
+                    if (!GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                        unknown.add(name);
+                    }
                     continue;
                 }
                 String other = viaSynonym.put(key.name(), name);
@@ -242,10 +256,17 @@ final class BrokerConfig {
                 values.put(key.name(), key.parse(key.defaultValue()));
             }
         }
+        GroupCoordinatorConfig group;
+        try {
+            group = GroupCoordinatorConfig.fromConfigs(groupSettings);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException("Invalid group coordinator configuration: " + e.getMessage(), e);
+        }
         for (String name : unknown) {
             LOG.warn("Ignoring unknown configuration {}", name);
         }
-        return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown));
+        return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
+                group);
     }
 
     private static ConfigKey bySynonym(String name) {
@@ -306,6 +327,11 @@ final class BrokerConfig {
 
     Listener listener() {
         return listener;
+    }
+
+    /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */
+    GroupCoordinatorConfig groupCoordinator() {
+        return groupCoordinator;
     }
 
     /** The advertised listener, or null when it is the bound one (known only after binding for port 0). */

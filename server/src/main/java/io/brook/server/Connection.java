@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,15 +61,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private Channel channel;
     private final Runnable drainTask = this::drain;
-
     private final LongAdder readPauses;
 
     Connection(BrokerContext broker, ApiTable apis, Executor ioPool, long maxInflightBytes, LongAdder readPauses) {
         this.broker = broker;
-        this.readPauses = readPauses;
         this.apis = apis;
         this.serial = new SerialExecutor(ioPool);
         this.maxInflightBytes = maxInflightBytes;
+        this.readPauses = readPauses;
     }
 
     BrokerContext broker() {
@@ -111,7 +111,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (entry == null) {
             frame.release();
             ApiKey known = header.apiKey();
-            closeAfterAnswered("unsupported API key " + header.apiKeyId() + (known != null ? " (" + known.displayName() + ")" : ""));
+            closeAfterAnswered("unsupported API key " + header.apiKeyId()
+                    + (known != null ? " (" + known.displayName() + ")" : ""));
             return;
         }
         short version = header.apiVersion();
@@ -162,7 +163,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (c.eventLoop().inEventLoop()) {
             drain();
         } else {
-            c.eventLoop().execute(drainTask);
+            try {
+                c.eventLoop().execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                // the broker is shut down and the connection closed: nobody is left to answer
+            }
         }
     }
 

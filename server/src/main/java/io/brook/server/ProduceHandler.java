@@ -146,6 +146,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             fail(r, Errors.INVALID_RECORD, "A produce request must hold exactly one record batch per partition.");
             return;
         }
+        if (batch.isTransactional()) {
+            // without a transaction coordinator nothing could ever commit or abort it, and the open
+            // transaction would hold the last stable offset (READ_COMMITTED readers) back for good
+            fail(r, Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet.");
+            return;
+        }
         if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
             return;

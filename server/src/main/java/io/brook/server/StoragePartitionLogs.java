@@ -5,6 +5,8 @@ import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@link PartitionLogs} over the storage module's {@link LogManager}: recovery at start-up,
@@ -36,6 +38,20 @@ final class StoragePartitionLogs implements PartitionLogs {
     @Override
     public Log log(String topic, int partition) {
         return manager.getLog(topic, partition);
+    }
+
+    @Override
+    public List<TopicPartition> partitions() {
+        List<TopicPartition> out = new ArrayList<>();
+        for (Log log : manager.allLogs()) {
+            out.add(new TopicPartition(log.topic(), log.partition()));
+        }
+        return out;
+    }
+
+    @Override
+    public void deletePartition(String topic, int partition) throws IOException {
+        manager.deleteLog(topic, partition);
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -330,6 +331,41 @@ class NetworkServerTest {
                 assertThat(readPong(c)).containsExactly(i, ECHO_PADDING - i, 0);
             }
             writer.join(10_000);
+        }
+    }
+
+    @Test
+    void shouldKeepRequestOrderForRandomCompletionOrders() throws Exception {
+        start(Map.of());
+        Random random = new Random(7);
+        try (RawClient c = new RawClient(address)) {
+            int correlation = 0;
+            for (int round = 0; round < 20; round++) {
+                int n = 2 + random.nextInt(15);
+                int base = HOLD + round * 100;
+                for (int i = 0; i < n; i++) {
+                    c.sendFrame(ping(++correlation, base + i));
+                }
+                Await.until("round " + round + " held", () -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!held.containsKey(base + i)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+                List<Integer> order = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    order.add(i);
+                }
+                java.util.Collections.shuffle(order, random);
+                for (int i : order) {
+                    held.remove(base + i).respond(new Pong(KEY, base + i, (short) 0));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertThat(readPong(c)).containsExactly(correlation - n + 1 + i, base + i, 0);
+                }
+            }
         }
     }
 }

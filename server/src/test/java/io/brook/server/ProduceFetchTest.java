@@ -157,6 +157,10 @@ class ProduceFetchTest {
         ByteBuffer two = ByteBuffer.allocate(200);
         two.put(batch(Compression.NONE, 1, "p")).put(batch(Compression.NONE, 1, "q")).flip();
         assertThat(produceOne(PRODUCE_V, (short) 1, "t", 0, two).errorCode()).isEqualTo(Errors.INVALID_RECORD.code());
+        ByteBuffer transactional = new RecordBatchBuilder(Compression.NONE).producer(7L, (short) 0, 0)
+                .transactional(true).append(1L, null, "t".getBytes(StandardCharsets.UTF_8)).build();
+        assertThat(produceOne(PRODUCE_V, (short) 1, "t", 0, transactional).errorCode())
+                .isEqualTo(Errors.INVALID_TXN_STATE.code());
         ProduceResponse badAcks = client.call(produce((short) 2, "t", 0, batch(Compression.NONE, 1, "x")), PRODUCE_V);
         assertThat(badAcks.responses().get(0).partitionResponses().get(0).errorCode())
                 .isEqualTo(Errors.INVALID_REQUIRED_ACKS.code());

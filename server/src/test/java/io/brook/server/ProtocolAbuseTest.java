@@ -91,7 +91,8 @@ class ProtocolAbuseTest {
                         abuse(frame(h, hv, java.util.Arrays.copyOf(valid, valid.length / 2)));
                     }
                 }
-                ApiVersionsResponse ok = bystander.call(new ApiVersionsRequest(), (short) 3);
+                ApiVersionsResponse ok = bystander.call(new ApiVersionsRequest().clientSoftwareName("bystander")
+                        .clientSoftwareVersion("1.0"), (short) 3);
                 assertThat(ok.errorCode()).as("after abusing %s", e.key).isZero();
             }
         }
