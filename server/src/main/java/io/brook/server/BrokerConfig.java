@@ -74,13 +74,6 @@ final class BrokerConfig {
     static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
     static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
-    static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
-    static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
-    static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
-    static final String GROUP_MAX_SIZE = "group.max.size";
-    static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
-    static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
-    static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
 
     /** Every key Brook understands, in the order DescribeConfigs lists them. */
     static final Map<String, ConfigKey> KEYS;
@@ -149,21 +142,7 @@ final class BrokerConfig {
                 key(TXN_STATE_LOG_REPLICATION_FACTOR, Type.SHORT, "1", Check.atLeast(1),
                         "Accepted for compatibility; a single node keeps one replica."),
                 key(TXN_STATE_LOG_MIN_ISR, Type.INT, "1", Check.atLeast(1),
-                        "Accepted for compatibility."),
-                key(GROUP_INITIAL_REBALANCE_DELAY_MS, Type.INT, "3000", Check.atLeast(0),
-                        "How long the first rebalance of an empty group waits for more members."),
-                key(GROUP_MIN_SESSION_TIMEOUT_MS, Type.INT, "6000", Check.atLeast(0),
-                        "Smallest session.timeout.ms a consumer may ask for."),
-                key(GROUP_MAX_SESSION_TIMEOUT_MS, Type.INT, "1800000", Check.atLeast(0),
-                        "Largest session.timeout.ms a consumer may ask for."),
-                key(GROUP_MAX_SIZE, Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(1),
-                        "Most members of one consumer group."),
-                key(OFFSET_METADATA_MAX_BYTES, Type.INT, "4096", Check.atLeast(0),
-                        "Longest metadata string of a committed offset."),
-                key(OFFSETS_RETENTION_MINUTES, Type.INT, "10080", Check.atLeast(1),
-                        "How long the committed offsets of an empty group are kept."),
-                key(OFFSETS_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "600000", Check.atLeast(1),
-                        "How often expired committed offsets are removed."));
+                        "Accepted for compatibility."));
         Map<String, ConfigKey> m = new LinkedHashMap<>();
         for (ConfigKey k : keys) {
             m.put(k.name(), k);

@@ -8,7 +8,6 @@ import io.brook.coordinator.group.StorageCoordinatorLog;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,21 +33,9 @@ final class GroupCoordinatorSetup {
     private GroupCoordinatorSetup() {
     }
 
-    /** The coordinator's settings from the broker's, under Kafka's names. */
-    static GroupCoordinatorConfig config(BrokerConfig config) {
-        Map<String, String> m = new HashMap<>();
-        for (String name : GroupCoordinatorConfig.CONFIG_NAMES) {
-            Object v = config.value(name);
-            if (v != null) {
-                m.put(name, String.valueOf(v));
-            }
-        }
-        return GroupCoordinatorConfig.fromConfigs(m);
-    }
-
     /** A started coordinator; replays {@code __consumer_offsets} when it exists. */
     static GroupCoordinator start(BrokerConfig brokerConfig, TopicManager topics, Clock clock) {
-        GroupCoordinatorConfig config = config(brokerConfig);
+        GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         TopicInfo existing = topics.get(Topics.CONSUMER_OFFSETS);
         if (existing != null) {
             config = config.withOffsetsTopicPartitions(existing.partitions());
