@@ -59,7 +59,7 @@ class GroupAdminCompatTest {
     }
 
     @Test
-    @SuppressWarnings("deprecation") // listConsumerGroups: still what most tools call
+    @SuppressWarnings({"deprecation", "removal"}) // listConsumerGroups: still what most tools call
     void shouldListDescribeAlterAndDeleteGroupsAndTheirOffsets() throws Exception {
         String bootstrap = cluster.bootstrapServers();
         String topic = Groups.unique("admin-groups");
@@ -124,8 +124,7 @@ class GroupAdminCompatTest {
             // an active group can neither be deleted nor have its offsets altered
             assertThatThrownBy(() -> get(admin.deleteConsumerGroups(List.of(group)).all()))
                     .hasCauseInstanceOf(GroupNotEmptyException.class);
-            consumer.close();
-        }
+        } // the consumer leaves the group here
 
         try (Admin admin = Groups.admin(bootstrap)) {
             Groups.await(WAIT, "the group to be empty", () -> {

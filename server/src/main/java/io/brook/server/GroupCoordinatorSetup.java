@@ -22,8 +22,9 @@ import java.util.function.Consumer;
  * with {@code offsets.topic.num.partitions} partitions and {@code cleanup.policy=compact}, so a
  * broker that never sees a consumer group never has it. Once it exists its partition count is
  * what counts: changing the setting later would move groups to other partitions, so it is
- * ignored, as in Kafka. Clients cannot produce to it, delete it or add partitions to it (see the
- * Produce, DeleteTopics and CreatePartitions handlers).
+ * ignored, as in Kafka. Clients cannot create it, produce to it, delete records from it, delete it
+ * or add partitions to it (see the CreateTopics, Produce, DeleteRecords, DeleteTopics and
+ * CreatePartitions handlers).
  */
 final class GroupCoordinatorSetup {
 
