@@ -71,6 +71,19 @@ final class BrokerConfig {
     static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
     static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
+    static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
+    static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    static final String NUM_RECOVERY_THREADS = "num.recovery.threads.per.data.dir";
+    static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
+    static final String LOG_FLUSH_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
+    static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
     static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
@@ -134,6 +147,29 @@ final class BrokerConfig {
                 key(LOG_MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime"),
                         "Timestamp type of stored records."),
                 key(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1), "Minimum in-sync replicas (single node: 1)."),
+                key(LOG_CLEANER_DELETE_RETENTION_MS, Type.LONG, "86400000", Check.atLeast(0),
+                        "How long tombstones stay in a compacted topic."),
+                key(LOG_CLEANER_MIN_COMPACTION_LAG_MS, Type.LONG, "0", Check.atLeast(0),
+                        "Minimum age of a record before compaction may remove it."),
+                key(LOG_INDEX_INTERVAL_BYTES, Type.INT, "4096", Check.atLeast(0), "Bytes between offset index entries."),
+                key(LOG_INDEX_SIZE_MAX_BYTES, Type.INT, "10485760", Check.atLeast(12), "Offset index size per segment."),
+                key(LOG_FLUSH_INTERVAL_MESSAGES, Type.LONG, Long.toString(Long.MAX_VALUE), Check.atLeast(1),
+                        "With fsync-on-ack off: fsync after this many messages."),
+                key(LOG_FLUSH_INTERVAL_MS, Type.LONG, null, Check.atLeast(0),
+                        "With fsync-on-ack off: fsync data older than this."),
+                key(LOG_SEGMENT_DELETE_DELAY_MS, Type.LONG, "60000", Check.atLeast(0),
+                        "Delay before a removed segment's files are deleted (readers may still use them)."),
+                key(NUM_RECOVERY_THREADS, Type.INT, "2", Check.between(1, 256),
+                        "Threads that open and recover logs at start-up."),
+                key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
+                        "How often retention runs."),
+                key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),
+                        "How often flush.ms is checked (fsync-on-ack off)."),
+                key(LOG_FLUSH_CHECKPOINT_INTERVAL_MS, Type.LONG, "60000", Check.atLeast(1),
+                        "How often recovery points are checkpointed."),
+                key(LOG_CLEANER_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Run compaction for compacted topics."),
+                key(LOG_CLEANER_BACKOFF_MS, Type.LONG, "15000", Check.atLeast(1),
+                        "Pause of the compactor when it has nothing to do."),
                 key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
                 key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
                         "Partitions of the committed-offsets topic."),

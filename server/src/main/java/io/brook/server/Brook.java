@@ -100,7 +100,7 @@ public final class Brook implements AutoCloseable {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
             TopicConfigs topicConfigs = new TopicConfigs(config);
             FetchWaiters fetchWaiters = new FetchWaiters();
-            this.logs = StoragePartitionLogs.open(dataDir, registry, topicConfigs, fetchWaiters);
+            this.logs = StoragePartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters);
             TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
             topics.openAll();
             this.groups = GroupCoordinatorSetup.start(config, topics, Clock.systemUTC());

@@ -21,9 +21,15 @@ final class StoragePartitionLogs implements PartitionLogs {
         this.manager = manager;
     }
 
-    static StoragePartitionLogs open(Path dataDir, TopicRegistry registry, TopicConfigs configs,
+    static StoragePartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry, TopicConfigs configs,
             FetchWaiters fetchWaiters) throws IOException {
         LogManager.Options options = new LogManager.Options(dataDir)
+                .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
+                .retentionCheckIntervalMs(broker.longValue(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS))
+                .flushCheckIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))
+                .checkpointIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_CHECKPOINT_INTERVAL_MS))
+                .cleanerEnable(broker.bool(BrokerConfig.LOG_CLEANER_ENABLE))
+                .cleanerBackoffMs(broker.longValue(BrokerConfig.LOG_CLEANER_BACKOFF_MS))
                 // every high-watermark move (after the group commit, or after the write when
                 // fsync-on-ack is off), whoever appended, wakes the fetches waiting on that partition
                 .highWatermarkListener((log, hw) -> fetchWaiters.wake(new TopicPartition(log.topic(), log.partition())))

@@ -293,4 +293,24 @@ class ProduceFetchTest {
         assertThat(p0.endOffset()).isEqualTo(2);
         assertThat(r.topics().get(0).partitions().get(1).errorCode()).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
     }
+
+    @Test
+    void shouldApplyRetentionFromTopicConfigsInTheBackground() throws Exception {
+        try (Brook b = Brook.builder().config("log.retention.check.interval.ms", "20").start();
+                ProtocolClient pc = new ProtocolClient(b.bootstrapServers())) {
+            CreateTopicsResponse r = pc.call(new CreateTopicsRequest().topics(List.of(
+                    new CreatableTopic().name("short").numPartitions(1).replicationFactor((short) 1).configs(List.of(
+                            new CreatableTopicConfig().name("segment.bytes").value("1024"),
+                            new CreatableTopicConfig().name("retention.ms").value("1"),
+                            new CreatableTopicConfig().name("file.delete.delay.ms").value("0"))))), (short) 7);
+            assertThat(r.topics().get(0).errorCode()).isZero();
+            for (int i = 0; i < 20; i++) {
+                ProduceResponse p = pc.call(produce((short) -1, "short", 0,
+                        batch(Compression.NONE, 1000, "x".repeat(200))), PRODUCE_V);
+                assertThat(p.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+            }
+            Await.until("old segments removed by retention",
+                    () -> b.context().topics().log("short", 0).logStartOffset() > 0);
+        }
+    }
 }

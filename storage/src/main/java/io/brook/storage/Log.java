@@ -85,6 +85,7 @@ public final class Log implements AutoCloseable {
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private final ProducerStateManager producers;
+    private final TransactionIndex txnIndex;
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
     private final RecordBatch appendBatch = new RecordBatch();
     private final ByteBuffer[] oneSource = new ByteBuffer[1];
@@ -124,6 +125,7 @@ public final class Log implements AutoCloseable {
         this.scheduler = scheduler;
         this.flusher = flusher;
         this.producers = new ProducerStateManager(dir);
+        this.txnIndex = new TransactionIndex(dir);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -319,6 +321,7 @@ public final class Log implements AutoCloseable {
             Files.deleteIfExists(ProducerStateManager.snapshotFile(dir, offset));
             producers.clear();
         }
+        txnIndex.load(from);
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
         for (LogSegment seg : segments.values()) {
             if (seg.nextOffset() <= from) {
@@ -330,9 +333,15 @@ public final class Log implements AutoCloseable {
                 ByteBuffer b = scanner.buffer();
                 int p = scanner.batchPosition();
                 long base = BatchHeader.baseOffset(b, p);
-                if (base >= from) {
-                    producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+                if (base < from) {
+                    continue;
                 }
+                if (BatchHeader.isControl(b, p) && scanner.loadWhole()) {
+                    b = scanner.buffer();
+                    p = scanner.batchPosition();
+                    recordAbort(b, p, base);
+                }
+                producers.update(b, p, base, BatchHeader.lastOffset(b, p));
             }
         }
         producers.onLogStartOffsetIncremented(logStartOffset);
@@ -433,6 +442,13 @@ public final class Log implements AutoCloseable {
                 batch.position(p);
             }
             ByteBuffer written = srcs.length == 1 ? batch : scratchHeader;
+            if (BatchHeader.isControl(batch, p)) {
+                try {
+                    recordAbort(batch, p, base);
+                } catch (IOException e) {
+                    LOG.warn("{}: could not record an aborted transaction", this, e);
+                }
+            }
             producers.update(written, srcs.length == 1 ? p : 0, base, last);
             firstUnstableOffset = producers.firstUnstableOffset();
             logEndOffset = last + 1;
@@ -509,6 +525,38 @@ public final class Log implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * If the control batch at {@code p} (whole in {@code b}) is an ABORT marker of a producer with
+     * an open transaction, records that transaction. Before producer state sees the marker.
+     */
+    private void recordAbort(ByteBuffer b, int p, long markerOffset) throws IOException {
+        ProducerStateEntry e = producers.entry(BatchHeader.producerId(b, p));
+        if (e == null || e.currentTxnFirstOffset < 0) {
+            return;
+        }
+        try {
+            Iterator<Record> it = new RecordBatch().wrap(b, p).records();
+            if (it.hasNext()) {
+                ByteBuffer key = it.next().key();
+                // Control record key: version int16, type int16 (0 = ABORT, 1 = COMMIT).
+                if (key != null && key.remaining() >= 4 && key.getShort(key.position() + 2) == 0) {
+                    txnIndex.add(new AbortedTransaction(e.producerId, e.currentTxnFirstOffset, markerOffset));
+                }
+            }
+        } catch (CorruptRecordException ex) {
+            LOG.warn("{}: unreadable control batch at offset {}", this, markerOffset);
+        }
+    }
+
+    /**
+     * For a READ_COMMITTED Fetch: the aborted transactions overlapping offsets
+     * [{@code fetchOffset}, {@code upperBound}) (upperBound = the offset after the returned
+     * data, or the last stable offset).
+     */
+    public List<AbortedTransaction> abortedTransactions(long fetchOffset, long upperBound) {
+        return txnIndex.collect(fetchOffset, upperBound);
     }
 
     /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
@@ -725,6 +773,15 @@ public final class Log implements AutoCloseable {
      * high watermark to the log end give no records.
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        return read(offset, maxBytes, minOneBatch, false);
+    }
+
+    /**
+     * {@link #read(long, int, boolean)} for an isolation level: with {@code readCommitted} the
+     * slice ends at the last stable offset instead of the high watermark (pair it with
+     * {@link #abortedTransactions}).
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         long start = logStartOffset;
         long leo = logEndOffset;
         DurablePoint d = durable;
@@ -737,7 +794,8 @@ public final class Log implements AutoCloseable {
         if ((c != null && offset >= c.offset()) || failure != null) {
             return new LogReadResult(Errors.KAFKA_STORAGE_ERROR, null, hw, start, lso, leo);
         }
-        if (offset >= hw) {
+        long upper = readCommitted ? lso : hw;
+        if (offset >= upper) {
             return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
         }
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
@@ -748,10 +806,17 @@ public final class Log implements AutoCloseable {
         try {
             while (e != null) {
                 LogSegment seg = e.getValue();
-                if (seg.baseOffset >= hw) {
+                if (seg.baseOffset >= upper) {
                     break;
                 }
                 int limit = readLimit(seg, d);
+                if (upper < hw && upper < seg.nextOffset()) {
+                    // The last stable offset is the base of an open transaction's first batch.
+                    int p = seg.findBatch(upper, limit, hdr);
+                    if (p >= 0) {
+                        limit = Math.min(limit, p);
+                    }
+                }
                 FileRecords r = seg.read(offset, maxBytes, limit, minOneBatch, hdr);
                 if (r != null) {
                     return new LogReadResult(Errors.NONE, r, hw, start, lso, leo);
@@ -1019,6 +1084,7 @@ public final class Log implements AutoCloseable {
     private void advanceLogStartOffset(long offset) throws IOException {
         logStartOffset = offset;
         writeLogStartOffset(offset);
+        txnIndex.dropBefore(offset);
         producers.onLogStartOffsetIncremented(offset);
         firstUnstableOffset = producers.firstUnstableOffset();
     }
@@ -1053,7 +1119,10 @@ public final class Log implements AutoCloseable {
             if (durable.offset() > logEndOffset) {
                 durable = new DurablePoint(logEndOffset, last.baseOffset, last.size());
             }
-            corruption = null;
+            if (corruption != null && logEndOffset <= corruption.offset()) {
+                // The corrupt bytes lay above the new end and were cut off with it.
+                corruption = null;
+            }
             loadProducerState(logEndOffset);
             failWaiters(logEndOffset, new IOException("log truncated to " + logEndOffset));
         } finally {
@@ -1084,7 +1153,7 @@ public final class Log implements AutoCloseable {
      * qualifies, the active one is rolled first so that the log keeps a segment. Runs on the
      * background thread, never on the append path. Returns the number deleted.
      */
-    public int deleteExpiredSegments(long nowMs) {
+    int deleteExpiredSegments(long nowMs) {
         LogConfig cfg = config;
         int n = deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
         if (!cfg.delete()) {
@@ -1104,6 +1173,16 @@ public final class Log implements AutoCloseable {
             }, true);
         }
         return n;
+    }
+
+    /** Drops the state of producers idle longer than {@code expirationMs}; returns how many. */
+    int expireProducers(long nowMs, long expirationMs) {
+        lock.lock();
+        try {
+            return producers.expire(nowMs, expirationMs);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */
@@ -1272,6 +1351,7 @@ public final class Log implements AutoCloseable {
                 if (corruption == null) {
                     producers.writeSnapshot(logEndOffset, true);
                     producers.retainNewest(3);
+                    txnIndex.force();
                 }
                 durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
                 completeWaiters(logEndOffset);

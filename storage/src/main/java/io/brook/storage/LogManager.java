@@ -67,6 +67,7 @@ public final class LogManager implements AutoCloseable {
         private long flushCheckIntervalMs = 1_000L;
         private long checkpointIntervalMs = 60_000L;
         private long cleanerBackoffMs = 15_000L;
+        private long producerIdExpirationMs = 86_400_000L;
         private boolean cleanerEnable = true;
         private boolean backgroundThreads = true;
         private HighWatermarkListener highWatermarkListener;
@@ -98,6 +99,9 @@ public final class LogManager implements AutoCloseable {
 
         /** {@code log.cleaner.backoff.ms}, default 15 s. */
         public Options cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
+
+        /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
+        public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
 
         /** {@code log.cleaner.enable}, default true. */
         public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
@@ -345,12 +349,16 @@ public final class LogManager implements AutoCloseable {
     // Background passes
     // ------------------------------------------------------------------------------------------
 
-    /** One retention pass over all logs; returns the number of segments deleted. */
+    /**
+     * One retention pass over all logs (also expires idle producer state); returns the number of
+     * segments deleted.
+     */
     public int runRetention() {
         long now = clock.millis();
         int n = 0;
         for (Log log : logs.values()) {
             n += log.deleteExpiredSegments(now);
+            log.expireProducers(now, options.producerIdExpirationMs);
         }
         return n;
     }
