@@ -14,6 +14,9 @@ import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsTopic;
 import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DeleteTopicsResponse;
+import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.DescribeGroupsResponse;
+import io.brook.wire.message.DescribeGroupsResponse.DescribedGroup;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.FindCoordinatorResponse;
 import io.brook.wire.message.FindCoordinatorResponse.Coordinator;
@@ -24,6 +27,8 @@ import io.brook.wire.message.JoinGroupRequest.JoinGroupRequestProtocol;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.LeaveGroupRequest;
 import io.brook.wire.message.LeaveGroupResponse;
+import io.brook.wire.message.ListGroupsRequest;
+import io.brook.wire.message.ListGroupsResponse;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataResponse;
 import io.brook.wire.message.MetadataResponse.MetadataResponseTopic;
@@ -198,6 +203,23 @@ class GroupApisTest {
             Map<Integer, Long> offsets = new HashMap<>();
             fetched.topics().get(0).partitions().forEach(p -> offsets.put(p.partitionIndex(), p.committedOffset()));
             assertThat(offsets).isEqualTo(Map.of(0, -1L, 1, 5L));
+
+            // librdkafka's legacy rd_kafka_list_groups(): ListGroups v0, then DescribeGroups v0
+            ListGroupsResponse listed = c.call(new ListGroupsRequest(), (short) 0);
+            assertThat(listed.groups()).anySatisfy(g -> {
+                assertThat(g.groupId()).isEqualTo("g0");
+                assertThat(g.protocolType()).isEqualTo("consumer");
+            });
+            DescribeGroupsResponse described = c.call(new DescribeGroupsRequest().groups(new ArrayList<>(List.of("g0"))),
+                    (short) 0);
+            DescribedGroup g0 = described.groups().get(0);
+            assertThat(g0.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(g0.groupState()).isEqualTo("Stable");
+            assertThat(g0.protocolData()).isEqualTo("range");
+            assertThat(g0.members()).hasSize(1);
+            assertThat(g0.members().get(0).clientId()).isEqualTo("brook-test");
+            assertThat(g0.members().get(0).clientHost()).isEqualTo("/127.0.0.1");
+            assertThat(g0.members().get(0).memberAssignment()).hasSize(10);
 
             LeaveGroupResponse leave = c.call(new LeaveGroupRequest().groupId("g0").memberId(join.memberId()), (short) 0);
             assertThat(leave.errorCode()).isEqualTo(Errors.NONE.code());
