@@ -1,0 +1,26 @@
+package io.brook.server;
+
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+
+/**
+ * The broker side of one Kafka API.
+ *
+ * <p>Threading: {@link #handle} runs on an I/O thread, and for any one connection the calls are
+ * made one at a time in request order (so two Produce requests of a connection append in the
+ * order they were sent). It may answer at once or later from any thread through
+ * {@link RequestContext#respond}; the network layer puts responses back into request order.
+ *
+ * @param <Q> the request body type
+ */
+interface ApiHandler<Q extends ApiMessage> {
+
+    void handle(RequestContext ctx, Q request);
+
+    /**
+     * A response to {@code request} that carries {@code error} everywhere it has an error code
+     * (top level, per topic, per partition, mirroring what the request asked for). Used when the
+     * handler failed with an exception: the client gets an error for that request only.
+     */
+    ApiMessage errorResponse(Q request, short version, Errors error);
+}

@@ -1,0 +1,45 @@
+package io.brook.server;
+
+import io.brook.wire.message.DescribeClusterRequest;
+import io.brook.wire.message.DescribeClusterResponse;
+import io.brook.wire.message.DescribeClusterResponse.DescribeClusterBroker;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.List;
+
+/** DescribeCluster (key 60): this broker, which is also the controller. */
+final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest> {
+
+    /** Endpoint types (KIP-919): 1 = brokers, 2 = controllers. */
+    static final byte ENDPOINT_BROKERS = 1;
+
+    @Override
+    public void handle(RequestContext ctx, DescribeClusterRequest request) {
+        BrokerContext broker = ctx.broker();
+        if (ctx.apiVersion() >= 1 && request.endpointType() != ENDPOINT_BROKERS) {
+            ctx.respond(new DescribeClusterResponse().errorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
+                    .errorMessage("Brook answers for broker endpoints only").endpointType(request.endpointType())
+                    .clusterId(broker.clusterId()));
+            return;
+        }
+        Listener adv = broker.advertised();
+        DescribeClusterResponse r = new DescribeClusterResponse()
+                .errorCode(Errors.NONE.code())
+                .clusterId(broker.clusterId())
+                .controllerId(broker.nodeId())
+                .brokers(List.of(new DescribeClusterBroker().brokerId(broker.nodeId()).host(adv.host())
+                        .port(adv.port()).rack(null)));
+        if (ctx.apiVersion() >= 1) {
+            r.endpointType(ENDPOINT_BROKERS);
+        }
+        if (request.includeClusterAuthorizedOperations()) {
+            r.clusterAuthorizedOperations(MetadataHandler.CLUSTER_OPERATIONS);
+        }
+        ctx.respond(r);
+    }
+
+    @Override
+    public ApiMessage errorResponse(DescribeClusterRequest request, short version, Errors error) {
+        return new DescribeClusterResponse().errorCode(error.code()).clusterId("");
+    }
+}

@@ -1,0 +1,206 @@
+package io.brook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.ApiVersionsResponse;
+import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
+import io.brook.wire.message.MetadataRequest;
+import io.brook.wire.message.MetadataRequest.MetadataRequestTopic;
+import io.brook.wire.message.MetadataResponse;
+import io.brook.wire.message.MetadataResponse.MetadataResponseTopic;
+import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ByteBufferWriter;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.RequestHeader;
+import io.brook.wire.protocol.ResponseHeader;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** ApiVersions and Metadata over raw sockets against an embedded broker. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BrookApiTest {
+
+    private Brook brook;
+
+    @BeforeEach
+    void start() {
+        brook = Brook.builder().port(0).config("num.partitions", "2").start();
+    }
+
+    @AfterEach
+    void stop() {
+        brook.close();
+    }
+
+    private ProtocolClient client() throws Exception {
+        return new ProtocolClient(brook.bootstrapServers());
+    }
+
+    @Test
+    void shouldAdvertiseExactlyTheRegisteredApisWithTheirRanges() throws Exception {
+        try (ProtocolClient c = client()) {
+            for (short v = 0; v <= 4; v++) {
+                ApiVersionsRequest req = new ApiVersionsRequest();
+                if (v >= 3) {
+                    req.clientSoftwareName("brook-test").clientSoftwareVersion("1.0");
+                }
+                ApiVersionsResponse r = c.call(req, v);
+                assertThat(r.errorCode()).isEqualTo(Errors.NONE.code());
+                List<ApiVersion> keys = r.apiKeys();
+                ApiTable table = Brook.apiTable();
+                assertThat(keys).hasSize(table.entries().size());
+                for (ApiTable.Entry<?> e : table.entries()) {
+                    assertThat(keys).anySatisfy(k -> {
+                        assertThat(k.apiKey()).isEqualTo(e.key.id());
+                        assertThat(k.minVersion()).isEqualTo(e.advertisedMin);
+                        assertThat(k.maxVersion()).isEqualTo(e.advertisedMax);
+                    });
+                    if (e.key.advertised()) {
+                        // protocol.md Appendix A ranges, as ApiKey records them
+                        assertThat(e.advertisedMin).isEqualTo(e.key.advertisedMin());
+                        assertThat(e.advertisedMax).isEqualTo(e.key.advertisedMax());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldAnswerTooNewApiVersionsWithUnsupportedVersionInAV0Body() throws Exception {
+        try (ProtocolClient c = client()) {
+            // v9 with a body we do not understand: header v2, then junk
+            RequestHeader h = new RequestHeader(ApiKey.API_VERSIONS, (short) 9, 77, "future-client");
+            ByteBuffer b = ByteBuffer.allocate(h.size((short) 2) + 5);
+            h.write(new ByteBufferWriter(b), (short) 2);
+            b.put(new byte[] {1, 2, 3, 4, 5});
+            c.raw().sendFrame(b.flip());
+            ByteBuffer frame = c.raw().readFrame();
+            assertThat(ResponseHeader.read(frame, (short) 0).correlationId()).isEqualTo(77);
+            ApiVersionsResponse r = ApiVersionsResponse.read(frame, (short) 0);
+            assertThat(frame.hasRemaining()).isFalse();
+            assertThat(r.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(r.apiKeys()).singleElement().satisfies(k -> {
+                assertThat(k.apiKey()).isEqualTo(ApiKey.API_VERSIONS.id());
+                assertThat(k.minVersion()).isEqualTo((short) 0);
+                assertThat(k.maxVersion()).isEqualTo(ApiKey.API_VERSIONS.advertisedMax());
+            });
+            // the connection stays usable: the client retries at our maximum
+            ApiVersionsResponse retry = c.call(new ApiVersionsRequest().clientSoftwareName("brook-test").clientSoftwareVersion("1.0"), (short) 4);
+            assertThat(retry.errorCode()).isEqualTo(Errors.NONE.code());
+        }
+    }
+
+    @Test
+    void shouldDescribeThisBrokerAsControllerWithStableClusterId() throws Exception {
+        try (ProtocolClient c = client()) {
+            MetadataResponse r = c.call(new MetadataRequest().topics(List.of()), (short) 12);
+            assertThat(r.brokers()).singleElement().satisfies(b -> {
+                assertThat(b.nodeId()).isEqualTo(1);
+                assertThat(b.host()).isEqualTo("127.0.0.1");
+                assertThat(b.port()).isEqualTo(brook.port());
+            });
+            assertThat(r.controllerId()).isEqualTo(1);
+            assertThat(r.clusterId()).isEqualTo(brook.clusterId()).hasSize(22).matches("[A-Za-z0-9_-]{22}");
+            assertThat(r.topics()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldAutoCreateRequestedTopicWithDefaultPartitions() throws Exception {
+        try (ProtocolClient c = client()) {
+            MetadataResponse r = c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("orders")))
+                    .allowAutoTopicCreation(true), (short) 12);
+            MetadataResponseTopic t = r.topics().get(0);
+            assertThat(t.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(t.name()).isEqualTo("orders");
+            assertThat(t.topicId()).isNotEqualTo(new UUID(0, 0));
+            assertThat(t.partitions()).hasSize(2).allSatisfy(p -> {
+                assertThat(p.leaderId()).isEqualTo(1);
+                assertThat(p.leaderEpoch()).isZero();
+                assertThat(p.replicaNodes()).containsExactly(1);
+                assertThat(p.isrNodes()).containsExactly(1);
+            });
+            // the id is stable
+            MetadataResponse again = c.call(new MetadataRequest().topics(null), (short) 12);
+            assertThat(again.topics()).singleElement().satisfies(x -> assertThat(x.topicId()).isEqualTo(t.topicId()));
+        }
+    }
+
+    @Test
+    void shouldNotAutoCreateWhenRequestOrBrokerForbidsIt() throws Exception {
+        try (ProtocolClient c = client()) {
+            MetadataResponse r = c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("nope")))
+                    .allowAutoTopicCreation(false), (short) 12);
+            assertThat(r.topics().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+            MetadataResponse all = c.call(new MetadataRequest().topics(null), (short) 12);
+            assertThat(all.topics()).isEmpty();
+        }
+        try (Brook other = Brook.builder().config("auto.create.topics.enable", "false").start();
+                ProtocolClient c = new ProtocolClient(other.bootstrapServers())) {
+            MetadataResponse r = c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("nope"))),
+                    (short) 4);
+            assertThat(r.topics().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidTopicNames() throws Exception {
+        try (ProtocolClient c = client()) {
+            MetadataResponse r = c.call(new MetadataRequest().topics(List.of(
+                    new MetadataRequestTopic().name("bad name!"), new MetadataRequestTopic().name(".."))), (short) 1);
+            assertThat(r.topics()).extracting(MetadataResponseTopic::errorCode)
+                    .containsExactly(Errors.INVALID_TOPIC_EXCEPTION.code(), Errors.INVALID_TOPIC_EXCEPTION.code());
+        }
+    }
+
+    @Test
+    void shouldAnswerEveryVersionFromZeroToThirteen() throws Exception {
+        try (ProtocolClient c = client()) {
+            for (short v = 0; v <= 13; v++) {
+                MetadataRequest req = new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("t" + v)));
+                MetadataResponse r = c.call(req, v);
+                assertThat(r.topics()).singleElement().satisfies(t -> assertThat(t.errorCode()).isZero());
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepServingAfterProtocolAbuseOnOtherConnections() throws Exception {
+        try (RawClient junk = new RawClient(new java.net.InetSocketAddress("127.0.0.1", brook.port()))) {
+            junk.sendRaw(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+            assertThat(junk.closedByBroker()).isTrue();
+        }
+        try (ProtocolClient c = client()) {
+            // valid header, garbage body: array length far beyond the frame
+            RequestHeader h = new RequestHeader(ApiKey.METADATA, (short) 1, 5, "x");
+            ByteBuffer b = ByteBuffer.allocate(h.size((short) 1) + 4);
+            h.write(new ByteBufferWriter(b), (short) 1);
+            b.putInt(1_000_000);
+            c.raw().sendFrame(b.flip());
+            assertThat(c.raw().closedByBroker()).isTrue();
+        }
+        try (ProtocolClient c = client()) {
+            assertThat(((ApiVersionsResponse) c.call(new ApiVersionsRequest().clientSoftwareName("brook-test")
+                    .clientSoftwareVersion("1.0"), (short) 3)).errorCode()).isZero();
+        }
+    }
+
+    @Test
+    void shouldRejectApiVersionsWithAnInvalidClientSoftwareName() throws Exception {
+        try (ProtocolClient c = client()) {
+            ApiVersionsResponse r = c.call(new ApiVersionsRequest().clientSoftwareName("bad name!")
+                    .clientSoftwareVersion("1.0"), (short) 3);
+            assertThat(r.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+            ApiVersionsResponse ok = c.call(new ApiVersionsRequest().clientSoftwareName("apache-kafka-java")
+                    .clientSoftwareVersion("4.1.0"), (short) 3);
+            assertThat(ok.errorCode()).isZero();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.brook.server;
+
+import io.brook.wire.message.ApiMessages;
+import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ByteBufferWriter;
+import io.brook.wire.protocol.RequestHeader;
+import io.brook.wire.protocol.ResponseHeader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/** Sends typed requests over a {@link RawClient} and decodes the typed responses. */
+final class ProtocolClient implements AutoCloseable {
+
+    private final RawClient raw;
+    private int nextCorrelationId = 1;
+
+    ProtocolClient(InetSocketAddress address) throws IOException {
+        this.raw = new RawClient(address);
+    }
+
+    ProtocolClient(String hostPort) throws IOException {
+        this(new InetSocketAddress(hostPort.substring(0, hostPort.lastIndexOf(':')),
+                Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1))));
+    }
+
+    RawClient raw() {
+        return raw;
+    }
+
+    static ByteBuffer encode(ApiMessage request, short version, int correlationId) {
+        ApiKey key = request.apiKey();
+        short hv = key.requestHeaderVersion(version);
+        RequestHeader h = new RequestHeader(key, version, correlationId, "brook-test");
+        ByteBuffer b = ByteBuffer.allocate(h.size(hv) + request.size(version));
+        ByteBufferWriter w = new ByteBufferWriter(b);
+        h.write(w, hv);
+        request.write(w, version);
+        return b.flip();
+    }
+
+    int send(ApiMessage request, short version) throws IOException {
+        int id = nextCorrelationId++;
+        raw.sendFrame(encode(request, version, id));
+        return id;
+    }
+
+    @SuppressWarnings("unchecked")
+    <R extends ApiMessage> R receive(ApiKey key, short version, int correlationId) throws IOException {
+        ByteBuffer frame = raw.readFrame();
+        ResponseHeader h = ResponseHeader.read(frame, key.responseHeaderVersion(version));
+        if (h.correlationId() != correlationId) {
+            throw new IOException("expected correlation id " + correlationId + " but got " + h.correlationId());
+        }
+        R r = (R) ApiMessages.readResponse(key, version, frame);
+        if (frame.hasRemaining()) {
+            throw new IOException(frame.remaining() + " bytes left after " + key.displayName() + " v" + version);
+        }
+        return r;
+    }
+
+    <R extends ApiMessage> R call(ApiMessage request, short version) throws IOException {
+        int id = send(request, version);
+        return receive(request.apiKey(), version, id);
+    }
+
+    @Override
+    public void close() throws IOException {
+        raw.close();
+    }
+}
