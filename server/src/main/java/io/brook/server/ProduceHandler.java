@@ -64,6 +64,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                         : topics.log(td.name(), pd.index());
                 if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
+                } else if (topic.isInternal()) {
+                    fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
                 } else {
                     append(log, pd.records(), batch, version, r, durable);
                 }

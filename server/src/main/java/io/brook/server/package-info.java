@@ -23,6 +23,10 @@
  *       answers later, so the next request of the connection is already being handled.</li>
  *   <li>Storage threads (the group-commit flusher, retention, compaction) belong to the storage
  *       module; their completions only hand work back to the I/O pool or the event loop.</li>
+ *   <li>The group coordinator's own thread (module {@code coordinator}) owns all consumer-group
+ *       state; the group handlers ({@code GroupHandlers}) hand requests to it and its completions
+ *       only call {@code RequestContext.respond}. A JoinGroup parked for a rebalance therefore
+ *       holds no I/O thread.</li>
  *   <li>A hashed-wheel timer fires the deadlines of delayed operations.</li>
  * </ul>
  *

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Starts or stops a single-node Apache Kafka (KRaft, no ZooKeeper, no Docker) on loopback, built
+# from the kafka_2.13 artifact on Maven Central. The compatibility suite and the benchmarks use it
+# as the reference broker: a test that fails against it encodes the wrong behaviour.
+#
+#   kafka-local.sh start [PORT]   # default 9192; prints the bootstrap address
+#   kafka-local.sh stop
+#   kafka-local.sh classpath      # prints the classpath (for kafka-tools such as ProducerPerformance)
+#
+# State lives in ${KAFKA_LOCAL_DIR:-target/reference-kafka} below this folder.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+work="${KAFKA_LOCAL_DIR:-$here/target/reference-kafka}"
+libs="$work/libs"
+
+resolve() {
+  if [ ! -f "$libs/.complete" ]; then
+    mkdir -p "$libs"
+    mvn -B -q -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$libs" >&2
+    touch "$libs/.complete"
+  fi
+}
+
+classpath() { resolve; echo "$libs/*"; }
+
+start() {
+  local port="${1:-9192}" controller=$(( ${1:-9192} + 1 ))
+  resolve
+  mkdir -p "$work"
+  if [ -f "$work/pid" ] && kill -0 "$(cat "$work/pid")" 2>/dev/null; then
+    echo "already running (pid $(cat "$work/pid"))" >&2; exit 1
+  fi
+  rm -rf "$work/data" && mkdir -p "$work/data"
+  cat > "$work/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$controller
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$work/data
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+PROPS
+  cat > "$work/log4j2.yaml" <<'LOG'
+Configuration:
+  Appenders:
+    Console:
+      name: STDOUT
+      PatternLayout:
+        pattern: "[%d] %p %m (%c)%n"
+  Loggers:
+    Root:
+      level: WARN
+      AppenderRef:
+        - ref: STDOUT
+LOG
+  local java_opts=(-Xms1g -Xmx1g -Dlog4j2.configurationFile="$work/log4j2.yaml" -cp "$libs/*")
+  java "${java_opts[@]}" kafka.tools.StorageTool format -t "$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)" \
+       -c "$work/server.properties" --standalone >/dev/null 2>&1 \
+    || java "${java_opts[@]}" kafka.tools.StorageTool format -t "$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)" \
+       -c "$work/server.properties" >/dev/null
+  nohup java "${java_opts[@]}" kafka.Kafka "$work/server.properties" >"$work/kafka.log" 2>&1 &
+  echo $! > "$work/pid"
+  local deadline=$(( $(date +%s) + 60 ))
+  until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+    if ! kill -0 "$(cat "$work/pid")" 2>/dev/null; then
+      echo "Kafka exited during start-up; see $work/kafka.log" >&2; tail -20 "$work/kafka.log" >&2; exit 1
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then echo "Kafka did not open port $port in 60 s" >&2; exit 1; fi
+    sleep 0.2
+  done
+  echo "127.0.0.1:$port"
+}
+
+stop() {
+  if [ -f "$work/pid" ]; then
+    local pid; pid="$(cat "$work/pid")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$work/pid"
+  fi
+}
+
+case "${1:-}" in
+  start) shift; start "$@" ;;
+  stop) stop ;;
+  classpath) classpath ;;
+  *) echo "usage: $0 start [PORT] | stop | classpath" >&2; exit 2 ;;
+esac
