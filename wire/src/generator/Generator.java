@@ -106,10 +106,6 @@ public final class Generator {
             this.boxed = boxed;
             this.width = width;
         }
-
-        boolean isNumeric() {
-            return width > 0 && this != UUID && this != BOOL;
-        }
     }
 
     static final Map<String, Kind> PRIMITIVES = Map.ofEntries(

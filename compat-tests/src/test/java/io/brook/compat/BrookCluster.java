@@ -12,14 +12,24 @@ final class BrookCluster implements AutoCloseable {
     private final String bootstrap;
 
     BrookCluster() {
+        this(java.util.Map.of());
+    }
+
+    /** With broker settings for the embedded Brook (an external cluster keeps its own). */
+    BrookCluster(java.util.Map<String, String> brokerConfigs) {
         String external = System.getProperty("bootstrap.servers");
         if (external != null && !external.isBlank()) {
             brook = null;
             bootstrap = external;
         } else {
-            brook = Brook.builder().port(0).start();
+            brook = Brook.builder().port(0).config(brokerConfigs).start();
             bootstrap = brook.bootstrapServers();
         }
+    }
+
+    /** True when the broker is the embedded Brook (tests that restart it need that). */
+    boolean embedded() {
+        return brook != null;
     }
 
     String bootstrapServers() {

@@ -69,11 +69,16 @@ class ProduceConsumeCompatTest {
     }
 
     private static KafkaConsumer<String, String> consumer() {
+        return consumer(Map.of());
+    }
+
+    private static KafkaConsumer<String, String> consumer(Map<String, Object> extra) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.putAll(extra);
         return new KafkaConsumer<>(p);
     }
 
@@ -180,6 +185,43 @@ class ProduceConsumeCompatTest {
             assertThat(consumer.endOffsets(Set.of(tp)).get(tp)).isEqualTo(10L);
             assertThat(consumer.offsetsForTimes(Map.of(tp, t0)).get(tp).offset()).isEqualTo(5L);
             assertThat(consumer.offsetsForTimes(Map.of(tp, 999_999L)).get(tp)).isNull();
+        }
+    }
+
+    @Test
+    void producerCreatesAMissingTopicThroughMetadata() throws Exception {
+        String topic = topicName();
+        try (KafkaProducer<String, String> producer = producer(Map.of())) {
+            RecordMetadata md = producer.send(new ProducerRecord<>(topic, "first")).get(30, TimeUnit.SECONDS);
+            assertThat(md.offset()).isZero();
+            assertThat(md.partition()).isZero();
+        }
+        assertThat(readAll(topic, 1, 1)).singleElement().satisfies(r -> assertThat(r.value()).isEqualTo("first"));
+    }
+
+    @Test
+    void readCommittedConsumerSeesEverythingWithoutTransactions() throws Exception {
+        String topic = topicName();
+        createTopic(topic, 1);
+        try (KafkaProducer<String, String> producer = producer(Map.of())) {
+            for (int i = 0; i < 50; i++) {
+                producer.send(new ProducerRecord<>(topic, "rc-" + i));
+            }
+            producer.flush();
+        }
+        try (KafkaConsumer<String, String> consumer = consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed"))) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(Set.of(tp));
+            consumer.seekToBeginning(Set.of(tp));
+            assertThat(consumer.endOffsets(Set.of(tp)).get(tp)).isEqualTo(50L);
+            List<String> got = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (got.size() < 50 && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> got.add(r.value()));
+            }
+            assertThat(got).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 50)
+                    .mapToObj(i -> "rc-" + i).toList());
         }
     }
 }

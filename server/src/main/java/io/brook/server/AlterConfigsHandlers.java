@@ -32,39 +32,43 @@ final class AlterConfigsHandlers {
     private AlterConfigsHandlers() {
     }
 
-    /** Null on success, else {error, message}. */
-    private static Object[] checkTopic(BrokerContext broker, byte type, String name) {
+    /** Why a resource's change was refused. */
+    record Failure(Errors error, String message) {
+    }
+
+    /** Null when the resource is a topic that exists, else why not. */
+    private static Failure checkTopic(BrokerContext broker, byte type, String name) {
         if (type == DescribeConfigsHandler.RESOURCE_BROKER) {
-            return new Object[] {Errors.INVALID_REQUEST, "Brook's broker configs are static; change the"
-                    + " properties file and restart"};
+            return new Failure(Errors.INVALID_REQUEST, "Brook's broker configs are static; change the"
+                    + " properties file and restart");
         }
         if (type != DescribeConfigsHandler.RESOURCE_TOPIC) {
-            return new Object[] {Errors.INVALID_REQUEST, "Unsupported resource type " + type};
+            return new Failure(Errors.INVALID_REQUEST, "Unsupported resource type " + type);
         }
         String bad = Topics.invalidNameReason(name);
         if (bad != null) {
-            return new Object[] {Errors.INVALID_TOPIC_EXCEPTION, bad};
+            return new Failure(Errors.INVALID_TOPIC_EXCEPTION, bad);
         }
         if (broker.topics().get(name) == null) {
-            return new Object[] {Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist."};
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist.");
         }
         return null;
     }
 
-    /** Validates and (unless validateOnly) stores new overrides; null on success, else {error, message}. */
-    private static Object[] apply(BrokerContext broker, String topic, Map<String, String> overrides,
+    /** Validates and (unless validateOnly) stores new overrides; null on success. */
+    private static Failure apply(BrokerContext broker, String topic, Map<String, String> overrides,
             boolean validateOnly) {
         for (String key : overrides.keySet()) {
             if (!TopicConfigs.isTopicConfig(key)) {
-                return new Object[] {Errors.INVALID_CONFIG, "Unknown topic config name: " + key};
+                return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + key);
             }
         }
         String invalid = broker.topics().configs().invalid(overrides);
         if (invalid != null) {
-            return new Object[] {Errors.INVALID_CONFIG, invalid};
+            return new Failure(Errors.INVALID_CONFIG, invalid);
         }
         if (!validateOnly && broker.topics().setConfigs(topic, overrides) == null) {
-            return new Object[] {Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist."};
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
         }
         return null;
     }
@@ -75,7 +79,7 @@ final class AlterConfigsHandlers {
             BrokerContext broker = ctx.broker();
             List<AlterConfigsResourceResponse> out = new ArrayList<>();
             for (AlterConfigsResource res : request.resources()) {
-                Object[] err = checkTopic(broker, res.resourceType(), res.resourceName());
+                Failure err = checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {
                     err = alter(broker, res, request.validateOnly());
                 }
@@ -84,32 +88,32 @@ final class AlterConfigsHandlers {
             ctx.respond(new IncrementalAlterConfigsResponse().responses(out));
         }
 
-        private static Object[] alter(BrokerContext broker, AlterConfigsResource res, boolean validateOnly) {
+        private static Failure alter(BrokerContext broker, AlterConfigsResource res, boolean validateOnly) {
             TopicInfo t = broker.topics().get(res.resourceName());
             if (t == null) {
-                return new Object[] {Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + res.resourceName() + " does not exist."};
+                return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + res.resourceName() + " does not exist.");
             }
             Map<String, String> next = new LinkedHashMap<>(t.configs());
             Set<String> seen = new HashSet<>();
             for (AlterableConfig c : res.configs()) {
                 if (!seen.add(c.name())) {
-                    return new Object[] {Errors.INVALID_REQUEST, "Duplicate config " + c.name() + " in request"};
+                    return new Failure(Errors.INVALID_REQUEST, "Duplicate config " + c.name() + " in request");
                 }
                 if (!TopicConfigs.isTopicConfig(c.name())) {
-                    return new Object[] {Errors.INVALID_CONFIG, "Unknown topic config name: " + c.name()};
+                    return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + c.name());
                 }
                 switch (c.configOperation()) {
                     case OP_SET -> {
                         if (c.value() == null) {
-                            return new Object[] {Errors.INVALID_REQUEST, "Null value not supported for " + c.name()};
+                            return new Failure(Errors.INVALID_REQUEST, "Null value not supported for " + c.name());
                         }
                         next.put(c.name(), c.value());
                     }
                     case OP_DELETE -> next.remove(c.name());
                     case OP_APPEND, OP_SUBTRACT -> {
                         if (TopicConfigs.type(c.name()) != TopicConfigs.TYPE_LIST) {
-                            return new Object[] {Errors.INVALID_CONFIG, "Config " + c.name()
-                                    + " is not a list; APPEND and SUBTRACT apply to lists only"};
+                            return new Failure(Errors.INVALID_CONFIG, "Config " + c.name()
+                                    + " is not a list; APPEND and SUBTRACT apply to lists only");
                         }
                         String current = next.getOrDefault(c.name(),
                                 broker.topics().configs().effective(t.configs()).values().get(c.name()));
@@ -133,17 +137,17 @@ final class AlterConfigsHandlers {
                         next.put(c.name(), String.join(",", items));
                     }
                     default -> {
-                        return new Object[] {Errors.INVALID_REQUEST, "Unknown config operation " + c.configOperation()};
+                        return new Failure(Errors.INVALID_REQUEST, "Unknown config operation " + c.configOperation());
                     }
                 }
             }
             return apply(broker, res.resourceName(), next, validateOnly);
         }
 
-        private static AlterConfigsResourceResponse response(byte type, String name, Object[] err) {
+        private static AlterConfigsResourceResponse response(byte type, String name, Failure err) {
             AlterConfigsResourceResponse r = new AlterConfigsResourceResponse().resourceType(type).resourceName(name);
             return err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
-                    : r.errorCode(((Errors) err[0]).code()).errorMessage((String) err[1]);
+                    : r.errorCode(err.error().code()).errorMessage(err.message());
         }
 
         @Override
@@ -164,12 +168,12 @@ final class AlterConfigsHandlers {
             BrokerContext broker = ctx.broker();
             List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
             for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
-                Object[] err = checkTopic(broker, res.resourceType(), res.resourceName());
+                Failure err = checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {
                     Map<String, String> next = new LinkedHashMap<>();
                     for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
                         if (c.value() == null) {
-                            err = new Object[] {Errors.INVALID_REQUEST, "Null value not supported for " + c.name()};
+                            err = new Failure(Errors.INVALID_REQUEST, "Null value not supported for " + c.name());
                             break;
                         }
                         next.put(c.name(), c.value());
@@ -181,7 +185,7 @@ final class AlterConfigsHandlers {
                 AlterConfigsResponse.AlterConfigsResourceResponse r = new AlterConfigsResponse.AlterConfigsResourceResponse()
                         .resourceType(res.resourceType()).resourceName(res.resourceName());
                 out.add(err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
-                        : r.errorCode(((Errors) err[0]).code()).errorMessage((String) err[1]));
+                        : r.errorCode(err.error().code()).errorMessage(err.message()));
             }
             ctx.respond(new AlterConfigsResponse().responses(out));
         }

@@ -8,6 +8,7 @@ import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * ApiVersions (key 18), answered from the {@link ApiTable}: every registered key with its
@@ -20,10 +21,17 @@ import java.util.List;
  */
 final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
 
+    /** KIP-511's rule for client_software_name and client_software_version (v3+). */
+    private static final Pattern SOFTWARE = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
+
     private volatile ApiVersionsResponse cached;
 
     @Override
     public void handle(RequestContext ctx, ApiVersionsRequest request) {
+        if (ctx.apiVersion() >= 3 && !(valid(request.clientSoftwareName()) && valid(request.clientSoftwareVersion()))) {
+            ctx.respond(errorResponse(request, ctx.apiVersion(), Errors.INVALID_REQUEST));
+            return;
+        }
         ApiVersionsResponse response = cached;
         if (response == null) {
             response = build(ctx.apis());
@@ -31,6 +39,10 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
         }
         // shared instance: responses are only read while being encoded
         ctx.respond(response);
+    }
+
+    private static boolean valid(String s) {
+        return s != null && SOFTWARE.matcher(s).matches();
     }
 
     static ApiVersionsResponse build(ApiTable apis) {

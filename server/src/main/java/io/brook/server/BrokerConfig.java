@@ -1,10 +1,9 @@
 package io.brook.server;
 
+import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.server.ConfigKey.Check;
 import io.brook.server.ConfigKey.Type;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * {@value #DEFAULT_MAX_CONNECTIONS} instead of unbounded (each connection costs a file
  * descriptor and buffers; a runaway client loop should hit this, not the process fd limit),
  * and {@code default.replication.factor} can only be 1.
+ *
+ * <p>The consumer-group settings ({@code group.*}, {@code offsets.retention.*}, ...) are the
+ * coordinator's ({@link GroupCoordinatorConfig#CONFIG_NAMES}): known here, checked when parsed
+ * and handed over as a {@link GroupCoordinatorConfig}.
  *
  * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
  * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
@@ -53,6 +56,7 @@ final class BrokerConfig {
     static final String NUM_IO_THREADS = "num.io.threads";
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
+    static final String NETWORK_EPOLL = "brook.network.epoll";
     static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     static final String LOG_ROLL_MS = "log.roll.ms";
@@ -67,6 +71,19 @@ final class BrokerConfig {
     static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
     static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
+    static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
+    static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    static final String NUM_RECOVERY_THREADS = "num.recovery.threads.per.data.dir";
+    static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
+    static final String LOG_FLUSH_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
+    static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
     static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
@@ -103,6 +120,8 @@ final class BrokerConfig {
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),
+                key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
+                        "Use Linux's native epoll transport when available; false = Java NIO."),
                 key(FSYNC_ON_ACK, Type.BOOLEAN, "true", Check.NONE,
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),
@@ -128,6 +147,29 @@ final class BrokerConfig {
                 key(LOG_MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime"),
                         "Timestamp type of stored records."),
                 key(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1), "Minimum in-sync replicas (single node: 1)."),
+                key(LOG_CLEANER_DELETE_RETENTION_MS, Type.LONG, "86400000", Check.atLeast(0),
+                        "How long tombstones stay in a compacted topic."),
+                key(LOG_CLEANER_MIN_COMPACTION_LAG_MS, Type.LONG, "0", Check.atLeast(0),
+                        "Minimum age of a record before compaction may remove it."),
+                key(LOG_INDEX_INTERVAL_BYTES, Type.INT, "4096", Check.atLeast(0), "Bytes between offset index entries."),
+                key(LOG_INDEX_SIZE_MAX_BYTES, Type.INT, "10485760", Check.atLeast(12), "Offset index size per segment."),
+                key(LOG_FLUSH_INTERVAL_MESSAGES, Type.LONG, Long.toString(Long.MAX_VALUE), Check.atLeast(1),
+                        "With fsync-on-ack off: fsync after this many messages."),
+                key(LOG_FLUSH_INTERVAL_MS, Type.LONG, null, Check.atLeast(0),
+                        "With fsync-on-ack off: fsync data older than this."),
+                key(LOG_SEGMENT_DELETE_DELAY_MS, Type.LONG, "60000", Check.atLeast(0),
+                        "Delay before a removed segment's files are deleted (readers may still use them)."),
+                key(NUM_RECOVERY_THREADS, Type.INT, "2", Check.between(1, 256),
+                        "Threads that open and recover logs at start-up."),
+                key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
+                        "How often retention runs."),
+                key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),
+                        "How often flush.ms is checked (fsync-on-ack off)."),
+                key(LOG_FLUSH_CHECKPOINT_INTERVAL_MS, Type.LONG, "60000", Check.atLeast(1),
+                        "How often recovery points are checkpointed."),
+                key(LOG_CLEANER_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Run compaction for compacted topics."),
+                key(LOG_CLEANER_BACKOFF_MS, Type.LONG, "15000", Check.atLeast(1),
+                        "Pause of the compactor when it has nothing to do."),
                 key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
                 key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
                         "Partitions of the committed-offsets topic."),
@@ -147,14 +189,17 @@ final class BrokerConfig {
     private final Map<String, Object> values;
     private final Set<String> explicit;
     private final Set<String> unknown;
+    private final GroupCoordinatorConfig groupCoordinator;
     private final Listener listener;
     private final Listener advertised;
     private final Path dataDir;
 
-    private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown) {
+    private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
+            GroupCoordinatorConfig groupCoordinator) {
         this.values = values;
         this.explicit = explicit;
         this.unknown = unknown;
+        this.groupCoordinator = groupCoordinator;
         this.listener = singleListener(LISTENERS, list(LISTENERS));
         List<String> adv = list(ADVERTISED_LISTENERS);
         this.advertised = adv == null ? null : singleListener(ADVERTISED_LISTENERS, adv);
@@ -192,13 +237,19 @@ final class BrokerConfig {
         Set<String> explicit = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
         Map<String, String> viaSynonym = new HashMap<>();
+        Map<String, String> groupSettings = new HashMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = e.getKey().trim();
+            if (GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                groupSettings.put(name, e.getValue().trim());
+            }
             ConfigKey key = KEYS.get(name);
             if (key == null) {
                 key = bySynonym(name);
                 if (key == null) {
-                    unknown.add(name);
+                    if (!GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                        unknown.add(name);
+                    }
                     continue;
                 }
                 String other = viaSynonym.put(key.name(), name);
@@ -220,10 +271,17 @@ final class BrokerConfig {
                 values.put(key.name(), key.parse(key.defaultValue()));
             }
         }
+        GroupCoordinatorConfig group;
+        try {
+            group = GroupCoordinatorConfig.fromConfigs(groupSettings);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException("Invalid group coordinator configuration: " + e.getMessage(), e);
+        }
         for (String name : unknown) {
             LOG.warn("Ignoring unknown configuration {}", name);
         }
-        return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown));
+        return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
+                group);
     }
 
     private static ConfigKey bySynonym(String name) {
@@ -284,6 +342,11 @@ final class BrokerConfig {
 
     Listener listener() {
         return listener;
+    }
+
+    /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */
+    GroupCoordinatorConfig groupCoordinator() {
+        return groupCoordinator;
     }
 
     /** The advertised listener, or null when it is the bound one (known only after binding for port 0). */
@@ -362,24 +425,5 @@ final class BrokerConfig {
     long rollMs() {
         Object ms = values.get(LOG_ROLL_MS);
         return ms != null ? (Long) ms : intValue(LOG_ROLL_HOURS) * 3_600_000L;
-    }
-
-    /** A copy with some keys replaced, e.g. the bound port for port 0. */
-    BrokerConfig with(Map<String, String> overrides) {
-        Map<String, String> raw = new HashMap<>();
-        for (String name : explicit) {
-            Object v = values.get(name);
-            raw.put(name, v instanceof Collection<?> c ? String.join(",", toStrings(c)) : String.valueOf(v));
-        }
-        raw.putAll(overrides);
-        return parse(raw);
-    }
-
-    private static List<String> toStrings(Collection<?> c) {
-        List<String> out = new ArrayList<>(c.size());
-        for (Object o : c) {
-            out.add(String.valueOf(o));
-        }
-        return out;
     }
 }

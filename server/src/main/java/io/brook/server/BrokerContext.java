@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.coordinator.group.GroupCoordinator;
 import io.netty.util.Timer;
 import java.util.concurrent.Executor;
 
@@ -14,13 +15,15 @@ final class BrokerContext {
     private final String clusterId;
     private final TopicManager topics;
     private final ProducerIdAllocator producerIds;
-    private final FetchWaiters fetchWaiters = new FetchWaiters();
+    private final FetchWaiters fetchWaiters;
     private final Executor ioExecutor;
     private final Timer timer;
     private volatile Listener advertised;
+    private volatile GroupCoordinator groups;
 
     BrokerContext(BrokerConfig config, String clusterId, TopicManager topics, ProducerIdAllocator producerIds,
-            Executor ioExecutor, Timer timer) {
+            Executor ioExecutor, Timer timer, FetchWaiters fetchWaiters) {
+        this.fetchWaiters = fetchWaiters;
         this.config = config;
         this.clusterId = clusterId;
         this.topics = topics;
@@ -70,5 +73,14 @@ final class BrokerContext {
 
     void advertised(Listener listener) {
         this.advertised = listener;
+    }
+
+    /** The group coordinator; null only in tests that run the network layer without a broker. */
+    GroupCoordinator groups() {
+        return groups;
+    }
+
+    void groups(GroupCoordinator coordinator) {
+        this.groups = coordinator;
     }
 }

@@ -1,6 +1,18 @@
 package io.brook.server;
 
+import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.FindCoordinatorRequest;
+import io.brook.wire.message.HeartbeatRequest;
+import io.brook.wire.message.JoinGroupRequest;
+import io.brook.wire.message.LeaveGroupRequest;
+import io.brook.wire.message.ListGroupsRequest;
+import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetDeleteRequest;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.ListOffsetsRequest;
@@ -26,6 +38,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -70,6 +83,7 @@ public final class Brook implements AutoCloseable {
     private final BrokerContext context;
     private final InetSocketAddress bound;
     private PartitionLogs logs;
+    private GroupCoordinator groups;
     private final HashedWheelTimer timer;
     private boolean closed;
 
@@ -85,14 +99,17 @@ public final class Brook implements AutoCloseable {
         try {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
             TopicConfigs topicConfigs = new TopicConfigs(config);
-            this.logs = StoragePartitionLogs.open(dataDir, registry, topicConfigs);
+            FetchWaiters fetchWaiters = new FetchWaiters();
+            this.logs = StoragePartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters);
             TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
             topics.openAll();
+            this.groups = GroupCoordinatorSetup.start(config, topics, Clock.systemUTC());
             pool = newIoPool(config.numIoThreads());
             timer = new HashedWheelTimer(new DefaultThreadFactory("brook-timer", true), TIMER_TICK_MS,
                     TimeUnit.MILLISECONDS, 512);
             this.context = new BrokerContext(config, meta.clusterId(), topics,
-                    ProducerIdAllocator.open(meta.metaDir()), pool, timer);
+                    ProducerIdAllocator.open(meta.metaDir()), pool, timer, fetchWaiters);
+            context.groups(groups);
             ApiTable apis = apiTable();
             net = new NetworkServer(config, context, apis, pool);
             this.bound = net.start();
@@ -111,6 +128,9 @@ public final class Brook implements AutoCloseable {
             }
             if (timer != null) {
                 timer.stop();
+            }
+            if (groups != null) {
+                groups.close();
             }
             if (logs != null) {
                 logs.close();
@@ -145,6 +165,17 @@ public final class Brook implements AutoCloseable {
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler())
                 .register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterRequest::read, new DescribeClusterHandler())
+                .register(ApiKey.FIND_COORDINATOR, FindCoordinatorRequest::read, new FindCoordinatorHandler())
+                .register(ApiKey.JOIN_GROUP, JoinGroupRequest::read, new GroupHandlers.Join())
+                .register(ApiKey.SYNC_GROUP, SyncGroupRequest::read, new GroupHandlers.Sync())
+                .register(ApiKey.HEARTBEAT, HeartbeatRequest::read, new GroupHandlers.Heartbeat())
+                .register(ApiKey.LEAVE_GROUP, LeaveGroupRequest::read, new GroupHandlers.Leave())
+                .register(ApiKey.OFFSET_COMMIT, OffsetCommitRequest::read, new GroupHandlers.Commit())
+                .register(ApiKey.OFFSET_FETCH, OffsetFetchRequest::read, new GroupHandlers.Fetch())
+                .register(ApiKey.DESCRIBE_GROUPS, DescribeGroupsRequest::read, new GroupHandlers.Describe())
+                .register(ApiKey.LIST_GROUPS, ListGroupsRequest::read, new GroupHandlers.ListAll())
+                .register(ApiKey.DELETE_GROUPS, DeleteGroupsRequest::read, new GroupHandlers.Delete())
+                .register(ApiKey.OFFSET_DELETE, OffsetDeleteRequest::read, new GroupHandlers.DeleteOffsets())
                 .build();
     }
 
@@ -199,8 +230,13 @@ public final class Brook implements AutoCloseable {
             return;
         }
         closed = true;
-        // stop reading, answer waiting fetches now instead of at their deadline, then drain
-        network.close(DRAIN_MILLIS, context.fetchWaiters()::wakeAll);
+        // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
+        // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
+        // already being written still complete, the coordinator finishes them on the flusher's thread
+        network.close(DRAIN_MILLIS, () -> {
+            context.fetchWaiters().wakeAll();
+            groups.close();
+        });
         timer.stop();
         ioPool.shutdown();
         try {
@@ -211,6 +247,7 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        groups.close(); // (already closed above, unless that failed) before the logs it writes to
         try {
             logs.close();
         } catch (IOException | RuntimeException e) {

@@ -39,6 +39,10 @@ public final class BrookMain implements Callable<Integer> {
     @Option(names = "--override", paramLabel = "KEY=VALUE", description = "A broker setting; repeatable.")
     Map<String, String> overrides = new LinkedHashMap<>();
 
+    /** Starts and stops at once: bin/brook's class-data-sharing training run. */
+    @Option(names = "--exit-after-start", hidden = true)
+    boolean exitAfterStart;
+
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
@@ -75,6 +79,10 @@ public final class BrookMain implements Callable<Integer> {
         } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             System.err.println("brook: " + e.getMessage());
             return 2;
+        }
+        if (exitAfterStart) {
+            brook.close();
+            return 0;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             brook.close();

@@ -10,13 +10,13 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Promise;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Back-pressure: bytes of requests read but not yet answered are counted; above
  * {@code brook.connection.max.inflight.bytes} the channel stops reading (autoRead off) until
- * responses drain, so a client that pipelines without reading answers cannot make the broker
- * queue without bound.
+ * responses drain. Likewise while the outbound buffer is above its high water mark (a client
+ * that does not read its answers). Either way the broker never queues without bound.
  *
  * <p>Bad input closes only this connection, with one log line: an unknown API key, an
  * unsupported version (except ApiVersions, answered with UNSUPPORTED_VERSION per KIP-511), or a
@@ -61,15 +61,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private Channel channel;
     private final Runnable drainTask = this::drain;
-
     private final LongAdder readPauses;
 
     Connection(BrokerContext broker, ApiTable apis, Executor ioPool, long maxInflightBytes, LongAdder readPauses) {
         this.broker = broker;
-        this.readPauses = readPauses;
         this.apis = apis;
         this.serial = new SerialExecutor(ioPool);
         this.maxInflightBytes = maxInflightBytes;
+        this.readPauses = readPauses;
     }
 
     BrokerContext broker() {
@@ -112,7 +111,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (entry == null) {
             frame.release();
             ApiKey known = header.apiKey();
-            closeAfterAnswered("unsupported API key " + header.apiKeyId() + (known != null ? " (" + known.displayName() + ")" : ""));
+            closeAfterAnswered("unsupported API key " + header.apiKeyId()
+                    + (known != null ? " (" + known.displayName() + ")" : ""));
             return;
         }
         short version = header.apiVersion();
@@ -163,7 +163,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (c.eventLoop().inEventLoop()) {
             drain();
         } else {
-            c.eventLoop().execute(drainTask);
+            try {
+                c.eventLoop().execute(drainTask);
+            } catch (RejectedExecutionException e) {
+                // the broker is shut down and the connection closed: nobody is left to answer
+            }
         }
     }
 
@@ -197,9 +201,32 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (drained != null && (inFlight.isEmpty() || closing)) {
             drained.trySuccess(null); // what was written is flushed before the close that follows
         }
-        if (!closing && !shuttingDown && closeReason == null && !channel.config().isAutoRead() && inflightBytes < maxInflightBytes) {
+        maybeResumeReading();
+    }
+
+    private void maybeResumeReading() {
+        if (!closing && !shuttingDown && closeReason == null && !channel.config().isAutoRead()
+                && inflightBytes < maxInflightBytes && channel.isWritable()) {
             channel.config().setAutoRead(true);
         }
+    }
+
+    /**
+     * A client that sends requests but does not read the answers fills our outbound buffer; once
+     * it passes the high water mark we stop reading from it until the socket drains (file
+     * regions do not count: they hold no memory).
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (!channel.isWritable()) {
+            if (channel.config().isAutoRead()) {
+                readPauses.increment();
+                channel.config().setAutoRead(false);
+            }
+        } else {
+            maybeResumeReading();
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     private boolean write(RequestContext rc) {
@@ -290,11 +317,5 @@ final class Connection extends ChannelInboundHandlerAdapter {
         closing = true;
         channel.config().setAutoRead(false);
         ctx.close();
-    }
-
-    static void releaseAll(List<Object> parts) {
-        for (Object p : parts) {
-            ReferenceCountUtil.release(p);
-        }
     }
 }

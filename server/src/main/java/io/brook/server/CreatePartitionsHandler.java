@@ -41,6 +41,9 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
         if (topic == null) {
             return fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + t.name() + "' does not exist.");
         }
+        if (topic.isInternal()) {
+            return fail(r, Errors.INVALID_REQUEST, "Partitions cannot be added to internal topic " + t.name() + ".");
+        }
         int current = topic.partitions();
         if (t.count() < current) {
             return fail(r, Errors.INVALID_PARTITIONS, "Topic currently has " + current

@@ -55,6 +55,10 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         if (topics.get(t.name()) != null) {
             return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
         }
+        if (Topics.isInternal(t.name())) {
+            // the broker creates these itself, with the layout its coordinators rely on
+            return fail(r, Errors.INVALID_REQUEST, "Creation of internal topic " + t.name() + " is prohibited.");
+        }
         int partitions;
         List<CreatableReplicaAssignment> assignments = t.assignments();
         if (assignments != null && !assignments.isEmpty()) {

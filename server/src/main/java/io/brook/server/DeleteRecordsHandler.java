@@ -32,6 +32,8 @@ final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
                         : topics.log(t.name(), p.partitionIndex());
                 if (log == null) {
                     r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                } else if (topic.isInternal()) {
+                    r.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()); // as Kafka: the coordinators' state
                 } else if (p.offset() < -1) {
                     r.errorCode(Errors.OFFSET_OUT_OF_RANGE.code());
                 } else {

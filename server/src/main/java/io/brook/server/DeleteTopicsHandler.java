@@ -46,6 +46,10 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
             if (version >= 6) {
                 r.topicId(t.id());
             }
+            if (t.isInternal()) {
+                results.add(fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Internal topic " + t.name() + " cannot be deleted."));
+                continue;
+            }
             if (!enabled) {
                 results.add(fail(r, Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled."));
                 continue;

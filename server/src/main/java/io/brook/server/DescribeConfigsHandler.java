@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.LogConfig;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeConfigsRequest.DescribeConfigsResource;
 import io.brook.wire.message.DescribeConfigsResponse;
@@ -8,7 +9,6 @@ import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsResult;
 import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsSynonym;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
-import io.brook.storage.LogConfig;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

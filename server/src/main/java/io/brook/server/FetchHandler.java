@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.AbortedTransaction;
 import io.brook.storage.Log;
 import io.brook.storage.LogReadResult;
 import io.brook.wire.message.FetchRequest;
@@ -29,8 +30,9 @@ import java.util.List;
  *       waits as a {@link DelayedFetch} — woken by the produce path when a partition's high
  *       watermark moves, and by a timer at {@code max_wait_ms}. Records are file slices sent with
  *       sendfile.</li>
- *   <li>Isolation: the storage serves up to the high watermark; without transactions the last
- *       stable offset equals it, so READ_COMMITTED reads the same data.</li>
+ *   <li>Isolation: READ_UNCOMMITTED reads up to the high watermark; READ_COMMITTED up to the
+ *       last stable offset, with the aborted transactions of the range (none until transactions
+ *       exist: produce refuses transactional batches for now).</li>
  * </ul>
  */
 final class FetchHandler implements ApiHandler<FetchRequest> {
@@ -101,10 +103,10 @@ final class FetchHandler implements ApiHandler<FetchRequest> {
                 } else {
                     int limit = (int) Math.min(Math.min(fp.partitionMaxBytes(), budget), Integer.MAX_VALUE);
                     boolean minOneBatch = out.bytes == 0;
-                    LogReadResult r = log.read(fp.fetchOffset(), Math.max(0, limit), minOneBatch);
+                    LogReadResult r = log.read(fp.fetchOffset(), Math.max(0, limit), minOneBatch, readCommitted);
                     pd.errorCode(r.error().code()).highWatermark(r.highWatermark())
                             .lastStableOffset(r.lastStableOffset()).logStartOffset(r.logStartOffset())
-                            .abortedTransactions(readCommitted ? new ArrayList<>() : null);
+                            .abortedTransactions(readCommitted ? aborted(log, fp.fetchOffset(), r) : null);
                     if (r.error() != Errors.NONE) {
                         out.errors = true;
                     } else if (r.records() != null && r.sizeInBytes() > 0) {
@@ -119,6 +121,22 @@ final class FetchHandler implements ApiHandler<FetchRequest> {
             responses.add(new FetchableTopicResponse().topic(ft.topic()).partitions(parts));
         }
         out.response = new FetchResponse().errorCode(Errors.NONE.code()).sessionId(0).responses(responses);
+        return out;
+    }
+
+    /**
+     * The aborted transactions a READ_COMMITTED consumer must know to skip records of: those
+     * overlapping the fetched range, bounded by the last stable offset (an over-approximation
+     * of the returned data's end; the client ignores entries past what it received).
+     */
+    private static List<FetchResponse.AbortedTransaction> aborted(Log log, long fetchOffset, LogReadResult r) {
+        List<FetchResponse.AbortedTransaction> out = new ArrayList<>();
+        if (r.error() != Errors.NONE || r.records() == null) {
+            return out;
+        }
+        for (AbortedTransaction a : log.abortedTransactions(fetchOffset, r.lastStableOffset())) {
+            out.add(new FetchResponse.AbortedTransaction().producerId(a.producerId()).firstOffset(a.firstOffset()));
+        }
         return out;
     }
 

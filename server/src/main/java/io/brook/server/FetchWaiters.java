@@ -6,8 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Long-poll fetches waiting for data, by partition. A {@link DelayedFetch} registers on every
- * partition it reads; whoever moves a partition's high watermark (the produce path, after the
- * write or after the fsync) calls {@link #wake}, which asks each waiter there to check again.
+ * partition it reads; the storage's high-watermark listener (after the group commit, or after
+ * the write when fsync-on-ack is off) calls {@link #wake}, which asks each waiter there to check
+ * again.
  * Nothing polls: a waiter is touched only by a wake-up or by its own deadline.
  *
  * <p>Thread-safe; {@link #wake} is cheap and may run on the flusher thread — waiters do their

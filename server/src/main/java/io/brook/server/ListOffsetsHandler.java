@@ -28,6 +28,8 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
     @Override
     public void handle(RequestContext ctx, ListOffsetsRequest request) {
         TopicManager topics = ctx.broker().topics();
+        // leader_epoch exists from v4 on and older versions cannot carry a non-default value
+        int epoch = ctx.apiVersion() >= 4 ? 0 : -1;
         boolean readCommitted = request.isolationLevel() == 1;
         List<ListOffsetsTopicResponse> out = new ArrayList<>();
         for (ListOffsetsTopic t : request.topics()) {
@@ -43,9 +45,9 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
                 } else if (p.currentLeaderEpoch() > 0) {
                     r.errorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
                 } else if (p.timestamp() == LATEST_TIERED) {
-                    r.errorCode(Errors.NONE.code()).leaderEpoch(0);
+                    r.errorCode(Errors.NONE.code()).leaderEpoch(epoch);
                 } else {
-                    lookup(log, p.timestamp(), readCommitted, r);
+                    lookup(log, p.timestamp(), readCommitted, r, epoch);
                 }
                 parts.add(r);
             }
@@ -54,7 +56,8 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
         ctx.respond(new ListOffsetsResponse().topics(out));
     }
 
-    private static void lookup(Log log, long timestamp, boolean readCommitted, ListOffsetsPartitionResponse r) {
+    private static void lookup(Log log, long timestamp, boolean readCommitted, ListOffsetsPartitionResponse r,
+            int epoch) {
         TimestampOffset found;
         try {
             found = log.offsetForTimestamp(timestamp, readCommitted);
@@ -62,7 +65,7 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
             r.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
             return;
         }
-        r.errorCode(Errors.NONE.code()).leaderEpoch(0);
+        r.errorCode(Errors.NONE.code()).leaderEpoch(epoch);
         if (found != null) {
             r.offset(found.offset()).timestamp(timestamp < 0 && timestamp != Log.MAX_TIMESTAMP ? -1 : found.timestamp());
         }

@@ -38,7 +38,7 @@ record Listener(String name, String host, int port) {
         return new Listener(name, host, port);
     }
 
-    /** The host in the form a client connects to (brackets are not part of a Metadata host). */
+    /** Whether the host means every interface (not an address a client could be told to use). */
     boolean wildcardHost() {
         return host.isEmpty() || host.equals("0.0.0.0") || host.equals("::");
     }

@@ -16,6 +16,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -70,7 +71,7 @@ final class NetworkServer implements AutoCloseable {
         this.apis = apis;
         this.ioPool = ioPool;
         IoHandlerFactory factory;
-        if (Epoll.isAvailable()) {
+        if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
             factory = EpollIoHandler.newFactory();
             channelClass = EpollServerSocketChannel.class;
         } else {
@@ -91,6 +92,8 @@ final class NetworkServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                // unsent response bytes per connection before it stops reading (file regions count 0)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {

@@ -14,10 +14,13 @@ import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.Records;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatch;
+import io.netty.util.Timeout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Produce (key 0), protocol.md §5.2. Each partition's records must be exactly one valid
@@ -26,10 +29,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>When the answer goes out: {@code acks=1} right after the write; {@code acks=all} (-1) once
  * the storage's group commit made every appended batch durable (immediately when fsync-on-ack
- * is off); {@code acks=0} never — but a failed partition then closes the connection, as Kafka
+ * is off), or at {@code timeout_ms} with REQUEST_TIMED_OUT for what is still waiting; {@code acks=0} never — but a failed partition then closes the connection, as Kafka
  * does, since the client would otherwise never learn of it. Consumers waiting in a long-poll
- * fetch are woken when the high watermark moves: after the fsync, or after the write when
- * fsync-on-ack is off.
+ * fetch are woken by the storage's high-watermark events, not from here.
  *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
@@ -51,7 +53,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         TopicManager topics = broker.topics();
         RecordBatch batch = new RecordBatch();
         List<TopicProduceResponse> responses = new ArrayList<>(request.topicData().size());
-        List<CompletableFuture<Void>> durable = acks == -1 ? new ArrayList<>() : null;
+        List<PendingDurability> durable = acks == -1 ? new ArrayList<>() : null;
         boolean anyError = false;
         for (TopicProduceData td : request.topicData()) {
             TopicInfo topic = topics.get(td.name());
@@ -62,8 +64,10 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                         : topics.log(td.name(), pd.index());
                 if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
+                } else if (topic.isInternal()) {
+                    fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
                 } else {
-                    append(log, pd.records(), batch, version, r, broker, durable);
+                    append(log, pd.records(), batch, version, r, durable);
                 }
                 anyError |= r.errorCode() != Errors.NONE.code();
                 parts.add(r);
@@ -80,19 +84,49 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         } else if (durable == null || durable.isEmpty()) {
             ctx.respond(response);
         } else {
-            CompletableFuture.allOf(durable.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    ctx.respond(response);
-                } else {
-                    // the log failed or was truncated before the data became durable
-                    ctx.respond(errorResponse(request, version, Errors.KAFKA_STORAGE_ERROR));
-                }
-            });
+            awaitDurable(ctx, response, durable, broker, request.timeoutMs());
         }
     }
 
+    /**
+     * Answers once every appended partition is durable, or at {@code timeout_ms}, whichever
+     * comes first: partitions still waiting then get REQUEST_TIMED_OUT (the data may still become
+     * durable; the client retries, and idempotence makes the retry a duplicate), partitions whose
+     * log failed meanwhile get KAFKA_STORAGE_ERROR.
+     */
+    private static void awaitDurable(RequestContext ctx, ProduceResponse response,
+            List<PendingDurability> pending, BrokerContext broker, int timeoutMs) {
+        AtomicBoolean answered = new AtomicBoolean();
+        Runnable answer = () -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
+            for (PendingDurability p : pending) {
+                if (!p.future.isDone()) {
+                    fail(p.partition, Errors.REQUEST_TIMED_OUT, "The data was not durable within timeout_ms.");
+                } else if (p.future.isCompletedExceptionally()) {
+                    fail(p.partition, Errors.KAFKA_STORAGE_ERROR, "The log failed before the data was durable.");
+                }
+            }
+            ctx.respond(response);
+        };
+        Timeout deadline = broker.timer().newTimeout(t -> answer.run(), Math.max(1, timeoutMs), TimeUnit.MILLISECONDS);
+        CompletableFuture<?>[] all = new CompletableFuture<?>[pending.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = pending.get(i).future;
+        }
+        CompletableFuture.allOf(all).whenComplete((ok, failure) -> {
+            deadline.cancel();
+            answer.run();
+        });
+    }
+
+    /** A partition's answer and the durability it waits for. */
+    private record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
+    }
+
     private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
-            BrokerContext broker, List<CompletableFuture<Void>> durable) {
+            List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
             return;
@@ -112,6 +146,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             fail(r, Errors.INVALID_RECORD, "A produce request must hold exactly one record batch per partition.");
             return;
         }
+        if (batch.isTransactional()) {
+            // without a transaction coordinator nothing could ever commit or abort it, and the open
+            // transaction would hold the last stable offset (READ_COMMITTED readers) back for good
+            fail(r, Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet.");
+            return;
+        }
         if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
             return;
@@ -124,15 +164,11 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         }
         r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())
                 .logStartOffset(result.logStartOffset());
-        TopicPartition tp = new TopicPartition(log.topic(), log.partition());
-        CompletableFuture<Void> hw = log.whenDurable(result.lastOffset() + 1);
-        if (hw.isDone()) {
-            broker.fetchWaiters().wake(tp);
-        } else {
-            hw.thenRun(() -> broker.fetchWaiters().wake(tp));
-        }
         if (durable != null) {
-            durable.add(hw);
+            CompletableFuture<Void> done = log.whenDurable(result.lastOffset() + 1);
+            if (!done.isDone()) {
+                durable.add(new PendingDurability(r, done));
+            }
         }
     }
 

@@ -19,6 +19,10 @@ import java.util.List;
  * wrapped view of the in-memory bytes or a file region that the transport sends with
  * {@code sendfile} — payload bytes are never copied through the Java heap.
  *
+ * <p>In-memory records of 1 KiB and more are wrapped, not copied, so their buffer must stay
+ * valid until the write completes; responses never carry request memory (which is released when
+ * the request completes), only file slices or buffers of their own.
+ *
  * <p>Not thread-safe: one encoder per call of {@link #encode}, on the connection's event loop.
  */
 final class ResponseEncoder implements ProtocolWriter {

@@ -55,6 +55,21 @@ final class TopicConfigs {
                 broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE));
         derive(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS, broker.string(BrokerConfig.MIN_INSYNC_REPLICAS));
         derive(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
+        derive(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
+                broker.string(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS));
+        derive(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS,
+                broker.string(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS));
+        derive(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES,
+                broker.string(BrokerConfig.LOG_INDEX_INTERVAL_BYTES));
+        derive(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES,
+                broker.string(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES));
+        derive(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES,
+                broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES));
+        if (broker.value(BrokerConfig.LOG_FLUSH_INTERVAL_MS) != null) {
+            derive(LogConfig.FLUSH_MS, BrokerConfig.LOG_FLUSH_INTERVAL_MS, broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MS));
+        }
+        derive(LogConfig.FILE_DELETE_DELAY_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS,
+                broker.string(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS));
         this.base = LogConfig.defaults().with(brokerValues);
     }
 

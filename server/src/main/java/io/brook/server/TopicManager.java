@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Topic lifecycle: the registry (what exists) together with the partition logs (what is
@@ -16,6 +18,8 @@ import java.util.UUID;
  * lock-free.
  */
 final class TopicManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicManager.class);
 
     /** Upper bound on partitions per topic: each one is a directory with open files. */
     static final int MAX_PARTITIONS = 10_000;
@@ -32,8 +36,22 @@ final class TopicManager {
         this.logs = logs;
     }
 
-    /** Opens the logs of every registered topic (start-up). */
+    /**
+     * Start-up: deletes the logs the registry does not know (left by a crash between creating
+     * a topic's logs and recording it, or between forgetting a deleted topic and removing its
+     * logs — so a topic created again under the same name starts empty), then opens the logs of
+     * every registered topic. Internal topics ({@code __...}) belong to the coordinators and are
+     * left alone.
+     */
     void openAll() throws IOException {
+        for (TopicPartition tp : logs.partitions()) {
+            TopicInfo t = registry.get(tp.topic());
+            if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
+                continue;
+            }
+            LOG.warn("Deleting the log of {}: no such topic partition is registered", tp);
+            logs.deletePartition(tp.topic(), tp.partition());
+        }
         for (TopicInfo t : registry.all()) {
             logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
         }

@@ -118,4 +118,15 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.dirs", "/a,/b")))
                 .hasMessageContaining("exactly one data directory");
     }
+
+    @Test
+    void shouldKnowAndCheckTheGroupCoordinatorSettings() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("group.min.session.timeout.ms", "1000",
+                "offsets.topic.num.partitions", "4"));
+        assertThat(c.unknownKeys()).isEmpty();
+        assertThat(c.groupCoordinator().minSessionTimeoutMs()).isEqualTo(1000);
+        assertThat(c.groupCoordinator().offsetsTopicPartitions()).isEqualTo(4);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("group.max.size", "many")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group.max.size");
+    }
 }

@@ -92,7 +92,7 @@ class BrookApiTest {
                 assertThat(k.maxVersion()).isEqualTo(ApiKey.API_VERSIONS.advertisedMax());
             });
             // the connection stays usable: the client retries at our maximum
-            ApiVersionsResponse retry = c.call(new ApiVersionsRequest(), (short) 4);
+            ApiVersionsResponse retry = c.call(new ApiVersionsRequest().clientSoftwareName("brook-test").clientSoftwareVersion("1.0"), (short) 4);
             assertThat(retry.errorCode()).isEqualTo(Errors.NONE.code());
         }
     }
@@ -187,7 +187,20 @@ class BrookApiTest {
             assertThat(c.raw().closedByBroker()).isTrue();
         }
         try (ProtocolClient c = client()) {
-            assertThat(((ApiVersionsResponse) c.call(new ApiVersionsRequest(), (short) 3)).errorCode()).isZero();
+            assertThat(((ApiVersionsResponse) c.call(new ApiVersionsRequest().clientSoftwareName("brook-test")
+                    .clientSoftwareVersion("1.0"), (short) 3)).errorCode()).isZero();
+        }
+    }
+
+    @Test
+    void shouldRejectApiVersionsWithAnInvalidClientSoftwareName() throws Exception {
+        try (ProtocolClient c = client()) {
+            ApiVersionsResponse r = c.call(new ApiVersionsRequest().clientSoftwareName("bad name!")
+                    .clientSoftwareVersion("1.0"), (short) 3);
+            assertThat(r.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+            ApiVersionsResponse ok = c.call(new ApiVersionsRequest().clientSoftwareName("apache-kafka-java")
+                    .clientSoftwareVersion("4.1.0"), (short) 3);
+            assertThat(ok.errorCode()).isZero();
         }
     }
 }

@@ -148,4 +148,30 @@ class BrookTest {
             brook.close();
         }
     }
+
+    @Test
+    void shouldDeleteLogsTheRegistryDoesNotKnowSoARecreatedTopicStartsEmpty() throws Exception {
+        Path dir = tmp.resolve("orphans");
+        try (Brook brook = Brook.builder().dataDir(dir).start();
+                ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("ghost"))), (short) 12);
+            io.brook.wire.message.ProduceResponse r = c.call(new io.brook.wire.message.ProduceRequest().acks((short) -1)
+                    .timeoutMs(5000).topicData(List.of(new io.brook.wire.message.ProduceRequest.TopicProduceData()
+                            .name("ghost").partitionData(List.of(new io.brook.wire.message.ProduceRequest
+                                    .PartitionProduceData().index(0).records(io.brook.wire.protocol.BufferRecords.wrap(
+                                            new io.brook.wire.record.RecordBatchBuilder(
+                                                    io.brook.wire.record.Compression.NONE)
+                                                    .append(1L, null, new byte[] {1}).build())))))), (short) 9);
+            assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+        }
+        // a crash after the registry forgot the topic but before its logs were removed
+        assertThat(TopicRegistry.open(dir.resolve("meta")).delete("ghost")).isTrue();
+        assertThat(dir.resolve("ghost-0")).isDirectory();
+        try (Brook brook = Brook.builder().dataDir(dir).start();
+                ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            assertThat(dir.resolve("ghost-0")).doesNotExist();
+            c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("ghost"))), (short) 12);
+            assertThat(brook.context().topics().log("ghost", 0).logEndOffset()).isZero();
+        }
+    }
 }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,8 +29,12 @@ class NetworkServerTest {
     private static final ApiKey KEY = ApiKey.METADATA;
     private static final short VERSION = 1;
 
-    /** ids >= HOLD are kept until the test answers them; NO_RESPONSE_ID is never answered; THROW_ID throws. */
+    /**
+     * ids >= HOLD are kept until the test answers them; NO_RESPONSE_ID is never answered; THROW_ID
+     * throws; ids <= ECHO_PADDING answer with as much padding as the request carried.
+     */
     private static final int HOLD = 100;
+    private static final int ECHO_PADDING = -1000;
     private static final int NO_RESPONSE_ID = 7;
     private static final int THROW_ID = -1;
 
@@ -50,6 +55,8 @@ class NetworkServerTest {
                 ctx.noResponse();
             } else if (ping.id() >= HOLD) {
                 held.put(ping.id(), ctx);
+            } else if (ping.id() <= ECHO_PADDING) {
+                ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code(), ping.padding()));
             } else {
                 ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code()));
             }
@@ -69,7 +76,7 @@ class NetworkServerTest {
                 .register(KEY, (short) 0, (short) 5, (short) 0, (buf, v) -> Ping.read(KEY, buf), new PingHandler())
                 .build();
         pool = Executors.newFixedThreadPool(4);
-        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null), table, pool);
+        server = new NetworkServer(config, new BrokerContext(config, "test-cluster", null, null, pool, null, new FetchWaiters()), table, pool);
         address = server.start();
     }
 
@@ -297,6 +304,68 @@ class NetworkServerTest {
                 assertThat(readPong(c)).containsExactly(i, HOLD + i, 0);
             }
             writer.join(10_000);
+        }
+    }
+
+    @Test
+    void shouldStopReadingFromAClientThatDoesNotReadItsAnswers() throws Exception {
+        start(Map.of());
+        // 1000 answers of 64 KiB: far more than the socket buffers of both ends and the 1 MiB
+        // high water mark can hold while the client reads nothing
+        int count = 1000;
+        int padding = 64 * 1024;
+        try (RawClient c = new RawClient(address)) {
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < count; i++) {
+                        c.sendFrame(TestMessages.pingFrame(KEY, VERSION, i, ECHO_PADDING - i, padding));
+                    }
+                } catch (IOException e) {
+                    // the test closes the socket at the end
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            Await.until("reading paused for unread answers", () -> server.readPauses() > 0);
+            for (int i = 0; i < count; i++) {
+                assertThat(readPong(c)).containsExactly(i, ECHO_PADDING - i, 0);
+            }
+            writer.join(10_000);
+        }
+    }
+
+    @Test
+    void shouldKeepRequestOrderForRandomCompletionOrders() throws Exception {
+        start(Map.of());
+        Random random = new Random(7);
+        try (RawClient c = new RawClient(address)) {
+            int correlation = 0;
+            for (int round = 0; round < 20; round++) {
+                int n = 2 + random.nextInt(15);
+                int base = HOLD + round * 100;
+                for (int i = 0; i < n; i++) {
+                    c.sendFrame(ping(++correlation, base + i));
+                }
+                Await.until("round " + round + " held", () -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!held.containsKey(base + i)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+                List<Integer> order = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    order.add(i);
+                }
+                java.util.Collections.shuffle(order, random);
+                for (int i : order) {
+                    held.remove(base + i).respond(new Pong(KEY, base + i, (short) 0));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertThat(readPong(c)).containsExactly(correlation - n + 1 + i, base + i, 0);
+                }
+            }
         }
     }
 }

@@ -157,6 +157,10 @@ class ProduceFetchTest {
         ByteBuffer two = ByteBuffer.allocate(200);
         two.put(batch(Compression.NONE, 1, "p")).put(batch(Compression.NONE, 1, "q")).flip();
         assertThat(produceOne(PRODUCE_V, (short) 1, "t", 0, two).errorCode()).isEqualTo(Errors.INVALID_RECORD.code());
+        ByteBuffer transactional = new RecordBatchBuilder(Compression.NONE).producer(7L, (short) 0, 0)
+                .transactional(true).append(1L, null, "t".getBytes(StandardCharsets.UTF_8)).build();
+        assertThat(produceOne(PRODUCE_V, (short) 1, "t", 0, transactional).errorCode())
+                .isEqualTo(Errors.INVALID_TXN_STATE.code());
         ProduceResponse badAcks = client.call(produce((short) 2, "t", 0, batch(Compression.NONE, 1, "x")), PRODUCE_V);
         assertThat(badAcks.responses().get(0).partitionResponses().get(0).errorCode())
                 .isEqualTo(Errors.INVALID_REQUIRED_ACKS.code());
@@ -288,5 +292,24 @@ class ProduceFetchTest {
         assertThat(p0.leaderEpoch()).isZero();
         assertThat(p0.endOffset()).isEqualTo(2);
         assertThat(r.topics().get(0).partitions().get(1).errorCode()).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
+    }
+
+    @Test
+    void shouldApplyRetentionFromTopicConfigsInTheBackground() throws Exception {
+        try (Brook b = Brook.builder().config("log.retention.check.interval.ms", "20").start();
+                ProtocolClient pc = new ProtocolClient(b.bootstrapServers())) {
+            CreateTopicsResponse r = pc.call(new CreateTopicsRequest().topics(List.of(
+                    new CreatableTopic().name("short").numPartitions(1).replicationFactor((short) 1).configs(List.of(
+                            new CreatableTopicConfig().name("segment.bytes").value("1024"),
+                            new CreatableTopicConfig().name("retention.ms").value("1"))))), (short) 7);
+            assertThat(r.topics().get(0).errorCode()).isZero();
+            for (int i = 0; i < 20; i++) {
+                ProduceResponse p = pc.call(produce((short) -1, "short", 0,
+                        batch(Compression.NONE, 1000, "x".repeat(200))), PRODUCE_V);
+                assertThat(p.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+            }
+            Await.until("old segments removed by retention",
+                    () -> b.context().topics().log("short", 0).logStartOffset() > 0);
+        }
     }
 }

@@ -42,17 +42,22 @@ final class TestMessages {
         }
     }
 
-    /** Body: int32 id, int16 error code. */
-    record Pong(ApiKey apiKey, int id, short errorCode) implements ApiMessage {
+    /** Body: int32 id, int16 error code, then {@code padding} zero bytes. */
+    record Pong(ApiKey apiKey, int id, short errorCode, int padding) implements ApiMessage {
+        Pong(ApiKey apiKey, int id, short errorCode) {
+            this(apiKey, id, errorCode, 0);
+        }
+
         @Override
         public int size(short version) {
-            return 6;
+            return 6 + padding;
         }
 
         @Override
         public void write(ProtocolWriter out, short version) {
             out.writeInt(id);
             out.writeShort(errorCode);
+            out.writeByteArray(new byte[padding]);
         }
     }
 

@@ -1,44 +1,33 @@
 package io.brook.storage;
 
+import io.brook.wire.record.RecordBatch;
+
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * The fields of a stored magic-v2 batch header that storage reads and writes, at absolute
- * positions in a buffer. Storage needs only the header for appends, index maintenance and
- * recovery; records are decoded (and decompressed) only by compaction and timestamp lookups.
- *
- * <pre>
- *  0        8        12                  16    17    21     23             27
- *  +--------+--------+-------------------+-----+-----+------+--------------+
- *  | base   | batch  | partition leader  |magic| crc | attr | last offset  |
- *  | offset | length | epoch             |     |     |      | delta        |
- *  +--------+--------+-------------------+-----+-----+------+--------------+
- *  27              35             43          51       53        57       61
- *  +---------------+--------------+-----------+--------+---------+--------+---------
- *  | base          | max          | producer  |producer| base    | records| records...
- *  | timestamp     | timestamp    | id        |epoch   | sequence| count  |
- *  +---------------+--------------+-----------+--------+---------+--------+---------
- * </pre>
- * The CRC-32C covers bytes [21, end of batch); base offset, length, leader epoch and magic are
- * outside it, so assigning offsets needs no CRC work.
+ * Static accessors for the header fields of a stored magic-v2 batch at an absolute position, for
+ * the scanning code of storage (recovery, index rebuilds, producer-state replay), which walks
+ * batches inside its own read buffers. The layout and its offsets are those of
+ * {@link RecordBatch} (see the diagram there); records are decoded only through
+ * {@link RecordBatch#records()}.
  */
 final class BatchHeader {
-    static final int BASE_OFFSET = 0;
-    static final int BATCH_LENGTH = 8;
-    static final int LOG_OVERHEAD = 12;
-    static final int PARTITION_LEADER_EPOCH = 12;
-    static final int MAGIC = 16;
-    static final int CRC = 17;
-    static final int ATTRIBUTES = 21;
-    static final int LAST_OFFSET_DELTA = 23;
-    static final int BASE_TIMESTAMP = 27;
-    static final int MAX_TIMESTAMP = 35;
-    static final int PRODUCER_ID = 43;
-    static final int PRODUCER_EPOCH = 51;
-    static final int BASE_SEQUENCE = 53;
-    static final int RECORDS_COUNT = 57;
-    static final int HEADER_SIZE = 61;
+    static final int BASE_OFFSET = RecordBatch.BASE_OFFSET_OFFSET;
+    static final int BATCH_LENGTH = RecordBatch.BATCH_LENGTH_OFFSET;
+    static final int LOG_OVERHEAD = RecordBatch.LOG_OVERHEAD;
+    static final int PARTITION_LEADER_EPOCH = RecordBatch.PARTITION_LEADER_EPOCH_OFFSET;
+    static final int MAGIC = RecordBatch.MAGIC_OFFSET;
+    static final int CRC = RecordBatch.CRC_OFFSET;
+    static final int ATTRIBUTES = RecordBatch.ATTRIBUTES_OFFSET;
+    static final int LAST_OFFSET_DELTA = RecordBatch.LAST_OFFSET_DELTA_OFFSET;
+    static final int BASE_TIMESTAMP = RecordBatch.BASE_TIMESTAMP_OFFSET;
+    static final int MAX_TIMESTAMP = RecordBatch.MAX_TIMESTAMP_OFFSET;
+    static final int PRODUCER_ID = RecordBatch.PRODUCER_ID_OFFSET;
+    static final int PRODUCER_EPOCH = RecordBatch.PRODUCER_EPOCH_OFFSET;
+    static final int BASE_SEQUENCE = RecordBatch.BASE_SEQUENCE_OFFSET;
+    static final int RECORDS_COUNT = RecordBatch.RECORDS_COUNT_OFFSET;
+    static final int HEADER_SIZE = RecordBatch.HEADER_SIZE;
 
     static final int COMPRESSION_MASK = 0x07;
     static final int TIMESTAMP_TYPE_MASK = 0x08;

@@ -108,6 +108,16 @@ final class BatchScanner {
         return true;
     }
 
+    /** Loads the whole current batch into the buffer (after a header-only {@link #next()}). */
+    boolean loadWhole() throws IOException {
+        int size = BatchHeader.sizeInBytes(buf, batchPosition);
+        if (!ensure(filePosition, size)) {
+            return false;
+        }
+        batchPosition = (int) (filePosition - bufFilePosition);
+        return true;
+    }
+
     /** Makes file bytes [position, position + len) available in the buffer. */
     private boolean ensure(long position, int len) throws IOException {
         long have = bufFilePosition + buf.limit();

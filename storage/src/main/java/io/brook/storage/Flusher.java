@@ -56,10 +56,14 @@ final class Flusher implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
         LockSupport.unpark(thread);
-        thread.join(10_000);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         Log log;
         while ((log = dirty.poll()) != null) {
             log.flushQueued.set(false);

@@ -74,6 +74,7 @@ public final class Log implements AutoCloseable {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Flusher flusher;
+    private volatile HighWatermarkListener listener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -84,6 +85,7 @@ public final class Log implements AutoCloseable {
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private final ProducerStateManager producers;
+    private final TransactionIndex txnIndex;
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
     private final RecordBatch appendBatch = new RecordBatch();
     private final ByteBuffer[] oneSource = new ByteBuffer[1];
@@ -123,6 +125,7 @@ public final class Log implements AutoCloseable {
         this.scheduler = scheduler;
         this.flusher = flusher;
         this.producers = new ProducerStateManager(dir);
+        this.txnIndex = new TransactionIndex(dir);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -212,8 +215,10 @@ public final class Log implements AutoCloseable {
         logEndOffset = active.nextOffset();
         logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
+        // After an unclean stop the data found on disk may still sit in the page cache only:
+        // force it before calling it durable. After a clean stop close() forced everything.
         for (LogSegment seg : segments.values()) {
-            if (seg.baseOffset >= (rp == null ? 0 : rp) || !cleanShutdown) {
+            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
                 seg.flush();
             }
             if (seg != active) {
@@ -229,7 +234,8 @@ public final class Log implements AutoCloseable {
      * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
      * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
      * were never committed and go; a {@code .log.swap} file is committed and replaces
-     * {@code X.log}, whose indexes are dropped and rebuilt; {@code .deleted} files go.
+     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
+     * dropped and rebuilt); {@code .deleted} files go.
      */
     static void completeInterruptedSwaps(Path dir) throws IOException {
         List<Path> all;
@@ -245,12 +251,40 @@ public final class Log implements AutoCloseable {
         }
         for (Path f : all) {
             String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX) && Files.exists(f)) {
-                String base = n.substring(0, n.length() - (LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX).length());
-                LOG.info("completing interrupted swap of {}", f);
-                Files.deleteIfExists(dir.resolve(base + LogSegment.INDEX_SUFFIX));
-                Files.deleteIfExists(dir.resolve(base + LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, dir.resolve(base + LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
+            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
+            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
+                long base;
+                try {
+                    base = Long.parseLong(n.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                // The swap file replaces every segment from its base to its last offset (it
+                // always ends with a batch holding the replaced group's last offset).
+                long last = base;
+                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
+                    while (scanner.next()) {
+                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
+                    }
+                }
+                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
+                for (Path g : all) {
+                    String gn = g.getFileName().toString();
+                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
+                        try {
+                            long b = Long.parseLong(gn.substring(0, 20));
+                            if (b > base && b <= last) {
+                                LogSegment.deleteFiles(dir, b, "");
+                            }
+                        } catch (NumberFormatException ignored) {
+                            // not a segment
+                        }
+                    }
+                }
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
+                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
             }
         }
@@ -287,6 +321,7 @@ public final class Log implements AutoCloseable {
             Files.deleteIfExists(ProducerStateManager.snapshotFile(dir, offset));
             producers.clear();
         }
+        txnIndex.load(from);
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
         for (LogSegment seg : segments.values()) {
             if (seg.nextOffset() <= from) {
@@ -298,9 +333,15 @@ public final class Log implements AutoCloseable {
                 ByteBuffer b = scanner.buffer();
                 int p = scanner.batchPosition();
                 long base = BatchHeader.baseOffset(b, p);
-                if (base >= from) {
-                    producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+                if (base < from) {
+                    continue;
                 }
+                if (BatchHeader.isControl(b, p) && scanner.loadWhole()) {
+                    b = scanner.buffer();
+                    p = scanner.batchPosition();
+                    recordAbort(b, p, base);
+                }
+                producers.update(b, p, base, BatchHeader.lastOffset(b, p));
             }
         }
         producers.onLogStartOffsetIncremented(logStartOffset);
@@ -357,6 +398,13 @@ public final class Log implements AutoCloseable {
             return AppendResult.error(Errors.MESSAGE_TOO_LARGE, "the batch of " + bytes
                     + " bytes exceeds max.message.bytes " + cfg.maxMessageBytes(), logStartOffset);
         }
+        if (!cfg.logAppendTime() && (cfg.timestampBeforeMaxMs() != Long.MAX_VALUE
+                || cfg.timestampAfterMaxMs() != Long.MAX_VALUE)) {
+            AppendResult bad = checkTimestamps(cfg, batch, p);
+            if (bad != null) {
+                return bad;
+            }
+        }
         if (cfg.compact() && !BatchHeader.isControl(batch, p)) {
             AppendResult bad = checkKeys(batch, p);
             if (bad != null) {
@@ -394,6 +442,13 @@ public final class Log implements AutoCloseable {
                 batch.position(p);
             }
             ByteBuffer written = srcs.length == 1 ? batch : scratchHeader;
+            if (BatchHeader.isControl(batch, p)) {
+                try {
+                    recordAbort(batch, p, base);
+                } catch (IOException e) {
+                    LOG.warn("{}: could not record an aborted transaction", this, e);
+                }
+            }
             producers.update(written, srcs.length == 1 ? p : 0, base, last);
             firstUnstableOffset = producers.firstUnstableOffset();
             logEndOffset = last + 1;
@@ -406,6 +461,10 @@ public final class Log implements AutoCloseable {
         }
         if (requestFlush && flusher != null) {
             flusher.request(this);
+        }
+        HighWatermarkListener l = listener;
+        if (l != null && !cfg.flushOnAck()) {
+            l.highWatermarkAdvanced(this, result.lastOffset() + 1);
         }
         return result;
     }
@@ -447,6 +506,57 @@ public final class Log implements AutoCloseable {
         twoSources[0] = h;
         twoSources[1] = batch;
         return twoSources;
+    }
+
+    /**
+     * {@code message.timestamp.before.max.ms} / {@code after.max.ms} (CreateTime topics): the
+     * batch's first and largest timestamps must lie within the allowed distance from now.
+     */
+    private AppendResult checkTimestamps(LogConfig cfg, ByteBuffer batch, int p) {
+        long now = clock.millis();
+        long[] stamps = {BatchHeader.baseTimestamp(batch, p), BatchHeader.maxTimestamp(batch, p)};
+        for (long ts : stamps) {
+            if (ts < 0) {
+                continue;
+            }
+            if (now - ts > cfg.timestampBeforeMaxMs() || ts - now > cfg.timestampAfterMaxMs()) {
+                return AppendResult.error(Errors.INVALID_TIMESTAMP, "timestamp " + ts + " of a record in " + this
+                        + " is out of the accepted range around " + now, logStartOffset);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * If the control batch at {@code p} (whole in {@code b}) is an ABORT marker of a producer with
+     * an open transaction, records that transaction. Before producer state sees the marker.
+     */
+    private void recordAbort(ByteBuffer b, int p, long markerOffset) throws IOException {
+        ProducerStateEntry e = producers.entry(BatchHeader.producerId(b, p));
+        if (e == null || e.currentTxnFirstOffset < 0) {
+            return;
+        }
+        try {
+            Iterator<Record> it = new RecordBatch().wrap(b, p).records();
+            if (it.hasNext()) {
+                ByteBuffer key = it.next().key();
+                // Control record key: version int16, type int16 (0 = ABORT, 1 = COMMIT).
+                if (key != null && key.remaining() >= 4 && key.getShort(key.position() + 2) == 0) {
+                    txnIndex.add(new AbortedTransaction(e.producerId, e.currentTxnFirstOffset, markerOffset));
+                }
+            }
+        } catch (CorruptRecordException ex) {
+            LOG.warn("{}: unreadable control batch at offset {}", this, markerOffset);
+        }
+    }
+
+    /**
+     * For a READ_COMMITTED Fetch: the aborted transactions overlapping offsets
+     * [{@code fetchOffset}, {@code upperBound}) (upperBound = the offset after the returned
+     * data, or the last stable offset).
+     */
+    public List<AbortedTransaction> abortedTransactions(long fetchOffset, long upperBound) {
+        return txnIndex.collect(fetchOffset, upperBound);
     }
 
     /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
@@ -578,6 +688,10 @@ public final class Log implements AutoCloseable {
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
+            HighWatermarkListener l = listener;
+            if (l != null && config.flushOnAck()) {
+                l.highWatermarkAdvanced(this, end);
+            }
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
@@ -659,6 +773,15 @@ public final class Log implements AutoCloseable {
      * high watermark to the log end give no records.
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        return read(offset, maxBytes, minOneBatch, false);
+    }
+
+    /**
+     * {@link #read(long, int, boolean)} for an isolation level: with {@code readCommitted} the
+     * slice ends at the last stable offset instead of the high watermark (pair it with
+     * {@link #abortedTransactions}).
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         long start = logStartOffset;
         long leo = logEndOffset;
         DurablePoint d = durable;
@@ -671,7 +794,8 @@ public final class Log implements AutoCloseable {
         if ((c != null && offset >= c.offset()) || failure != null) {
             return new LogReadResult(Errors.KAFKA_STORAGE_ERROR, null, hw, start, lso, leo);
         }
-        if (offset >= hw) {
+        long upper = readCommitted ? lso : hw;
+        if (offset >= upper) {
             return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
         }
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
@@ -682,10 +806,17 @@ public final class Log implements AutoCloseable {
         try {
             while (e != null) {
                 LogSegment seg = e.getValue();
-                if (seg.baseOffset >= hw) {
+                if (seg.baseOffset >= upper) {
                     break;
                 }
                 int limit = readLimit(seg, d);
+                if (upper < hw && upper < seg.nextOffset()) {
+                    // The last stable offset is the base of an open transaction's first batch.
+                    int p = seg.findBatch(upper, limit, hdr);
+                    if (p >= 0) {
+                        limit = Math.min(limit, p);
+                    }
+                }
                 FileRecords r = seg.read(offset, maxBytes, limit, minOneBatch, hdr);
                 if (r != null) {
                     return new LogReadResult(Errors.NONE, r, hw, start, lso, leo);
@@ -733,7 +864,17 @@ public final class Log implements AutoCloseable {
 
     /** Replaces the settings; they apply from the next append, roll or background pass. */
     public void updateConfig(LogConfig newConfig) {
+        boolean wasFlushOnAck = config.flushOnAck();
         this.config = newConfig;
+        if (newConfig.flushOnAck() && !wasFlushOnAck && flusher != null) {
+            // The high watermark now follows the durable offset, which may lag: catch it up.
+            flusher.request(this);
+        }
+    }
+
+    /** Sets the one listener told about high-watermark advances (null to remove). */
+    public void setHighWatermarkListener(HighWatermarkListener l) {
+        this.listener = l;
     }
 
     public long logStartOffset() { return logStartOffset; }
@@ -927,7 +1068,15 @@ public final class Log implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+        // Whole segments below the new start go now unless compaction or retention is busy with
+        // this log (then their next pass removes them): a request thread never waits for them.
+        if (maintenanceLock.tryLock()) {
+            try {
+                deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
+            } finally {
+                maintenanceLock.unlock();
+            }
+        }
         return Errors.NONE;
     }
 
@@ -935,6 +1084,7 @@ public final class Log implements AutoCloseable {
     private void advanceLogStartOffset(long offset) throws IOException {
         logStartOffset = offset;
         writeLogStartOffset(offset);
+        txnIndex.dropBefore(offset);
         producers.onLogStartOffsetIncremented(offset);
         firstUnstableOffset = producers.firstUnstableOffset();
     }
@@ -969,7 +1119,10 @@ public final class Log implements AutoCloseable {
             if (durable.offset() > logEndOffset) {
                 durable = new DurablePoint(logEndOffset, last.baseOffset, last.size());
             }
-            corruption = null;
+            if (corruption != null && logEndOffset <= corruption.offset()) {
+                // The corrupt bytes lay above the new end and were cut off with it.
+                corruption = null;
+            }
             loadProducerState(logEndOffset);
             failWaiters(logEndOffset, new IOException("log truncated to " + logEndOffset));
         } finally {
@@ -1000,14 +1153,14 @@ public final class Log implements AutoCloseable {
      * qualifies, the active one is rolled first so that the log keeps a segment. Runs on the
      * background thread, never on the append path. Returns the number deleted.
      */
-    public int deleteExpiredSegments(long nowMs) {
+    int deleteExpiredSegments(long nowMs) {
         LogConfig cfg = config;
         int n = deleteSegments(s -> s.nextOffset() <= logStartOffset, false);
         if (!cfg.delete()) {
             return n;
         }
         if (cfg.retentionMs() >= 0) {
-            n += deleteSegments(s -> nowMs - s.maxTimestamp() > cfg.retentionMs(), true);
+            n += deleteSegments(s -> nowMs - retentionTimestamp(s) > cfg.retentionMs(), true);
         }
         if (cfg.retentionBytes() >= 0) {
             long[] excess = {sizeInBytes() - cfg.retentionBytes()};
@@ -1020,6 +1173,28 @@ public final class Log implements AutoCloseable {
             }, true);
         }
         return n;
+    }
+
+    /** Drops the state of producers idle longer than {@code expirationMs}; returns how many. */
+    int expireProducers(long nowMs, long expirationMs) {
+        lock.lock();
+        try {
+            return producers.expire(nowMs, expirationMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A segment's age for time retention: its largest record timestamp, else its file's mtime. */
+    private static long retentionTimestamp(LogSegment s) {
+        if (s.maxTimestamp() >= 0) {
+            return s.maxTimestamp();
+        }
+        try {
+            return Files.getLastModifiedTime(s.logFile()).toMillis();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private int deleteSegments(java.util.function.Predicate<LogSegment> shouldDelete, boolean mayRollActive) {
@@ -1035,15 +1210,26 @@ public final class Log implements AutoCloseable {
                     }
                     first = segments.firstEntry().getValue();
                     long hw = highWatermark();
-                    boolean isActive = first == active;
+                    // Compaction can empty a closed segment. It goes together with the segment
+                    // after it, never alone: deleting it alone would move the log start past
+                    // offsets that consumers of a compacted topic may still hold.
+                    LogSegment emptyBefore = null;
+                    if (first.isEmpty() && first != active) {
+                        emptyBefore = first;
+                        first = segments.higherEntry(first.baseOffset).getValue();
+                    }
                     if (first.isEmpty() || first.nextOffset() > hw || !shouldDelete.test(first)) {
                         return deleted;
                     }
-                    if (isActive) {
+                    if (first == active) {
                         if (!mayRollActive) {
                             return deleted;
                         }
                         roll(logEndOffset, clock.millis());
+                    }
+                    if (emptyBefore != null) {
+                        removeSegment(emptyBefore);
+                        deleted++;
                     }
                     removeSegment(first);
                     deleted++;
@@ -1081,40 +1267,52 @@ public final class Log implements AutoCloseable {
     }
 
     /**
-     * Replaces {@code old} by the file {@code X.log.cleaned} the cleaner wrote and forced: renames
-     * it to {@code .swap} (the commit point), moves the old files aside and the swap file into
-     * place, rebuilds the indexes and puts the new segment into the map. Returns false (and
-     * deletes the cleaned file) if the segment changed meanwhile.
+     * Replaces the consecutive closed segments {@code olds} by the one file
+     * {@code X.log.cleaned} the cleaner wrote and forced (X = the first one's base offset, the
+     * file ends with a batch holding the group's last offset): renames it to {@code X.log.swap}
+     * (the commit point), moves the old files aside as {@code .deleted}, moves the swap file to
+     * {@code X.log}, rebuilds its indexes and puts it into the map in place of the olds. Returns
+     * false (and deletes the cleaned file) if the segments changed meanwhile.
      */
-    boolean replaceSegment(LogSegment old, Path cleaned) throws IOException {
+    boolean replaceSegments(List<LogSegment> olds, Path cleaned) throws IOException {
         lock.lock();
         try {
-            if (segments.get(old.baseOffset) != old || old == active) {
-                Files.deleteIfExists(cleaned);
-                return false;
+            for (LogSegment old : olds) {
+                if (segments.get(old.baseOffset) != old || old == active) {
+                    Files.deleteIfExists(cleaned);
+                    return false;
+                }
             }
-            Path swap = LogSegment.file(dir, old.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
+            LogSegment first = olds.get(0);
+            Path swap = LogSegment.file(dir, first.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
             Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
-            Files.move(swap, old.logFile(), StandardCopyOption.ATOMIC_MOVE);
+            for (LogSegment old : olds) {
+                old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
+            }
+            Files.move(swap, first.logFile(), StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
-            LogSegment fresh = LogSegment.open(dir, old.baseOffset, config, clock.millis());
+            LogSegment fresh = LogSegment.open(dir, first.baseOffset, config, clock.millis());
             Corruption c = fresh.recover(null);
             if (c != null) {
                 throw new IOException("cleaned segment is unsound: " + c);
             }
             fresh.flushIndexes();
-            segments.put(old.baseOffset, fresh);
-            long base = old.baseOffset;
-            scheduler.schedule(() -> {
-                try {
-                    old.close();
-                    LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
-                } catch (IOException e) {
-                    LOG.warn("{}: could not delete replaced segment {}", this, base, e);
-                }
-            }, config.fileDeleteDelayMs());
+            segments.put(first.baseOffset, fresh);
+            for (int i = 1; i < olds.size(); i++) {
+                segments.remove(olds.get(i).baseOffset, olds.get(i));
+            }
+            for (LogSegment old : olds) {
+                long base = old.baseOffset;
+                scheduler.schedule(() -> {
+                    try {
+                        old.close();
+                        LogSegment.deleteFiles(dir, base, LogSegment.DELETED_SUFFIX);
+                    } catch (IOException e) {
+                        LOG.warn("{}: could not delete replaced segment {}", this, base, e);
+                    }
+                }, config.fileDeleteDelayMs());
+            }
             return true;
         } finally {
             lock.unlock();
@@ -1153,6 +1351,7 @@ public final class Log implements AutoCloseable {
                 if (corruption == null) {
                     producers.writeSnapshot(logEndOffset, true);
                     producers.retainNewest(3);
+                    txnIndex.force();
                 }
                 durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
                 completeWaiters(logEndOffset);

@@ -36,7 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>A record survives if it is the newest of its key within the cleanable range. Offsets never
  *       change and order is kept; a partly emptied batch is re-encoded with the same base offset,
  *       codec and producer fields, a fully emptied one is dropped (or kept empty when it carries
- *       a producer id, so that producer state can be rebuilt from the log).</li>
+ *       a producer id, so that producer state can be rebuilt from the log, or when it is the
+ *       last batch of a group, so that the rewritten file still ends at the group's last
+ *       offset).</li>
+ *   <li>Consecutive segments are cleaned as groups of at most {@code segment.bytes} and written
+ *       as one segment, so that compaction does not leave ever more ever smaller files.</li>
  *   <li>Tombstones (null values) follow KIP-534: the first pass that keeps a tombstone stamps its
  *       batch with a delete horizon ({@code now + delete.retention.ms}); a pass after the horizon
  *       removes it. So a tombstone stays readable for at least {@code delete.retention.ms} after
@@ -45,8 +49,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  *
  * <h2>Crash safety</h2>
- * A segment is rewritten to {@code X.log.cleaned}, forced, then swapped in by
- * {@link Log#replaceSegment} through {@code X.log.swap}; see {@link Log#completeInterruptedSwaps}.
+ * A group starting at X is rewritten to {@code X.log.cleaned}, forced, then swapped in by
+ * {@link Log#replaceSegments} through {@code X.log.swap}; see {@link Log#completeInterruptedSwaps}.
  *
  * <p>Memory: the key map holds a copy of every distinct key of the cleanable range (Kafka bounds
  * this with a fixed-size map of key digests; Brook does not yet).
@@ -109,12 +113,12 @@ final class LogCleaner {
             Map<ByteBuffer, Long> latest = buildKeyMap(range);
             long horizon = Long.MAX_VALUE;
             int rewritten = 0;
-            for (LogSegment seg : range) {
-                long[] segHorizon = {Long.MAX_VALUE};
-                if (cleanSegment(log, seg, latest, now, cfg.deleteRetentionMs(), segHorizon)) {
-                    rewritten++;
+            for (List<LogSegment> group : groups(range, cfg.segmentBytes())) {
+                long[] groupHorizon = {Long.MAX_VALUE};
+                if (cleanGroup(log, group, latest, now, cfg.deleteRetentionMs(), groupHorizon)) {
+                    rewritten += group.size();
                 }
-                horizon = Math.min(horizon, segHorizon[0]);
+                horizon = Math.min(horizon, groupHorizon[0]);
             }
             state.cleanedUpTo = range.get(range.size() - 1).nextOffset();
             state.earliestHorizon = horizon;
@@ -161,72 +165,104 @@ final class LogCleaner {
     }
 
     /**
-     * Rewrites one segment if anything in it changes; returns whether it was replaced.
-     * {@code horizonOut[0]} receives the earliest delete horizon of the tombstones kept.
+     * Consecutive segments whose sizes add up to at most {@code maxBytes} and whose offsets fit
+     * the relative offsets of one segment's indexes.
      */
-    private static boolean cleanSegment(Log log, LogSegment seg, Map<ByteBuffer, Long> latest, long now,
+    static List<List<LogSegment>> groups(List<LogSegment> range, int maxBytes) {
+        List<List<LogSegment>> out = new ArrayList<>();
+        List<LogSegment> current = new ArrayList<>();
+        long bytes = 0;
+        for (LogSegment seg : range) {
+            boolean fits = !current.isEmpty() && bytes + seg.size() <= maxBytes
+                    && seg.nextOffset() - current.get(0).baseOffset <= Integer.MAX_VALUE;
+            if (!current.isEmpty() && !fits) {
+                out.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(seg);
+            bytes += seg.size();
+        }
+        if (!current.isEmpty()) {
+            out.add(current);
+        }
+        return out;
+    }
+
+    /**
+     * Rewrites a group of segments into one if anything in it changes (or it holds several
+     * segments that can be merged); returns whether it was replaced. {@code horizonOut[0]}
+     * receives the earliest delete horizon of the tombstones kept.
+     */
+    private static boolean cleanGroup(Log log, List<LogSegment> group, Map<ByteBuffer, Long> latest, long now,
             long deleteRetentionMs, long[] horizonOut) throws IOException {
         RecordBatch rb = new RecordBatch();
-        // First pass: does anything change?
         boolean changes = false;
-        BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
-        while (scanner.next() && !changes) {
-            ByteBuffer b = scanner.buffer();
-            int p = scanner.batchPosition();
-            if (BatchHeader.isControl(b, p)) {
-                continue;
-            }
-            rb.wrap(b, p);
-            Iterator<Record> it = rb.records();
-            while (it.hasNext()) {
-                Record r = it.next();
-                int verdict = verdict(rb, r, latest, now);
-                if (verdict != KEEP) {
-                    changes = true;
-                    break;
+        for (LogSegment seg : group) {
+            BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+            while (scanner.next() && !changes) {
+                ByteBuffer b = scanner.buffer();
+                int p = scanner.batchPosition();
+                if (BatchHeader.isControl(b, p)) {
+                    continue;
                 }
-                if (!r.hasValue()) {
-                    horizonOut[0] = Math.min(horizonOut[0], rb.deleteHorizonMs());
+                rb.wrap(b, p);
+                Iterator<Record> it = rb.records();
+                while (it.hasNext()) {
+                    Record r = it.next();
+                    if (verdict(rb, r, latest, now) != KEEP) {
+                        changes = true;
+                        break;
+                    }
+                    if (!r.hasValue()) {
+                        horizonOut[0] = Math.min(horizonOut[0], rb.deleteHorizonMs());
+                    }
                 }
             }
         }
-        if (!changes) {
+        if (!changes && group.size() == 1) {
             return false;
         }
         horizonOut[0] = Long.MAX_VALUE;
-        Path cleaned = LogSegment.file(log.dir(), seg.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.CLEANED_SUFFIX);
+        LogSegment first = group.get(0);
+        LogSegment lastSeg = group.get(group.size() - 1);
+        Path cleaned = LogSegment.file(log.dir(), first.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.CLEANED_SUFFIX);
         try (FileChannel out = FileChannel.open(cleaned, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
             long horizon = now + deleteRetentionMs;
-            while (scanner.next()) {
-                ByteBuffer b = scanner.buffer();
-                int p = scanner.batchPosition();
-                int size = BatchHeader.sizeInBytes(b, p);
-                rb.wrap(b, p);
-                ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null : filter(rb, latest, now, horizon, horizonOut);
-                ByteBuffer src;
-                if (rebuilt == null) {
-                    src = b.duplicate();
-                    src.limit(p + size).position(p);
-                } else if (rebuilt == DROP) {
-                    continue;
-                } else {
-                    src = rebuilt;
+            for (LogSegment seg : group) {
+                BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+                while (scanner.next()) {
+                    ByteBuffer b = scanner.buffer();
+                    int p = scanner.batchPosition();
+                    int size = BatchHeader.sizeInBytes(b, p);
+                    boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + size == seg.size();
+                    rb.wrap(b, p);
+                    ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
+                            : filter(rb, latest, now, horizon, horizonOut, lastOfGroup);
+                    ByteBuffer src;
+                    if (rebuilt == null) {
+                        src = b.duplicate();
+                        src.limit(p + size).position(p);
+                    } else if (rebuilt == DROP) {
+                        continue;
+                    } else {
+                        src = rebuilt;
+                    }
+                    while (src.hasRemaining()) {
+                        out.write(src);
+                    }
                 }
-                while (src.hasRemaining()) {
-                    out.write(src);
+                if (scanner.error() != null) {
+                    throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
                 }
-            }
-            if (scanner.error() != null) {
-                throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
             }
             out.force(true);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(cleaned);
             throw e;
         }
-        return log.replaceSegment(seg, cleaned);
+        return log.replaceSegments(group, cleaned);
     }
 
     private static final int KEEP = 0;
@@ -260,7 +296,7 @@ final class LogCleaner {
      * {@link #DROP} if nothing of it stays, else the re-encoded batch.
      */
     private static ByteBuffer filter(RecordBatch rb, Map<ByteBuffer, Long> latest, long now, long newHorizon,
-            long[] horizonOut) {
+            long[] horizonOut, boolean keepEmpty) {
         boolean unchanged = true;
         boolean hasTombstone = false;
         List<Record> kept = new ArrayList<>();
@@ -286,7 +322,7 @@ final class LogCleaner {
             }
             return null;
         }
-        if (kept.isEmpty() && !rb.hasProducerId()) {
+        if (kept.isEmpty() && !rb.hasProducerId() && !keepEmpty) {
             return DROP;
         }
         Compression compression = rb.compression();

@@ -6,6 +6,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +51,8 @@ public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
     public static final String CLEAN_SHUTDOWN_FILE = ".brook_cleanshutdown";
     public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
+    /** Held locked while a manager owns the directory, so that two brokers never share one. */
+    public static final String LOCK_FILE = ".lock";
     static final String DELETE_DIR_SUFFIX = "-delete";
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
@@ -63,8 +67,10 @@ public final class LogManager implements AutoCloseable {
         private long flushCheckIntervalMs = 1_000L;
         private long checkpointIntervalMs = 60_000L;
         private long cleanerBackoffMs = 15_000L;
+        private long producerIdExpirationMs = 86_400_000L;
         private boolean cleanerEnable = true;
         private boolean backgroundThreads = true;
+        private HighWatermarkListener highWatermarkListener;
 
         /** {@code log.dirs} (one directory). */
         public Options(Path dataDir) {
@@ -94,8 +100,14 @@ public final class LogManager implements AutoCloseable {
         /** {@code log.cleaner.backoff.ms}, default 15 s. */
         public Options cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
 
+        /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
+        public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
+
         /** {@code log.cleaner.enable}, default true. */
         public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
+
+        /** Installed on every log this manager opens or creates. */
+        public Options highWatermarkListener(HighWatermarkListener l) { this.highWatermarkListener = l; return this; }
 
         /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
         public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
@@ -115,6 +127,8 @@ public final class LogManager implements AutoCloseable {
     private final Scheduler scheduler;
     private final Scheduler cleanerScheduler;
     private final LogCleaner cleaner;
+    private FileChannel lockChannel;
+    private FileLock dirLock;
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object createLock = new Object();
     private volatile boolean closed;
@@ -136,6 +150,7 @@ public final class LogManager implements AutoCloseable {
             m.loadLogs();
         } catch (IOException | RuntimeException e) {
             m.shutdownThreads();
+            m.releaseDirectory();
             throw e;
         }
         m.startBackground();
@@ -144,6 +159,16 @@ public final class LogManager implements AutoCloseable {
 
     private void loadLogs() throws IOException {
         Files.createDirectories(dir);
+        lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            dirLock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            dirLock = null;
+        }
+        if (dirLock == null) {
+            lockChannel.close();
+            throw new IOException("data directory " + dir + " is in use by another process or manager");
+        }
         Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
         boolean clean = Files.exists(marker);
         Map<String, Long> recoveryPoints = readRecoveryPoints();
@@ -179,6 +204,7 @@ public final class LogManager implements AutoCloseable {
             for (int i = 0; i < futures.size(); i++) {
                 try {
                     Log log = futures.get(i).get();
+                    log.setHighWatermarkListener(options.highWatermarkListener);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -282,6 +308,7 @@ public final class LogManager implements AutoCloseable {
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher);
             Log.fsyncDirectory(dir);
+            log.setHighWatermarkListener(options.highWatermarkListener);
             logs.put(tp, log);
             return log;
         }
@@ -322,12 +349,16 @@ public final class LogManager implements AutoCloseable {
     // Background passes
     // ------------------------------------------------------------------------------------------
 
-    /** One retention pass over all logs; returns the number of segments deleted. */
+    /**
+     * One retention pass over all logs (also expires idle producer state); returns the number of
+     * segments deleted.
+     */
     public int runRetention() {
         long now = clock.millis();
         int n = 0;
         for (Log log : logs.values()) {
             n += log.deleteExpiredSegments(now);
+            log.expireProducers(now, options.producerIdExpirationMs);
         }
         return n;
     }
@@ -401,12 +432,21 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void shutdownThreads() {
+        cleanerScheduler.close();
+        scheduler.close();
+        flusher.close();
+    }
+
+    private void releaseDirectory() {
         try {
-            cleanerScheduler.close();
-            scheduler.close();
-            flusher.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            if (dirLock != null) {
+                dirLock.release();
+            }
+            if (lockChannel != null) {
+                lockChannel.close();
+            }
+        } catch (IOException e) {
+            LOG.warn("could not release the lock of {}", dir, e);
         }
     }
 
@@ -441,6 +481,7 @@ public final class LogManager implements AutoCloseable {
             LogSegment.force(marker);
             Log.fsyncDirectory(dir);
         }
+        releaseDirectory();
         if (failure != null) {
             throw failure;
         }
@@ -449,19 +490,12 @@ public final class LogManager implements AutoCloseable {
     /** Simulated crash for tests: threads stop, nothing is flushed, no marker is written. */
     void crash() throws IOException {
         closed = true;
-        try {
-            cleanerScheduler.close();
-            scheduler.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        cleanerScheduler.close();
+        scheduler.close();
         for (Log log : logs.values()) {
             log.closeAbruptly();
         }
-        try {
-            flusher.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        flusher.close();
+        releaseDirectory();
     }
 }

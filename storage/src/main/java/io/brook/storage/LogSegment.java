@@ -46,6 +46,8 @@ final class LogSegment {
     private volatile long createdMs;
     /** Base offset of the last batch in the file (for the final time-index entry). */
     private long lastBatchBase = -1L;
+    /** Whether the directory entry of a newly created file still has to be fsynced. */
+    private volatile boolean directoryEntryDirty;
     /** Whether the index files on disk are stale relative to memory. */
     private boolean indexesDirty = true;
 
@@ -74,7 +76,9 @@ final class LogSegment {
                 StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         Files.deleteIfExists(file(dir, base, INDEX_SUFFIX));
         Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
-        return new LogSegment(dir, base, ch, config, nowMs);
+        LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
+        s.directoryEntryDirty = true;
+        return s;
     }
 
     /** Opens an existing segment; nothing is trusted until {@link #load} or {@link #recover}. */
@@ -385,9 +389,17 @@ final class LogSegment {
         }
     }
 
-    /** Forces the log file (fdatasync: data and the file length). */
+    /**
+     * Forces the log file (fdatasync: data and the file length) and, the first time after the
+     * file was created, the directory, without which a power failure could lose the file's name
+     * even though its data reached the disk.
+     */
     void flush() throws IOException {
         channel.force(false);
+        if (directoryEntryDirty) {
+            Log.fsyncDirectory(dir);
+            directoryEntryDirty = false;
+        }
     }
 
     /** Writes the index files if memory is newer, and forces them. */

@@ -192,6 +192,18 @@ final class ProducerStateManager {
                 && e.lastDataOffset() < logStartOffset);
     }
 
+    /**
+     * Forgets producers idle for longer than {@code expirationMs} (Kafka's
+     * {@code producer.id.expiration.ms}) by their last batch timestamp; an open transaction
+     * keeps its producer. Returns how many went.
+     */
+    int expire(long nowMs, long expirationMs) {
+        int before = producers.size();
+        producers.values().removeIf(e -> e.currentTxnFirstOffset < 0 && e.lastTimestamp >= 0
+                && nowMs - e.lastTimestamp > expirationMs);
+        return before - producers.size();
+    }
+
     void clear() {
         producers.clear();
         ongoingTxns.clear();

@@ -52,8 +52,12 @@ final class Scheduler implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         executor.shutdownNow();
-        executor.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

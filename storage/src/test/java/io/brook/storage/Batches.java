@@ -71,6 +71,11 @@ final class Batches {
                 epoch, new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer();
     }
 
+    static ByteBuffer abortMarker(long producerId, short epoch, long timestamp) {
+        return MemoryRecords.withEndTransactionMarker(0L, timestamp, RecordBatch.NO_PARTITION_LEADER_EPOCH, producerId,
+                epoch, new EndTransactionMarker(ControlRecordType.ABORT, 0)).buffer();
+    }
+
     static List<Rec> records(FileRecords fr) throws IOException {
         return fr == null ? List.of() : records(fr.readAll());
     }
@@ -90,7 +95,10 @@ final class Batches {
         return out;
     }
 
-    /** Every record from {@code from} up to the high watermark, read slice after slice. */
+    /**
+     * Every record from {@code from} up to the high watermark, read slice after slice and moving
+     * on by batch (as consumers do: a batch left empty by compaction still advances the position).
+     */
     static List<Rec> readAll(Log log, long from) throws IOException {
         List<Rec> out = new ArrayList<>();
         long next = from;
@@ -99,16 +107,22 @@ final class Batches {
             if (r.error() != io.brook.wire.protocol.Errors.NONE) {
                 throw new IOException("read at " + next + ": " + r.error());
             }
-            List<Rec> part = records(r.records());
-            if (part.isEmpty()) {
+            List<MutableRecordBatch> batches = batches(r.records());
+            if (batches.isEmpty()) {
                 break;
             }
-            for (Rec rec : part) {
-                if (rec.offset() >= next) {
-                    out.add(rec);
+            for (MutableRecordBatch b : batches) {
+                b.ensureValid();
+                if (b.isControlBatch()) {
+                    continue;
+                }
+                for (org.apache.kafka.common.record.Record rec : b) {
+                    if (rec.offset() >= next) {
+                        out.add(new Rec(rec.offset(), rec.timestamp(), str(rec.key()), str(rec.value())));
+                    }
                 }
             }
-            next = part.get(part.size() - 1).offset() + 1;
+            next = batches.get(batches.size() - 1).lastOffset() + 1;
         }
         return out;
     }

@@ -88,8 +88,17 @@ class CompactionTest {
                 .map(Batches.Rec::key).toList();
         assertThat(cleanedKeys).isNotEmpty().doesNotHaveDuplicates();
         assertThat(after.size()).isLessThan(40);
-        for (var b : Batches.batches(log.read(0, 1 << 20, true).records())) {
-            assertThat(b.compressionType().name).isEqualTo("lz4");
+        List<org.apache.kafka.common.record.MutableRecordBatch> batches = new java.util.ArrayList<>();
+        for (long next = 0; next < log.highWatermark(); ) {
+            var part = Batches.batches(log.read(next, 1 << 20, true).records());
+            batches.addAll(part);
+            next = part.get(part.size() - 1).lastOffset() + 1;
+        }
+        assertThat(batches).anyMatch(b -> b.countOrNull() != null && b.countOrNull() > 0);
+        for (var b : batches) {
+            if (b.countOrNull() != null && b.countOrNull() > 0) {
+                assertThat(b.compressionType().name).isEqualTo("lz4");
+            }
         }
     }
 
@@ -139,7 +148,12 @@ class CompactionTest {
         }
         log.flush();
         cleaner.clean(log, fx.clock.millis());
-        var batches = Batches.batches(log.read(0, 1 << 20, true).records());
+        List<org.apache.kafka.common.record.MutableRecordBatch> batches = new java.util.ArrayList<>();
+        for (long next = 0; next < log.highWatermark(); ) {
+            var part = Batches.batches(log.read(next, 1 << 20, true).records());
+            batches.addAll(part);
+            next = part.get(part.size() - 1).lastOffset() + 1;
+        }
         assertThat(batches).anyMatch(b -> b.isControlBatch() && b.baseOffset() == 3);
     }
 
@@ -158,5 +172,57 @@ class CompactionTest {
         }
         log = fx.crashAndReopenAfter(() -> { }, 0);
         assertThat(Batches.readAll(log, 0)).isEqualTo(after);
+    }
+
+    @Test
+    void shouldMergeSmallSegmentsIntoOneAndKeepOffsetsContinuous() throws Exception {
+        Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 300));
+        for (int i = 0; i < 60; i++) {
+            put(log, "k" + (i % 3), "v" + i);
+        }
+        log.flush();
+        int before = log.segmentCount();
+        long firstNext = log.segments.firstEntry().getValue().nextOffset();
+        cleaner.clean(log, fx.clock.millis());
+        // The first pass shrinks the segments, the next one merges what now fits together.
+        cleaner.forget(log);
+        cleaner.clean(log, fx.clock.millis());
+        assertThat(log.segmentCount()).isLessThan(before / 2);
+        // The rewritten group still ends at its last offset: the next segment starts right after.
+        LogSegment merged = log.segments.firstEntry().getValue();
+        Long following = log.segments.higherKey(merged.baseOffset);
+        assertThat(merged.nextOffset()).isEqualTo(following);
+        assertThat(merged.nextOffset()).isGreaterThanOrEqualTo(firstNext);
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        log = fx.reopen();
+        assertThat(Batches.readAll(log, 0)).isEqualTo(after);
+    }
+
+    @Test
+    void shouldCompleteInterruptedMultiSegmentSwapAtStartup() throws Exception {
+        Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 300));
+        for (int i = 0; i < 40; i++) {
+            put(log, "k" + (i % 2), "v" + i);
+        }
+        log.flush();
+        List<LogSegment> closed = log.closedSegments();
+        assertThat(closed.size()).isGreaterThan(2);
+        List<Batches.Rec> before = Batches.readAll(log, 0);
+        long groupEnd = closed.get(1).nextOffset() - 1;
+        log.close();
+        // A committed swap file replacing the first two segments: a copy of their bytes, which
+        // ends with the batch holding the group's last offset.
+        Path swap = LogSegment.file(fx.dir, 0, LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX);
+        byte[] a = Files.readAllBytes(LogSegment.file(fx.dir, 0, LogSegment.LOG_SUFFIX));
+        byte[] b = Files.readAllBytes(LogSegment.file(fx.dir, closed.get(1).baseOffset, LogSegment.LOG_SUFFIX));
+        byte[] both = new byte[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        Files.write(swap, both);
+        log = fx.open(0, true);
+        assertThat(swap).doesNotExist();
+        assertThat(LogSegment.file(fx.dir, closed.get(1).baseOffset, LogSegment.LOG_SUFFIX)).doesNotExist();
+        assertThat(log.segments.firstEntry().getValue().nextOffset()).isEqualTo(groupEnd + 1);
+        assertThat(Batches.readAll(log, 0)).isEqualTo(before);
     }
 }

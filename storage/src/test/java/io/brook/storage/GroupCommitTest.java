@@ -1,6 +1,7 @@
 package io.brook.storage;
 
 import io.brook.wire.protocol.Errors;
+import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ class GroupCommitTest {
                 th.join();
             }
             assertThat(errors).isEmpty();
-            CompletableFuture.allOf(durable.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(durable.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
             for (Log log : logs) {
                 assertThat(log.logEndOffset()).isEqualTo((long) threadsPerPartition * appendsPerThread);
                 assertThat(log.highWatermark()).isEqualTo(log.logEndOffset());
@@ -111,6 +112,69 @@ class GroupCommitTest {
                 Thread.onSpinWait();
             }
             assertThat(log.durableOffset()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldServeOnlyWholeValidBatchesToReadersRacingWithAppendsRollsAndFlushes() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        LogConfig cfg = LogConfig.defaults().with(java.util.Map.of(LogConfig.SEGMENT_BYTES, 20_000,
+                LogConfig.INDEX_INTERVAL_BYTES, 500));
+        java.util.concurrent.atomic.AtomicLong notifiedHw = new java.util.concurrent.atomic.AtomicLong();
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher");
+             Log log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, clock, scheduler, flusher)) {
+            log.setHighWatermarkListener((l, hw) -> notifiedHw.accumulateAndGet(hw, Math::max));
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                long seed = t;
+                Thread reader = new Thread(() -> {
+                    java.util.Random rnd = new java.util.Random(seed);
+                    try {
+                        while (!done.get()) {
+                            long hw = log.highWatermark();
+                            if (hw == 0) {
+                                continue;
+                            }
+                            long offset = (long) (rnd.nextDouble() * hw);
+                            LogReadResult r = log.read(offset, 1 + rnd.nextInt(5000), true);
+                            if (r.error() != Errors.NONE || r.records() == null) {
+                                throw new AssertionError("read at " + offset + " below " + hw + ": " + r);
+                            }
+                            var batches = Batches.batches(r.records());
+                            if (batches.isEmpty() || batches.get(0).lastOffset() < offset) {
+                                throw new AssertionError("first batch does not hold " + offset);
+                            }
+                            for (var b : batches) {
+                                b.ensureValid();
+                                if (b.lastOffset() >= r.highWatermark()) {
+                                    throw new AssertionError("batch past the high watermark");
+                                }
+                            }
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                });
+                readers.add(reader);
+                reader.start();
+            }
+            java.util.Random rnd = new java.util.Random(42);
+            for (int i = 0; i < 1500; i++) {
+                Compression c = rnd.nextInt(4) == 0 ? Compression.gzip().build() : Compression.NONE;
+                AppendResult r = log.append(Batches.batch(c, i, 1 + rnd.nextInt(5), "k", rnd.nextInt(300)), 0);
+                assertThat(r.error()).isEqualTo(Errors.NONE);
+            }
+            log.whenDurable(log.logEndOffset()).get(30, TimeUnit.SECONDS);
+            done.set(true);
+            for (Thread reader : readers) {
+                reader.join();
+            }
+            assertThat(errors).isEmpty();
+            assertThat(log.segmentCount()).isGreaterThan(5);
+            assertThat(notifiedHw.get()).isEqualTo(log.logEndOffset());
         }
     }
 }

@@ -50,7 +50,7 @@ final class LogFixture implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         if (log != null && !log.isClosed()) {
             log.close();
         }

@@ -132,4 +132,14 @@ class LogManagerTest {
             assertThat(log.append(Batches.batch(clock.millis(), 1, "k"), 0).baseOffset()).isEqualTo(20);
         }
     }
+
+    @Test
+    void shouldRefuseADataDirectoryAlreadyInUse() throws Exception {
+        try (LogManager m = open()) {
+            assertThatThrownBy(this::open).isInstanceOf(java.io.IOException.class).hasMessageContaining("in use");
+        }
+        try (LogManager again = open()) {
+            assertThat(again.allLogs()).isEmpty();
+        }
+    }
 }

@@ -153,6 +153,15 @@ class LogRecoveryTest {
         assertThat(log.read(firstNext + 1, 100, true).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
         assertThat(log.append(Batches.batch(1, 1, "k"), 0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
         assertThat(Files.size(f)).as("nothing deleted").isGreaterThan(200);
+        // Truncating above the corruption keeps the log refusing; truncating to it heals it.
+        log.truncateTo(end - 1);
+        assertThat(log.corruption()).isNotNull();
+        log.truncateTo(2);
+        assertThat(log.corruption()).isNull();
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.append(Batches.batch(1, 1, "k"), 0).baseOffset()).isEqualTo(2);
+        log.flush();
+        assertThat(Batches.readAll(log, 0)).hasSize(3);
     }
 
     @Test

@@ -173,9 +173,62 @@ class ProducerStateTest {
         log.flush();
         assertThat(log.lastStableOffset()).isEqualTo(txn.baseOffset());
         assertThat(log.highWatermark()).isEqualTo(6);
+        assertThat(Batches.records(log.read(0, 1 << 20, true, true).records())).extracting(Batches.Rec::offset)
+                .containsExactly(0L, 1L);
+        assertThat(log.read(2, 1 << 20, true, true).records()).isNull();
+        assertThat(Batches.records(log.read(0, 1 << 20, true, false).records())).hasSize(6);
         assertThat(log.append(Batches.commitMarker(PID, (short) 0, 1000), 0).error()).isEqualTo(Errors.NONE);
         log.flush();
         assertThat(log.lastStableOffset()).isEqualTo(7);
         assertThat(log.offsetForTimestamp(Log.LATEST_TIMESTAMP, true).offset()).isEqualTo(7);
+    }
+
+    @Test
+    void shouldExpireIdleProducersSoAnySequenceIsAcceptedAgain() throws Exception {
+        open(Map.of());
+        send(PID, 0, 0, 2);
+        assertThat(log.expireProducers(1000 + 86_400_000L, 86_400_000L)).isZero();
+        assertThat(send(PID, 0, 9, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        assertThat(log.expireProducers(1001 + 86_400_000L, 86_400_000L)).isEqualTo(1);
+        assertThat(send(PID, 0, 9, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldListAbortedTransactionsForReadCommittedAndKeepThemAcrossRestarts() throws Exception {
+        open(Map.of(LogConfig.SEGMENT_BYTES, 400));
+        log.append(Batches.batch(1000, 2, "k"), 0);                                        // 0-1
+        log.append(Batches.producerBatch(PID, (short) 0, 0, 2, 1000, true), 0);           // 2-3
+        log.append(Batches.producerBatch(9, (short) 0, 0, 1, 1000, true), 0);             // 4
+        log.append(Batches.abortMarker(PID, (short) 0, 1000), 0);                          // 5
+        log.append(Batches.commitMarker(9, (short) 0, 1000), 0);                           // 6
+        for (int i = 0; i < 6; i++) {
+            log.append(Batches.batch(1000, 2, "k"), 0);                                    // 7-18
+        }
+        log.append(Batches.producerBatch(PID, (short) 0, 2, 1, 1000, true), 0);           // 19
+        log.append(Batches.abortMarker(PID, (short) 0, 1000), 0);                          // 20
+        log.flush();
+        assertThat(log.abortedTransactions(0, 100)).containsExactly(new AbortedTransaction(PID, 2, 5),
+                new AbortedTransaction(PID, 19, 20));
+        assertThat(log.abortedTransactions(6, 19)).isEmpty();
+        assertThat(log.abortedTransactions(5, 6)).containsExactly(new AbortedTransaction(PID, 2, 5));
+        assertThat(log.lastStableOffset()).isEqualTo(21);
+        log = fx.reopen();
+        assertThat(log.abortedTransactions(0, 100)).hasSize(2);
+        log = fx.crashAndReopenAfter(() -> {
+            Files.deleteIfExists(fx.dir.resolve(TransactionIndex.FILE));
+            try (var files = Files.list(fx.dir)) {
+                for (Path p : files.toList()) {
+                    if (p.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }, 0);
+        // Without the file and the snapshots, replaying the log finds every marker again.
+        assertThat(log.abortedTransactions(0, 100)).containsExactly(new AbortedTransaction(PID, 2, 5),
+                new AbortedTransaction(PID, 19, 20));
+        log.truncateTo(20);
+        assertThat(log.abortedTransactions(0, 100)).doesNotContain(new AbortedTransaction(PID, 19, 20));
+        assertThat(log.lastStableOffset()).isEqualTo(19);
     }
 }

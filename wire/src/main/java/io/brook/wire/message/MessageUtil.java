@@ -1,6 +1,5 @@
 package io.brook.wire.message;
 
-import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.ProtocolReader;
 import io.brook.wire.protocol.ProtocolWriter;
@@ -135,10 +134,6 @@ final class MessageUtil {
         }
         writeLength(out, r.sizeInBytes(), compact, false);
         out.writeRecords(r);
-    }
-
-    static Records emptyRecords() {
-        return BufferRecords.EMPTY;
     }
 
     // arrays

@@ -467,9 +467,9 @@ public final class RecordBatch {
             dataFrom = 0;
             dataTo = data.limit();
         }
-        long logAppendTime = timestampType() == TimestampType.LOG_APPEND_TIME ? maxTimestamp() : NO_TIMESTAMP;
         return new RecordIterator(data, dataFrom, dataTo, count, baseOffset(), baseTimestamp(),
-                logAppendTime, baseSequence(), compression == Compression.NONE);
+                timestampType() == TimestampType.LOG_APPEND_TIME, maxTimestamp(), baseSequence(),
+                compression == Compression.NONE);
     }
 
     @Override

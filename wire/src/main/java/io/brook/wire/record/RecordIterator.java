@@ -31,6 +31,7 @@ final class RecordIterator implements Iterator<Record> {
     private final int count;
     private final long baseOffset;
     private final long baseTimestamp;
+    private final boolean logAppendTimeType;
     private final long logAppendTime;
     private final int baseSequence;
     private final boolean readOnlySlices;
@@ -39,13 +40,14 @@ final class RecordIterator implements Iterator<Record> {
     private boolean failed;
 
     RecordIterator(ByteBuffer data, int from, int to, int count, long baseOffset, long baseTimestamp,
-                   long logAppendTime, int baseSequence, boolean readOnlySlices) {
+                   boolean logAppendTimeType, long logAppendTime, int baseSequence, boolean readOnlySlices) {
         this.data = data;
         this.position = from;
         this.to = to;
         this.count = count;
         this.baseOffset = baseOffset;
         this.baseTimestamp = baseTimestamp;
+        this.logAppendTimeType = logAppendTimeType;
         this.logAppendTime = logAppendTime;
         this.baseSequence = baseSequence;
         this.readOnlySlices = readOnlySlices;
@@ -118,7 +120,7 @@ final class RecordIterator implements Iterator<Record> {
         if (read == count && position != to) {
             throw corrupt((to - position) + " bytes remain after the last of " + count + " records");
         }
-        long timestamp = logAppendTime != RecordBatch.NO_TIMESTAMP ? logAppendTime : baseTimestamp + timestampDelta;
+        long timestamp = logAppendTimeType ? logAppendTime : baseTimestamp + timestampDelta;
         int sequence = baseSequence < 0 ? RecordBatch.NO_SEQUENCE
                 : RecordBatch.incrementSequence(baseSequence, offsetDelta);
         return new Record(baseOffset + offsetDelta, offsetDelta, timestamp, timestampDelta, sequence, attributes,

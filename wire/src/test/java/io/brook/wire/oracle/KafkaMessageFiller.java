@@ -8,6 +8,7 @@ import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -57,7 +58,12 @@ final class KafkaMessageFiller {
     private final Random random;
 
     KafkaMessageFiller(long seed) {
-        this.random = new Random(seed);
+        // java.util.Random's first outputs for neighbouring seeds are nearly identical, and cases
+        // use seed, seed + 1, ...: scramble first (the finaliser of MurmurHash3)
+        long z = seed;
+        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        this.random = new Random(z ^ (z >>> 33));
     }
 
     /** A new message of {@code template}'s class with every field of {@code version} filled. */
@@ -157,7 +163,7 @@ final class KafkaMessageFiller {
         } else if (isString(type)) {
             return randomString();
         } else if (isBytes(type)) {
-            byte[] bytes = new byte[random.nextInt(9)];
+            byte[] bytes = new byte[random.nextInt(10) == 0 ? 128 + random.nextInt(300) : random.nextInt(9)];
             random.nextBytes(bytes);
             return javaType == ByteBuffer.class ? ByteBuffer.wrap(bytes) : bytes;
         } else if (type == org.apache.kafka.common.protocol.types.Type.RECORDS
@@ -189,8 +195,12 @@ final class KafkaMessageFiller {
         }
     }
 
+    /**
+     * Mostly short, sometimes long enough (over 127 bytes) that compact lengths and tagged-field
+     * sizes need a multi-byte varint.
+     */
     private String randomString() {
-        int length = random.nextInt(7);
+        int length = random.nextInt(10) == 0 ? 40 + random.nextInt(120) : random.nextInt(7);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < length; i++) {
             sb.append(STRING_PIECES[random.nextInt(STRING_PIECES.length)]);
@@ -204,6 +214,9 @@ final class KafkaMessageFiller {
         for (int i = 0; i < count; i++) {
             byte[] key = random.nextBoolean() ? null : randomString().getBytes(StandardCharsets.UTF_8);
             byte[] value = randomString().getBytes(StandardCharsets.UTF_8);
+            if (random.nextInt(4) == 0) {
+                value = Arrays.copyOf(value, value.length + 200); // batches over 127 bytes
+            }
             records[i] = new SimpleRecord(1_700_000_000_000L + random.nextInt(1_000_000), key, value);
         }
         return MemoryRecords.withRecords(Compression.NONE, records);
@@ -223,7 +236,14 @@ final class KafkaMessageFiller {
             collection = (Collection<Object>) newInstance(raw);
             elementJavaType = ((ParameterizedType) raw.getGenericSuperclass()).getActualTypeArguments()[0];
         }
-        int length = depth >= MAX_DEPTH ? 0 : random.nextInt(4);
+        int length;
+        if (depth >= MAX_DEPTH) {
+            length = 0;
+        } else if (!(elementType instanceof Schema) && random.nextInt(10) == 0) {
+            length = 128 + random.nextInt(100); // long primitive arrays: multi-byte compact counts
+        } else {
+            length = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(3);
+        }
         for (int i = 0; i < length; i++) {
             // elements of keyed collections are complete before they are added (their hash is the key)
             collection.add(value(elementType, elementJavaType, version, depth + 1, elementType.isNullable()));

@@ -19,10 +19,13 @@ final class OracleCoverage {
     /**
      * (api, version) pairs inside our codec range that kafka-clients 4.1.0 cannot write or read,
      * keyed {@code "API_KEY vN"}. The oracle range of kafka-clients includes its unstable latest
-     * versions (they have schemas), see {@link KafkaWire#highestVersion}.
+     * versions (they have schemas, see {@link KafkaWire#highestVersion}); in 4.1.0 those are
+     * OffsetCommit v10, OffsetFetch v10 and InitProducerId v6, which are therefore covered. Versions
+     * below kafka-clients' minimum (KIP-896 removals) do not appear: our codec starts where 4.x does
+     * (Produce v3, Fetch v4, ...), and JoinGroup v0-1 came back in 4.0.1.
      */
     static final Map<String, String> NOT_IN_KAFKA_CLIENTS_4_1 = new TreeMap<>(Map.of(
-            "LIST_OFFSETS v11", "added in Apache Kafka 4.2 (EARLIEST_PENDING_UPLOAD timestamp, KIP-1023)",
+            "LIST_OFFSETS v11", "added in Apache Kafka 4.2 (timestamp -6, EARLIEST_PENDING_UPLOAD)",
             "API_VERSIONS v5", "added in Apache Kafka 4.4 (cluster_id/node_id, KIP-1242)",
             "DELETE_GROUPS v3", "added in Apache Kafka 4.4",
             "TXN_OFFSET_COMMIT v6", "added in Apache Kafka 4.4 (topic ids)"));
@@ -34,13 +37,13 @@ final class OracleCoverage {
      */
     static final Map<String, String> KNOWN_CODEC_FAILURES = new TreeMap<>(Map.of());
 
-    /** Oldest version both sides speak, or -1. */
+    /** Oldest version both we and kafka-clients speak. */
     static short oracleFrom(ApiKey key) {
         ApiMessageType type = ApiMessageType.fromApiKey(key.id());
         return (short) Math.max(key.oldestVersion(), type.lowestSupportedVersion());
     }
 
-    /** Newest version both sides speak. */
+    /** Newest version both we and kafka-clients speak (kafka-clients' unstable ones included). */
     static short oracleTo(ApiKey key) {
         ApiMessageType type = ApiMessageType.fromApiKey(key.id());
         return (short) Math.min(key.latestVersion(), KafkaWire.highestVersion(type));

@@ -196,14 +196,17 @@ class RecordBatchValidationTest {
         }
     }
 
-    @Test
-    void shouldValidateReadOnlyAndDirectBuffers() {
-        ByteBuffer heap = Samples.smallBatch(Compression.GZIP);
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void shouldValidateAndDecodeReadOnlyAndDirectBuffers(Compression c) {
+        ByteBuffer heap = Samples.smallBatch(c);
         ByteBuffer direct = ByteBuffer.allocateDirect(heap.limit()).put(heap.duplicate()).flip();
         for (ByteBuffer b : new ByteBuffer[] {heap.asReadOnlyBuffer(), direct, direct.asReadOnlyBuffer()}) {
             RecordBatch batch = new RecordBatch().wrap(b, 0);
             assertThat(batch.validateClientBatch(b.limit())).isEqualTo(Errors.NONE);
-            assertThat(batch.records()).toIterable().hasSize(5);
+            assertThat(batch.records()).toIterable().hasSize(5)
+                    .allSatisfy(r -> assertThat(r.headers()).containsExactly(
+                            RecordHeader.of("h", Samples.bytes("v" + r.offsetDelta()))));
             assertThat(b.position()).isZero();
             assertThat(b.limit()).isEqualTo(heap.limit());
         }

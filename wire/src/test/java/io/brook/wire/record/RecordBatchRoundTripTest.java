@@ -20,7 +20,7 @@ import static io.brook.wire.record.Samples.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Random record sets through our builder, read back by our reader and by kafka-clients. */
-class RecordBatchRoundTripProperties {
+class RecordBatchRoundTripTest {
 
     @Provide
     Arbitrary<List<Samples.Sample>> sampleLists() {

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * status, and record decoding either succeeds or throws {@link CorruptRecordException} — never
  * another exception, and never a large allocation.
  */
-class RecordBatchFuzzProperties {
+class RecordBatchFuzzTest {
     private static final int DECOMPRESSION_LIMIT = 1024 * 1024;
     private static final long ALLOCATION_BOUND = 32L * 1024 * 1024;
 

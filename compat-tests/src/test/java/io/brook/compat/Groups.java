@@ -1,0 +1,130 @@
+package io.brook.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** What the consumer-group compat tests share: broker settings, topics, records, waiting. */
+final class Groups {
+
+    /**
+     * Broker settings for group tests: no initial rebalance delay, and session time-outs down to
+     * 500 ms so that a crashed member is noticed quickly.
+     */
+    static final Map<String, String> BROKER_CONFIGS = Map.of(
+            "group.initial.rebalance.delay.ms", "0",
+            "group.min.session.timeout.ms", "500");
+
+    private Groups() {
+    }
+
+    static String unique(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static Admin admin(String bootstrap) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return Admin.create(p);
+    }
+
+    static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+        try (Admin admin = admin(bootstrap)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Writes {@code perPartition} records to every partition; record {@code i} of partition
+     * {@code p} has the value {@code "p-i"}, which is also its offset.
+     */
+    static List<String> produce(String bootstrap, String topic, int partitions, int perPartition) throws Exception {
+        return produce(bootstrap, topic, partitions, 0, perPartition);
+    }
+
+    /** Like {@link #produce(String, String, int, int)} for the records {@code from..from+count-1} of each partition. */
+    static List<String> produce(String bootstrap, String topic, int partitions, int from, int count) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        List<String> values = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = from; i < from + count; i++) {
+                for (int part = 0; part < partitions; part++) {
+                    String v = part + "-" + i;
+                    values.add(v);
+                    sent.add(producer.send(new ProducerRecord<>(topic, part, null, v)));
+                }
+            }
+            for (Future<?> f : sent) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        }
+        return values;
+    }
+
+    static Properties consumerProps(String bootstrap, String group) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "200");
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        return p;
+    }
+
+    static KafkaConsumer<String, String> consumer(Properties props) {
+        return new KafkaConsumer<>(props);
+    }
+
+    /** Runs {@code step} until {@code done} holds; fails with {@code what} after {@code timeout}. */
+    static void pollUntil(Duration timeout, Supplier<String> what, Runnable step, BooleanSupplier done) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what.get());
+            }
+            step.run();
+        }
+    }
+
+    /** Waits for a condition checked against the broker (no polling of consumers needed). */
+    static void await(Duration timeout, String what, BooleanSupplier done) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(20_000_000L); // back-off between remote checks of the condition
+        }
+    }
+
+    static void assertAllRead(List<String> expected, java.util.Collection<String> read) {
+        assertThat(read).containsAll(expected);
+    }
+}

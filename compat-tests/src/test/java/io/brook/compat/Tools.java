@@ -1,0 +1,79 @@
+package io.brook.compat;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Command-line clients (kcat, node with kafkajs) used by compat tests. Where a tool is missing the
+ * test is skipped with a message — except in CI ({@code CI=true}), where the tools are installed
+ * by the build and a missing one must fail the build rather than silently skip its tests.
+ */
+final class Tools {
+
+    private Tools() {
+    }
+
+    /** The executable on the PATH, or null. */
+    static Path onPath(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(dir, name);
+            if (f.canExecute()) {
+                return f.toPath();
+            }
+        }
+        return null;
+    }
+
+    /** Skips (locally) or fails (CI) when {@code present} is false. */
+    static void require(boolean present, String what) {
+        if (present) {
+            return;
+        }
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(what + " is required in CI (CI=true) but is missing");
+        }
+        assumeTrue(false, what + " is missing; skipping (install it to run this test)");
+    }
+
+    record Result(int exit, String out, String err) {
+    }
+
+    /** Runs a command with a deadline, collecting stdout and stderr concurrently. */
+    static Result run(List<String> command, Path workDir, long timeoutSeconds) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
+        Process p = pb.start();
+        p.getOutputStream().close();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(command + " did not finish within " + timeoutSeconds + " s; stderr: "
+                    + err.getNow(""));
+        }
+        return new Result(p.exitValue(), out.join(), err.join());
+    }
+
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "<" + e + ">";
+        }
+    }
+
+    static boolean exists(Path p) {
+        return Files.exists(p);
+    }
+}

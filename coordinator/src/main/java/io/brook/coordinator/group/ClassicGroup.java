@@ -1,0 +1,194 @@
+package io.brook.coordinator.group;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The state of one group: membership (classic protocol) and committed offsets. A group that only
+ * ever received standalone commits (generation -1) is a "simple" group: Empty, no protocol type.
+ * Owned by the coordinator thread; see {@link GroupManager} for the rules that change it.
+ */
+final class ClassicGroup {
+    final String groupId;
+    final int partition;
+    GroupState state = GroupState.EMPTY;
+    long stateTimestamp;
+    int generation;
+    /** Null until the first member joins; kept when the group becomes Empty again. */
+    String protocolType;
+    String protocolName;
+    String leaderId;
+    final LinkedHashMap<String, GroupMember> members = new LinkedHashMap<>();
+    /** group.instance.id → member id of the current incarnation. */
+    final Map<String, String> staticMembers = new HashMap<>();
+    /** Member ids handed out with MEMBER_ID_REQUIRED that have not joined with them yet. */
+    final Set<String> pendingMembers = new LinkedHashSet<>();
+    /** Members of the current generation that have not sent SyncGroup yet. */
+    final Set<String> pendingSyncMembers = new HashSet<>();
+    /** A member joined during the initial rebalance delay, so the delay is extended. */
+    boolean newMemberAdded;
+    /** The join phase currently waits for the initial rebalance delay (no early completion). */
+    boolean initialDelayActive;
+    /** topic → partition → committed offset. */
+    final TreeMap<String, TreeMap<Integer, CoordinatorRecords.OffsetValue>> offsets = new TreeMap<>();
+    /** topic → partitions with a transactional offset commit not yet completed (require_stable). */
+    final Map<String, Set<Integer>> pendingTransactionalOffsets = new HashMap<>();
+
+    ClassicGroup(String groupId, int partition, long now) {
+        this.groupId = groupId;
+        this.partition = partition;
+        this.stateTimestamp = now;
+    }
+
+    void transitionTo(GroupState target, long now) {
+        if (!target.canFollow(state)) {
+            throw new IllegalStateException("group " + groupId + ": illegal transition " + state + " -> " + target);
+        }
+        state = target;
+        stateTimestamp = now;
+    }
+
+    boolean is(GroupState s) {
+        return state == s;
+    }
+
+    boolean hasMember(String memberId) {
+        return members.containsKey(memberId);
+    }
+
+    boolean isLeader(String memberId) {
+        return memberId.equals(leaderId);
+    }
+
+    void add(GroupMember member) {
+        members.put(member.memberId, member);
+        if (member.instanceId != null) staticMembers.put(member.instanceId, member.memberId);
+        if (leaderId == null) leaderId = member.memberId;
+    }
+
+    void remove(String memberId) {
+        GroupMember m = members.remove(memberId);
+        if (m == null) return;
+        if (m.instanceId != null && memberId.equals(staticMembers.get(m.instanceId))) staticMembers.remove(m.instanceId);
+        pendingSyncMembers.remove(memberId);
+        if (memberId.equals(leaderId)) {
+            leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
+        }
+    }
+
+    /** Re-keys a static member under its new incarnation's id. */
+    void replaceStaticMember(String oldId, String newId) {
+        GroupMember m = members.remove(oldId);
+        m.memberId = newId;
+        members.put(newId, m);
+        staticMembers.put(m.instanceId, newId);
+        if (oldId.equals(leaderId)) leaderId = newId;
+        if (pendingSyncMembers.remove(oldId)) pendingSyncMembers.add(newId);
+    }
+
+    int numAwaitingJoin() {
+        int n = 0;
+        for (GroupMember m : members.values()) if (m.awaitingJoin != null) n++;
+        return n;
+    }
+
+    boolean allMembersJoined() {
+        return pendingMembers.isEmpty() && numAwaitingJoin() == members.size();
+    }
+
+    int rebalanceTimeoutMs() {
+        int t = 0;
+        for (GroupMember m : members.values()) t = Math.max(t, m.rebalanceTimeoutMs);
+        return t;
+    }
+
+    /**
+     * Whether a member offering these protocols may join: an Empty group takes any non-empty type
+     * and list; otherwise the type must match and one offered protocol must be supported by every
+     * current member.
+     */
+    boolean supportsProtocols(String type, List<Protocol> offered) {
+        if (type == null || type.isEmpty() || offered.isEmpty()) return false;
+        if (members.isEmpty()) return true;
+        if (!type.equals(protocolType)) return false;
+        for (Protocol p : offered) {
+            boolean all = true;
+            for (GroupMember m : members.values()) {
+                if (!m.supports(p.name())) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The protocol for the next generation: among the protocols every member supports, each member
+     * votes for the first one in its own preference order; most votes wins, ties go to the
+     * candidate listed first by the first member. Null when there is no common protocol.
+     */
+    String selectProtocol() {
+        if (members.isEmpty()) return null;
+        List<String> candidates = new ArrayList<>();
+        GroupMember first = members.values().iterator().next();
+        for (Protocol p : first.protocols) {
+            boolean all = true;
+            for (GroupMember m : members.values()) {
+                if (!m.supports(p.name())) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all && !candidates.contains(p.name())) candidates.add(p.name());
+        }
+        if (candidates.isEmpty()) return null;
+        Map<String, Integer> votes = new HashMap<>();
+        for (GroupMember m : members.values()) {
+            for (Protocol p : m.protocols) {
+                if (candidates.contains(p.name())) {
+                    votes.merge(p.name(), 1, Integer::sum);
+                    break;
+                }
+            }
+        }
+        String best = null;
+        int bestVotes = -1;
+        for (String c : candidates) {
+            int v = votes.getOrDefault(c, 0);
+            if (v > bestVotes) {
+                best = c;
+                bestVotes = v;
+            }
+        }
+        return best;
+    }
+
+    boolean hasOffsets() {
+        return !offsets.isEmpty();
+    }
+
+    boolean isPendingTransactional(String topic, int partition) {
+        Set<Integer> s = pendingTransactionalOffsets.get(topic);
+        return s != null && s.contains(partition);
+    }
+
+    /** Snapshot for the group metadata record, with the given assignments (member id → bytes). */
+    CoordinatorRecords.GroupValue toRecord(Map<String, byte[]> assignments) {
+        List<CoordinatorRecords.MemberValue> list = new ArrayList<>(members.size());
+        for (GroupMember m : members.values()) {
+            byte[] a = assignments == null ? m.assignment : assignments.getOrDefault(m.memberId, GroupMember.EMPTY_BYTES);
+            list.add(new CoordinatorRecords.MemberValue(m.memberId, m.instanceId, m.clientId, m.clientHost,
+                    m.rebalanceTimeoutMs, m.sessionTimeoutMs, m.protocols, a));
+        }
+        return new CoordinatorRecords.GroupValue(protocolType, generation, protocolName, leaderId, stateTimestamp, list);
+    }
+}

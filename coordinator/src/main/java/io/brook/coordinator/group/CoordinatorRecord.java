@@ -1,0 +1,22 @@
+package io.brook.coordinator.group;
+
+import java.util.Objects;
+
+/**
+ * One key/value record of {@code __consumer_offsets}, in the layout of {@link CoordinatorRecords}.
+ * A null value is a tombstone (the key is deleted once compaction runs).
+ *
+ * @param partition the {@code __consumer_offsets} partition the record belongs to
+ * @param key       never null; not copied, callers must not mutate it afterwards
+ * @param value     null for a tombstone; not copied
+ */
+public record CoordinatorRecord(int partition, byte[] key, byte[] value) {
+    public CoordinatorRecord {
+        Objects.requireNonNull(key, "key");
+        if (partition < 0) throw new IllegalArgumentException("partition < 0");
+    }
+
+    public boolean isTombstone() {
+        return value == null;
+    }
+}

@@ -1,0 +1,441 @@
+package io.brook.coordinator.group;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteGroupsResponse;
+import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.DescribeGroupsResponse;
+import io.brook.wire.message.HeartbeatRequest;
+import io.brook.wire.message.HeartbeatResponse;
+import io.brook.wire.message.JoinGroupRequest;
+import io.brook.wire.message.JoinGroupResponse;
+import io.brook.wire.message.LeaveGroupRequest;
+import io.brook.wire.message.LeaveGroupResponse;
+import io.brook.wire.message.ListGroupsRequest;
+import io.brook.wire.message.ListGroupsResponse;
+import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetCommitResponse;
+import io.brook.wire.message.OffsetDeleteRequest;
+import io.brook.wire.message.OffsetDeleteResponse;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetFetchResponse;
+import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.message.SyncGroupResponse;
+import io.brook.wire.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group coordinator of a single node: consumer groups of the classic protocol and their
+ * committed offsets, kept in {@code __consumer_offsets} through a {@link CoordinatorLog}.
+ *
+ * <p><b>Use.</b> Construct, call {@link #start()} (replays the log on the calling thread, then starts
+ * the coordinator thread), call one method per API from any thread, {@link #close()} at shutdown.
+ * FindCoordinator is answered by the server itself: this node is the coordinator of every group.
+ *
+ * <p><b>Threading.</b> Every method may be called from any thread (e.g. Netty event loops). Each
+ * request is handed through a JCTools MPSC queue to the one coordinator thread that owns all group
+ * state; the returned future completes on that thread, possibly much later (JoinGroup waits for
+ * the rebalance, SyncGroup for the leader, commits for durability). Completions must not block.
+ * The request message is read only on the coordinator thread and must not be mutated afterwards.
+ *
+ * <p><b>Errors.</b> Expected failures are error codes in the response. An unexpected exception
+ * while handling a request yields a response carrying UNKNOWN_SERVER_ERROR; a request made after
+ * {@link #close()}, or parked when it happens, is answered with NOT_COORDINATOR so that clients
+ * look the coordinator up again.
+ */
+public final class GroupCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
+
+    private final GroupCoordinatorConfig config;
+    private final CoordinatorLog log;
+    private final EventLoop loop;
+    private final GroupManager manager;
+    private final boolean threaded;
+    private final java.util.concurrent.atomic.AtomicInteger taskFailures = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    public GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock) {
+        this(config, log, clock, true);
+    }
+
+    /** With {@code threaded = false} no thread is started; tests drive the loop with {@link #runPending()}. */
+    GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock, boolean threaded) {
+        this.config = config;
+        this.log = log;
+        this.threaded = threaded;
+        this.loop = new EventLoop(clock, e -> {
+            taskFailures.incrementAndGet();
+            LOG.error("group coordinator task failed", e);
+        });
+        this.manager = new GroupManager(config, loop, log);
+    }
+
+    /** Replays {@code __consumer_offsets} into memory, then starts serving. Call once. */
+    public synchronized void start() {
+        if (started) throw new IllegalStateException("already started");
+        log.replay(manager::replay);
+        manager.completeReplay();
+        if (manager.replaySkipped() > 0) {
+            LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, manager.replaySkipped());
+        }
+        started = true;
+        if (threaded) loop.start("group-coordinator");
+    }
+
+    /** Stops the coordinator thread; parked requests are answered with NOT_COORDINATOR. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        if (!started) return;
+        loop.execute(manager::shutdown);
+        if (threaded) {
+            try {
+                loop.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            loop.runPending();
+        }
+    }
+
+    /** The {@code __consumer_offsets} partition of a group. */
+    public int partitionFor(String groupId) {
+        return config.partitionFor(groupId);
+    }
+
+    public GroupCoordinatorConfig config() {
+        return config;
+    }
+
+    // ------------------------------------------------------------------ JoinGroup
+
+    public CompletableFuture<JoinGroupResponse> joinGroup(JoinGroupRequest request, short version, String clientId, String clientHost) {
+        return submit(() -> {
+            List<Protocol> protocols = new ArrayList<>(request.protocols().size());
+            for (JoinGroupRequest.JoinGroupRequestProtocol p : request.protocols()) {
+                protocols.add(new Protocol(p.name(), p.metadata() == null ? GroupMember.EMPTY_BYTES : p.metadata()));
+            }
+            // v0 has no rebalance timeout: the session timeout serves as both.
+            int rebalanceTimeout = version == 0 || request.rebalanceTimeoutMs() < 0 ? request.sessionTimeoutMs() : request.rebalanceTimeoutMs();
+            GroupManager.JoinRequest req = new GroupManager.JoinRequest(request.groupId(), request.memberId(),
+                    version >= 5 ? request.groupInstanceId() : null, request.protocolType(), protocols,
+                    request.sessionTimeoutMs(), rebalanceTimeout, clientId == null ? "" : clientId,
+                    clientHost == null ? "" : clientHost, version);
+            return manager.join(req).thenApply(r -> toJoinResponse(r, version));
+        }, e -> toJoinResponse(GroupManager.JoinResult.error(e, request.memberId() == null ? "" : request.memberId()), version));
+    }
+
+    private static JoinGroupResponse toJoinResponse(GroupManager.JoinResult r, short version) {
+        List<JoinGroupResponse.JoinGroupResponseMember> members = new ArrayList<>(r.members().size());
+        for (GroupManager.JoinedMember m : r.members()) {
+            members.add(new JoinGroupResponse.JoinGroupResponseMember().memberId(m.memberId())
+                    .groupInstanceId(m.groupInstanceId()).metadata(m.metadata() == null ? GroupMember.EMPTY_BYTES : m.metadata()));
+        }
+        String protocolName = r.protocolName();
+        if (protocolName == null && version < 7) protocolName = "";
+        return new JoinGroupResponse().errorCode(r.error().code()).generationId(r.generationId())
+                .protocolType(r.protocolType()).protocolName(protocolName)
+                .leader(r.leader() == null ? "" : r.leader()).skipAssignment(r.skipAssignment())
+                .memberId(r.memberId() == null ? "" : r.memberId()).members(members);
+    }
+
+    // ------------------------------------------------------------------ SyncGroup
+
+    public CompletableFuture<SyncGroupResponse> syncGroup(SyncGroupRequest request, short version) {
+        return submit(() -> {
+            Map<String, byte[]> assignments = new LinkedHashMap<>();
+            for (SyncGroupRequest.SyncGroupRequestAssignment a : request.assignments()) {
+                assignments.put(a.memberId(), a.assignment());
+            }
+            GroupManager.SyncRequest req = new GroupManager.SyncRequest(request.groupId(), request.generationId(),
+                    request.memberId(), version >= 3 ? request.groupInstanceId() : null,
+                    request.protocolType(), request.protocolName(), assignments, version);
+            return manager.sync(req).thenApply(GroupCoordinator::toSyncResponse);
+        }, e -> toSyncResponse(GroupManager.SyncResult.error(e)));
+    }
+
+    private static SyncGroupResponse toSyncResponse(GroupManager.SyncResult r) {
+        return new SyncGroupResponse().errorCode(r.error().code()).protocolType(r.protocolType())
+                .protocolName(r.protocolName()).assignment(r.assignment() == null ? GroupMember.EMPTY_BYTES : r.assignment());
+    }
+
+    // ------------------------------------------------------------------ Heartbeat
+
+    public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request, short version) {
+        return submit(() -> CompletableFuture.completedFuture(new HeartbeatResponse().errorCode(
+                manager.heartbeat(request.groupId(), request.generationId(), request.memberId(),
+                        version >= 3 ? request.groupInstanceId() : null).code())),
+                e -> new HeartbeatResponse().errorCode(e.code()));
+    }
+
+    // ------------------------------------------------------------------ LeaveGroup
+
+    public CompletableFuture<LeaveGroupResponse> leaveGroup(LeaveGroupRequest request, short version) {
+        return submit(() -> {
+            List<GroupManager.LeavingMember> leaving = new ArrayList<>();
+            if (version < 3) {
+                leaving.add(new GroupManager.LeavingMember(request.memberId(), null));
+            } else {
+                for (LeaveGroupRequest.MemberIdentity m : request.members()) {
+                    leaving.add(new GroupManager.LeavingMember(m.memberId(), m.groupInstanceId()));
+                }
+            }
+            GroupManager.LeaveResult r = manager.leave(request.groupId(), leaving);
+            LeaveGroupResponse response = new LeaveGroupResponse();
+            if (version < 3) {
+                // One member: its error is the response's error.
+                Errors e = r.error() != Errors.NONE || r.members().isEmpty() ? r.error() : r.members().get(0).error();
+                return CompletableFuture.completedFuture(response.errorCode(e.code()));
+            }
+            List<LeaveGroupResponse.MemberResponse> members = new ArrayList<>(r.members().size());
+            for (GroupManager.MemberLeaveResult m : r.members()) {
+                members.add(new LeaveGroupResponse.MemberResponse().memberId(m.memberId())
+                        .groupInstanceId(m.groupInstanceId()).errorCode(m.error().code()));
+            }
+            return CompletableFuture.completedFuture(response.errorCode(r.error().code()).members(members));
+        }, e -> new LeaveGroupResponse().errorCode(e.code()));
+    }
+
+    // ------------------------------------------------------------------ OffsetCommit
+
+    public CompletableFuture<OffsetCommitResponse> commitOffsets(OffsetCommitRequest request, short version) {
+        return submit(() -> {
+            List<GroupManager.CommitPartition> partitions = new ArrayList<>();
+            for (OffsetCommitRequest.OffsetCommitRequestTopic t : request.topics()) {
+                for (OffsetCommitRequest.OffsetCommitRequestPartition p : t.partitions()) {
+                    partitions.add(new GroupManager.CommitPartition(t.name(), p.partitionIndex(), p.committedOffset(),
+                            version >= 6 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
+                }
+            }
+            return manager.commitOffsets(request.groupId(), request.generationIdOrMemberEpoch(), request.memberId(),
+                    version >= 7 ? request.groupInstanceId() : null, partitions, version)
+                    .thenApply(GroupCoordinator::toCommitResponse);
+        }, e -> {
+            List<GroupManager.PartitionResult> failed = new ArrayList<>();
+            for (OffsetCommitRequest.OffsetCommitRequestTopic t : request.topics()) {
+                for (OffsetCommitRequest.OffsetCommitRequestPartition p : t.partitions()) {
+                    failed.add(new GroupManager.PartitionResult(t.name(), p.partitionIndex(), e));
+                }
+            }
+            return toCommitResponse(failed);
+        });
+    }
+
+    private static OffsetCommitResponse toCommitResponse(List<GroupManager.PartitionResult> results) {
+        Map<String, OffsetCommitResponse.OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
+        for (GroupManager.PartitionResult r : results) {
+            topics.computeIfAbsent(r.topic(), n -> new OffsetCommitResponse.OffsetCommitResponseTopic().name(n))
+                    .partitions().add(new OffsetCommitResponse.OffsetCommitResponsePartition()
+                            .partitionIndex(r.partition()).errorCode(r.error().code()));
+        }
+        return new OffsetCommitResponse().topics(new ArrayList<>(topics.values()));
+    }
+
+    // ------------------------------------------------------------------ OffsetFetch
+
+    public CompletableFuture<OffsetFetchResponse> fetchOffsets(OffsetFetchRequest request, short version) {
+        return submit(() -> {
+            boolean requireStable = version >= 7 && request.requireStable();
+            if (version < 8) {
+                Map<String, List<Integer>> topics = null;
+                if (request.topics() != null) {
+                    topics = new LinkedHashMap<>();
+                    for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
+                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
+                    }
+                }
+                GroupManager.FetchResult r = manager.fetchOffsets(request.groupId(), topics, requireStable);
+                Map<String, OffsetFetchResponse.OffsetFetchResponseTopic> out = new LinkedHashMap<>();
+                for (GroupManager.FetchedPartition p : r.partitions()) {
+                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopic().name(n))
+                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition()
+                                    .partitionIndex(p.partition()).committedOffset(p.offset())
+                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
+                }
+                return CompletableFuture.completedFuture(new OffsetFetchResponse()
+                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+            }
+            List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
+            for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
+                Map<String, List<Integer>> topics = null;
+                if (g.topics() != null) {
+                    topics = new LinkedHashMap<>();
+                    for (OffsetFetchRequest.OffsetFetchRequestTopics t : g.topics()) {
+                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
+                    }
+                }
+                GroupManager.FetchResult r = manager.fetchOffsets(g.groupId(), topics, requireStable);
+                Map<String, OffsetFetchResponse.OffsetFetchResponseTopics> out = new LinkedHashMap<>();
+                for (GroupManager.FetchedPartition p : r.partitions()) {
+                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopics().name(n))
+                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartitions()
+                                    .partitionIndex(p.partition()).committedOffset(p.offset())
+                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
+                }
+                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId())
+                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+            }
+            return CompletableFuture.completedFuture(new OffsetFetchResponse().groups(groups));
+        }, e -> {
+            if (version < 8) return new OffsetFetchResponse().errorCode(e.code());
+            List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
+            for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
+                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(e.code()));
+            }
+            return new OffsetFetchResponse().groups(groups);
+        });
+    }
+
+    // ------------------------------------------------------------------ DescribeGroups / ListGroups
+
+    /**
+     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6) and
+     * DESCRIBE (8), as bits of Kafka's AclOperation codes.
+     */
+    static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
+
+    public CompletableFuture<DescribeGroupsResponse> describeGroups(DescribeGroupsRequest request, short version) {
+        return submit(() -> {
+            boolean withOperations = version >= 3 && request.includeAuthorizedOperations();
+            List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
+            for (GroupManager.DescribedGroup g : manager.describe(request.groups(), version)) {
+                List<DescribeGroupsResponse.DescribedGroupMember> members = new ArrayList<>(g.members().size());
+                for (GroupManager.DescribedMember m : g.members()) {
+                    members.add(new DescribeGroupsResponse.DescribedGroupMember().memberId(m.memberId())
+                            .groupInstanceId(m.groupInstanceId()).clientId(m.clientId()).clientHost(m.clientHost())
+                            .memberMetadata(m.metadata()).memberAssignment(m.assignment()));
+                }
+                DescribeGroupsResponse.DescribedGroup described = new DescribeGroupsResponse.DescribedGroup()
+                        .errorCode(g.error().code()).errorMessage(g.errorMessage()).groupId(g.groupId())
+                        .groupState(g.state()).protocolType(g.protocolType()).protocolData(g.protocolData()).members(members);
+                if (withOperations && g.error() == Errors.NONE) described.authorizedOperations(GROUP_AUTHORIZED_OPERATIONS);
+                out.add(described);
+            }
+            return CompletableFuture.completedFuture(new DescribeGroupsResponse().groups(out));
+        }, e -> {
+            List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
+            for (String id : request.groups()) {
+                out.add(new DescribeGroupsResponse.DescribedGroup().groupId(id).errorCode(e.code())
+                        .groupState(GroupState.DEAD.label()).protocolType("").protocolData(""));
+            }
+            return new DescribeGroupsResponse().groups(out);
+        });
+    }
+
+    public CompletableFuture<ListGroupsResponse> listGroups(ListGroupsRequest request, short version) {
+        return submit(() -> {
+            List<ListGroupsResponse.ListedGroup> out = new ArrayList<>();
+            for (GroupManager.ListedGroup g : manager.list(version >= 4 ? request.statesFilter() : null,
+                    version >= 5 ? request.typesFilter() : null)) {
+                out.add(new ListGroupsResponse.ListedGroup().groupId(g.groupId()).protocolType(g.protocolType())
+                        .groupState(g.state()).groupType(g.type()));
+            }
+            return CompletableFuture.completedFuture(new ListGroupsResponse().groups(out));
+        }, e -> new ListGroupsResponse().errorCode(e.code()));
+    }
+
+    // ------------------------------------------------------------------ DeleteGroups / OffsetDelete
+
+    public CompletableFuture<DeleteGroupsResponse> deleteGroups(DeleteGroupsRequest request, short version) {
+        return submit(() -> manager.deleteGroups(request.groupsNames()).thenApply(results -> {
+            List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>(results.size());
+            for (Map.Entry<String, Errors> r : results) {
+                out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(r.getKey()).errorCode(r.getValue().code()));
+            }
+            return new DeleteGroupsResponse().results(out);
+        }), e -> {
+            List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>();
+            for (String id : request.groupsNames()) out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(id).errorCode(e.code()));
+            return new DeleteGroupsResponse().results(out);
+        });
+    }
+
+    public CompletableFuture<OffsetDeleteResponse> deleteOffsets(OffsetDeleteRequest request, short version) {
+        return submit(() -> {
+            Map<String, List<Integer>> topics = new LinkedHashMap<>();
+            for (OffsetDeleteRequest.OffsetDeleteRequestTopic t : request.topics()) {
+                List<Integer> parts = topics.computeIfAbsent(t.name(), n -> new ArrayList<>());
+                for (OffsetDeleteRequest.OffsetDeleteRequestPartition p : t.partitions()) parts.add(p.partitionIndex());
+            }
+            return manager.deleteOffsets(request.groupId(), topics).thenApply(r -> {
+                Map<String, OffsetDeleteResponse.OffsetDeleteResponseTopic> out = new LinkedHashMap<>();
+                for (GroupManager.PartitionResult p : r.partitions()) {
+                    out.computeIfAbsent(p.topic(), n -> new OffsetDeleteResponse.OffsetDeleteResponseTopic().name(n))
+                            .partitions().add(new OffsetDeleteResponse.OffsetDeleteResponsePartition()
+                                    .partitionIndex(p.partition()).errorCode(p.error().code()));
+                }
+                return new OffsetDeleteResponse().errorCode(r.error().code()).topics(new ArrayList<>(out.values()));
+            });
+        }, e -> new OffsetDeleteResponse().errorCode(e.code()));
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    /**
+     * Runs {@code task} on the coordinator thread; any exception becomes the API's error response.
+     */
+    private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {
+        CompletableFuture<R> result = new CompletableFuture<>();
+        if (closed) {
+            result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
+            return result;
+        }
+        loop.execute(() -> {
+            if (manager.isShutdown()) {
+                result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
+                return;
+            }
+            CompletableFuture<R> inner;
+            try {
+                inner = task.get();
+            } catch (RuntimeException e) {
+                taskFailures.incrementAndGet();
+                LOG.error("group coordinator request failed", e);
+                result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
+                return;
+            }
+            inner.whenComplete((r, e) -> {
+                if (e != null) {
+                    taskFailures.incrementAndGet();
+                    LOG.error("group coordinator request failed", e);
+                    result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
+                } else {
+                    result.complete(r);
+                }
+            });
+        });
+        return result;
+    }
+
+    /** Test hook: runs what is queued and every timer that is due (only when not threaded). */
+    int runPending() {
+        if (threaded) throw new IllegalStateException("driven by its own thread");
+        return loop.runPending();
+    }
+
+    /** Test hook: lets the coordinator thread re-read the clock. */
+    void wakeup() {
+        loop.wakeup();
+    }
+
+    /** Number of requests and timers that failed with an exception (a bug if not zero). */
+    int taskFailures() {
+        return taskFailures.get();
+    }
+
+    GroupManager manager() {
+        return manager;
+    }
+}

@@ -1,0 +1,87 @@
+package io.brook.coordinator.group;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * A {@link CoordinatorLog} that keeps records in memory: "durable" means appended to a list that
+ * outlives a {@link GroupCoordinator}, so a new coordinator over the same instance sees what the old
+ * one wrote, as after a restart. Appends complete at once unless {@link #holdAppends(boolean)} parks
+ * them, which lets tests observe that nothing is answered before the write completes, or
+ * {@link #failAppends(boolean)} makes them fail. Thread-safe (one lock).
+ */
+public final class InMemoryCoordinatorLog implements CoordinatorLog {
+
+    private final List<CoordinatorRecord> records = new ArrayList<>();
+    private final List<Runnable> held = new ArrayList<>();
+    private boolean hold;
+    private boolean fail;
+
+    @Override
+    public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> batch) {
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        Runnable complete;
+        synchronized (this) {
+            if (fail) {
+                complete = () -> result.completeExceptionally(new IllegalStateException("append failed (test)"));
+            } else {
+                List<CoordinatorRecord> copy = List.copyOf(batch);
+                complete = () -> {
+                    long last;
+                    synchronized (InMemoryCoordinatorLog.this) {
+                        records.addAll(copy);
+                        last = records.size() - 1;
+                    }
+                    result.complete(last);
+                };
+            }
+            if (hold) {
+                held.add(complete);
+                return result;
+            }
+        }
+        complete.run();
+        return result;
+    }
+
+    @Override
+    public void replay(Consumer<CoordinatorRecord> consumer) {
+        List<CoordinatorRecord> snapshot;
+        synchronized (this) {
+            snapshot = List.copyOf(records);
+        }
+        snapshot.forEach(consumer);
+    }
+
+    /** While true, appends are parked until {@link #releaseHeld()}. */
+    public synchronized void holdAppends(boolean hold) {
+        this.hold = hold;
+    }
+
+    /** While true, appends fail. */
+    public synchronized void failAppends(boolean fail) {
+        this.fail = fail;
+    }
+
+    /** Completes every parked append, in order. */
+    public void releaseHeld() {
+        List<Runnable> toRun;
+        synchronized (this) {
+            toRun = List.copyOf(held);
+            held.clear();
+        }
+        toRun.forEach(Runnable::run);
+    }
+
+    /** Number of appends parked by {@link #holdAppends(boolean)}. */
+    public synchronized int heldCount() {
+        return held.size();
+    }
+
+    /** Number of records written so far (tombstones included). */
+    public synchronized int size() {
+        return records.size();
+    }
+}

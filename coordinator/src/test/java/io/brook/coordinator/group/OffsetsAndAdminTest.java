@@ -1,0 +1,396 @@
+package io.brook.coordinator.group;
+
+import static io.brook.coordinator.group.GroupHarness.done;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteGroupsResponse;
+import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.DescribeGroupsResponse;
+import io.brook.wire.message.JoinGroupRequest;
+import io.brook.wire.message.JoinGroupResponse;
+import io.brook.wire.message.ListGroupsRequest;
+import io.brook.wire.message.ListGroupsResponse;
+import io.brook.wire.message.OffsetCommitResponse;
+import io.brook.wire.message.OffsetDeleteRequest;
+import io.brook.wire.message.OffsetDeleteResponse;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetFetchResponse;
+import io.brook.wire.message.SyncGroupResponse;
+import io.brook.wire.protocol.Errors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class OffsetsAndAdminTest {
+
+    /** One consumer member subscribed to {@code topics}, Stable at generation 1; returns its id. */
+    private static String stableConsumer(GroupHarness h, String group, String... topics) {
+        JoinGroupRequest req = GroupHarness.joinRequest(group, "", null, "range");
+        req.protocols().get(0).metadata(GroupHarness.subscription(topics));
+        String id = done(h.join(req, 9)).memberId();
+        JoinGroupResponse r = done(h.join(req.memberId(id), 9));
+        assertThat(r.generationId()).isEqualTo(1);
+        SyncGroupResponse s = done(h.sync(group, 1, id, id, "assignment"));
+        assertThat(Errors.forCode(s.errorCode())).isEqualTo(Errors.NONE);
+        return id;
+    }
+
+    // ------------------------------------------------------------------ OffsetCommit validation
+
+    @Test
+    void shouldCreateSimpleGroupOnStandaloneCommit() {
+        GroupHarness h = new GroupHarness();
+        assertThat(h.commitError("simple", -1, "", 8)).isEqualTo(Errors.NONE);
+        assertThat(h.state("simple")).isEqualTo(GroupState.EMPTY);
+        assertThat(h.group("simple").protocolType).isNull();
+        assertThat(h.committed("simple", "t", 0)).isEqualTo(42);
+        assertThat(h.fetch("simple", "t", 0, false).committedLeaderEpoch()).isEqualTo(3);
+        assertThat(h.fetch("simple", "t", 0, false).metadata()).isEqualTo("m");
+        // Again, now that the group exists and is Empty.
+        assertThat(h.commitError("simple", -1, "", 8)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldRejectCommitToUnknownGroupWithGenerationByVersion() {
+        GroupHarness h = new GroupHarness();
+        assertThat(h.commitError("nope", 1, "m", 8)).isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(h.commitError("nope", 1, "m", 9)).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+        assertThat(h.group("nope")).isNull();
+        assertThat(h.commitError("", -1, "", 9)).isEqualTo(Errors.INVALID_GROUP_ID);
+    }
+
+    @Test
+    void shouldValidateCommitsAgainstMembershipAndGeneration() {
+        GroupHarness h = new GroupHarness();
+        String id = stableConsumer(h, "g", "t");
+        assertThat(h.commitError("g", 1, id, 8)).isEqualTo(Errors.NONE);
+        assertThat(h.commitError("g", -1, "", 8)).as("standalone commit to a non-empty group").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(h.commitError("g", 1, "ghost", 8)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(h.commitError("g", 7, id, 8)).isEqualTo(Errors.ILLEGAL_GENERATION);
+        // PreparingRebalance: commits of the current generation are still accepted.
+        CompletableFuture<JoinGroupResponse> newcomer = h.joinNew("g", "range");
+        assertThat(h.state("g")).isEqualTo(GroupState.PREPARING_REBALANCE);
+        assertThat(h.commitError("g", 1, id, 8)).isEqualTo(Errors.NONE);
+        // CompletingRebalance: rejected.
+        done(h.join("g", id, "range"));
+        done(newcomer);
+        assertThat(h.state("g")).isEqualTo(GroupState.COMPLETING_REBALANCE);
+        assertThat(h.commitError("g", 2, id, 8)).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+    }
+
+    @Test
+    void shouldRejectOnlyPartitionsWithTooLargeMetadata() {
+        GroupHarness h = new GroupHarness();
+        io.brook.wire.message.OffsetCommitRequest request = new io.brook.wire.message.OffsetCommitRequest().groupId("g")
+                .generationIdOrMemberEpoch(-1).memberId("").topics(new ArrayList<>(List.of(
+                        new io.brook.wire.message.OffsetCommitRequest.OffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(
+                                new io.brook.wire.message.OffsetCommitRequest.OffsetCommitRequestPartition().partitionIndex(0)
+                                        .committedOffset(5).committedMetadata("x".repeat(4097)),
+                                new io.brook.wire.message.OffsetCommitRequest.OffsetCommitRequestPartition().partitionIndex(1)
+                                        .committedOffset(6).committedMetadata("x".repeat(4096))))))));
+        CompletableFuture<OffsetCommitResponse> f = h.coordinator.commitOffsets(request, (short) 8);
+        h.run();
+        assertThat(done(f).topics().get(0).partitions()).extracting(p -> Errors.forCode(p.errorCode()))
+                .containsExactly(Errors.OFFSET_METADATA_TOO_LARGE, Errors.NONE);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(-1);
+        assertThat(h.committed("g", "t", 1)).isEqualTo(6);
+    }
+
+    @Test
+    void shouldAnswerCommitOnlyAfterRecordsAreDurable() {
+        GroupHarness h = new GroupHarness();
+        h.log.holdAppends(true);
+        CompletableFuture<OffsetCommitResponse> f = h.commit("g", -1, "", null, 8, "t", 0, 10, null);
+        assertThat(f).isNotDone();
+        assertThat(h.committed("g", "t", 0)).as("not visible before durable").isEqualTo(-1);
+        h.log.releaseHeld();
+        h.run();
+        assertThat(Errors.forCode(done(f).topics().get(0).partitions().get(0).errorCode())).isEqualTo(Errors.NONE);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(10);
+        assertThat(h.fetch("g", "t", 0, false).metadata()).as("null metadata is stored as empty").isEmpty();
+    }
+
+    @Test
+    void shouldReportCoordinatorNotAvailableWhenAppendFails() {
+        GroupHarness h = new GroupHarness();
+        h.log.failAppends(true);
+        OffsetCommitResponse r = done(h.commit("g", -1, "", null, 8, "t", 0, 10, ""));
+        assertThat(Errors.forCode(r.topics().get(0).partitions().get(0).errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(-1);
+    }
+
+    // ------------------------------------------------------------------ OffsetFetch
+
+    @Test
+    void shouldFetchAllCommittedOffsetsWhenTopicsIsNull() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "b", 1, 11, ""));
+        done(h.commit("g", -1, "", null, 8, "a", 0, 10, ""));
+        CompletableFuture<OffsetFetchResponse> f = h.coordinator.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7);
+        h.run();
+        OffsetFetchResponse r = done(f);
+        assertThat(r.topics()).extracting(OffsetFetchResponse.OffsetFetchResponseTopic::name).containsExactly("a", "b");
+        assertThat(r.topics().get(1).partitions().get(0).committedOffset()).isEqualTo(11);
+        // Unknown group: nothing committed, no error.
+        CompletableFuture<OffsetFetchResponse> none = h.coordinator.fetchOffsets(new OffsetFetchRequest().groupId("x").topics(null), (short) 7);
+        h.run();
+        assertThat(done(none).topics()).isEmpty();
+        assertThat(h.fetch("x", "t", 3, false).committedOffset()).isEqualTo(-1);
+        assertThat(h.fetch("x", "t", 3, false).committedLeaderEpoch()).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldFetchSeveralGroupsInOneRequestFromV8() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g1", -1, "", null, 8, "t", 0, 100, ""));
+        done(h.commit("g2", -1, "", null, 8, "t", 0, 200, ""));
+        OffsetFetchRequest request = new OffsetFetchRequest().groups(new ArrayList<>(List.of(
+                new OffsetFetchRequest.OffsetFetchRequestGroup().groupId("g1").topics(new ArrayList<>(List.of(
+                        new OffsetFetchRequest.OffsetFetchRequestTopics().name("t").partitionIndexes(new ArrayList<>(List.of(0, 1)))))),
+                new OffsetFetchRequest.OffsetFetchRequestGroup().groupId("g2").topics(null))));
+        CompletableFuture<OffsetFetchResponse> f = h.coordinator.fetchOffsets(request, (short) 8);
+        h.run();
+        OffsetFetchResponse r = done(f);
+        assertThat(r.groups()).extracting(OffsetFetchResponse.OffsetFetchResponseGroup::groupId).containsExactly("g1", "g2");
+        assertThat(r.groups().get(0).topics().get(0).partitions())
+                .extracting(OffsetFetchResponse.OffsetFetchResponsePartitions::committedOffset).containsExactly(100L, -1L);
+        assertThat(r.groups().get(1).topics().get(0).partitions().get(0).committedOffset()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldReportUnstableOffsetOnlyWhenStableIsRequired() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 10, ""));
+        h.coordinator.manager().markPendingTransactionalOffset("g", "t", 0, true);
+        assertThat(Errors.forCode(h.fetch("g", "t", 0, true).errorCode())).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
+        assertThat(h.fetch("g", "t", 0, false).committedOffset()).isEqualTo(10);
+        h.coordinator.manager().markPendingTransactionalOffset("g", "t", 0, false);
+        assertThat(h.fetch("g", "t", 0, true).committedOffset()).isEqualTo(10);
+    }
+
+    // ------------------------------------------------------------------ Describe / List
+
+    @Test
+    void shouldDescribeGroupsWithExactStateStrings() {
+        GroupHarness h = new GroupHarness();
+        String id = stableConsumer(h, "g", "t");
+        done(h.commit("simple", -1, "", null, 8, "t", 0, 1, ""));
+        CompletableFuture<DescribeGroupsResponse> f = h.coordinator.describeGroups(
+                new DescribeGroupsRequest().groups(new ArrayList<>(List.of("g", "simple", "missing"))), (short) 5);
+        h.run();
+        List<DescribeGroupsResponse.DescribedGroup> groups = done(f).groups();
+        assertThat(groups).extracting(DescribeGroupsResponse.DescribedGroup::groupState).containsExactly("Stable", "Empty", "Dead");
+        assertThat(groups.get(0).protocolType()).isEqualTo("consumer");
+        assertThat(groups.get(0).protocolData()).isEqualTo("range");
+        assertThat(groups.get(0).members()).singleElement().satisfies(m -> {
+            assertThat(m.memberId()).isEqualTo(id);
+            assertThat(m.clientId()).isEqualTo("client");
+            assertThat(m.clientHost()).isEqualTo("/127.0.0.1");
+            assertThat(new String(m.memberAssignment())).isEqualTo("assignment");
+            assertThat(ConsumerSubscription.topics(m.memberMetadata())).containsExactly("t");
+        });
+        assertThat(groups.get(1).protocolType()).isEmpty();
+        assertThat(Errors.forCode(groups.get(2).errorCode())).isEqualTo(Errors.NONE);
+
+        assertThat(groups.get(0).authorizedOperations()).as("not asked for").isEqualTo(Integer.MIN_VALUE);
+        CompletableFuture<DescribeGroupsResponse> withOps = h.coordinator.describeGroups(new DescribeGroupsRequest()
+                .groups(new ArrayList<>(List.of("g"))).includeAuthorizedOperations(true), (short) 5);
+        h.run();
+        assertThat(done(withOps).groups().get(0).authorizedOperations()).isEqualTo((1 << 3) | (1 << 6) | (1 << 8));
+
+        CompletableFuture<DescribeGroupsResponse> v6 = h.coordinator.describeGroups(
+                new DescribeGroupsRequest().groups(new ArrayList<>(List.of("missing"))), (short) 6);
+        h.run();
+        assertThat(Errors.forCode(done(v6).groups().get(0).errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+        assertThat(done(v6).groups().get(0).errorMessage()).isNotNull();
+    }
+
+    @Test
+    void shouldHideMemberMetadataWhenNotStable() {
+        GroupHarness h = new GroupHarness();
+        done(h.joinNew("g", "range"));
+        CompletableFuture<DescribeGroupsResponse> f = h.coordinator.describeGroups(
+                new DescribeGroupsRequest().groups(new ArrayList<>(List.of("g"))), (short) 5);
+        h.run();
+        DescribeGroupsResponse.DescribedGroup g = done(f).groups().get(0);
+        assertThat(g.groupState()).isEqualTo("CompletingRebalance");
+        assertThat(g.protocolData()).isEmpty();
+        assertThat(g.members().get(0).memberMetadata()).isEmpty();
+    }
+
+    @Test
+    void shouldListGroupsWithStateAndTypeFilters() {
+        GroupHarness h = new GroupHarness();
+        stableConsumer(h, "stable", "t");
+        done(h.commit("simple", -1, "", null, 8, "t", 0, 1, ""));
+        assertThat(list(h, List.of(), List.of(), 5)).extracting(ListGroupsResponse.ListedGroup::groupId).containsExactly("simple", "stable");
+        List<ListGroupsResponse.ListedGroup> all = list(h, List.of(), List.of(), 5);
+        assertThat(all).extracting(ListGroupsResponse.ListedGroup::groupState).containsExactly("Empty", "Stable");
+        assertThat(all).extracting(ListGroupsResponse.ListedGroup::protocolType).containsExactly("", "consumer");
+        assertThat(all).extracting(ListGroupsResponse.ListedGroup::groupType).containsOnly("classic");
+        assertThat(list(h, List.of("stable"), List.of(), 4)).extracting(ListGroupsResponse.ListedGroup::groupId).containsExactly("stable");
+        assertThat(list(h, List.of("Empty", "Dead"), List.of(), 4)).extracting(ListGroupsResponse.ListedGroup::groupId).containsExactly("simple");
+        assertThat(list(h, List.of(), List.of("consumer"), 5)).isEmpty();
+        assertThat(list(h, List.of(), List.of("Classic"), 5)).hasSize(2);
+        // Filters are not part of older versions.
+        assertThat(list(h, List.of("Dead"), List.of("consumer"), 3)).hasSize(2);
+    }
+
+    private static List<ListGroupsResponse.ListedGroup> list(GroupHarness h, List<String> states, List<String> types, int version) {
+        CompletableFuture<ListGroupsResponse> f = h.coordinator.listGroups(new ListGroupsRequest()
+                .statesFilter(new ArrayList<>(states)).typesFilter(new ArrayList<>(types)), (short) version);
+        h.run();
+        return done(f).groups();
+    }
+
+    // ------------------------------------------------------------------ DeleteGroups / OffsetDelete
+
+    @Test
+    void shouldDeleteOnlyEmptyGroups() {
+        GroupHarness h = new GroupHarness();
+        stableConsumer(h, "busy", "t");
+        done(h.commit("idle", -1, "", null, 8, "t", 0, 7, ""));
+        CompletableFuture<DeleteGroupsResponse> f = h.coordinator.deleteGroups(
+                new DeleteGroupsRequest().groupsNames(new ArrayList<>(List.of("busy", "idle", "missing"))), (short) 2);
+        h.run();
+        assertThat(done(f).results()).extracting(r -> r.groupId() + "=" + Errors.forCode(r.errorCode()))
+                .containsExactly("busy=NON_EMPTY_GROUP", "idle=NONE", "missing=GROUP_ID_NOT_FOUND");
+        assertThat(h.group("idle")).isNull();
+        assertThat(h.committed("idle", "t", 0)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldRefuseToDeleteOffsetsOfSubscribedTopics() {
+        GroupHarness h = new GroupHarness();
+        String id = stableConsumer(h, "g", "in-use");
+        done(h.commit("g", 1, id, null, 8, "in-use", 0, 5, ""));
+        done(h.commit("g", 1, id, null, 8, "old", 0, 6, ""));
+        OffsetDeleteResponse r = deleteOffsets(h, "g", "in-use", "old");
+        assertThat(Errors.forCode(r.errorCode())).isEqualTo(Errors.NONE);
+        assertThat(r.topics()).extracting(t -> t.name() + "=" + Errors.forCode(t.partitions().get(0).errorCode()))
+                .containsExactly("in-use=GROUP_SUBSCRIBED_TO_TOPIC", "old=NONE");
+        assertThat(h.committed("g", "in-use", 0)).isEqualTo(5);
+        assertThat(h.committed("g", "old", 0)).isEqualTo(-1);
+
+        assertThat(Errors.forCode(deleteOffsets(h, "missing", "t").errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+    }
+
+    @Test
+    void shouldDeleteAnyOffsetOfEmptyGroup() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        OffsetDeleteResponse r = deleteOffsets(h, "g", "t");
+        assertThat(Errors.forCode(r.topics().get(0).partitions().get(0).errorCode())).isEqualTo(Errors.NONE);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldRefuseOffsetDeleteForNonConsumerGroupWithMembers() {
+        GroupHarness h = new GroupHarness();
+        JoinGroupRequest req = GroupHarness.joinRequest("g", "", null, "x").protocolType("connect");
+        String id = done(h.join(req, 9)).memberId();
+        done(h.join(req.memberId(id), 9));
+        assertThat(Errors.forCode(deleteOffsets(h, "g", "t").errorCode())).isEqualTo(Errors.NON_EMPTY_GROUP);
+    }
+
+    private static OffsetDeleteResponse deleteOffsets(GroupHarness h, String group, String... topics) {
+        List<OffsetDeleteRequest.OffsetDeleteRequestTopic> list = new ArrayList<>();
+        for (String t : topics) {
+            list.add(new OffsetDeleteRequest.OffsetDeleteRequestTopic().name(t).partitions(new ArrayList<>(List.of(
+                    new OffsetDeleteRequest.OffsetDeleteRequestPartition().partitionIndex(0)))));
+        }
+        CompletableFuture<OffsetDeleteResponse> f = h.coordinator.deleteOffsets(new OffsetDeleteRequest().groupId(group).topics(list), (short) 0);
+        h.run();
+        return done(f);
+    }
+
+    // ------------------------------------------------------------------ expiry
+
+    @Test
+    void shouldExpireOffsetsOfSimpleGroupByCommitTimeAndDropTheGroup() {
+        GroupHarness h = new GroupHarness(GroupHarness.config().withOffsetsRetention(100_000, 10_000));
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        h.advance(50_000);
+        done(h.commit("g", -1, "", null, 8, "t", 1, 6, ""));
+        h.advance(50_000);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(-1);
+        assertThat(h.committed("g", "t", 1)).isEqualTo(6);
+        h.advance(50_000);
+        assertThat(h.committed("g", "t", 1)).isEqualTo(-1);
+        assertThat(h.group("g")).isNull();
+    }
+
+    @Test
+    void shouldKeepOffsetsWhileGroupHasMembersAndExpireThemAfterItBecomesEmpty() {
+        GroupHarness h = new GroupHarness(GroupHarness.config().withOffsetsRetention(100_000, 10_000));
+        String id = stableConsumer(h, "g", "t");
+        done(h.commit("g", 1, id, null, 8, "t", 0, 5, ""));
+        for (int i = 0; i < 30; i++) {
+            h.advance(5_000);
+            assertThat(h.heartbeat("g", 1, id)).isEqualTo(Errors.NONE);
+        }
+        assertThat(h.committed("g", "t", 0)).as("subscribed topic of a Stable group never expires").isEqualTo(5);
+        h.leave("g", id, 1);
+        assertThat(h.state("g")).isEqualTo(GroupState.EMPTY);
+        h.advance(90_000);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(5);
+        h.advance(20_000);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldExpireOffsetsOfUnsubscribedTopicsOfStableConsumerGroup() {
+        GroupHarness h = new GroupHarness(GroupHarness.config().withOffsetsRetention(100_000, 10_000));
+        String id = stableConsumer(h, "g", "t");
+        done(h.commit("g", 1, id, null, 8, "gone", 0, 5, ""));
+        for (int i = 0; i < 25; i++) {
+            h.advance(5_000);
+            h.heartbeat("g", 1, id);
+        }
+        assertThat(h.committed("g", "gone", 0)).isEqualTo(-1);
+        assertThat(h.state("g")).isEqualTo(GroupState.STABLE);
+    }
+
+    @Test
+    void shouldTreatGroupAsDeadWhileItsDeletionIsBeingWritten() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        h.log.holdAppends(true);
+        CompletableFuture<DeleteGroupsResponse> del = h.coordinator.deleteGroups(
+                new DeleteGroupsRequest().groupsNames(new ArrayList<>(List.of("g"))), (short) 2);
+        h.run();
+        assertThat(del).isNotDone();
+        assertThat(h.state("g")).isEqualTo(GroupState.DEAD);
+        assertThat(Errors.forCode(done(h.join("g", "", "range")).errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.heartbeat("g", 0, "m")).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.commitError("g", -1, "", 8)).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(list(h, List.of(), List.of(), 5)).isEmpty();
+        CompletableFuture<DescribeGroupsResponse> d = h.coordinator.describeGroups(
+                new DescribeGroupsRequest().groups(new ArrayList<>(List.of("g"))), (short) 5);
+        h.run();
+        assertThat(done(d).groups().get(0).groupState()).isEqualTo("Dead");
+        h.log.releaseHeld();
+        h.run();
+        assertThat(Errors.forCode(done(del).results().get(0).errorCode())).isEqualTo(Errors.NONE);
+        assertThat(h.group("g")).isNull();
+    }
+
+    @Test
+    void shouldKeepGroupWhenItsDeletionCannotBeWritten() {
+        GroupHarness h = new GroupHarness();
+        done(h.commit("g", -1, "", null, 8, "t", 0, 5, ""));
+        h.log.failAppends(true);
+        CompletableFuture<DeleteGroupsResponse> del = h.coordinator.deleteGroups(
+                new DeleteGroupsRequest().groupsNames(new ArrayList<>(List.of("g"))), (short) 2);
+        h.run();
+        assertThat(Errors.forCode(done(del).results().get(0).errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(h.state("g")).isEqualTo(GroupState.EMPTY);
+        h.log.failAppends(false);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(5);
+    }
+}

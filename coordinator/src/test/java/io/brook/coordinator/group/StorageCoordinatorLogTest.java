@@ -1,0 +1,116 @@
+package io.brook.coordinator.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import io.brook.storage.LogManager;
+import io.brook.wire.message.JoinGroupRequest;
+import io.brook.wire.message.JoinGroupResponse;
+import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetCommitResponse;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetFetchResponse;
+import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.protocol.Errors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The coordinator over real partition logs of {@code storage}, restarted over the same files. */
+@Timeout(30)
+class StorageCoordinatorLogTest {
+    private static final int PARTITIONS = 3;
+
+    @TempDir
+    Path dir;
+
+    private LogManager openLogs() throws Exception {
+        return LogManager.open(new LogManager.Options(dir).backgroundThreads(false));
+    }
+
+    private static <T> T get(CompletableFuture<T> f) throws Exception {
+        return f.get(10, TimeUnit.SECONDS);
+    }
+
+    private static GroupCoordinatorConfig config() {
+        return GroupCoordinatorConfig.defaults().withInitialRebalanceDelayMs(0).withOffsetsTopicPartitions(PARTITIONS);
+    }
+
+    private static JoinGroupRequest join(String group, String memberId) {
+        return new JoinGroupRequest().groupId(group).memberId(memberId).sessionTimeoutMs(30_000).rebalanceTimeoutMs(30_000)
+                .protocolType("consumer").protocols(new ArrayList<>(List.of(
+                        new JoinGroupRequest.JoinGroupRequestProtocol().name("range").metadata(new byte[]{1}))));
+    }
+
+    private static OffsetCommitRequest commit(String group, int generation, String member, long offset) {
+        return new OffsetCommitRequest().groupId(group).generationIdOrMemberEpoch(generation).memberId(member)
+                .topics(new ArrayList<>(List.of(new OffsetCommitRequest.OffsetCommitRequestTopic().name("orders")
+                        .partitions(new ArrayList<>(List.of(new OffsetCommitRequest.OffsetCommitRequestPartition()
+                                .partitionIndex(2).committedOffset(offset).committedMetadata("md")))))));
+    }
+
+    @Test
+    void shouldKeepOffsetsAndGroupsInStoragePartitionsAcrossRestart() throws Exception {
+        String member;
+        try (LogManager logs = openLogs();
+             GroupCoordinator c = new GroupCoordinator(config(),
+                     StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC()), Clock.systemUTC())) {
+            c.start();
+            JoinGroupResponse first = get(c.joinGroup(join("g", ""), (short) 9, "cli", "h"));
+            JoinGroupResponse joined = get(c.joinGroup(join("g", first.memberId()), (short) 9, "cli", "h"));
+            member = joined.memberId();
+            get(c.syncGroup(new SyncGroupRequest().groupId("g").generationId(1).memberId(member).assignments(new ArrayList<>(List.of(
+                    new SyncGroupRequest.SyncGroupRequestAssignment().memberId(member).assignment(new byte[]{7})))), (short) 5));
+            for (long o = 1; o <= 5; o++) {
+                OffsetCommitResponse r = get(c.commitOffsets(commit("g", 1, member, o * 10), (short) 8));
+                assertThat(r.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            }
+            get(c.commitOffsets(commit("standalone", -1, "", 77), (short) 8));
+            // Each group's records are in its own partition, durable before the answer.
+            Log gLog = logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g"));
+            assertThat(gLog.durableOffset()).isEqualTo(gLog.logEndOffset()).isGreaterThanOrEqualTo(6);
+            assertThat(gLog.config().compact()).isTrue();
+        }
+        try (LogManager logs = openLogs()) {
+            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
+            List<CoordinatorRecord> all = new ArrayList<>();
+            storageLog.replay(all::add);
+            assertThat(all).isNotEmpty().allMatch(r -> r.partition() < PARTITIONS);
+            try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
+                c.start();
+                OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7));
+                assertThat(f.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(50);
+                assertThat(f.topics().get(0).partitions().get(0).metadata()).isEqualTo("md");
+                OffsetFetchResponse s = get(c.fetchOffsets(new OffsetFetchRequest().groupId("standalone").topics(null), (short) 7));
+                assertThat(s.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(77);
+                // The member of generation 1 is back and may keep committing.
+                OffsetCommitResponse again = get(c.commitOffsets(commit("g", 1, member, 60), (short) 8));
+                assertThat(again.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            }
+        }
+    }
+
+    @Test
+    void shouldFailCommitWithStorageErrorWhenTheLogIsClosed() throws Exception {
+        try (LogManager logs = openLogs()) {
+            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
+            try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
+                c.start();
+                get(c.commitOffsets(commit("g", -1, "", 1), (short) 8));
+                logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g")).close();
+                OffsetCommitResponse r = get(c.commitOffsets(commit("g", -1, "", 2), (short) 8));
+                assertThat(r.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+                OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7));
+                assertThat(f.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(1);
+            }
+        }
+    }
+}
