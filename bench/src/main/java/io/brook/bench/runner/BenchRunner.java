@@ -268,7 +268,8 @@ public final class BenchRunner {
             results.add(Result.of(WHOLE_RUN, label)
                     .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0)).build());
         } catch (Exception e) {
-            results.add(Result.failed(STARTUP, label, describe(e)));
+            // start-up failures were recorded above; this is a launch or a run that broke down
+            results.add(Result.failed(running == null ? STARTUP : WHOLE_RUN, label, describe(e)));
             progress.done("FAILED: " + describe(e));
         } finally {
             if (running != null) {
