@@ -1,14 +1,14 @@
 package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * kcat (librdkafka) against Brook: metadata, produce with every codec, consume from the
  * beginning. librdkafka uses older, non-flexible versions (ListOffsets v2, Produce v7, Fetch v11
  * with librdkafka 2.0) and checks the advertised minimums (protocol.md §1.5). Skipped where kcat
- * is not installed.
+ * is not installed, except in CI ({@link Tools#require}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KcatCompatTest {
@@ -28,7 +28,7 @@ class KcatCompatTest {
 
     @BeforeAll
     static void start() {
-        assumeTrue(kcat() != null, "kcat is not installed");
+        Tools.require(Tools.onPath("kcat") != null, "kcat");
         cluster = new BrookCluster();
     }
 
@@ -39,26 +39,15 @@ class KcatCompatTest {
         }
     }
 
-    private static String kcat() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File f = new File(dir, "kcat");
-            if (f.canExecute()) {
-                return f.getPath();
-            }
-        }
-        return null;
-    }
-
-    private record Result(int exit, String out, String err) {
-    }
-
     private static Result run(String stdin, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(kcat());
+        cmd.add(Tools.onPath("kcat").toString());
         cmd.add("-b");
         cmd.add(cluster.bootstrapServers());
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).start();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         if (stdin != null) {
             p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         }
@@ -67,8 +56,18 @@ class KcatCompatTest {
             p.destroyForcibly();
             throw new AssertionError("kcat " + args[0] + " did not finish");
         }
-        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-                new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        return new Result(p.exitValue(), out.join(), err.join());
+    }
+
+    private static String read(InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "<" + e + ">";
+        }
+    }
+
+    private record Result(int exit, String out, String err) {
     }
 
     @Test

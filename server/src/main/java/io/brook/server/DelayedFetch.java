@@ -79,6 +79,8 @@ final class DelayedFetch {
             if (done.get()) {
                 return;
             }
+            // one check covers every wake-up so far; those arriving during it cause one more
+            pending.set(1);
             boolean deadline = expired;
             if (attempt.tryComplete(deadline) || deadline) {
                 finish();

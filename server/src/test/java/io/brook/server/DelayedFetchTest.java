@@ -1,0 +1,82 @@
+package io.brook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+
+class DelayedFetchTest {
+
+    /** Runs tasks only when the test says so. */
+    private static final class ManualExecutor implements Executor {
+        final Queue<Runnable> tasks = new ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable command) {
+            tasks.add(command);
+        }
+
+        void runAll() {
+            Runnable r;
+            while ((r = tasks.poll()) != null) {
+                r.run();
+            }
+        }
+    }
+
+    private final FetchWaiters waiters = new FetchWaiters();
+    private final ManualExecutor executor = new ManualExecutor();
+    private final List<Boolean> attempts = new ArrayList<>();
+    private final TopicPartition tp = new TopicPartition("t", 0);
+
+    private DelayedFetch fetch(boolean completeOnData) {
+        DelayedFetch f = new DelayedFetch(waiters, List.of(tp), executor, deadline -> {
+            attempts.add(deadline);
+            return completeOnData;
+        });
+        waiters.watch(tp, f);
+        return f;
+    }
+
+    @Test
+    void shouldCoalesceABurstOfWakeUpsIntoOneCheck() {
+        DelayedFetch f = fetch(false);
+        for (int i = 0; i < 5; i++) {
+            waiters.wake(tp);
+        }
+        assertThat(executor.tasks).hasSize(1);
+        executor.runAll();
+        assertThat(attempts).containsExactly(false);
+        assertThat(f.isDone()).isFalse();
+        waiters.wake(tp);
+        executor.runAll();
+        assertThat(attempts).containsExactly(false, false);
+    }
+
+    @Test
+    void shouldAnswerAtTheDeadlineAndUnregister() {
+        DelayedFetch f = fetch(false);
+        f.expire();
+        executor.runAll();
+        assertThat(attempts).containsExactly(true);
+        assertThat(f.isDone()).isTrue();
+        assertThat(waiters.waiting()).isZero();
+        waiters.wake(tp);
+        f.expire();
+        assertThat(executor.tasks).isEmpty();
+    }
+
+    @Test
+    void shouldFinishWhenAnAttemptAnswers() {
+        DelayedFetch f = fetch(true);
+        waiters.wake(tp);
+        executor.runAll();
+        assertThat(f.isDone()).isTrue();
+        assertThat(waiters.waiting()).isZero();
+        assertThat(attempts).containsExactly(false);
+    }
+}
