@@ -158,9 +158,7 @@ public final class Brook implements AutoCloseable {
                 .register(ApiKey.DESCRIBE_CONFIGS, DescribeConfigsRequest::read, new DescribeConfigsHandler())
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequest::read,
                         new AlterConfigsHandlers.Incremental())
-                // not in protocol.md Appendix A, but kafkajs and librdkafka still use it for topic configs
-                .register(ApiKey.ALTER_CONFIGS, (short) 0, (short) 2, (short) 0, AlterConfigsRequest::read,
-                        new AlterConfigsHandlers.Legacy())
+                .register(ApiKey.ALTER_CONFIGS, AlterConfigsRequest::read, new AlterConfigsHandlers.Legacy())
                 .register(ApiKey.DELETE_RECORDS, DeleteRecordsRequest::read, new DeleteRecordsHandler())
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler())

@@ -7,8 +7,9 @@ package io.brook.wire.protocol;
  *   <li>{@link #oldestVersion()}..{@link #latestVersion()}: what the codec in this module can read
  *       and write (protocol.md Appendix B, {@code valid=}).</li>
  *   <li>{@link #advertisedMin()}..{@link #advertisedMax()}: what Brook puts into its ApiVersions
- *       response (protocol.md Appendix A). The server narrows this further to the keys it has a
- *       handler for. Produce is advertised from v0 although only v3+ can be parsed: old librdkafka
+ *       response when it serves the key (protocol.md Appendix A, plus AlterConfigs 0–2, which
+ *       Apache Kafka 4.x still advertises and kafkajs and librdkafka use for topic configs). The
+ *       server narrows this further to the keys it has a handler for. Produce is advertised from v0 although only v3+ can be parsed: old librdkafka
  *       enables compression only when Produce v0 is advertised (protocol.md §1.5), and the server
  *       closes the connection if a v0–v2 Produce ever arrives, as Apache Kafka does.</li>
  * </ul>
@@ -44,7 +45,7 @@ public enum ApiKey {
     END_TXN(26, "EndTxn", 0, 5, 3, 0, 4),
     TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3, 0, 4),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4, 1, 4),
-    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, -1, -1),
+    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, 0, 2),
     SASL_AUTHENTICATE(36, "SaslAuthenticate", 0, 2, 2, -1, -1),
     CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2, 0, 3),
     DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2, 0, 2),
