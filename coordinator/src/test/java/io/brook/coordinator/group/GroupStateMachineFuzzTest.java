@@ -56,7 +56,7 @@ class GroupStateMachineFuzzTest {
                 .list().ofMinSize(5).ofMaxSize(60);
     }
 
-    @Property(tries = 300)
+    @Property(tries = 300, seed = "20261130")
     void shouldStayConsistentUnderRandomClients(@ForAll("ops") @Size(max = 60) List<Op> ops) {
         GroupHarness h = new GroupHarness(GroupHarness.config().withInitialRebalanceDelayMs(1_000));
         Client[] clients = new Client[CLIENTS];

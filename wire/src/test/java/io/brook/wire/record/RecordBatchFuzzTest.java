@@ -42,7 +42,7 @@ class RecordBatchFuzzTest {
         return ByteBuffer.allocate(b.limit()).put(b.duplicate()).flip();
     }
 
-    @Property(tries = 400)
+    @Property(tries = 400, seed = "20261130")
     void mutatedBatchesYieldOnlyErrorCodesOrCorruptRecordExceptions(@ForAll("validBatches") ByteBuffer valid,
                                                                    @ForAll long seed,
                                                                    @ForAll @IntRange(min = 1, max = 8) int mutations,
@@ -66,7 +66,7 @@ class RecordBatchFuzzTest {
         exercise(buffer);
     }
 
-    @Property(tries = 300)
+    @Property(tries = 300, seed = "20261130")
     void randomBytesYieldOnlyErrorCodesOrCorruptRecordExceptions(@ForAll @Size(max = 300) byte[] bytes,
                                                                @ForAll @IntRange(min = 0, max = 7) int codec,
                                                                @ForAll boolean plausibleHeader) {

@@ -40,7 +40,7 @@ class RecordBatchRoundTripTest {
                         value, headers));
     }
 
-    @Property(tries = 150)
+    @Property(tries = 150, seed = "20261130")
     void ourBatchesReadBackTheSameThroughBothReaders(@ForAll("sampleLists") List<Samples.Sample> gaps,
                                                     @ForAll Compression compression,
                                                     @ForAll boolean idempotent,
