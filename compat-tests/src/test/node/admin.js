@@ -48,7 +48,13 @@ async function main() {
   });
   const retention = configs.resources[0].configEntries.find((c) => c.configName === 'retention.ms');
   await admin.createPartitions({ topicPartitions: [{ topic, count: partitions + 2 }] });
-  const grown = describe(await admin.fetchTopicMetadata({ topics: [topic] }));
+  // Kafka's brokers learn of new partitions from the metadata log a moment after the controller
+  // acknowledged them (Brook at once): look again until they appear, for at most 30 s
+  let grown = describe(await admin.fetchTopicMetadata({ topics: [topic] }));
+  for (let tries = 0; grown[0].partitions.length < partitions + 2 && tries < 300; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    grown = describe(await admin.fetchTopicMetadata({ topics: [topic] }));
+  }
   await admin.disconnect();
   clearTimeout(deadline);
   process.stdout.write(JSON.stringify({
