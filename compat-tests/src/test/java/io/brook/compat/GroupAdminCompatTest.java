@@ -28,6 +28,7 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,7 +197,7 @@ class GroupAdminCompatTest {
             get(admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
                     .all());
             assertThatThrownBy(() -> get(admin.deleteTopics(List.of("__consumer_offsets")).all()))
-                    .isInstanceOf(ExecutionException.class);
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTopicException.class);
             assertThat(get(admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
                     .names())).contains("__consumer_offsets");
         }
