@@ -3,6 +3,7 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -76,7 +78,7 @@ class AdminCompatTest {
         created.all().get(30, TimeUnit.SECONDS);
         assertThat(created.numPartitions(topic).get()).isEqualTo(3);
         assertThat(created.topicId(topic).get()).isNotNull();
-        TopicDescription d = describe(topic);
+        TopicDescription d = Groups.awaitTopic(admin, topic, 3);
         assertThat(d.partitions()).hasSize(3);
         assertThat(d.partitions().get(0).leader().id()).isEqualTo(d.partitions().get(0).replicas().get(0).id());
         assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(topic);
@@ -87,6 +89,7 @@ class AdminCompatTest {
                 .hasCauseInstanceOf(InvalidReplicationFactorException.class);
 
         admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        Groups.awaitTopicGone(admin, topic);
         assertThatThrownBy(() -> describe(topic)).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
 
@@ -94,13 +97,24 @@ class AdminCompatTest {
     void describesAndAltersTopicConfigs() throws Exception {
         String topic = topicName();
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        Groups.awaitTopic(admin, topic, 1);
         ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         admin.incrementalAlterConfigs(Map.of(res, List.of(
                 new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET),
                 new AlterConfigOp(new ConfigEntry("retention.ms", "1000"), AlterConfigOp.OpType.SET))))
                 .all().get(30, TimeUnit.SECONDS);
-        Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(res)).all().get(30, TimeUnit.SECONDS);
-        Config c = configs.get(res);
+        // Kafka's brokers apply a config change from the metadata log shortly after the controller
+        // acknowledged it; Brook's is visible at once
+        AtomicReference<Config> described = new AtomicReference<>();
+        Groups.await(Duration.ofSeconds(30), "the altered configs in DescribeConfigs", () -> {
+            try {
+                described.set(admin.describeConfigs(List.of(res)).all().get(30, TimeUnit.SECONDS).get(res));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            return "compact".equals(described.get().get("cleanup.policy").value());
+        });
+        Config c = described.get();
         assertThat(c.get("cleanup.policy").value()).isEqualTo("compact");
         assertThat(c.get("cleanup.policy").source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
         assertThat(c.get("retention.ms").value()).isEqualTo("1000");
@@ -116,8 +130,9 @@ class AdminCompatTest {
     void growsPartitionsAndDeletesRecords() throws Exception {
         String topic = topicName();
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        Groups.awaitTopic(admin, topic, 1);
         admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(3))).all().get(30, TimeUnit.SECONDS);
-        assertThat(describe(topic).partitions()).hasSize(3);
+        assertThat(Groups.awaitTopic(admin, topic, 3).partitions()).hasSize(3);
 
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());

@@ -3,6 +3,7 @@ package io.brook.compat;
 import static io.brook.compat.Groups.consumerProps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -160,7 +162,7 @@ class GroupAdminCompatTest {
     }
 
     @Test
-    void shouldKeepConsumerOffsetsOutOfPlainTopicListingsAndRefuseWritesToIt() throws Exception {
+    void shouldKeepConsumerOffsetsOutOfPlainTopicListingsButDescribeItAsInternal() throws Exception {
         String bootstrap = cluster.bootstrapServers();
         String group = Groups.unique("internal");
         String topic = Groups.unique("internal-topic");
@@ -174,8 +176,28 @@ class GroupAdminCompatTest {
                     .names())).contains("__consumer_offsets");
             assertThat(get(admin.describeTopics(List.of("__consumer_offsets")).allTopicNames())
                     .get("__consumer_offsets").isInternal()).isTrue();
+        }
+    }
+
+    /**
+     * Brook refuses to delete {@code __consumer_offsets} (it would drop every group's committed
+     * offsets). Apache Kafka 4.1 accepts the DeleteTopics and deletes it, so this is a deliberate
+     * difference (compat-tests/KAFKA-DIFFERENCES.md) and runs only against the embedded Brook.
+     */
+    @Test
+    void shouldRefuseToDeleteConsumerOffsets() throws Exception {
+        assumeTrue(cluster.embedded(), "Brook-only: Apache Kafka 4.1 deletes __consumer_offsets when asked, "
+                + "and doing so would wipe the external cluster's committed offsets");
+        String bootstrap = cluster.bootstrapServers();
+        String group = Groups.unique("internal");
+        String topic = Groups.unique("internal-topic");
+        Groups.createTopic(bootstrap, topic, 1);
+        try (Admin admin = Groups.admin(bootstrap)) {
+            // a commit makes the coordinator write, which creates __consumer_offsets
+            get(admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
+                    .all());
             assertThatThrownBy(() -> get(admin.deleteTopics(List.of("__consumer_offsets")).all()))
-                    .isInstanceOf(ExecutionException.class);
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTopicException.class);
             assertThat(get(admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
                     .names())).contains("__consumer_offsets");
         }

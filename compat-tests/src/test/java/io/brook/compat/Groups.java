@@ -8,19 +8,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -48,9 +52,47 @@ final class Groups {
         return Admin.create(p);
     }
 
+    /** Creates the topic and returns once the broker's metadata shows it with all its partitions. */
     static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
         try (Admin admin = admin(bootstrap)) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            awaitTopic(admin, topic, partitions);
+        }
+    }
+
+    /**
+     * Waits until Metadata shows {@code topic} with {@code partitions} partitions, each with a
+     * leader, and returns that description. Apache Kafka answers CreateTopics and CreatePartitions
+     * once its controller has committed the change; the broker that answers Metadata learns it from
+     * the metadata log a moment later, so a Metadata request sent right away may not see it yet
+     * (Brook's answers are read-your-writes, so there the first look succeeds).
+     */
+    static TopicDescription awaitTopic(Admin admin, String topic, int partitions) {
+        AtomicReference<TopicDescription> seen = new AtomicReference<>();
+        await(Duration.ofSeconds(30), topic + " with " + partitions + " partitions in the metadata", () -> {
+            TopicDescription d = describeOrNull(admin, topic);
+            seen.set(d);
+            return d != null && d.partitions().size() == partitions
+                    && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        });
+        return seen.get();
+    }
+
+    /** Waits until Metadata no longer knows {@code topic} (Kafka deletes asynchronously, like it creates). */
+    static void awaitTopicGone(Admin admin, String topic) {
+        await(Duration.ofSeconds(30), topic + " to disappear from the metadata", () -> describeOrNull(admin, topic) == null);
+    }
+
+    private static TopicDescription describeOrNull(Admin admin, String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw new AssertionError(e);
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 

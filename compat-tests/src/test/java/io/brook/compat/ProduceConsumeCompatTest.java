@@ -54,8 +54,7 @@ class ProduceConsumeCompatTest {
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (Admin admin = Admin.create(p)) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
-                    .partitions()).hasSize(partitions);
+            assertThat(Groups.awaitTopic(admin, topic, partitions).partitions()).hasSize(partitions);
         }
     }
 
