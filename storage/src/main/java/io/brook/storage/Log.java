@@ -103,6 +103,8 @@ public final class Log implements AutoCloseable {
     private long unflushedMessages;
     private volatile long flushCount;
     private volatile long lastFlushMs;
+    /** Test seam: runs on the flushing thread just before a segment is forced. */
+    volatile java.util.function.Consumer<LogSegment> beforeSegmentFlush;
 
     /** A durable log end and where it lies in the files. */
     private record DurablePoint(long offset, long segmentBase, int position) {
@@ -677,12 +679,14 @@ public final class Log implements AutoCloseable {
             LogSegment s;
             while ((s = rolledUnflushed.peek()) != null) {
                 if (segments.get(s.baseOffset) == s) {
+                    runBeforeSegmentFlush(s);
                     s.flush();
                     s.flushIndexes();
                 }
                 rolledUnflushed.poll();
             }
             if (end > durable.offset()) {
+                runBeforeSegmentFlush(act);
                 act.flush();
                 flushCount++;
                 durable = new DurablePoint(end, act.baseOffset, position);
@@ -697,6 +701,13 @@ public final class Log implements AutoCloseable {
             fail(e);
         } finally {
             flushLock.unlock();
+        }
+    }
+
+    private void runBeforeSegmentFlush(LogSegment s) {
+        java.util.function.Consumer<LogSegment> hook = beforeSegmentFlush;
+        if (hook != null) {
+            hook.accept(s);
         }
     }
 
@@ -1134,6 +1145,7 @@ public final class Log implements AutoCloseable {
     /** Under the lock: takes a segment out of the map; its files are closed and deleted later. */
     private void removeSegment(LogSegment seg) throws IOException {
         segments.remove(seg.baseOffset, seg);
+        seg.markDeleted();
         seg.renameWithSuffix(LogSegment.DELETED_SUFFIX);
         long base = seg.baseOffset;
         scheduler.schedule(() -> {
@@ -1288,6 +1300,7 @@ public final class Log implements AutoCloseable {
             Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
             for (LogSegment old : olds) {
+                old.markDeleted();
                 old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
             }
             Files.move(swap, first.logFile(), StandardCopyOption.ATOMIC_MOVE);
@@ -1367,8 +1380,12 @@ public final class Log implements AutoCloseable {
         }
     }
 
-    /** Closes without flushing anything (a simulated crash for tests). */
+    /**
+     * Closes without flushing anything (a simulated crash for tests, and log deletion). Takes the
+     * flush lock so that a flush in progress finishes before the channels close.
+     */
     void closeAbruptly() throws IOException {
+        flushLock.lock();
         lock.lock();
         try {
             closed = true;
@@ -1378,6 +1395,7 @@ public final class Log implements AutoCloseable {
             }
         } finally {
             lock.unlock();
+            flushLock.unlock();
         }
     }
 

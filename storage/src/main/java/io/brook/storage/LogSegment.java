@@ -19,6 +19,8 @@ import java.nio.file.StandardOpenOption;
  * <p>Threading: appends, truncation and index rebuilds run under the owning log's lock (a single
  * writer); reads run on any thread and see a prefix of the file bounded by {@link #size()}, which
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
+ * {@link #flush}, {@link #flushIndexes} and {@link #markDeleted} hold this segment's monitor, so a
+ * segment marked deleted is never forced afterwards and marking waits for a force in progress.
  */
 final class LogSegment {
     private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
@@ -50,6 +52,13 @@ final class LogSegment {
     private volatile boolean directoryEntryDirty;
     /** Whether the index files on disk are stale relative to memory. */
     private boolean indexesDirty = true;
+    /**
+     * Set (under this segment's monitor) once the segment was taken out of its log to be deleted:
+     * from then on {@link #flush} and {@link #flushIndexes} do nothing, so a flush racing with
+     * retention, truncation or a compaction swap neither forces a closed channel nor writes the
+     * index files of a deleted segment back.
+     */
+    private boolean deleted;
 
     private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
         this.dir = dir;
@@ -394,7 +403,10 @@ final class LogSegment {
      * file was created, the directory, without which a power failure could lose the file's name
      * even though its data reached the disk.
      */
-    void flush() throws IOException {
+    synchronized void flush() throws IOException {
+        if (deleted) {
+            return;
+        }
         channel.force(false);
         if (directoryEntryDirty) {
             Log.fsyncDirectory(dir);
@@ -404,7 +416,7 @@ final class LogSegment {
 
     /** Writes the index files if memory is newer, and forces them. */
     synchronized void flushIndexes() throws IOException {
-        if (!indexesDirty) {
+        if (!indexesDirty || deleted) {
             return;
         }
         Path index = file(dir, baseOffset, INDEX_SUFFIX);
@@ -424,6 +436,19 @@ final class LogSegment {
 
     void close() throws IOException {
         channel.close();
+    }
+
+    /**
+     * Called when the segment leaves its log for deletion, before its files are renamed or
+     * closed: waits for a flush of it in progress and turns later flushes into no-ops (its data
+     * is no longer part of the log, so there is nothing left to make durable).
+     */
+    synchronized void markDeleted() {
+        deleted = true;
+    }
+
+    synchronized boolean isDeleted() {
+        return deleted;
     }
 
     /** Renames all three files by adding {@code suffix} (e.g. before a delayed delete). */
