@@ -60,7 +60,19 @@ import java.util.zip.CRC32C;
  * size is published after its bytes were written. Flushes run on the shared {@link Flusher}
  * thread under {@code flushLock} (taken before the log lock whenever both are needed), so they
  * never interleave with a truncation. A segment removed by retention or compaction is closed only
- * after {@code file.delete.delay.ms}, so slices handed to readers stay valid meanwhile.
+ * after {@code file.delete.delay.ms}, so slices handed to readers stay valid meanwhile; a removed
+ * segment is never forced again (its data has left the log).
+ *
+ * <h2>I/O failures</h2>
+ * An I/O error in a write, a roll, a flush ({@code force}, including an unchecked exception
+ * thrown on the flush path) or retention takes the log offline for good, as Kafka does on a log
+ * directory failure: every pending {@link #whenDurable} future completes exceptionally with the
+ * {@link IOException} (the server answers KAFKA_STORAGE_ERROR), so does every later one, appends
+ * and reads return KAFKA_STORAGE_ERROR, and the failure handler installed by the
+ * {@link LogManager} takes every other log of the same data directory offline too. The durable
+ * offset stays where the last successful force left it; a later clean close writes no
+ * clean-shutdown marker, so the next start scans what was written after it. Waiters registered on
+ * a closed log fail at once instead of waiting for a flush that will never come.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -103,6 +115,8 @@ public final class Log implements AutoCloseable {
     private long unflushedMessages;
     private volatile long flushCount;
     private volatile long lastFlushMs;
+    /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
+    private volatile java.util.function.Consumer<Log> failureHandler;
     /** Test seam: runs on the flushing thread just before a segment is forced. */
     volatile java.util.function.Consumer<LogSegment> beforeSegmentFlush;
 
@@ -641,6 +655,10 @@ public final class Log implements AutoCloseable {
                 f.completeExceptionally(failure);
                 return f;
             }
+            if (closed) {
+                f.completeExceptionally(new IOException("the log of " + this + " is closed"));
+                return f;
+            }
             if (durable.offset() >= nextOffset) {
                 return DONE;
             }
@@ -694,11 +712,18 @@ public final class Log implements AutoCloseable {
             lastFlushMs = clock.millis();
             HighWatermarkListener l = listener;
             if (l != null && config.flushOnAck()) {
-                l.highWatermarkAdvanced(this, end);
+                try {
+                    l.highWatermarkAdvanced(this, end);
+                } catch (RuntimeException e) {
+                    LOG.error("{}: high-watermark listener failed", this, e);
+                }
             }
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
+        } catch (RuntimeException e) {
+            // Whatever went wrong, nobody may wait for a durability that did not happen.
+            fail(e.getCause() instanceof IOException io ? io : new IOException("flush failed", e));
         } finally {
             flushLock.unlock();
         }
@@ -757,9 +782,45 @@ public final class Log implements AutoCloseable {
     }
 
     private void fail(IOException e) {
+        synchronized (waiters) {
+            if (failure != null) {
+                return;
+            }
+            failure = e;
+        }
         LOG.error("{}: I/O failure, the log goes offline", this, e);
-        failure = e;
+        // The directory goes offline before our waiters learn of the failure, so whoever reacts
+        // to a failed waiter already sees every log of the directory offline.
+        java.util.function.Consumer<Log> h = failureHandler;
+        if (h != null) {
+            try {
+                h.accept(this);
+            } catch (RuntimeException ex) {
+                LOG.error("{}: failure handler failed", this, ex);
+            }
+        }
         failWaiters(-1L, e);
+    }
+
+    /** Takes this log offline because another log of its data directory failed (no handler call). */
+    void failWithDirectory(IOException cause) {
+        synchronized (waiters) {
+            if (failure != null) {
+                return;
+            }
+            failure = cause;
+        }
+        failWaiters(-1L, cause);
+    }
+
+    /** Installs the handler told when this log fails with an I/O error. */
+    void setFailureHandler(java.util.function.Consumer<Log> h) {
+        this.failureHandler = h;
+    }
+
+    /** Null while healthy, else the I/O error that took this log offline. */
+    IOException failure() {
+        return failure;
     }
 
     private String storageProblem() {

@@ -132,6 +132,8 @@ public final class LogManager implements AutoCloseable {
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object createLock = new Object();
     private volatile boolean closed;
+    /** Set by the first I/O failure of any log: the whole directory is offline from then on. */
+    private volatile IOException offline;
 
     private LogManager(Options options) {
         this.options = options;
@@ -205,6 +207,7 @@ public final class LogManager implements AutoCloseable {
                 try {
                     Log log = futures.get(i).get();
                     log.setHighWatermarkListener(options.highWatermarkListener);
+                    log.setFailureHandler(this::onLogFailure);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -301,6 +304,9 @@ public final class LogManager implements AutoCloseable {
             if (closed) {
                 throw new IOException("log manager closed");
             }
+            if (offline != null) {
+                throw new IOException(offline.getMessage(), offline);
+            }
             existing = logs.get(tp);
             if (existing != null) {
                 return existing;
@@ -309,6 +315,7 @@ public final class LogManager implements AutoCloseable {
                     flusher);
             Log.fsyncDirectory(dir);
             log.setHighWatermarkListener(options.highWatermarkListener);
+            log.setFailureHandler(this::onLogFailure);
             logs.put(tp, log);
             return log;
         }
@@ -336,6 +343,30 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Kafka's log directory failure: an I/O error in one log means the disk behind the directory
+     * can no longer be trusted, so every log of it goes offline (appends, reads and durability
+     * waiters fail with KAFKA_STORAGE_ERROR), no log is created in it any more, the background
+     * passes stop touching it and close writes no clean-shutdown marker.
+     */
+    private void onLogFailure(Log failed) {
+        IOException cause;
+        synchronized (this) {
+            if (offline != null) {
+                return;
+            }
+            cause = new IOException("log directory " + dir + " is offline after an I/O error in " + failed,
+                    failed.failure());
+            offline = cause;
+        }
+        LOG.error("log directory {} goes offline: every partition in it stops serving", dir, failed.failure());
+        for (Log log : logs.values()) {
+            if (log != failed) {
+                log.failWithDirectory(cause);
+            }
+        }
+    }
+
     /** Applies a new config to every partition of a topic. */
     public void updateConfig(String topic, LogConfig config) {
         for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
@@ -354,6 +385,9 @@ public final class LogManager implements AutoCloseable {
      * segments deleted.
      */
     public int runRetention() {
+        if (offline != null) {
+            return 0;
+        }
         long now = clock.millis();
         int n = 0;
         for (Log log : logs.values()) {
@@ -365,6 +399,9 @@ public final class LogManager implements AutoCloseable {
 
     /** One compaction pass over the logs whose policy includes compact; returns the segments rewritten. */
     public int runCleaner() {
+        if (offline != null) {
+            return 0;
+        }
         int n = 0;
         for (Log log : logs.values()) {
             if (log.config().compact() && !log.isClosed()) {
@@ -468,14 +505,14 @@ public final class LogManager implements AutoCloseable {
         for (Log log : logs.values()) {
             try {
                 log.close();
-                allClean &= log.corruption() == null;
+                allClean &= log.corruption() == null && log.failure() == null;
             } catch (IOException e) {
                 allClean = false;
                 failure = e;
             }
         }
         checkpointRecoveryPoints();
-        if (allClean && failure == null) {
+        if (allClean && failure == null && offline == null) {
             Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
             Files.write(marker, new byte[0]);
             LogSegment.force(marker);
