@@ -117,6 +117,8 @@ public final class Log implements AutoCloseable {
     private volatile long lastFlushMs;
     /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
     private volatile java.util.function.Consumer<Log> failureHandler;
+    /** Segments whose indexes had to be rebuilt when the log was opened (observable by tests). */
+    int indexRebuilds;
     /** Test seam: runs on the flushing thread just before a segment is forced. */
     volatile java.util.function.Consumer<LogSegment> beforeSegmentFlush;
 
@@ -194,12 +196,18 @@ public final class Log implements AutoCloseable {
         List<LogSegment> list = new ArrayList<>(segments.values());
         for (int i = 0; i < list.size(); i++) {
             LogSegment seg = list.get(i);
+            if (seg.isEmpty()) {
+                // Nothing to check and no index to load or rebuild (a brand-new log, or a
+                // segment rolled just before a stop).
+                continue;
+            }
             boolean scan = seg.baseOffset >= scanFrom;
             if (!scan && seg.load()) {
                 continue;
             }
             if (!scan) {
                 LOG.warn("{}: index of {} missing or unsound, rebuilding", this, seg.logFile());
+                indexRebuilds++;
             }
             Corruption c = seg.recover(null);
             if (c == null) {
