@@ -117,6 +117,11 @@ public final class Log implements AutoCloseable {
     private volatile long lastFlushMs;
     /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
     private volatile java.util.function.Consumer<Log> failureHandler;
+    /**
+     * Whether this log's directory was created by {@link #open} and its entry in the data
+     * directory has not been fsynced yet: done by the first flush that makes data durable.
+     */
+    volatile boolean parentDirectoryDirty;
     /** Segments whose indexes had to be rebuilt when the log was opened (observable by tests). */
     int indexRebuilds;
     /** Test seam: runs on the flushing thread just before a segment is forced. */
@@ -160,10 +165,34 @@ public final class Log implements AutoCloseable {
      */
     static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,
             boolean cleanShutdown, Clock clock, Scheduler scheduler, Flusher flusher) throws IOException {
+        boolean created = !Files.isDirectory(dir);
         Files.createDirectories(dir);
         Log log = new Log(dir, topic, partition, config, clock, scheduler, flusher);
-        log.load(recoveryPoint, cleanShutdown);
+        log.parentDirectoryDirty = created;
+        if (created) {
+            log.initEmpty();
+        } else {
+            log.load(recoveryPoint, cleanShutdown);
+        }
         return log;
+    }
+
+    /**
+     * A log whose directory {@link #open} just created: there is nothing to list, recover, load
+     * or replay, and nothing is forced (the first flush of data fsyncs the new file and
+     * directory entries).
+     */
+    private void initEmpty() throws IOException {
+        long now = clock.millis();
+        LogSegment seg = LogSegment.create(dir, 0L, config, now);
+        segments.put(0L, seg);
+        active = seg;
+        seg.prepareForAppend();
+        logEndOffset = 0L;
+        logStartOffset = 0L;
+        firstUnstableOffset = -1L;
+        durable = new DurablePoint(0L, 0L, 0);
+        lastFlushMs = now;
     }
 
     private void load(long recoveryPoint, boolean cleanShutdown) throws IOException {
@@ -266,11 +295,13 @@ public final class Log implements AutoCloseable {
         try (Stream<Path> files = Files.list(dir)) {
             all = files.toList();
         }
+        boolean changed = false;
         for (Path f : all) {
             String n = f.getFileName().toString();
             if (n.endsWith(LogSegment.CLEANED_SUFFIX) || n.endsWith(LogSegment.DELETED_SUFFIX) || n.endsWith(".tmp")) {
                 LOG.info("deleting leftover {}", f);
                 Files.deleteIfExists(f);
+                changed = true;
             }
         }
         for (Path f : all) {
@@ -310,15 +341,19 @@ public final class Log implements AutoCloseable {
                 Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
                 Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
                         StandardCopyOption.ATOMIC_MOVE);
+                changed = true;
             }
         }
         for (Path f : all) {
             String n = f.getFileName().toString();
             if (n.endsWith(LogSegment.SWAP_SUFFIX)) {
                 Files.deleteIfExists(f);
+                changed = true;
             }
         }
-        fsyncDirectory(dir);
+        if (changed) {
+            fsyncDirectory(dir);
+        }
     }
 
     static void fsyncDirectory(Path dir) {
@@ -714,6 +749,7 @@ public final class Log implements AutoCloseable {
             if (end > durable.offset()) {
                 runBeforeSegmentFlush(act);
                 act.flush();
+                syncParentDirectory();
                 flushCount++;
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
@@ -734,6 +770,18 @@ public final class Log implements AutoCloseable {
             fail(e.getCause() instanceof IOException io ? io : new IOException("flush failed", e));
         } finally {
             flushLock.unlock();
+        }
+    }
+
+    /**
+     * The entry of a newly created log directory in the data directory is fsynced once, before
+     * the first data of the log is called durable (not at creation: creating many partitions
+     * would otherwise cost one directory fsync each).
+     */
+    private void syncParentDirectory() {
+        if (parentDirectoryDirty) {
+            fsyncDirectory(dir.toAbsolutePath().getParent());
+            parentDirectoryDirty = false;
         }
     }
 
@@ -1426,11 +1474,16 @@ public final class Log implements AutoCloseable {
                 return;
             }
             if (failure == null) {
+                // Only what changed since its last flush is forced or written.
                 for (LogSegment s : segments.values()) {
                     s.flush();
                     s.flushIndexes();
                 }
-                if (corruption == null) {
+                if (logEndOffset > segments.firstKey()) {
+                    syncParentDirectory();
+                }
+                // A log without data and without producers has no state worth a snapshot.
+                if (corruption == null && (logEndOffset > segments.firstKey() || !producers.isEmpty())) {
                     producers.writeSnapshot(logEndOffset, true);
                     producers.retainNewest(3);
                     txnIndex.force();

@@ -50,6 +50,12 @@ final class LogSegment {
     private long lastBatchBase = -1L;
     /** Whether the directory entry of a newly created file still has to be fsynced. */
     private volatile boolean directoryEntryDirty;
+    /**
+     * Whether the file may hold bytes (or a length) not yet forced: set after every write or
+     * truncation and by a recovery scan (whose data may sit in the page cache only), cleared by
+     * {@link #flush} just before its force, so a write racing with the force sets it again.
+     */
+    private volatile boolean dataDirty;
     /** Whether the index files on disk are stale relative to memory. */
     private boolean indexesDirty = true;
     /**
@@ -59,6 +65,8 @@ final class LogSegment {
      * index files of a deleted segment back.
      */
     private boolean deleted;
+    /** How often the log file was forced (observable by tests). */
+    int forceCount;
 
     private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
         this.dir = dir;
@@ -87,6 +95,8 @@ final class LogSegment {
         Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.directoryEntryDirty = true;
+        // Empty indexes need no files: a segment without data is never indexed at load.
+        s.indexesDirty = false;
         return s;
     }
 
@@ -96,6 +106,8 @@ final class LogSegment {
                 StandardOpenOption.WRITE);
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
+        // An empty segment is not indexed (see Log's load): there is nothing to write back.
+        s.indexesDirty = s.size > 0;
         return s;
     }
 
@@ -158,6 +170,7 @@ final class LogSegment {
         lastBatchBase = batchBase;
         nextOffset = batchLast + 1;
         indexesDirty = true;
+        dataDirty = true;
         size = position + bytes;
     }
 
@@ -295,6 +308,7 @@ final class LogSegment {
         size = validBytes;
         nextOffset = expected;
         indexesDirty = true;
+        dataDirty = true;
         if (error == null && validBytes == fileSize) {
             return null;
         }
@@ -363,6 +377,7 @@ final class LogSegment {
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
         channel.truncate(position);
+        dataDirty = true;
         channel.position(position);
         size = position;
         offsetIndex.truncateTo(next);
@@ -387,6 +402,7 @@ final class LogSegment {
     void prepareForAppend() throws IOException {
         if (channel.size() != size) {
             channel.truncate(size);
+            dataDirty = true;
         }
         channel.position(size);
     }
@@ -399,16 +415,21 @@ final class LogSegment {
     }
 
     /**
-     * Forces the log file (fdatasync: data and the file length) and, the first time after the
-     * file was created, the directory, without which a power failure could lose the file's name
-     * even though its data reached the disk.
+     * Forces the log file (fdatasync: data and the file length) if it changed since the last
+     * force and, the first time it holds data after the file was created, the directory, without
+     * which a power failure could lose the file's name even though its data reached the disk (an
+     * empty segment lost that way is simply recreated at start-up).
      */
     synchronized void flush() throws IOException {
         if (deleted) {
             return;
         }
-        channel.force(false);
-        if (directoryEntryDirty) {
+        if (dataDirty) {
+            dataDirty = false;
+            forceCount++;
+            channel.force(false);
+        }
+        if (directoryEntryDirty && size > 0) {
             Log.fsyncDirectory(dir);
             directoryEntryDirty = false;
         }
