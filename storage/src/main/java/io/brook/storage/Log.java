@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Queue;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -196,164 +195,20 @@ public final class Log implements AutoCloseable {
     }
 
     private void load(long recoveryPoint, boolean cleanShutdown) throws IOException {
-        completeInterruptedSwaps(dir);
-        long now = clock.millis();
-        TreeSet<Long> bases = new TreeSet<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            files.forEach(f -> {
-                String n = f.getFileName().toString();
-                if (n.length() == 20 + LogSegment.LOG_SUFFIX.length() && n.endsWith(LogSegment.LOG_SUFFIX)) {
-                    try {
-                        bases.add(Long.parseLong(n.substring(0, 20)));
-                    } catch (NumberFormatException ignored) {
-                        // not a segment
-                    }
-                }
-            });
-        }
-        long persistedStart = readLogStartOffset();
-        if (bases.isEmpty()) {
-            long base = Math.max(0, persistedStart);
-            segments.put(base, LogSegment.create(dir, base, config, now));
-        } else {
-            for (long base : bases) {
-                segments.put(base, LogSegment.open(dir, base, config, now));
-            }
-        }
-        Long rp = segments.floorKey(recoveryPoint);
-        long scanFrom = cleanShutdown ? Long.MAX_VALUE : (rp == null ? segments.firstKey() : rp);
-        List<LogSegment> list = new ArrayList<>(segments.values());
-        for (int i = 0; i < list.size(); i++) {
-            LogSegment seg = list.get(i);
-            if (seg.isEmpty()) {
-                // Nothing to check and no index to load or rebuild (a brand-new log, or a
-                // segment rolled just before a stop).
-                continue;
-            }
-            boolean scan = seg.baseOffset >= scanFrom;
-            if (!scan && seg.load()) {
-                continue;
-            }
-            if (!scan) {
-                LOG.warn("{}: index of {} missing or unsound, rebuilding", this, seg.logFile());
-                indexRebuilds++;
-            }
-            Corruption c = seg.recover(null);
-            if (c == null) {
-                continue;
-            }
-            boolean last = i == list.size() - 1;
-            if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
-                LOG.warn("{}: truncating invalid tail of {}", this, c);
-                seg.truncateBytes(c.position(), c.offset());
-                for (int j = i + 1; j < list.size(); j++) {
-                    LogSegment later = list.get(j);
-                    LOG.warn("{}: deleting {} after the truncated tail", this, later.logFile());
-                    segments.remove(later.baseOffset);
-                    later.close();
-                    LogSegment.deleteFiles(dir, later.baseOffset, "");
-                }
-                break;
-            }
-            if (corruption == null) {
-                corruption = c;
-                LOG.error("{}: corrupt data in {}; the log serves no offset at or after {} and takes no appends",
-                        this, c, c.offset());
-            }
-        }
+        LogLoader loader = new LogLoader(dir, toString(), config, clock.millis(), segments);
+        loader.loadSegments(recoveryPoint, cleanShutdown);
+        corruption = loader.corruption();
+        indexRebuilds = loader.indexRebuilds();
         active = segments.lastEntry().getValue();
         if (corruption == null) {
             active.prepareForAppend();
         }
         logEndOffset = active.nextOffset();
-        logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
+        logStartOffset = Math.min(Math.max(loader.persistedStart(), segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
-        // After an unclean stop the data found on disk may still sit in the page cache only:
-        // force it before calling it durable. After a clean stop close() forced everything.
-        for (LogSegment seg : segments.values()) {
-            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
-                seg.flush();
-            }
-            if (seg != active) {
-                seg.flushIndexes();
-            }
-        }
+        loader.forceRecovered(active);
         durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
         lastFlushMs = clock.millis();
-    }
-
-    /**
-     * Finishes or rolls back file replacements a crash interrupted. A replacement writes
-     * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
-     * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
-     * were never committed and go; a {@code .log.swap} file is committed and replaces
-     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
-     * dropped and rebuilt); {@code .deleted} files go.
-     */
-    static void completeInterruptedSwaps(Path dir) throws IOException {
-        List<Path> all;
-        try (Stream<Path> files = Files.list(dir)) {
-            all = files.toList();
-        }
-        boolean changed = false;
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.CLEANED_SUFFIX) || n.endsWith(LogSegment.DELETED_SUFFIX) || n.endsWith(".tmp")) {
-                LOG.info("deleting leftover {}", f);
-                Files.deleteIfExists(f);
-                changed = true;
-            }
-        }
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
-            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
-                long base;
-                try {
-                    base = Long.parseLong(n.substring(0, 20));
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                // The swap file replaces every segment from its base to its last offset (it
-                // always ends with a batch holding the replaced group's last offset).
-                long last = base;
-                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
-                    while (scanner.next()) {
-                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
-                    }
-                }
-                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
-                for (Path g : all) {
-                    String gn = g.getFileName().toString();
-                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
-                        try {
-                            long b = Long.parseLong(gn.substring(0, 20));
-                            if (b > base && b <= last) {
-                                LogSegment.deleteFiles(dir, b, "");
-                            }
-                        } catch (NumberFormatException ignored) {
-                            // not a segment
-                        }
-                    }
-                }
-                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
-                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
-                changed = true;
-            }
-        }
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.SWAP_SUFFIX)) {
-                Files.deleteIfExists(f);
-                changed = true;
-            }
-        }
-        if (changed) {
-            fsyncDirectory(dir);
-        }
     }
 
     static void fsyncDirectory(Path dir) {
@@ -405,19 +260,6 @@ public final class Log implements AutoCloseable {
         }
         producers.onLogStartOffsetIncremented(logStartOffset);
         firstUnstableOffset = producers.firstUnstableOffset();
-    }
-
-    private long readLogStartOffset() throws IOException {
-        Path f = dir.resolve(LOG_START_OFFSET_FILE);
-        if (!Files.exists(f)) {
-            return -1L;
-        }
-        try {
-            return Long.parseLong(Files.readString(f, StandardCharsets.UTF_8).trim());
-        } catch (NumberFormatException e) {
-            LOG.warn("{}: unreadable {}, using the first segment's base offset", this, f);
-            return -1L;
-        }
     }
 
     private void writeLogStartOffset(long offset) throws IOException {

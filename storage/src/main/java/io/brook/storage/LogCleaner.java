@@ -50,7 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Crash safety</h2>
  * A group starting at X is rewritten to {@code X.log.cleaned}, forced, then swapped in by
- * {@link Log#replaceSegments} through {@code X.log.swap}; see {@link Log#completeInterruptedSwaps}.
+ * {@link Log#replaceSegments} through {@code X.log.swap}; see {@link LogLoader#completeInterruptedSwaps}.
  *
  * <p>Memory: the key map holds a copy of every distinct key of the cleanable range (Kafka bounds
  * this with a fixed-size map of key digests; Brook does not yet).
