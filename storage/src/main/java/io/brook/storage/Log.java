@@ -110,12 +110,14 @@ public final class Log implements AutoCloseable {
     private volatile DurablePoint durable;
     private volatile Corruption corruption;
     private volatile IOException failure;
+    /** Set (under the waiters' monitor) when failing starts, before {@link #failure} is published. */
+    private boolean failing;
     private volatile boolean closed;
     private long unflushedMessages;
     private volatile long flushCount;
     private volatile long lastFlushMs;
     /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
-    private volatile java.util.function.Consumer<Log> failureHandler;
+    private volatile java.util.function.BiConsumer<Log, IOException> failureHandler;
     /**
      * Whether this log's directory was created by {@link #open} and its entry in the data
      * directory has not been fsynced yet: done by the first flush that makes data durable.
@@ -681,21 +683,24 @@ public final class Log implements AutoCloseable {
 
     private void fail(IOException e) {
         synchronized (waiters) {
-            if (failure != null) {
+            if (failing) {
                 return;
             }
-            failure = e;
+            failing = true;
         }
         LOG.error("{}: I/O failure, the log goes offline", this, e);
-        // The directory goes offline before our waiters learn of the failure, so whoever reacts
-        // to a failed waiter already sees every log of the directory offline.
-        java.util.function.Consumer<Log> h = failureHandler;
+        // The directory goes offline before this log's failure becomes visible (to waiters and
+        // to whenDurable), so whoever reacts to it already sees every log of the directory offline.
+        java.util.function.BiConsumer<Log, IOException> h = failureHandler;
         if (h != null) {
             try {
-                h.accept(this);
+                h.accept(this, e);
             } catch (RuntimeException ex) {
                 LOG.error("{}: failure handler failed", this, ex);
             }
+        }
+        synchronized (waiters) {
+            failure = e;
         }
         failWaiters(-1L, e);
     }
@@ -703,16 +708,17 @@ public final class Log implements AutoCloseable {
     /** Takes this log offline because another log of its data directory failed (no handler call). */
     void failWithDirectory(IOException cause) {
         synchronized (waiters) {
-            if (failure != null) {
+            if (failing) {
                 return;
             }
+            failing = true;
             failure = cause;
         }
         failWaiters(-1L, cause);
     }
 
     /** Installs the handler told when this log fails with an I/O error. */
-    void setFailureHandler(java.util.function.Consumer<Log> h) {
+    void setFailureHandler(java.util.function.BiConsumer<Log, IOException> h) {
         this.failureHandler = h;
     }
 

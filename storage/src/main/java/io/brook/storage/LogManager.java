@@ -350,17 +350,16 @@ public final class LogManager implements AutoCloseable {
      * waiters fail with KAFKA_STORAGE_ERROR), no log is created in it any more, the background
      * passes stop touching it and close writes no clean-shutdown marker.
      */
-    private void onLogFailure(Log failed) {
+    private void onLogFailure(Log failed, IOException error) {
         IOException cause;
         synchronized (this) {
             if (offline != null) {
                 return;
             }
-            cause = new IOException("log directory " + dir + " is offline after an I/O error in " + failed,
-                    failed.failure());
+            cause = new IOException("log directory " + dir + " is offline after an I/O error in " + failed, error);
             offline = cause;
         }
-        LOG.error("log directory {} goes offline: every partition in it stops serving", dir, failed.failure());
+        LOG.error("log directory {} goes offline: every partition in it stops serving", dir, error);
         for (Log log : logs.values()) {
             if (log != failed) {
                 log.failWithDirectory(cause);
