@@ -69,6 +69,7 @@ public final class LogManager implements AutoCloseable {
         private long cleanerBackoffMs = 15_000L;
         private long producerIdExpirationMs = 86_400_000L;
         private boolean cleanerEnable = true;
+        private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
         private boolean backgroundThreads = true;
         private HighWatermarkListener highWatermarkListener;
 
@@ -102,6 +103,9 @@ public final class LogManager implements AutoCloseable {
 
         /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
         public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
+
+        /** {@code log.cleaner.dedupe.buffer.size}: memory of the compaction key map, default 128 MiB. */
+        public Options cleanerDedupeBufferSize(long bytes) { this.cleanerDedupeBufferSize = bytes; return this; }
 
         /** {@code log.cleaner.enable}, default true. */
         public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
@@ -142,7 +146,7 @@ public final class LogManager implements AutoCloseable {
         this.flusher = new Flusher("brook-log-flusher");
         this.scheduler = new Scheduler("brook-log-scheduler");
         this.cleanerScheduler = new Scheduler("brook-log-cleaner");
-        this.cleaner = new LogCleaner();
+        this.cleaner = new LogCleaner(options.cleanerDedupeBufferSize);
     }
 
     /** Opens (recovering if needed) every log in the data directory and starts the background threads. */
