@@ -44,6 +44,12 @@ import java.util.stream.Stream;
  * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
  * {@link Options#backgroundThreads(boolean) background threads off}.
  *
+ * <p>Cost of many partitions: creating a log is one directory and one file creation and no
+ * fsync (the log fsyncs its new directory entries with its first flush of data, before that
+ * data counts as durable); close forces only the files that changed since their last flush,
+ * writes no index files or producer snapshot for empty logs, and closes the logs in parallel
+ * ({@link Options#recoveryThreads}).
+ *
  * <p>Threading: every public method is safe to call from any thread. Creating and deleting a
  * given partition's log are serialised by this manager.
  */
