@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Queue;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -60,7 +59,19 @@ import java.util.zip.CRC32C;
  * size is published after its bytes were written. Flushes run on the shared {@link Flusher}
  * thread under {@code flushLock} (taken before the log lock whenever both are needed), so they
  * never interleave with a truncation. A segment removed by retention or compaction is closed only
- * after {@code file.delete.delay.ms}, so slices handed to readers stay valid meanwhile.
+ * after {@code file.delete.delay.ms}, so slices handed to readers stay valid meanwhile; a removed
+ * segment is never forced again (its data has left the log).
+ *
+ * <h2>I/O failures</h2>
+ * An I/O error in a write, a roll, a flush ({@code force}, including an unchecked exception
+ * thrown on the flush path) or retention takes the log offline for good, as Kafka does on a log
+ * directory failure: every pending {@link #whenDurable} future completes exceptionally with the
+ * {@link IOException} (the server answers KAFKA_STORAGE_ERROR), so does every later one, appends
+ * and reads return KAFKA_STORAGE_ERROR, and the failure handler installed by the
+ * {@link LogManager} takes every other log of the same data directory offline too. The durable
+ * offset stays where the last successful force left it; a later clean close writes no
+ * clean-shutdown marker, so the next start scans what was written after it. Waiters registered on
+ * a closed log fail at once instead of waiting for a flush that will never come.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -99,10 +110,23 @@ public final class Log implements AutoCloseable {
     private volatile DurablePoint durable;
     private volatile Corruption corruption;
     private volatile IOException failure;
+    /** Set (under the waiters' monitor) when failing starts, before {@link #failure} is published. */
+    private boolean failing;
     private volatile boolean closed;
     private long unflushedMessages;
     private volatile long flushCount;
     private volatile long lastFlushMs;
+    /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
+    private volatile java.util.function.BiConsumer<Log, IOException> failureHandler;
+    /**
+     * Whether this log's directory was created by {@link #open} and its entry in the data
+     * directory has not been fsynced yet: done by the first flush that makes data durable.
+     */
+    volatile boolean parentDirectoryDirty;
+    /** Segments whose indexes had to be rebuilt when the log was opened (observable by tests). */
+    int indexRebuilds;
+    /** Test seam: runs on the flushing thread just before a segment is forced. */
+    volatile java.util.function.Consumer<LogSegment> beforeSegmentFlush;
 
     /** A durable log end and where it lies in the files. */
     private record DurablePoint(long offset, long segmentBase, int position) {
@@ -142,159 +166,51 @@ public final class Log implements AutoCloseable {
      */
     static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,
             boolean cleanShutdown, Clock clock, Scheduler scheduler, Flusher flusher) throws IOException {
+        boolean created = !Files.isDirectory(dir);
         Files.createDirectories(dir);
         Log log = new Log(dir, topic, partition, config, clock, scheduler, flusher);
-        log.load(recoveryPoint, cleanShutdown);
+        log.parentDirectoryDirty = created;
+        if (created) {
+            log.initEmpty();
+        } else {
+            log.load(recoveryPoint, cleanShutdown);
+        }
         return log;
     }
 
-    private void load(long recoveryPoint, boolean cleanShutdown) throws IOException {
-        completeInterruptedSwaps(dir);
+    /**
+     * A log whose directory {@link #open} just created: there is nothing to list, recover, load
+     * or replay, and nothing is forced (the first flush of data fsyncs the new file and
+     * directory entries).
+     */
+    private void initEmpty() throws IOException {
         long now = clock.millis();
-        TreeSet<Long> bases = new TreeSet<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            files.forEach(f -> {
-                String n = f.getFileName().toString();
-                if (n.length() == 20 + LogSegment.LOG_SUFFIX.length() && n.endsWith(LogSegment.LOG_SUFFIX)) {
-                    try {
-                        bases.add(Long.parseLong(n.substring(0, 20)));
-                    } catch (NumberFormatException ignored) {
-                        // not a segment
-                    }
-                }
-            });
-        }
-        long persistedStart = readLogStartOffset();
-        if (bases.isEmpty()) {
-            long base = Math.max(0, persistedStart);
-            segments.put(base, LogSegment.create(dir, base, config, now));
-        } else {
-            for (long base : bases) {
-                segments.put(base, LogSegment.open(dir, base, config, now));
-            }
-        }
-        Long rp = segments.floorKey(recoveryPoint);
-        long scanFrom = cleanShutdown ? Long.MAX_VALUE : (rp == null ? segments.firstKey() : rp);
-        List<LogSegment> list = new ArrayList<>(segments.values());
-        for (int i = 0; i < list.size(); i++) {
-            LogSegment seg = list.get(i);
-            boolean scan = seg.baseOffset >= scanFrom;
-            if (!scan && seg.load()) {
-                continue;
-            }
-            if (!scan) {
-                LOG.warn("{}: index of {} missing or unsound, rebuilding", this, seg.logFile());
-            }
-            Corruption c = seg.recover(null);
-            if (c == null) {
-                continue;
-            }
-            boolean last = i == list.size() - 1;
-            if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
-                LOG.warn("{}: truncating invalid tail of {}", this, c);
-                seg.truncateBytes(c.position(), c.offset());
-                for (int j = i + 1; j < list.size(); j++) {
-                    LogSegment later = list.get(j);
-                    LOG.warn("{}: deleting {} after the truncated tail", this, later.logFile());
-                    segments.remove(later.baseOffset);
-                    later.close();
-                    LogSegment.deleteFiles(dir, later.baseOffset, "");
-                }
-                break;
-            }
-            if (corruption == null) {
-                corruption = c;
-                LOG.error("{}: corrupt data in {}; the log serves no offset at or after {} and takes no appends",
-                        this, c, c.offset());
-            }
-        }
+        LogSegment seg = LogSegment.create(dir, 0L, config, now);
+        segments.put(0L, seg);
+        active = seg;
+        seg.prepareForAppend();
+        logEndOffset = 0L;
+        logStartOffset = 0L;
+        firstUnstableOffset = -1L;
+        durable = new DurablePoint(0L, 0L, 0);
+        lastFlushMs = now;
+    }
+
+    private void load(long recoveryPoint, boolean cleanShutdown) throws IOException {
+        LogLoader loader = new LogLoader(dir, toString(), config, clock.millis(), segments);
+        loader.loadSegments(recoveryPoint, cleanShutdown);
+        corruption = loader.corruption();
+        indexRebuilds = loader.indexRebuilds();
         active = segments.lastEntry().getValue();
         if (corruption == null) {
             active.prepareForAppend();
         }
         logEndOffset = active.nextOffset();
-        logStartOffset = Math.min(Math.max(persistedStart, segments.firstKey()), logEndOffset);
+        logStartOffset = Math.min(Math.max(loader.persistedStart(), segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
-        // After an unclean stop the data found on disk may still sit in the page cache only:
-        // force it before calling it durable. After a clean stop close() forced everything.
-        for (LogSegment seg : segments.values()) {
-            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
-                seg.flush();
-            }
-            if (seg != active) {
-                seg.flushIndexes();
-            }
-        }
+        loader.forceRecovered(active);
         durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
         lastFlushMs = clock.millis();
-    }
-
-    /**
-     * Finishes or rolls back file replacements a crash interrupted. A replacement writes
-     * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
-     * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
-     * were never committed and go; a {@code .log.swap} file is committed and replaces
-     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
-     * dropped and rebuilt); {@code .deleted} files go.
-     */
-    static void completeInterruptedSwaps(Path dir) throws IOException {
-        List<Path> all;
-        try (Stream<Path> files = Files.list(dir)) {
-            all = files.toList();
-        }
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.CLEANED_SUFFIX) || n.endsWith(LogSegment.DELETED_SUFFIX) || n.endsWith(".tmp")) {
-                LOG.info("deleting leftover {}", f);
-                Files.deleteIfExists(f);
-            }
-        }
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
-            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
-                long base;
-                try {
-                    base = Long.parseLong(n.substring(0, 20));
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                // The swap file replaces every segment from its base to its last offset (it
-                // always ends with a batch holding the replaced group's last offset).
-                long last = base;
-                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
-                    while (scanner.next()) {
-                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
-                    }
-                }
-                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
-                for (Path g : all) {
-                    String gn = g.getFileName().toString();
-                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
-                        try {
-                            long b = Long.parseLong(gn.substring(0, 20));
-                            if (b > base && b <= last) {
-                                LogSegment.deleteFiles(dir, b, "");
-                            }
-                        } catch (NumberFormatException ignored) {
-                            // not a segment
-                        }
-                    }
-                }
-                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
-                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
-            }
-        }
-        for (Path f : all) {
-            String n = f.getFileName().toString();
-            if (n.endsWith(LogSegment.SWAP_SUFFIX)) {
-                Files.deleteIfExists(f);
-            }
-        }
-        fsyncDirectory(dir);
     }
 
     static void fsyncDirectory(Path dir) {
@@ -346,19 +262,6 @@ public final class Log implements AutoCloseable {
         }
         producers.onLogStartOffsetIncremented(logStartOffset);
         firstUnstableOffset = producers.firstUnstableOffset();
-    }
-
-    private long readLogStartOffset() throws IOException {
-        Path f = dir.resolve(LOG_START_OFFSET_FILE);
-        if (!Files.exists(f)) {
-            return -1L;
-        }
-        try {
-            return Long.parseLong(Files.readString(f, StandardCharsets.UTF_8).trim());
-        } catch (NumberFormatException e) {
-            LOG.warn("{}: unreadable {}, using the first segment's base offset", this, f);
-            return -1L;
-        }
     }
 
     private void writeLogStartOffset(long offset) throws IOException {
@@ -639,6 +542,10 @@ public final class Log implements AutoCloseable {
                 f.completeExceptionally(failure);
                 return f;
             }
+            if (closed) {
+                f.completeExceptionally(new IOException("the log of " + this + " is closed"));
+                return f;
+            }
             if (durable.offset() >= nextOffset) {
                 return DONE;
             }
@@ -677,26 +584,55 @@ public final class Log implements AutoCloseable {
             LogSegment s;
             while ((s = rolledUnflushed.peek()) != null) {
                 if (segments.get(s.baseOffset) == s) {
+                    runBeforeSegmentFlush(s);
                     s.flush();
                     s.flushIndexes();
                 }
                 rolledUnflushed.poll();
             }
             if (end > durable.offset()) {
+                runBeforeSegmentFlush(act);
                 act.flush();
+                syncParentDirectory();
                 flushCount++;
                 durable = new DurablePoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
             HighWatermarkListener l = listener;
             if (l != null && config.flushOnAck()) {
-                l.highWatermarkAdvanced(this, end);
+                try {
+                    l.highWatermarkAdvanced(this, end);
+                } catch (RuntimeException e) {
+                    LOG.error("{}: high-watermark listener failed", this, e);
+                }
             }
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
+        } catch (RuntimeException e) {
+            // Whatever went wrong, nobody may wait for a durability that did not happen.
+            fail(e.getCause() instanceof IOException io ? io : new IOException("flush failed", e));
         } finally {
             flushLock.unlock();
+        }
+    }
+
+    /**
+     * The entry of a newly created log directory in the data directory is fsynced once, before
+     * the first data of the log is called durable (not at creation: creating many partitions
+     * would otherwise cost one directory fsync each).
+     */
+    private void syncParentDirectory() {
+        if (parentDirectoryDirty) {
+            fsyncDirectory(dir.toAbsolutePath().getParent());
+            parentDirectoryDirty = false;
+        }
+    }
+
+    private void runBeforeSegmentFlush(LogSegment s) {
+        java.util.function.Consumer<LogSegment> hook = beforeSegmentFlush;
+        if (hook != null) {
+            hook.accept(s);
         }
     }
 
@@ -746,9 +682,49 @@ public final class Log implements AutoCloseable {
     }
 
     private void fail(IOException e) {
+        synchronized (waiters) {
+            if (failing) {
+                return;
+            }
+            failing = true;
+        }
         LOG.error("{}: I/O failure, the log goes offline", this, e);
-        failure = e;
+        // The directory goes offline before this log's failure becomes visible (to waiters and
+        // to whenDurable), so whoever reacts to it already sees every log of the directory offline.
+        java.util.function.BiConsumer<Log, IOException> h = failureHandler;
+        if (h != null) {
+            try {
+                h.accept(this, e);
+            } catch (RuntimeException ex) {
+                LOG.error("{}: failure handler failed", this, ex);
+            }
+        }
+        synchronized (waiters) {
+            failure = e;
+        }
         failWaiters(-1L, e);
+    }
+
+    /** Takes this log offline because another log of its data directory failed (no handler call). */
+    void failWithDirectory(IOException cause) {
+        synchronized (waiters) {
+            if (failing) {
+                return;
+            }
+            failing = true;
+            failure = cause;
+        }
+        failWaiters(-1L, cause);
+    }
+
+    /** Installs the handler told when this log fails with an I/O error. */
+    void setFailureHandler(java.util.function.BiConsumer<Log, IOException> h) {
+        this.failureHandler = h;
+    }
+
+    /** Null while healthy, else the I/O error that took this log offline. */
+    IOException failure() {
+        return failure;
     }
 
     private String storageProblem() {
@@ -1134,6 +1110,7 @@ public final class Log implements AutoCloseable {
     /** Under the lock: takes a segment out of the map; its files are closed and deleted later. */
     private void removeSegment(LogSegment seg) throws IOException {
         segments.remove(seg.baseOffset, seg);
+        seg.markDeleted();
         seg.renameWithSuffix(LogSegment.DELETED_SUFFIX);
         long base = seg.baseOffset;
         scheduler.schedule(() -> {
@@ -1288,6 +1265,7 @@ public final class Log implements AutoCloseable {
             Files.move(cleaned, swap, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             fsyncDirectory(dir);
             for (LogSegment old : olds) {
+                old.markDeleted();
                 old.renameWithSuffix(LogSegment.DELETED_SUFFIX);
             }
             Files.move(swap, first.logFile(), StandardCopyOption.ATOMIC_MOVE);
@@ -1344,11 +1322,16 @@ public final class Log implements AutoCloseable {
                 return;
             }
             if (failure == null) {
+                // Only what changed since its last flush is forced or written.
                 for (LogSegment s : segments.values()) {
                     s.flush();
                     s.flushIndexes();
                 }
-                if (corruption == null) {
+                if (logEndOffset > segments.firstKey()) {
+                    syncParentDirectory();
+                }
+                // A log without data and without producers has no state worth a snapshot.
+                if (corruption == null && (logEndOffset > segments.firstKey() || !producers.isEmpty())) {
                     producers.writeSnapshot(logEndOffset, true);
                     producers.retainNewest(3);
                     txnIndex.force();
@@ -1367,8 +1350,12 @@ public final class Log implements AutoCloseable {
         }
     }
 
-    /** Closes without flushing anything (a simulated crash for tests). */
+    /**
+     * Closes without flushing anything (a simulated crash for tests, and log deletion). Takes the
+     * flush lock so that a flush in progress finishes before the channels close.
+     */
     void closeAbruptly() throws IOException {
+        flushLock.lock();
         lock.lock();
         try {
             closed = true;
@@ -1378,6 +1365,7 @@ public final class Log implements AutoCloseable {
             }
         } finally {
             lock.unlock();
+            flushLock.unlock();
         }
     }
 

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +49,19 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Crash safety</h2>
  * A group starting at X is rewritten to {@code X.log.cleaned}, forced, then swapped in by
- * {@link Log#replaceSegments} through {@code X.log.swap}; see {@link Log#completeInterruptedSwaps}.
+ * {@link Log#replaceSegments} through {@code X.log.swap}; see {@link LogLoader#completeInterruptedSwaps}.
  *
- * <p>Memory: the key map holds a copy of every distinct key of the cleanable range (Kafka bounds
- * this with a fixed-size map of key digests; Brook does not yet).
+ * <h2>Memory</h2>
+ * The key map is an {@link OffsetMap} of key digests of at most {@code log.cleaner.dedupe.buffer.size}
+ * bytes (24 bytes per distinct key at a load factor of 0.9). It is built from the dirty segments
+ * only (those after the range cleaned last, which earlier passes deduplicated); a record is
+ * dropped only when the map names a newer record of its key, which stays. When it fills up, the pass cleans the range up to the last segment that was
+ * mapped whole and the next pass goes on from there. A segment with more distinct keys than the
+ * map can hold cannot be cleaned (logged as an error, as Kafka refuses it). The map is sized to
+ * what the dirty bytes could need, so small logs never allocate the whole buffer.
  *
- * <p>Threading: one cleaner thread; a log is cleaned under its maintenance lock, which retention
- * also takes. Appends continue meanwhile (only closed segments are touched).
+ * <p>Threading: one cleaner thread ({@link #clean} is synchronized: the key map is shared by
+ * all passes); a log is cleaned under its maintenance lock, which retention also takes. Appends continue meanwhile (only closed segments are touched).
  */
 final class LogCleaner {
     private static final Logger LOG = LoggerFactory.getLogger(LogCleaner.class);
@@ -67,14 +72,30 @@ final class LogCleaner {
         long earliestHorizon = Long.MAX_VALUE;
     }
 
+    /** Kafka's default {@code log.cleaner.dedupe.buffer.size}: 128 MiB. */
+    static final long DEFAULT_DEDUPE_BUFFER_BYTES = 128L * 1024 * 1024;
+    /** Smallest map allocated for a pass (grown up to the limit if it proves too small). */
+    private static final long MIN_MAP_BYTES = 64 * 1024;
+
     private final Map<Log, State> states = new ConcurrentHashMap<>();
+    private final long dedupeBufferBytes;
+    private OffsetMap map;
+
+    LogCleaner() {
+        this(DEFAULT_DEDUPE_BUFFER_BYTES);
+    }
+
+    /** @param dedupeBufferBytes {@code log.cleaner.dedupe.buffer.size}: memory of the key map */
+    LogCleaner(long dedupeBufferBytes) {
+        this.dedupeBufferBytes = Math.max(2L * OffsetMap.SLOT_BYTES, dedupeBufferBytes);
+    }
 
     void forget(Log log) {
         states.remove(log);
     }
 
     /** Cleans {@code log} if it is due; returns the number of segments rewritten. */
-    int clean(Log log, long now) throws IOException {
+    synchronized int clean(Log log, long now) throws IOException {
         LogConfig cfg = log.config();
         if (!cfg.compact()) {
             return 0;
@@ -110,7 +131,30 @@ final class LogCleaner {
             if (ratio < cfg.minCleanableDirtyRatio() && state.earliestHorizon > now) {
                 return 0;
             }
-            Map<ByteBuffer, Long> latest = buildKeyMap(range);
+            int dirtyFrom = 0;
+            long dirtyRangeBytes = 0;
+            for (LogSegment seg : range) {
+                if (seg.nextOffset() <= state.cleanedUpTo) {
+                    dirtyFrom++;
+                } else {
+                    dirtyRangeBytes += seg.size();
+                }
+            }
+            // Every keyed record takes at least 7 bytes uncompressed; compressed batches can
+            // hold more, then the map grows to the limit below.
+            OffsetMap latest = mapFor(Math.max(MIN_MAP_BYTES, dirtyRangeBytes / 7 * OffsetMap.SLOT_BYTES * 10 / 9));
+            int mappedEnd = buildKeyMap(range, dirtyFrom, latest);
+            if (mappedEnd < range.size() && latest.capacityBytes() < capacityLimit()) {
+                latest = mapFor(dedupeBufferBytes);
+                mappedEnd = buildKeyMap(range, dirtyFrom, latest);
+            }
+            if (mappedEnd == dirtyFrom && dirtyFrom < range.size()) {
+                LOG.error("{}: cannot compact: segment {} holds more distinct keys than the key map's {} "
+                        + "(log.cleaner.dedupe.buffer.size {} bytes)", log, range.get(dirtyFrom).logFile(),
+                        latest.maxEntries(), dedupeBufferBytes);
+                return 0;
+            }
+            range = range.subList(0, mappedEnd);
             long horizon = Long.MAX_VALUE;
             int rewritten = 0;
             for (List<LogSegment> group : groups(range, cfg.segmentBytes())) {
@@ -131,11 +175,34 @@ final class LogCleaner {
         }
     }
 
-    /** Newest offset of every key in the range. */
-    private static Map<ByteBuffer, Long> buildKeyMap(List<LogSegment> range) throws IOException {
-        Map<ByteBuffer, Long> latest = new HashMap<>();
+    /** The largest map this cleaner may allocate, in bytes as {@link OffsetMap} rounds them. */
+    private long capacityLimit() {
+        return Math.min(dedupeBufferBytes, Integer.MAX_VALUE - OffsetMap.SLOT_BYTES)
+                / OffsetMap.SLOT_BYTES * OffsetMap.SLOT_BYTES;
+    }
+
+    /** An empty map of at most {@code wanted} bytes (never more than the limit), reused when possible. */
+    private OffsetMap mapFor(long wanted) {
+        long bytes = Math.min(wanted, dedupeBufferBytes);
+        if (map == null || map.capacityBytes() < Math.min(bytes, capacityLimit())) {
+            map = null;
+            map = new OffsetMap(bytes);
+        } else {
+            map.clear();
+        }
+        return map;
+    }
+
+    /**
+     * Maps the newest offset of every key of {@code range} from segment {@code from} on, until
+     * the map is full. Returns the index after the last segment mapped whole ({@code range.size()}
+     * when all were). Keys of a segment mapped in part stay in the map: a record they supersede
+     * is superseded in the log too.
+     */
+    private static int buildKeyMap(List<LogSegment> range, int from, OffsetMap latest) throws IOException {
         RecordBatch rb = new RecordBatch();
-        for (LogSegment seg : range) {
+        for (int i = from; i < range.size(); i++) {
+            LogSegment seg = range.get(i);
             BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
             while (scanner.next()) {
                 ByteBuffer b = scanner.buffer();
@@ -146,8 +213,8 @@ final class LogCleaner {
                 Iterator<Record> it = rb.wrap(b, p).records();
                 while (it.hasNext()) {
                     Record r = it.next();
-                    if (r.hasKey()) {
-                        latest.put(copy(r.key()), r.offset());
+                    if (r.hasKey() && !latest.put(r.key(), r.offset())) {
+                        return i;
                     }
                 }
             }
@@ -155,13 +222,7 @@ final class LogCleaner {
                 throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
             }
         }
-        return latest;
-    }
-
-    private static ByteBuffer copy(ByteBuffer key) {
-        ByteBuffer c = ByteBuffer.allocate(key.remaining());
-        c.put(key.duplicate()).flip();
-        return c;
+        return range.size();
     }
 
     /**
@@ -194,7 +255,7 @@ final class LogCleaner {
      * segments that can be merged); returns whether it was replaced. {@code horizonOut[0]}
      * receives the earliest delete horizon of the tombstones kept.
      */
-    private static boolean cleanGroup(Log log, List<LogSegment> group, Map<ByteBuffer, Long> latest, long now,
+    private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, long now,
             long deleteRetentionMs, long[] horizonOut) throws IOException {
         RecordBatch rb = new RecordBatch();
         boolean changes = false;
@@ -272,12 +333,11 @@ final class LogCleaner {
     private static final int STAMP = 3;
     private static final ByteBuffer DROP = ByteBuffer.allocate(0);
 
-    private static int verdict(RecordBatch rb, Record r, Map<ByteBuffer, Long> latest, long now) {
+    private static int verdict(RecordBatch rb, Record r, OffsetMap latest, long now) {
         if (!r.hasKey()) {
             return KEEP;
         }
-        Long newest = latest.get(r.key());
-        if (newest != null && newest > r.offset()) {
+        if (latest.get(r.key()) > r.offset()) {
             return DROP_SUPERSEDED;
         }
         if (!r.hasValue()) {
@@ -295,7 +355,7 @@ final class LogCleaner {
      * The batch without the records compaction removes: null if it stays byte for byte,
      * {@link #DROP} if nothing of it stays, else the re-encoded batch.
      */
-    private static ByteBuffer filter(RecordBatch rb, Map<ByteBuffer, Long> latest, long now, long newHorizon,
+    private static ByteBuffer filter(RecordBatch rb, OffsetMap latest, long now, long newHorizon,
             long[] horizonOut, boolean keepEmpty) {
         boolean unchanged = true;
         boolean hasTombstone = false;

@@ -44,6 +44,12 @@ import java.util.stream.Stream;
  * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
  * {@link Options#backgroundThreads(boolean) background threads off}.
  *
+ * <p>Cost of many partitions: creating a log is one directory and one file creation and no
+ * fsync (the log fsyncs its new directory entries with its first flush of data, before that
+ * data counts as durable); close forces only the files that changed since their last flush,
+ * writes no index files or producer snapshot for empty logs, and closes the logs in parallel
+ * ({@link Options#recoveryThreads}).
+ *
  * <p>Threading: every public method is safe to call from any thread. Creating and deleting a
  * given partition's log are serialised by this manager.
  */
@@ -69,6 +75,7 @@ public final class LogManager implements AutoCloseable {
         private long cleanerBackoffMs = 15_000L;
         private long producerIdExpirationMs = 86_400_000L;
         private boolean cleanerEnable = true;
+        private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
         private boolean backgroundThreads = true;
         private HighWatermarkListener highWatermarkListener;
 
@@ -103,6 +110,9 @@ public final class LogManager implements AutoCloseable {
         /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
         public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
 
+        /** {@code log.cleaner.dedupe.buffer.size}: memory of the compaction key map, default 128 MiB. */
+        public Options cleanerDedupeBufferSize(long bytes) { this.cleanerDedupeBufferSize = bytes; return this; }
+
         /** {@code log.cleaner.enable}, default true. */
         public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
 
@@ -132,6 +142,8 @@ public final class LogManager implements AutoCloseable {
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object createLock = new Object();
     private volatile boolean closed;
+    /** Set by the first I/O failure of any log: the whole directory is offline from then on. */
+    private volatile IOException offline;
 
     private LogManager(Options options) {
         this.options = options;
@@ -140,7 +152,7 @@ public final class LogManager implements AutoCloseable {
         this.flusher = new Flusher("brook-log-flusher");
         this.scheduler = new Scheduler("brook-log-scheduler");
         this.cleanerScheduler = new Scheduler("brook-log-cleaner");
-        this.cleaner = new LogCleaner();
+        this.cleaner = new LogCleaner(options.cleanerDedupeBufferSize);
     }
 
     /** Opens (recovering if needed) every log in the data directory and starts the background threads. */
@@ -205,6 +217,7 @@ public final class LogManager implements AutoCloseable {
                 try {
                     Log log = futures.get(i).get();
                     log.setHighWatermarkListener(options.highWatermarkListener);
+                    log.setFailureHandler(this::onLogFailure);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -301,14 +314,19 @@ public final class LogManager implements AutoCloseable {
             if (closed) {
                 throw new IOException("log manager closed");
             }
+            if (offline != null) {
+                throw new IOException(offline.getMessage(), offline);
+            }
             existing = logs.get(tp);
             if (existing != null) {
                 return existing;
             }
+            // No directory fsync here: the log fsyncs its entry in this directory before its first
+            // data becomes durable, and close fsyncs this directory once for all of them.
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher);
-            Log.fsyncDirectory(dir);
             log.setHighWatermarkListener(options.highWatermarkListener);
+            log.setFailureHandler(this::onLogFailure);
             logs.put(tp, log);
             return log;
         }
@@ -336,6 +354,29 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Kafka's log directory failure: an I/O error in one log means the disk behind the directory
+     * can no longer be trusted, so every log of it goes offline (appends, reads and durability
+     * waiters fail with KAFKA_STORAGE_ERROR), no log is created in it any more, the background
+     * passes stop touching it and close writes no clean-shutdown marker.
+     */
+    private void onLogFailure(Log failed, IOException error) {
+        IOException cause;
+        synchronized (this) {
+            if (offline != null) {
+                return;
+            }
+            cause = new IOException("log directory " + dir + " is offline after an I/O error in " + failed, error);
+            offline = cause;
+        }
+        LOG.error("log directory {} goes offline: every partition in it stops serving", dir, error);
+        for (Log log : logs.values()) {
+            if (log != failed) {
+                log.failWithDirectory(cause);
+            }
+        }
+    }
+
     /** Applies a new config to every partition of a topic. */
     public void updateConfig(String topic, LogConfig config) {
         for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
@@ -354,6 +395,9 @@ public final class LogManager implements AutoCloseable {
      * segments deleted.
      */
     public int runRetention() {
+        if (offline != null) {
+            return 0;
+        }
         long now = clock.millis();
         int n = 0;
         for (Log log : logs.values()) {
@@ -365,6 +409,9 @@ public final class LogManager implements AutoCloseable {
 
     /** One compaction pass over the logs whose policy includes compact; returns the segments rewritten. */
     public int runCleaner() {
+        if (offline != null) {
+            return 0;
+        }
         int n = 0;
         for (Log log : logs.values()) {
             if (log.config().compact() && !log.isClosed()) {
@@ -465,17 +512,44 @@ public final class LogManager implements AutoCloseable {
         shutdownThreads();
         IOException failure = null;
         boolean allClean = true;
-        for (Log log : logs.values()) {
-            try {
-                log.close();
-                allClean &= log.corruption() == null;
-            } catch (IOException e) {
-                allClean = false;
-                failure = e;
+        // Logs close in parallel ({@code num.recovery.threads.per.data.dir} threads, as Kafka
+        // does at shutdown): each close forces only what changed, and independent fsyncs overlap.
+        List<Log> all = List.copyOf(logs.values());
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(options.recoveryThreads, Math.max(1, all.size())),
+                r -> {
+                    Thread t = new Thread(r, "brook-log-close");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            List<Future<?>> futures = new ArrayList<>(all.size());
+            for (Log log : all) {
+                futures.add(pool.submit(() -> {
+                    log.close();
+                    return null;
+                }));
             }
+            for (int i = 0; i < all.size(); i++) {
+                Log log = all.get(i);
+                try {
+                    futures.get(i).get();
+                    allClean &= log.corruption() == null && log.failure() == null;
+                } catch (ExecutionException e) {
+                    allClean = false;
+                    LOG.error("could not close {}", log, e.getCause());
+                    failure = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    allClean = false;
+                    failure = new IOException("interrupted while closing logs", e);
+                    break;
+                }
+            }
+        } finally {
+            pool.shutdown();
         }
         checkpointRecoveryPoints();
-        if (allClean && failure == null) {
+        if (allClean && failure == null && offline == null) {
             Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
             Files.write(marker, new byte[0]);
             LogSegment.force(marker);

@@ -19,6 +19,8 @@ import java.nio.file.StandardOpenOption;
  * <p>Threading: appends, truncation and index rebuilds run under the owning log's lock (a single
  * writer); reads run on any thread and see a prefix of the file bounded by {@link #size()}, which
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
+ * {@link #flush}, {@link #flushIndexes} and {@link #markDeleted} hold this segment's monitor, so a
+ * segment marked deleted is never forced afterwards and marking waits for a force in progress.
  */
 final class LogSegment {
     private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
@@ -48,8 +50,23 @@ final class LogSegment {
     private long lastBatchBase = -1L;
     /** Whether the directory entry of a newly created file still has to be fsynced. */
     private volatile boolean directoryEntryDirty;
+    /**
+     * Whether the file may hold bytes (or a length) not yet forced: set after every write or
+     * truncation and by a recovery scan (whose data may sit in the page cache only), cleared by
+     * {@link #flush} just before its force, so a write racing with the force sets it again.
+     */
+    private volatile boolean dataDirty;
     /** Whether the index files on disk are stale relative to memory. */
     private boolean indexesDirty = true;
+    /**
+     * Set (under this segment's monitor) once the segment was taken out of its log to be deleted:
+     * from then on {@link #flush} and {@link #flushIndexes} do nothing, so a flush racing with
+     * retention, truncation or a compaction swap neither forces a closed channel nor writes the
+     * index files of a deleted segment back.
+     */
+    private boolean deleted;
+    /** How often the log file was forced (observable by tests). */
+    int forceCount;
 
     private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
         this.dir = dir;
@@ -78,6 +95,8 @@ final class LogSegment {
         Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.directoryEntryDirty = true;
+        // Empty indexes need no files: a segment without data is never indexed at load.
+        s.indexesDirty = false;
         return s;
     }
 
@@ -87,6 +106,8 @@ final class LogSegment {
                 StandardOpenOption.WRITE);
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
+        // An empty segment is not indexed (see Log's load): there is nothing to write back.
+        s.indexesDirty = s.size > 0;
         return s;
     }
 
@@ -149,6 +170,7 @@ final class LogSegment {
         lastBatchBase = batchBase;
         nextOffset = batchLast + 1;
         indexesDirty = true;
+        dataDirty = true;
         size = position + bytes;
     }
 
@@ -286,6 +308,7 @@ final class LogSegment {
         size = validBytes;
         nextOffset = expected;
         indexesDirty = true;
+        dataDirty = true;
         if (error == null && validBytes == fileSize) {
             return null;
         }
@@ -354,6 +377,7 @@ final class LogSegment {
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
         channel.truncate(position);
+        dataDirty = true;
         channel.position(position);
         size = position;
         offsetIndex.truncateTo(next);
@@ -378,6 +402,7 @@ final class LogSegment {
     void prepareForAppend() throws IOException {
         if (channel.size() != size) {
             channel.truncate(size);
+            dataDirty = true;
         }
         channel.position(size);
     }
@@ -390,13 +415,21 @@ final class LogSegment {
     }
 
     /**
-     * Forces the log file (fdatasync: data and the file length) and, the first time after the
-     * file was created, the directory, without which a power failure could lose the file's name
-     * even though its data reached the disk.
+     * Forces the log file (fdatasync: data and the file length) if it changed since the last
+     * force and, the first time it holds data after the file was created, the directory, without
+     * which a power failure could lose the file's name even though its data reached the disk (an
+     * empty segment lost that way is simply recreated at start-up).
      */
-    void flush() throws IOException {
-        channel.force(false);
-        if (directoryEntryDirty) {
+    synchronized void flush() throws IOException {
+        if (deleted) {
+            return;
+        }
+        if (dataDirty) {
+            dataDirty = false;
+            forceCount++;
+            channel.force(false);
+        }
+        if (directoryEntryDirty && size > 0) {
             Log.fsyncDirectory(dir);
             directoryEntryDirty = false;
         }
@@ -404,7 +437,7 @@ final class LogSegment {
 
     /** Writes the index files if memory is newer, and forces them. */
     synchronized void flushIndexes() throws IOException {
-        if (!indexesDirty) {
+        if (!indexesDirty || deleted) {
             return;
         }
         Path index = file(dir, baseOffset, INDEX_SUFFIX);
@@ -424,6 +457,19 @@ final class LogSegment {
 
     void close() throws IOException {
         channel.close();
+    }
+
+    /**
+     * Called when the segment leaves its log for deletion, before its files are renamed or
+     * closed: waits for a flush of it in progress and turns later flushes into no-ops (its data
+     * is no longer part of the log, so there is nothing left to make durable).
+     */
+    synchronized void markDeleted() {
+        deleted = true;
+    }
+
+    synchronized boolean isDeleted() {
+        return deleted;
     }
 
     /** Renames all three files by adding {@code suffix} (e.g. before a delayed delete). */

@@ -204,6 +204,10 @@ final class ProducerStateManager {
         return before - producers.size();
     }
 
+    boolean isEmpty() {
+        return producers.isEmpty();
+    }
+
     void clear() {
         producers.clear();
         ongoingTxns.clear();

@@ -22,6 +22,7 @@
  *         /topic-0/00000000000000000000.log        batches as received (offsets assigned)
  *                 /00000000000000000000.index      sparse base offset -> file position
  *                 /00000000000000000000.timeindex  sparse max timestamp -> base offset
+ *                                                  (both absent while a segment is empty)
  *                 /00000000000000001234.snapshot   idempotent-producer state at offset 1234
  *                 /log-start-offset                after DeleteRecords or retention
  *                 /aborted-transactions            for READ_COMMITTED fetches

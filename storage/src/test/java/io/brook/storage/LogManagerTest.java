@@ -142,4 +142,36 @@ class LogManagerTest {
             assertThat(again.allLogs()).isEmpty();
         }
     }
+
+    @Test
+    void shouldCreateAndCloseAnEmptyLogWithoutWritingAnythingButItsSegmentFile() throws Exception {
+        try (LogManager m = open()) {
+            m.getOrCreateLog("empty", 0, LogConfig.defaults());
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(tmp.resolve("empty-0"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .containsExactly(LogSegment.name(0) + LogSegment.LOG_SUFFIX);
+        }
+        try (LogManager m = open()) {
+            Log log = m.getLog("empty", 0);
+            assertThat(log.logEndOffset()).isZero();
+            assertThat(log.indexRebuilds).isZero();
+            AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        try (LogManager m = open()) {
+            assertThat(m.getLog("empty", 0).logEndOffset()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldFsyncTheDataDirectoryForANewLogAtItsFirstFlushRatherThanAtCreation() throws Exception {
+        try (LogManager m = open()) {
+            Log log = m.getOrCreateLog("fresh", 0, LogConfig.defaults());
+            assertThat(log.parentDirectoryDirty).isTrue();
+            AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(log.parentDirectoryDirty).isFalse();
+        }
+    }
 }

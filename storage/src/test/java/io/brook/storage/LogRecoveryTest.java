@@ -243,4 +243,23 @@ class LogRecoveryTest {
         log = fx.crashAndReopenAfter(() -> { }, log.durableOffset());
         assertIntactPrefix(log, 15);
     }
+
+    @Test
+    void shouldNeitherRebuildNorWarnForTheIndexesOfANewOrEmptyLog() throws Exception {
+        fx = new LogFixture(tmp, Map.of());
+        Log log = fx.open();
+        assertThat(log.indexRebuilds).isZero();
+        log = fx.reopen();
+        assertThat(log.indexRebuilds).isZero();
+        log = fx.crashAndReopen(0L);
+        assertThat(log.indexRebuilds).isZero();
+        assertThat(log.logEndOffset()).isZero();
+        // A segment holding data whose index is gone is rebuilt.
+        log.append(Batches.batch(1000, 2, "k"), 0);
+        log.close();
+        Files.deleteIfExists(LogSegment.file(fx.dir, 0L, LogSegment.INDEX_SUFFIX));
+        log = fx.open();
+        assertThat(log.indexRebuilds).isEqualTo(1);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
 }

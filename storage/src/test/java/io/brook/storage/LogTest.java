@@ -351,4 +351,27 @@ class LogTest {
         assertThat(log.append(Batches.batch(now - 1000, 1, "k"), 0).error()).isEqualTo(Errors.NONE);
         assertThat(log.logEndOffset()).isEqualTo(1);
     }
+
+    @Test
+    void shouldForceOnlySegmentsChangedSinceTheLastFlushWhenClosing() throws Exception {
+        Log log = fixture(Map.of(LogConfig.SEGMENT_BYTES, 300)).open();
+        for (int i = 0; i < 10; i++) {
+            log.append(Batches.batch(1000 + i, 2, "k"), 0);
+        }
+        log = fx.reopen();
+        assertThat(log.segmentCount()).isGreaterThan(2);
+        List<LogSegment> before = List.copyOf(log.segments.values());
+        log.append(Batches.batch(2000, 2, "k"), 0);
+        LogSegment changed = log.active();
+        log.close();
+        assertThat(changed.forceCount).isEqualTo(1);
+        for (LogSegment s : before) {
+            if (s != changed) {
+                assertThat(s.forceCount).as("%s", s).isZero();
+            }
+        }
+        log = fx.open();
+        assertThat(log.logEndOffset()).isEqualTo(22);
+        assertThat(Batches.readAll(log, 0)).hasSize(22);
+    }
 }

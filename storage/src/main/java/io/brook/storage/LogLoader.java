@@ -1,0 +1,249 @@
+package io.brook.storage;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Opening an existing log directory: completes interrupted file replacements, opens every
+ * segment, trusts the indexes of segments below the recovery point after a clean stop (after
+ * sanity checks), scans and checks the others, truncates a torn tail (deleting the segments after
+ * it) or records where corrupt data starts, and finally forces what a recovery scan found. The
+ * offsets, producer state and durability point are then set up by {@link Log} from what was
+ * loaded.
+ *
+ * <p>Threading: runs once, on the thread opening the log, before the log is visible to anyone.
+ */
+final class LogLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
+
+    private final Path dir;
+    private final String name;
+    private final LogConfig config;
+    private final long nowMs;
+    private final NavigableMap<Long, LogSegment> segments;
+
+    private boolean cleanShutdown;
+    private long scanFrom = Long.MAX_VALUE;
+    private long persistedStart = -1L;
+    private Corruption corruption;
+    private int indexRebuilds;
+
+    /**
+     * @param name     the log's name for messages ({@code topic-partition})
+     * @param segments the log's (empty) segment map, filled by {@link #loadSegments}
+     */
+    LogLoader(Path dir, String name, LogConfig config, long nowMs, NavigableMap<Long, LogSegment> segments) {
+        this.dir = dir;
+        this.name = name;
+        this.config = config;
+        this.nowMs = nowMs;
+        this.segments = segments;
+    }
+
+    /** The log start offset persisted by DeleteRecords or retention, -1 if none. */
+    long persistedStart() {
+        return persistedStart;
+    }
+
+    /** Null if every segment is sound (after truncating a torn tail), else the first corrupt spot. */
+    Corruption corruption() {
+        return corruption;
+    }
+
+    /** Segments whose indexes had to be rebuilt although the stop was clean. */
+    int indexRebuilds() {
+        return indexRebuilds;
+    }
+
+    /**
+     * Fills the segment map: at least one segment (an empty one at the persisted log start
+     * offset if the directory holds none).
+     *
+     * @param recoveryPoint offset below which data is known to have been fsynced (0 if unknown)
+     * @param cleanShutdown whether the previous run closed the log cleanly; if not, every segment
+     *                      from the one holding the recovery point on is scanned and checked
+     */
+    void loadSegments(long recoveryPoint, boolean cleanShutdown) throws IOException {
+        this.cleanShutdown = cleanShutdown;
+        completeInterruptedSwaps(dir);
+        TreeSet<Long> bases = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(f -> {
+                String n = f.getFileName().toString();
+                if (n.length() == 20 + LogSegment.LOG_SUFFIX.length() && n.endsWith(LogSegment.LOG_SUFFIX)) {
+                    try {
+                        bases.add(Long.parseLong(n.substring(0, 20)));
+                    } catch (NumberFormatException ignored) {
+                        // not a segment
+                    }
+                }
+            });
+        }
+        persistedStart = readLogStartOffset();
+        if (bases.isEmpty()) {
+            long base = Math.max(0, persistedStart);
+            segments.put(base, LogSegment.create(dir, base, config, nowMs));
+        } else {
+            for (long base : bases) {
+                segments.put(base, LogSegment.open(dir, base, config, nowMs));
+            }
+        }
+        Long rp = segments.floorKey(recoveryPoint);
+        scanFrom = cleanShutdown ? Long.MAX_VALUE : (rp == null ? segments.firstKey() : rp);
+        List<LogSegment> list = new ArrayList<>(segments.values());
+        for (int i = 0; i < list.size(); i++) {
+            LogSegment seg = list.get(i);
+            if (seg.isEmpty()) {
+                // Nothing to check and no index to load or rebuild (a brand-new log, or a
+                // segment rolled just before a stop).
+                continue;
+            }
+            boolean scan = seg.baseOffset >= scanFrom;
+            if (!scan && seg.load()) {
+                continue;
+            }
+            if (!scan) {
+                LOG.warn("{}: index of {} missing or unsound, rebuilding", name, seg.logFile());
+                indexRebuilds++;
+            }
+            Corruption c = seg.recover(null);
+            if (c == null) {
+                continue;
+            }
+            boolean last = i == list.size() - 1;
+            if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
+                LOG.warn("{}: truncating invalid tail of {}", name, c);
+                seg.truncateBytes(c.position(), c.offset());
+                for (int j = i + 1; j < list.size(); j++) {
+                    LogSegment later = list.get(j);
+                    LOG.warn("{}: deleting {} after the truncated tail", name, later.logFile());
+                    segments.remove(later.baseOffset);
+                    later.close();
+                    LogSegment.deleteFiles(dir, later.baseOffset, "");
+                }
+                break;
+            }
+            if (corruption == null) {
+                corruption = c;
+                LOG.error("{}: corrupt data in {}; the log serves no offset at or after {} and takes no appends",
+                        name, c, c.offset());
+            }
+        }
+    }
+
+    /**
+     * After an unclean stop the data found on disk may still sit in the page cache only: forces
+     * every scanned segment before the log calls it durable (after a clean stop close() forced
+     * everything), and writes the indexes of the segments other than {@code active}.
+     */
+    void forceRecovered(LogSegment active) throws IOException {
+        for (LogSegment seg : segments.values()) {
+            if (!cleanShutdown && seg.baseOffset >= scanFrom) {
+                seg.flush();
+            }
+            if (seg != active) {
+                seg.flushIndexes();
+            }
+        }
+    }
+
+    /**
+     * Finishes or rolls back file replacements a crash interrupted. A replacement writes
+     * {@code X.log.cleaned}, renames it to {@code X.log.swap} (the commit point), renames the old
+     * files to {@code .deleted} and the swap file to {@code X.log}. So: {@code .cleaned} files
+     * were never committed and go; a {@code .log.swap} file is committed and replaces
+     * {@code X.log} and every segment whose base lies within its offsets (their indexes are
+     * dropped and rebuilt); {@code .deleted} files go.
+     */
+    static void completeInterruptedSwaps(Path dir) throws IOException {
+        List<Path> all;
+        try (Stream<Path> files = Files.list(dir)) {
+            all = files.toList();
+        }
+        boolean changed = false;
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            if (n.endsWith(LogSegment.CLEANED_SUFFIX) || n.endsWith(LogSegment.DELETED_SUFFIX) || n.endsWith(".tmp")) {
+                LOG.info("deleting leftover {}", f);
+                Files.deleteIfExists(f);
+                changed = true;
+            }
+        }
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            String swapSuffix = LogSegment.LOG_SUFFIX + LogSegment.SWAP_SUFFIX;
+            if (n.endsWith(swapSuffix) && n.length() == 20 + swapSuffix.length() && Files.exists(f)) {
+                long base;
+                try {
+                    base = Long.parseLong(n.substring(0, 20));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                // The swap file replaces every segment from its base to its last offset (it
+                // always ends with a batch holding the replaced group's last offset).
+                long last = base;
+                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                    BatchScanner scanner = new BatchScanner(ch, 0, ch.size(), false, Integer.MAX_VALUE);
+                    while (scanner.next()) {
+                        last = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
+                    }
+                }
+                LOG.info("completing interrupted swap of {} (offsets {} to {})", f, base, last);
+                for (Path g : all) {
+                    String gn = g.getFileName().toString();
+                    if (gn.length() == 20 + LogSegment.LOG_SUFFIX.length() && gn.endsWith(LogSegment.LOG_SUFFIX)) {
+                        try {
+                            long b = Long.parseLong(gn.substring(0, 20));
+                            if (b > base && b <= last) {
+                                LogSegment.deleteFiles(dir, b, "");
+                            }
+                        } catch (NumberFormatException ignored) {
+                            // not a segment
+                        }
+                    }
+                }
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
+                Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
+                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
+                changed = true;
+            }
+        }
+        for (Path f : all) {
+            String n = f.getFileName().toString();
+            if (n.endsWith(LogSegment.SWAP_SUFFIX)) {
+                Files.deleteIfExists(f);
+                changed = true;
+            }
+        }
+        if (changed) {
+            Log.fsyncDirectory(dir);
+        }
+    }
+
+    private long readLogStartOffset() throws IOException {
+        Path f = dir.resolve(Log.LOG_START_OFFSET_FILE);
+        if (!Files.exists(f)) {
+            return -1L;
+        }
+        try {
+            return Long.parseLong(Files.readString(f, StandardCharsets.UTF_8).trim());
+        } catch (NumberFormatException e) {
+            LOG.warn("{}: unreadable {}, using the first segment's base offset", name, f);
+            return -1L;
+        }
+    }
+}
