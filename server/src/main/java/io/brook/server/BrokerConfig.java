@@ -84,6 +84,7 @@ final class BrokerConfig {
     static final String LOG_FLUSH_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
     static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
     static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
+    static final String LOG_CLEANER_DEDUPE_BUFFER_SIZE = "log.cleaner.dedupe.buffer.size";
     static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
     static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
@@ -170,6 +171,8 @@ final class BrokerConfig {
                 key(LOG_CLEANER_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Run compaction for compacted topics."),
                 key(LOG_CLEANER_BACKOFF_MS, Type.LONG, "15000", Check.atLeast(1),
                         "Pause of the compactor when it has nothing to do."),
+                key(LOG_CLEANER_DEDUPE_BUFFER_SIZE, Type.LONG, "134217728", Check.atLeast(1024 * 1024),
+                        "Memory of the compactor's key map (key digests and offsets); bounds the keys one pass can clean."),
                 key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
                 key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
                         "Partitions of the committed-offsets topic."),

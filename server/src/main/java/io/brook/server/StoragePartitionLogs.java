@@ -30,6 +30,7 @@ final class StoragePartitionLogs implements PartitionLogs {
                 .checkpointIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_CHECKPOINT_INTERVAL_MS))
                 .cleanerEnable(broker.bool(BrokerConfig.LOG_CLEANER_ENABLE))
                 .cleanerBackoffMs(broker.longValue(BrokerConfig.LOG_CLEANER_BACKOFF_MS))
+                .cleanerDedupeBufferSize(broker.longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE))
                 // every high-watermark move (after the group commit, or after the write when
                 // fsync-on-ack is off), whoever appended, wakes the fetches waiting on that partition
                 .highWatermarkListener((log, hw) -> fetchWaiters.wake(new TopicPartition(log.topic(), log.partition())))

@@ -52,6 +52,15 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldBoundTheCompactorKeyMapWithKafkasSetting() {
+        assertThat(BrokerConfig.defaults().longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE)).isEqualTo(128L << 20);
+        assertThat(BrokerConfig.parse(Map.of("log.cleaner.dedupe.buffer.size", "4194304"))
+                .longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE)).isEqualTo(4L << 20);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.cleaner.dedupe.buffer.size", "1024")))
+                .hasMessageContaining("log.cleaner.dedupe.buffer.size");
+    }
+
+    @Test
     void shouldPreferLogDirsOverLogDir() {
         BrokerConfig c = BrokerConfig.parse(Map.of("log.dir", "/a", "log.dirs", "/b"));
         assertThat(c.dataDir()).isEqualTo(Path.of("/b"));
