@@ -1,8 +1,8 @@
 package io.brook.server;
 
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Long-poll fetches waiting for data, by partition. A {@link DelayedFetch} registers on every
@@ -11,15 +11,37 @@ import java.util.concurrent.ConcurrentHashMap;
  * again.
  * Nothing polls: a waiter is touched only by a wake-up or by its own deadline.
  *
+ * <p>Concurrency: a partition's set of waiters is added to and removed from only inside the
+ * map's atomic update of that partition, and is dropped from the map in the same update that
+ * empties it. So a set the map no longer holds is never added to: were the add done after the
+ * lookup (computeIfAbsent, then add), the last other waiter could leave in between, the emptied
+ * set be dropped, and the new waiter land in a set no wake-up reaches — it would then be answered
+ * only at its deadline. (That happened to a consumer's next fetch racing with the unregistration
+ * of the one just answered.) A registration that {@link #wake} misses because it came after the
+ * wake-up read the set is covered by the check every fetch makes after registering.
+ *
  * <p>Thread-safe; {@link #wake} is cheap and may run on the flusher thread — waiters do their
  * re-check on the I/O pool.
  */
 final class FetchWaiters {
 
-    private final Map<TopicPartition, Set<DelayedFetch>> byPartition = new ConcurrentHashMap<>();
+    private final ConcurrentMap<TopicPartition, Set<DelayedFetch>> byPartition;
+
+    FetchWaiters() {
+        this(new ConcurrentHashMap<>());
+    }
+
+    /** With a given (empty) map: tests use one that interleaves other calls with these. */
+    FetchWaiters(ConcurrentMap<TopicPartition, Set<DelayedFetch>> byPartition) {
+        this.byPartition = byPartition;
+    }
 
     void watch(TopicPartition tp, DelayedFetch fetch) {
-        byPartition.computeIfAbsent(tp, k -> ConcurrentHashMap.newKeySet()).add(fetch);
+        byPartition.compute(tp, (k, set) -> {
+            Set<DelayedFetch> s = set != null ? set : ConcurrentHashMap.newKeySet();
+            s.add(fetch);
+            return s;
+        });
     }
 
     void unwatch(TopicPartition tp, DelayedFetch fetch) {

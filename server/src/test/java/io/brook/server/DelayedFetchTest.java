@@ -58,6 +58,26 @@ class DelayedFetchTest {
     }
 
     @Test
+    void shouldCheckAgainWhenDataArrivesDuringACheck() {
+        // the data became visible just after this check read the log: the wake-up it causes must not be lost
+        List<Boolean> seen = new ArrayList<>();
+        DelayedFetch f = new DelayedFetch(waiters, List.of(tp), executor, deadline -> {
+            seen.add(deadline);
+            if (seen.size() == 1) {
+                waiters.wake(tp);
+                return false;
+            }
+            return true;
+        });
+        waiters.watch(tp, f);
+        waiters.wake(tp);
+        executor.runAll();
+        assertThat(seen).containsExactly(false, false);
+        assertThat(f.isDone()).isTrue();
+        assertThat(waiters.waiting()).isZero();
+    }
+
+    @Test
     void shouldAnswerAtTheDeadlineAndUnregister() {
         DelayedFetch f = fetch(false);
         f.expire();

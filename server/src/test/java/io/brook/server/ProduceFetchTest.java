@@ -211,6 +211,27 @@ class ProduceFetchTest {
     }
 
     @Test
+    void shouldWakeEachOfBackToBackLongPollsWhenDataArrives() throws Exception {
+        // a consumer's pattern: the next fetch is sent as soon as the previous one is answered,
+        // while the answered one may still be leaving the partition's waiters
+        try (ProtocolClient producer = new ProtocolClient(brook.bootstrapServers())) {
+            for (int i = 0; i < 50; i++) {
+                int waiting = client.send(new FetchRequest().maxWaitMs(30_000).minBytes(1).maxBytes(1 << 20)
+                        .sessionId(0).sessionEpoch(-1).topics(List.of(new FetchTopic().topic("t").partitions(List.of(
+                                new FetchPartition().partition(0).fetchOffset(i).partitionMaxBytes(1 << 20))))),
+                        FETCH_V);
+                // a registration lost to the race is not counted here, so this fails in seconds, not at 30 s
+                Await.until("fetch " + i + " parked", () -> brook.context().fetchWaiters().waiting() == 1);
+                ProduceResponse r = producer.call(produce((short) -1, "t", 0, batch(Compression.NONE, 1, "r" + i)),
+                        PRODUCE_V);
+                assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+                FetchResponse woken = client.receive(io.brook.wire.protocol.ApiKey.FETCH, FETCH_V, waiting);
+                assertThat(values(woken.responses().get(0).partitions().get(0))).containsExactly("r" + i);
+            }
+        }
+    }
+
+    @Test
     void shouldReturnTheFirstBatchEvenWhenLargerThanTheLimits() throws Exception {
         produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "x".repeat(300), "y".repeat(300)));
         produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "z"));
