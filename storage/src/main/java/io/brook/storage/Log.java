@@ -107,7 +107,9 @@ public final class Log implements AutoCloseable {
     private volatile long logEndOffset;
     private volatile long logStartOffset;
     private volatile long firstUnstableOffset = -1L;
-    private volatile DurablePoint durable;
+    private volatile LogPoint durable;
+    /** The log end as last published by an append or truncation; what readers may see without fsync-on-ack. */
+    private volatile LogPoint appended;
     private volatile Corruption corruption;
     private volatile IOException failure;
     /** Set (under the waiters' monitor) when failing starts, before {@link #failure} is published. */
@@ -128,8 +130,11 @@ public final class Log implements AutoCloseable {
     /** Test seam: runs on the flushing thread just before a segment is forced. */
     volatile java.util.function.Consumer<LogSegment> beforeSegmentFlush;
 
-    /** A durable log end and where it lies in the files. */
-    private record DurablePoint(long offset, long segmentBase, int position) {
+    /**
+     * A log end and where it lies in the files. Published after the offsets it covers, so a
+     * reader bounded by one never sees bytes that the reported end does not cover yet.
+     */
+    private record LogPoint(long offset, long segmentBase, int position) {
     }
 
     private record Waiter(long nextOffset, CompletableFuture<Void> future) implements Comparable<Waiter> {
@@ -192,7 +197,8 @@ public final class Log implements AutoCloseable {
         logEndOffset = 0L;
         logStartOffset = 0L;
         firstUnstableOffset = -1L;
-        durable = new DurablePoint(0L, 0L, 0);
+        durable = new LogPoint(0L, 0L, 0);
+        appended = durable;
         lastFlushMs = now;
     }
 
@@ -209,7 +215,8 @@ public final class Log implements AutoCloseable {
         logStartOffset = Math.min(Math.max(loader.persistedStart(), segments.firstKey()), logEndOffset);
         loadProducerState(logEndOffset);
         loader.forceRecovered(active);
-        durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
+        durable = new LogPoint(logEndOffset, active.baseOffset, active.size());
+        appended = durable;
         lastFlushMs = clock.millis();
     }
 
@@ -355,6 +362,7 @@ public final class Log implements AutoCloseable {
             producers.update(written, srcs.length == 1 ? p : 0, base, last);
             firstUnstableOffset = producers.firstUnstableOffset();
             logEndOffset = last + 1;
+            appended = new LogPoint(last + 1, active.baseOffset, active.size());
             unflushedMessages += last - base + 1;
             requestFlush = cfg.flushOnAck() || unflushedMessages >= cfg.flushMessages();
             result = new AppendResult(Errors.NONE, null, base, last, cfg.logAppendTime() ? now : -1L,
@@ -595,7 +603,7 @@ public final class Log implements AutoCloseable {
                 act.flush();
                 syncParentDirectory();
                 flushCount++;
-                durable = new DurablePoint(end, act.baseOffset, position);
+                durable = new LogPoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();
             HighWatermarkListener l = listener;
@@ -760,7 +768,7 @@ public final class Log implements AutoCloseable {
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         long start = logStartOffset;
         long leo = logEndOffset;
-        DurablePoint d = durable;
+        LogPoint d = visible();
         long hw = highWatermark(d, leo);
         long lso = lastStableOffset(hw);
         if (offset < start || offset > leo) {
@@ -807,18 +815,20 @@ public final class Log implements AutoCloseable {
     }
 
     /** File position up to which {@code seg} may be served. */
-    private int readLimit(LogSegment seg, DurablePoint d) {
-        if (!config.flushOnAck()) {
-            return seg.size();
-        }
+    private int readLimit(LogSegment seg, LogPoint d) {
         if (seg.baseOffset < d.segmentBase()) {
             return seg.size();
         }
         return seg.baseOffset == d.segmentBase() ? Math.min(d.position(), seg.size()) : 0;
     }
 
-    private long highWatermark(DurablePoint d, long leo) {
-        return config.flushOnAck() ? Math.min(d.offset(), leo) : leo;
+    private long highWatermark(LogPoint d, long leo) {
+        return Math.min(d.offset(), leo);
+    }
+
+    /** The end readers may see: the durable one, or with fsync-on-ack off the appended one. */
+    private LogPoint visible() {
+        return config.flushOnAck() ? durable : appended;
     }
 
     private long lastStableOffset(long hw) {
@@ -857,7 +867,7 @@ public final class Log implements AutoCloseable {
 
     public long logEndOffset() { return logEndOffset; }
 
-    public long highWatermark() { return highWatermark(durable, logEndOffset); }
+    public long highWatermark() { return highWatermark(visible(), logEndOffset); }
 
     /** The first offset of the earliest open transaction, capped by the high watermark. */
     public long lastStableOffset() { return lastStableOffset(highWatermark()); }
@@ -912,7 +922,7 @@ public final class Log implements AutoCloseable {
         if (timestamp < 0) {
             return null;
         }
-        DurablePoint d = durable;
+        LogPoint d = visible();
         long hw = highWatermark(d, logEndOffset);
         long start = logStartOffset;
         for (LogSegment seg : segments.values()) {
@@ -932,7 +942,7 @@ public final class Log implements AutoCloseable {
     }
 
     private TimestampOffset maxTimestampOffset() throws IOException {
-        DurablePoint d = durable;
+        LogPoint d = visible();
         long hw = highWatermark(d, logEndOffset);
         LogSegment best = null;
         for (LogSegment seg : segments.values()) {
@@ -1088,12 +1098,13 @@ public final class Log implements AutoCloseable {
             last.prepareForAppend();
             active = last;
             logEndOffset = last.nextOffset();
+            appended = new LogPoint(logEndOffset, last.baseOffset, last.size());
             if (logStartOffset > logEndOffset) {
                 logStartOffset = logEndOffset;
                 writeLogStartOffset(logEndOffset);
             }
             if (durable.offset() > logEndOffset) {
-                durable = new DurablePoint(logEndOffset, last.baseOffset, last.size());
+                durable = new LogPoint(logEndOffset, last.baseOffset, last.size());
             }
             if (corruption != null && logEndOffset <= corruption.offset()) {
                 // The corrupt bytes lay above the new end and were cut off with it.
@@ -1336,7 +1347,7 @@ public final class Log implements AutoCloseable {
                     producers.retainNewest(3);
                     txnIndex.force();
                 }
-                durable = new DurablePoint(logEndOffset, active.baseOffset, active.size());
+                durable = new LogPoint(logEndOffset, active.baseOffset, active.size());
                 completeWaiters(logEndOffset);
             }
             closed = true;

@@ -177,4 +177,52 @@ class GroupCommitTest {
             assertThat(notifiedHw.get()).isEqualTo(log.logEndOffset());
         }
     }
+
+    /**
+     * With fsync-on-ack off the high watermark is the log end. A tailing consumer asks for the
+     * offset after the last batch it got: that offset must never be out of range, which it is if
+     * a read serves bytes the segment already holds but the log end does not cover yet.
+     */
+    @Test
+    @Timeout(60)
+    void shouldNeverServeBeyondTheReportedEndToATailingReaderWithFsyncOnAckOff() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        LogConfig cfg = LogConfig.defaults().with(java.util.Map.of(LogConfig.FLUSH_ON_ACK, false));
+        int appends = 20_000;
+        try (Scheduler scheduler = new Scheduler("s");
+             Log log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, clock, scheduler, null)) {
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread reader = new Thread(() -> {
+                long next = 0;
+                try {
+                    while (!done.get() || next < log.logEndOffset()) {
+                        LogReadResult r = log.read(next, 64 * 1024, true);
+                        if (r.error() != Errors.NONE) {
+                            throw new AssertionError("tailing read at " + next + ": " + r);
+                        }
+                        if (r.records() == null) {
+                            continue;
+                        }
+                        for (var b : Batches.batches(r.records())) {
+                            if (b.lastOffset() >= r.highWatermark()) {
+                                throw new AssertionError("batch ending at " + b.lastOffset()
+                                        + " served with high watermark " + r.highWatermark());
+                            }
+                            next = b.nextOffset();
+                        }
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            });
+            reader.start();
+            for (int i = 0; i < appends && errors.isEmpty(); i++) {
+                assertThat(log.append(Batches.batch(i, 1, "k"), 0).error()).isEqualTo(Errors.NONE);
+            }
+            done.set(true);
+            reader.join();
+            assertThat(errors).isEmpty();
+        }
+    }
 }
