@@ -767,8 +767,10 @@ public final class Log implements AutoCloseable {
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         long start = logStartOffset;
-        long leo = logEndOffset;
+        // The point before the end: it is published after the end, so leo >= d.offset() here and
+        // the slice bounded by d never reaches past the high watermark reported with it.
         LogPoint d = visible();
+        long leo = logEndOffset;
         long hw = highWatermark(d, leo);
         long lso = lastStableOffset(hw);
         if (offset < start || offset > leo) {
