@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -18,12 +19,15 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -156,6 +160,35 @@ final class Groups {
     }
 
     /** Waits for a condition checked against the broker (no polling of consumers needed). */
+    /**
+     * Waits until {@code group} has committed exactly the end offset of every partition of
+     * {@code topic}, as the Admin client reports them; {@code who} names the client in failures.
+     */
+    static void awaitCommittedAtEnd(String bootstrap, String group, String topic, int partitions, String who)
+            throws Exception {
+        try (Admin admin = admin(bootstrap)) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
+            Map<TopicPartition, Long> committed = new HashMap<>();
+            await(Duration.ofSeconds(30), who + " commits up to the end of every partition", () -> {
+                try {
+                    Map<TopicPartition, OffsetAndMetadata> c = admin.listConsumerGroupOffsets(group)
+                            .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+                    committed.clear();
+                    c.forEach((tp, om) -> committed.put(tp, om.offset()));
+                    return committed.equals(ends);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertThat(committed).isEqualTo(ends);
+        }
+    }
+
     static void await(Duration timeout, String what, BooleanSupplier done) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {

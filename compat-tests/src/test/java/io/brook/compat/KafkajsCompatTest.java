@@ -19,12 +19,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -102,27 +100,7 @@ class KafkajsCompatTest {
         }
         assertThat(r.out()).contains("\"state\":\"Empty\"").contains("\"listed\":true");
 
-        try (Admin admin = Groups.admin(bootstrap)) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, Long> ends = new HashMap<>();
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
-            Map<TopicPartition, Long> committed = new HashMap<>();
-            Groups.await(Duration.ofSeconds(30), "kafkajs commits up to the end of every partition", () -> {
-                try {
-                    Map<TopicPartition, OffsetAndMetadata> c = admin.listConsumerGroupOffsets(group)
-                            .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-                    committed.clear();
-                    c.forEach((tp, om) -> committed.put(tp, om.offset()));
-                    return committed.equals(ends);
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
-            assertThat(committed).isEqualTo(ends);
-        }
+        Groups.awaitCommittedAtEnd(bootstrap, group, topic, partitions, "kafkajs");
     }
 
     @ParameterizedTest(name = "{0} producer")

@@ -2,16 +2,9 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,27 +51,7 @@ class KcatGroupCompatTest {
         assertThat(r.exit()).as("kcat exit; stderr: %s", r.err()).isZero();
         assertThat(r.out().lines().toList()).containsExactlyInAnyOrderElementsOf(expected);
 
-        try (Admin admin = Groups.admin(bootstrap)) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, Long> ends = new HashMap<>();
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> ends.put(tp, info.offset()));
-            Map<TopicPartition, Long> committed = new HashMap<>();
-            Groups.await(Duration.ofSeconds(30), "kcat commits up to the end of every partition", () -> {
-                try {
-                    Map<TopicPartition, OffsetAndMetadata> c = admin.listConsumerGroupOffsets(group)
-                            .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-                    committed.clear();
-                    c.forEach((tp, om) -> committed.put(tp, om.offset()));
-                    return committed.equals(ends);
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
-            assertThat(committed).isEqualTo(ends);
-        }
+        Groups.awaitCommittedAtEnd(bootstrap, group, topic, partitions, "kcat");
 
         // a second run of the same group starts from the committed offsets: nothing left to read
         Tools.Result again = Tools.run(cmd, null, 90);
