@@ -170,6 +170,12 @@ class SeekBigBatchManyPartitionsCompatTest {
             for (int i = 0; i < n; i++) {
                 assertThat(sent.get(i).get(30, TimeUnit.SECONDS).offset()).isEqualTo(i);
             }
+            // The case is only covered if the client really sent batches bigger than the fetch limit.
+            double biggestBatch = producer.metrics().entrySet().stream()
+                    .filter(e -> e.getKey().name().equals("batch-size-max") && e.getKey().group().equals("producer-metrics"))
+                    .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                    .findFirst().orElseThrow();
+            assertThat(biggestBatch).isGreaterThan(4.0 * MIB);
         }
         TopicPartition tp = new TopicPartition(topic, 0);
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of(
