@@ -129,12 +129,13 @@ class RestartCompatTest {
             for (int i = 1; i < n / 2; i++) {
                 sent.add(producer.send(new ProducerRecord<>(topic, 0, null, "v-" + i)));
             }
-            // Stop while the first half is still being written (whatever is in flight is cut off).
+            // Stop while the first half is still being written (whatever is in flight is cut off)
+            // and start again at once; the second half is queued behind the re-sent requests.
             first.close();
+            second = Brook.builder().port(port).dataDir(dir).start();
             for (int i = n / 2; i < n; i++) {
                 sent.add(producer.send(new ProducerRecord<>(topic, 0, null, "v-" + i)));
             }
-            second = Brook.builder().port(port).dataDir(dir).start();
             producer.flush();
             // The case is only covered if requests were really re-sent after the restart.
             double retried = producer.metrics().entrySet().stream()
