@@ -2,10 +2,8 @@ package io.brook.storage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -142,12 +140,7 @@ final class OffsetIndex {
             buf.putInt(relOffsets[i]).putInt(positions[i]);
         }
         buf.flip();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-        }
+        IndexFiles.write(file, buf);
     }
 
     /**
@@ -155,15 +148,9 @@ final class OffsetIndex {
      * strictly increasing, every position inside the log. Returns a reason when not.
      */
     String load(Path file, long logSize) throws IOException {
-        if (!Files.exists(file)) {
-            return "missing";
-        }
-        long size = Files.size(file);
-        if (size % ENTRY_SIZE != 0) {
-            return "size " + size + " is not a multiple of " + ENTRY_SIZE;
-        }
-        if (size / ENTRY_SIZE > maxEntries) {
-            return "more than " + maxEntries + " entries";
+        String problem = IndexFiles.shapeProblem(file, ENTRY_SIZE, maxEntries);
+        if (problem != null) {
+            return problem;
         }
         ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(file));
         clear();

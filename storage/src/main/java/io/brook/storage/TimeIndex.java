@@ -2,10 +2,8 @@ package io.brook.storage;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -124,25 +122,14 @@ final class TimeIndex {
             buf.putLong(timestamps[i]).putInt(relOffsets[i]);
         }
         buf.flip();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-        }
+        IndexFiles.write(file, buf);
     }
 
     /** Loads the file if sound for a segment whose offsets end before {@code nextOffset}; else a reason. */
     String load(Path file, long nextOffset) throws IOException {
-        if (!Files.exists(file)) {
-            return "missing";
-        }
-        long size = Files.size(file);
-        if (size % ENTRY_SIZE != 0) {
-            return "size " + size + " is not a multiple of " + ENTRY_SIZE;
-        }
-        if (size / ENTRY_SIZE > maxEntries) {
-            return "more than " + maxEntries + " entries";
+        String problem = IndexFiles.shapeProblem(file, ENTRY_SIZE, maxEntries);
+        if (problem != null) {
+            return problem;
         }
         ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(file));
         clear();

@@ -1,0 +1,47 @@
+package io.brook.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * File handling shared by the sparse indexes ({@link OffsetIndex}, {@link TimeIndex}): both keep
+ * their entries in memory and write them as fixed-size big-endian entries, one after the other,
+ * on roll and close. Loading never trusts the file: its size must be whole entries and within the
+ * index's capacity before anything is read.
+ */
+final class IndexFiles {
+    private IndexFiles() {
+    }
+
+    /** Replaces {@code file}'s content with {@code entries} (position to limit). */
+    static void write(Path file, ByteBuffer entries) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (entries.hasRemaining()) {
+                ch.write(entries);
+            }
+        }
+    }
+
+    /**
+     * Why {@code file} cannot hold an index of {@code entrySize}-byte entries with room for
+     * {@code maxEntries}: missing, not whole entries, or too many; null when its shape is sound.
+     */
+    static String shapeProblem(Path file, int entrySize, int maxEntries) throws IOException {
+        if (!Files.exists(file)) {
+            return "missing";
+        }
+        long size = Files.size(file);
+        if (size % entrySize != 0) {
+            return "size " + size + " is not a multiple of " + entrySize;
+        }
+        if (size / entrySize > maxEntries) {
+            return "more than " + maxEntries + " entries";
+        }
+        return null;
+    }
+}
