@@ -15,7 +15,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,23 +41,9 @@ class BrokerDownCompatTest {
         int port = first.port();
         String topic = "broker-down";
         int n = 3_000;
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrapServers());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.RETRIES_CONFIG, Integer.toString(Integer.MAX_VALUE));
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "512");
+        Properties p = Groups.pipelinedIdempotentProducerProps(first.bootstrapServers());
         // a send() that waits for metadata fails its future after this long instead of blocking
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "20");
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "20");
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
         p.put(CommonClientConfigs.METADATA_RECOVERY_STRATEGY_CONFIG, "none");
         Brook second = null;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {

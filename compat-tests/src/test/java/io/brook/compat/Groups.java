@@ -132,6 +132,29 @@ final class Groups {
         return values;
     }
 
+    /**
+     * An idempotent acks=all producer that keeps up to five requests of tiny batches in flight and
+     * retries quickly, so that a broker stopping under it cuts requests off mid-stream.
+     */
+    static Properties pipelinedIdempotentProducerProps(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.RETRIES_CONFIG, Integer.toString(Integer.MAX_VALUE));
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "512");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "20");
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "20");
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
+        return p;
+    }
+
     static Properties consumerProps(String bootstrap, String group) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
