@@ -57,6 +57,7 @@ final class BrokerConfig {
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
     static final String NETWORK_EPOLL = "brook.network.epoll";
+    static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
     static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     static final String LOG_ROLL_MS = "log.roll.ms";
@@ -123,6 +124,9 @@ final class BrokerConfig {
                         "Event-loop threads that read and write sockets."),
                 key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
                         "Use Linux's native epoll transport when available; false = Java NIO."),
+                key(NETWORK_INLINE_REQUESTS, Type.BOOLEAN, "true", Check.NONE,
+                        "Run requests that never block (Produce, Fetch) on the event loop"
+                                + " instead of handing them to the I/O threads; false = always hand off."),
                 key(FSYNC_ON_ACK, Type.BOOLEAN, "true", Check.NONE,
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),

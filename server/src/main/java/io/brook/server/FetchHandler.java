@@ -37,6 +37,12 @@ import java.util.List;
  */
 final class FetchHandler implements ApiHandler<FetchRequest> {
 
+    /** Reads are index lookups and file slices (page cache); waiting is a {@link DelayedFetch}. */
+    @Override
+    public boolean runsOnEventLoop() {
+        return true;
+    }
+
     @Override
     public void handle(RequestContext ctx, FetchRequest request) {
         if (request.sessionId() != 0) {
@@ -53,7 +59,7 @@ final class FetchHandler implements ApiHandler<FetchRequest> {
             ctx.respond(first.response);
             return;
         }
-        DelayedFetch delayed = new DelayedFetch(broker.fetchWaiters(), first.watched, broker.ioExecutor(),
+        DelayedFetch delayed = new DelayedFetch(broker.fetchWaiters(), first.watched, ctx.nonBlockingExecutor(),
                 deadlinePassed -> {
                     Read again;
                     try {

@@ -104,7 +104,8 @@ final class NetworkServer implements AutoCloseable {
                             p.addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS));
                         }
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes()));
-                        p.addLast("requests", new Connection(broker, apis, ioPool, config.connectionMaxInflightBytes(), readPauses));
+                        p.addLast("requests", new Connection(broker, apis, ioPool, config.connectionMaxInflightBytes(), readPauses,
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS)));
                     }
                 });
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())

@@ -38,6 +38,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
+    /** Appends go to the page cache under the log's short lock; durability is awaited through a callback. */
+    @Override
+    public boolean runsOnEventLoop() {
+        return true;
+    }
+
     /** Produce v7 is the first to allow zstd (KIP-110). */
     static final short ZSTD_MIN_VERSION = 7;
 

@@ -77,6 +77,14 @@ final class RequestContext {
         return connection.apis();
     }
 
+    /**
+     * Where to continue non-blocking work for this request later (a waiting fetch's re-checks):
+     * the connection's event loop when requests run inline, else the I/O pool.
+     */
+    java.util.concurrent.Executor nonBlockingExecutor() {
+        return connection.nonBlockingExecutor();
+    }
+
     void respond(ApiMessage message) {
         if (message == null) {
             throw new NullPointerException("response");

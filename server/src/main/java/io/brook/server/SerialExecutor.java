@@ -12,6 +12,9 @@ import org.slf4j.LoggerFactory;
  * Runs tasks one at a time, in submission order, on a shared pool: the requests of one
  * connection are handled in order while different connections run in parallel. A task that
  * throws does not stop the ones after it.
+ *
+ * <p>{@link #isIdle} lets the submitting thread run a task itself instead, when nothing it
+ * submitted earlier is still queued or running (the connection's inline requests).
  */
 final class SerialExecutor implements Executor {
 
@@ -29,6 +32,15 @@ final class SerialExecutor implements Executor {
     public void execute(Runnable task) {
         tasks.add(task);
         schedule();
+    }
+
+    /**
+     * True when no task is queued or running. Meant for the one thread that submits: when it sees
+     * an idle executor, every task it submitted before has returned (the flag is cleared only after
+     * the last one ran), so work it then does itself still follows them in order.
+     */
+    boolean isIdle() {
+        return !scheduled.get() && tasks.isEmpty();
     }
 
     private void schedule() {
