@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Fetched records leave as file regions (sendfile), on both transports, byte for byte. */
+/**
+ * Fetched records leave as file regions (sendfile), on both transports, byte for byte; small
+ * slices are copied into the response buffer instead.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SendfileTest {
 
@@ -104,6 +107,41 @@ class SendfileTest {
                     total += p instanceof ByteBuf buf ? buf.readableBytes() : ((DefaultFileRegion) p).count();
                 }
                 assertThat(total).isEqualTo(4 + 5 + response.size((short) 12));
+            } finally {
+                parts.forEach(ReferenceCountUtil::release);
+            }
+            assertThat(records.channel().isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldCopySmallFileRecordsIntoTheOneResponseBuffer() throws Exception {
+        try (Brook brook = Brook.builder().start(); ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            c.call(new CreateTopicsRequest().topics(List.of(
+                    new CreatableTopic().name("small").numPartitions(1).replicationFactor((short) 1))), (short) 7);
+            byte[] value = new byte[100];
+            Arrays.fill(value, (byte) 42);
+            ByteBuffer batch = new RecordBatchBuilder(Compression.NONE).append(1, null, value).build();
+            ProduceResponse produced = c.call(new ProduceRequest().acks((short) -1).timeoutMs(5000).topicData(List.of(
+                    new ProduceRequest.TopicProduceData().name("small").partitionData(List.of(
+                            new ProduceRequest.PartitionProduceData().index(0)
+                                    .records(BufferRecords.wrap(batch.duplicate())))))), (short) 9);
+            assertThat(produced.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+            FileRecords records = brook.context().topics().log("small", 0).read(0, 1 << 20, true).records();
+            assertThat(records.sizeInBytes()).isLessThan(ResponseEncoder.COPY_FILE_RECORDS_BELOW);
+            FetchResponse response = new FetchResponse().sessionId(0).responses(List.of(
+                    new FetchResponse.FetchableTopicResponse().topic("small").partitions(List.of(
+                            new FetchResponse.PartitionData().partitionIndex(0).records(records)))));
+            List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, 7, (short) 1, response, (short) 12);
+            try {
+                assertThat(parts).hasSize(1);
+                ByteBuf frame = (ByteBuf) parts.get(0);
+                assertThat(frame.readableBytes()).isEqualTo(4 + 5 + response.size((short) 12));
+                // the fields after the records: partition, topic and response tagged fields (one byte each)
+                int recordsEnd = frame.writerIndex() - 3;
+                byte[] copied = new byte[records.sizeInBytes()];
+                frame.getBytes(recordsEnd - copied.length, copied);
+                assertThat(ByteBuffer.wrap(copied)).isEqualTo(records.readAll());
             } finally {
                 parts.forEach(ReferenceCountUtil::release);
             }
