@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -46,6 +47,11 @@ public final class BrookMain implements Callable<Integer> {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
+        // Netty's default leak detection records a stack trace for one buffer in 128: worth it in
+        // tests (which keep it), not in a serving broker. -Dio.netty.leakDetection.level=... still wins.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         int code = new CommandLine(new BrookMain()).execute(args);
         if (code != 0) {
             System.exit(code);
