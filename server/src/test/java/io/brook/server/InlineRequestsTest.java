@@ -7,6 +7,11 @@ import io.brook.server.TestMessages.Pong;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -16,9 +21,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -210,6 +218,44 @@ class InlineRequestsTest {
         }
         for (int i = 0; i < n; i++) {
             assertThat(calls.get(i)).startsWith((10 + i) + "@");
+        }
+    }
+
+    @Test
+    void shouldFlushTheAnswersToOneReadOnce() {
+        BrokerConfig config = BrokerConfig.parse(Map.of());
+        ApiTable table = ApiTable.builder()
+                .register(INLINE, (short) 1, (short) 5, (short) 1, (buf, v) -> Ping.read(INLINE, buf),
+                        new Handler(INLINE, true))
+                .build();
+        Executor noPool = task -> {
+            throw new AssertionError("nothing should reach the pool");
+        };
+        Connection connection = new Connection(new BrokerContext(config, "test-cluster", null, null, noPool, null,
+                new FetchWaiters()), table, noPool, 1 << 20, new LongAdder(), true);
+        AtomicInteger flushes = new AtomicInteger();
+        EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes.incrementAndGet();
+                ctx.flush();
+            }
+        }, connection);
+        try {
+            // one read of three frames (the frame decoder has already removed the size prefixes)
+            channel.writeInbound(Unpooled.wrappedBuffer(ping(INLINE, 1, 11)), Unpooled.wrappedBuffer(ping(INLINE, 2, 12)),
+                    Unpooled.wrappedBuffer(ping(INLINE, 3, 13)));
+            assertThat(flushes.get()).isEqualTo(1);
+            for (int i = 1; i <= 3; i++) {
+                ByteBuf response = channel.readOutbound();
+                assertThat(response.readInt()).isEqualTo(4 + 6); // size: correlation id + Pong
+                assertThat(response.readInt()).isEqualTo(i);
+                assertThat(response.readInt()).isEqualTo(10 + i);
+                response.release();
+            }
+            assertThat((Object) channel.readOutbound()).isNull();
+        } finally {
+            channel.finishAndReleaseAll();
         }
     }
 
