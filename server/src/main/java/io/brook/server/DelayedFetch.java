@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * new data or {@code max_wait_ms} passes, then reads again and answers.
  *
  * <p>Concurrency: wake-ups ({@link #onData}) and the deadline ({@link #expire}) may arrive on any
- * thread, any number of times; checks run on the I/O pool, at most one at a time per fetch
- * ({@code pending} coalesces bursts of wake-ups into one re-check). {@code done} makes completion
- * happen exactly once, after which the fetch unregisters and cancels its timer.
+ * thread, any number of times; checks run on the given executor (the connection's event loop, or
+ * the I/O pool when inline requests are off), at most one at a time per fetch ({@code pending}
+ * coalesces bursts of wake-ups into one re-check). {@code done} makes completion happen exactly
+ * once, after which the fetch unregisters and cancels its timer.
  */
 final class DelayedFetch {
 

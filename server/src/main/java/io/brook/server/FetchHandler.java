@@ -28,8 +28,10 @@ import java.util.List;
  *       whole batch (KIP-74) so a consumer always progresses.</li>
  *   <li>Long poll: when fewer than {@code min_bytes} are available and nothing failed, the fetch
  *       waits as a {@link DelayedFetch} — woken by the produce path when a partition's high
- *       watermark moves, and by a timer at {@code max_wait_ms}. Records are file slices sent with
- *       sendfile.</li>
+ *       watermark moves, and by a timer at {@code max_wait_ms}; its re-checks run where the
+ *       connection's non-blocking work runs (the event loop, unless inline requests are off).
+ *       Records are file slices, sent with sendfile (small ones copied into the response, see
+ *       {@link ResponseEncoder}).</li>
  *   <li>Isolation: READ_UNCOMMITTED reads up to the high watermark; READ_COMMITTED up to the
  *       last stable offset, with the aborted transactions of the range (none until transactions
  *       exist: produce refuses transactional batches for now).</li>

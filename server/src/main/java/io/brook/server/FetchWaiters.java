@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentMap;
  * wake-up read the set is covered by the check every fetch makes after registering.
  *
  * <p>Thread-safe; {@link #wake} is cheap and may run on the flusher thread — waiters do their
- * re-check on the I/O pool.
+ * re-check on their connection's event loop (or the I/O pool when inline requests are off).
  */
 final class FetchWaiters {
 
