@@ -41,4 +41,11 @@ class ResultsFileTest {
         assertThatThrownBy(() -> ResultsFile.read(file)).isInstanceOf(IOException.class)
                 .hasMessageContaining("not a results line");
     }
+
+    @Test
+    void shouldTakeTheMiddleValueOrTheMeanOfTheTwoMiddleOnesAsTheMedian() {
+        assertThat(BenchRunner.median(List.of(400L))).isEqualTo(400);
+        assertThat(BenchRunner.median(List.of(900L, 200L, 300L))).isEqualTo(300);
+        assertThat(BenchRunner.median(List.of(900L, 200L, 300L, 100L))).isEqualTo(250);
+    }
 }
