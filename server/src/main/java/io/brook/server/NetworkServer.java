@@ -1,6 +1,7 @@
 package io.brook.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.Future;
@@ -12,6 +13,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.DefaultChannelId;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -54,9 +56,10 @@ final class NetworkServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
 
     private final BrokerConfig config;
-    private final BrokerContext broker;
-    private final ApiTable apis;
     private final Executor ioPool;
+    // set by serve() before the listener accepts its first connection (see bind)
+    private volatile BrokerContext broker;
+    private volatile ApiTable apis;
     private final EventLoopGroup group;
     private final Class<? extends ServerChannel> channelClass;
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
@@ -65,10 +68,16 @@ final class NetworkServer implements AutoCloseable {
     private final LongAdder readPauses = new LongAdder();
     private Channel serverChannel;
 
+    /** A server that serves {@code apis} for {@code broker} once {@link #start()}ed. */
     NetworkServer(BrokerConfig config, BrokerContext broker, ApiTable apis, Executor ioPool) {
-        this.config = config;
+        this(config, ioPool);
         this.broker = broker;
         this.apis = apis;
+    }
+
+    /** A server that {@link #bind()}s before the broker exists, and {@link #serve}s once it does. */
+    NetworkServer(BrokerConfig config, Executor ioPool) {
+        this.config = config;
         this.ioPool = ioPool;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
@@ -82,14 +91,44 @@ final class NetworkServer implements AutoCloseable {
                 new DefaultThreadFactory("brook-network", true), factory);
     }
 
-    /** Binds the listener and returns the bound address (the real port when 0 was asked for). */
+    /**
+     * Loads and initialises what the first {@link #bind} would (the native epoll library, the
+     * default allocator, channel ids, the bootstrap), without creating anything: the command
+     * line runs this on a second thread while the main one reads the configuration, so that the
+     * two halves of a start-up share the machine's cores. Thread-safe (class initialisation is).
+     */
+    static void preload() {
+        Epoll.isAvailable();
+        ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        DefaultChannelId.newInstance();
+        new ServerBootstrap().toString();
+        if (alloc == null) {
+            throw new IllegalStateException("no default allocator");
+        }
+    }
+
+    /** Binds the listener, serves, and returns the bound address (the real port when 0 was asked for). */
     InetSocketAddress start() throws InterruptedException {
+        InetSocketAddress bound = bind();
+        serve(broker, apis);
+        return bound;
+    }
+
+    /**
+     * Binds the listener without accepting yet and returns the bound address. Clients that
+     * connect from now on complete their TCP handshake in the kernel's backlog and may send
+     * their first requests; {@link #serve} accepts and answers them. The broker binds first so
+     * that a client that is already retrying its connection gets in without waiting out its
+     * reconnect back-off, while the rest of the broker starts.
+     */
+    InetSocketAddress bind() throws InterruptedException {
         Listener l = config.listener();
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 // unsent response bytes per connection before it stops reading (file regions count 0)
@@ -116,6 +155,14 @@ final class NetworkServer implements AutoCloseable {
             throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Starts accepting connections on the bound listener, answering them with {@code apis}. */
+    void serve(BrokerContext broker, ApiTable apis) {
+        this.broker = broker;
+        this.apis = apis;
+        // (the volatile writes above happen before the accept loop, and so every connection, reads them)
+        serverChannel.config().setAutoRead(true);
     }
 
     String transport() {
