@@ -11,9 +11,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@code bin/brook} command: starts a broker in the foreground until SIGTERM/SIGINT, on
@@ -55,13 +53,6 @@ public final class BrookMain {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     public static void main(String[] args) {
-        // logging first: the network layer logs while it initialises, and SLF4J answers a thread
-        // that logs while another one initialises it with a stand-in logger and a warning
-        LoggerFactory.getILoggerFactory();
-        // the network layer's one-off initialisation, on another core meanwhile (see preload)
-        Thread preload = new Thread(BrookMain::preload, "brook-preload");
-        preload.setDaemon(true);
-        preload.start();
         BrookMain command = new BrookMain();
         try {
             command.parse(args);
@@ -88,15 +79,6 @@ public final class BrookMain {
         }
         if (code != 0) {
             System.exit(code);
-        }
-    }
-
-    private static void preload() {
-        try {
-            NetworkServer.preload();
-            UUID.randomUUID(); // the secure random generator a new data directory's cluster id takes
-        } catch (RuntimeException | LinkageError e) {
-            // only a head start: the broker does (and reports) the same when it binds
         }
     }
 

@@ -1,7 +1,6 @@
 package io.brook.server;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.Future;
@@ -13,7 +12,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.DefaultChannelId;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -89,22 +87,6 @@ final class NetworkServer implements AutoCloseable {
         }
         group = new MultiThreadIoEventLoopGroup(config.numNetworkThreads(),
                 new DefaultThreadFactory("brook-network", true), factory);
-    }
-
-    /**
-     * Loads and initialises what the first {@link #bind} would (the native epoll library, the
-     * default allocator, channel ids, the bootstrap), without creating anything: the command
-     * line runs this on a second thread while the main one reads the configuration, so that the
-     * two halves of a start-up share the machine's cores. Thread-safe (class initialisation is).
-     */
-    static void preload() {
-        Epoll.isAvailable();
-        ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
-        DefaultChannelId.newInstance();
-        new ServerBootstrap().toString();
-        if (alloc == null) {
-            throw new IllegalStateException("no default allocator");
-        }
     }
 
     /** Binds the listener, serves, and returns the bound address (the real port when 0 was asked for). */
