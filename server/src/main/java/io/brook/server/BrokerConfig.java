@@ -56,6 +56,7 @@ final class BrokerConfig {
     static final String NUM_IO_THREADS = "num.io.threads";
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
+    static final String LOG_FLUSH_THREADS = "brook.log.flush.threads";
     static final String NETWORK_EPOLL = "brook.network.epoll";
     static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
     static final String MESSAGE_MAX_BYTES = "message.max.bytes";
@@ -166,6 +167,8 @@ final class BrokerConfig {
                         "Delay before a removed segment's files are deleted (readers may still use them)."),
                 key(NUM_RECOVERY_THREADS, Type.INT, "2", Check.between(1, 256),
                         "Threads that open and recover logs at start-up."),
+                key(LOG_FLUSH_THREADS, Type.INT, "8", Check.between(1, 256),
+                        "Threads that fsync partitions in parallel (group commit); more help many busy partitions."),
                 key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
                         "How often retention runs."),
                 key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),

@@ -94,7 +94,7 @@ final class BrokerMeta implements AutoCloseable {
 
     /** Kafka's format: a random UUID as 22 characters of URL-safe base64 without padding. */
     static String newClusterId() {
-        UUID u = UUID.randomUUID();
+        UUID u = RandomIds.uuid();
         ByteBuffer b = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
     }

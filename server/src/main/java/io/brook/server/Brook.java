@@ -97,6 +97,10 @@ public final class Brook implements AutoCloseable {
         NetworkServer net = null;
         HashedWheelTimer timer = null;
         try {
+            // listen first (not yet accepting), so that clients connect while the rest starts
+            pool = newIoPool(config.numIoThreads());
+            net = new NetworkServer(config, pool);
+            this.bound = net.bind();
             TopicRegistry registry = TopicRegistry.open(meta.metaDir());
             TopicConfigs topicConfigs = new TopicConfigs(config);
             FetchWaiters fetchWaiters = new FetchWaiters();
@@ -104,21 +108,18 @@ public final class Brook implements AutoCloseable {
             TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
             topics.openAll();
             this.groups = GroupCoordinatorSetup.start(config, topics, Clock.systemUTC());
-            pool = newIoPool(config.numIoThreads());
             timer = new HashedWheelTimer(new DefaultThreadFactory("brook-timer", true), TIMER_TICK_MS,
                     TimeUnit.MILLISECONDS, 512);
             this.context = new BrokerContext(config, meta.clusterId(), topics,
                     ProducerIdAllocator.open(meta.metaDir()), pool, timer, fetchWaiters);
             context.groups(groups);
-            ApiTable apis = apiTable();
-            net = new NetworkServer(config, context, apis, pool);
-            this.bound = net.start();
             Listener adv = config.advertisedListener();
             if (adv == null) {
                 Listener l = config.listener();
                 adv = l.withPort(bound.getPort());
             }
             context.advertised(adv);
+            net.serve(context, apiTable());
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {
                 net.close(0);

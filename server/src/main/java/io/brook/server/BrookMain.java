@@ -4,17 +4,15 @@ import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * The {@code bin/brook} command: starts a broker in the foreground until SIGTERM/SIGINT, on
@@ -23,26 +21,35 @@ import picocli.CommandLine.Option;
  * <p>Settings are applied in this order, later ones winning: Brook's defaults
  * ({@code PLAINTEXT://127.0.0.1:9092}, data in {@code ./data}), the {@code --config} file,
  * each {@code --override}, then {@code --port} and {@code --data-dir}.
+ *
+ * <p>The command line is parsed by hand rather than by an annotation-driven library: such a
+ * library loads and reflects over a few hundred classes on every start, and start-up time is a
+ * measured property of this command.
  */
-@Command(name = "brook", mixinStandardHelpOptions = true, versionProvider = BrookMain.Version.class,
-        description = "Runs a Kafka-compatible broker.", sortOptions = false)
-public final class BrookMain implements Callable<Integer> {
+public final class BrookMain {
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Kafka-style broker properties file.")
+    static final String USAGE = """
+            Usage: brook [-hV] [--config=FILE] [--port=N] [--data-dir=DIR] [--override=KEY=VALUE]...
+            Runs a Kafka-compatible broker.
+                  --config=FILE          Kafka-style broker properties file.
+                  --port=N               Listen on 127.0.0.1:N (0 picks a free port).
+                  --data-dir=DIR         Data directory (log.dirs).
+                  --override=KEY=VALUE   A broker setting; repeatable.
+              -h, --help                 Show this help message and exit.
+              -V, --version              Print version information and exit.
+            """;
+
     Path configFile;
-
-    @Option(names = "--port", paramLabel = "N", description = "Listen on 127.0.0.1:N (0 picks a free port).")
     Integer port;
-
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "Data directory (log.dirs).")
     Path dataDir;
-
-    @Option(names = "--override", paramLabel = "KEY=VALUE", description = "A broker setting; repeatable.")
-    Map<String, String> overrides = new LinkedHashMap<>();
-
-    /** Starts and stops at once: bin/brook's class-data-sharing training run. */
-    @Option(names = "--exit-after-start", hidden = true)
+    final Map<String, String> overrides = new LinkedHashMap<>();
+    /**
+     * Starts, sends itself the first requests of a producer and a consumer over loopback, and
+     * stops: bin/brook's class-data-sharing training run (hidden option).
+     */
     boolean exitAfterStart;
+    boolean help;
+    boolean version;
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -52,14 +59,102 @@ public final class BrookMain implements Callable<Integer> {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
-        int code = new CommandLine(new BrookMain()).execute(args);
+        BrookMain command = new BrookMain();
+        try {
+            command.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
+        }
+        int code;
+        if (command.help) {
+            System.out.print(USAGE);
+            code = 0;
+        } else if (command.version) {
+            System.out.println(version());
+            code = 0;
+        } else {
+            try {
+                code = command.call();
+            } catch (Exception e) {
+                e.printStackTrace();
+                code = 1;
+            }
+        }
         if (code != 0) {
             System.exit(code);
         }
     }
 
-    @Override
-    public Integer call() throws Exception {
+    /**
+     * Reads the options ({@code --name value} or {@code --name=value}) into the fields.
+     *
+     * @throws IllegalArgumentException for an unknown option, a missing or malformed value, or
+     *     a positional argument
+     */
+    BrookMain parse(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            switch (name) {
+                case "-h", "--help" -> help = noValue(name, value);
+                case "-V", "--version" -> version = noValue(name, value);
+                case "--exit-after-start" -> exitAfterStart = noValue(name, value);
+                case "--config", "--port", "--data-dir", "--override" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException("Missing required parameter for option '" + name + "'");
+                        }
+                        value = args[++i];
+                    }
+                    option(name, value);
+                }
+                default -> throw new IllegalArgumentException(arg.startsWith("-")
+                        ? "Unknown option: '" + arg + "'" : "Unmatched argument: '" + arg + "'");
+            }
+        }
+        return this;
+    }
+
+    private static boolean noValue(String name, String value) {
+        if (value != null) {
+            throw new IllegalArgumentException("Option '" + name + "' takes no value");
+        }
+        return true;
+    }
+
+    private void option(String name, String value) {
+        switch (name) {
+            case "--config" -> configFile = Path.of(value);
+            case "--data-dir" -> dataDir = Path.of(value);
+            case "--port" -> {
+                try {
+                    port = Integer.valueOf(value.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("Invalid value for option '--port': '" + value
+                            + "' is not an int");
+                }
+            }
+            default -> { // --override
+                int eq = value.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("Value for option '--override' should be in KEY=VALUE format"
+                            + " but was " + value);
+                }
+                overrides.put(value.substring(0, eq), value.substring(eq + 1));
+            }
+        }
+    }
+
+    int call() throws Exception {
         Map<String, String> props = new LinkedHashMap<>();
         props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:9092");
         try {
@@ -87,6 +182,11 @@ public final class BrookMain implements Callable<Integer> {
             return 2;
         }
         if (exitAfterStart) {
+            try {
+                StartupExercise.run(new InetSocketAddress(InetAddress.getLoopbackAddress(), brook.port()));
+            } catch (IOException | RuntimeException e) {
+                System.err.println("brook: the start-up exercise failed: " + e);
+            }
             brook.close();
             return 0;
         }
@@ -115,11 +215,8 @@ public final class BrookMain implements Callable<Integer> {
         return m;
     }
 
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            String v = BrookMain.class.getPackage().getImplementationVersion();
-            return new String[] {"Brook " + (v == null ? "(development build)" : v)};
-        }
+    static String version() {
+        String v = BrookMain.class.getPackage().getImplementationVersion();
+        return "Brook " + (v == null ? "(development build)" : v);
     }
 }

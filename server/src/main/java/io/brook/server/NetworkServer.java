@@ -54,9 +54,10 @@ final class NetworkServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
 
     private final BrokerConfig config;
-    private final BrokerContext broker;
-    private final ApiTable apis;
     private final Executor ioPool;
+    // set by serve() before the listener accepts its first connection (see bind)
+    private volatile BrokerContext broker;
+    private volatile ApiTable apis;
     private final EventLoopGroup group;
     private final Class<? extends ServerChannel> channelClass;
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
@@ -65,10 +66,16 @@ final class NetworkServer implements AutoCloseable {
     private final LongAdder readPauses = new LongAdder();
     private Channel serverChannel;
 
+    /** A server that serves {@code apis} for {@code broker} once {@link #start()}ed. */
     NetworkServer(BrokerConfig config, BrokerContext broker, ApiTable apis, Executor ioPool) {
-        this.config = config;
+        this(config, ioPool);
         this.broker = broker;
         this.apis = apis;
+    }
+
+    /** A server that {@link #bind()}s before the broker exists, and {@link #serve}s once it does. */
+    NetworkServer(BrokerConfig config, Executor ioPool) {
+        this.config = config;
         this.ioPool = ioPool;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
@@ -82,14 +89,28 @@ final class NetworkServer implements AutoCloseable {
                 new DefaultThreadFactory("brook-network", true), factory);
     }
 
-    /** Binds the listener and returns the bound address (the real port when 0 was asked for). */
+    /** Binds the listener, serves, and returns the bound address (the real port when 0 was asked for). */
     InetSocketAddress start() throws InterruptedException {
+        InetSocketAddress bound = bind();
+        serve(broker, apis);
+        return bound;
+    }
+
+    /**
+     * Binds the listener without accepting yet and returns the bound address. Clients that
+     * connect from now on complete their TCP handshake in the kernel's backlog and may send
+     * their first requests; {@link #serve} accepts and answers them. The broker binds first so
+     * that a client that is already retrying its connection gets in without waiting out its
+     * reconnect back-off, while the rest of the broker starts.
+     */
+    InetSocketAddress bind() throws InterruptedException {
         Listener l = config.listener();
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 // unsent response bytes per connection before it stops reading (file regions count 0)
@@ -117,6 +138,14 @@ final class NetworkServer implements AutoCloseable {
             throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Starts accepting connections on the bound listener, answering them with {@code apis}. */
+    void serve(BrokerContext broker, ApiTable apis) {
+        this.broker = broker;
+        this.apis = apis;
+        // (the volatile writes above happen before the accept loop, and so every connection, reads them)
+        serverChannel.config().setAutoRead(true);
     }
 
     String transport() {

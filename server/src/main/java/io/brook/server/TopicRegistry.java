@@ -91,7 +91,7 @@ final class TopicRegistry {
         }
         UUID id;
         do {
-            id = UUID.randomUUID();
+            id = RandomIds.uuid();
         } while (byId.containsKey(id) || id.getMostSignificantBits() == 0 && id.getLeastSignificantBits() == 0);
         TopicInfo t = new TopicInfo(name, id, partitions, configs);
         Map<String, TopicInfo> next = new HashMap<>(byName);

@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NetworkServerTest {
@@ -105,6 +107,30 @@ class NetworkServerTest {
             c.sendFrame(ping(42, 1));
             assertThat(readPong(c)).containsExactly(42, 1, 0);
         }
+    }
+
+    @ParameterizedTest(name = "epoll={0}")
+    @ValueSource(booleans = {true, false})
+    void shouldAnswerAClientThatConnectedBeforeTheServerServed(boolean epoll) throws Exception {
+        BrokerConfig config = BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
+                "brook.network.epoll", Boolean.toString(epoll)));
+        ApiTable table = ApiTable.builder()
+                .register(KEY, (short) 0, (short) 5, (short) 0, (buf, v) -> Ping.read(KEY, buf), new PingHandler())
+                .build();
+        pool = Executors.newFixedThreadPool(2);
+        server = new NetworkServer(config, pool);
+        address = server.bind();
+        try (RawClient c = new RawClient(address)) {
+            c.sendFrame(ping(5, 6));
+            c.setReadTimeout(200);
+            // bound but not serving: the connection waits in the backlog, the request unread
+            assertThat(c.closedByBroker()).isFalse();
+            assertThat(handled.get()).isZero();
+            c.setReadTimeout(10_000);
+            server.serve(new BrokerContext(config, "test-cluster", null, null, pool, null, new FetchWaiters()), table);
+            assertThat(readPong(c)).containsExactly(5, 6, 0);
+        }
+        assertServesNewClient();
     }
 
     @Test

@@ -27,7 +27,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -92,7 +91,8 @@ public final class Log implements AutoCloseable {
     private final ReentrantLock flushLock = new ReentrantLock();
     /** Serialises retention and compaction of this log. */
     final ReentrantLock maintenanceLock = new ReentrantLock();
-    final AtomicBoolean flushQueued = new AtomicBoolean();
+    /** The flusher's state of this log: idle, queued, being flushed, or being flushed with more to do. */
+    final java.util.concurrent.atomic.AtomicInteger flushState = new java.util.concurrent.atomic.AtomicInteger();
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private final ProducerStateManager producers;

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One flusher thread serving many partitions; appenders never wait for the disk. */
+/** Flusher threads serving many partitions; appenders never wait for the disk. */
 class GroupCommitTest {
     @TempDir
     Path tmp;
@@ -22,12 +22,108 @@ class GroupCommitTest {
     @Test
     @Timeout(60)
     void shouldMakeEveryAppendDurableThroughOneFlusherAcrossPartitions() throws Exception {
+        appendFromManyThreadsAndAwaitDurability(1);
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldMakeEveryAppendDurableThroughSeveralFlusherThreadsAcrossPartitions() throws Exception {
+        appendFromManyThreadsAndAwaitDurability(3);
+    }
+
+    /**
+     * A partition whose fsync is stuck must not hold back the others: with two flusher threads
+     * the second partition becomes durable while the first one's force is blocked.
+     */
+    @Test
+    @Timeout(30)
+    void shouldForceOtherPartitionsWhileOnePartitionsForceIsBlocked() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        java.util.concurrent.CountDownLatch inForce = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher", 2);
+             Log slow = Log.open(tmp.resolve("t-0"), "t", 0, LogConfig.defaults(), 0, true, clock, scheduler, flusher);
+             Log fast = Log.open(tmp.resolve("t-1"), "t", 1, LogConfig.defaults(), 0, true, clock, scheduler,
+                     flusher)) {
+            slow.beforeSegmentFlush = s -> {
+                inForce.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            try {
+                slow.append(Batches.batch(0, 1, "k"), 0);
+                CompletableFuture<Void> slowDurable = slow.whenDurable(1);
+                assertThat(inForce.await(20, TimeUnit.SECONDS)).isTrue();
+                // asking again while it is being forced must not tie up the second thread
+                slow.append(Batches.batch(0, 1, "k"), 0);
+                slow.whenDurable(2);
+
+                fast.append(Batches.batch(0, 1, "k"), 0);
+                fast.whenDurable(1).get(20, TimeUnit.SECONDS);
+                assertThat(fast.durableOffset()).isEqualTo(1);
+                assertThat(slowDurable).isNotDone();
+
+                release.countDown();
+                slow.whenDurable(2).get(20, TimeUnit.SECONDS);
+                assertThat(slow.durableOffset()).isEqualTo(2);
+            } finally {
+                release.countDown(); // before the logs close: a close waits for the blocked force
+            }
+        }
+    }
+
+    /**
+     * Appends that arrive while a partition is being forced are covered by one more force, not
+     * one each: the log is queued at most once while a flush of it is in progress.
+     */
+    @Test
+    @Timeout(30)
+    void shouldCoverAppendsDuringAForceWithOneMoreForceWhateverTheNumberOfThreads() throws Exception {
+        MutableClock clock = new MutableClock(0);
+        java.util.concurrent.CountDownLatch inForce = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher", 4);
+             Log log = Log.open(tmp.resolve("t-0"), "t", 0, LogConfig.defaults(), 0, true, clock, scheduler,
+                     flusher)) {
+            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+            log.beforeSegmentFlush = s -> {
+                if (first.getAndSet(false)) {
+                    inForce.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            try {
+                log.append(Batches.batch(0, 1, "k"), 0);
+                assertThat(inForce.await(20, TimeUnit.SECONDS)).isTrue();
+                long forcesBefore = log.flushCount();
+                for (int i = 0; i < 50; i++) {
+                    log.append(Batches.batch(0, 1, "k"), 0);
+                    log.whenDurable(i + 2);
+                }
+                release.countDown();
+                log.whenDurable(51).get(20, TimeUnit.SECONDS);
+                // the blocked force (covering offset 0) and one more for the 50 appends made meanwhile
+                assertThat(log.flushCount() - forcesBefore).isEqualTo(2);
+            } finally {
+                release.countDown(); // before the log closes: a close waits for the blocked force
+            }
+        }
+    }
+
+    private void appendFromManyThreadsAndAwaitDurability(int flusherThreads) throws Exception {
         int partitions = 4;
         int threadsPerPartition = 2;
         int appendsPerThread = 200;
         MutableClock clock = new MutableClock(0);
         List<Log> logs = new ArrayList<>();
-        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher")) {
+        try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher", flusherThreads)) {
             for (int p = 0; p < partitions; p++) {
                 logs.add(Log.open(tmp.resolve("t-" + p), "t", p, LogConfig.defaults(), 0, true, clock, scheduler,
                         flusher));

@@ -66,6 +66,8 @@ public final class BenchRunner {
         String commit = "unknown";
         String kafkaVersion = "unknown";
         String only = null;
+        String single = null;
+        Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
@@ -79,6 +81,9 @@ public final class BenchRunner {
                 case "--only" -> only = value(args, ++i);
                 case "--producer" -> keyValue(value(args, ++i), producerOverrides);
                 case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
+                // internal: one broker in this JVM, results to a file (see runInChildren)
+                case "--single" -> single = value(args, ++i);
+                case "--results-file" -> resultsFile = Path.of(value(args, ++i));
                 default -> usage("unknown argument: " + args[i]);
             }
         }
@@ -112,7 +117,13 @@ public final class BenchRunner {
         }
         BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
                 consumerOverrides);
-        int status = runner.run(now, commit, kafkaVersion);
+        if (single != null) {
+            if (resultsFile == null) {
+                usage("--single needs --results-file");
+            }
+            System.exit(runner.runOne(single, resultsFile));
+        }
+        int status = runner.run(now, commit, kafkaVersion, args);
         System.exit(status);
     }
 
@@ -137,17 +148,54 @@ public final class BenchRunner {
         System.exit(2);
     }
 
-    private int run(ZonedDateTime started, String commit, String kafkaVersion) throws IOException {
+    /**
+     * Measures every broker, each from a fresh runner JVM of its own (the same command line with
+     * {@code --single LABEL}), so that no broker's figures profit from client code that an earlier
+     * broker's workloads already compiled: each gets the same cold client and the same warm-up.
+     */
+    private int run(ZonedDateTime started, String commit, String kafkaVersion, String[] args) throws IOException {
         progress.note("results go to " + out);
+        java.util.concurrent.atomic.AtomicReference<Process> child = new java.util.concurrent.atomic.AtomicReference<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            Broker.Running r = current;
-            if (r != null) {
-                r.close();
+            Process p = child.get();
+            if (p != null) {
+                p.destroy(); // its own hook stops its broker
+                try {
+                    p.waitFor(70, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-        }, "stop-broker"));
+        }, "stop-child"));
         try {
             for (Broker broker : brokers) {
-                measure(broker);
+                Path file = out.resolve(broker.label() + ".results.tsv");
+                List<String> cmd = new ArrayList<>();
+                cmd.add(ProcessHandle.current().info().command().orElse("java"));
+                cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+                cmd.add("-cp");
+                cmd.add(System.getProperty("java.class.path"));
+                cmd.add(BenchRunner.class.getName());
+                cmd.addAll(List.of(args));
+                cmd.addAll(List.of("--out", out.toString(), "--single", broker.label(), "--results-file",
+                        file.toString()));
+                Process p = new ProcessBuilder(cmd).inheritIO().start();
+                child.set(p);
+                try {
+                    p.waitFor();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+                child.set(null);
+                if (Files.exists(file)) {
+                    results.addAll(ResultsFile.read(file));
+                    Files.delete(file);
+                } else {
+                    results.add(Result.failed(STARTUP, broker.label(),
+                            "the runner for " + broker.label() + " exited with status " + p.exitValue()
+                                    + " and wrote no results"));
+                }
             }
         } finally {
             for (Broker broker : brokers) {
@@ -180,6 +228,28 @@ public final class BenchRunner {
         return 0;
     }
 
+    /** {@code --single}: measures one broker in this JVM and writes its results for the parent. */
+    private int runOne(String label, Path resultsFile) throws IOException {
+        Broker broker = null;
+        for (Broker b : brokers) {
+            if (b.label().equals(label)) {
+                broker = b;
+            }
+        }
+        if (broker == null) {
+            usage("--single: no broker " + label);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Broker.Running r = current;
+            if (r != null) {
+                r.close();
+            }
+        }, "stop-broker"));
+        measure(broker);
+        ResultsFile.write(resultsFile, results);
+        return 0;
+    }
+
     private String header(ZonedDateTime started, String commit, String kafkaVersion) {
         StringBuilder sb = new StringBuilder();
         sb.append("## bench/run").append(plan.quick ? " --quick" : "").append(", ")
@@ -187,7 +257,7 @@ public final class BenchRunner {
         sb.append("- machine: ").append(Machine.describe()).append('\n');
         sb.append("- Brook commit ").append(commit).append("; Apache Kafka ").append(kafkaVersion)
                 .append("; clients: kafka-clients ").append(org.apache.kafka.common.utils.AppInfoParser.getVersion())
-                .append(" in one runner JVM (Java ").append(System.getProperty("java.version")).append(")\n");
+                .append(" in a fresh runner JVM per broker (Java ").append(System.getProperty("java.version")).append(")\n");
         for (Broker b : brokers) {
             sb.append("- `").append(b.label()).append("`: ").append(b.settings()).append('\n');
         }
@@ -212,7 +282,9 @@ public final class BenchRunner {
         sb.append("- MB = 10^6 bytes of record values; broker CPU = utime+stime of the broker process over the"
                 + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
                 + " time; for Kafka after kafka-local.sh formatted its storage) to the first acknowledged"
-                + " produce; every workload read back what it wrote and compared counts per partition\n");
+                + " produce, the median of " + (plan.quick ? 1 : 3) + " launches after one that warms the"
+                + " client and is not counted; client CPU = the runner's own process; every workload read back"
+                + " what it wrote and compared counts per partition\n");
         sb.append("- ratio columns: Brook ÷ Kafka; higher is better for records/s and MB/s, lower for every other"
                 + " figure\n");
         return sb.toString();
@@ -227,6 +299,36 @@ public final class BenchRunner {
             results.add(Result.failed(STARTUP, label, "no free port: " + e));
             return;
         }
+        // Launches before the one that serves the workloads: the first warms the runner's own client
+        // code (a cold kafka-clients would otherwise count against whichever broker it meets), the
+        // others add samples; start-up is the median of the measured launches.
+        List<Long> startups = new ArrayList<>();
+        int extraLaunches = plan.quick ? 1 : 3;
+        for (int i = 0; i < extraLaunches; i++) {
+            progress.step(label, "launch and first acknowledged produce (" + (i == 0 ? "warms the client, not counted"
+                    : "sample " + i) + ")");
+            try {
+                int p = freePortPair();
+                try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + p)) {
+                    Broker.Running r = broker.launch(p);
+                    current = r;
+                    try {
+                        long ms = Workloads.firstAck(probe, r) - ProcFs.startEpochMillis(r.pid(), clockTicks);
+                        if (i > 0) {
+                            startups.add(ms);
+                        }
+                        progress.done(String.format(Locale.ROOT, "first ack %,d ms after launch", ms));
+                    } finally {
+                        r.close();
+                        current = null;
+                    }
+                }
+            } catch (Exception e) {
+                results.add(Result.failed(STARTUP, label, describe(e)));
+                progress.done("FAILED: " + describe(e));
+                return;
+            }
+        }
         progress.step(label, "launch and first acknowledged produce");
         Broker.Running running = null;
         try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + port)) {
@@ -236,12 +338,15 @@ public final class BenchRunner {
             try {
                 long ackMillis = Workloads.firstAck(probe, running);
                 pid = running.pid();
-                long startupMs = ackMillis - ProcFs.startEpochMillis(pid, clockTicks);
+                startups.add(ackMillis - ProcFs.startEpochMillis(pid, clockTicks));
+                long median = median(startups);
                 results.add(Result.of(STARTUP, label)
-                        .put(Metric.STARTUP_MS, startupMs)
+                        .put(Metric.STARTUP_MS, median)
                         .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0))
                         .build());
-                progress.done(String.format(Locale.ROOT, "first ack %,d ms after launch (pid %d)", startupMs, pid));
+                progress.done(String.format(Locale.ROOT, "first ack %,d ms after launch; median of %d launches %,d ms"
+                        + " (all: %s; pid %d)", startups.get(startups.size() - 1), startups.size(), median, startups,
+                        pid));
             } catch (Exception e) {
                 results.add(Result.failed(STARTUP, label, describe(e)));
                 progress.done("FAILED: " + describe(e));
@@ -278,6 +383,13 @@ public final class BenchRunner {
                 current = null;
             }
         }
+    }
+
+    static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        java.util.Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private interface Step {

@@ -10,6 +10,8 @@ enum Metric {
     MAX_MS("max ms", false, "%,.2f"),
     BROKER_CPU_S("broker CPU s", false, "%,.2f"),
     BROKER_CPU_S_PER_GB("broker CPU s/GB", false, "%,.2f"),
+    /** The runner's own process (producers and consumers) over the same phase: shows which side is the bottleneck. */
+    CLIENT_CPU_S("client CPU s", false, "%,.2f"),
     STARTUP_MS("start-up ms", false, "%,.0f"),
     PEAK_RSS_MIB("peak RSS MiB", false, "%,.0f");
 

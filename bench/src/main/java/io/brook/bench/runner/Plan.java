@@ -60,8 +60,10 @@ final class Plan {
                 }
             }
         }
-        return new Plan(false, cells, 2_000_000, 500_000, 10_000_000, List.of(5_000, 50_000),
-                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 200_000);
+        // 1 GB per 100 B cell and 2 GB per 1 KiB cell: seconds per cell even at the fastest rates,
+        // so that a cell is not over before the broker's group commit and the client settle
+        return new Plan(false, cells, 10_000_000, 2_000_000, 10_000_000, List.of(5_000, 50_000),
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 300_000);
     }
 
     /** Three produce cells that span the matrix, and small counts: a few seconds per workload. */

@@ -276,21 +276,43 @@ final class Workloads implements AutoCloseable {
         Acks acks;
         double seconds;
         double cpu;
+        double clientCpu;
         try (KafkaProducer<byte[], byte[]> producer = producer(cell.acks(), cell.batchSize(), Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
             acks = send(producer, topic, cell.partitions(), records, cell.recordSize(), false);
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
+            clientCpu = meter.clientSeconds();
         }
         acks.check(records);
         readBack(topic, acks.counts());
-        return Result.of(cell.name(), broker).throughput(records, records * cell.recordSize(), seconds, cpu).build();
+        deleteTopic(topic);
+        return Result.of(cell.name(), broker).throughput(records, records * cell.recordSize(), seconds, cpu)
+                .put(Metric.CLIENT_CPU_S, clientCpu).build();
     }
 
-    /** Untimed: a few produce and fetch rounds so that the broker's hot paths are compiled. */
+    /**
+     * Untimed: produce and fetch rounds of the shapes the workloads use (many small acks=all
+     * requests, then large batches), so that both brokers' hot paths are compiled before anything
+     * is measured and the first cells do not pay for the JIT.
+     */
     void warmUp(long records) throws Exception {
+        createTopic("warm-up-small", 8);
+        Acks small;
+        try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
+            small = send(producer, "warm-up-small", 8, records * 10, 100, false);
+        }
+        small.check(records * 10);
+        readBack("warm-up-small", small.counts());
+        deleteTopic("warm-up-small");
         readBack("warm-up", fill("warm-up", 8, records, 1024));
+        deleteTopic("warm-up");
+    }
+
+    /** Deletes a topic whose figures are taken, so that a full run does not fill the disk. */
+    private void deleteTopic(String topic) throws Exception {
+        admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
     }
 
     /** Creates the topic and writes records to it, untimed; returns what was acknowledged per partition. */
@@ -316,9 +338,11 @@ final class Workloads implements AutoCloseable {
         ReadCounts read = readAll(topic, expected);
         double seconds = (System.nanoTime() - t0) / 1e9;
         double cpu = meter.seconds();
+        double clientCpu = meter.clientSeconds();
         verify(topic, expected, read.perPartition);
+        deleteTopic(topic);
         return Result.of(consumeName(), broker)
-                .throughput(read.records, read.bytes, seconds, cpu).build();
+                .throughput(read.records, read.bytes, seconds, cpu).put(Metric.CLIENT_CPU_S, clientCpu).build();
     }
 
     private record ReadCounts(long[] perPartition, long records, long bytes) {
@@ -457,6 +481,7 @@ final class Workloads implements AutoCloseable {
         Acks acks;
         double seconds;
         double cpu;
+        double clientCpu;
         try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, 0)) {
             producer.partitionsFor(topic); // metadata before the clock starts
             consumerThread.start();
@@ -492,6 +517,7 @@ final class Workloads implements AutoCloseable {
             sentTotal.set(acks.total.get());
             consumerThread.join(idleLimit.toMillis() + 30_000);
             cpu = meter.seconds();
+            clientCpu = meter.clientSeconds();
         } finally {
             sentTotal.compareAndSet(-1, 0);
         }
@@ -506,7 +532,7 @@ final class Workloads implements AutoCloseable {
         verify(topic, acks.counts(), readCounts);
         readBack(topic, acks.counts());
         return Result.of(latencyName(rate), broker)
-                .throughput(records, records * Plan.LATENCY_RECORD_SIZE, seconds, cpu)
+                .throughput(records, records * Plan.LATENCY_RECORD_SIZE, seconds, cpu).put(Metric.CLIENT_CPU_S, clientCpu)
                 .put(Metric.P50_MS, recorder.percentileMillis(50))
                 .put(Metric.P99_MS, recorder.percentileMillis(99))
                 .put(Metric.P999_MS, recorder.percentileMillis(99.9))
@@ -522,17 +548,20 @@ final class Workloads implements AutoCloseable {
         Acks acks;
         double seconds;
         double cpu;
+        double clientCpu;
         try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
             acks = send(producer, topic, partitions, records, Plan.MANY_PARTITIONS_RECORD_SIZE, true);
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
+            clientCpu = meter.clientSeconds();
         }
         acks.check(records);
         readBack(topic, acks.counts());
         return Result.of(manyPartitionsName(partitions), broker)
-                .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu).build();
+                .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu)
+                .put(Metric.CLIENT_CPU_S, clientCpu).build();
     }
 
     // ---------------------------------------------------------------- start-up
