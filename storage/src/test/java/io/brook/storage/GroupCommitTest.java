@@ -45,14 +45,7 @@ class GroupCommitTest {
              Log slow = Log.open(tmp.resolve("t-0"), "t", 0, LogConfig.defaults(), 0, true, clock, scheduler, flusher);
              Log fast = Log.open(tmp.resolve("t-1"), "t", 1, LogConfig.defaults(), 0, true, clock, scheduler,
                      flusher)) {
-            slow.beforeSegmentFlush = s -> {
-                inForce.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
+            blockFirstForce(slow, inForce, release);
             try {
                 slow.append(Batches.batch(0, 1, "k"), 0);
                 CompletableFuture<Void> slowDurable = slow.whenDurable(1);
@@ -88,17 +81,7 @@ class GroupCommitTest {
         try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher", 4);
              Log log = Log.open(tmp.resolve("t-0"), "t", 0, LogConfig.defaults(), 0, true, clock, scheduler,
                      flusher)) {
-            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
-            log.beforeSegmentFlush = s -> {
-                if (first.getAndSet(false)) {
-                    inForce.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            };
+            blockFirstForce(log, inForce, release);
             try {
                 log.append(Batches.batch(0, 1, "k"), 0);
                 assertThat(inForce.await(20, TimeUnit.SECONDS)).isTrue();
@@ -115,6 +98,22 @@ class GroupCommitTest {
                 release.countDown(); // before the log closes: a close waits for the blocked force
             }
         }
+    }
+
+    /** The log's first force signals {@code inForce} and waits for {@code release}; later ones pass. */
+    private static void blockFirstForce(Log log, java.util.concurrent.CountDownLatch inForce,
+            java.util.concurrent.CountDownLatch release) {
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        log.beforeSegmentFlush = s -> {
+            if (first.getAndSet(false)) {
+                inForce.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     private void appendFromManyThreadsAndAwaitDurability(int flusherThreads) throws Exception {
