@@ -57,6 +57,7 @@ final class BrokerConfig {
     static final String NUM_NETWORK_THREADS = "num.network.threads";
     static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
     static final String LOG_FLUSH_THREADS = "brook.log.flush.threads";
+    static final String LOG_PREALLOCATE_BYTES = "brook.log.preallocate.bytes";
     static final String NETWORK_EPOLL = "brook.network.epoll";
     static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
     static final String MESSAGE_MAX_BYTES = "message.max.bytes";
@@ -169,6 +170,11 @@ final class BrokerConfig {
                         "Threads that open and recover logs at start-up."),
                 key(LOG_FLUSH_THREADS, Type.INT, "8", Check.between(1, 256),
                         "Threads that fsync partitions in parallel (group commit); more help many busy partitions."),
+                key(LOG_PREALLOCATE_BYTES, Type.INT, "4194304",
+                        v -> ((Number) v).intValue() == 0 || ((Number) v).intValue() >= 65536 ? null
+                                : "must be 0 (off) or at least 65536",
+                        "Most zeros written ahead of an active segment's data so that fsyncs commit no file"
+                                + " metadata; 0 = off, else at least 65536."),
                 key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
                         "How often retention runs."),
                 key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),

@@ -26,6 +26,7 @@ final class StoragePartitionLogs implements PartitionLogs {
         LogManager.Options options = new LogManager.Options(dataDir)
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
+                .preallocateBytes(broker.intValue(BrokerConfig.LOG_PREALLOCATE_BYTES))
                 .retentionCheckIntervalMs(broker.longValue(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS))
                 .flushCheckIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))
                 .checkpointIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_CHECKPOINT_INTERVAL_MS))

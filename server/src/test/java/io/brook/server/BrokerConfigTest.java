@@ -61,6 +61,15 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldPreallocateFourMebibytesUnlessSwitchedOffOrTooSmall() {
+        assertThat(BrokerConfig.defaults().intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isEqualTo(4 << 20);
+        assertThat(BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "0"))
+                .intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isZero();
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "4096")))
+                .hasMessageContaining("brook.log.preallocate.bytes").hasMessageContaining("0 (off) or at least 65536");
+    }
+
+    @Test
     void shouldPreferLogDirsOverLogDir() {
         BrokerConfig c = BrokerConfig.parse(Map.of("log.dir", "/a", "log.dirs", "/b"));
         assertThat(c.dataDir()).isEqualTo(Path.of("/b"));

@@ -84,6 +84,8 @@ public final class Log implements AutoCloseable {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Flusher flusher;
+    /** Writes zeros ahead of the active segment's data; null for none. */
+    private final Preallocator preallocator;
     private volatile HighWatermarkListener listener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
@@ -145,7 +147,7 @@ public final class Log implements AutoCloseable {
     }
 
     private Log(Path dir, String topic, int partition, LogConfig config, Clock clock, Scheduler scheduler,
-            Flusher flusher) {
+            Flusher flusher, Preallocator preallocator) {
         this.dir = dir;
         this.topic = topic;
         this.partition = partition;
@@ -153,6 +155,7 @@ public final class Log implements AutoCloseable {
         this.clock = clock;
         this.scheduler = scheduler;
         this.flusher = flusher;
+        this.preallocator = preallocator;
         this.producers = new ProducerStateManager(dir);
         this.txnIndex = new TransactionIndex(dir);
     }
@@ -171,9 +174,16 @@ public final class Log implements AutoCloseable {
      */
     static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,
             boolean cleanShutdown, Clock clock, Scheduler scheduler, Flusher flusher) throws IOException {
+        return open(dir, topic, partition, config, recoveryPoint, cleanShutdown, clock, scheduler, flusher, null);
+    }
+
+    /** As above, with {@code preallocator} writing zeros ahead of the active segment (null for none). */
+    static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,
+            boolean cleanShutdown, Clock clock, Scheduler scheduler, Flusher flusher, Preallocator preallocator)
+            throws IOException {
         boolean created = !Files.isDirectory(dir);
         Files.createDirectories(dir);
-        Log log = new Log(dir, topic, partition, config, clock, scheduler, flusher);
+        Log log = new Log(dir, topic, partition, config, clock, scheduler, flusher, preallocator);
         log.parentDirectoryDirty = created;
         if (created) {
             log.initEmpty();
@@ -344,6 +354,9 @@ public final class Log implements AutoCloseable {
             ByteBuffer[] srcs = assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
             try {
                 active.append(srcs, bytes, base, last, maxTs);
+                if (preallocator != null) {
+                    preallocator.maybeExtend(active, cfg.segmentBytes());
+                }
             } catch (IOException e) {
                 fail(e);
                 return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, "write failed: " + e.getMessage(),
@@ -511,6 +524,7 @@ public final class Log implements AutoCloseable {
         LogSegment old = active;
         LogSegment seg = LogSegment.create(dir, base, config, now);
         old.onBecomeInactive();
+        old.trimPreallocation();
         rolledUnflushed.add(old);
         segments.put(base, seg);
         active = seg;
@@ -1337,6 +1351,7 @@ public final class Log implements AutoCloseable {
             if (failure == null) {
                 // Only what changed since its last flush is forced or written.
                 for (LogSegment s : segments.values()) {
+                    s.trimPreallocation();
                     s.flush();
                     s.flushIndexes();
                 }

@@ -73,6 +73,7 @@ public final class LogManager implements AutoCloseable {
         private long flushCheckIntervalMs = 1_000L;
         private long checkpointIntervalMs = 60_000L;
         private int flushThreads = Flusher.DEFAULT_THREADS;
+        private int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
         private long cleanerBackoffMs = 15_000L;
         private long producerIdExpirationMs = 86_400_000L;
         private boolean cleanerEnable = true;
@@ -114,6 +115,19 @@ public final class LogManager implements AutoCloseable {
             return this;
         }
 
+        /**
+         * {@code brook.log.preallocate.bytes}: the most zeros written ahead of an active
+         * segment's data (default 4 MiB; 0 turns preallocation off), see {@link Preallocator}.
+         */
+        public Options preallocateBytes(int bytes) {
+            if (bytes != 0 && bytes < Preallocator.MIN_BYTES) {
+                throw new IllegalArgumentException("preallocation must be 0 (off) or at least "
+                        + Preallocator.MIN_BYTES + " bytes, not " + bytes);
+            }
+            this.preallocateBytes = bytes;
+            return this;
+        }
+
         /** {@code log.flush.offset.checkpoint.interval.ms}, default 60 s. */
         public Options checkpointIntervalMs(long ms) { this.checkpointIntervalMs = ms; return this; }
 
@@ -147,6 +161,8 @@ public final class LogManager implements AutoCloseable {
     private final Path dir;
     private final Clock clock;
     private final Flusher flusher;
+    /** Null when preallocation is off. */
+    private final Preallocator preallocator;
     private final Scheduler scheduler;
     private final Scheduler cleanerScheduler;
     private final LogCleaner cleaner;
@@ -163,6 +179,8 @@ public final class LogManager implements AutoCloseable {
         this.dir = options.dataDir;
         this.clock = options.clock;
         this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
+        this.preallocator = options.preallocateBytes == 0 ? null
+                : new Preallocator("brook-log-preallocator", options.preallocateBytes);
         this.scheduler = new Scheduler("brook-log-scheduler");
         this.cleanerScheduler = new Scheduler("brook-log-cleaner");
         this.cleaner = new LogCleaner(options.cleanerDedupeBufferSize);
@@ -223,7 +241,7 @@ public final class LogManager implements AutoCloseable {
                 TopicPartition tp = parse(p.getFileName().toString());
                 long rp = recoveryPoints.getOrDefault(tp.toString(), 0L);
                 futures.add(pool.submit(() -> Log.open(p, tp.topic(), tp.partition(), configFor(tp.topic()), rp, clean,
-                        clock, scheduler, flusher)));
+                        clock, scheduler, flusher, preallocator)));
             }
             List<String> failures = new ArrayList<>();
             for (int i = 0; i < futures.size(); i++) {
@@ -337,7 +355,7 @@ public final class LogManager implements AutoCloseable {
             // No directory fsync here: the log fsyncs its entry in this directory before its first
             // data becomes durable, and close fsyncs this directory once for all of them.
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
-                    flusher);
+                    flusher, preallocator);
             log.setHighWatermarkListener(options.highWatermarkListener);
             log.setFailureHandler(this::onLogFailure);
             logs.put(tp, log);
@@ -495,6 +513,9 @@ public final class LogManager implements AutoCloseable {
         cleanerScheduler.close();
         scheduler.close();
         flusher.close();
+        if (preallocator != null) {
+            preallocator.close();
+        }
     }
 
     private void releaseDirectory() {
@@ -583,6 +604,9 @@ public final class LogManager implements AutoCloseable {
             log.closeAbruptly();
         }
         flusher.close();
+        if (preallocator != null) {
+            preallocator.close();
+        }
         releaseDirectory();
     }
 }

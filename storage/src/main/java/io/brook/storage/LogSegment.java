@@ -21,6 +21,16 @@ import java.nio.file.StandardOpenOption;
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
  * {@link #flush}, {@link #flushIndexes} and {@link #markDeleted} hold this segment's monitor, so a
  * segment marked deleted is never forced afterwards and marking waits for a force in progress.
+ *
+ * <p>Preallocation (the active segment only, see {@link Preallocator}): the file may extend past
+ * {@link #size()} with zeros written ahead of the data, so that appends overwrite blocks the
+ * file system already holds as written and an fdatasync then has no file-system metadata to
+ * commit. {@code zeroedEnd} is where that region ends: below it every byte is data or zeros, so
+ * an append that ends at or below it writes without coordination; an append past it, and every
+ * change of the file's length (zero extension, truncation, trimming), holds {@code zeroLock},
+ * so zeros are never written over data. Such a file is trimmed to {@link #size()} when the
+ * segment stops being active and at a clean close; after a crash, {@link #recover} recognises
+ * the zero tail and drops it.
  */
 final class LogSegment {
     private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
@@ -67,6 +77,17 @@ final class LogSegment {
     private boolean deleted;
     /** How often the log file was forced (observable by tests). */
     int forceCount;
+
+    /** Guards the file's length past the data: zero extension, appends past {@link #zeroedEnd}, truncation, trimming. */
+    private final Object zeroLock = new Object();
+    /** Bytes below this are data or zeros written ahead; equals the file length while preallocated. */
+    private volatile int zeroedEnd;
+    /** No more zeros are written ahead (the segment was rolled, trimmed, deleted or closed). Under zeroLock. */
+    private boolean preallocationStopped;
+    /** Opened with O_DIRECT by the first zero extension; under zeroLock. */
+    private FileChannel directChannel;
+    /** Set while the segment waits in the preallocator's queue or is being extended. */
+    final java.util.concurrent.atomic.AtomicBoolean preallocationQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
     private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
         this.dir = dir;
@@ -151,9 +172,14 @@ final class LogSegment {
      */
     void append(ByteBuffer[] srcs, int bytes, long batchBase, long batchLast, long batchMaxTs) throws IOException {
         int position = size;
-        long written = 0;
-        while (written < bytes) {
-            written += channel.write(srcs);
+        if (position + bytes <= zeroedEnd) {
+            write(srcs, bytes);
+        } else {
+            // past the zeros: wait for an extension in progress so that it cannot land on these bytes
+            synchronized (zeroLock) {
+                write(srcs, bytes);
+                zeroedEnd = Math.max(zeroedEnd, position + bytes);
+            }
         }
         if (position == 0) {
             rollingTimestamp = batchMaxTs;
@@ -172,6 +198,81 @@ final class LogSegment {
         indexesDirty = true;
         dataDirty = true;
         size = position + bytes;
+    }
+
+    private void write(ByteBuffer[] srcs, int bytes) throws IOException {
+        long written = 0;
+        while (written < bytes) {
+            written += channel.write(srcs);
+        }
+    }
+
+    /** Where the zeros written ahead of the data end (the file's length while preallocated). */
+    int zeroedEnd() {
+        return zeroedEnd;
+    }
+
+    /**
+     * Writes zeros from the end of the preallocated region (rounded up to {@code zeros}'s
+     * alignment) up to {@code targetEnd}, with O_DIRECT so that they occupy no page cache and
+     * cost the next fdatasync nothing but the length change. Runs on the preallocator's thread.
+     *
+     * @param zeros     a zero-filled buffer aligned to, and a multiple of, {@code block}
+     * @param block     the file system's block size (O_DIRECT's alignment)
+     * @param targetEnd where the zeros should end; nothing happens if they already reach it
+     * @return the bytes written
+     */
+    long extendZeros(ByteBuffer zeros, int block, long targetEnd) throws IOException {
+        synchronized (zeroLock) {
+            if (preallocationStopped) {
+                return 0;
+            }
+            long start = alignUp(zeroedEnd, block);
+            long end = alignUp(targetEnd, block);
+            if (end <= start) {
+                return 0;
+            }
+            if (directChannel == null) {
+                directChannel = FileChannel.open(logFile(), StandardOpenOption.WRITE,
+                        com.sun.nio.file.ExtendedOpenOption.DIRECT);
+            }
+            for (long p = start; p < end; ) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
+                p += directChannel.write(zeros, p);
+            }
+            zeroedEnd = (int) Math.min(Integer.MAX_VALUE, end);
+            return end - start;
+        }
+    }
+
+    private static long alignUp(long value, int block) {
+        return (value + block - 1) / block * block;
+    }
+
+    /**
+     * Stops preallocation and cuts the zeros past the data off the file (a rolled segment, a
+     * clean close); the next {@link #flush} forces the new length.
+     */
+    void trimPreallocation() throws IOException {
+        synchronized (zeroLock) {
+            stopPreallocation();
+            if (channel.isOpen() && channel.size() > size) {
+                channel.truncate(size);
+                zeroedEnd = size;
+                dataDirty = true;
+            }
+        }
+    }
+
+    /** Writes no more zeros ahead (before deletion or close); the file keeps its length. */
+    private void stopPreallocation() throws IOException {
+        synchronized (zeroLock) {
+            preallocationStopped = true;
+            if (directChannel != null) {
+                directChannel.close();
+                directChannel = null;
+            }
+        }
     }
 
     /** Reads the locating part of the header at {@code position} into {@code hdr}; false if short. */
@@ -312,7 +413,36 @@ final class LogSegment {
         if (error == null && validBytes == fileSize) {
             return null;
         }
+        if (isZero(validBytes, fileSize)) {
+            // zeros written ahead of the data by preallocation, never data: not a corruption
+            LOG.info("{}: dropping {} bytes of zeros preallocated after the data", logFile(), fileSize - validBytes);
+            synchronized (zeroLock) {
+                channel.truncate(validBytes);
+                zeroedEnd = validBytes;
+            }
+            return null;
+        }
         return new Corruption(logFile(), validBytes, expected, error == null ? "trailing bytes" : error);
+    }
+
+    /** Whether every byte of the file from {@code from} to {@code to} is zero. */
+    private boolean isZero(long from, long to) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(64 * 1024, Math.max(1, to - from)));
+        long p = from;
+        while (p < to) {
+            buf.clear().limit((int) Math.min(buf.capacity(), to - p));
+            int n = channel.read(buf, p);
+            if (n < 0) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf.get(i) != 0) {
+                    return false;
+                }
+            }
+            p += n;
+        }
+        return true;
     }
 
     /**
@@ -376,7 +506,10 @@ final class LogSegment {
 
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
-        channel.truncate(position);
+        synchronized (zeroLock) {
+            channel.truncate(position);
+            zeroedEnd = position;
+        }
         dataDirty = true;
         channel.position(position);
         size = position;
@@ -400,9 +533,12 @@ final class LogSegment {
 
     /** Puts the write position at the end of the sound data (after load or recovery). */
     void prepareForAppend() throws IOException {
-        if (channel.size() != size) {
-            channel.truncate(size);
-            dataDirty = true;
+        synchronized (zeroLock) {
+            if (channel.size() != size) {
+                channel.truncate(size);
+                dataDirty = true;
+            }
+            zeroedEnd = size;
         }
         channel.position(size);
     }
@@ -456,6 +592,7 @@ final class LogSegment {
     }
 
     void close() throws IOException {
+        stopPreallocation();
         channel.close();
     }
 
@@ -464,8 +601,11 @@ final class LogSegment {
      * closed: waits for a flush of it in progress and turns later flushes into no-ops (its data
      * is no longer part of the log, so there is nothing left to make durable).
      */
-    synchronized void markDeleted() {
-        deleted = true;
+    void markDeleted() throws IOException {
+        synchronized (this) {
+            deleted = true;
+        }
+        stopPreallocation();
     }
 
     synchronized boolean isDeleted() {

@@ -11,10 +11,18 @@ final class LogFixture implements AutoCloseable {
     final Scheduler scheduler = new Scheduler("test-scheduler");
     LogConfig config;
     Log log;
+    /** Writes zeros ahead of the active segment when set (see {@link #withPreallocation}). */
+    Preallocator preallocator;
 
     LogFixture(Path root, Map<String, ?> settings) {
         this.dir = root.resolve("topic-0");
         this.config = LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0)).with(settings);
+    }
+
+    /** Opens logs with a preallocator writing at most {@code maxBytes} ahead. */
+    LogFixture withPreallocation(int maxBytes) {
+        preallocator = new Preallocator("test-preallocator", maxBytes);
+        return this;
     }
 
     Log open() throws IOException {
@@ -22,7 +30,7 @@ final class LogFixture implements AutoCloseable {
     }
 
     Log open(long recoveryPoint, boolean clean) throws IOException {
-        log = Log.open(dir, "topic", 0, config, recoveryPoint, clean, clock, scheduler, null);
+        log = Log.open(dir, "topic", 0, config, recoveryPoint, clean, clock, scheduler, null, preallocator);
         return log;
     }
 
@@ -55,5 +63,8 @@ final class LogFixture implements AutoCloseable {
             log.close();
         }
         scheduler.close();
+        if (preallocator != null) {
+            preallocator.close();
+        }
     }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,6 +42,31 @@ class LogManagerTest {
             assertThat(m.deleteLog("orders-eu", 1)).isFalse();
             assertThatThrownBy(() -> m.getOrCreateLog("bad/name", 0, LogConfig.defaults()))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void shouldPreallocateByDefaultAndNotWhenSwitchedOff() throws Exception {
+        for (int bytes : new int[] {-1, 0}) {
+            LogManager.Options options = new LogManager.Options(tmp.resolve("p" + bytes)).clock(clock)
+                    .backgroundThreads(false);
+            if (bytes == 0) {
+                options.preallocateBytes(0);
+            }
+            try (LogManager m = LogManager.open(options)) {
+                Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+                log.append(Batches.batch(1000, 2, "k"), 0);
+                LogSegment seg = log.active();
+                if (bytes == 0) {
+                    assertThat(Files.size(seg.logFile())).isEqualTo(seg.size());
+                } else {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (Files.size(seg.logFile()) <= seg.size() && System.nanoTime() < deadline) {
+                        Thread.yield();
+                    }
+                    assertThat(Files.size(seg.logFile())).isGreaterThanOrEqualTo(Preallocator.MIN_BYTES);
+                }
+            }
         }
     }
 
