@@ -173,8 +173,8 @@ final class BrokerConfig {
                 key(LOG_PREALLOCATE_BYTES, Type.INT, "4194304",
                         v -> ((Number) v).intValue() == 0 || ((Number) v).intValue() >= 65536 ? null
                                 : "must be 0 (off) or at least 65536",
-                        "Most zeros written ahead of an active segment's data so that fsyncs commit no file"
-                                + " metadata; 0 = off, else at least 65536."),
+                        "With fsync on ack: most zeros written ahead of an active segment's data so that fsyncs"
+                                + " commit no file metadata; 0 = off, else at least 65536."),
                 key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
                         "How often retention runs."),
                 key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),

@@ -119,6 +119,11 @@ public final class Log implements AutoCloseable {
     private volatile boolean closed;
     private long unflushedMessages;
     private volatile long flushCount;
+    /**
+     * Moving average (weight 1/8) of the bytes each force of the active segment made durable:
+     * preallocation pays off only while forces are small. Written by the flushing thread.
+     */
+    private volatile int bytesPerFlush;
     private volatile long lastFlushMs;
     /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
     private volatile java.util.function.BiConsumer<Log, IOException> failureHandler;
@@ -354,7 +359,7 @@ public final class Log implements AutoCloseable {
             ByteBuffer[] srcs = assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
             try {
                 active.append(srcs, bytes, base, last, maxTs);
-                if (preallocator != null) {
+                if (wantsPreallocation(cfg)) {
                     preallocator.maybeExtend(active, cfg.segmentBytes());
                 }
             } catch (IOException e) {
@@ -532,6 +537,14 @@ public final class Log implements AutoCloseable {
         producers.retainNewest(3);
     }
 
+    /**
+     * Whether zeros should be kept ahead of the active segment: a preallocator is there, answers
+     * wait for fsync, and this log's forces are small enough on average for it to pay off.
+     */
+    boolean wantsPreallocation(LogConfig cfg) {
+        return preallocator != null && cfg.flushOnAck() && bytesPerFlush < Preallocator.WORTH_BELOW_BYTES_PER_FLUSH;
+    }
+
     /** Starts a new segment now if the active one holds data (used by retention of the active segment). */
     void rollIfNotEmpty() throws IOException {
         lock.lock();
@@ -617,6 +630,10 @@ public final class Log implements AutoCloseable {
                 act.flush();
                 syncParentDirectory();
                 flushCount++;
+                LogPoint before = durable;
+                if (before.segmentBase() == act.baseOffset) {
+                    bytesPerFlush += (position - before.position() - bytesPerFlush) / 8;
+                }
                 durable = new LogPoint(end, act.baseOffset, position);
             }
             lastFlushMs = clock.millis();

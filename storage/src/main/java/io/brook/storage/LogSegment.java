@@ -31,6 +31,9 @@ import java.nio.file.StandardOpenOption;
  * so zeros are never written over data. Such a file is trimmed to {@link #size()} when the
  * segment stops being active and at a clean close; after a crash, {@link #recover} recognises
  * the zero tail and drops it.
+ *
+ * <p>Lock order: this segment's monitor before {@code zeroLock}. Nothing holds {@code zeroLock}
+ * while waiting for the disk: it covers page-cache writes and truncations, not forces.
  */
 final class LogSegment {
     private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
@@ -84,8 +87,6 @@ final class LogSegment {
     private volatile int zeroedEnd;
     /** No more zeros are written ahead (the segment was rolled, trimmed, deleted or closed). Under zeroLock. */
     private boolean preallocationStopped;
-    /** Opened with O_DIRECT by the first zero extension; under zeroLock. */
-    private FileChannel directChannel;
     /** Set while the segment waits in the preallocator's queue or is being extended. */
     final java.util.concurrent.atomic.AtomicBoolean preallocationQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -213,40 +214,41 @@ final class LogSegment {
     }
 
     /**
-     * Writes zeros from the end of the preallocated region (rounded up to {@code zeros}'s
-     * alignment) up to {@code targetEnd}, with O_DIRECT so that they occupy no page cache and
-     * cost the next fdatasync nothing but the length change. Runs on the preallocator's thread.
+     * Writes zeros from the end of the preallocated region up to {@code targetEnd} and forces
+     * them, so that the blocks are allocated and written before appends reach them and the
+     * fdatasync answering those appends has only data to write. Runs on the preallocator's
+     * thread; appends that stay below the region's old end go on meanwhile.
      *
-     * @param zeros     a zero-filled buffer aligned to, and a multiple of, {@code block}
-     * @param block     the file system's block size (O_DIRECT's alignment)
+     * @param zeros     a zero-filled buffer (written as often as needed)
      * @param targetEnd where the zeros should end; nothing happens if they already reach it
-     * @return the bytes written
+     * @return the bytes of zeros written
      */
-    long extendZeros(ByteBuffer zeros, int block, long targetEnd) throws IOException {
+    long extendZeros(ByteBuffer zeros, long targetEnd) throws IOException {
+        long start;
+        long end;
         synchronized (zeroLock) {
             if (preallocationStopped) {
                 return 0;
             }
-            long start = alignUp(zeroedEnd, block);
-            long end = alignUp(targetEnd, block);
+            start = zeroedEnd;
+            end = Math.min(Integer.MAX_VALUE, targetEnd);
             if (end <= start) {
                 return 0;
             }
-            if (directChannel == null) {
-                directChannel = FileChannel.open(logFile(), StandardOpenOption.WRITE,
-                        com.sun.nio.file.ExtendedOpenOption.DIRECT);
-            }
             for (long p = start; p < end; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += directChannel.write(zeros, p);
+                p += channel.write(zeros, p);
             }
-            zeroedEnd = (int) Math.min(Integer.MAX_VALUE, end);
-            return end - start;
+            zeroedEnd = (int) end;
         }
-    }
-
-    private static long alignUp(long value, int block) {
-        return (value + block - 1) / block * block;
+        // Outside the lock: an append past the new end must not wait for this disk write. A
+        // segment trimmed or closed meanwhile needs no force.
+        try {
+            channel.force(false);
+        } catch (java.nio.channels.ClosedChannelException e) {
+            // closed meanwhile (deleted, or the broker stops): nothing left to force
+        }
+        return end - start;
     }
 
     /**
@@ -265,13 +267,9 @@ final class LogSegment {
     }
 
     /** Writes no more zeros ahead (before deletion or close); the file keeps its length. */
-    private void stopPreallocation() throws IOException {
+    private void stopPreallocation() {
         synchronized (zeroLock) {
             preallocationStopped = true;
-            if (directChannel != null) {
-                directChannel.close();
-                directChannel = null;
-            }
         }
     }
 
@@ -601,7 +599,7 @@ final class LogSegment {
      * closed: waits for a flush of it in progress and turns later flushes into no-ops (its data
      * is no longer part of the log, so there is nothing left to make durable).
      */
-    void markDeleted() throws IOException {
+    void markDeleted() {
         synchronized (this) {
             deleted = true;
         }

@@ -274,6 +274,63 @@ class PreallocationTest {
     }
 
     @Test
+    void shouldLeaveLogsWithoutFsyncOnAckAlone() throws Exception {
+        fx = new LogFixture(tmp, Map.of(LogConfig.FLUSH_ON_ACK, false)).withPreallocation(AHEAD);
+        Log log = fx.open();
+        fill(log, 0, 50, 1000);
+        log.flush();
+        // a log that does take zeros, appended to after the one above: once its zeros are there,
+        // any request the first log made would have been served before
+        LogFixture other = new LogFixture(tmp.resolve("other"), Map.of());
+        other.preallocator = fx.preallocator;
+        Log withZeros = other.open();
+        fill(withZeros, 0, 1, 100);
+        LogSegment seg = withZeros.active();
+        await("zeros ahead of the other log", () -> seg.zeroedEnd() > seg.size());
+        other.preallocator = null; // shared with fx, which closes it
+        other.close();
+        assertThat(Files.size(log.active().logFile())).isEqualTo(log.active().size());
+    }
+
+    @Test
+    void shouldStopPreallocatingALogWhoseForcesAreLarge() throws Exception {
+        fx = new LogFixture(tmp, Map.of()).withPreallocation(AHEAD);
+        Log log = fx.open();
+        LogConfig cfg = fx.config;
+        for (int i = 0; i < 20; i++) {
+            fill(log, i, 1, 8 * 1024); // 16 KiB per force
+            log.flush();
+        }
+        assertThat(log.wantsPreallocation(cfg)).isTrue();
+        int i = 20;
+        while (log.wantsPreallocation(cfg)) {
+            assertThat(i).as("forces of 512 KiB switch it off").isLessThan(40);
+            fill(log, i++, 1, 256 * 1024);
+            log.flush();
+        }
+        // back to small forces: it comes back
+        int more = 0;
+        while (!log.wantsPreallocation(cfg)) {
+            assertThat(more++).as("forces of 2 KiB switch it back on").isLessThan(60);
+            fill(log, i++, 1, 1024);
+            log.flush();
+        }
+        assertRecords(log, 2 * i);
+    }
+
+    @Test
+    void shouldNotPreallocateWithoutAPreallocatorOrWithoutFsyncOnAck() throws Exception {
+        fx = new LogFixture(tmp, Map.of());
+        Log log = fx.open();
+        assertThat(log.wantsPreallocation(fx.config)).isFalse();
+        fx.close();
+        fx = new LogFixture(tmp.resolve("b"), Map.of()).withPreallocation(AHEAD);
+        log = fx.open();
+        assertThat(log.wantsPreallocation(fx.config)).isTrue();
+        assertThat(log.wantsPreallocation(fx.config.with(Map.of(LogConfig.FLUSH_ON_ACK, false)))).isFalse();
+    }
+
+    @Test
     void shouldRejectAPreallocationSmallerThanItsMinimum() {
         LogManager.Options options = new LogManager.Options(tmp);
         assertThatThrownBy(() -> options.preallocateBytes(4096)).isInstanceOf(IllegalArgumentException.class);
