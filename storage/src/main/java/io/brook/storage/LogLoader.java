@@ -124,6 +124,14 @@ final class LogLoader {
                 continue;
             }
             boolean last = i == list.size() - 1;
+            if (c.zeroTail() && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
+                // Zeros written ahead of the data of the active segment, or of one rolled just
+                // before a crash whose shorter length had not been forced yet: never data. Below
+                // the recovery point zeros would stand for lost durable data and are a corruption.
+                LOG.info("{}: dropping {} after the data of {}", name, c.reason(), seg.logFile());
+                seg.truncateBytes(c.position(), c.offset());
+                continue;
+            }
             if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
                 LOG.warn("{}: truncating invalid tail of {}", name, c);
                 seg.truncateBytes(c.position(), c.offset());

@@ -29,8 +29,8 @@ import java.nio.file.StandardOpenOption;
  * an append that ends at or below it writes without coordination; an append past it, and every
  * change of the file's length (zero extension, truncation, trimming), holds {@code zeroLock},
  * so zeros are never written over data. Such a file is trimmed to {@link #size()} when the
- * segment stops being active and at a clean close; after a crash, {@link #recover} recognises
- * the zero tail and drops it.
+ * segment stops being active and at a clean close; after a crash, {@link #recover} reports the
+ * zero tail as such and the loader drops it.
  *
  * <p>Lock order: this segment's monitor before {@code zeroLock}. Nothing holds {@code zeroLock}
  * while waiting for the disk: it covers page-cache writes and truncations, not forces.
@@ -412,15 +412,9 @@ final class LogSegment {
             return null;
         }
         if (isZero(validBytes, fileSize)) {
-            // zeros written ahead of the data by preallocation, never data: not a corruption
-            LOG.info("{}: dropping {} bytes of zeros preallocated after the data", logFile(), fileSize - validBytes);
-            synchronized (zeroLock) {
-                channel.truncate(validBytes);
-                zeroedEnd = validBytes;
-            }
-            return null;
+            return new Corruption(logFile(), validBytes, expected, (fileSize - validBytes) + " bytes of zeros", true);
         }
-        return new Corruption(logFile(), validBytes, expected, error == null ? "trailing bytes" : error);
+        return new Corruption(logFile(), validBytes, expected, error == null ? "trailing bytes" : error, false);
     }
 
     /** Whether every byte of the file from {@code from} to {@code to} is zero. */

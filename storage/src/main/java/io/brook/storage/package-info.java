@@ -19,7 +19,10 @@
  * data-dir/.lock                                  held while a LogManager owns the directory
  *         /.brook_cleanshutdown                   written by a clean close, removed at start-up
  *         /recovery-point-offset-checkpoint        fsynced offset per partition
- *         /topic-0/00000000000000000000.log        batches as received (offsets assigned)
+ *         /topic-0/00000000000000000000.log        batches as received (offsets assigned); the
+ *                                                  active one may end in zeros written ahead
+ *                                                  (see Preallocator), cut off at a roll or a
+ *                                                  clean close and dropped by recovery
  *                 /00000000000000000000.index      sparse base offset -> file position
  *                 /00000000000000000000.timeindex  sparse max timestamp -> base offset
  *                                                  (both absent while a segment is empty)

@@ -156,9 +156,8 @@ class PreallocationTest {
         assertThat(log.append(Batches.batch(1, 1, "again"), 0).baseOffset()).isEqualTo(20);
     }
 
-    @Test
-    void shouldTreatAZeroTailOfAnOlderSegmentAsPreallocationAndNotAsCorruption() throws Exception {
-        // a crash between a roll and the fsync of the rolled segment's shorter length
+    /** Appends 12 batches over several segments, crashes, puts zeros after the first segment's data, reopens. */
+    private Log zeroTailOnFirstSegment(long recoveryPointFraction) throws Exception {
         fx = new LogFixture(tmp, Map.of(LogConfig.SEGMENT_BYTES, 300));
         Log log = fx.open();
         fill(log, 0, 12, 10);
@@ -167,15 +166,31 @@ class PreallocationTest {
         long end = log.logEndOffset();
         Path first = LogSegment.file(fx.dir, 0, LogSegment.LOG_SUFFIX);
         long firstSize = Files.size(first);
-        log = fx.crashAndReopenAfter(() -> {
+        return fx.crashAndReopenAfter(() -> {
             try (FileChannel ch = FileChannel.open(first, StandardOpenOption.WRITE)) {
                 ch.write(ByteBuffer.allocate(8192), firstSize);
             }
-        }, end);
+        }, end * recoveryPointFraction);
+    }
+
+    @Test
+    void shouldDropAZeroTailOfAnOlderSegmentAboveTheRecoveryPoint() throws Exception {
+        // a crash between a roll and the force of the rolled segment's shorter length: that
+        // segment's data is not durable yet, so it is above the recovery point and scanned
+        Path first = LogSegment.file(tmp.resolve("topic-0"), 0, LogSegment.LOG_SUFFIX);
+        Log log = zeroTailOnFirstSegment(0);
         assertThat(log.corruption()).isNull();
-        assertThat(log.logEndOffset()).isEqualTo(end);
-        assertThat(Files.size(first)).isEqualTo(firstSize);
-        assertRecords(log, (int) end);
+        assertThat(log.logEndOffset()).isEqualTo(24);
+        assertThat(Files.size(first)).isEqualTo(log.segments.firstEntry().getValue().size());
+        assertRecords(log, 24);
+    }
+
+    @Test
+    void shouldReportZerosInPlaceOfDurableDataAsCorruption() throws Exception {
+        // below the recovery point the data was forced: zeros there mean it was lost
+        Log log = zeroTailOnFirstSegment(1);
+        assertThat(log.corruption()).contains("bytes of zeros");
+        assertThat(log.append(Batches.batch(1, 1, "k"), 0).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
     }
 
     @Test
