@@ -283,7 +283,10 @@ public final class BenchRunner {
                 + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
                 + " time; for Kafka after kafka-local.sh formatted its storage) to the first acknowledged"
                 + " produce, the median of " + (plan.quick ? 1 : 3) + " launches after one that warms the"
-                + " client and is not counted; client CPU = the runner's own process; every workload read back"
+                + " client and is not counted; client CPU = the runner's own process; broker+kernel CPU = the"
+                + " machine's busy CPU (/proc/stat) less the runner's, from the start of a write workload until"
+                + " a `sync` after it returned, so that the page writeback of what a broker left dirty counts"
+                + " (Kafka's happens later in kernel threads, outside its process); every workload read back"
                 + " what it wrote and compared counts per partition\n");
         sb.append("- ratio columns: Brook ÷ Kafka; higher is better for records/s and MB/s, lower for every other"
                 + " figure\n");
@@ -424,7 +427,7 @@ public final class BenchRunner {
     private static String summary(Result r) {
         StringBuilder sb = new StringBuilder();
         r.values.forEach((m, v) -> {
-            if (m != Metric.BROKER_CPU_S_PER_GB) {
+            if (m != Metric.BROKER_CPU_S_PER_GB && m != Metric.MACHINE_CPU_S_PER_GB) {
                 sb.append(sb.length() == 0 ? "" : ", ").append(m.format(v)).append(' ').append(m.label);
             }
         });

@@ -10,6 +10,13 @@ enum Metric {
     MAX_MS("max ms", false, "%,.2f"),
     BROKER_CPU_S("broker CPU s", false, "%,.2f"),
     BROKER_CPU_S_PER_GB("broker CPU s/GB", false, "%,.2f"),
+    /**
+     * The machine's busy CPU outside the runner per GB, from the start of a write workload until
+     * {@code sync} returned after it: the broker's own CPU plus the kernel's writeback of what it
+     * left dirty (Kafka's page-cache writes are forced later by kernel threads, Brook's durable
+     * writes by itself).
+     */
+    MACHINE_CPU_S_PER_GB("broker+kernel CPU s/GB", false, "%,.2f"),
     /** The runner's own process (producers and consumers) over the same phase: shows which side is the bottleneck. */
     CLIENT_CPU_S("client CPU s", false, "%,.2f"),
     STARTUP_MS("start-up ms", false, "%,.0f"),

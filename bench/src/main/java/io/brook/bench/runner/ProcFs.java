@@ -52,6 +52,26 @@ final class ProcFs {
         return f;
     }
 
+    /**
+     * CPU time the whole machine spent busy, in clock ticks summed over all CPUs, from the text
+     * of {@code /proc/stat}: user, nice, system, irq, softirq and steal of the {@code cpu} line
+     * (idle and iowait are not busy; guest time is already inside user).
+     */
+    static long machineBusyTicks(String procStat) {
+        for (String line : procStat.split("\n")) {
+            if (line.startsWith("cpu ")) {
+                String[] f = line.substring(4).trim().split("\\s+");
+                if (f.length < 8) {
+                    throw new IllegalArgumentException("only " + f.length + " numbers on /proc/stat's cpu line");
+                }
+                // user nice system idle iowait irq softirq steal ...
+                return Long.parseLong(f[0]) + Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[5])
+                        + Long.parseLong(f[6]) + Long.parseLong(f[7]);
+            }
+        }
+        throw new IllegalArgumentException("no cpu line in /proc/stat");
+    }
+
     /** VmHWM (peak resident set) in bytes, from the text of {@code /proc/<pid>/status}. */
     static long peakRssBytes(String statusText) {
         for (String line : statusText.split("\n")) {
@@ -85,6 +105,10 @@ final class ProcFs {
 
     static long cpuTicks(long pid) {
         return cpuTicks(read(Path.of("/proc", Long.toString(pid), "stat")));
+    }
+
+    static long machineBusyTicks() {
+        return machineBusyTicks(read(Path.of("/proc/stat")));
     }
 
     static long peakRssBytes(long pid) {

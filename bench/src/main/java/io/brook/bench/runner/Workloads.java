@@ -1,5 +1,6 @@
 package io.brook.bench.runner;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -277,6 +278,7 @@ final class Workloads implements AutoCloseable {
         double seconds;
         double cpu;
         double clientCpu;
+        double machineCpu;
         try (KafkaProducer<byte[], byte[]> producer = producer(cell.acks(), cell.batchSize(), Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
@@ -284,12 +286,31 @@ final class Workloads implements AutoCloseable {
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
             clientCpu = meter.clientSeconds();
+            machineCpu = syncAndMeasure(meter);
         }
         acks.check(records);
         readBack(topic, acks.counts());
         deleteTopic(topic);
-        return Result.of(cell.name(), broker).throughput(records, records * cell.recordSize(), seconds, cpu)
+        long bytes = records * cell.recordSize();
+        return Result.of(cell.name(), broker).throughput(records, bytes, seconds, cpu)
+                .put(Metric.MACHINE_CPU_S_PER_GB, machineCpu / (bytes / 1e9))
                 .put(Metric.CLIENT_CPU_S, clientCpu).build();
+    }
+
+    /**
+     * Runs {@code sync}, so that the kernel writes back what the broker left in the page cache
+     * now rather than after the workload, and returns the machine's CPU seconds outside the
+     * runner since {@code meter} started, that writeback included.
+     */
+    private double syncAndMeasure(CpuMeter meter) throws IOException, InterruptedException {
+        progress.update("sync: the data written reaches the disk");
+        Process sync = new ProcessBuilder("sync").redirectErrorStream(true).start();
+        sync.getInputStream().readAllBytes();
+        if (!sync.waitFor(120, TimeUnit.SECONDS)) {
+            sync.destroyForcibly();
+            throw new IOException("sync did not finish within 120 s");
+        }
+        return meter.machineSecondsWithoutClient();
     }
 
     /**
@@ -549,6 +570,7 @@ final class Workloads implements AutoCloseable {
         double seconds;
         double cpu;
         double clientCpu;
+        double machineCpu;
         try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
@@ -556,11 +578,14 @@ final class Workloads implements AutoCloseable {
             seconds = (System.nanoTime() - t0) / 1e9;
             cpu = meter.seconds();
             clientCpu = meter.clientSeconds();
+            machineCpu = syncAndMeasure(meter);
         }
         acks.check(records);
         readBack(topic, acks.counts());
+        long bytes = records * Plan.MANY_PARTITIONS_RECORD_SIZE;
         return Result.of(manyPartitionsName(partitions), broker)
-                .throughput(records, records * Plan.MANY_PARTITIONS_RECORD_SIZE, seconds, cpu)
+                .throughput(records, bytes, seconds, cpu)
+                .put(Metric.MACHINE_CPU_S_PER_GB, machineCpu / (bytes / 1e9))
                 .put(Metric.CLIENT_CPU_S, clientCpu).build();
     }
 

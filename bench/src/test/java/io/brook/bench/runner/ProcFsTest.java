@@ -28,6 +28,16 @@ class ProcFsTest {
     }
 
     @Test
+    void shouldCountTheMachinesBusyTicksWithoutIdleAndIoWait() {
+        String stat = "cpu  100 2 30 5000 40 6 7 8 9 0\ncpu0 50 1 15 2500 20 3 3 4 4 0\nintr 12345\n";
+        // user + nice + system + irq + softirq + steal; idle (5000), iowait (40) and guest (9) are not added
+        assertThat(ProcFs.machineBusyTicks(stat)).isEqualTo(100 + 2 + 30 + 6 + 7 + 8);
+        assertThatThrownBy(() -> ProcFs.machineBusyTicks("cpu0 1 2 3\n")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProcFs.machineBusyTicks("cpu  1 2 3\n")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(ProcFs.machineBusyTicks()).isPositive();
+    }
+
+    @Test
     void shouldReadPeakResidentSetInBytes() {
         String status = "Name:\tjava\nVmPeak:\t 6053052 kB\nVmHWM:\t  405812 kB\nVmRSS:\t  401000 kB\n";
         assertThat(ProcFs.peakRssBytes(status)).isEqualTo(405812L * 1024);
