@@ -66,6 +66,15 @@ class PreallocationTest {
         assertThat(fx.preallocator.enabled()).as("preallocation works on this file system").isTrue();
     }
 
+    /** A log with a preallocator, {@code batches} batches appended, and zeros ahead of them. */
+    private Log openWithZerosAhead(Map<String, ?> settings, int batches, int valueSize) throws IOException {
+        fx = new LogFixture(tmp, settings).withPreallocation(AHEAD);
+        Log log = fx.open();
+        fill(log, 0, batches, valueSize);
+        awaitZerosAhead(log);
+        return log;
+    }
+
     private static boolean allZero(Path file, long from) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate((int) (ch.size() - from));
@@ -92,10 +101,7 @@ class PreallocationTest {
 
     @Test
     void shouldWriteZerosAheadOfTheActiveSegmentThatAppendsThenOverwrite() throws Exception {
-        fx = new LogFixture(tmp, Map.of()).withPreallocation(AHEAD);
-        Log log = fx.open();
-        fill(log, 0, 1, 100);
-        awaitZerosAhead(log);
+        Log log = openWithZerosAhead(Map.of(), 1, 100);
         LogSegment seg = log.active();
         Path file = seg.logFile();
         int dataEnd = seg.size();
@@ -114,10 +120,7 @@ class PreallocationTest {
 
     @Test
     void shouldCutTheZerosOffWhenTheSegmentRollsAndAtACleanClose() throws Exception {
-        fx = new LogFixture(tmp, Map.of(LogConfig.SEGMENT_BYTES, 200_000)).withPreallocation(AHEAD);
-        Log log = fx.open();
-        fill(log, 0, 1, 1000);
-        awaitZerosAhead(log);
+        Log log = openWithZerosAhead(Map.of(LogConfig.SEGMENT_BYTES, 200_000), 1, 1000);
         LogSegment first = log.active();
         int i = 1;
         while (log.segmentCount() == 1) {
@@ -138,10 +141,7 @@ class PreallocationTest {
 
     @Test
     void shouldRecoverEverythingAfterACrashThatLeftTheZerosBehind() throws Exception {
-        fx = new LogFixture(tmp, Map.of()).withPreallocation(AHEAD);
-        Log log = fx.open();
-        fill(log, 0, 1, 100);
-        awaitZerosAhead(log);
+        Log log = openWithZerosAhead(Map.of(), 1, 100);
         fill(log, 1, 9, 100);
         log.flush();
         Path file = log.active().logFile();
@@ -269,10 +269,7 @@ class PreallocationTest {
 
     @Test
     void shouldCutTheZerosWithATruncation() throws Exception {
-        fx = new LogFixture(tmp, Map.of()).withPreallocation(AHEAD);
-        Log log = fx.open();
-        fill(log, 0, 10, 100);
-        awaitZerosAhead(log);
+        Log log = openWithZerosAhead(Map.of(), 10, 100);
         log.truncateTo(10);
         Path file = log.active().logFile();
         assertThat(Files.size(file)).isEqualTo(log.active().size());
