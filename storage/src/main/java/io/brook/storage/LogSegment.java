@@ -87,6 +87,20 @@ final class LogSegment {
     private volatile int zeroedEnd;
     /** No more zeros are written ahead (the segment was rolled, trimmed, deleted or closed). Under zeroLock. */
     private boolean preallocationStopped;
+    /**
+     * Where the most recently appended batches start, so that a consumer reading from the last
+     * high watermark it saw (a tailing read) finds its batch with one header read instead of a
+     * scan from the last index entry (up to {@code index.interval.bytes} of headers, one read
+     * each). Entries: (base offset - segment base) << 32 | position; 0 = empty. Written by the
+     * appender (release stores), read by any thread; a reader trusts an entry only after
+     * reading the header it names, and truncation clears them all.
+     */
+    private final java.util.concurrent.atomic.AtomicLongArray recentStarts = new java.util.concurrent.atomic.AtomicLongArray(RECENT_STARTS);
+    private static final int RECENT_STARTS = 32;
+    private int recentNext;
+    /** Header reads by {@link #findBatch}, counted only with assertions on (tests): no shared write on the read path. */
+    int headerReads;
+
     /** Set while the segment waits in the preallocator's queue or is being extended. */
     final java.util.concurrent.atomic.AtomicBoolean preallocationQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -198,6 +212,7 @@ final class LogSegment {
         nextOffset = batchLast + 1;
         indexesDirty = true;
         dataDirty = true;
+        recentStarts.lazySet(recentNext++ & (RECENT_STARTS - 1), ((batchBase - baseOffset) << 32) | position);
         size = position + bytes;
     }
 
@@ -273,8 +288,29 @@ final class LogSegment {
         }
     }
 
+    private boolean countHeaderRead() {
+        headerReads++;
+        return true;
+    }
+
+    /** Where a recently appended batch with base offset {@code offset} starts, or -1. */
+    private int recentStart(long offset) {
+        long rel = offset - baseOffset;
+        if (rel <= 0 || rel > Integer.MAX_VALUE) {
+            return -1; // the segment's first batch is found at once without help
+        }
+        for (int i = 0; i < RECENT_STARTS; i++) {
+            long e = recentStarts.get(i);
+            if (e >>> 32 == rel) {
+                return (int) e;
+            }
+        }
+        return -1;
+    }
+
     /** Reads the locating part of the header at {@code position} into {@code hdr}; false if short. */
     private boolean readLocate(int position, ByteBuffer hdr) throws IOException {
+        assert countHeaderRead();
         hdr.clear().limit(LOCATE_BYTES);
         long p = position;
         while (hdr.hasRemaining()) {
@@ -293,6 +329,12 @@ final class LogSegment {
      * {@link #LOCATE_BYTES} bytes.
      */
     int findBatch(long offset, int limit, ByteBuffer hdr) throws IOException {
+        int recent = recentStart(offset);
+        if (recent >= 0 && recent + BatchHeader.HEADER_SIZE <= limit && readLocate(recent, hdr)
+                && hdr.getLong(BatchHeader.BASE_OFFSET) == offset
+                && hdr.getInt(BatchHeader.BATCH_LENGTH) >= BatchHeader.MIN_BATCH_LENGTH) {
+            return recent;
+        }
         int slot = offset <= baseOffset ? -1 : offsetIndex.slotFor(offset);
         int position = slot < 0 ? 0 : offsetIndex.positionAt(slot);
         if (position >= limit) {
@@ -498,6 +540,9 @@ final class LogSegment {
 
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
+        for (int i = 0; i < RECENT_STARTS; i++) {
+            recentStarts.set(i, 0L);
+        }
         synchronized (zeroLock) {
             channel.truncate(position);
             zeroedEnd = position;

@@ -33,6 +33,38 @@ class LogTest {
     }
 
     @Test
+    void shouldFindTheBatchOfATailingReadWithOneHeaderRead() throws Exception {
+        // 1 record per batch, an index entry only every 64 KiB: without help a read of the newest
+        // batch scans every header since the last index entry
+        Log log = fixture(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 65_536)).open();
+        for (int i = 0; i < 200; i++) {
+            log.append(Batches.batch(1000 + i, 1, "k" + i), 0);
+        }
+        log.flush();
+        LogSegment seg = log.active();
+        long hw = log.highWatermark();
+        log.append(Batches.batch(5000, 1, "new"), 0);
+        log.flush();
+        int before = seg.headerReads;
+        List<Batches.Rec> tail = Batches.records(log.read(hw, 1 << 20, true).records());
+        assertThat(tail).extracting(Batches.Rec::key).containsExactly("new0");
+        assertThat(seg.headerReads - before).as("header reads for a read from the last high watermark").isEqualTo(1);
+
+        // an offset older than the 32 remembered starts is still found, by scanning
+        before = seg.headerReads;
+        assertThat(Batches.records(log.read(100, 1 << 20, true).records()).get(0).offset()).isEqualTo(100);
+        assertThat(seg.headerReads - before).isGreaterThan(50);
+
+        // truncation forgets the remembered starts; what is appended after it is found again
+        log.truncateTo(150);
+        log.append(Batches.batch(6000, 1, "again"), 0);
+        log.flush();
+        assertThat(Batches.records(log.read(150, 1 << 20, true).records())).extracting(Batches.Rec::key)
+                .containsExactly("again0");
+        assertThat(Batches.readAll(log, 0)).hasSize(151);
+    }
+
+    @Test
     void shouldAssignOffsetsAndEpochAndStoreBatchesUnchanged() throws Exception {
         Log log = fixture(Map.of()).open();
         ByteBuffer b1 = Batches.batch(1000, 3, "k");
