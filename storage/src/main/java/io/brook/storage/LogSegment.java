@@ -189,6 +189,12 @@ final class LogSegment {
         int position = size;
         if (position + bytes <= zeroedEnd) {
             write(srcs, bytes);
+        } else if (!preallocationQueued.get()) {
+            // Past the zeros, and no extension queued or running: only this thread (the single
+            // appender) queues one, so none can start before this write is done. The common
+            // case of a log that takes no zeros; no lock.
+            write(srcs, bytes);
+            zeroedEnd = position + bytes;
         } else {
             // past the zeros: wait for an extension in progress so that it cannot land on these bytes
             synchronized (zeroLock) {
