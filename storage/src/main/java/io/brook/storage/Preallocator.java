@@ -20,7 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * the broker's CPU and bound a single partition's throughput.
  *
  * <p>The cost: every byte of a segment reaches the disk twice (zeros, then data), and each active
- * segment holds up to {@link #maxBytes()} of zeros past its data until it is rolled or the broker
+ * segment holds up to the setting's bytes of zeros past its data until it is rolled or the broker
  * stops cleanly (then the file is cut back to its data). Logs without fsync on ack are left
  * alone: their rare flushes commit the metadata of many appends at once, and the second write
  * would only cost. The zeros go through the page cache (O_DIRECT writes that grow a file were
@@ -30,7 +30,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * extended: the journal commit saved is a cost per force, the zeros a cost per byte.
  *
  * <p>How much is written ahead grows with the segment: the largest power of two not above the
- * data already in it, between {@link #MIN_BYTES} and {@link #maxBytes()}, so that a barely used
+ * data already in it, between {@link #MIN_BYTES} and the setting, so that a barely used
  * partition holds 64 KiB of zeros and a busy one a few MiB. A new extension is queued when less
  * than half of that is left. An append that overtakes the zeros simply grows the file, as it
  * would without preallocation.
@@ -75,10 +75,6 @@ final class Preallocator implements AutoCloseable {
         this.thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
-    }
-
-    int maxBytes() {
-        return maxBytes;
     }
 
     boolean enabled() {
