@@ -1,8 +1,9 @@
 package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinatorConfig;
-import io.brook.server.ConfigKey.Check;
-import io.brook.server.ConfigKey.Type;
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.ConfigKey.Check;
+import io.brook.storage.config.ConfigKey.Type;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;

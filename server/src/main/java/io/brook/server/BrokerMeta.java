@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.file.DurableFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.ByteBuffer;
@@ -88,7 +89,7 @@ final class BrokerMeta implements AutoCloseable {
         String clusterId = newClusterId();
         String content = "# Identity of this data directory; do not edit.\nversion=1\ncluster.id=" + clusterId
                 + "\nnode.id=" + nodeId + "\n";
-        AtomicFiles.write(file, content.getBytes(StandardCharsets.UTF_8));
+        DurableFiles.writeAtomically(file, content.getBytes(StandardCharsets.UTF_8));
         return clusterId;
     }
 

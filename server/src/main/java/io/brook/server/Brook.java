@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.file.DurableFiles;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.DeleteGroupsRequest;
@@ -33,11 +34,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -265,19 +263,7 @@ public final class Brook implements AutoCloseable {
 
     private static void deleteRecursively(Path dir) {
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            DurableFiles.deleteRecursively(dir);
         } catch (IOException e) {
             LOG.warn("Could not delete temporary data directory {}", dir, e);
         }

@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.config.ConfigKey;
 import io.brook.storage.LogConfig;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeConfigsRequest.DescribeConfigsResource;

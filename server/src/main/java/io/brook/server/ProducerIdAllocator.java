@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.file.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,7 @@ final class ProducerIdAllocator {
         if (next == blockEnd) {
             long end = blockEnd + BLOCK;
             try {
-                AtomicFiles.write(file, (end + "\n").getBytes(StandardCharsets.UTF_8));
+                DurableFiles.writeAtomically(file, (end + "\n").getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot reserve producer ids in " + file, e);
             }

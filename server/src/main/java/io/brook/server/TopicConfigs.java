@@ -1,6 +1,7 @@
 package io.brook.server;
 
-import io.brook.storage.InvalidConfigException;
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.InvalidConfigException;
 import io.brook.storage.LogConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -159,6 +160,7 @@ final class TopicConfigs {
             case INT -> TYPE_INT;
             case SHORT -> TYPE_SHORT;
             case LONG -> TYPE_LONG;
+            case DOUBLE -> TYPE_DOUBLE;
             case LIST -> TYPE_LIST;
         };
     }

@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.storage.file.DurableFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -132,7 +133,7 @@ final class TopicRegistry {
 
     private void persist(Collection<TopicInfo> topics) {
         try {
-            AtomicFiles.write(file, encode(topics));
+            DurableFiles.writeAtomically(file, encode(topics));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write topic registry " + file, e);
         }

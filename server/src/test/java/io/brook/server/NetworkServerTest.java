@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.TestMessages.Ping;

@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.storage.config.InvalidConfigException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;

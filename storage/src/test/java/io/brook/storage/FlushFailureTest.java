@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.MutableClock;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.MutableClock;
 import io.brook.wire.protocol.Errors;
 import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.Test;

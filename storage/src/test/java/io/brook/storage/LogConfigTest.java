@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.storage.config.InvalidConfigException;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.MutableClock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

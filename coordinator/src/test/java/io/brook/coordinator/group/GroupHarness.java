@@ -1,5 +1,6 @@
 package io.brook.coordinator.group;
 
+import io.brook.testkit.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
