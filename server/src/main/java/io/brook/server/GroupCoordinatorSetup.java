@@ -1,10 +1,10 @@
 package io.brook.server;
 
-import io.brook.coordinator.group.CoordinatorLog;
-import io.brook.coordinator.group.CoordinatorRecord;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.group.GroupCoordinatorConfig;
-import io.brook.coordinator.group.StorageCoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.StorageCoordinatorLog;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import java.time.Clock;
@@ -60,7 +60,7 @@ final class GroupCoordinatorSetup {
         OffsetsTopicLog(TopicManager topics, int partitions, Clock clock) {
             this.topics = topics;
             this.partitions = partitions;
-            this.storage = new StorageCoordinatorLog(partitions, p -> {
+            this.storage = new StorageCoordinatorLog(Topics.CONSUMER_OFFSETS, partitions, p -> {
                 Log log = topics.log(Topics.CONSUMER_OFFSETS, p);
                 if (log == null) {
                     throw new IllegalStateException(Topics.CONSUMER_OFFSETS + "-" + p + " has no log");

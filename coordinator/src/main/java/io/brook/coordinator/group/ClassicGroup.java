@@ -10,10 +10,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.brook.coordinator.runtime.CoordinatorRecord;
+
 /**
  * The state of one group: membership (classic protocol) and committed offsets. A group that only
  * ever received standalone commits (generation -1) is a "simple" group: Empty, no protocol type.
- * Owned by the coordinator thread; see {@link GroupManager} for the rules that change it.
+ * Owned by the coordinator's owner thread; {@link ClassicMembership}, {@link Rebalance},
+ * {@link GroupOffsets} and {@link GroupAdmin} hold the rules that change it, {@link GroupState}
+ * draws its states.
  */
 final class ClassicGroup {
     final String groupId;
@@ -176,13 +180,62 @@ final class ClassicGroup {
         return !offsets.isEmpty();
     }
 
+    int offsetCount() {
+        int n = 0;
+        for (TreeMap<Integer, CoordinatorRecords.OffsetValue> p : offsets.values()) n += p.size();
+        return n;
+    }
+
+    void putOffset(String topic, int partition, CoordinatorRecords.OffsetValue value) {
+        offsets.computeIfAbsent(topic, t -> new TreeMap<>()).put(partition, value);
+    }
+
+    void removeOffset(String topic, int partition) {
+        TreeMap<Integer, CoordinatorRecords.OffsetValue> parts = offsets.get(topic);
+        if (parts != null && parts.remove(partition) != null && parts.isEmpty()) offsets.remove(topic);
+    }
+
+    /**
+     * Union of the topics in the members' subscriptions for the selected protocol (the first one a
+     * member offers while none is selected); null if any subscription is unreadable.
+     */
+    Set<String> subscribedTopics() {
+        Set<String> all = new HashSet<>();
+        for (GroupMember m : members.values()) {
+            String protocol = protocolName != null ? protocolName
+                    : (m.protocols.isEmpty() ? null : m.protocols.get(0).name());
+            Set<String> topics = protocol == null ? null : ConsumerSubscription.topics(m.metadataFor(protocol));
+            if (topics == null) return null;
+            all.addAll(topics);
+        }
+        return all;
+    }
+
     boolean isPendingTransactional(String topic, int partition) {
         Set<Integer> s = pendingTransactionalOffsets.get(topic);
         return s != null && s.contains(partition);
     }
 
-    /** Snapshot for the group metadata record, with the given assignments (member id → bytes). */
-    CoordinatorRecords.GroupValue toRecord(Map<String, byte[]> assignments) {
+    /**
+     * The group metadata record of the current state, with the given assignments (member id →
+     * bytes), or the members' own when null.
+     */
+    CoordinatorRecord metadataRecord(Map<String, byte[]> assignments) {
+        return new CoordinatorRecord(partition, CoordinatorRecords.groupKey(groupId),
+                CoordinatorRecords.groupValue(toRecord(assignments)));
+    }
+
+    /** The tombstone that deletes this group's metadata record. */
+    CoordinatorRecord metadataTombstone() {
+        return new CoordinatorRecord(partition, CoordinatorRecords.groupKey(groupId), null);
+    }
+
+    /** The tombstone that deletes one committed offset of this group. */
+    CoordinatorRecord offsetTombstone(String topic, int partition) {
+        return new CoordinatorRecord(this.partition, CoordinatorRecords.offsetKey(groupId, topic, partition), null);
+    }
+
+    private CoordinatorRecords.GroupValue toRecord(Map<String, byte[]> assignments) {
         List<CoordinatorRecords.MemberValue> list = new ArrayList<>(members.size());
         for (GroupMember m : members.values()) {
             byte[] a = assignments == null ? m.assignment : assignments.getOrDefault(m.memberId, GroupMember.EMPTY_BYTES);

@@ -6,9 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.DurableWriter;
+import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteGroupsResponse;
 import io.brook.wire.message.DescribeGroupsRequest;
@@ -35,17 +39,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The group coordinator of a single node: consumer groups of the classic protocol and their
- * committed offsets, kept in {@code __consumer_offsets} through a {@link CoordinatorLog}.
+ * committed offsets, kept in {@code __consumer_offsets} through a {@link CoordinatorLog}. This class
+ * turns wire messages into calls of {@link ClassicMembership}, {@link GroupOffsets} and
+ * {@link GroupAdmin} and their results back into responses.
  *
  * <p><b>Use.</b> Construct, call {@link #start()} (replays the log on the calling thread, then starts
  * the coordinator thread), call one method per API from any thread, {@link #close()} at shutdown.
  * FindCoordinator is answered by the server itself: this node is the coordinator of every group.
  *
  * <p><b>Threading.</b> Every method may be called from any thread (e.g. Netty event loops). Each
- * request is handed through a JCTools MPSC queue to the one coordinator thread that owns all group
- * state; the returned future completes on that thread, possibly much later (JoinGroup waits for
- * the rebalance, SyncGroup for the leader, commits for durability). Completions must not block.
- * The request message is read only on the coordinator thread and must not be mutated afterwards.
+ * request is handed through the {@link EventLoop}'s MPSC queue to the one coordinator thread that
+ * owns all group state; the returned future completes on that thread, possibly much later
+ * (JoinGroup waits for the rebalance, SyncGroup for the leader's assignment, writes for
+ * durability). Completions must not block. The request message is read only on the coordinator
+ * thread and must not be mutated afterwards.
+ *
+ * <p><b>Durability.</b> Whatever a response reports as written (a commit, an assignment, a
+ * deletion) is durable in the log before the response future completes.
  *
  * <p><b>Errors.</b> Expected failures are error codes in the response. An unexpected exception
  * while handling a request yields a response carrying UNKNOWN_SERVER_ERROR; a request made after
@@ -55,14 +65,27 @@ import org.slf4j.LoggerFactory;
 public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
+    /**
+     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6) and
+     * DESCRIBE (8), as bits of Kafka's AclOperation codes.
+     */
+    private static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
+
     private final GroupCoordinatorConfig config;
     private final CoordinatorLog log;
     private final EventLoop loop;
-    private final GroupManager manager;
+    private final ClassicGroups groups;
+    private final ClassicMembership membership;
+    private final Rebalance rebalance;
+    private final GroupOffsets offsets;
+    private final GroupAdmin admin;
+    private final GroupReplay replay;
     private final boolean threaded;
-    private final java.util.concurrent.atomic.AtomicInteger taskFailures = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger taskFailures = new AtomicInteger();
     private volatile boolean started;
     private volatile boolean closed;
+    /** Set on the coordinator thread at close; from then on every request gets NOT_COORDINATOR. */
+    private boolean shutdown;
 
     public GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock) {
         this(config, log, clock, true);
@@ -77,16 +100,23 @@ public final class GroupCoordinator implements AutoCloseable {
             taskFailures.incrementAndGet();
             LOG.error("group coordinator task failed", e);
         });
-        this.manager = new GroupManager(config, loop, log);
+        DurableWriter writer = new DurableWriter(loop, log);
+        this.groups = new ClassicGroups(config, loop);
+        this.rebalance = new Rebalance(config, loop, writer, groups);
+        this.membership = new ClassicMembership(config, writer, groups, rebalance);
+        this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance);
+        this.admin = new GroupAdmin(loop, writer, groups);
+        this.replay = new GroupReplay(groups, rebalance);
     }
 
     /** Replays {@code __consumer_offsets} into memory, then starts serving. Call once. */
     public synchronized void start() {
         if (started) throw new IllegalStateException("already started");
-        log.replay(manager::replay);
-        manager.completeReplay();
-        if (manager.replaySkipped() > 0) {
-            LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, manager.replaySkipped());
+        log.replay(replay::apply);
+        replay.complete();
+        offsets.scheduleExpiry();
+        if (replay.skipped() > 0) {
+            LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, replay.skipped());
         }
         started = true;
         if (threaded) loop.start("group-coordinator");
@@ -98,7 +128,10 @@ public final class GroupCoordinator implements AutoCloseable {
         if (closed) return;
         closed = true;
         if (!started) return;
-        loop.execute(manager::shutdown);
+        loop.execute(() -> {
+            shutdown = true;
+            rebalance.answerParked(Errors.NOT_COORDINATOR);
+        });
         if (threaded) {
             try {
                 loop.stop();
@@ -111,12 +144,8 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** The {@code __consumer_offsets} partition of a group. */
-    public int partitionFor(String groupId) {
+    int partitionFor(String groupId) {
         return config.partitionFor(groupId);
-    }
-
-    public GroupCoordinatorConfig config() {
-        return config;
     }
 
     // ------------------------------------------------------------------ JoinGroup
@@ -129,17 +158,17 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             // v0 has no rebalance timeout: the session timeout serves as both.
             int rebalanceTimeout = version == 0 || request.rebalanceTimeoutMs() < 0 ? request.sessionTimeoutMs() : request.rebalanceTimeoutMs();
-            GroupManager.JoinRequest req = new GroupManager.JoinRequest(request.groupId(), request.memberId(),
+            JoinRequest req = new JoinRequest(request.groupId(), request.memberId(),
                     version >= 5 ? request.groupInstanceId() : null, request.protocolType(), protocols,
                     request.sessionTimeoutMs(), rebalanceTimeout, clientId == null ? "" : clientId,
                     clientHost == null ? "" : clientHost, version);
-            return manager.join(req).thenApply(r -> toJoinResponse(r, version));
-        }, e -> toJoinResponse(GroupManager.JoinResult.error(e, request.memberId() == null ? "" : request.memberId()), version));
+            return membership.join(req).thenApply(r -> toJoinResponse(r, version));
+        }, e -> toJoinResponse(JoinResult.error(e, request.memberId() == null ? "" : request.memberId()), version));
     }
 
-    private static JoinGroupResponse toJoinResponse(GroupManager.JoinResult r, short version) {
+    private static JoinGroupResponse toJoinResponse(JoinResult r, short version) {
         List<JoinGroupResponse.JoinGroupResponseMember> members = new ArrayList<>(r.members().size());
-        for (GroupManager.JoinedMember m : r.members()) {
+        for (JoinedMember m : r.members()) {
             members.add(new JoinGroupResponse.JoinGroupResponseMember().memberId(m.memberId())
                     .groupInstanceId(m.groupInstanceId()).metadata(m.metadata() == null ? GroupMember.EMPTY_BYTES : m.metadata()));
         }
@@ -159,14 +188,14 @@ public final class GroupCoordinator implements AutoCloseable {
             for (SyncGroupRequest.SyncGroupRequestAssignment a : request.assignments()) {
                 assignments.put(a.memberId(), a.assignment());
             }
-            GroupManager.SyncRequest req = new GroupManager.SyncRequest(request.groupId(), request.generationId(),
+            SyncRequest req = new SyncRequest(request.groupId(), request.generationId(),
                     request.memberId(), version >= 3 ? request.groupInstanceId() : null,
                     request.protocolType(), request.protocolName(), assignments, version);
-            return manager.sync(req).thenApply(GroupCoordinator::toSyncResponse);
-        }, e -> toSyncResponse(GroupManager.SyncResult.error(e)));
+            return membership.sync(req).thenApply(GroupCoordinator::toSyncResponse);
+        }, e -> toSyncResponse(SyncResult.error(e)));
     }
 
-    private static SyncGroupResponse toSyncResponse(GroupManager.SyncResult r) {
+    private static SyncGroupResponse toSyncResponse(SyncResult r) {
         return new SyncGroupResponse().errorCode(r.error().code()).protocolType(r.protocolType())
                 .protocolName(r.protocolName()).assignment(r.assignment() == null ? GroupMember.EMPTY_BYTES : r.assignment());
     }
@@ -175,7 +204,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request, short version) {
         return submit(() -> CompletableFuture.completedFuture(new HeartbeatResponse().errorCode(
-                manager.heartbeat(request.groupId(), request.generationId(), request.memberId(),
+                membership.heartbeat(request.groupId(), request.generationId(), request.memberId(),
                         version >= 3 ? request.groupInstanceId() : null).code())),
                 e -> new HeartbeatResponse().errorCode(e.code()));
     }
@@ -184,15 +213,15 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<LeaveGroupResponse> leaveGroup(LeaveGroupRequest request, short version) {
         return submit(() -> {
-            List<GroupManager.LeavingMember> leaving = new ArrayList<>();
+            List<LeavingMember> leaving = new ArrayList<>();
             if (version < 3) {
-                leaving.add(new GroupManager.LeavingMember(request.memberId(), null));
+                leaving.add(new LeavingMember(request.memberId(), null));
             } else {
                 for (LeaveGroupRequest.MemberIdentity m : request.members()) {
-                    leaving.add(new GroupManager.LeavingMember(m.memberId(), m.groupInstanceId()));
+                    leaving.add(new LeavingMember(m.memberId(), m.groupInstanceId()));
                 }
             }
-            GroupManager.LeaveResult r = manager.leave(request.groupId(), leaving);
+            LeaveResult r = membership.leave(request.groupId(), leaving);
             LeaveGroupResponse response = new LeaveGroupResponse();
             if (version < 3) {
                 // One member: its error is the response's error.
@@ -200,7 +229,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 return CompletableFuture.completedFuture(response.errorCode(e.code()));
             }
             List<LeaveGroupResponse.MemberResponse> members = new ArrayList<>(r.members().size());
-            for (GroupManager.MemberLeaveResult m : r.members()) {
+            for (MemberLeaveResult m : r.members()) {
                 members.add(new LeaveGroupResponse.MemberResponse().memberId(m.memberId())
                         .groupInstanceId(m.groupInstanceId()).errorCode(m.error().code()));
             }
@@ -212,30 +241,30 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<OffsetCommitResponse> commitOffsets(OffsetCommitRequest request, short version) {
         return submit(() -> {
-            List<GroupManager.CommitPartition> partitions = new ArrayList<>();
+            List<CommitPartition> partitions = new ArrayList<>();
             for (OffsetCommitRequest.OffsetCommitRequestTopic t : request.topics()) {
                 for (OffsetCommitRequest.OffsetCommitRequestPartition p : t.partitions()) {
-                    partitions.add(new GroupManager.CommitPartition(t.name(), p.partitionIndex(), p.committedOffset(),
+                    partitions.add(new CommitPartition(t.name(), p.partitionIndex(), p.committedOffset(),
                             version >= 6 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
                 }
             }
-            return manager.commitOffsets(request.groupId(), request.generationIdOrMemberEpoch(), request.memberId(),
+            return offsets.commit(request.groupId(), request.generationIdOrMemberEpoch(), request.memberId(),
                     version >= 7 ? request.groupInstanceId() : null, partitions, version)
                     .thenApply(GroupCoordinator::toCommitResponse);
         }, e -> {
-            List<GroupManager.PartitionResult> failed = new ArrayList<>();
+            List<PartitionResult> failed = new ArrayList<>();
             for (OffsetCommitRequest.OffsetCommitRequestTopic t : request.topics()) {
                 for (OffsetCommitRequest.OffsetCommitRequestPartition p : t.partitions()) {
-                    failed.add(new GroupManager.PartitionResult(t.name(), p.partitionIndex(), e));
+                    failed.add(new PartitionResult(t.name(), p.partitionIndex(), e));
                 }
             }
             return toCommitResponse(failed);
         });
     }
 
-    private static OffsetCommitResponse toCommitResponse(List<GroupManager.PartitionResult> results) {
+    private static OffsetCommitResponse toCommitResponse(List<PartitionResult> results) {
         Map<String, OffsetCommitResponse.OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
-        for (GroupManager.PartitionResult r : results) {
+        for (PartitionResult r : results) {
             topics.computeIfAbsent(r.topic(), n -> new OffsetCommitResponse.OffsetCommitResponseTopic().name(n))
                     .partitions().add(new OffsetCommitResponse.OffsetCommitResponsePartition()
                             .partitionIndex(r.partition()).errorCode(r.error().code()));
@@ -256,9 +285,9 @@ public final class GroupCoordinator implements AutoCloseable {
                         topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
                     }
                 }
-                GroupManager.FetchResult r = manager.fetchOffsets(request.groupId(), topics, requireStable);
+                FetchResult r = offsets.fetch(request.groupId(), topics, requireStable);
                 Map<String, OffsetFetchResponse.OffsetFetchResponseTopic> out = new LinkedHashMap<>();
-                for (GroupManager.FetchedPartition p : r.partitions()) {
+                for (FetchedPartition p : r.partitions()) {
                     out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopic().name(n))
                             .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition()
                                     .partitionIndex(p.partition()).committedOffset(p.offset())
@@ -276,9 +305,9 @@ public final class GroupCoordinator implements AutoCloseable {
                         topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
                     }
                 }
-                GroupManager.FetchResult r = manager.fetchOffsets(g.groupId(), topics, requireStable);
+                FetchResult r = offsets.fetch(g.groupId(), topics, requireStable);
                 Map<String, OffsetFetchResponse.OffsetFetchResponseTopics> out = new LinkedHashMap<>();
-                for (GroupManager.FetchedPartition p : r.partitions()) {
+                for (FetchedPartition p : r.partitions()) {
                     out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopics().name(n))
                             .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartitions()
                                     .partitionIndex(p.partition()).committedOffset(p.offset())
@@ -300,19 +329,13 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ DescribeGroups / ListGroups
 
-    /**
-     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6) and
-     * DESCRIBE (8), as bits of Kafka's AclOperation codes.
-     */
-    static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
-
     public CompletableFuture<DescribeGroupsResponse> describeGroups(DescribeGroupsRequest request, short version) {
         return submit(() -> {
             boolean withOperations = version >= 3 && request.includeAuthorizedOperations();
             List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
-            for (GroupManager.DescribedGroup g : manager.describe(request.groups(), version)) {
+            for (DescribedGroup g : admin.describe(request.groups(), version)) {
                 List<DescribeGroupsResponse.DescribedGroupMember> members = new ArrayList<>(g.members().size());
-                for (GroupManager.DescribedMember m : g.members()) {
+                for (DescribedMember m : g.members()) {
                     members.add(new DescribeGroupsResponse.DescribedGroupMember().memberId(m.memberId())
                             .groupInstanceId(m.groupInstanceId()).clientId(m.clientId()).clientHost(m.clientHost())
                             .memberMetadata(m.metadata()).memberAssignment(m.assignment()));
@@ -337,7 +360,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ListGroupsResponse> listGroups(ListGroupsRequest request, short version) {
         return submit(() -> {
             List<ListGroupsResponse.ListedGroup> out = new ArrayList<>();
-            for (GroupManager.ListedGroup g : manager.list(version >= 4 ? request.statesFilter() : null,
+            for (ListedGroup g : admin.list(version >= 4 ? request.statesFilter() : null,
                     version >= 5 ? request.typesFilter() : null)) {
                 out.add(new ListGroupsResponse.ListedGroup().groupId(g.groupId()).protocolType(g.protocolType())
                         .groupState(g.state()).groupType(g.type()));
@@ -349,7 +372,7 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ DeleteGroups / OffsetDelete
 
     public CompletableFuture<DeleteGroupsResponse> deleteGroups(DeleteGroupsRequest request, short version) {
-        return submit(() -> manager.deleteGroups(request.groupsNames()).thenApply(results -> {
+        return submit(() -> admin.delete(request.groupsNames()).thenApply(results -> {
             List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>(results.size());
             for (Map.Entry<String, Errors> r : results) {
                 out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(r.getKey()).errorCode(r.getValue().code()));
@@ -369,9 +392,9 @@ public final class GroupCoordinator implements AutoCloseable {
                 List<Integer> parts = topics.computeIfAbsent(t.name(), n -> new ArrayList<>());
                 for (OffsetDeleteRequest.OffsetDeleteRequestPartition p : t.partitions()) parts.add(p.partitionIndex());
             }
-            return manager.deleteOffsets(request.groupId(), topics).thenApply(r -> {
+            return offsets.delete(request.groupId(), topics).thenApply(r -> {
                 Map<String, OffsetDeleteResponse.OffsetDeleteResponseTopic> out = new LinkedHashMap<>();
-                for (GroupManager.PartitionResult p : r.partitions()) {
+                for (PartitionResult p : r.partitions()) {
                     out.computeIfAbsent(p.topic(), n -> new OffsetDeleteResponse.OffsetDeleteResponseTopic().name(n))
                             .partitions().add(new OffsetDeleteResponse.OffsetDeleteResponsePartition()
                                     .partitionIndex(p.partition()).errorCode(p.error().code()));
@@ -393,7 +416,7 @@ public final class GroupCoordinator implements AutoCloseable {
             return result;
         }
         loop.execute(() -> {
-            if (manager.isShutdown()) {
+            if (shutdown) {
                 result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
                 return;
             }
@@ -425,17 +448,22 @@ public final class GroupCoordinator implements AutoCloseable {
         return loop.runPending();
     }
 
-    /** Test hook: lets the coordinator thread re-read the clock. */
-    void wakeup() {
-        loop.wakeup();
-    }
-
     /** Number of requests and timers that failed with an exception (a bug if not zero). */
     int taskFailures() {
         return taskFailures.get();
     }
 
-    GroupManager manager() {
-        return manager;
+    /** Test view: a group as the coordinator thread sees it, or null. */
+    ClassicGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    /** Test view: records skipped as unreadable at start-up. */
+    int replaySkipped() {
+        return replay.skipped();
+    }
+
+    GroupOffsets offsets() {
+        return offsets;
     }
 }

@@ -20,9 +20,9 @@ final class GroupMember {
     List<Protocol> protocols;
     byte[] assignment = EMPTY_BYTES;
     /** Set while a JoinGroup of this member is parked until the join phase completes. */
-    CompletableFuture<GroupManager.JoinResult> awaitingJoin;
+    CompletableFuture<JoinResult> awaitingJoin;
     /** Set while a SyncGroup of this member is parked until the leader's assignment is durable. */
-    CompletableFuture<GroupManager.SyncResult> awaitingSync;
+    CompletableFuture<SyncResult> awaitingSync;
     /** True from the first join until the join phase it joined completes (new-member join timeout). */
     boolean isNew;
 

@@ -4,8 +4,27 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * States of a classic-protocol group; see {@link GroupManager} for the transition diagram.
- * {@link #label()} is the exact string DescribeGroups and ListGroups put on the wire.
+ * States of a classic-protocol group (Kafka's classic group protocol). {@link #label()} is the exact
+ * string DescribeGroups and ListGroups put on the wire. The transitions, made by {@link Rebalance}
+ * (to Dead by {@link GroupAdmin} and {@link GroupOffsets}) and checked by
+ * {@link ClassicGroup#transitionTo}:
+ * <pre>
+ *                 member joins                      all members rejoined, or rebalance timeout
+ *   +-------+  (after MEMBER_ID_REQUIRED)  +--------------------+  (initial delay first when from Empty)  +---------------------+
+ *   | Empty | ---------------------------> | PreparingRebalance | --------------------------------------> | CompletingRebalance |
+ *   +-------+                              +--------------------+                                         +---------------------+
+ *       ^   join phase ends with no members   |     ^      ^                                                |            |
+ *       +-------------------------------------+     |      | member joins with new metadata, leaves,        |            | leader's
+ *                                                   |      | expires, or misses SyncGroup;                   |            | SyncGroup
+ *                                                   |      +-------------------------------------------------+            | durable
+ *                                                   |   leader rejoins, follower rejoins with new metadata,               v
+ *                                                   |   new member, leave, session expiry, pending-sync expiry   +--------+
+ *                                                   +--------------------------------------------------------------| Stable |
+ *                                                                                                                  +--------+
+ *   Dead: an Empty group being deleted (DeleteGroups, or expiry of its last offsets) is Dead while
+ *   the tombstones are written, then dropped from memory; if DeleteGroups cannot write them the
+ *   group is Empty again.
+ * </pre>
  */
 enum GroupState {
     EMPTY("Empty"),
@@ -35,13 +54,5 @@ enum GroupState {
 
     boolean canFollow(GroupState previous) {
         return validPrevious.contains(previous);
-    }
-
-    /** Case-insensitive lookup of a wire label, null when unknown. */
-    static GroupState forLabel(String label) {
-        for (GroupState s : values()) {
-            if (s.label.equalsIgnoreCase(label)) return s;
-        }
-        return null;
     }
 }

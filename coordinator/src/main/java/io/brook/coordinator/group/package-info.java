@@ -1,7 +1,10 @@
 /**
  * The group coordinator: consumer groups of Kafka's classic protocol (JoinGroup, SyncGroup,
  * Heartbeat, LeaveGroup) and committed offsets (OffsetCommit, OffsetFetch, OffsetDelete), with
- * the admin APIs over them (ListGroups, DescribeGroups, DeleteGroups).
+ * the admin APIs over them (ListGroups, DescribeGroups, DeleteGroups). It runs on the
+ * {@link io.brook.coordinator.runtime coordinator runtime}: one owner thread, keyed timers, state
+ * written to and replayed from {@code __consumer_offsets} through a
+ * {@link io.brook.coordinator.runtime.CoordinatorLog}.
  *
  * <h2>Public surface</h2>
  * <ul>
@@ -9,17 +12,18 @@
  *       generated request message and its version and returning a future of the response message;
  *       {@code start()} replays {@code __consumer_offsets}, {@code close()} stops.</li>
  *   <li>{@link io.brook.coordinator.group.GroupCoordinatorConfig}: Kafka's config names and defaults.</li>
- *   <li>{@link io.brook.coordinator.group.CoordinatorLog}: where state is kept;
- *       {@link io.brook.coordinator.group.StorageCoordinatorLog} over storage's partition logs,
- *       {@link io.brook.coordinator.group.InMemoryCoordinatorLog} for tests and for a broker
- *       without persistence.</li>
  * </ul>
  *
  * <h2>Inside</h2>
- * {@code GroupManager} holds the state machine and the offsets, {@code ClassicGroup} and
- * {@code GroupMember} the state, {@code EventLoop} the single owner thread (JCTools MPSC queue)
- * and its timers (driven by an injected {@link java.time.Clock}), {@code CoordinatorRecords} the
- * on-disk record layouts, {@code ConsumerSubscription} the reader of consumer subscriptions.
+ * {@code ClassicMembership} answers the membership requests and {@code Rebalance} moves a group from
+ * generation to generation (join phase, sync phase, session timeouts); {@code GroupOffsets} commits,
+ * fetches, deletes and expires offsets; {@code GroupAdmin} describes, lists and deletes groups;
+ * {@code GroupReplay} rebuilds all of it at start-up. {@code ClassicGroups}, {@code ClassicGroup}
+ * and {@code GroupMember} hold the state, {@code GroupState} its states and transitions,
+ * {@code CoordinatorRecords} the record layouts, {@code ConsumerSubscription} the reader of
+ * consumer subscriptions. The request and result records ({@code JoinRequest},
+ * {@code JoinResult}, ...) are what {@code GroupCoordinator} translates wire messages to and from.
+ * Everything but the two public classes is confined to the coordinator thread.
  *
  * <h2>Partitioning</h2>
  * A group's records live in partition {@code abs(groupId.hashCode()) % offsets.topic.num.partitions}

@@ -1,6 +1,5 @@
 package io.brook.coordinator.group;
 
-import io.brook.testkit.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,45 +55,5 @@ class CoordinatorRecordsTest {
         value[value.length - 4] = 0x7f;
         assertThatThrownBy(() -> CoordinatorRecords.readGroupValue(value))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds remaining");
-    }
-
-    @Test
-    void shouldSkipMalformedRecordsOnReplay() {
-        InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
-        log.append(0, List.of(
-                new CoordinatorRecord(0, new byte[]{0, 1, 0}, new byte[]{1}),
-                new CoordinatorRecord(0, CoordinatorRecords.offsetKey("g", "t", 0),
-                        CoordinatorRecords.offsetValue(new CoordinatorRecords.OffsetValue(5, -1, "", 0))))).join();
-        GroupHarness h = new GroupHarness(GroupHarness.config(), log, new MutableClock(0));
-        assertThat(h.coordinator.manager().replaySkipped()).isEqualTo(1);
-        assertThat(h.committed("g", "t", 0)).isEqualTo(5);
-    }
-
-    @Test
-    void shouldReadConsumerSubscriptionTopicsAndRejectGarbage() {
-        assertThat(ConsumerSubscription.topics(GroupHarness.subscription("a", "b"))).containsExactlyInAnyOrder("a", "b");
-        assertThat(ConsumerSubscription.topics(new byte[]{0, 0, 0x7f, 0, 0, 0})).isNull();
-        assertThat(ConsumerSubscription.topics(new byte[]{0, 0, 0, 0, 0, 1, 0, 9, 'x'})).isNull();
-        assertThat(ConsumerSubscription.topics(new byte[]{1})).isNull();
-        assertThat(ConsumerSubscription.topics(null)).isNull();
-    }
-
-    @Test
-    void shouldMapGroupsToPartitionsLikeKafka() {
-        GroupCoordinatorConfig c = GroupCoordinatorConfig.defaults();
-        assertThat(c.offsetsTopicPartitions()).isEqualTo(50);
-        // "polygenelubricants".hashCode() == Integer.MIN_VALUE: abs would overflow.
-        assertThat("polygenelubricants".hashCode()).isEqualTo(Integer.MIN_VALUE);
-        assertThat(c.partitionFor("polygenelubricants")).isZero();
-        assertThat(c.partitionFor("my-group")).isEqualTo(Math.abs("my-group".hashCode()) % 50);
-    }
-
-    @Test
-    void shouldMapStorageErrorsOfOffsetWritesLikeKafka() {
-        assertThat(GroupManager.commitAppendError(new StorageCoordinatorLog.CoordinatorLogException(
-                io.brook.wire.protocol.Errors.MESSAGE_TOO_LARGE, "big"))).isEqualTo(io.brook.wire.protocol.Errors.INVALID_COMMIT_OFFSET_SIZE);
-        assertThat(GroupManager.commitAppendError(new java.util.concurrent.CompletionException(new StorageCoordinatorLog.CoordinatorLogException(
-                io.brook.wire.protocol.Errors.KAFKA_STORAGE_ERROR, "disk")))).isEqualTo(io.brook.wire.protocol.Errors.COORDINATOR_NOT_AVAILABLE);
-        assertThat(GroupManager.commitAppendError(new IllegalStateException())).isEqualTo(io.brook.wire.protocol.Errors.COORDINATOR_NOT_AVAILABLE);
     }
 }

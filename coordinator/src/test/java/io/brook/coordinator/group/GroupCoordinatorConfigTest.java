@@ -45,4 +45,14 @@ class GroupCoordinatorConfigTest {
         assertThatThrownBy(() -> GroupCoordinatorConfig.fromConfigs(Map.of("group.max.size", "9999999999")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldMapGroupsToPartitionsLikeKafka() {
+        GroupCoordinatorConfig c = GroupCoordinatorConfig.defaults();
+        assertThat(c.offsetsTopicPartitions()).isEqualTo(50);
+        // "polygenelubricants".hashCode() == Integer.MIN_VALUE: abs would overflow.
+        assertThat("polygenelubricants".hashCode()).isEqualTo(Integer.MIN_VALUE);
+        assertThat(c.partitionFor("polygenelubricants")).isZero();
+        assertThat(c.partitionFor("my-group")).isEqualTo(Math.abs("my-group".hashCode()) % 50);
+    }
 }

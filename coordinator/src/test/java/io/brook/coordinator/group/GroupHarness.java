@@ -1,6 +1,5 @@
 package io.brook.coordinator.group;
 
-import io.brook.testkit.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
@@ -10,6 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.brook.coordinator.runtime.InMemoryCoordinatorLog;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.message.HeartbeatRequest;
 import io.brook.wire.message.HeartbeatResponse;
 import io.brook.wire.message.JoinGroupRequest;
@@ -71,7 +72,7 @@ final class GroupHarness {
     }
 
     ClassicGroup group(String id) {
-        return coordinator.manager().group(id);
+        return coordinator.group(id);
     }
 
     GroupState state(String id) {
@@ -109,6 +110,18 @@ final class GroupHarness {
 
     CompletableFuture<JoinGroupResponse> joinStatic(String group, String memberId, String instanceId, String... protocols) {
         return join(joinRequest(group, memberId, instanceId, protocols), 9);
+    }
+
+    /** One consumer member subscribed to {@code topics}, Stable at generation 1; returns its id. */
+    String stableConsumer(String group, String... topics) {
+        JoinGroupRequest req = joinRequest(group, "", null, "range");
+        req.protocols().get(0).metadata(subscription(topics));
+        String id = done(join(req, 9)).memberId();
+        JoinGroupResponse r = done(join(req.memberId(id), 9));
+        assertThat(r.generationId()).isEqualTo(1);
+        SyncGroupResponse s = done(sync(group, 1, id, id, "assignment"));
+        assertThat(Errors.forCode(s.errorCode())).isEqualTo(Errors.NONE);
+        return id;
     }
 
     // ------------------------------------------------------------------ SyncGroup / Heartbeat / Leave

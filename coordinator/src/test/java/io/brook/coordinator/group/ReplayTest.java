@@ -8,6 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.InMemoryCoordinatorLog;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.SyncGroupResponse;
 import io.brook.wire.protocol.Errors;
@@ -127,5 +131,17 @@ class ReplayTest {
         assertThat(partitions).containsExactly(c.partitionFor("alpha"), c.partitionFor("beta"), c.partitionFor("gamma"), c.partitionFor("delta"));
         assertThat(partitions).allMatch(p -> p >= 0 && p < 4);
         assertThat(c.partitionFor("alpha")).isEqualTo(Math.abs("alpha".hashCode()) % 4);
+    }
+
+    @Test
+    void shouldSkipMalformedRecordsOnReplay() {
+        InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+        log.append(0, List.of(
+                new CoordinatorRecord(0, new byte[]{0, 1, 0}, new byte[]{1}),
+                new CoordinatorRecord(0, CoordinatorRecords.offsetKey("g", "t", 0),
+                        CoordinatorRecords.offsetValue(new CoordinatorRecords.OffsetValue(5, -1, "", 0))))).join();
+        GroupHarness h = new GroupHarness(GroupHarness.config(), log, new MutableClock(0));
+        assertThat(h.coordinator.replaySkipped()).isEqualTo(1);
+        assertThat(h.committed("g", "t", 0)).isEqualTo(5);
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.brook.coordinator.runtime.InMemoryCoordinatorLog;
+import io.brook.testkit.Await;
 import io.brook.wire.message.HeartbeatRequest;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.OffsetCommitRequest;
@@ -91,11 +93,7 @@ class ThreadedGroupCoordinatorTest {
         CompletableFuture<OffsetCommitResponse> f = c.commitOffsets(new OffsetCommitRequest().groupId("g").topics(new ArrayList<>(List.of(
                 new OffsetCommitRequest.OffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(
                         new OffsetCommitRequest.OffsetCommitRequestPartition().committedOffset(5))))))), (short) 8);
-        // Wait until the commit reached the log.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (log.heldCount() == 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
+        Await.until("the commit reached the log", () -> log.heldCount() > 0);
         assertThat(log.heldCount()).isEqualTo(1);
         c.close();
         assertThat(f).isNotDone();

@@ -1,4 +1,4 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import io.brook.testkit.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;

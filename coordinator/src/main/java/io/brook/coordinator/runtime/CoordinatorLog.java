@@ -1,30 +1,32 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * Where the group coordinator keeps its state: the partitions of the internal compacted topic
- * {@code __consumer_offsets}. The coordinator depends only on this interface so that it can be
- * tested with {@link InMemoryCoordinatorLog} and backed by the partition logs of {@code storage} in
- * the broker.
+ * Where a coordinator keeps its state: the partitions of an internal compacted topic (e.g.
+ * {@code __consumer_offsets} for the group coordinator). A coordinator depends only on this
+ * interface, so that tests can keep the records in memory and the broker can back them with the
+ * partition logs of {@code storage} ({@link StorageCoordinatorLog}).
  *
  * <p>Contract:
  * <ul>
  *   <li>{@link #append} writes all records of one call to one partition, atomically and in order,
  *       and completes the future only when they are as durable as an {@code acks=all} produce (on
  *       disk when fsync-on-ack is on). It may complete on any thread. A failed future means none of
- *       the records is visible after a restart.</li>
+ *       the records is visible after a restart; it fails with a {@link CoordinatorLogException}
+ *       that says why, never with an exception of the storage layer.</li>
  *   <li>{@link #replay} hands every record that survived (in offset order per partition, partitions
  *       in any order) to the consumer on the calling thread, before the coordinator accepts requests.
- *       Compaction may already have dropped superseded records and tombstones.</li>
+ *       Compaction may already have dropped superseded records and tombstones. A log that cannot be
+ *       read throws a {@link CoordinatorLogException}.</li>
  * </ul>
  */
 public interface CoordinatorLog {
 
     /**
-     * Appends records to one partition of {@code __consumer_offsets}.
+     * Appends records to one partition.
      *
      * @return completes with the offset of the last record once durable
      */

@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.StorageCoordinatorLog;
+import io.brook.coordinator.runtime.StorageLogs;
 import io.brook.storage.Log;
-import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
 import io.brook.wire.message.JoinGroupRequest;
 import io.brook.wire.message.JoinGroupResponse;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The coordinator over real partition logs of {@code storage}, restarted over the same files. */
 @Timeout(30)
-class StorageCoordinatorLogTest {
+class GroupCoordinatorStorageTest {
     private static final int PARTITIONS = 3;
 
     @TempDir
@@ -62,7 +64,7 @@ class StorageCoordinatorLogTest {
         String member;
         try (LogManager logs = openLogs();
              GroupCoordinator c = new GroupCoordinator(config(),
-                     StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC()), Clock.systemUTC())) {
+                     StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC()), Clock.systemUTC())) {
             c.start();
             JoinGroupResponse first = get(c.joinGroup(join("g", ""), (short) 9, "cli", "h"));
             JoinGroupResponse joined = get(c.joinGroup(join("g", first.memberId()), (short) 9, "cli", "h"));
@@ -80,7 +82,7 @@ class StorageCoordinatorLogTest {
             assertThat(gLog.config().compact()).isTrue();
         }
         try (LogManager logs = openLogs()) {
-            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
+            StorageCoordinatorLog storageLog = StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC());
             List<CoordinatorRecord> all = new ArrayList<>();
             storageLog.replay(all::add);
             assertThat(all).isNotEmpty().allMatch(r -> r.partition() < PARTITIONS);
@@ -101,7 +103,7 @@ class StorageCoordinatorLogTest {
     @Test
     void shouldFailCommitWithStorageErrorWhenTheLogIsClosed() throws Exception {
         try (LogManager logs = openLogs()) {
-            StorageCoordinatorLog storageLog = StorageCoordinatorLog.over(logs, PARTITIONS, LogConfig.defaults(), Clock.systemUTC());
+            StorageCoordinatorLog storageLog = StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC());
             try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
                 c.start();
                 get(c.commitOffsets(commit("g", -1, "", 1), (short) 8));

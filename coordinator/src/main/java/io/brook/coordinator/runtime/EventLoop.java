@@ -1,4 +1,4 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import java.time.Clock;
 import java.util.HashMap;
@@ -12,20 +12,20 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 /**
- * The single thread that owns all group state, and its timers.
+ * The single thread that owns a coordinator's state, and its timers.
  *
  * <p>Threading: {@link #execute} may be called from any thread (it offers to a JCTools MPSC queue
  * and unparks the owner). Everything else — {@link #schedule}, {@link #cancel}, {@link #runPending}
  * and every task and timer body — runs on the owner thread only. The owner is either the thread
  * started by {@link #start} or, in tests, the test thread calling {@link #runPending} itself
- * (never both).
+ * (never both). A task or timer that throws is handed to the error handler; the loop goes on.
  *
  * <p>Timers: a priority queue ordered by (deadline, insertion sequence), deadlines read from the
  * injected {@link Clock}. A timer has a key; scheduling a key again replaces the earlier timer, which
  * is how a member's session timer is re-armed by each heartbeat. Nothing here sleeps on real time
  * in tests: a test advances its clock and calls {@link #runPending}.
  */
-final class EventLoop {
+public final class EventLoop {
 
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -62,12 +62,14 @@ final class EventLoop {
     private volatile boolean running;
     private volatile boolean stopped;
 
-    EventLoop(Clock clock, Consumer<Throwable> errorHandler) {
+    /** @param errorHandler receives what a task or timer threw, on the owner thread */
+    public EventLoop(Clock clock, Consumer<Throwable> errorHandler) {
         this.clock = clock;
         this.errorHandler = errorHandler;
     }
 
-    long now() {
+    /** The injected clock's time in milliseconds. */
+    public long now() {
         return clock.millis();
     }
 
@@ -76,7 +78,7 @@ final class EventLoop {
      * the task then runs at once on the caller, under this loop's monitor so that such late tasks
      * (completions of log appends still in flight at shutdown) never run concurrently.
      */
-    void execute(Runnable task) {
+    public void execute(Runnable task) {
         if (stopped) {
             synchronized (this) {
                 runPending();
@@ -95,13 +97,11 @@ final class EventLoop {
         }
     }
 
-    /** Wakes the owner thread so that it re-reads the clock (tests with a manual clock). */
-    void wakeup() {
-        Thread t = thread;
-        if (t != null) LockSupport.unpark(t);
-    }
-
-    void schedule(String key, long delayMs, Runnable task) {
+    /**
+     * Runs {@code task} on the owner thread once {@code delayMs} have passed on the clock, replacing
+     * the timer scheduled earlier under the same key. Owner thread only; ignored after {@link #stop}.
+     */
+    public void schedule(String key, long delayMs, Runnable task) {
         if (stopped) return; // no timers once the owner is gone
         cancel(key);
         Timer t = new Timer(key, now() + Math.max(0, delayMs), seq++, task);
@@ -109,7 +109,8 @@ final class EventLoop {
         timersByKey.put(key, t);
     }
 
-    void cancel(String key) {
+    /** Drops the timer with this key, if any. Owner thread only. */
+    public void cancel(String key) {
         Timer t = timersByKey.remove(key);
         if (t != null) {
             t.cancelled = true;
@@ -142,7 +143,7 @@ final class EventLoop {
      *
      * @return the number of tasks and timers run
      */
-    int runPending() {
+    public int runPending() {
         int n = 0;
         while (true) {
             Runnable r = queue.poll();
@@ -175,7 +176,8 @@ final class EventLoop {
         }
     }
 
-    void start(String threadName) {
+    /** Starts the owner thread (a daemon); from then on only it runs tasks and timers. */
+    public void start(String threadName) {
         running = true;
         Thread t = new Thread(this::loop, threadName);
         t.setDaemon(true);
@@ -197,7 +199,7 @@ final class EventLoop {
     }
 
     /** Stops the owner thread after it ran what was queued; waits for it. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         running = false;
         Thread t = thread;
         if (t != null) {

@@ -1,12 +1,13 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import java.util.Objects;
 
 /**
- * One key/value record of {@code __consumer_offsets}, in the layout of {@link CoordinatorRecords}.
- * A null value is a tombstone (the key is deleted once compaction runs).
+ * One key/value record of a coordinator's internal topic; what the bytes mean is the business of
+ * the coordinator that wrote them. A null value is a tombstone (the key is deleted once
+ * compaction runs).
  *
- * @param partition the {@code __consumer_offsets} partition the record belongs to
+ * @param partition the partition of the internal topic the record belongs to
  * @param key       never null; not copied, callers must not mutate it afterwards
  * @param value     null for a tombstone; not copied
  */

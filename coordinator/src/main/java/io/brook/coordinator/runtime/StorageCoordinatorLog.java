@@ -1,20 +1,18 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
+import io.brook.coordinator.runtime.CoordinatorLogException.Reason;
 import io.brook.storage.AppendResult;
 import io.brook.storage.Log;
-import io.brook.storage.LogConfig;
-import io.brook.storage.LogManager;
 import io.brook.storage.LogReadResult;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -24,68 +22,43 @@ import io.brook.wire.record.RecordBatchBuilder;
 import io.brook.wire.record.RecordBatches;
 
 /**
- * {@link CoordinatorLog} over the partition logs of {@code storage}: partition {@code n} of
- * {@code __consumer_offsets} is the {@link Log} the broker hands out for it (it should be created
- * with {@code cleanup.policy=compact}). Each {@link #append} writes one uncompressed magic-2 batch
- * (no producer id) and completes when {@link Log#whenDurable} says the batch is fsynced, i.e. with
- * the durability of an {@code acks=all} produce. A storage error (log closed, corrupt, disk failure,
- * batch over {@code max.message.bytes}) fails the future with a {@link CoordinatorLogException}.
+ * {@link CoordinatorLog} over the partition logs of {@code storage}: partition {@code n} of the
+ * internal topic is the {@link Log} the broker hands out for it (it should be created with
+ * {@code cleanup.policy=compact}). Each {@link #append} writes one uncompressed magic-2 batch (no
+ * producer id) and completes when {@link Log#whenDurable} says the batch is fsynced, i.e. with the
+ * durability of an {@code acks=all} produce.
  *
- * <p>Threading: {@link #append} is called from the coordinator thread only; completions arrive on
- * the storage flusher thread (the coordinator hops back to its own thread). {@link #replay} runs
- * on the thread that starts the coordinator, before anything is appended.
+ * <p>Failures of the storage layer never pass through: a refused append (log closed, offline or
+ * corrupt, batch over {@code max.message.bytes}), a log that cannot be looked up, a flush that
+ * fails and a read error during replay all become a {@link CoordinatorLogException}.
+ *
+ * <p>Threading: {@link #append} is called from the coordinator's owner thread only; completions
+ * arrive on the storage flusher thread. {@link #replay} runs on the thread that starts the
+ * coordinator, before anything is appended.
  */
 public final class StorageCoordinatorLog implements CoordinatorLog {
 
     /** How much one read during replay asks for; a larger first batch is still returned whole. */
     private static final int REPLAY_READ_BYTES = 1 << 20;
 
+    private final String topic;
     private final int partitions;
     private final IntFunction<Log> logs;
     private final Clock clock;
 
     /**
-     * @param partitions        number of {@code __consumer_offsets} partitions (the coordinator's
-     *                          {@link GroupCoordinatorConfig#offsetsTopicPartitions()})
+     * @param topic             the internal topic (for messages)
+     * @param partitions        its number of partitions
      * @param logForPartition   the log of a partition, opened or created on demand; called on the
-     *                          coordinator thread and during replay
+     *                          owner thread and during replay; may throw when there is none
      * @param clock             record timestamps
      */
-    public StorageCoordinatorLog(int partitions, IntFunction<Log> logForPartition, Clock clock) {
+    public StorageCoordinatorLog(String topic, int partitions, IntFunction<Log> logForPartition, Clock clock) {
         if (partitions < 1) throw new IllegalArgumentException("partitions < 1");
+        this.topic = topic;
         this.partitions = partitions;
         this.logs = logForPartition;
         this.clock = clock;
-    }
-
-    /**
-     * Over the {@code __consumer_offsets-<n>} logs of a {@link LogManager}, created on first use
-     * with {@code config} plus {@code cleanup.policy=compact} (an existing log keeps its config).
-     */
-    public static StorageCoordinatorLog over(LogManager logManager, int partitions, LogConfig config, Clock clock) {
-        LogConfig compacted = config.with(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
-        return new StorageCoordinatorLog(partitions, p -> {
-            try {
-                return logManager.getOrCreateLog(GroupCoordinatorConfig.OFFSETS_TOPIC, p, compacted);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, clock);
-    }
-
-    /** A write the storage refused, with the error it gave. */
-    public static final class CoordinatorLogException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final transient Errors error;
-
-        CoordinatorLogException(Errors error, String message) {
-            super(error + ": " + message);
-            this.error = error;
-        }
-
-        public Errors error() {
-            return error;
-        }
     }
 
     @Override
@@ -102,35 +75,59 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         try {
             log = logs.apply(partition);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CoordinatorLogException(Errors.KAFKA_STORAGE_ERROR, String.valueOf(e.getMessage())));
+            return CompletableFuture.failedFuture(new CoordinatorLogException(Reason.UNAVAILABLE, name(partition) + ": " + e.getMessage(), e));
         }
         AppendResult result = log.append(batch, 0);
         if (result.error() != Errors.NONE) {
-            return CompletableFuture.failedFuture(new CoordinatorLogException(result.error(), String.valueOf(result.errorMessage())));
+            return CompletableFuture.failedFuture(new CoordinatorLogException(reasonFor(result.error()),
+                    name(partition) + ": " + result.error() + ": " + result.errorMessage()));
         }
         long last = result.lastOffset();
-        return log.whenDurable(last + 1).thenApply(v -> last);
+        CompletableFuture<Long> durable = new CompletableFuture<>();
+        log.whenDurable(last + 1).whenComplete((v, e) -> {
+            if (e == null) {
+                durable.complete(last);
+            } else {
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                durable.completeExceptionally(new CoordinatorLogException(Reason.UNAVAILABLE,
+                        name(partition) + ": not made durable: " + cause, cause));
+            }
+        });
+        return durable;
+    }
+
+    /** The reason a coordinator sees for an append the storage refused with {@code error}. */
+    static Reason reasonFor(Errors error) {
+        return switch (error) {
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE -> Reason.RECORDS_TOO_LARGE;
+            case NOT_LEADER_OR_FOLLOWER -> Reason.NOT_LEADER;
+            default -> Reason.UNAVAILABLE;
+        };
     }
 
     @Override
     public void replay(Consumer<CoordinatorRecord> consumer) {
         RecordBatches walker = new RecordBatches();
         for (int p = 0; p < partitions; p++) {
-            Log log = logs.apply(p);
+            Log log;
+            try {
+                log = logs.apply(p);
+            } catch (RuntimeException e) {
+                throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + ": " + e.getMessage(), e);
+            }
             long offset = log.logStartOffset();
             long end = log.highWatermark();
             while (offset < end) {
                 LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true);
                 if (read.error() != Errors.NONE) {
-                    throw new IllegalStateException("replay of " + GroupCoordinatorConfig.OFFSETS_TOPIC + "-" + p
-                            + " at offset " + offset + ": " + read.error());
+                    throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + " at offset " + offset + ": " + read.error());
                 }
                 if (read.records() == null || read.sizeInBytes() == 0) break;
                 ByteBuffer bytes;
                 try {
                     bytes = read.records().readAll();
                 } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + " at offset " + offset + ": " + e, e);
                 }
                 long next = offset;
                 walker.wrap(bytes);
@@ -149,6 +146,10 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
                 offset = next;
             }
         }
+    }
+
+    private String name(int partition) {
+        return topic + "-" + partition;
     }
 
     private static byte[] copy(ByteBuffer b) {

@@ -1,4 +1,4 @@
-package io.brook.coordinator.group;
+package io.brook.coordinator.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * A {@link CoordinatorLog} that keeps records in memory: "durable" means appended to a list that
- * outlives a {@link GroupCoordinator}, so a new coordinator over the same instance sees what the old
+ * A {@link CoordinatorLog} for tests that keeps records in memory: "durable" means appended to a
+ * list that outlives a coordinator, so a new coordinator over the same instance sees what the old
  * one wrote, as after a restart. Appends complete at once unless {@link #holdAppends(boolean)} parks
  * them, which lets tests observe that nothing is answered before the write completes, or
  * {@link #failAppends(boolean)} makes them fail. Thread-safe (one lock).
@@ -25,7 +25,8 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
         Runnable complete;
         synchronized (this) {
             if (fail) {
-                complete = () -> result.completeExceptionally(new IllegalStateException("append failed (test)"));
+                complete = () -> result.completeExceptionally(new CoordinatorLogException(
+                        CoordinatorLogException.Reason.UNAVAILABLE, "append failed (test)"));
             } else {
                 List<CoordinatorRecord> copy = List.copyOf(batch);
                 complete = () -> {

@@ -1,0 +1,49 @@
+package io.brook.coordinator.runtime;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Writes a coordinator's records through its {@link CoordinatorLog} and resumes on the
+ * {@link EventLoop}'s owner thread once they are durable or the write failed, so that a coordinator
+ * can answer "after the write" without leaving its thread.
+ *
+ * <p>Threading: {@link #write} is called on the owner thread; the returned future always completes
+ * there (the log's own completion, on whatever thread it arrives, is handed over through
+ * {@link EventLoop#execute}).
+ */
+public final class DurableWriter {
+
+    private final EventLoop loop;
+    private final CoordinatorLog log;
+
+    public DurableWriter(EventLoop loop, CoordinatorLog log) {
+        this.loop = loop;
+        this.log = log;
+    }
+
+    /**
+     * Appends {@code records} to one partition.
+     *
+     * @return completes on the owner thread once the records are durable; fails (also on the owner
+     *         thread) with the log's exception when they are not written, including when the log
+     *         threw instead of returning a failed future
+     */
+    public CompletableFuture<Void> write(int partition, List<CoordinatorRecord> records) {
+        CompletableFuture<Void> out = new CompletableFuture<>();
+        CompletableFuture<Long> written;
+        try {
+            written = log.append(partition, records);
+        } catch (RuntimeException e) {
+            written = CompletableFuture.failedFuture(e);
+        }
+        written.whenComplete((offset, error) -> loop.execute(() -> {
+            if (error != null) {
+                out.completeExceptionally(error);
+            } else {
+                out.complete(null);
+            }
+        }));
+        return out;
+    }
+}

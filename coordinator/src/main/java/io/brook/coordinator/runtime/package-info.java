@@ -1,0 +1,28 @@
+/**
+ * What every coordinator of the broker runs on: a single owner thread with keyed timers
+ * ({@link io.brook.coordinator.runtime.EventLoop}), its state kept as key/value records
+ * ({@link io.brook.coordinator.runtime.CoordinatorRecord}) in the partitions of an internal
+ * compacted topic ({@link io.brook.coordinator.runtime.CoordinatorLog}, over storage's partition
+ * logs in {@link io.brook.coordinator.runtime.StorageCoordinatorLog}), and writes that resume on
+ * the owner thread once durable ({@link io.brook.coordinator.runtime.DurableWriter}). A log that
+ * cannot write or read says why with a {@link io.brook.coordinator.runtime.CoordinatorLogException};
+ * nothing of the storage layer reaches a coordinator through the interface.
+ *
+ * <h2>How a coordinator plugs in</h2>
+ * The group coordinator ({@code io.brook.coordinator.group}) is built this way, and a transaction
+ * coordinator or a KIP-848 or KIP-932 group coordinator would sit beside it in the same shape:
+ * <ol>
+ *   <li>Give it a {@code CoordinatorLog} over its own internal topic and an {@code EventLoop}; keep
+ *       every piece of its state confined to the loop's owner thread.</li>
+ *   <li>At start, call {@code CoordinatorLog.replay} on the starting thread and apply each record
+ *       to the in-memory state, arm the timers the state needs, then {@code EventLoop.start}.</li>
+ *   <li>Hand each request to the owner thread with {@code EventLoop.execute}; answer at once what
+ *       needs no write, and what does only when the future of {@code DurableWriter.write}
+ *       completes (on the owner thread), so that no answer gets ahead of the log.</li>
+ *   <li>Use {@code EventLoop.schedule}/{@code cancel} with keys of its own for timeouts; a key
+ *       scheduled again replaces the earlier timer.</li>
+ *   <li>At close, answer what is parked from the owner thread, then {@code EventLoop.stop}; writes
+ *       still in flight then complete on the thread that finishes them.</li>
+ * </ol>
+ */
+package io.brook.coordinator.runtime;
