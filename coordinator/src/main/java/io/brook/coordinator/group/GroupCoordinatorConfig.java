@@ -1,9 +1,16 @@
 package io.brook.coordinator.group;
 
+import java.util.List;
+import java.util.Map;
+
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.ConfigKey.Check;
+import io.brook.storage.config.ConfigKey.Type;
+
 /**
  * Settings of the group coordinator, named after the Kafka broker configs they mirror so that what
- * operators know about Kafka carries over. Immutable; build with {@link #defaults()} and the
- * {@code with*} copies.
+ * operators know about Kafka carries over. Immutable; read with {@link #fromConfigs}, changed with
+ * the {@code with*} copies.
  *
  * @param initialRebalanceDelayMs  {@code group.initial.rebalance.delay.ms}: how long the first
  *                                 rebalance of an Empty group waits for more members (re-extended
@@ -32,7 +39,35 @@ public record GroupCoordinatorConfig(
         int offsetsTopicPartitions) {
 
     /** Name of the internal compacted topic that holds committed offsets and group metadata. */
-    public static final String OFFSETS_TOPIC = "__consumer_offsets";
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
+
+    private static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60_000;
+    private static final long MINUTE_MS = 60_000L;
+
+    // Kafka's names and defaults (50 partitions for __consumer_offsets, as Kafka has).
+    private static final ConfigKey INITIAL_REBALANCE_DELAY_MS =
+            ConfigKey.of("group.initial.rebalance.delay.ms", Type.INT, "3000", Check.atLeast(0));
+    private static final ConfigKey MIN_SESSION_TIMEOUT_MS =
+            ConfigKey.of("group.min.session.timeout.ms", Type.INT, "6000", Check.atLeast(0));
+    private static final ConfigKey MAX_SESSION_TIMEOUT_MS =
+            ConfigKey.of("group.max.session.timeout.ms", Type.INT, "1800000", Check.atLeast(0));
+    private static final ConfigKey MAX_SIZE =
+            ConfigKey.of("group.max.size", Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(1));
+    private static final ConfigKey OFFSET_METADATA_MAX_BYTES =
+            ConfigKey.of("offset.metadata.max.bytes", Type.INT, "4096", Check.atLeast(0));
+    private static final ConfigKey OFFSETS_RETENTION_MINUTES =
+            ConfigKey.of("offsets.retention.minutes", Type.LONG, "10080", Check.between(1, Long.MAX_VALUE / MINUTE_MS));
+    private static final ConfigKey OFFSETS_RETENTION_CHECK_INTERVAL_MS =
+            ConfigKey.of("offsets.retention.check.interval.ms", Type.LONG, "600000", Check.atLeast(1));
+    private static final ConfigKey OFFSETS_TOPIC_NUM_PARTITIONS =
+            ConfigKey.of("offsets.topic.num.partitions", Type.INT, "50", Check.atLeast(1));
+
+    private static final List<ConfigKey> KEYS = List.of(INITIAL_REBALANCE_DELAY_MS, MIN_SESSION_TIMEOUT_MS,
+            MAX_SESSION_TIMEOUT_MS, MAX_SIZE, OFFSET_METADATA_MAX_BYTES, OFFSETS_RETENTION_MINUTES,
+            OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSETS_TOPIC_NUM_PARTITIONS);
+
+    /** Kafka's broker config names this class reads in {@link #fromConfigs}. */
+    public static final List<String> CONFIG_NAMES = KEYS.stream().map(ConfigKey::name).toList();
 
     public GroupCoordinatorConfig {
         if (initialRebalanceDelayMs < 0) throw new IllegalArgumentException("initialRebalanceDelayMs < 0");
@@ -47,91 +82,68 @@ public record GroupCoordinatorConfig(
         if (offsetsTopicPartitions < 1) throw new IllegalArgumentException("offsetsTopicPartitions < 1");
     }
 
-    /** Kafka's defaults, with 50 partitions for {@code __consumer_offsets} as Kafka has. */
-    public static GroupCoordinatorConfig defaults() {
-        return new GroupCoordinatorConfig(3_000, 6_000, 1_800_000, Integer.MAX_VALUE, 5 * 60_000,
-                4096, 10_080L * 60_000, 600_000, 50);
+    /** Kafka's defaults. */
+    static GroupCoordinatorConfig defaults() {
+        return fromConfigs(Map.of());
     }
-
-    public GroupCoordinatorConfig withInitialRebalanceDelayMs(int v) {
-        return new GroupCoordinatorConfig(v, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
-    }
-
-    public GroupCoordinatorConfig withSessionTimeoutBounds(int min, int max) {
-        return new GroupCoordinatorConfig(initialRebalanceDelayMs, min, max, maxGroupSize, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
-    }
-
-    public GroupCoordinatorConfig withMaxGroupSize(int v) {
-        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, v, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
-    }
-
-    public GroupCoordinatorConfig withNewMemberJoinTimeoutMs(int v) {
-        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, v,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
-    }
-
-    public GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
-        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions);
-    }
-
-    public GroupCoordinatorConfig withOffsetMetadataMaxSize(int v) {
-        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, v, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
-    }
-
-    /** Kafka's broker config names this class reads in {@link #fromConfigs}. */
-    public static final java.util.List<String> CONFIG_NAMES = java.util.List.of(
-            "group.initial.rebalance.delay.ms", "group.min.session.timeout.ms", "group.max.session.timeout.ms",
-            "group.max.size", "offset.metadata.max.bytes", "offsets.retention.minutes",
-            "offsets.retention.check.interval.ms", "offsets.topic.num.partitions");
 
     /**
      * From broker settings under Kafka's names ({@link #CONFIG_NAMES}); absent names keep Kafka's
      * defaults, other names are ignored.
      *
-     * @throws IllegalArgumentException for a value that is not a number or out of range
+     * @throws IllegalArgumentException for a value that is not a number or out of range (an
+     *         {@link io.brook.storage.config.InvalidConfigException} naming the setting), or for a
+     *         maximum session timeout below the minimum
      */
-    public static GroupCoordinatorConfig fromConfigs(java.util.Map<String, String> configs) {
-        GroupCoordinatorConfig d = defaults();
+    public static GroupCoordinatorConfig fromConfigs(Map<String, String> configs) {
         return new GroupCoordinatorConfig(
-                intValue(configs, "group.initial.rebalance.delay.ms", d.initialRebalanceDelayMs),
-                intValue(configs, "group.min.session.timeout.ms", d.minSessionTimeoutMs),
-                intValue(configs, "group.max.session.timeout.ms", d.maxSessionTimeoutMs),
-                intValue(configs, "group.max.size", d.maxGroupSize),
-                d.newMemberJoinTimeoutMs,
-                intValue(configs, "offset.metadata.max.bytes", d.offsetMetadataMaxSize),
-                Math.multiplyExact(longValue(configs, "offsets.retention.minutes", d.offsetsRetentionMs / 60_000), 60_000L),
-                longValue(configs, "offsets.retention.check.interval.ms", d.offsetsRetentionCheckIntervalMs),
-                intValue(configs, "offsets.topic.num.partitions", d.offsetsTopicPartitions));
+                intValue(configs, INITIAL_REBALANCE_DELAY_MS),
+                intValue(configs, MIN_SESSION_TIMEOUT_MS),
+                intValue(configs, MAX_SESSION_TIMEOUT_MS),
+                intValue(configs, MAX_SIZE),
+                NEW_MEMBER_JOIN_TIMEOUT_MS,
+                intValue(configs, OFFSET_METADATA_MAX_BYTES),
+                Math.multiplyExact(longValue(configs, OFFSETS_RETENTION_MINUTES), MINUTE_MS),
+                longValue(configs, OFFSETS_RETENTION_CHECK_INTERVAL_MS),
+                intValue(configs, OFFSETS_TOPIC_NUM_PARTITIONS));
     }
 
-    private static int intValue(java.util.Map<String, String> configs, String name, int dflt) {
-        long v = longValue(configs, name, dflt);
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) throw new IllegalArgumentException(name + " out of range: " + v);
-        return (int) v;
+    private static int intValue(Map<String, String> configs, ConfigKey key) {
+        return key.parseInt(configs.getOrDefault(key.name(), key.defaultValue()));
     }
 
-    private static long longValue(java.util.Map<String, String> configs, String name, long dflt) {
-        String s = configs.get(name);
-        if (s == null) return dflt;
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is not a number: '" + s + "'");
-        }
+    private static long longValue(Map<String, String> configs, ConfigKey key) {
+        return key.parseLong(configs.getOrDefault(key.name(), key.defaultValue()));
     }
 
+    /** The same settings with another number of {@code __consumer_offsets} partitions. */
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
                 newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v);
     }
 
+    GroupCoordinatorConfig withInitialRebalanceDelayMs(int v) {
+        return new GroupCoordinatorConfig(v, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, newMemberJoinTimeoutMs,
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+    }
+
+    GroupCoordinatorConfig withMaxGroupSize(int v) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, v, newMemberJoinTimeoutMs,
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+    }
+
+    GroupCoordinatorConfig withNewMemberJoinTimeoutMs(int v) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, v,
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+    }
+
+    GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions);
+    }
+
     /** The {@code __consumer_offsets} partition that holds this group's records. */
-    public int partitionFor(String groupId) {
+    int partitionFor(String groupId) {
         int h = groupId.hashCode();
         // Math.abs(Integer.MIN_VALUE) is negative; mask as Kafka's Utils.abs does.
         return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % offsetsTopicPartitions;
