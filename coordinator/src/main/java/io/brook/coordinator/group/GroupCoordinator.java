@@ -463,6 +463,7 @@ public final class GroupCoordinator implements AutoCloseable {
         return replay.skipped();
     }
 
+    /** Test hook: the offsets, to mark transactional commits as pending. */
     GroupOffsets offsets() {
         return offsets;
     }

@@ -15,8 +15,10 @@ import java.util.function.Consumer;
  *   <li>{@link #append} writes all records of one call to one partition, atomically and in order,
  *       and completes the future only when they are as durable as an {@code acks=all} produce (on
  *       disk when fsync-on-ack is on). It may complete on any thread. A failed future means none of
- *       the records is visible after a restart; it fails with a {@link CoordinatorLogException}
- *       that says why, never with an exception of the storage layer.</li>
+ *       the records is visible after a restart. A write the log could not make fails with a
+ *       {@link CoordinatorLogException} that says why, never with an exception of the storage
+ *       layer; a call outside this contract (a partition the log does not have, no records) fails
+ *       with an {@link IllegalArgumentException}.</li>
  *   <li>{@link #replay} hands every record that survived (in offset order per partition, partitions
  *       in any order) to the consumer on the calling thread, before the coordinator accepts requests.
  *       Compaction may already have dropped superseded records and tombstones. A log that cannot be

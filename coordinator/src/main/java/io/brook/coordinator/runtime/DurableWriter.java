@@ -8,9 +8,10 @@ import java.util.concurrent.CompletableFuture;
  * {@link EventLoop}'s owner thread once they are durable or the write failed, so that a coordinator
  * can answer "after the write" without leaving its thread.
  *
- * <p>Threading: {@link #write} is called on the owner thread; the returned future always completes
- * there (the log's own completion, on whatever thread it arrives, is handed over through
- * {@link EventLoop#execute}).
+ * <p>Threading: {@link #write} is called on the owner thread; the log's completion, on whatever
+ * thread it arrives, is handed over through {@link EventLoop#execute}, so the returned future
+ * completes on the owner thread (after {@link EventLoop#stop}, on the thread that delivers the
+ * completion, never concurrently with another task of the loop).
  */
 public final class DurableWriter {
 
