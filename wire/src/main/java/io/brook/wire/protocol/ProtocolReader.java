@@ -88,42 +88,9 @@ public final class ProtocolReader {
         return new UUID(buf.getLong(), buf.getLong());
     }
 
-    /** An unsigned LEB128 varint of at most 5 bytes; the result is an unsigned 32-bit value. */
+    /** An unsigned varint of at most 5 bytes; the result is an unsigned 32-bit value. */
     public int readUnsignedVarint(String field) {
-        int value = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            if (!buf.hasRemaining()) {
-                throw error(field, "truncated varint");
-            }
-            byte b = buf.get();
-            value |= (b & 0x7F) << shift;
-            if (b >= 0) {
-                return value;
-            }
-        }
-        throw error(field, "varint longer than 5 bytes");
-    }
-
-    /** A zig-zag varint of at most 5 bytes. */
-    public int readVarint(String field) {
-        int raw = readUnsignedVarint(field);
-        return (raw >>> 1) ^ -(raw & 1);
-    }
-
-    /** A zig-zag varlong of at most 10 bytes. */
-    public long readVarlong(String field) {
-        long raw = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
-            if (!buf.hasRemaining()) {
-                throw error(field, "truncated varlong");
-            }
-            byte b = buf.get();
-            raw |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-        }
-        throw error(field, "varlong longer than 10 bytes");
+        return Varints.readUnsignedVarint(buf, field);
     }
 
     /**
