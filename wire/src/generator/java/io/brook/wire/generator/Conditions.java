@@ -13,12 +13,17 @@ final class Conditions {
 
     /** A version condition relative to the message's valid range. */
     String cond(Versions v) {
-        Versions in = v.intersect(m.valid);
+        return cond(v, m.valid);
+    }
+
+    /** A version condition for code that only runs at versions of {@code context}. */
+    String cond(Versions v, Versions context) {
+        Versions in = v.intersect(context);
         if (in.empty()) {
             return "false";
         }
-        boolean lo = in.lo() <= m.valid.lo();
-        boolean hi = in.hi() >= m.valid.hi();
+        boolean lo = in.lo() <= context.lo();
+        boolean hi = in.hi() >= context.hi();
         if (lo && hi) {
             return "true";
         }
@@ -33,7 +38,12 @@ final class Conditions {
 
     /** Nullability of a field, simplified within the versions where the field exists at all. */
     String nullCond(Field f) {
-        Versions present = f.versions.intersect(m.valid);
+        return nullCond(f, m.valid);
+    }
+
+    /** Nullability of a field for code that only runs at versions of {@code context}. */
+    String nullCond(Field f, Versions context) {
+        Versions present = f.versions.intersect(context);
         Versions nullable = f.nullable.intersect(present);
         if (nullable.empty()) {
             return "false";
@@ -41,7 +51,7 @@ final class Conditions {
         if (nullable.equals(present)) {
             return "true";
         }
-        return cond(f.nullable);
+        return cond(f.nullable, context);
     }
 
     String flexibleExpr() {
@@ -59,7 +69,12 @@ final class Conditions {
 
     /** The version condition under which a tagged field can be carried. */
     String taggedCond(Field f) {
-        return cond(f.versions.intersect(f.taggedVersions).intersect(m.flexible));
+        return cond(taggedVersions(f));
+    }
+
+    /** The versions in which a tagged field can be carried. */
+    Versions taggedVersions(Field f) {
+        return f.versions.intersect(f.taggedVersions).intersect(m.flexible);
     }
 
     static String and(String a, String b) {

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -38,6 +40,32 @@ import java.util.stream.Stream;
  *       elsewhere in the same message; it becomes one nested class. Lines starting with {@code #}
  *       are comments.</li>
  * </ul>
+ *
+ * <h2>Error responses</h2>
+ *
+ * Every request class gets {@code errorResponse(short version, Errors error)}: the response a
+ * broker sends when it fails the whole request. It mirrors the request: one element for every
+ * topic, partition, group or resource the request named, the error code at every level that has
+ * one, everything else at its default. Three response-side options say what the schema alone
+ * cannot:
+ * <ul>
+ *   <li>{@code mirror=<RequestField>}: on a response array of structs; it gets one element per
+ *       element of that request array (in the request element that encloses it, or of the request
+ *       at the top level). {@code mirror=A|B} names alternatives for different versions: the
+ *       first that exists in the version is used. A null request array mirrors as empty.</li>
+ *   <li>{@code copy=<RequestField>}: on a response field of a mirrored element (or of the top
+ *       level); it takes the value of that field of the request element. When the mirrored
+ *       request array holds plain values ({@code []string}, {@code []int32}), naming that array
+ *       copies the element itself. {@code copy=A|B}: the first name that resolves in the
+ *       mirrored element. A null copied into a field that cannot be null in the version becomes
+ *       the field's default.</li>
+ *   <li>{@code onerror=<value>}: the field's value in an error response when it differs from the
+ *       default (e.g. {@code -1} offsets), written like a default; {@code null} becomes the
+ *       default in versions where the field cannot be null, and an empty value for
+ *       {@code records} means no records rather than null.</li>
+ * </ul>
+ * Every {@code ErrorCode: int16} field at the top level and in mirrored elements gets the error's
+ * code. Fields are set only in versions that have them.
  */
 public final class Generator {
 
@@ -60,8 +88,18 @@ public final class Generator {
                 messages.add(SchemaParser.parse(p));
             }
         }
+        Map<String, Message> responses = new HashMap<>();
         for (Message m : messages) {
-            write(out.resolve(m.name + ".java"), new MessageWriter(m).generate());
+            if (!m.isRequest()) {
+                responses.put(m.apiName(), m);
+            }
+        }
+        for (Message m : messages) {
+            Message response = m.isRequest() ? responses.get(m.apiName()) : null;
+            if (m.isRequest() && response == null) {
+                throw new IllegalArgumentException(m.name + " has no response schema");
+            }
+            write(out.resolve(m.name + ".java"), new MessageWriter(m, response).generate());
         }
         write(out.resolve("ApiMessages.java"), RegistryWriter.generate(messages));
         System.out.println("Generated " + messages.size() + " message classes into " + out);

@@ -9,12 +9,15 @@ final class MessageWriter extends Section {
     private final ReadCode read;
     private final SizeCode size;
     private final WriteCode write;
+    /** For a request: its response, which {@code errorResponse} builds. */
+    private final Message response;
 
-    MessageWriter(Message m) {
+    MessageWriter(Message m, Message response) {
         super(m, new Code());
         this.read = new ReadCode(m, c);
         this.size = new SizeCode(m, c);
         this.write = new WriteCode(m, c);
+        this.response = response;
     }
 
     String generate() {
@@ -24,6 +27,10 @@ final class MessageWriter extends Section {
         c.line("");
         c.line("import io.brook.wire.protocol.ApiKey;");
         c.line("import io.brook.wire.protocol.ApiMessage;");
+        if (m.isRequest()) {
+            c.line("import io.brook.wire.protocol.ApiRequest;");
+            c.line("import io.brook.wire.protocol.Errors;");
+        }
         c.line("import io.brook.wire.protocol.ProtocolDecodeException;");
         c.line("import io.brook.wire.protocol.ProtocolReader;");
         c.line("import io.brook.wire.protocol.ProtocolWriter;");
@@ -38,7 +45,7 @@ final class MessageWriter extends Section {
         c.line("");
         c.line("/** " + m.apiName() + " " + (m.isRequest() ? "request" : "response") + " body (API key " + m.apiKey
                 + "), versions " + m.valid.lo() + "-" + m.valid.hi() + ". */");
-        c.open("public final class " + m.name + " implements ApiMessage");
+        c.open("public final class " + m.name + " implements " + (m.isRequest() ? "ApiRequest" : "ApiMessage"));
         c.line("public static final short LOWEST_VERSION = " + m.valid.lo() + ";");
         c.line("public static final short HIGHEST_VERSION = " + m.valid.hi() + ";");
         c.line("/** First version with compact types and tagged fields; -1 when there is none. */");
@@ -85,6 +92,10 @@ final class MessageWriter extends Section {
             c.open("public ApiKey apiKey()");
             c.line("return ApiKey." + m.apiKeyConstant() + ";");
             c.close();
+            if (m.isRequest()) {
+                c.line("");
+                new ErrorResponseWriter(m, response, c).write();
+            }
         }
         c.line("");
         size.sizeMethod(s);

@@ -25,6 +25,7 @@ final class RegistryWriter {
         c.line("");
         c.line("import io.brook.wire.protocol.ApiKey;");
         c.line("import io.brook.wire.protocol.ApiMessage;");
+        c.line("import io.brook.wire.protocol.ApiRequest;");
         c.line("import io.brook.wire.protocol.ProtocolDecodeException;");
         c.line("import java.nio.ByteBuffer;");
         c.line("");
@@ -34,6 +35,7 @@ final class RegistryWriter {
         c.close();
         for (String kind : List.of("Request", "Response")) {
             Map<String, Message> map = kind.equals("Request") ? requests : responses;
+            String type = kind.equals("Request") ? "ApiRequest" : "ApiMessage";
             c.line("");
             c.line("/**");
             c.line(" * Reads a " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} (null for a key Brook does not know) at");
@@ -41,7 +43,7 @@ final class RegistryWriter {
             c.line(" *");
             c.line(" * @throws ProtocolDecodeException on malformed input or a version outside the codec's range");
             c.line(" */");
-            c.open("public static ApiMessage read" + kind + "(ApiKey key, short version, ByteBuffer body)");
+            c.open("public static " + type + " read" + kind + "(ApiKey key, short version, ByteBuffer body)");
             c.open("if (key == null)");
             c.line("throw new ProtocolDecodeException(\"ApiMessages: unknown api key\");");
             c.close();
@@ -53,7 +55,7 @@ final class RegistryWriter {
             c.close();
             c.line("");
             c.line("/** A new " + kind.toLowerCase(Locale.ROOT) + " body of {@code key} with every field at its default. */");
-            c.open("public static ApiMessage new" + kind + "(ApiKey key)");
+            c.open("public static " + type + " new" + kind + "(ApiKey key)");
             c.open("return switch (key)");
             for (Map.Entry<String, Message> e : map.entrySet()) {
                 c.line("case " + e.getKey() + " -> new " + e.getValue().name + "();");
