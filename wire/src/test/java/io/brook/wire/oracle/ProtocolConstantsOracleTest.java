@@ -71,7 +71,7 @@ class ProtocolConstantsOracleTest {
     }
 
     /**
-     * Codes kafka-clients 4.1.0 knows and we do not are answered as UNKNOWN_SERVER_ERROR by
+     * Codes kafka-clients knows and we do not are answered as UNKNOWN_SERVER_ERROR by
      * {@link Errors#forCode}; they must all be newer than the ones we have (no holes in the middle).
      */
     @Test
