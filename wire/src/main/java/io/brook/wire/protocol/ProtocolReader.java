@@ -23,10 +23,6 @@ public final class ProtocolReader {
         this.buf = buf;
     }
 
-    public ByteBuffer buffer() {
-        return buf;
-    }
-
     public int remaining() {
         return buf.remaining();
     }
@@ -35,7 +31,7 @@ public final class ProtocolReader {
         return buf.position();
     }
 
-    public static ProtocolDecodeException error(String field, String problem) {
+    private static ProtocolDecodeException error(String field, String problem) {
         return new ProtocolDecodeException(field + ": " + problem);
     }
 

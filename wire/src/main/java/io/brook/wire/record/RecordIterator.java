@@ -93,7 +93,7 @@ final class RecordIterator implements Iterator<Record> {
         if (!in.hasRemaining()) {
             throw corrupt("attributes: record of length 0");
         }
-        byte attributes = in.get();
+        in.get(); // the record's attributes: unused by the format
         long timestampDelta = readVarlong("timestampDelta");
         int offsetDelta = readVarint("offsetDelta");
         ByteBuffer key = readNullableBytes("key");
@@ -130,8 +130,8 @@ final class RecordIterator implements Iterator<Record> {
         long timestamp = logAppendTimeType ? logAppendTime : baseTimestamp + timestampDelta;
         int sequence = baseSequence < 0 ? RecordBatch.NO_SEQUENCE
                 : RecordBatch.incrementSequence(baseSequence, offsetDelta);
-        return new Record(baseOffset + offsetDelta, offsetDelta, timestamp, timestampDelta, sequence, attributes,
-                key, value, headers, end - start);
+        return new Record(baseOffset + offsetDelta, offsetDelta, timestamp, sequence, key, value, headers,
+                end - start);
     }
 
     private ByteBuffer readNullableBytes(String field) {
