@@ -1,60 +1,51 @@
 package io.brook.wire.protocol;
 
 /**
- * The Kafka API keys Brook knows, with two version ranges each.
- *
- * <ul>
- *   <li>{@link #oldestVersion()}..{@link #latestVersion()}: what the codec in this module can read
- *       and write (protocol.md Appendix B, {@code valid=}).</li>
- *   <li>{@link #advertisedMin()}..{@link #advertisedMax()}: what Brook puts into its ApiVersions
- *       response when it serves the key (protocol.md Appendix A, plus AlterConfigs 0–2, which
- *       Apache Kafka 4.x still advertises and kafkajs and librdkafka use for topic configs). The
- *       server narrows this further to the keys it has a handler for. Produce is advertised from v0 although only v3+ can be parsed: old librdkafka
- *       enables compression only when Produce v0 is advertised (protocol.md §1.5), and the server
- *       closes the connection if a v0–v2 Produce ever arrives, as Apache Kafka does.</li>
- * </ul>
+ * The Kafka API keys Brook knows, each with the range of versions the codec of this module reads
+ * and writes ({@link #oldestVersion()}..{@link #latestVersion()}, the {@code valid=} range of its
+ * schemas) and its first flexible version. Which versions a broker advertises and accepts is the
+ * server's decision, not a property of the codec.
  *
  * <p>Constant names match kafka-clients' {@code ApiKeys} so that tests can map one onto the other
  * by name.
  */
 public enum ApiKey {
-    // id, name, codec oldest..latest (Appendix B "valid="), first flexible version (-1 = never),
-    // advertised min..max (Appendix A; -1, -1 = not advertised)
-    PRODUCE(0, "Produce", 3, 13, 9, 0, 12),
-    FETCH(1, "Fetch", 4, 18, 12, 4, 12),
-    LIST_OFFSETS(2, "ListOffsets", 1, 11, 6, 1, 10),
-    METADATA(3, "Metadata", 0, 13, 9, 0, 13),
-    OFFSET_COMMIT(8, "OffsetCommit", 2, 10, 8, 2, 9),
-    OFFSET_FETCH(9, "OffsetFetch", 1, 10, 6, 1, 9),
-    FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3, 0, 6),
-    JOIN_GROUP(11, "JoinGroup", 0, 9, 6, 0, 9),
-    HEARTBEAT(12, "Heartbeat", 0, 4, 4, 0, 4),
-    LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4, 0, 5),
-    SYNC_GROUP(14, "SyncGroup", 0, 5, 4, 0, 5),
-    DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5, 0, 6),
-    LIST_GROUPS(16, "ListGroups", 0, 5, 3, 0, 5),
-    SASL_HANDSHAKE(17, "SaslHandshake", 0, 1, -1, -1, -1),
-    API_VERSIONS(18, "ApiVersions", 0, 5, 3, 0, 4),
-    CREATE_TOPICS(19, "CreateTopics", 2, 7, 5, 2, 7),
-    DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4, 1, 6),
-    DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2, 0, 2),
-    INIT_PRODUCER_ID(22, "InitProducerId", 0, 6, 2, 0, 5),
-    OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4, 2, 4),
-    ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 5, 3, 0, 3),
-    ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3, 0, 4),
-    END_TXN(26, "EndTxn", 0, 5, 3, 0, 4),
-    TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3, 0, 4),
-    DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4, 1, 4),
-    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, 0, 2),
-    SASL_AUTHENTICATE(36, "SaslAuthenticate", 0, 2, 2, -1, -1),
-    CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2, 0, 3),
-    DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2, 0, 2),
-    INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1, 0, 1),
-    OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1, 0, 0),
-    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0, 0, 2),
-    CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0, -1, -1),
-    CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", 0, 1, 0, -1, -1),
-    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0, -1, -1);
+    // id, name, codec oldest..latest, first flexible version (-1 = never)
+    PRODUCE(0, "Produce", 3, 13, 9),
+    FETCH(1, "Fetch", 4, 18, 12),
+    LIST_OFFSETS(2, "ListOffsets", 1, 11, 6),
+    METADATA(3, "Metadata", 0, 13, 9),
+    OFFSET_COMMIT(8, "OffsetCommit", 2, 10, 8),
+    OFFSET_FETCH(9, "OffsetFetch", 1, 10, 6),
+    FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3),
+    JOIN_GROUP(11, "JoinGroup", 0, 9, 6),
+    HEARTBEAT(12, "Heartbeat", 0, 4, 4),
+    LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4),
+    SYNC_GROUP(14, "SyncGroup", 0, 5, 4),
+    DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5),
+    LIST_GROUPS(16, "ListGroups", 0, 5, 3),
+    SASL_HANDSHAKE(17, "SaslHandshake", 0, 1, -1),
+    API_VERSIONS(18, "ApiVersions", 0, 5, 3),
+    CREATE_TOPICS(19, "CreateTopics", 2, 7, 5),
+    DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
+    DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
+    INIT_PRODUCER_ID(22, "InitProducerId", 0, 6, 2),
+    OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4),
+    ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 5, 3),
+    ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3),
+    END_TXN(26, "EndTxn", 0, 5, 3),
+    TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3),
+    DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
+    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
+    SASL_AUTHENTICATE(36, "SaslAuthenticate", 0, 2, 2),
+    CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
+    DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2),
+    INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
+    OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1),
+    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
+    CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
+    CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", 0, 1, 0),
+    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0);
 
     /** Highest API key id plus one; keys are small, so lookup is an array index. */
     private static final int MAX_ID = 76;
@@ -71,19 +62,14 @@ public enum ApiKey {
     private final short oldestVersion;
     private final short latestVersion;
     private final short flexibleFrom;
-    private final short advertisedMin;
-    private final short advertisedMax;
 
-    ApiKey(int id, String displayName, int oldest, int latest, int flexibleFrom, int advertisedMin, int advertisedMax) {
+    ApiKey(int id, String displayName, int oldest, int latest, int flexibleFrom) {
         this.id = (short) id;
         this.displayName = displayName;
         this.oldestVersion = (short) oldest;
         this.latestVersion = (short) latest;
         this.flexibleFrom = (short) flexibleFrom;
-        this.advertisedMin = (short) advertisedMin;
-        this.advertisedMax = (short) advertisedMax;
     }
-
 
     public short id() {
         return id;
@@ -102,26 +88,6 @@ public enum ApiKey {
     /** Highest version the codec reads and writes. */
     public short latestVersion() {
         return latestVersion;
-    }
-
-    /** True when {@code version} lies in the codec's range. */
-    public boolean isVersionSupported(short version) {
-        return version >= oldestVersion && version <= latestVersion;
-    }
-
-    /** Whether Brook lists this key in its ApiVersions response at all. */
-    public boolean advertised() {
-        return advertisedMin >= 0;
-    }
-
-    /** Lowest advertised version, or -1 when not {@link #advertised()}. */
-    public short advertisedMin() {
-        return advertisedMin;
-    }
-
-    /** Highest advertised version, or -1 when not {@link #advertised()}. */
-    public short advertisedMax() {
-        return advertisedMax;
     }
 
     /** First flexible (KIP-482) version, or -1 when the API has none. */

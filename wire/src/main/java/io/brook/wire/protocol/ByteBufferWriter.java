@@ -15,10 +15,6 @@ public final class ByteBufferWriter implements ProtocolWriter {
         this.buf = buf;
     }
 
-    public ByteBuffer buffer() {
-        return buf;
-    }
-
     @Override
     public void writeByte(byte value) {
         buf.put(value);

@@ -23,10 +23,6 @@ public final class ProtocolReader {
         this.buf = buf;
     }
 
-    public ByteBuffer buffer() {
-        return buf;
-    }
-
     public int remaining() {
         return buf.remaining();
     }
@@ -35,7 +31,7 @@ public final class ProtocolReader {
         return buf.position();
     }
 
-    public static ProtocolDecodeException error(String field, String problem) {
+    private static ProtocolDecodeException error(String field, String problem) {
         return new ProtocolDecodeException(field + ": " + problem);
     }
 
@@ -88,42 +84,9 @@ public final class ProtocolReader {
         return new UUID(buf.getLong(), buf.getLong());
     }
 
-    /** An unsigned LEB128 varint of at most 5 bytes; the result is an unsigned 32-bit value. */
+    /** An unsigned varint of at most 5 bytes; the result is an unsigned 32-bit value. */
     public int readUnsignedVarint(String field) {
-        int value = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            if (!buf.hasRemaining()) {
-                throw error(field, "truncated varint");
-            }
-            byte b = buf.get();
-            value |= (b & 0x7F) << shift;
-            if (b >= 0) {
-                return value;
-            }
-        }
-        throw error(field, "varint longer than 5 bytes");
-    }
-
-    /** A zig-zag varint of at most 5 bytes. */
-    public int readVarint(String field) {
-        int raw = readUnsignedVarint(field);
-        return (raw >>> 1) ^ -(raw & 1);
-    }
-
-    /** A zig-zag varlong of at most 10 bytes. */
-    public long readVarlong(String field) {
-        long raw = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
-            if (!buf.hasRemaining()) {
-                throw error(field, "truncated varlong");
-            }
-            byte b = buf.get();
-            raw |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-        }
-        throw error(field, "varlong longer than 10 bytes");
+        return Varints.readUnsignedVarint(buf, field);
     }
 
     /**

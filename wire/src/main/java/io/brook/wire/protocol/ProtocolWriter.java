@@ -31,28 +31,9 @@ public interface ProtocolWriter {
         writeLong(value.getLeastSignificantBits());
     }
 
-    /** LEB128: seven bits per byte, least significant group first; {@code value} is unsigned. */
+    /** An unsigned varint ({@link Varints}); {@code value} is taken as unsigned. */
     default void writeUnsignedVarint(int value) {
-        while ((value & 0xFFFFFF80) != 0) {
-            writeByte((byte) ((value & 0x7F) | 0x80));
-            value >>>= 7;
-        }
-        writeByte((byte) value);
-    }
-
-    /** Zig-zag encoded signed 32-bit varint (used inside records). */
-    default void writeVarint(int value) {
-        writeUnsignedVarint((value << 1) ^ (value >> 31));
-    }
-
-    /** Zig-zag encoded signed 64-bit varlong (used inside records). */
-    default void writeVarlong(long value) {
-        long v = (value << 1) ^ (value >> 63);
-        while ((v & 0xFFFFFFFFFFFFFF80L) != 0) {
-            writeByte((byte) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        writeByte((byte) v);
+        Varints.writeUnsignedVarint(value, this);
     }
 
     /** Writes the remaining bytes of {@code src} without moving its position. */

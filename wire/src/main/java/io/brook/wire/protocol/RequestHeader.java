@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * The request header (protocol.md §3.1).
+ * The request header that precedes every request body.
  *
  * <pre>
  * v1: api_key int16 | api_version int16 | correlation_id int32 | client_id nullable string (int16 length)

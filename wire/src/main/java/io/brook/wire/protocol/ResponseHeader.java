@@ -3,9 +3,9 @@ package io.brook.wire.protocol;
 import java.nio.ByteBuffer;
 
 /**
- * The response header (protocol.md §3.1): v0 = {@code correlation_id int32}; v1 = v0 plus an
- * (always empty, from Brook) tagged-field section. Pick the version with
- * {@link ApiKey#responseHeaderVersion(short)} — ApiVersions always uses v0.
+ * The response header that precedes every response body: v0 = {@code correlation_id int32}; v1 =
+ * v0 plus an (always empty, from Brook) tagged-field section. Pick the version with
+ * {@link ApiKey#responseHeaderVersion(short)}: ApiVersions always uses v0.
  */
 public final class ResponseHeader {
 

@@ -13,22 +13,18 @@ public final class Record {
     private final long offset;
     private final int offsetDelta;
     private final long timestamp;
-    private final long timestampDelta;
     private final int sequence;
-    private final byte attributes;
     private final ByteBuffer key;
     private final ByteBuffer value;
     private final List<RecordHeader> headers;
     private final int sizeInBytes;
 
-    Record(long offset, int offsetDelta, long timestamp, long timestampDelta, int sequence, byte attributes,
-           ByteBuffer key, ByteBuffer value, List<RecordHeader> headers, int sizeInBytes) {
+    Record(long offset, int offsetDelta, long timestamp, int sequence, ByteBuffer key, ByteBuffer value,
+           List<RecordHeader> headers, int sizeInBytes) {
         this.offset = offset;
         this.offsetDelta = offsetDelta;
         this.timestamp = timestamp;
-        this.timestampDelta = timestampDelta;
         this.sequence = sequence;
-        this.attributes = attributes;
         this.key = key;
         this.value = value;
         this.headers = headers;
@@ -52,18 +48,9 @@ public final class Record {
         return timestamp;
     }
 
-    public long timestampDelta() {
-        return timestampDelta;
-    }
-
     /** baseSequence + offsetDelta (wrapping past Int.MAX to 0), or -1 without a producer sequence. */
     public int sequence() {
         return sequence;
-    }
-
-    /** The record's attributes byte; unused by the format, 0 in practice. */
-    public byte attributes() {
-        return attributes;
     }
 
     /** The key, or {@code null}. Each call returns a fresh view, so reading it is side-effect free. */

@@ -1,5 +1,8 @@
 package io.brook.wire.record;
 
+import io.brook.wire.protocol.ByteBufferWriter;
+import io.brook.wire.protocol.Varints;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -35,8 +38,9 @@ public final class RecordBatchBuilder {
     private long deleteHorizonMs = RecordBatch.NO_TIMESTAMP;
     private long emptyLastOffset = -1;
 
-    private byte[] records = new byte[256];
-    private int size;
+    /** The records section so far, from 0 to its position; a heap buffer. */
+    private ByteBuffer records = ByteBuffer.allocate(256);
+    private ByteBufferWriter writer = new ByteBufferWriter(records);
     private int count;
     private long lastOffset = -1;
     private long firstTimestamp = RecordBatch.NO_TIMESTAMP;
@@ -151,17 +155,16 @@ public final class RecordBatchBuilder {
             bodySize += Varints.sizeOfVarint(headerKeys[i].length) + headerKeys[i].length + sizeOfNullable(headers[i].value());
         }
         ensure(Varints.sizeOfVarint(bodySize) + bodySize);
-        size = Varints.writeVarint(bodySize, records, size);
-        records[size++] = 0; // record attributes: unused
-        size = Varints.writeVarlong(timestampDelta, records, size);
-        size = Varints.writeVarint(offsetDelta, records, size);
+        Varints.writeVarint(bodySize, writer);
+        writer.writeByte((byte) 0); // record attributes: unused
+        Varints.writeVarlong(timestampDelta, writer);
+        Varints.writeVarint(offsetDelta, writer);
         writeNullable(key);
         writeNullable(value);
-        size = Varints.writeVarint(headers.length, records, size);
+        Varints.writeVarint(headers.length, writer);
         for (int i = 0; i < headers.length; i++) {
-            size = Varints.writeVarint(headerKeys[i].length, records, size);
-            System.arraycopy(headerKeys[i], 0, records, size, headerKeys[i].length);
-            size += headerKeys[i].length;
+            Varints.writeVarint(headerKeys[i].length, writer);
+            writer.writeByteArray(headerKeys[i]);
             writeNullable(headers[i].value());
         }
         count++;
@@ -235,10 +238,10 @@ public final class RecordBatchBuilder {
             batchMaxTimestamp = timestampType == TimestampType.LOG_APPEND_TIME && logAppendTime != RecordBatch.NO_TIMESTAMP
                     ? logAppendTime : maxTimestamp;
         }
-        byte[] payload = records;
-        int payloadSize = size;
+        byte[] payload = records.array();
+        int payloadSize = records.position();
         if (compression != Compression.NONE && count > 0) {
-            payload = CompressionCodecs.compress(compression, records, 0, size);
+            payload = CompressionCodecs.compress(compression, payload, 0, payloadSize);
             payloadSize = payload.length;
         }
         if (payloadSize > Integer.MAX_VALUE - RecordBatch.HEADER_SIZE) {
@@ -285,25 +288,27 @@ public final class RecordBatchBuilder {
 
     private void writeNullable(ByteBuffer bytes) {
         if (bytes == null) {
-            size = Varints.writeVarint(-1, records, size);
+            Varints.writeVarint(-1, writer);
             return;
         }
         int n = bytes.remaining();
-        size = Varints.writeVarint(n, records, size);
-        bytes.get(bytes.position(), records, size, n);
-        size += n;
+        Varints.writeVarint(n, writer);
+        int at = records.position();
+        records.put(at, bytes, bytes.position(), n).position(at + n);
     }
 
     private void ensure(int extra) {
+        int size = records.position();
         if (extra > Integer.MAX_VALUE - RecordBatch.HEADER_SIZE - size) {
             throw new IllegalStateException("batch would exceed 2 GiB");
         }
         int needed = size + extra;
-        if (needed > records.length) {
-            byte[] bigger = new byte[(int) Math.min(Integer.MAX_VALUE - RecordBatch.HEADER_SIZE,
-                    Math.max(needed, 2L * records.length))];
-            System.arraycopy(records, 0, bigger, 0, size);
+        if (needed > records.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - RecordBatch.HEADER_SIZE,
+                    Math.max(needed, 2L * records.capacity())));
+            bigger.put(records.array(), 0, size);
             records = bigger;
+            writer = new ByteBufferWriter(bigger);
         }
     }
 }

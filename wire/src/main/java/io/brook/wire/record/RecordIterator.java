@@ -1,5 +1,8 @@
 package io.brook.wire.record;
 
+import io.brook.wire.protocol.ProtocolDecodeException;
+import io.brook.wire.protocol.Varints;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,6 +30,8 @@ final class RecordIterator implements Iterator<Record> {
     private static final int MIN_HEADER_SIZE = 2;
 
     private final ByteBuffer data;
+    /** A private view of {@link #data}: position at the next byte, limit at the end of the record or section. */
+    private final ByteBuffer in;
     private final int to;
     private final int count;
     private final long baseOffset;
@@ -35,14 +40,14 @@ final class RecordIterator implements Iterator<Record> {
     private final long logAppendTime;
     private final int baseSequence;
     private final boolean readOnlySlices;
-    private int position;
     private int read;
     private boolean failed;
 
     RecordIterator(ByteBuffer data, int from, int to, int count, long baseOffset, long baseTimestamp,
                    boolean logAppendTimeType, long logAppendTime, int baseSequence, boolean readOnlySlices) {
         this.data = data;
-        this.position = from;
+        this.in = data.duplicate();
+        this.in.limit(to).position(from);
         this.to = to;
         this.count = count;
         this.baseOffset = baseOffset;
@@ -78,23 +83,24 @@ final class RecordIterator implements Iterator<Record> {
     }
 
     private Record decode() {
-        int start = position;
-        int length = readVarint(to, "length");
-        if (length < 0 || length > to - position) {
-            throw corrupt("length " + length + " exceeds the " + (to - position) + " bytes that remain in the batch");
+        int start = in.position();
+        int length = readVarint("length");
+        if (length < 0 || length > in.remaining()) {
+            throw corrupt("length " + length + " exceeds the " + in.remaining() + " bytes that remain in the batch");
         }
-        int end = position + length;
-        if (position >= end) {
+        int end = in.position() + length;
+        in.limit(end);
+        if (!in.hasRemaining()) {
             throw corrupt("attributes: record of length 0");
         }
-        byte attributes = data.get(position++);
-        long timestampDelta = readVarlong(end, "timestampDelta");
-        int offsetDelta = readVarint(end, "offsetDelta");
-        ByteBuffer key = readNullableBytes(end, "key");
-        ByteBuffer value = readNullableBytes(end, "value");
-        int headerCount = readVarint(end, "headerCount");
-        if (headerCount < 0 || headerCount > (end - position) / MIN_HEADER_SIZE) {
-            throw corrupt("headerCount " + headerCount + " does not fit in the " + (end - position)
+        in.get(); // the record's attributes: unused by the format
+        long timestampDelta = readVarlong("timestampDelta");
+        int offsetDelta = readVarint("offsetDelta");
+        ByteBuffer key = readNullableBytes("key");
+        ByteBuffer value = readNullableBytes("value");
+        int headerCount = readVarint("headerCount");
+        if (headerCount < 0 || headerCount > in.remaining() / MIN_HEADER_SIZE) {
+            throw corrupt("headerCount " + headerCount + " does not fit in the " + in.remaining()
                     + " bytes left in the record");
         }
         List<RecordHeader> headers;
@@ -103,41 +109,43 @@ final class RecordIterator implements Iterator<Record> {
         } else {
             List<RecordHeader> list = new ArrayList<>(headerCount);
             for (int i = 0; i < headerCount; i++) {
-                int keyLength = readVarint(end, "header key length");
-                if (keyLength < 0 || keyLength > end - position) {
-                    throw corrupt("header key length " + keyLength + " outside [0, " + (end - position) + "]");
+                int keyLength = readVarint("header key length");
+                if (keyLength < 0 || keyLength > in.remaining()) {
+                    throw corrupt("header key length " + keyLength + " outside [0, " + in.remaining() + "]");
                 }
-                String headerKey = utf8(position, keyLength);
-                position += keyLength;
-                list.add(new RecordHeader(headerKey, readNullableBytes(end, "header value")));
+                String headerKey = utf8(in.position(), keyLength);
+                in.position(in.position() + keyLength);
+                list.add(new RecordHeader(headerKey, readNullableBytes("header value")));
             }
             headers = Collections.unmodifiableList(list);
         }
-        if (position != end) {
-            throw corrupt("length " + length + " but its fields end " + (end - position) + " bytes earlier");
+        if (in.hasRemaining()) {
+            throw corrupt("length " + length + " but its fields end " + in.remaining() + " bytes earlier");
         }
+        in.limit(to);
         read++;
-        if (read == count && position != to) {
-            throw corrupt((to - position) + " bytes remain after the last of " + count + " records");
+        if (read == count && in.hasRemaining()) {
+            throw corrupt(in.remaining() + " bytes remain after the last of " + count + " records");
         }
         long timestamp = logAppendTimeType ? logAppendTime : baseTimestamp + timestampDelta;
         int sequence = baseSequence < 0 ? RecordBatch.NO_SEQUENCE
                 : RecordBatch.incrementSequence(baseSequence, offsetDelta);
-        return new Record(baseOffset + offsetDelta, offsetDelta, timestamp, timestampDelta, sequence, attributes,
-                key, value, headers, end - start);
+        return new Record(baseOffset + offsetDelta, offsetDelta, timestamp, sequence, key, value, headers,
+                end - start);
     }
 
-    private ByteBuffer readNullableBytes(int end, String field) {
-        int length = readVarint(end, field + " length");
+    private ByteBuffer readNullableBytes(String field) {
+        int length = readVarint(field + " length");
         if (length < 0) {
             return null; // -1 by the format; any negative length has always been read as null
         }
-        if (length > end - position) {
-            throw corrupt(field + " length " + length + " exceeds the " + (end - position)
+        if (length > in.remaining()) {
+            throw corrupt(field + " length " + length + " exceeds the " + in.remaining()
                     + " bytes left in the record");
         }
-        ByteBuffer slice = data.slice(position, length);
-        position += length;
+        int at = in.position();
+        ByteBuffer slice = data.slice(at, length);
+        in.position(at + length);
         return readOnlySlices ? slice.asReadOnlyBuffer() : slice;
     }
 
@@ -150,44 +158,20 @@ final class RecordIterator implements Iterator<Record> {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    private int readVarint(int end, String field) {
-        int raw = 0;
-        int shift = 0;
-        while (true) {
-            if (position >= end) {
-                throw corrupt(field + ": varint runs past the end of its record");
-            }
-            byte b = data.get(position++);
-            raw |= (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                break;
-            }
-            shift += 7;
-            if (shift > 28) {
-                throw corrupt(field + ": varint longer than 5 bytes");
-            }
+    private int readVarint(String field) {
+        try {
+            return Varints.readVarint(in, field);
+        } catch (ProtocolDecodeException e) {
+            throw corrupt(e.getMessage());
         }
-        return (raw >>> 1) ^ -(raw & 1);
     }
 
-    private long readVarlong(int end, String field) {
-        long raw = 0;
-        int shift = 0;
-        while (true) {
-            if (position >= end) {
-                throw corrupt(field + ": varlong runs past the end of its record");
-            }
-            byte b = data.get(position++);
-            raw |= (long) (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                break;
-            }
-            shift += 7;
-            if (shift > 63) {
-                throw corrupt(field + ": varlong longer than 10 bytes");
-            }
+    private long readVarlong(String field) {
+        try {
+            return Varints.readVarlong(in, field);
+        } catch (ProtocolDecodeException e) {
+            throw corrupt(e.getMessage());
         }
-        return (raw >>> 1) ^ -(raw & 1);
     }
 
     private CorruptRecordException corrupt(String detail) {

@@ -56,7 +56,7 @@ class MalformedInputTest {
         for (short v : new short[] {0, 5, 9}) {
             samples.add(new Sample(join, v, true));
         }
-        ApiVersionsResponse versions = ApiVersionsResponses.advertised().finalizedFeaturesEpoch(3);
+        ApiVersionsResponse versions = MessageCodecTest.apiVersions().finalizedFeaturesEpoch(3);
         for (short v : new short[] {0, 3}) {
             samples.add(new Sample(versions, v, false));
         }

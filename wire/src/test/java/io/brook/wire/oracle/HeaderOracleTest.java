@@ -46,7 +46,7 @@ class HeaderOracleTest {
         return tests.stream();
     }
 
-    /** protocol.md §3.4: an ApiVersions request newer than we know has its header read as v2. */
+    /** KIP-511: an ApiVersions request newer than we know has its header read as v2. */
     @ParameterizedTest
     @ValueSource(shorts = {6, 42, Short.MAX_VALUE})
     void apiVersionsRequestNewerThanKnownIsReadAsHeaderV2(short version) {

@@ -26,8 +26,8 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.protocol.types.BoundField;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.TaggedFields;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * Fills a kafka-clients {@code *Data} message with seeded random values, driven by the message's own
@@ -111,15 +111,13 @@ final class KafkaMessageFiller {
     }
 
     /**
-     * Whether kafka-clients writes null for this field at this version. Strings, bytes and arrays
-     * say so in their schema type; records and struct types do not (RECORDS claims to be nullable
-     * everywhere), so for them we ask the generated code: size a default instance with the field null.
+     * Whether kafka-clients writes null for this field at this version. Strings, bytes, arrays and
+     * records say so in their schema type; struct types do not, so for them we ask the generated
+     * code: size a default instance with the field null.
      */
     private static boolean acceptsNull(Class<?> owner, Field javaField, org.apache.kafka.common.protocol.types.Type type,
                                        short version) {
-        boolean records = type == org.apache.kafka.common.protocol.types.Type.RECORDS
-                || type == org.apache.kafka.common.protocol.types.Type.COMPACT_RECORDS;
-        if (!records && !(type instanceof Schema)) {
+        if (!(type instanceof Schema)) {
             return type.isNullable();
         }
         String key = owner.getName() + "." + javaField.getName() + "@" + version;
@@ -166,8 +164,7 @@ final class KafkaMessageFiller {
             byte[] bytes = new byte[random.nextInt(10) == 0 ? 128 + random.nextInt(300) : random.nextInt(9)];
             random.nextBytes(bytes);
             return javaType == ByteBuffer.class ? ByteBuffer.wrap(bytes) : bytes;
-        } else if (type == org.apache.kafka.common.protocol.types.Type.RECORDS
-                || type == org.apache.kafka.common.protocol.types.Type.COMPACT_RECORDS) {
+        } else if (isRecords(type)) {
             return randomRecords();
         } else if (type.isArray()) {
             return randomArray(type.arrayElementType().orElseThrow(), javaType, version, depth);
@@ -263,6 +260,13 @@ final class KafkaMessageFiller {
                 || type == org.apache.kafka.common.protocol.types.Type.COMPACT_STRING
                 || type == org.apache.kafka.common.protocol.types.Type.NULLABLE_STRING
                 || type == org.apache.kafka.common.protocol.types.Type.COMPACT_NULLABLE_STRING;
+    }
+
+    private static boolean isRecords(org.apache.kafka.common.protocol.types.Type type) {
+        return type == org.apache.kafka.common.protocol.types.Type.RECORDS
+                || type == org.apache.kafka.common.protocol.types.Type.COMPACT_RECORDS
+                || type == org.apache.kafka.common.protocol.types.Type.NULLABLE_RECORDS
+                || type == org.apache.kafka.common.protocol.types.Type.COMPACT_NULLABLE_RECORDS;
     }
 
     private static boolean isBytes(org.apache.kafka.common.protocol.types.Type type) {

@@ -17,18 +17,15 @@ final class OracleCoverage {
     }
 
     /**
-     * (api, version) pairs inside our codec range that kafka-clients 4.1.0 cannot write or read,
-     * keyed {@code "API_KEY vN"}. The oracle range of kafka-clients includes its unstable latest
-     * versions (they have schemas, see {@link KafkaWire#highestVersion}); in 4.1.0 those are
-     * OffsetCommit v10, OffsetFetch v10 and InitProducerId v6, which are therefore covered. Versions
-     * below kafka-clients' minimum (KIP-896 removals) do not appear: our codec starts where 4.x does
-     * (Produce v3, Fetch v4, ...), and JoinGroup v0-1 came back in 4.0.1.
+     * (api, version) pairs inside our codec range that the kafka-clients in test scope cannot write
+     * or read, keyed {@code "API_KEY vN"}, with the reason; none with kafka-clients 4.4.0, whose
+     * ranges end where ours do. The oracle range of kafka-clients includes its unstable latest
+     * versions (they have schemas, see {@link KafkaWire#highestVersion}); in 4.4.0 that is
+     * InitProducerId v6, which is therefore covered. Versions below kafka-clients' minimum (KIP-896
+     * removals) do not appear: our codec starts where 4.x does (Produce v3, Fetch v4, ...), and
+     * JoinGroup v0-1 came back in 4.0.1.
      */
-    static final Map<String, String> NOT_IN_KAFKA_CLIENTS_4_1 = new TreeMap<>(Map.of(
-            "LIST_OFFSETS v11", "added in Apache Kafka 4.2 (timestamp -6, EARLIEST_PENDING_UPLOAD)",
-            "API_VERSIONS v5", "added in Apache Kafka 4.4 (cluster_id/node_id, KIP-1242)",
-            "DELETE_GROUPS v3", "added in Apache Kafka 4.4",
-            "TXN_OFFSET_COMMIT v6", "added in Apache Kafka 4.4 (topic ids)"));
+    static final Map<String, String> NOT_IN_KAFKA_CLIENTS = new TreeMap<>(Map.of());
 
     /**
      * Oracle cases that fail because of a codec bug that is not yet fixed, keyed

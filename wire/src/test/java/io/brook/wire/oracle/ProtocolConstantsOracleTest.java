@@ -53,19 +53,6 @@ class ProtocolConstantsOracleTest {
         }
     }
 
-    /** What we advertise must be readable by our codec (Produce v0–2 is the documented exception). */
-    @ParameterizedTest
-    @EnumSource(ApiKey.class)
-    void advertisedRangeLiesInsideCodecRange(ApiKey key) {
-        if (!key.advertised()) {
-            assertThat(key.advertisedMax()).isEqualTo((short) -1);
-            return;
-        }
-        short floor = key == ApiKey.PRODUCE ? 0 : key.oldestVersion(); // protocol.md §1.5, KAFKA-18659
-        assertThat(key.advertisedMin()).isBetween(floor, key.advertisedMax());
-        assertThat(key.advertisedMax()).isLessThanOrEqualTo(key.latestVersion());
-    }
-
     @ParameterizedTest
     @EnumSource(Errors.class)
     void errorHasKafkasNameAndCode(Errors error) {
@@ -84,7 +71,7 @@ class ProtocolConstantsOracleTest {
     }
 
     /**
-     * Codes kafka-clients 4.1.0 knows and we do not are answered as UNKNOWN_SERVER_ERROR by
+     * Codes kafka-clients knows and we do not are answered as UNKNOWN_SERVER_ERROR by
      * {@link Errors#forCode}; they must all be newer than the ones we have (no holes in the middle).
      */
     @Test

@@ -112,19 +112,4 @@ class HeadersTest {
         assertThat(ApiKey.forId(4)).isNull();
         assertThat(ApiKey.forId(Short.MAX_VALUE)).isNull();
     }
-
-    @Test
-    void shouldAdvertiseOnlyVersionsTheCodecCanParseExceptProduceV0ToV2() {
-        for (ApiKey key : ApiKey.values()) {
-            if (!key.advertised()) {
-                continue;
-            }
-            assertThat(key.advertisedMax()).as(key.name()).isLessThanOrEqualTo(key.latestVersion());
-            if (key != ApiKey.PRODUCE) {
-                assertThat(key.advertisedMin()).as(key.name()).isGreaterThanOrEqualTo(key.oldestVersion());
-            }
-        }
-        assertThat(ApiKey.PRODUCE.advertisedMin()).isZero();
-        assertThat(ApiKey.PRODUCE.oldestVersion()).isEqualTo((short) 3);
-    }
 }

@@ -2,11 +2,11 @@ package io.brook.wire.record;
 
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Samples.Sample;
-import org.apache.kafka.common.record.DefaultRecordBatch;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MemoryRecordsBuilder;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.utils.ByteBufferOutputStream;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.utils.internals.ByteBufferOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -62,9 +62,9 @@ class KafkaClientsInteropTest {
 
     private static ByteBuffer kafkaBatch(Compression c, Producer p, List<Sample> samples) {
         MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024),
-                org.apache.kafka.common.record.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
+                org.apache.kafka.common.record.internal.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
                 org.apache.kafka.common.record.TimestampType.CREATE_TIME, BASE_OFFSET,
-                org.apache.kafka.common.record.RecordBatch.NO_TIMESTAMP, p.id, p.epoch, p.baseSequence,
+                org.apache.kafka.common.record.internal.RecordBatch.NO_TIMESTAMP, p.id, p.epoch, p.baseSequence,
                 p.transactional, LEADER_EPOCH);
         for (Sample s : samples) {
             builder.appendWithOffset(BASE_OFFSET + s.offsetDelta(), s.timestamp(), s.key(), s.value(),
@@ -125,12 +125,12 @@ class KafkaClientsInteropTest {
     private static void assertSameRecords(RecordBatch ours, MutableRecordBatch kafka) {
         List<Record> mine = new ArrayList<>();
         ours.records().forEachRemaining(mine::add);
-        List<org.apache.kafka.common.record.Record> theirs = new ArrayList<>();
+        List<org.apache.kafka.common.record.internal.Record> theirs = new ArrayList<>();
         kafka.forEach(theirs::add);
         assertThat(mine).hasSameSizeAs(theirs);
         for (int i = 0; i < mine.size(); i++) {
             Record m = mine.get(i);
-            org.apache.kafka.common.record.Record t = theirs.get(i);
+            org.apache.kafka.common.record.internal.Record t = theirs.get(i);
             assertThat(m.offset()).as("offset of record %d", i).isEqualTo(t.offset());
             assertThat(m.timestamp()).as("timestamp of record %d", i).isEqualTo(t.timestamp());
             assertThat(m.sequence()).as("sequence of record %d", i).isEqualTo(t.sequence());
@@ -259,7 +259,7 @@ class KafkaClientsInteropTest {
             assertThat(k.baseOffset()).isEqualTo(bases.get(i));
             assertThat(k.partitionLeaderEpoch()).isEqualTo(77);
             long expected = bases.get(i);
-            for (org.apache.kafka.common.record.Record r : k) {
+            for (org.apache.kafka.common.record.internal.Record r : k) {
                 assertThat(r.offset()).isBetween(expected, k.lastOffset());
                 expected = r.offset() + 1;
             }
@@ -270,10 +270,10 @@ class KafkaClientsInteropTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = org.apache.kafka.common.record.ControlRecordType.class, names = {"COMMIT", "ABORT"})
-    void shouldReadTransactionMarkersWrittenByKafkaClients(org.apache.kafka.common.record.ControlRecordType type) {
+    @EnumSource(value = org.apache.kafka.common.record.internal.ControlRecordType.class, names = {"COMMIT", "ABORT"})
+    void shouldReadTransactionMarkersWrittenByKafkaClients(org.apache.kafka.common.record.internal.ControlRecordType type) {
         ByteBuffer buffer = MemoryRecords.withEndTransactionMarker(700L, Samples.BASE_TIMESTAMP, 4, 991L, (short) 6,
-                new org.apache.kafka.common.record.EndTransactionMarker(type, 23)).buffer();
+                new org.apache.kafka.common.record.internal.EndTransactionMarker(type, 23)).buffer();
 
         RecordBatch ours = new RecordBatch().wrap(buffer, 0);
         assertSameHeader(ours, onlyKafkaBatch(buffer));
@@ -294,16 +294,16 @@ class KafkaClientsInteropTest {
         ByteBuffer mine = RecordBatchBuilder.endTransactionMarker(700L, 4, 991L, (short) 6, type, 23,
                 Samples.BASE_TIMESTAMP);
         ByteBuffer theirs = MemoryRecords.withEndTransactionMarker(700L, Samples.BASE_TIMESTAMP, 4, 991L, (short) 6,
-                new org.apache.kafka.common.record.EndTransactionMarker(
-                        org.apache.kafka.common.record.ControlRecordType.valueOf(type.name()), 23)).buffer();
+                new org.apache.kafka.common.record.internal.EndTransactionMarker(
+                        org.apache.kafka.common.record.internal.ControlRecordType.valueOf(type.name()), 23)).buffer();
         assertThat(mine).isEqualTo(theirs);
 
         MutableRecordBatch kafka = onlyKafkaBatch(mine);
         kafka.ensureValid();
         assertThat(kafka.isControlBatch()).isTrue();
-        org.apache.kafka.common.record.Record record = kafka.iterator().next();
-        assertThat(org.apache.kafka.common.record.ControlRecordType.parse(record.key()).name()).isEqualTo(type.name());
-        assertThat(org.apache.kafka.common.record.EndTransactionMarker.deserialize(record).coordinatorEpoch())
+        org.apache.kafka.common.record.internal.Record record = kafka.iterator().next();
+        assertThat(org.apache.kafka.common.record.internal.ControlRecordType.parse(record.key()).name()).isEqualTo(type.name());
+        assertThat(org.apache.kafka.common.record.internal.EndTransactionMarker.deserialize(record).coordinatorEpoch())
                 .isEqualTo(23);
     }
 
@@ -312,9 +312,9 @@ class KafkaClientsInteropTest {
     void shouldAgreeWithKafkaClientsOnDeleteHorizonBatches(Compression c) {
         long horizon = Samples.BASE_TIMESTAMP + 86_400_000L;
         MemoryRecordsBuilder kb = new MemoryRecordsBuilder(new ByteBufferOutputStream(ByteBuffer.allocate(256)),
-                org.apache.kafka.common.record.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
+                org.apache.kafka.common.record.internal.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
                 org.apache.kafka.common.record.TimestampType.CREATE_TIME, 10L,
-                org.apache.kafka.common.record.RecordBatch.NO_TIMESTAMP, 5L, (short) 1, 0, false, false, 0,
+                org.apache.kafka.common.record.internal.RecordBatch.NO_TIMESTAMP, 5L, (short) 1, 0, false, false, 0,
                 Integer.MAX_VALUE, horizon);
         RecordBatchBuilder ob = new RecordBatchBuilder(c).baseOffset(10L).partitionLeaderEpoch(0)
                 .producer(5L, (short) 1, 0).deleteHorizonMs(horizon);
@@ -345,7 +345,7 @@ class KafkaClientsInteropTest {
     void shouldAgreeWithKafkaClientsOnLogAppendTime(Compression c) {
         long appendTime = Samples.BASE_TIMESTAMP + 99_999L;
         MemoryRecordsBuilder kb = MemoryRecords.builder(ByteBuffer.allocate(256),
-                org.apache.kafka.common.record.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
+                org.apache.kafka.common.record.internal.RecordBatch.CURRENT_MAGIC_VALUE, Samples.kafka(c),
                 org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME, 0L, appendTime);
         RecordBatchBuilder ob = new RecordBatchBuilder(c).logAppendTime(appendTime);
         for (Sample s : Samples.mixed().subList(0, 3)) {
@@ -382,7 +382,7 @@ class KafkaClientsInteropTest {
         ByteBuffer mine = new RecordBatchBuilder(Compression.ZSTD).baseOffset(40).producer(8L, (short) 0, 12)
                 .emptyBatchLastOffset(44).build();
         ByteBuffer theirs = ByteBuffer.allocate(RecordBatch.HEADER_SIZE);
-        DefaultRecordBatch.writeEmptyHeader(theirs, org.apache.kafka.common.record.RecordBatch.CURRENT_MAGIC_VALUE,
+        DefaultRecordBatch.writeEmptyHeader(theirs, org.apache.kafka.common.record.internal.RecordBatch.CURRENT_MAGIC_VALUE,
                 8L, (short) 0, 12, 40L, 44L, -1, org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1L,
                 false, false);
         theirs.flip();

@@ -8,8 +8,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -70,11 +70,11 @@ class RecordBatchRoundTripTest {
         MutableRecordBatch kafka = kafkaBatches.next();
         kafka.ensureValid();
         assertThat(kafkaBatches.hasNext()).isFalse();
-        Iterator<org.apache.kafka.common.record.Record> theirs = kafka.iterator();
+        Iterator<org.apache.kafka.common.record.internal.Record> theirs = kafka.iterator();
         for (int i = 0; i < gaps.size(); i++) {
             Samples.Sample s = gaps.get(i);
             Record m = mine.next();
-            org.apache.kafka.common.record.Record t = theirs.next();
+            org.apache.kafka.common.record.internal.Record t = theirs.next();
             assertThat(m.offset()).isEqualTo(offsets.get(i)).isEqualTo(t.offset());
             assertThat(m.timestamp()).isEqualTo(s.timestamp()).isEqualTo(t.timestamp());
             assertThat(m.sequence()).isEqualTo(t.sequence());
