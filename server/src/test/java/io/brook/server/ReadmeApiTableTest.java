@@ -2,6 +2,7 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.server.network.ApiTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,8 +25,10 @@ class ReadmeApiTableTest {
     @Test
     void readmeShouldListExactlyTheServedApisWithTheirAdvertisedRanges() throws IOException {
         Map<Integer, String> served = new TreeMap<>();
-        for (ApiTable.Entry<?> e : Brook.apiTable().entries()) {
-            served.put((int) e.key.id(), e.key.displayName() + " " + e.advertisedMin + "-" + e.advertisedMax);
+        try (Brook brook = Brook.builder().start()) {
+            for (ApiTable.Entry<?> e : brook.apis().entries()) {
+                served.put((int) e.key().id(), e.key().displayName() + " " + e.advertisedMin() + "-" + e.advertisedMax());
+            }
         }
         assertThat(readmeTable()).containsExactlyEntriesOf(served);
     }
