@@ -25,10 +25,6 @@ final class FileRegions {
         return null;
     }
 
-    static DefaultFileRegion region(FileChannel file, long position, long count) {
-        return new SharedFileRegion(file, position, count);
-    }
-
     /** A region over a file someone else owns: released without closing the file. */
     static final class SharedFileRegion extends DefaultFileRegion {
         SharedFileRegion(FileChannel file, long position, long count) {

@@ -28,9 +28,9 @@ import java.util.UUID;
  */
 public final class BrokerMeta implements AutoCloseable {
 
-    static final String META_DIR = "meta";
-    static final String LOCK_FILE = ".lock";
-    static final String META_PROPERTIES = "meta.properties";
+    private static final String META_DIR = "meta";
+    private static final String LOCK_FILE = ".lock";
+    private static final String META_PROPERTIES = "meta.properties";
 
     private final Path metaDir;
     private final FileChannel lockChannel;

@@ -79,14 +79,19 @@ public final class ClockTimer implements Timer {
                 }
             }
         }
+        int ran = 0;
         for (Entry e : due) {
+            if (e.cancelled) {
+                continue; // cancelled after it was taken from the queue
+            }
+            ran++;
             try {
                 e.task.run();
             } catch (RuntimeException ex) {
                 LOG.error("Timer task failed", ex);
             }
         }
-        return due.size();
+        return ran;
     }
 
     /** Tasks scheduled and neither run nor cancelled. */

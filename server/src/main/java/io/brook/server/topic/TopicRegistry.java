@@ -85,10 +85,6 @@ public final class TopicRegistry {
         return list;
     }
 
-    int size() {
-        return byName.size();
-    }
-
     /** Creates the topic, or returns null when it exists already. Durable when it returns. */
     synchronized Topic create(String name, int partitions, Map<String, String> configs) {
         if (byName.containsKey(name)) {
@@ -211,9 +207,5 @@ public final class TopicRegistry {
             topics.add(new Topic(name, id, partitions, Collections.unmodifiableMap(configs)));
         }
         return topics;
-    }
-
-    Path file() {
-        return file;
     }
 }

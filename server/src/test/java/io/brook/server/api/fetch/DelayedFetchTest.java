@@ -5,31 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.topic.TopicPartition;
 import io.brook.testkit.MutableClock;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 class DelayedFetchTest {
-
-    /** Runs tasks only when the test says so. */
-    private static final class ManualExecutor implements Executor {
-        final Queue<Runnable> tasks = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable command) {
-            tasks.add(command);
-        }
-
-        void runAll() {
-            Runnable r;
-            while ((r = tasks.poll()) != null) {
-                r.run();
-            }
-        }
-    }
 
     private final FetchWaiters waiters = new FetchWaiters();
     private final ManualExecutor executor = new ManualExecutor();

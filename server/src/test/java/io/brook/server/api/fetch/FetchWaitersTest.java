@@ -3,13 +3,10 @@ package io.brook.server.api.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.topic.TopicPartition;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -51,22 +48,6 @@ class FetchWaitersTest {
             if (r != null) {
                 between = null;
                 interleaved = true;
-                r.run();
-            }
-        }
-    }
-
-    private static final class ManualExecutor implements Executor {
-        final Queue<Runnable> tasks = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable command) {
-            tasks.add(command);
-        }
-
-        void runAll() {
-            Runnable r;
-            while ((r = tasks.poll()) != null) {
                 r.run();
             }
         }
