@@ -57,7 +57,6 @@ public final class Brook implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Brook.class);
     private static final long DRAIN_MILLIS = 5_000;
 
-    private final BrokerConfig config;
     private final Path dataDir;
     private final boolean ownsDataDir;
     private final BrokerMeta meta;
@@ -80,7 +79,6 @@ public final class Brook implements AutoCloseable {
      */
     private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
             throws IOException, InterruptedException {
-        this.config = config;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());

@@ -10,14 +10,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Keeps the README's "Supported APIs" table equal to what the broker advertises: the keys of its
  * handler table, each with the range that goes into the ApiVersions response.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReadmeApiTableTest {
 
     private static final Pattern ROW = Pattern.compile("\\|\\s*(\\w+)\\s*\\|\\s*(\\d+)\\s*\\|\\s*(\\d+)\\s*[–-]\\s*(\\d+)\\s*\\|");

@@ -8,11 +8,12 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * {@code connections.max.idle.ms}: when a connection has neither read nor written anything for
- * that long, fires an all-idle {@link IdleStateEvent} down the pipeline (the {@link Connection}
- * closes the connection unless a request is still being answered), then waits another full
- * period. Like Netty's IdleStateHandler, but on the broker's {@link Timer}, so that idle time
- * runs on the broker's clock (virtual time in tests).
+ * {@code connections.max.idle.ms}: when a connection has neither read a request nor been given
+ * an answer to write for that long, fires an all-idle {@link IdleStateEvent} down the pipeline
+ * (the {@link Connection} closes the connection unless a request is still being answered), then
+ * waits another full period. Like Netty's IdleStateHandler, but on the broker's {@link Timer},
+ * so that idle time runs on the broker's clock (virtual time in tests), and a write counts when
+ * it is handed to the channel rather than when the socket took its last byte.
  *
  * <p>Threading: every field is read and written on the channel's event loop; the timer's thread
  * only hands the check over to it.
@@ -72,7 +73,8 @@ final class IdleTimeout extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        ctx.write(msg, promise.unvoid()).addListener(f -> lastActivityMs = timer.nowMs());
+        lastActivityMs = timer.nowMs();
+        ctx.write(msg, promise);
     }
 
     private void start() {
