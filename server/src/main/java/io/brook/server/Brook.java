@@ -1,36 +1,26 @@
 package io.brook.server;
 
-import io.brook.storage.file.DurableFiles;
 import io.brook.coordinator.group.GroupCoordinator;
-import io.brook.wire.message.AlterConfigsRequest;
-import io.brook.wire.message.DeleteGroupsRequest;
-import io.brook.wire.message.DescribeGroupsRequest;
-import io.brook.wire.message.FindCoordinatorRequest;
-import io.brook.wire.message.HeartbeatRequest;
-import io.brook.wire.message.JoinGroupRequest;
-import io.brook.wire.message.LeaveGroupRequest;
-import io.brook.wire.message.ListGroupsRequest;
-import io.brook.wire.message.OffsetCommitRequest;
-import io.brook.wire.message.OffsetDeleteRequest;
-import io.brook.wire.message.OffsetFetchRequest;
-import io.brook.wire.message.SyncGroupRequest;
-import io.brook.wire.message.ApiVersionsRequest;
-import io.brook.wire.message.FetchRequest;
-import io.brook.wire.message.ListOffsetsRequest;
-import io.brook.wire.message.ProduceRequest;
-import io.brook.wire.message.CreatePartitionsRequest;
-import io.brook.wire.message.CreateTopicsRequest;
-import io.brook.wire.message.DeleteRecordsRequest;
-import io.brook.wire.message.DeleteTopicsRequest;
-import io.brook.wire.message.OffsetForLeaderEpochRequest;
-import io.brook.wire.message.DescribeClusterRequest;
-import io.brook.wire.message.DescribeConfigsRequest;
-import io.brook.wire.message.IncrementalAlterConfigsRequest;
-import io.brook.wire.message.InitProducerIdRequest;
-import io.brook.wire.message.MetadataRequest;
-import io.brook.wire.protocol.ApiKey;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.brook.server.api.BrokerApis;
+import io.brook.server.api.fetch.FetchWaiters;
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
+import io.brook.server.network.ApiTable;
+import io.brook.server.network.IoPool;
+import io.brook.server.network.NetworkServer;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.node.BrokerMeta;
+import io.brook.server.node.GroupCoordinatorSetup;
+import io.brook.server.node.ProducerIdAllocator;
+import io.brook.server.node.RandomIds;
+import io.brook.server.time.ClockTimer;
+import io.brook.server.time.Timer;
+import io.brook.server.time.WheelTimer;
+import io.brook.server.topic.PartitionLogs;
+import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicRegistry;
+import io.brook.server.topic.Topics;
+import io.brook.storage.file.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -41,10 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,10 +56,7 @@ public final class Brook implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Brook.class);
     private static final long DRAIN_MILLIS = 5_000;
-    /** Resolution of long-poll deadlines: fine enough for max_wait_ms, idle enough not to matter. */
-    private static final long TIMER_TICK_MS = 10;
 
-    private final BrokerConfig config;
     private final Path dataDir;
     private final boolean ownsDataDir;
     private final BrokerMeta meta;
@@ -80,54 +64,53 @@ public final class Brook implements AutoCloseable {
     private final NetworkServer network;
     private final BrokerContext context;
     private final InetSocketAddress bound;
+    private final FetchWaiters fetchWaiters = new FetchWaiters();
+    private final Timer timer;
+    private final ApiTable apis;
     private PartitionLogs logs;
     private GroupCoordinator groups;
-    private final HashedWheelTimer timer;
     private boolean closed;
 
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir)
+    /**
+     * Starts in this order: the data directory's lock and identity; the listener, bound but not
+     * yet accepting (so that clients connect while the rest starts); the topic registry and the
+     * partition logs (recovered); the group coordinator (replays its offsets topic); then the
+     * listener accepts.
+     */
+    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
             throws IOException, InterruptedException {
-        this.config = config;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         ExecutorService pool = null;
         NetworkServer net = null;
-        HashedWheelTimer timer = null;
+        this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         try {
-            // listen first (not yet accepting), so that clients connect while the rest starts
-            pool = newIoPool(config.numIoThreads());
-            net = new NetworkServer(config, pool);
+            pool = IoPool.create(config.numIoThreads());
+            net = new NetworkServer(config, pool, timer);
             this.bound = net.bind();
-            TopicRegistry registry = TopicRegistry.open(meta.metaDir());
-            TopicConfigs topicConfigs = new TopicConfigs(config);
-            FetchWaiters fetchWaiters = new FetchWaiters();
-            this.logs = StoragePartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters);
-            TopicManager topics = new TopicManager(config, registry, topicConfigs, logs);
+            TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
+            TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
+            this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
+            Topics topics = new Topics(config, registry, topicConfigs, logs);
             topics.openAll();
-            this.groups = GroupCoordinatorSetup.start(config, topics, Clock.systemUTC());
-            timer = new HashedWheelTimer(new DefaultThreadFactory("brook-timer", true), TIMER_TICK_MS,
-                    TimeUnit.MILLISECONDS, 512);
-            this.context = new BrokerContext(config, meta.clusterId(), topics,
-                    ProducerIdAllocator.open(meta.metaDir()), pool, timer, fetchWaiters);
-            context.groups(groups);
+            this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
             Listener adv = config.advertisedListener();
             if (adv == null) {
-                Listener l = config.listener();
-                adv = l.withPort(bound.getPort());
+                adv = config.listener().withPort(bound.getPort());
             }
-            context.advertised(adv);
-            net.serve(context, apiTable());
+            this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
+                    ProducerIdAllocator.open(meta.metaDir()), groups, timer);
+            this.apis = BrokerApis.table(context, fetchWaiters);
+            net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {
-                net.close(0);
+                net.close(0, () -> { });
             }
             if (pool != null) {
                 pool.shutdownNow();
             }
-            if (timer != null) {
-                timer.stop();
-            }
+            timer.close();
             if (groups != null) {
                 groups.close();
             }
@@ -139,53 +122,6 @@ public final class Brook implements AutoCloseable {
         }
         this.ioPool = pool;
         this.network = net;
-        this.timer = timer;
-    }
-
-    static ApiTable apiTable() {
-        return ApiTable.builder()
-                .register(ApiKey.API_VERSIONS, ApiVersionsRequest::read, new ApiVersionsHandler())
-                .register(ApiKey.PRODUCE, ApiKey.PRODUCE.advertisedMin(), ApiKey.PRODUCE.advertisedMax(),
-                        ApiKey.PRODUCE.oldestVersion(), ProduceRequest::read, new ProduceHandler())
-                .register(ApiKey.FETCH, FetchRequest::read, new FetchHandler())
-                .register(ApiKey.LIST_OFFSETS, ListOffsetsRequest::read, new ListOffsetsHandler())
-                .register(ApiKey.METADATA, MetadataRequest::read, new MetadataHandler())
-                .register(ApiKey.INIT_PRODUCER_ID, InitProducerIdRequest::read, new InitProducerIdHandler())
-                .register(ApiKey.CREATE_TOPICS, CreateTopicsRequest::read, new CreateTopicsHandler())
-                .register(ApiKey.DELETE_TOPICS, DeleteTopicsRequest::read, new DeleteTopicsHandler())
-                .register(ApiKey.CREATE_PARTITIONS, CreatePartitionsRequest::read, new CreatePartitionsHandler())
-                .register(ApiKey.DESCRIBE_CONFIGS, DescribeConfigsRequest::read, new DescribeConfigsHandler())
-                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, IncrementalAlterConfigsRequest::read,
-                        new AlterConfigsHandlers.Incremental())
-                .register(ApiKey.ALTER_CONFIGS, AlterConfigsRequest::read, new AlterConfigsHandlers.Legacy())
-                .register(ApiKey.DELETE_RECORDS, DeleteRecordsRequest::read, new DeleteRecordsHandler())
-                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, OffsetForLeaderEpochRequest::read,
-                        new OffsetForLeaderEpochHandler())
-                .register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterRequest::read, new DescribeClusterHandler())
-                .register(ApiKey.FIND_COORDINATOR, FindCoordinatorRequest::read, new FindCoordinatorHandler())
-                .register(ApiKey.JOIN_GROUP, JoinGroupRequest::read, new GroupHandlers.Join())
-                .register(ApiKey.SYNC_GROUP, SyncGroupRequest::read, new GroupHandlers.Sync())
-                .register(ApiKey.HEARTBEAT, HeartbeatRequest::read, new GroupHandlers.Heartbeat())
-                .register(ApiKey.LEAVE_GROUP, LeaveGroupRequest::read, new GroupHandlers.Leave())
-                .register(ApiKey.OFFSET_COMMIT, OffsetCommitRequest::read, new GroupHandlers.Commit())
-                .register(ApiKey.OFFSET_FETCH, OffsetFetchRequest::read, new GroupHandlers.Fetch())
-                .register(ApiKey.DESCRIBE_GROUPS, DescribeGroupsRequest::read, new GroupHandlers.Describe())
-                .register(ApiKey.LIST_GROUPS, ListGroupsRequest::read, new GroupHandlers.ListAll())
-                .register(ApiKey.DELETE_GROUPS, DeleteGroupsRequest::read, new GroupHandlers.Delete())
-                .register(ApiKey.OFFSET_DELETE, OffsetDeleteRequest::read, new GroupHandlers.DeleteOffsets())
-                .build();
-    }
-
-    private static ExecutorService newIoPool(int threads) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "brook-io-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     public static Builder builder() {
@@ -213,8 +149,27 @@ public final class Brook implements AutoCloseable {
         return context.clusterId();
     }
 
+    /** What the handlers share (tests, and bin/brook's start-up line). */
     BrokerContext context() {
         return context;
+    }
+
+    Topics topics() {
+        return context.topics();
+    }
+
+    FetchWaiters fetchWaiters() {
+        return fetchWaiters;
+    }
+
+    /** The timer of delayed operations: a {@link ClockTimer} when the builder was given a clock. */
+    Timer timer() {
+        return timer;
+    }
+
+    /** The handler table: what this broker serves and advertises. */
+    ApiTable apis() {
+        return apis;
     }
 
     String transport() {
@@ -231,10 +186,10 @@ public final class Brook implements AutoCloseable {
         // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
         // already being written still complete, the coordinator finishes them on the flusher's thread
         network.close(DRAIN_MILLIS, () -> {
-            context.fetchWaiters().wakeAll();
+            fetchWaiters.wakeAll();
             groups.close();
         });
-        timer.stop();
+        timer.close();
         ioPool.shutdown();
         try {
             if (!ioPool.awaitTermination(DRAIN_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -274,6 +229,7 @@ public final class Brook implements AutoCloseable {
         private final Map<String, String> props = new LinkedHashMap<>();
         private Integer port;
         private Path dataDir;
+        private Clock clock;
 
         private Builder() {
         }
@@ -293,6 +249,19 @@ public final class Brook implements AutoCloseable {
         /** Where the data lives; without it a temporary directory is used and deleted on close. */
         public Builder dataDir(Path dir) {
             this.dataDir = dir;
+            return this;
+        }
+
+        /**
+         * The clock the broker's deadlines run on instead of the system's: long-poll fetch waits
+         * ({@code max_wait_ms}), acks=all time-outs, idle connections
+         * ({@code connections.max.idle.ms}) and the group coordinator's sessions, rebalances and
+         * offset expiry. For tests that move time by hand: a deadline passes within a
+         * millisecond of the clock reaching it (the group coordinator looks at its clock at least
+         * every 100 ms). The storage's background work (retention, flushes) keeps the system clock.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
             return this;
         }
 
@@ -344,7 +313,7 @@ public final class Brook implements AutoCloseable {
                 BrokerConfig config = BrokerConfig.parse(p);
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(config, dir, temp);
+                Brook b = new Brook(config, dir, temp, clock);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());

@@ -1,5 +1,7 @@
 package io.brook.server;
 
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.launch.StartupExercise;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
 import java.io.Reader;

@@ -2,6 +2,7 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.server.topic.TopicConfigResolver;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterConfigsResponse;
 import io.brook.wire.message.CreatePartitionsRequest;
@@ -93,7 +94,7 @@ class AdminApisTest {
         assertThat(r.configs()).anySatisfy(c -> {
             assertThat(c.name()).isEqualTo("retention.ms");
             assertThat(c.value()).isEqualTo(Long.toString(48L * 3_600_000L));
-            assertThat(c.configSource()).isEqualTo(TopicConfigs.SOURCE_STATIC_BROKER);
+            assertThat(c.configSource()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
         });
         assertThat(partitionsOf("events")).isEqualTo(3);
     }
@@ -178,10 +179,10 @@ class AdminApisTest {
                 false, (short) 7);
         Map<String, DescribeConfigsResourceResult> before = describeTopic("conf");
         assertThat(before.get("segment.bytes").value()).isEqualTo("1048576");
-        assertThat(before.get("segment.bytes").configSource()).isEqualTo(TopicConfigs.SOURCE_TOPIC);
-        assertThat(before.get("retention.ms").configSource()).isEqualTo(TopicConfigs.SOURCE_STATIC_BROKER);
-        assertThat(before.get("delete.retention.ms").configSource()).isEqualTo(TopicConfigs.SOURCE_DEFAULT);
-        assertThat(before.get("cleanup.policy").configType()).isEqualTo(TopicConfigs.TYPE_LIST);
+        assertThat(before.get("segment.bytes").configSource()).isEqualTo(TopicConfigResolver.SOURCE_TOPIC);
+        assertThat(before.get("retention.ms").configSource()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
+        assertThat(before.get("delete.retention.ms").configSource()).isEqualTo(TopicConfigResolver.SOURCE_DEFAULT);
+        assertThat(before.get("cleanup.policy").configType()).isEqualTo(TopicConfigResolver.TYPE_LIST);
 
         IncrementalAlterConfigsResponse alter = client.call(new IncrementalAlterConfigsRequest().resources(List.of(
                 new AlterConfigsResource().resourceType((byte) 2).resourceName("conf").configs(List.of(
@@ -191,7 +192,7 @@ class AdminApisTest {
                 .validateOnly(false), (short) 1);
         assertThat(alter.responses().get(0).errorCode()).isZero();
         Map<String, DescribeConfigsResourceResult> after = describeTopic("conf");
-        assertThat(after.get("segment.bytes").configSource()).isEqualTo(TopicConfigs.SOURCE_DEFAULT);
+        assertThat(after.get("segment.bytes").configSource()).isEqualTo(TopicConfigResolver.SOURCE_DEFAULT);
         assertThat(after.get("cleanup.policy").value()).isEqualTo("delete,compact");
         assertThat(after.get("retention.ms").value()).isEqualTo("1000");
 
@@ -209,7 +210,7 @@ class AdminApisTest {
         assertThat(replace.responses().get(0).errorCode()).isZero();
         Map<String, DescribeConfigsResourceResult> replaced = describeTopic("conf");
         assertThat(replaced.get("max.message.bytes").value()).isEqualTo("2000");
-        assertThat(replaced.get("retention.ms").configSource()).isEqualTo(TopicConfigs.SOURCE_STATIC_BROKER);
+        assertThat(replaced.get("retention.ms").configSource()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
     }
 
     @Test
@@ -222,8 +223,8 @@ class AdminApisTest {
         DescribeConfigsResourceResult np = r.results().get(0).configs().get(0);
         assertThat(np.value()).isEqualTo("3");
         assertThat(np.readOnly()).isTrue();
-        assertThat(np.configSource()).isEqualTo(TopicConfigs.SOURCE_STATIC_BROKER);
-        assertThat(r.results().get(0).configs().get(1).configSource()).isEqualTo(TopicConfigs.SOURCE_DEFAULT);
+        assertThat(np.configSource()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
+        assertThat(r.results().get(0).configs().get(1).configSource()).isEqualTo(TopicConfigResolver.SOURCE_DEFAULT);
     }
 
     @Test

@@ -1,9 +1,10 @@
 package io.brook.server;
 
-import io.brook.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.server.topic.TopicRegistry;
+import io.brook.testkit.Await;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataRequest.MetadataRequestTopic;
 import io.brook.wire.message.MetadataResponse;
@@ -138,7 +139,7 @@ class BrookTest {
                     .sessionEpoch(-1).topics(List.of(new io.brook.wire.message.FetchRequest.FetchTopic().topic("idle")
                             .partitions(List.of(new io.brook.wire.message.FetchRequest.FetchPartition().partition(0)
                                     .fetchOffset(0).partitionMaxBytes(1000))))), (short) 12);
-            Await.until("fetch parked", () -> brook.context().fetchWaiters().waiting() == 1);
+            Await.until("fetch parked", () -> brook.fetchWaiters().waiting() == 1);
             Thread closer = new Thread(brook::close);
             closer.start();
             io.brook.wire.message.FetchResponse r = c.receive(io.brook.wire.protocol.ApiKey.FETCH, (short) 12, id);
@@ -166,13 +167,13 @@ class BrookTest {
             assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
         }
         // a crash after the registry forgot the topic but before its logs were removed
-        assertThat(TopicRegistry.open(dir.resolve("meta")).delete("ghost")).isTrue();
+        assertThat(TopicRegistry.open(dir.resolve("meta"), java.util.UUID::randomUUID).delete("ghost")).isTrue();
         assertThat(dir.resolve("ghost-0")).isDirectory();
         try (Brook brook = Brook.builder().dataDir(dir).start();
                 ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
             assertThat(dir.resolve("ghost-0")).doesNotExist();
             c.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("ghost"))), (short) 12);
-            assertThat(brook.context().topics().log("ghost", 0).logEndOffset()).isZero();
+            assertThat(brook.topics().log("ghost", 0).logEndOffset()).isZero();
         }
     }
 }

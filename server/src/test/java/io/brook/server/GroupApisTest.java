@@ -1,8 +1,9 @@
 package io.brook.server;
 
-import io.brook.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.testkit.Await;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
@@ -104,7 +105,7 @@ class GroupApisTest {
             for (ApiVersion v : r.apiKeys()) {
                 byKey.put(v.apiKey(), v);
             }
-            // protocol.md §1.5: the single versions (or window) librdkafka 2.0.2 checks for
+            // the single versions (or window) librdkafka 2.0.2 checks for before it enables a feature
             assertContains(byKey, ApiKey.FIND_COORDINATOR, 0, 0);
             assertContains(byKey, ApiKey.OFFSET_COMMIT, 2, 2);
             assertContains(byKey, ApiKey.OFFSET_FETCH, 1, 1);
@@ -250,6 +251,38 @@ class GroupApisTest {
             brook.close();
             JoinGroupResponse parked = b.receive(ApiKey.JOIN_GROUP, (short) 0, id);
             assertThat(parked.errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
+        }
+    }
+
+    @Test
+    void shouldExpireAMemberWhoseSessionTimedOutOnTheBrokersClock() throws Exception {
+        MutableClock clock = new MutableClock(1_000_000);
+        try (Brook b = Brook.builder().clock(clock).config("group.initial.rebalance.delay.ms", "0")
+                .config("offsets.topic.num.partitions", "1").start();
+                ProtocolClient c = new ProtocolClient(b.bootstrapServers())) {
+            byte[] subscription = {0, 0, 0, 0, 0, 1, 0, 1, 't', 0, 0, 0, 0};
+            JoinGroupResponse join = c.call(new JoinGroupRequest().groupId("s").sessionTimeoutMs(10_000).memberId("")
+                    .protocolType("consumer").protocols(new ArrayList<>(List.of(
+                            new JoinGroupRequestProtocol().name("range").metadata(subscription)))), (short) 0);
+            assertThat(join.errorCode()).isEqualTo(Errors.NONE.code());
+            SyncGroupResponse sync = c.call(new SyncGroupRequest().groupId("s").generationId(1).memberId(join.memberId())
+                    .assignments(new ArrayList<>(List.of(new SyncGroupRequestAssignment().memberId(join.memberId())
+                            .assignment(new byte[0])))), (short) 0);
+            assertThat(sync.errorCode()).isEqualTo(Errors.NONE.code());
+            HeartbeatRequest heartbeat = new HeartbeatRequest().groupId("s").generationId(1).memberId(join.memberId());
+
+            clock.advance(9_999);
+            assertThat(((HeartbeatResponse) c.call(heartbeat, (short) 0)).errorCode())
+                    .as("a heartbeat within the session").isEqualTo(Errors.NONE.code());
+            clock.advance(10_000);
+            Await.until("the session expired", () -> {
+                try {
+                    return ((HeartbeatResponse) c.call(heartbeat, (short) 0)).errorCode()
+                            == Errors.UNKNOWN_MEMBER_ID.code();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
         }
     }
 

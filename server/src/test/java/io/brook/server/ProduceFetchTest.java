@@ -1,8 +1,10 @@
 package io.brook.server;
 
-import io.brook.testkit.Await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.server.time.ClockTimer;
+import io.brook.testkit.Await;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopicConfig;
@@ -12,10 +14,6 @@ import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsPartition;
 import io.brook.wire.message.DeleteRecordsRequest.DeleteRecordsTopic;
 import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.FetchRequest;
-import io.brook.wire.message.OffsetForLeaderEpochRequest;
-import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition;
-import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic;
-import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.FetchRequest.FetchPartition;
 import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.message.FetchResponse;
@@ -25,6 +23,10 @@ import io.brook.wire.message.ListOffsetsRequest.ListOffsetsPartition;
 import io.brook.wire.message.ListOffsetsRequest.ListOffsetsTopic;
 import io.brook.wire.message.ListOffsetsResponse;
 import io.brook.wire.message.ListOffsetsResponse.ListOffsetsPartitionResponse;
+import io.brook.wire.message.OffsetForLeaderEpochRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition;
+import io.brook.wire.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic;
+import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceRequest.PartitionProduceData;
 import io.brook.wire.message.ProduceRequest.TopicProduceData;
@@ -193,16 +195,35 @@ class ProduceFetchTest {
     }
 
     @Test
-    void shouldWaitForDataUntilMaxWaitAndBeWokenByAnAppend() throws Exception {
-        long t0 = System.nanoTime();
-        FetchResponse empty = fetch(300, 1, 1 << 20, "t", 1, 0, 1 << 20);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isGreaterThanOrEqualTo(250);
-        assertThat(empty.responses().get(0).partitions().get(0).records().sizeInBytes()).isZero();
+    void shouldAnswerALongPollWithoutDataAtMaxWaitOnTheBrokersClock() throws Exception {
+        MutableClock clock = new MutableClock(1_000_000);
+        try (Brook b = Brook.builder().clock(clock).config("connections.max.idle.ms", "-1").start();
+                ProtocolClient c = new ProtocolClient(b.bootstrapServers())) {
+            c.call(new CreateTopicsRequest().topics(List.of(
+                    new CreatableTopic().name("t").numPartitions(1).replicationFactor((short) 1))), (short) 7);
+            ClockTimer timer = (ClockTimer) b.timer();
+            int id = c.send(new FetchRequest().maxWaitMs(300).minBytes(1).maxBytes(1 << 20).sessionId(0)
+                    .sessionEpoch(-1).topics(List.of(new FetchTopic().topic("t").partitions(List.of(
+                            new FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20))))), FETCH_V);
+            Await.until("fetch parked", () -> b.fetchWaiters().waiting() == 1 && timer.pending() == 1);
+            clock.advance(299);
+            timer.runDue();
+            assertThat(timer.pending()).as("the deadline is not due yet").isEqualTo(1);
+            assertThat(b.fetchWaiters().waiting()).isEqualTo(1);
+            clock.advance(1);
+            FetchResponse empty = c.receive(io.brook.wire.protocol.ApiKey.FETCH, FETCH_V, id);
+            assertThat(empty.responses().get(0).partitions().get(0).errorCode()).isZero();
+            assertThat(empty.responses().get(0).partitions().get(0).records().sizeInBytes()).isZero();
+            Await.until("the answered fetch unregistered", () -> b.fetchWaiters().waiting() == 0);
+        }
+    }
 
+    @Test
+    void shouldWakeALongPollWhenDataArrives() throws Exception {
         int waiting = client.send(new FetchRequest().maxWaitMs(30_000).minBytes(1).maxBytes(1 << 20).sessionId(0)
                 .sessionEpoch(-1).topics(List.of(new FetchTopic().topic("t").partitions(List.of(
                         new FetchPartition().partition(1).fetchOffset(0).partitionMaxBytes(1 << 20))))), FETCH_V);
-        Await.until("fetch parked", () -> brook.context().fetchWaiters().waiting() == 1);
+        Await.until("fetch parked", () -> brook.fetchWaiters().waiting() == 1);
         try (ProtocolClient producer = new ProtocolClient(brook.bootstrapServers())) {
             ProduceResponse r = producer.call(produce((short) -1, "t", 1, batch(Compression.NONE, 1, "wake")), PRODUCE_V);
             assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
@@ -222,7 +243,7 @@ class ProduceFetchTest {
                                 new FetchPartition().partition(0).fetchOffset(i).partitionMaxBytes(1 << 20))))),
                         FETCH_V);
                 // a registration lost to the race is not counted here, so this fails in seconds, not at 30 s
-                Await.until("fetch " + i + " parked", () -> brook.context().fetchWaiters().waiting() == 1);
+                Await.until("fetch " + i + " parked", () -> brook.fetchWaiters().waiting() == 1);
                 ProduceResponse r = producer.call(produce((short) -1, "t", 0, batch(Compression.NONE, 1, "r" + i)),
                         PRODUCE_V);
                 assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
@@ -331,7 +352,7 @@ class ProduceFetchTest {
                 assertThat(p.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
             }
             Await.until("old segments removed by retention",
-                    () -> b.context().topics().log("short", 0).logStartOffset() > 0);
+                    () -> b.topics().log("short", 0).logStartOffset() > 0);
         }
     }
 }

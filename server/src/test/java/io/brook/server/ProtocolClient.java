@@ -11,25 +11,25 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
 /** Sends typed requests over a {@link RawClient} and decodes the typed responses. */
-final class ProtocolClient implements AutoCloseable {
+public final class ProtocolClient implements AutoCloseable {
 
     private final RawClient raw;
     private int nextCorrelationId = 1;
 
-    ProtocolClient(InetSocketAddress address) throws IOException {
+    public ProtocolClient(InetSocketAddress address) throws IOException {
         this.raw = new RawClient(address);
     }
 
-    ProtocolClient(String hostPort) throws IOException {
+    public ProtocolClient(String hostPort) throws IOException {
         this(new InetSocketAddress(hostPort.substring(0, hostPort.lastIndexOf(':')),
                 Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1))));
     }
 
-    RawClient raw() {
+    public RawClient raw() {
         return raw;
     }
 
-    static ByteBuffer encode(ApiMessage request, short version, int correlationId) {
+    public static ByteBuffer encode(ApiMessage request, short version, int correlationId) {
         ApiKey key = request.apiKey();
         short hv = key.requestHeaderVersion(version);
         RequestHeader h = new RequestHeader(key, version, correlationId, "brook-test");
@@ -40,14 +40,14 @@ final class ProtocolClient implements AutoCloseable {
         return b.flip();
     }
 
-    int send(ApiMessage request, short version) throws IOException {
+    public int send(ApiMessage request, short version) throws IOException {
         int id = nextCorrelationId++;
         raw.sendFrame(encode(request, version, id));
         return id;
     }
 
     @SuppressWarnings("unchecked")
-    <R extends ApiMessage> R receive(ApiKey key, short version, int correlationId) throws IOException {
+    public <R extends ApiMessage> R receive(ApiKey key, short version, int correlationId) throws IOException {
         ByteBuffer frame = raw.readFrame();
         ResponseHeader h = ResponseHeader.read(frame, key.responseHeaderVersion(version));
         if (h.correlationId() != correlationId) {
@@ -60,7 +60,7 @@ final class ProtocolClient implements AutoCloseable {
         return r;
     }
 
-    <R extends ApiMessage> R call(ApiMessage request, short version) throws IOException {
+    public <R extends ApiMessage> R call(ApiMessage request, short version) throws IOException {
         int id = send(request, version);
         return receive(request.apiKey(), version, id);
     }

@@ -10,13 +10,13 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /** A blocking socket client speaking raw frames, for tests; reads time out instead of hanging. */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
 
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
 
-    RawClient(InetSocketAddress address) throws IOException {
+    public RawClient(InetSocketAddress address) throws IOException {
         socket = new Socket();
         socket.connect(address, 5_000);
         socket.setSoTimeout(10_000);
@@ -25,13 +25,13 @@ final class RawClient implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
-    void sendRaw(byte[] bytes) throws IOException {
+    public void sendRaw(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
     }
 
     /** Sends header + body as one frame with a correct size prefix. */
-    void sendFrame(ByteBuffer headerAndBody) throws IOException {
+    public void sendFrame(ByteBuffer headerAndBody) throws IOException {
         ByteBuffer b = headerAndBody.duplicate();
         byte[] frame = new byte[4 + b.remaining()];
         ByteBuffer.wrap(frame).putInt(b.remaining()).put(b);
@@ -39,7 +39,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** The next response frame without its size prefix. */
-    ByteBuffer readFrame() throws IOException {
+    public ByteBuffer readFrame() throws IOException {
         int size = in.readInt();
         if (size < 0 || size > 64 * 1024 * 1024) {
             throw new IOException("bad response size " + size);
@@ -50,7 +50,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** True when the broker closed the connection (EOF or reset) within the read time-out. */
-    boolean closedByBroker() throws IOException {
+    public boolean closedByBroker() throws IOException {
         try {
             while (true) {
                 int size = in.readInt();
@@ -61,11 +61,34 @@ final class RawClient implements AutoCloseable {
         } catch (SocketTimeoutException e) {
             return false;
         } catch (IOException e) {
-            return e.getMessage() != null && e.getMessage().contains("reset");
+            return isReset(e);
         }
     }
 
-    void setReadTimeout(int millis) throws IOException {
+    /**
+     * The next response frame, or null when the broker closed the connection (EOF or reset)
+     * instead; fails the test when neither happens within the read time-out.
+     */
+    public ByteBuffer readFrameOrClose() throws IOException {
+        try {
+            return readFrame();
+        } catch (EOFException e) {
+            return null;
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the broker neither answered nor closed the connection", e);
+        } catch (IOException e) {
+            if (isReset(e)) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isReset(IOException e) {
+        return e.getMessage() != null && e.getMessage().contains("reset");
+    }
+
+    public void setReadTimeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }
 

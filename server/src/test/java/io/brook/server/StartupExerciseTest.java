@@ -2,6 +2,8 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.server.launch.StartupExercise;
+import io.brook.server.topic.Topic;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -15,9 +17,9 @@ class StartupExerciseTest {
         try (Brook brook = Brook.builder().start()) {
             StartupExercise.run(new InetSocketAddress("127.0.0.1", brook.port()));
 
-            TopicInfo topic = brook.context().topics().get(StartupExercise.TOPIC);
+            Topic topic = brook.topics().get(StartupExercise.TOPIC);
             assertThat(topic).isNotNull();
-            assertThat(brook.context().topics().log(StartupExercise.TOPIC, 0).logEndOffset()).isEqualTo(1);
+            assertThat(brook.topics().log(StartupExercise.TOPIC, 0).logEndOffset()).isEqualTo(1);
         }
     }
 }

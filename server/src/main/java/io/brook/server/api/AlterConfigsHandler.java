@@ -1,0 +1,63 @@
+package io.brook.server.api;
+
+import io.brook.server.api.TopicConfigChange.Failure;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterConfigsResponse;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
+ * of the topic's overrides. Apache Kafka 4.x still serves it, and kafkajs and librdkafka use it.
+ */
+final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
+
+    private final BrokerContext broker;
+
+    AlterConfigsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, AlterConfigsRequest request) {
+        List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
+        for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
+            Failure err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            if (err == null) {
+                Map<String, String> next = new LinkedHashMap<>();
+                for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
+                    if (c.value() == null) {
+                        err = new Failure(Errors.INVALID_REQUEST, "Null value not supported for " + c.name());
+                        break;
+                    }
+                    next.put(c.name(), c.value());
+                }
+                if (err == null) {
+                    err = TopicConfigChange.apply(broker, res.resourceName(), next, request.validateOnly());
+                }
+            }
+            AlterConfigsResponse.AlterConfigsResourceResponse r = new AlterConfigsResponse.AlterConfigsResourceResponse()
+                    .resourceType(res.resourceType()).resourceName(res.resourceName());
+            out.add(err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
+                    : r.errorCode(err.error().code()).errorMessage(err.message()));
+        }
+        ctx.respond(new AlterConfigsResponse().responses(out));
+    }
+
+    @Override
+    public ApiMessage errorResponse(AlterConfigsRequest request, short version, Errors error) {
+        List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
+        for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
+            out.add(new AlterConfigsResponse.AlterConfigsResourceResponse().resourceType(res.resourceType())
+                    .resourceName(res.resourceName()).errorCode(error.code()));
+        }
+        return new AlterConfigsResponse().responses(out);
+    }
+}

@@ -1,0 +1,95 @@
+package io.brook.server.api;
+
+import io.brook.server.api.fetch.FetchHandler;
+import io.brook.server.api.fetch.FetchWaiters;
+import io.brook.server.api.group.DeleteGroupsHandler;
+import io.brook.server.api.group.DescribeGroupsHandler;
+import io.brook.server.api.group.FindCoordinatorHandler;
+import io.brook.server.api.group.HeartbeatHandler;
+import io.brook.server.api.group.JoinGroupHandler;
+import io.brook.server.api.group.LeaveGroupHandler;
+import io.brook.server.api.group.ListGroupsHandler;
+import io.brook.server.api.group.OffsetCommitHandler;
+import io.brook.server.api.group.OffsetDeleteHandler;
+import io.brook.server.api.group.OffsetFetchHandler;
+import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.network.ApiTable;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteRecordsRequest;
+import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.DescribeClusterRequest;
+import io.brook.wire.message.DescribeConfigsRequest;
+import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.FetchRequest;
+import io.brook.wire.message.FindCoordinatorRequest;
+import io.brook.wire.message.HeartbeatRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.InitProducerIdRequest;
+import io.brook.wire.message.JoinGroupRequest;
+import io.brook.wire.message.LeaveGroupRequest;
+import io.brook.wire.message.ListGroupsRequest;
+import io.brook.wire.message.ListOffsetsRequest;
+import io.brook.wire.message.MetadataRequest;
+import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetDeleteRequest;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetForLeaderEpochRequest;
+import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.protocol.ApiKey;
+
+/**
+ * The APIs this broker serves, each with the version range it advertises in ApiVersions: the one
+ * place that decides what a client is told. Ranges stay within what the wire codec reads and
+ * writes ({@link ApiKey#oldestVersion()}..{@link ApiKey#latestVersion()}), which the table checks.
+ *
+ * <p>Produce is advertised from v0 but served from v3 only: old librdkafka turns compression on
+ * only when it sees Produce v0 advertised, and a v0–v2 request that does arrive closes the
+ * connection, as Apache Kafka does. AlterConfigs (the API before KIP-339) is still served because
+ * kafkajs and librdkafka use it for topic configs.
+ */
+public final class BrokerApis {
+
+    private BrokerApis() {
+    }
+
+    /** The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters}. */
+    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters) {
+        return ApiTable.builder()
+                .register(ApiKey.PRODUCE, 0, 12, 3, ProduceRequest::read, new ProduceHandler(broker))
+                .register(ApiKey.FETCH, 4, 12, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
+                .register(ApiKey.LIST_OFFSETS, 1, 10, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
+                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
+                .register(ApiKey.OFFSET_COMMIT, 2, 9, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
+                .register(ApiKey.OFFSET_FETCH, 1, 9, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
+                .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
+                .register(ApiKey.JOIN_GROUP, 0, 9, JoinGroupRequest::read, new JoinGroupHandler(broker))
+                .register(ApiKey.HEARTBEAT, 0, 4, HeartbeatRequest::read, new HeartbeatHandler(broker))
+                .register(ApiKey.LEAVE_GROUP, 0, 5, LeaveGroupRequest::read, new LeaveGroupHandler(broker))
+                .register(ApiKey.SYNC_GROUP, 0, 5, SyncGroupRequest::read, new SyncGroupHandler(broker))
+                .register(ApiKey.DESCRIBE_GROUPS, 0, 6, DescribeGroupsRequest::read, new DescribeGroupsHandler(broker))
+                .register(ApiKey.LIST_GROUPS, 0, 5, ListGroupsRequest::read, new ListGroupsHandler(broker))
+                .register(ApiKey.API_VERSIONS, 0, 4, ApiVersionsRequest::read, new ApiVersionsHandler())
+                .register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequest::read, new CreateTopicsHandler(broker))
+                .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
+                .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
+                .register(ApiKey.INIT_PRODUCER_ID, 0, 5, InitProducerIdRequest::read, new InitProducerIdHandler(broker))
+                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
+                        new OffsetForLeaderEpochHandler(broker))
+                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker))
+                .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
+                        new CreatePartitionsHandler(broker))
+                .register(ApiKey.DELETE_GROUPS, 0, 2, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
+                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
+                        new IncrementalAlterConfigsHandler(broker))
+                .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
+                .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
+                .build();
+    }
+}

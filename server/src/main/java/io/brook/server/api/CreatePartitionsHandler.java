@@ -1,0 +1,100 @@
+package io.brook.server.api;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.CreatePartitionsRequest.CreatePartitionsAssignment;
+import io.brook.wire.message.CreatePartitionsRequest.CreatePartitionsTopic;
+import io.brook.wire.message.CreatePartitionsResponse;
+import io.brook.wire.message.CreatePartitionsResponse.CreatePartitionsTopicResult;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. */
+final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
+
+    private final BrokerContext broker;
+
+    CreatePartitionsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, CreatePartitionsRequest request) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (CreatePartitionsTopic t : request.topics()) {
+            counts.merge(t.name(), 1, Integer::sum);
+        }
+        List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        for (CreatePartitionsTopic t : request.topics()) {
+            CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().name(t.name());
+            if (counts.get(t.name()) > 1) {
+                results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic in request."));
+                continue;
+            }
+            results.add(grow(t, r, broker, request.validateOnly()));
+        }
+        ctx.respond(new CreatePartitionsResponse().results(results));
+    }
+
+    private static CreatePartitionsTopicResult grow(CreatePartitionsTopic t, CreatePartitionsTopicResult r,
+            BrokerContext broker, boolean validateOnly) {
+        Topics topics = broker.topics();
+        Topic topic = topics.get(t.name());
+        if (topic == null) {
+            return fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + t.name() + "' does not exist.");
+        }
+        if (topic.isInternal()) {
+            return fail(r, Errors.INVALID_REQUEST, "Partitions cannot be added to internal topic " + t.name() + ".");
+        }
+        int current = topic.partitions();
+        if (t.count() < current) {
+            return fail(r, Errors.INVALID_PARTITIONS, "Topic currently has " + current
+                    + " partitions, which is higher than the requested " + t.count() + ".");
+        }
+        if (t.count() == current) {
+            return fail(r, Errors.INVALID_PARTITIONS, "Topic already has " + current + " partitions.");
+        }
+        if (t.count() > Topics.MAX_PARTITIONS) {
+            return fail(r, Errors.INVALID_PARTITIONS, "Number of partitions " + t.count()
+                    + " exceeds Brook's limit of " + Topics.MAX_PARTITIONS + " per topic.");
+        }
+        List<CreatePartitionsAssignment> assignments = t.assignments();
+        if (assignments != null) {
+            if (assignments.size() != t.count() - current) {
+                return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Increasing the number of partitions by "
+                        + (t.count() - current) + " but " + assignments.size() + " assignments provided.");
+            }
+            for (CreatePartitionsAssignment a : assignments) {
+                if (!a.brokerIds().equals(List.of(broker.nodeId()))) {
+                    return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Every new partition must be assigned to"
+                            + " exactly this broker (" + broker.nodeId() + ").");
+                }
+            }
+        }
+        if (!validateOnly) {
+            topics.addPartitions(t.name(), t.count());
+        }
+        return r.errorCode(Errors.NONE.code()).errorMessage(null);
+    }
+
+    private static CreatePartitionsTopicResult fail(CreatePartitionsTopicResult r, Errors error, String message) {
+        return r.errorCode(error.code()).errorMessage(message);
+    }
+
+    @Override
+    public ApiMessage errorResponse(CreatePartitionsRequest request, short version, Errors error) {
+        List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        for (CreatePartitionsTopic t : request.topics()) {
+            results.add(new CreatePartitionsTopicResult().name(t.name()).errorCode(error.code()));
+        }
+        return new CreatePartitionsResponse().results(results);
+    }
+}

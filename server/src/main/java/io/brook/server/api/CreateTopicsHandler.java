@@ -1,0 +1,152 @@
+package io.brook.server.api;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicNames;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.CreateTopicsRequest.CreatableReplicaAssignment;
+import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
+import io.brook.wire.message.CreateTopicsRequest.CreatableTopicConfig;
+import io.brook.wire.message.CreateTopicsResponse;
+import io.brook.wire.message.CreateTopicsResponse.CreatableTopicConfigs;
+import io.brook.wire.message.CreateTopicsResponse.CreatableTopicResult;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CreateTopics (key 19): per topic, in request order. {@code -1} partitions or replication
+ * factor mean the broker defaults; a replication factor above 1 cannot be met by one node;
+ * manual assignments may only name this node. With {@code validate_only} nothing is created but
+ * the answer is the one a real creation would give. v5+ answers carry the topic's effective
+ * configs, v7+ its id.
+ */
+final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
+
+    private final BrokerContext broker;
+
+    CreateTopicsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, CreateTopicsRequest request) {
+        short version = ctx.apiVersion();
+        Map<String, Integer> counts = new HashMap<>();
+        for (CreatableTopic t : request.topics()) {
+            counts.merge(t.name(), 1, Integer::sum);
+        }
+        List<CreatableTopicResult> results = new ArrayList<>();
+        for (CreatableTopic t : request.topics()) {
+            CreatableTopicResult r = new CreatableTopicResult().name(t.name());
+            if (counts.get(t.name()) > 1) {
+                results.add(fail(r, Errors.INVALID_REQUEST, "Create topics request from client contains multiple"
+                        + " entries for topic " + t.name() + "."));
+                continue;
+            }
+            results.add(create(t, r, broker, request.validateOnly(), version));
+        }
+        ctx.respond(new CreateTopicsResponse().topics(results));
+    }
+
+    private static CreatableTopicResult create(CreatableTopic t, CreatableTopicResult r, BrokerContext broker,
+            boolean validateOnly, short version) {
+        Topics topics = broker.topics();
+        String bad = TopicNames.invalidNameReason(t.name());
+        if (bad != null) {
+            return fail(r, Errors.INVALID_TOPIC_EXCEPTION, bad);
+        }
+        if (topics.get(t.name()) != null) {
+            return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
+        }
+        if (TopicNames.isInternal(t.name())) {
+            // the broker creates these itself, with the layout its coordinators rely on
+            return fail(r, Errors.INVALID_REQUEST, "Creation of internal topic " + t.name() + " is prohibited.");
+        }
+        int partitions;
+        List<CreatableReplicaAssignment> assignments = t.assignments();
+        if (assignments != null && !assignments.isEmpty()) {
+            if (t.numPartitions() != -1 || t.replicationFactor() != -1) {
+                return fail(r, Errors.INVALID_REQUEST, "Both numPartitions or replicationFactor and"
+                        + " replicasAssignments were set. Both cannot be used at the same time.");
+            }
+            for (int i = 0; i < assignments.size(); i++) {
+                CreatableReplicaAssignment a = assignments.get(i);
+                if (a.partitionIndex() != i || !a.brokerIds().equals(List.of(broker.nodeId()))) {
+                    return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Partition " + a.partitionIndex()
+                            + " must be assigned to exactly this broker (" + broker.nodeId()
+                            + "), with partition indexes 0.." + (assignments.size() - 1));
+                }
+            }
+            partitions = assignments.size();
+        } else {
+            partitions = t.numPartitions() == -1 ? broker.config().numPartitions() : t.numPartitions();
+            if (partitions < 1) {
+                return fail(r, Errors.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
+            }
+            short rf = t.replicationFactor() == -1 ? broker.config().defaultReplicationFactor() : t.replicationFactor();
+            if (rf < 1) {
+                return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
+            }
+            if (rf > 1) {
+                return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + rf
+                        + " time(s): The target replication factor of " + rf
+                        + " cannot be reached because only 1 broker(s) are registered.");
+            }
+        }
+        if (partitions > Topics.MAX_PARTITIONS) {
+            return fail(r, Errors.INVALID_PARTITIONS, "Number of partitions " + partitions
+                    + " exceeds Brook's limit of " + Topics.MAX_PARTITIONS + " per topic.");
+        }
+        Map<String, String> configs = new LinkedHashMap<>();
+        for (CreatableTopicConfig c : t.configs()) {
+            if (c.value() == null) {
+                return fail(r, Errors.INVALID_CONFIG, "Null value not supported for topic config " + c.name());
+            }
+            configs.put(c.name(), c.value());
+        }
+        String invalid = topics.configs().invalid(configs);
+        if (invalid != null) {
+            return fail(r, Errors.INVALID_CONFIG, invalid);
+        }
+        if (!validateOnly) {
+            Topic created = topics.create(t.name(), partitions, configs);
+            if (created == null) {
+                return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
+            }
+            r.topicId(created.id());
+        }
+        r.errorCode(Errors.NONE.code()).errorMessage(null);
+        if (version >= 5) {
+            r.numPartitions(partitions).replicationFactor((short) 1);
+            List<CreatableTopicConfigs> described = new ArrayList<>();
+            for (TopicConfigResolver.Described d : topics.configs().describe(configs)) {
+                described.add(new CreatableTopicConfigs().name(d.name()).value(d.value()).readOnly(false)
+                        .configSource(d.source()).isSensitive(false));
+            }
+            r.configs(described);
+        }
+        return r;
+    }
+
+    private static CreatableTopicResult fail(CreatableTopicResult r, Errors error, String message) {
+        return r.errorCode(error.code()).errorMessage(message);
+    }
+
+    @Override
+    public ApiMessage errorResponse(CreateTopicsRequest request, short version, Errors error) {
+        List<CreatableTopicResult> results = new ArrayList<>();
+        for (CreatableTopic t : request.topics()) {
+            results.add(new CreatableTopicResult().name(t.name()).errorCode(error.code()));
+        }
+        return new CreateTopicsResponse().topics(results);
+    }
+}

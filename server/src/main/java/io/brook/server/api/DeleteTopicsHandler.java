@@ -1,0 +1,101 @@
+package io.brook.server.api;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.DeleteTopicsRequest.DeleteTopicState;
+import io.brook.wire.message.DeleteTopicsResponse;
+import io.brook.wire.message.DeleteTopicsResponse.DeletableTopicResult;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * DeleteTopics (key 20): by name (v1–5 {@code topic_names}, v6 {@code topics[].name}) or by id
+ * (v6). The topic is gone from the registry, and its logs deleted, before the answer is sent.
+ */
+final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
+
+    private static final UUID ZERO = new UUID(0, 0);
+
+    private final BrokerContext broker;
+
+    DeleteTopicsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DeleteTopicsRequest request) {
+        short version = ctx.apiVersion();
+        Topics topics = broker.topics();
+        boolean enabled = broker.config().bool(BrokerConfig.DELETE_TOPIC_ENABLE);
+        List<DeletableTopicResult> results = new ArrayList<>();
+        for (DeleteTopicState want : wanted(request, version)) {
+            DeletableTopicResult r = new DeletableTopicResult().name(want.name()).topicId(ZERO);
+            Topic t;
+            if (want.name() != null) {
+                t = topics.get(want.name());
+                if (t == null) {
+                    results.add(fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic."));
+                    continue;
+                }
+            } else {
+                t = want.topicId() == null || ZERO.equals(want.topicId()) ? null : topics.get(want.topicId());
+                r.topicId(want.topicId() == null ? ZERO : want.topicId());
+                if (t == null) {
+                    results.add(fail(r, Errors.UNKNOWN_TOPIC_ID, "This server does not host this topic ID."));
+                    continue;
+                }
+                r.name(t.name());
+            }
+            if (version >= 6) {
+                r.topicId(t.id());
+            }
+            if (t.isInternal()) {
+                results.add(fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Internal topic " + t.name() + " cannot be deleted."));
+                continue;
+            }
+            if (!enabled) {
+                results.add(fail(r, Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled."));
+                continue;
+            }
+            if (!topics.delete(t.name())) {
+                results.add(fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic."));
+                continue;
+            }
+            results.add(r.errorCode(Errors.NONE.code()));
+        }
+        ctx.respond(new DeleteTopicsResponse().responses(results));
+    }
+
+    private static List<DeleteTopicState> wanted(DeleteTopicsRequest request, short version) {
+        if (version >= 6) {
+            return request.topics();
+        }
+        List<DeleteTopicState> list = new ArrayList<>();
+        for (String name : request.topicNames()) {
+            list.add(new DeleteTopicState().name(name));
+        }
+        return list;
+    }
+
+    private static DeletableTopicResult fail(DeletableTopicResult r, Errors error, String message) {
+        return r.errorCode(error.code()).errorMessage(message);
+    }
+
+    @Override
+    public ApiMessage errorResponse(DeleteTopicsRequest request, short version, Errors error) {
+        List<DeletableTopicResult> results = new ArrayList<>();
+        for (DeleteTopicState t : wanted(request, version)) {
+            results.add(new DeletableTopicResult().name(t.name())
+                    .topicId(t.topicId() == null ? ZERO : t.topicId()).errorCode(error.code()));
+        }
+        return new DeleteTopicsResponse().responses(results);
+    }
+}

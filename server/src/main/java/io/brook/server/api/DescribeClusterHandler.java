@@ -1,0 +1,54 @@
+package io.brook.server.api;
+
+import io.brook.server.config.Listener;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.DescribeClusterRequest;
+import io.brook.wire.message.DescribeClusterResponse;
+import io.brook.wire.message.DescribeClusterResponse.DescribeClusterBroker;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.List;
+
+/** DescribeCluster (key 60): this broker, which is also the controller. */
+final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest> {
+
+    /** Endpoint types (KIP-919): 1 = brokers, 2 = controllers. */
+    static final byte ENDPOINT_BROKERS = 1;
+
+    private final BrokerContext broker;
+
+    DescribeClusterHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DescribeClusterRequest request) {
+        if (ctx.apiVersion() >= 1 && request.endpointType() != ENDPOINT_BROKERS) {
+            ctx.respond(new DescribeClusterResponse().errorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
+                    .errorMessage("Brook answers for broker endpoints only").endpointType(request.endpointType())
+                    .clusterId(broker.clusterId()));
+            return;
+        }
+        Listener adv = broker.advertised();
+        DescribeClusterResponse r = new DescribeClusterResponse()
+                .errorCode(Errors.NONE.code())
+                .clusterId(broker.clusterId())
+                .controllerId(broker.nodeId())
+                .brokers(List.of(new DescribeClusterBroker().brokerId(broker.nodeId()).host(adv.host())
+                        .port(adv.port()).rack(null)));
+        if (ctx.apiVersion() >= 1) {
+            r.endpointType(ENDPOINT_BROKERS);
+        }
+        if (request.includeClusterAuthorizedOperations()) {
+            r.clusterAuthorizedOperations(MetadataHandler.CLUSTER_OPERATIONS);
+        }
+        ctx.respond(r);
+    }
+
+    @Override
+    public ApiMessage errorResponse(DescribeClusterRequest request, short version, Errors error) {
+        return new DescribeClusterResponse().errorCode(error.code()).clusterId("");
+    }
+}

@@ -1,0 +1,153 @@
+package io.brook.server.api;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicNames;
+import io.brook.storage.LogConfig;
+import io.brook.storage.config.ConfigKey;
+import io.brook.wire.message.DescribeConfigsRequest;
+import io.brook.wire.message.DescribeConfigsRequest.DescribeConfigsResource;
+import io.brook.wire.message.DescribeConfigsResponse;
+import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsResourceResult;
+import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsResult;
+import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsSynonym;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * DescribeConfigs (key 32) for topics (every topic config with its effective value and source:
+ * topic override, broker setting, or default) and for this broker (every key Brook knows,
+ * read-only: Brook has no dynamic broker configs).
+ */
+final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
+
+    static final byte RESOURCE_TOPIC = 2;
+    static final byte RESOURCE_BROKER = 4;
+
+    private final BrokerContext broker;
+
+    DescribeConfigsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DescribeConfigsRequest request) {
+        short version = ctx.apiVersion();
+        List<DescribeConfigsResult> results = new ArrayList<>();
+        for (DescribeConfigsResource res : request.resources()) {
+            DescribeConfigsResult r = new DescribeConfigsResult().resourceType(res.resourceType())
+                    .resourceName(res.resourceName()).errorCode(Errors.NONE.code()).errorMessage(null);
+            switch (res.resourceType()) {
+                case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, version);
+                case RESOURCE_BROKER -> broker(broker, res, r, version);
+                default -> r.errorCode(Errors.INVALID_REQUEST.code())
+                        .errorMessage("Unsupported resource type " + res.resourceType());
+            }
+            results.add(r);
+        }
+        ctx.respond(new DescribeConfigsResponse().results(results));
+    }
+
+    private static void topic(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,
+            boolean synonyms, short version) {
+        String bad = TopicNames.invalidNameReason(res.resourceName());
+        if (bad != null) {
+            r.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).errorMessage(bad);
+            return;
+        }
+        Topic t = broker.topics().get(res.resourceName());
+        if (t == null) {
+            r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).errorMessage("Topic " + res.resourceName()
+                    + " does not exist.");
+            return;
+        }
+        TopicConfigResolver configs = broker.topics().configs();
+        List<DescribeConfigsResourceResult> out = new ArrayList<>();
+        for (TopicConfigResolver.Described d : configs.describe(t.configs())) {
+            if (!wanted(res.configurationKeys(), d.name())) {
+                continue;
+            }
+            DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(d.name()).value(d.value())
+                    .readOnly(false).isSensitive(false).configSource(d.source());
+            if (version >= 3) {
+                c.configType(TopicConfigResolver.type(d.name()));
+            }
+            if (synonyms) {
+                List<DescribeConfigsSynonym> syn = new ArrayList<>();
+                if (d.source() == TopicConfigResolver.SOURCE_TOPIC) {
+                    syn.add(new DescribeConfigsSynonym().name(d.name()).value(t.configs().get(d.name()))
+                            .source(TopicConfigResolver.SOURCE_TOPIC));
+                }
+                if (d.brokerSynonym() != null && configs.brokerExplicit(d.brokerSynonym())) {
+                    syn.add(new DescribeConfigsSynonym().name(d.brokerSynonym()).value(d.brokerValue())
+                            .source(TopicConfigResolver.SOURCE_STATIC_BROKER));
+                }
+                syn.add(new DescribeConfigsSynonym().name(d.brokerSynonym() != null ? d.brokerSynonym() : d.name())
+                        .value(LogConfig.defaultValue(d.name())).source(TopicConfigResolver.SOURCE_DEFAULT));
+                c.synonyms(syn);
+            }
+            out.add(c);
+        }
+        r.configs(out);
+    }
+
+    private static void broker(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,
+            short version) {
+        String name = res.resourceName();
+        if (!name.isEmpty() && !name.equals(Integer.toString(broker.nodeId()))) {
+            r.errorCode(Errors.INVALID_REQUEST.code()).errorMessage("Unexpected broker id, expected "
+                    + broker.nodeId() + " or empty string, but received " + name);
+            return;
+        }
+        BrokerConfig config = broker.config();
+        List<DescribeConfigsResourceResult> out = new ArrayList<>();
+        for (ConfigKey key : BrokerConfig.KEYS.values()) {
+            if (!wanted(res.configurationKeys(), key.name())) {
+                continue;
+            }
+            Object v = config.value(key.name());
+            String value = v == null ? null : v instanceof Collection<?> c ? join(c) : v.toString();
+            DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(key.name()).value(value)
+                    .readOnly(true).isSensitive(false)
+                    .configSource(config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
+                            : TopicConfigResolver.SOURCE_DEFAULT);
+            if (version >= 3) {
+                c.configType(TopicConfigResolver.type(key));
+            }
+            out.add(c);
+        }
+        r.configs(out);
+    }
+
+    private static String join(Collection<?> c) {
+        StringBuilder sb = new StringBuilder();
+        for (Object o : c) {
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append(o);
+        }
+        return sb.toString();
+    }
+
+    private static boolean wanted(List<String> keys, String name) {
+        return keys == null || keys.isEmpty() || keys.contains(name);
+    }
+
+    @Override
+    public ApiMessage errorResponse(DescribeConfigsRequest request, short version, Errors error) {
+        List<DescribeConfigsResult> results = new ArrayList<>();
+        for (DescribeConfigsResource res : request.resources()) {
+            results.add(new DescribeConfigsResult().resourceType(res.resourceType()).resourceName(res.resourceName())
+                    .errorCode(error.code()).errorMessage(null));
+        }
+        return new DescribeConfigsResponse().results(results);
+    }
+}

@@ -1,0 +1,126 @@
+package io.brook.server.api;
+
+import io.brook.server.api.TopicConfigChange.Failure;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicConfigResolver;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterConfigsResource;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterableConfig;
+import io.brook.wire.message.IncrementalAlterConfigsResponse;
+import io.brook.wire.message.IncrementalAlterConfigsResponse.AlterConfigsResourceResponse;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * IncrementalAlterConfigs (key 44, KIP-339) for topic configs: SET, DELETE, APPEND and SUBTRACT
+ * (the last two for list configs only) applied to the topic's current overrides, then validated
+ * and stored as a whole.
+ */
+final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
+
+    static final byte OP_SET = 0;
+    static final byte OP_DELETE = 1;
+    static final byte OP_APPEND = 2;
+    static final byte OP_SUBTRACT = 3;
+
+    private final BrokerContext broker;
+
+    IncrementalAlterConfigsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, IncrementalAlterConfigsRequest request) {
+        List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        for (AlterConfigsResource res : request.resources()) {
+            Failure err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            if (err == null) {
+                err = alter(broker, res, request.validateOnly());
+            }
+            out.add(response(res.resourceType(), res.resourceName(), err));
+        }
+        ctx.respond(new IncrementalAlterConfigsResponse().responses(out));
+    }
+
+    private static Failure alter(BrokerContext broker, AlterConfigsResource res, boolean validateOnly) {
+        Topic t = broker.topics().get(res.resourceName());
+        if (t == null) {
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + res.resourceName() + " does not exist.");
+        }
+        Map<String, String> next = new LinkedHashMap<>(t.configs());
+        Set<String> seen = new HashSet<>();
+        for (AlterableConfig c : res.configs()) {
+            if (!seen.add(c.name())) {
+                return new Failure(Errors.INVALID_REQUEST, "Duplicate config " + c.name() + " in request");
+            }
+            if (!TopicConfigResolver.isTopicConfig(c.name())) {
+                return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + c.name());
+            }
+            switch (c.configOperation()) {
+                case OP_SET -> {
+                    if (c.value() == null) {
+                        return new Failure(Errors.INVALID_REQUEST, "Null value not supported for " + c.name());
+                    }
+                    next.put(c.name(), c.value());
+                }
+                case OP_DELETE -> next.remove(c.name());
+                case OP_APPEND, OP_SUBTRACT -> {
+                    if (TopicConfigResolver.type(c.name()) != TopicConfigResolver.TYPE_LIST) {
+                        return new Failure(Errors.INVALID_CONFIG, "Config " + c.name()
+                                + " is not a list; APPEND and SUBTRACT apply to lists only");
+                    }
+                    String current = next.getOrDefault(c.name(),
+                            broker.topics().configs().effective(t.configs()).values().get(c.name()));
+                    List<String> items = new ArrayList<>();
+                    for (String s : current.split(",")) {
+                        if (!s.isBlank()) {
+                            items.add(s.trim());
+                        }
+                    }
+                    List<String> change = c.value() == null ? List.of() : Arrays.asList(c.value().split(","));
+                    for (String s : change) {
+                        String v = s.trim();
+                        if (c.configOperation() == OP_APPEND) {
+                            if (!v.isEmpty() && !items.contains(v)) {
+                                items.add(v);
+                            }
+                        } else {
+                            items.remove(v);
+                        }
+                    }
+                    next.put(c.name(), String.join(",", items));
+                }
+                default -> {
+                    return new Failure(Errors.INVALID_REQUEST, "Unknown config operation " + c.configOperation());
+                }
+            }
+        }
+        return TopicConfigChange.apply(broker, res.resourceName(), next, validateOnly);
+    }
+
+    private static AlterConfigsResourceResponse response(byte type, String name, Failure err) {
+        AlterConfigsResourceResponse r = new AlterConfigsResourceResponse().resourceType(type).resourceName(name);
+        return err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
+                : r.errorCode(err.error().code()).errorMessage(err.message());
+    }
+
+    @Override
+    public ApiMessage errorResponse(IncrementalAlterConfigsRequest request, short version, Errors error) {
+        List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        for (AlterConfigsResource res : request.resources()) {
+            out.add(new AlterConfigsResourceResponse().resourceType(res.resourceType())
+                    .resourceName(res.resourceName()).errorCode(error.code()));
+        }
+        return new IncrementalAlterConfigsResponse().responses(out);
+    }
+}

@@ -1,0 +1,98 @@
+package io.brook.server.api;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.storage.Log;
+import io.brook.storage.TimestampOffset;
+import io.brook.wire.message.ListOffsetsRequest;
+import io.brook.wire.message.ListOffsetsRequest.ListOffsetsPartition;
+import io.brook.wire.message.ListOffsetsRequest.ListOffsetsTopic;
+import io.brook.wire.message.ListOffsetsResponse;
+import io.brook.wire.message.ListOffsetsResponse.ListOffsetsPartitionResponse;
+import io.brook.wire.message.ListOffsetsResponse.ListOffsetsTopicResponse;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ListOffsets (key 2): -2 earliest and -4 earliest-local → log start offset;
+ * -1 latest → high watermark (last stable offset for READ_COMMITTED); -3 → the record with the
+ * largest timestamp (v7+); -5 latest-tiered → -1 (no tiered storage); a real timestamp → the
+ * first offset whose record timestamp is at or above it, or -1 when there is none. Special
+ * values answer with timestamp -1; every answer carries leader epoch 0.
+ */
+final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
+
+    static final long LATEST_TIERED = -5L;
+
+    private final BrokerContext broker;
+
+    ListOffsetsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, ListOffsetsRequest request) {
+        Topics topics = broker.topics();
+        // leader_epoch exists from v4 on and older versions cannot carry a non-default value
+        int epoch = ctx.apiVersion() >= 4 ? 0 : -1;
+        boolean readCommitted = request.isolationLevel() == 1;
+        List<ListOffsetsTopicResponse> out = new ArrayList<>();
+        for (ListOffsetsTopic t : request.topics()) {
+            Topic topic = topics.get(t.name());
+            List<ListOffsetsPartitionResponse> parts = new ArrayList<>();
+            for (ListOffsetsPartition p : t.partitions()) {
+                ListOffsetsPartitionResponse r = new ListOffsetsPartitionResponse().partitionIndex(p.partitionIndex())
+                        .timestamp(-1).offset(-1).leaderEpoch(-1);
+                Log log = topic == null || p.partitionIndex() < 0 || p.partitionIndex() >= topic.partitions() ? null
+                        : topics.log(t.name(), p.partitionIndex());
+                if (log == null) {
+                    r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                } else if (p.currentLeaderEpoch() > 0) {
+                    r.errorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
+                } else if (p.timestamp() == LATEST_TIERED) {
+                    r.errorCode(Errors.NONE.code()).leaderEpoch(epoch);
+                } else {
+                    lookup(log, p.timestamp(), readCommitted, r, epoch);
+                }
+                parts.add(r);
+            }
+            out.add(new ListOffsetsTopicResponse().name(t.name()).partitions(parts));
+        }
+        ctx.respond(new ListOffsetsResponse().topics(out));
+    }
+
+    private static void lookup(Log log, long timestamp, boolean readCommitted, ListOffsetsPartitionResponse r,
+            int epoch) {
+        TimestampOffset found;
+        try {
+            found = log.offsetForTimestamp(timestamp, readCommitted);
+        } catch (IOException e) {
+            r.errorCode(Errors.KAFKA_STORAGE_ERROR.code());
+            return;
+        }
+        r.errorCode(Errors.NONE.code()).leaderEpoch(epoch);
+        if (found != null) {
+            r.offset(found.offset()).timestamp(timestamp < 0 && timestamp != Log.MAX_TIMESTAMP ? -1 : found.timestamp());
+        }
+    }
+
+    @Override
+    public ApiMessage errorResponse(ListOffsetsRequest request, short version, Errors error) {
+        List<ListOffsetsTopicResponse> out = new ArrayList<>();
+        for (ListOffsetsTopic t : request.topics()) {
+            List<ListOffsetsPartitionResponse> parts = new ArrayList<>();
+            for (ListOffsetsPartition p : t.partitions()) {
+                parts.add(new ListOffsetsPartitionResponse().partitionIndex(p.partitionIndex()).errorCode(error.code())
+                        .timestamp(-1).offset(-1).leaderEpoch(-1));
+            }
+            out.add(new ListOffsetsTopicResponse().name(t.name()).partitions(parts));
+        }
+        return new ListOffsetsResponse().topics(out);
+    }
+}

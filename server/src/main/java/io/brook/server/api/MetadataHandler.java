@@ -1,0 +1,148 @@
+package io.brook.server.api;
+
+import io.brook.server.config.Listener;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicNames;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.MetadataRequest;
+import io.brook.wire.message.MetadataRequest.MetadataRequestTopic;
+import io.brook.wire.message.MetadataResponse;
+import io.brook.wire.message.MetadataResponse.MetadataResponseBroker;
+import io.brook.wire.message.MetadataResponse.MetadataResponsePartition;
+import io.brook.wire.message.MetadataResponse.MetadataResponseTopic;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Metadata (key 3): this broker as the only broker and the controller, every
+ * partition led by it at leader epoch 0.
+ *
+ * <p>Topics: {@code null} (v1+), or an empty list at v0, means all topics; otherwise exactly the
+ * topics asked for. A missing topic is created on the spot when the broker allows it
+ * ({@code auto.create.topics.enable}), the request allows it ({@code allow_auto_topic_creation},
+ * always true before v4) and the name is not internal — never for an all-topics request. It is
+ * created synchronously, so the answer already describes it with no error.
+ */
+final class MetadataHandler implements ApiHandler<MetadataRequest> {
+
+    /** Authorized-operation bits (1 << AclOperation code) of a topic: everything, as there are no ACLs. */
+    static final int TOPIC_OPERATIONS = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8)
+            | (1 << 10) | (1 << 11);
+    /** Cluster-level bits (create, alter, describe, cluster action, describe/alter configs, idempotent write). */
+    static final int CLUSTER_OPERATIONS = (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12);
+    private static final UUID ZERO_UUID = new UUID(0, 0);
+
+    private final BrokerContext broker;
+
+    MetadataHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, MetadataRequest request) {
+        short version = ctx.apiVersion();
+        Topics topics = broker.topics();
+        MetadataResponse response = new MetadataResponse()
+                .brokers(brokers(broker))
+                .clusterId(broker.clusterId())
+                .controllerId(broker.nodeId());
+        if (request.includeClusterAuthorizedOperations()) {
+            response.clusterAuthorizedOperations(CLUSTER_OPERATIONS);
+        }
+        boolean withOps = request.includeTopicAuthorizedOperations();
+        List<MetadataResponseTopic> out = new ArrayList<>();
+        List<MetadataRequestTopic> asked = request.topics();
+        if (asked == null || (version == 0 && asked.isEmpty())) {
+            for (Topic t : topics.all()) {
+                out.add(describe(t, broker.nodeId(), withOps));
+            }
+        } else {
+            boolean mayCreate = broker.config().autoCreateTopics() && (version < 4 || request.allowAutoTopicCreation());
+            for (MetadataRequestTopic want : asked) {
+                out.add(lookup(want, topics, broker.nodeId(), mayCreate, withOps, version));
+            }
+        }
+        ctx.respond(response.topics(out));
+    }
+
+    private static MetadataResponseTopic lookup(MetadataRequestTopic want, Topics topics, int nodeId,
+            boolean mayCreate, boolean withOps, short version) {
+        String name = want.name();
+        if (name == null) {
+            UUID id = want.topicId();
+            Topic t = id == null || id.equals(ZERO_UUID) ? null : topics.get(id);
+            if (t == null) {
+                return new MetadataResponseTopic().errorCode(Errors.UNKNOWN_TOPIC_ID.code())
+                        .name(version >= 12 ? null : "")
+                        .topicId(id == null ? ZERO_UUID : id);
+            }
+            return describe(t, nodeId, withOps);
+        }
+        if (TopicNames.invalidNameReason(name) != null) {
+            return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
+        }
+        Topic t = topics.get(name);
+        if (t == null && mayCreate && !TopicNames.isInternal(name)) {
+            t = topics.getOrCreate(name);
+        }
+        if (t == null) {
+            return new MetadataResponseTopic().errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).name(name);
+        }
+        return describe(t, nodeId, withOps);
+    }
+
+    static List<MetadataResponseBroker> brokers(BrokerContext broker) {
+        Listener adv = broker.advertised();
+        List<MetadataResponseBroker> list = new ArrayList<>(1);
+        list.add(new MetadataResponseBroker().nodeId(broker.nodeId()).host(adv.host()).port(adv.port()).rack(null));
+        return list;
+    }
+
+    static MetadataResponseTopic describe(Topic t, int nodeId, boolean withOps) {
+        List<MetadataResponsePartition> parts = new ArrayList<>(t.partitions());
+        List<Integer> self = List.of(nodeId);
+        for (int p = 0; p < t.partitions(); p++) {
+            parts.add(new MetadataResponsePartition()
+                    .errorCode(Errors.NONE.code())
+                    .partitionIndex(p)
+                    .leaderId(nodeId)
+                    .leaderEpoch(0)
+                    .replicaNodes(self)
+                    .isrNodes(self)
+                    .offlineReplicas(List.of()));
+        }
+        MetadataResponseTopic topic = new MetadataResponseTopic()
+                .errorCode(Errors.NONE.code())
+                .name(t.name())
+                .topicId(t.id())
+                .isInternal(t.isInternal())
+                .partitions(parts);
+        if (withOps) {
+            topic.topicAuthorizedOperations(TOPIC_OPERATIONS);
+        }
+        return topic;
+    }
+
+    @Override
+    public ApiMessage errorResponse(MetadataRequest request, short version, Errors error) {
+        List<MetadataResponseTopic> topics = new ArrayList<>();
+        if (request.topics() != null) {
+            for (MetadataRequestTopic t : request.topics()) {
+                String name = t.name() == null && version < 12 ? "" : t.name();
+                topics.add(new MetadataResponseTopic().errorCode(error.code()).name(name)
+                        .topicId(t.topicId() == null ? ZERO_UUID : t.topicId()));
+            }
+        }
+        MetadataResponse r = new MetadataResponse().topics(topics);
+        if (version >= 13) {
+            r.errorCode(error.code());
+        }
+        return r;
+    }
+}

@@ -1,0 +1,219 @@
+package io.brook.server.api;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.time.Timer;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.storage.AppendResult;
+import io.brook.storage.Log;
+import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.ProduceRequest.PartitionProduceData;
+import io.brook.wire.message.ProduceRequest.TopicProduceData;
+import io.brook.wire.message.ProduceResponse;
+import io.brook.wire.message.ProduceResponse.PartitionProduceResponse;
+import io.brook.wire.message.ProduceResponse.TopicProduceResponse;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.BufferRecords;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.Records;
+import io.brook.wire.record.Compression;
+import io.brook.wire.record.RecordBatch;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Produce (key 0). Each partition's records must be exactly one valid magic-v2 batch; it is
+ * checked here (header, CRC, codec, counts) and appended by the storage, which enforces the
+ * idempotence rules and {@code max.message.bytes}. Errors are per partition.
+ *
+ * <p>When the answer goes out: {@code acks=1} right after the write; {@code acks=all} (-1) once
+ * the storage's group commit made every appended batch durable (immediately when fsync-on-ack
+ * is off), or at {@code timeout_ms} with REQUEST_TIMED_OUT for what is still waiting;
+ * {@code acks=0} never — but a failed partition then closes the connection, as Kafka does, since
+ * the client would otherwise never learn of it. Consumers waiting in a long-poll fetch are woken
+ * by the storage's high-watermark events, not from here.
+ *
+ * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
+ * close the connection (the API table accepts only v3+).
+ */
+final class ProduceHandler implements ApiHandler<ProduceRequest> {
+
+    /** Produce v7 is the first to allow zstd (KIP-110). */
+    static final short ZSTD_MIN_VERSION = 7;
+
+    private final BrokerContext broker;
+
+    ProduceHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    /** Appends go to the page cache under the log's short lock; durability is awaited through a callback. */
+    @Override
+    public boolean runsOnEventLoop() {
+        return true;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, ProduceRequest request) {
+        short version = ctx.apiVersion();
+        short acks = request.acks();
+        if (acks != 0 && acks != 1 && acks != -1) {
+            ctx.respond(errorResponse(request, version, Errors.INVALID_REQUIRED_ACKS));
+            return;
+        }
+        Topics topics = broker.topics();
+        RecordBatch batch = new RecordBatch();
+        List<TopicProduceResponse> responses = new ArrayList<>(request.topicData().size());
+        List<PendingDurability> durable = acks == -1 ? new ArrayList<>() : null;
+        boolean anyError = false;
+        for (TopicProduceData td : request.topicData()) {
+            Topic topic = topics.get(td.name());
+            List<PartitionProduceResponse> parts = new ArrayList<>(td.partitionData().size());
+            for (PartitionProduceData pd : td.partitionData()) {
+                PartitionProduceResponse r = new PartitionProduceResponse().index(pd.index());
+                Log log = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? null
+                        : topics.log(td.name(), pd.index());
+                if (log == null) {
+                    fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
+                } else if (topic.isInternal()) {
+                    fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
+                } else {
+                    append(log, pd.records(), batch, version, r, durable);
+                }
+                anyError |= r.errorCode() != Errors.NONE.code();
+                parts.add(r);
+            }
+            responses.add(new TopicProduceResponse().name(td.name()).partitionResponses(parts));
+        }
+        ProduceResponse response = new ProduceResponse().responses(responses);
+        if (acks == 0) {
+            if (anyError) {
+                ctx.closeConnection("acks=0 produce failed: " + firstError(response));
+            } else {
+                ctx.noResponse();
+            }
+        } else if (durable == null || durable.isEmpty()) {
+            ctx.respond(response);
+        } else {
+            awaitDurable(ctx, response, durable, broker, request.timeoutMs());
+        }
+    }
+
+    /**
+     * Answers once every appended partition is durable, or at {@code timeout_ms}, whichever
+     * comes first: partitions still waiting then get REQUEST_TIMED_OUT (the data may still become
+     * durable; the client retries, and idempotence makes the retry a duplicate), partitions whose
+     * log failed meanwhile get KAFKA_STORAGE_ERROR.
+     */
+    private static void awaitDurable(RequestContext ctx, ProduceResponse response,
+            List<PendingDurability> pending, BrokerContext broker, int timeoutMs) {
+        AtomicBoolean answered = new AtomicBoolean();
+        Runnable answer = () -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
+            for (PendingDurability p : pending) {
+                if (!p.future.isDone()) {
+                    fail(p.partition, Errors.REQUEST_TIMED_OUT, "The data was not durable within timeout_ms.");
+                } else if (p.future.isCompletedExceptionally()) {
+                    fail(p.partition, Errors.KAFKA_STORAGE_ERROR, "The log failed before the data was durable.");
+                }
+            }
+            ctx.respond(response);
+        };
+        Timer.Scheduled deadline = broker.timer().schedule(Math.max(1, timeoutMs), answer);
+        CompletableFuture<?>[] all = new CompletableFuture<?>[pending.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = pending.get(i).future;
+        }
+        CompletableFuture.allOf(all).whenComplete((ok, failure) -> {
+            deadline.cancel();
+            answer.run();
+        });
+    }
+
+    /** A partition's answer and the durability it waits for. */
+    private record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
+    }
+
+    private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
+            List<PendingDurability> durable) {
+        if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
+            fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
+            return;
+        }
+        ByteBuffer buf = buffered.buffer();
+        if (buf.remaining() < RecordBatch.HEADER_SIZE) {
+            fail(r, Errors.CORRUPT_MESSAGE, "The records are shorter than a record batch header.");
+            return;
+        }
+        batch.wrap(buf, buf.position());
+        Errors invalid = batch.validateClientBatch(buf.remaining());
+        if (invalid != Errors.NONE) {
+            fail(r, invalid, "Invalid record batch: " + invalid);
+            return;
+        }
+        if (batch.sizeInBytes() != buf.remaining()) {
+            fail(r, Errors.INVALID_RECORD, "A produce request must hold exactly one record batch per partition.");
+            return;
+        }
+        if (batch.isTransactional()) {
+            // without a transaction coordinator nothing could ever commit or abort it, and the open
+            // transaction would hold the last stable offset (READ_COMMITTED readers) back for good
+            fail(r, Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet.");
+            return;
+        }
+        if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
+            fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
+            return;
+        }
+        AppendResult result = log.append(buf, 0);
+        if (result.error() != Errors.NONE) {
+            fail(r, result.error(), result.errorMessage());
+            r.logStartOffset(result.logStartOffset());
+            return;
+        }
+        r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())
+                .logStartOffset(result.logStartOffset());
+        if (durable != null) {
+            CompletableFuture<Void> done = log.whenDurable(result.lastOffset() + 1);
+            if (!done.isDone()) {
+                durable.add(new PendingDurability(r, done));
+            }
+        }
+    }
+
+    private static void fail(PartitionProduceResponse r, Errors error, String message) {
+        r.errorCode(error.code()).baseOffset(-1).logAppendTimeMs(-1).logStartOffset(-1).errorMessage(message);
+    }
+
+    private static String firstError(ProduceResponse response) {
+        for (TopicProduceResponse t : response.responses()) {
+            for (PartitionProduceResponse p : t.partitionResponses()) {
+                if (p.errorCode() != Errors.NONE.code()) {
+                    return t.name() + "-" + p.index() + ": " + Errors.forCode(p.errorCode()) + " " + p.errorMessage();
+                }
+            }
+        }
+        return "none";
+    }
+
+    @Override
+    public ApiMessage errorResponse(ProduceRequest request, short version, Errors error) {
+        List<TopicProduceResponse> responses = new ArrayList<>();
+        for (TopicProduceData td : request.topicData()) {
+            List<PartitionProduceResponse> parts = new ArrayList<>();
+            for (PartitionProduceData pd : td.partitionData()) {
+                parts.add(new PartitionProduceResponse().index(pd.index()).errorCode(error.code()).baseOffset(-1)
+                        .logAppendTimeMs(-1).logStartOffset(-1));
+            }
+            responses.add(new TopicProduceResponse().name(td.name()).partitionResponses(parts));
+        }
+        return new ProduceResponse().responses(responses);
+    }
+}

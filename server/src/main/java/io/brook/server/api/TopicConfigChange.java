@@ -1,0 +1,60 @@
+package io.brook.server.api;
+
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicNames;
+import io.brook.wire.protocol.Errors;
+import java.util.Map;
+
+/**
+ * What IncrementalAlterConfigs and AlterConfigs share: the resource check (only existing topics;
+ * broker configs are static in Brook) and the validation and storing of a topic's new overrides,
+ * all of a resource's changes or none. Stored overrides are persisted by the registry, then
+ * applied to the topic's logs.
+ */
+final class TopicConfigChange {
+
+    private TopicConfigChange() {
+    }
+
+    /** Why a resource's change was refused. */
+    record Failure(Errors error, String message) {
+    }
+
+    /** Null when the resource is a topic that exists, else why not. */
+    static Failure checkTopic(BrokerContext broker, byte type, String name) {
+        if (type == DescribeConfigsHandler.RESOURCE_BROKER) {
+            return new Failure(Errors.INVALID_REQUEST, "Brook's broker configs are static; change the"
+                    + " properties file and restart");
+        }
+        if (type != DescribeConfigsHandler.RESOURCE_TOPIC) {
+            return new Failure(Errors.INVALID_REQUEST, "Unsupported resource type " + type);
+        }
+        String bad = TopicNames.invalidNameReason(name);
+        if (bad != null) {
+            return new Failure(Errors.INVALID_TOPIC_EXCEPTION, bad);
+        }
+        if (broker.topics().get(name) == null) {
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + name + " does not exist.");
+        }
+        return null;
+    }
+
+    /** Validates and (unless validateOnly) stores new overrides; null on success. */
+    static Failure apply(BrokerContext broker, String topic, Map<String, String> overrides,
+            boolean validateOnly) {
+        for (String key : overrides.keySet()) {
+            if (!TopicConfigResolver.isTopicConfig(key)) {
+                return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + key);
+            }
+        }
+        String invalid = broker.topics().configs().invalid(overrides);
+        if (invalid != null) {
+            return new Failure(Errors.INVALID_CONFIG, invalid);
+        }
+        if (!validateOnly && broker.topics().setConfigs(topic, overrides) == null) {
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
+        }
+        return null;
+    }
+}

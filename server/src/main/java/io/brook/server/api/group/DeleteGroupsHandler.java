@@ -1,0 +1,39 @@
+package io.brook.server.api.group;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteGroupsResponse;
+import io.brook.wire.message.DeleteGroupsResponse.DeletableGroupResult;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DeleteGroups (key 42): removes empty groups and their offsets. Handed to the group coordinator;
+ * see {@link GroupRequests}.
+ */
+public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest> {
+
+    private final BrokerContext broker;
+
+    public DeleteGroupsHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DeleteGroupsRequest request) {
+        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).deleteGroups(request, ctx.apiVersion()));
+    }
+
+    @Override
+    public ApiMessage errorResponse(DeleteGroupsRequest request, short version, Errors error) {
+        List<DeletableGroupResult> results = new ArrayList<>();
+        for (String id : request.groupsNames()) {
+            results.add(new DeletableGroupResult().groupId(id).errorCode(error.code()));
+        }
+        return new DeleteGroupsResponse().results(results);
+    }
+}

@@ -1,0 +1,44 @@
+package io.brook.server.api.group;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.LeaveGroupRequest;
+import io.brook.wire.message.LeaveGroupResponse;
+import io.brook.wire.message.LeaveGroupResponse.MemberResponse;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * LeaveGroup (key 13): members leave at once instead of at their session timeout. Handed to the
+ * group coordinator; see {@link GroupRequests}.
+ */
+public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequest> {
+
+    private final BrokerContext broker;
+
+    public LeaveGroupHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, LeaveGroupRequest request) {
+        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).leaveGroup(request, ctx.apiVersion()));
+    }
+
+    @Override
+    public ApiMessage errorResponse(LeaveGroupRequest request, short version, Errors error) {
+        LeaveGroupResponse r = new LeaveGroupResponse().errorCode(error.code());
+        if (version >= 3) {
+            List<MemberResponse> members = new ArrayList<>();
+            for (LeaveGroupRequest.MemberIdentity m : request.members()) {
+                members.add(new MemberResponse().memberId(m.memberId()).groupInstanceId(m.groupInstanceId())
+                        .errorCode(error.code()));
+            }
+            r.members(members);
+        }
+        return r;
+    }
+}

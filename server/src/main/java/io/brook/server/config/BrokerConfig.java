@@ -1,0 +1,323 @@
+package io.brook.server.config;
+
+import io.brook.coordinator.group.GroupCoordinatorConfig;
+import io.brook.storage.config.ConfigKey;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's settings, read from Kafka-style properties with Kafka's names and, where Brook
+ * has no reason to differ, Kafka's defaults. Immutable once built.
+ *
+ * <p>Where Brook differs: {@code node.id} defaults to 1 (a single node needs no quorum to give
+ * it one), {@code log.dir} defaults to {@code ./data}, {@code max.connections} defaults to
+ * {@value #DEFAULT_MAX_CONNECTIONS} instead of unbounded (each connection costs a file
+ * descriptor and buffers; a runaway client loop should hit this, not the process fd limit),
+ * and {@code default.replication.factor} can only be 1.
+ *
+ * <p>The consumer-group settings ({@code group.*}, {@code offsets.retention.*}, ...) are the
+ * coordinator's ({@link GroupCoordinatorConfig#CONFIG_NAMES}): known here, checked when parsed
+ * and handed over as a {@link GroupCoordinatorConfig}.
+ *
+ * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
+ * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
+ * nothing to a single node); a known key with an invalid value is rejected with an
+ * {@link IllegalArgumentException} naming key, value and rule.
+ */
+public final class BrokerConfig {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
+
+    public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+    public static final String LISTENERS = "listeners";
+    public static final String ADVERTISED_LISTENERS = "advertised.listeners";
+    public static final String NODE_ID = "node.id";
+    public static final String BROKER_ID = "broker.id";
+    public static final String LOG_DIRS = "log.dirs";
+    public static final String LOG_DIR = "log.dir";
+    public static final String NUM_PARTITIONS = "num.partitions";
+    public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+    public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
+    public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String MAX_CONNECTIONS = "max.connections";
+    public static final String CONNECTION_MAX_INFLIGHT_BYTES = "brook.connection.max.inflight.bytes";
+    public static final String NUM_IO_THREADS = "num.io.threads";
+    public static final String NUM_NETWORK_THREADS = "num.network.threads";
+    public static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
+    public static final String LOG_FLUSH_THREADS = "brook.log.flush.threads";
+    public static final String LOG_PREALLOCATE_BYTES = "brook.log.preallocate.bytes";
+    public static final String NETWORK_EPOLL = "brook.network.epoll";
+    public static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
+    public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
+    public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
+    public static final String LOG_ROLL_MS = "log.roll.ms";
+    public static final String LOG_ROLL_HOURS = "log.roll.hours";
+    public static final String LOG_RETENTION_MS = "log.retention.ms";
+    public static final String LOG_RETENTION_MINUTES = "log.retention.minutes";
+    public static final String LOG_RETENTION_HOURS = "log.retention.hours";
+    public static final String LOG_RETENTION_BYTES = "log.retention.bytes";
+    public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    public static final String COMPRESSION_TYPE = "compression.type";
+    public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
+    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
+    public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    public static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    public static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
+    public static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
+    public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    public static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    public static final String NUM_RECOVERY_THREADS = "num.recovery.threads.per.data.dir";
+    public static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
+    public static final String LOG_FLUSH_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
+    public static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
+    public static final String LOG_CLEANER_DEDUPE_BUFFER_SIZE = "log.cleaner.dedupe.buffer.size";
+    public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
+    public static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
+    public static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
+
+    /** Every key Brook understands, in the order DescribeConfigs lists them. */
+    public static final Map<String, ConfigKey> KEYS = BrokerConfigKeys.all();
+
+    private final Map<String, Object> values;
+    private final Set<String> explicit;
+    private final Set<String> unknown;
+    private final GroupCoordinatorConfig groupCoordinator;
+    private final Listener listener;
+    private final Listener advertised;
+    private final Path dataDir;
+
+    private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
+            GroupCoordinatorConfig groupCoordinator) {
+        this.values = values;
+        this.explicit = explicit;
+        this.unknown = unknown;
+        this.groupCoordinator = groupCoordinator;
+        this.listener = singleListener(LISTENERS, list(LISTENERS));
+        List<String> adv = list(ADVERTISED_LISTENERS);
+        this.advertised = adv == null ? null : singleListener(ADVERTISED_LISTENERS, adv);
+        if (advertised == null && listener.wildcardHost()) {
+            throw new IllegalArgumentException("Invalid value '" + listener + "' for configuration " + LISTENERS
+                    + ": a wildcard host needs advertised.listeners with a host clients can reach");
+        }
+        if (advertised != null && (advertised.wildcardHost() || advertised.port() == 0)) {
+            throw new IllegalArgumentException("Invalid value '" + advertised + "' for configuration "
+                    + ADVERTISED_LISTENERS + ": must name a concrete host and port");
+        }
+        List<String> dirs = list(LOG_DIRS);
+        if (dirs != null && dirs.size() != 1) {
+            throw new IllegalArgumentException("Invalid value '" + String.join(",", dirs) + "' for configuration "
+                    + LOG_DIRS + ": Brook uses exactly one data directory");
+        }
+        this.dataDir = Path.of(dirs != null ? dirs.get(0) : string(LOG_DIR));
+    }
+
+    public static BrokerConfig defaults() {
+        return parse(Map.of());
+    }
+
+    /** Parses, checks and resolves synonyms; logs each unknown key once. */
+    public static BrokerConfig parse(Map<String, String> raw) {
+        Map<String, Object> values = new HashMap<>();
+        Set<String> explicit = new TreeSet<>();
+        Set<String> unknown = new TreeSet<>();
+        Map<String, String> viaSynonym = new HashMap<>();
+        Map<String, String> groupSettings = new HashMap<>();
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            String name = e.getKey().trim();
+            if (GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                groupSettings.put(name, e.getValue().trim());
+            }
+            ConfigKey key = KEYS.get(name);
+            if (key == null) {
+                key = bySynonym(name);
+                if (key == null) {
+                    if (!GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                        unknown.add(name);
+                    }
+                    continue;
+                }
+                String other = viaSynonym.put(key.name(), name);
+                if (other != null) {
+                    throw new IllegalArgumentException("Configurations " + other + " and " + name + " are synonyms;"
+                            + " set only one");
+                }
+            }
+            Object value = key.parse(e.getValue());
+            Object previous = values.put(key.name(), value);
+            if (previous != null && !previous.equals(value)) {
+                throw new IllegalArgumentException("Conflicting values for " + key.name() + " and its synonym "
+                        + String.join("/", key.synonyms()) + ": '" + previous + "' and '" + value + "'");
+            }
+            explicit.add(key.name());
+        }
+        for (ConfigKey key : KEYS.values()) {
+            if (!values.containsKey(key.name()) && key.defaultValue() != null) {
+                values.put(key.name(), key.parse(key.defaultValue()));
+            }
+        }
+        GroupCoordinatorConfig group;
+        try {
+            group = GroupCoordinatorConfig.fromConfigs(groupSettings);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException("Invalid group coordinator configuration: " + e.getMessage(), e);
+        }
+        for (String name : unknown) {
+            LOG.warn("Ignoring unknown configuration {}", name);
+        }
+        return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
+                group);
+    }
+
+    private static ConfigKey bySynonym(String name) {
+        for (ConfigKey k : KEYS.values()) {
+            if (k.synonyms().contains(name)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private static Listener singleListener(String key, List<String> specs) {
+        if (specs.size() != 1) {
+            throw new IllegalArgumentException("Invalid value '" + String.join(",", specs) + "' for configuration "
+                    + key + ": Brook serves exactly one listener");
+        }
+        return Listener.parse(key, specs.get(0));
+    }
+
+    /** The effective value (after defaults) or null when neither set nor defaulted. */
+    public Object value(String name) {
+        return values.get(name);
+    }
+
+    public boolean isExplicit(String name) {
+        return explicit.contains(name);
+    }
+
+    public Set<String> unknownKeys() {
+        return unknown;
+    }
+
+    public int intValue(String name) {
+        return ((Number) values.get(name)).intValue();
+    }
+
+    public long longValue(String name) {
+        return ((Number) values.get(name)).longValue();
+    }
+
+    public boolean bool(String name) {
+        return (Boolean) values.get(name);
+    }
+
+    public String string(String name) {
+        Object v = values.get(name);
+        return v == null ? null : v.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    public List<String> list(String name) {
+        return (List<String>) values.get(name);
+    }
+
+    public Listener listener() {
+        return listener;
+    }
+
+    /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */
+    public GroupCoordinatorConfig groupCoordinator() {
+        return groupCoordinator;
+    }
+
+    /** The advertised listener, or null when it is the bound one (known only after binding for port 0). */
+    public Listener advertisedListener() {
+        return advertised;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public int nodeId() {
+        return intValue(NODE_ID);
+    }
+
+    public int numPartitions() {
+        return intValue(NUM_PARTITIONS);
+    }
+
+    public short defaultReplicationFactor() {
+        return ((Number) values.get(DEFAULT_REPLICATION_FACTOR)).shortValue();
+    }
+
+    public boolean autoCreateTopics() {
+        return bool(AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    public int socketRequestMaxBytes() {
+        return intValue(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    public long connectionsMaxIdleMs() {
+        return longValue(CONNECTIONS_MAX_IDLE_MS);
+    }
+
+    public int maxConnections() {
+        return intValue(MAX_CONNECTIONS);
+    }
+
+    public long connectionMaxInflightBytes() {
+        return longValue(CONNECTION_MAX_INFLIGHT_BYTES);
+    }
+
+    public int numIoThreads() {
+        return intValue(NUM_IO_THREADS);
+    }
+
+    public int numNetworkThreads() {
+        return intValue(NUM_NETWORK_THREADS);
+    }
+
+    public boolean fsyncOnAck() {
+        return bool(FSYNC_ON_ACK);
+    }
+
+    public int messageMaxBytes() {
+        return intValue(MESSAGE_MAX_BYTES);
+    }
+
+    /** Kafka's precedence: log.retention.ms, then .minutes, then .hours; -1 = unlimited. */
+    public long retentionMs() {
+        Object ms = values.get(LOG_RETENTION_MS);
+        if (ms != null) {
+            return (Long) ms;
+        }
+        Object minutes = values.get(LOG_RETENTION_MINUTES);
+        long v;
+        if (minutes != null) {
+            v = ((Integer) minutes).longValue();
+            return v < 0 ? -1 : v * 60_000L;
+        }
+        v = intValue(LOG_RETENTION_HOURS);
+        return v < 0 ? -1 : v * 3_600_000L;
+    }
+
+    public long rollMs() {
+        Object ms = values.get(LOG_ROLL_MS);
+        return ms != null ? (Long) ms : intValue(LOG_ROLL_HOURS) * 3_600_000L;
+    }
+}

@@ -1,0 +1,133 @@
+package io.brook.server.config;
+
+import static io.brook.server.config.BrokerConfig.*;
+
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.ConfigKey.Check;
+import io.brook.storage.config.ConfigKey.Type;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The definition of every broker key Brook understands: type, default, check and a line of
+ * documentation, in the order DescribeConfigs lists them. {@link BrokerConfig} parses against
+ * these.
+ */
+final class BrokerConfigKeys {
+
+    private BrokerConfigKeys() {
+    }
+
+    static Map<String, ConfigKey> all() {
+        List<ConfigKey> keys = List.of(
+                key(LISTENERS, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Check.NONE,
+                        "The one listener the broker binds: PLAINTEXT://host:port; port 0 picks a free port."),
+                key(ADVERTISED_LISTENERS, Type.LIST, null, Check.NONE,
+                        "The address clients are told to connect to; defaults to the bound listener."),
+                new ConfigKey(NODE_ID, Type.INT, "1", Check.atLeast(0), List.of(BROKER_ID),
+                        "This broker's id (broker.id is accepted as a synonym)."),
+                key(LOG_DIRS, Type.LIST, null, Check.NONE,
+                        "The data directory (Brook uses exactly one); overrides log.dir."),
+                key(LOG_DIR, Type.STRING, "./data", Check.NONE, "The data directory if log.dirs is not set."),
+                key(NUM_PARTITIONS, Type.INT, "1", Check.atLeast(1), "Partitions of an auto-created topic."),
+                key(DEFAULT_REPLICATION_FACTOR, Type.SHORT, "1",
+                        v -> ((Number) v).intValue() == 1 ? null : "must be 1 (Brook is a single node)",
+                        "Replication factor of an auto-created topic."),
+                key(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, "true", Check.NONE,
+                        "Create a topic when a client asks Metadata for it and allows auto-creation."),
+                key(SOCKET_REQUEST_MAX_BYTES, Type.INT, "104857600", Check.atLeast(1),
+                        "Largest request frame accepted; a larger size prefix closes the connection."),
+                key(CONNECTIONS_MAX_IDLE_MS, Type.LONG, "600000", Check.atLeast(-1),
+                        "Close connections idle for this long; -1 never."),
+                key(MAX_CONNECTIONS, Type.INT, Integer.toString(DEFAULT_MAX_CONNECTIONS), Check.atLeast(0),
+                        "Most connections open at once; further ones are closed on accept."),
+                key(CONNECTION_MAX_INFLIGHT_BYTES, Type.LONG, "104857600", Check.atLeast(1),
+                        "Per connection: once requests of this many bytes are unanswered the broker stops"
+                                + " reading from that connection until responses are sent."),
+                key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
+                key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
+                        "Event-loop threads that read and write sockets."),
+                key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
+                        "Use Linux's native epoll transport when available; false = Java NIO."),
+                key(NETWORK_INLINE_REQUESTS, Type.BOOLEAN, "true", Check.NONE,
+                        "Run requests that never block (Produce, Fetch) on the event loop"
+                                + " instead of handing them to the I/O threads; false = always hand off."),
+                key(FSYNC_ON_ACK, Type.BOOLEAN, "true", Check.NONE,
+                        "Answer acks=all only after fsync and expose only fsynced data to consumers;"
+                                + " false = Kafka's page-cache behaviour."),
+                key(MESSAGE_MAX_BYTES, Type.INT, "1048588", Check.atLeast(0), "Largest record batch accepted."),
+                key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(1024), "Segment file size."),
+                key(LOG_ROLL_MS, Type.LONG, null, Check.atLeast(1), "Segment age before rolling."),
+                key(LOG_ROLL_HOURS, Type.INT, "168", Check.atLeast(1), "Segment age before rolling, hours."),
+                key(LOG_RETENTION_MS, Type.LONG, null, Check.atLeast(-1), "Retention time; -1 unlimited."),
+                key(LOG_RETENTION_MINUTES, Type.INT, null, Check.atLeast(-1), "Retention time, minutes."),
+                key(LOG_RETENTION_HOURS, Type.INT, "168", Check.atLeast(-1), "Retention time, hours."),
+                key(LOG_RETENTION_BYTES, Type.LONG, "-1", Check.atLeast(-1), "Retention size per partition."),
+                key(LOG_CLEANUP_POLICY, Type.LIST, "delete", v -> {
+                    for (Object p : (List<?>) v) {
+                        if (!p.equals("delete") && !p.equals("compact")) {
+                            return "must be a list of delete and/or compact";
+                        }
+                    }
+                    return null;
+                }, "delete and/or compact."),
+                key(COMPRESSION_TYPE, Type.STRING, "producer",
+                        Check.oneOf("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
+                        "Compression of stored batches; producer keeps what the client sent."),
+                key(LOG_MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime"),
+                        "Timestamp type of stored records."),
+                key(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1), "Minimum in-sync replicas (single node: 1)."),
+                key(LOG_CLEANER_DELETE_RETENTION_MS, Type.LONG, "86400000", Check.atLeast(0),
+                        "How long tombstones stay in a compacted topic."),
+                key(LOG_CLEANER_MIN_COMPACTION_LAG_MS, Type.LONG, "0", Check.atLeast(0),
+                        "Minimum age of a record before compaction may remove it."),
+                key(LOG_INDEX_INTERVAL_BYTES, Type.INT, "4096", Check.atLeast(0), "Bytes between offset index entries."),
+                key(LOG_INDEX_SIZE_MAX_BYTES, Type.INT, "10485760", Check.atLeast(12), "Offset index size per segment."),
+                key(LOG_FLUSH_INTERVAL_MESSAGES, Type.LONG, Long.toString(Long.MAX_VALUE), Check.atLeast(1),
+                        "With fsync-on-ack off: fsync after this many messages."),
+                key(LOG_FLUSH_INTERVAL_MS, Type.LONG, null, Check.atLeast(0),
+                        "With fsync-on-ack off: fsync data older than this."),
+                key(LOG_SEGMENT_DELETE_DELAY_MS, Type.LONG, "60000", Check.atLeast(0),
+                        "Delay before a removed segment's files are deleted (readers may still use them)."),
+                key(NUM_RECOVERY_THREADS, Type.INT, "2", Check.between(1, 256),
+                        "Threads that open and recover logs at start-up."),
+                key(LOG_FLUSH_THREADS, Type.INT, "8", Check.between(1, 256),
+                        "Threads that fsync partitions in parallel (group commit); more help many busy partitions."),
+                key(LOG_PREALLOCATE_BYTES, Type.INT, "4194304",
+                        v -> ((Number) v).intValue() == 0 || ((Number) v).intValue() >= 65536 ? null
+                                : "must be 0 (off) or at least 65536",
+                        "With fsync on ack: most zeros written ahead of an active segment's data so that fsyncs"
+                                + " commit no file metadata; 0 = off, else at least 65536."),
+                key(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, "300000", Check.atLeast(1),
+                        "How often retention runs."),
+                key(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, "1000", Check.atLeast(1),
+                        "How often flush.ms is checked (fsync-on-ack off)."),
+                key(LOG_FLUSH_CHECKPOINT_INTERVAL_MS, Type.LONG, "60000", Check.atLeast(1),
+                        "How often recovery points are checkpointed."),
+                key(LOG_CLEANER_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Run compaction for compacted topics."),
+                key(LOG_CLEANER_BACKOFF_MS, Type.LONG, "15000", Check.atLeast(1),
+                        "Pause of the compactor when it has nothing to do."),
+                key(LOG_CLEANER_DEDUPE_BUFFER_SIZE, Type.LONG, "134217728", Check.atLeast(1024 * 1024),
+                        "Memory of the compactor's key map (key digests and offsets); bounds the keys one pass can clean."),
+                key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
+                key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
+                        "Partitions of the committed-offsets topic."),
+                key(OFFSETS_TOPIC_REPLICATION_FACTOR, Type.SHORT, "1", Check.atLeast(1),
+                        "Accepted for compatibility; a single node keeps one replica."),
+                key(TXN_STATE_LOG_REPLICATION_FACTOR, Type.SHORT, "1", Check.atLeast(1),
+                        "Accepted for compatibility; a single node keeps one replica."),
+                key(TXN_STATE_LOG_MIN_ISR, Type.INT, "1", Check.atLeast(1),
+                        "Accepted for compatibility."));
+        Map<String, ConfigKey> m = new LinkedHashMap<>();
+        for (ConfigKey k : keys) {
+            m.put(k.name(), k);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    private static ConfigKey key(String name, Type type, String def, Check check, String doc) {
+        return new ConfigKey(name, type, def, check, List.of(), doc);
+    }
+}

@@ -1,0 +1,59 @@
+package io.brook.server.config;
+
+import java.util.Locale;
+
+/**
+ * A listener as written in {@code listeners} / {@code advertised.listeners}:
+ * {@code NAME://host:port}, IPv6 hosts in brackets. An empty host means every interface.
+ */
+public record Listener(String name, String host, int port) {
+
+    public static Listener parse(String key, String spec) {
+        int sep = spec.indexOf("://");
+        if (sep <= 0) {
+            throw invalid(key, spec, "expected NAME://host:port, e.g. PLAINTEXT://127.0.0.1:9092");
+        }
+        String name = spec.substring(0, sep).toUpperCase(Locale.ROOT);
+        String hostPort = spec.substring(sep + 3);
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0) {
+            throw invalid(key, spec, "missing port");
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw invalid(key, spec, "port is not a number");
+        }
+        if (port < 0 || port > 65535) {
+            throw invalid(key, spec, "port must be between 0 and 65535");
+        }
+        if (!name.equals("PLAINTEXT")) {
+            throw invalid(key, spec, "only the PLAINTEXT security protocol is supported");
+        }
+        return new Listener(name, host, port);
+    }
+
+    /** Whether the host means every interface (not an address a client could be told to use). */
+    public boolean wildcardHost() {
+        return host.isEmpty() || host.equals("0.0.0.0") || host.equals("::");
+    }
+
+    public Listener withPort(int newPort) {
+        return new Listener(name, host, newPort);
+    }
+
+    @Override
+    public String toString() {
+        String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return name + "://" + h + ":" + port;
+    }
+
+    private static IllegalArgumentException invalid(String key, String spec, String why) {
+        return new IllegalArgumentException("Invalid value '" + spec + "' for configuration " + key + ": " + why);
+    }
+}

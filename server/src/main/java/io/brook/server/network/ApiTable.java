@@ -1,0 +1,167 @@
+package io.brook.server.network;
+
+import io.brook.wire.message.ApiVersionsResponse;
+import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
+import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The handlers the broker serves, indexed by API key id, each with the version range it
+ * advertises. The ApiVersions response is derived from this table alone, so what is advertised
+ * is exactly what is registered. Immutable once built; read by every event loop without locking.
+ */
+public final class ApiTable {
+
+    /**
+     * One registered API. Versions {@code advertisedMin..advertisedMax} are advertised; versions
+     * below {@code acceptFrom} are advertised for old clients' feature checks but close the
+     * connection when they actually arrive (Produce v0–2: old librdkafka turns compression on only
+     * when it sees Produce v0 advertised).
+     */
+    public static final class Entry<Q extends ApiMessage> {
+        private final ApiKey key;
+        private final short advertisedMin;
+        private final short advertisedMax;
+        private final short acceptFrom;
+        final BodyReader<Q> reader;
+        final ApiHandler<Q> handler;
+
+        Entry(ApiKey key, short advertisedMin, short advertisedMax, short acceptFrom, BodyReader<Q> reader,
+                ApiHandler<Q> handler) {
+            if (advertisedMin > advertisedMax || acceptFrom < advertisedMin || acceptFrom > advertisedMax) {
+                throw new IllegalArgumentException(key + ": bad version range " + advertisedMin + ".." + advertisedMax
+                        + " accepting from " + acceptFrom);
+            }
+            if (acceptFrom < key.oldestVersion() || advertisedMax > key.latestVersion()) {
+                throw new IllegalArgumentException(key + ": versions " + acceptFrom + ".." + advertisedMax
+                        + " exceed what the codec reads (" + key.oldestVersion() + ".." + key.latestVersion() + ")");
+            }
+            this.key = key;
+            this.advertisedMin = advertisedMin;
+            this.advertisedMax = advertisedMax;
+            this.acceptFrom = acceptFrom;
+            this.reader = reader;
+            this.handler = handler;
+        }
+
+        public ApiKey key() {
+            return key;
+        }
+
+        /** The lowest version in the ApiVersions response. */
+        public short advertisedMin() {
+            return advertisedMin;
+        }
+
+        /** The highest version in the ApiVersions response, also the highest one accepted. */
+        public short advertisedMax() {
+            return advertisedMax;
+        }
+
+        /** The lowest version that is read and handled; lower ones close the connection. */
+        public short acceptFrom() {
+            return acceptFrom;
+        }
+
+        boolean accepts(short version) {
+            return version >= acceptFrom && version <= advertisedMax;
+        }
+    }
+
+    private static final int SIZE = maxId() + 1;
+
+    private final Entry<?>[] byId;
+    private final List<Entry<?>> entries;
+    private final ApiVersionsResponse apiVersions;
+
+    private ApiTable(Entry<?>[] byId) {
+        this.byId = byId;
+        List<Entry<?>> list = new ArrayList<>();
+        List<ApiVersion> versions = new ArrayList<>();
+        for (Entry<?> e : byId) {
+            if (e != null) {
+                list.add(e);
+                versions.add(new ApiVersion().apiKey(e.key.id()).minVersion(e.advertisedMin).maxVersion(e.advertisedMax));
+            }
+        }
+        this.entries = Collections.unmodifiableList(list);
+        this.apiVersions = new ApiVersionsResponse().errorCode(Errors.NONE.code()).apiKeys(versions);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The entry for a raw key id from the wire, or null when not implemented. */
+    Entry<?> entry(int apiKeyId) {
+        return apiKeyId >= 0 && apiKeyId < SIZE ? byId[apiKeyId] : null;
+    }
+
+    /** All registered entries in key-id order. */
+    public List<Entry<?>> entries() {
+        return entries;
+    }
+
+    /**
+     * The ApiVersions answer: every registered key with its advertised range, nothing else (no
+     * finalized features, so Java clients use classic transactions). One shared instance:
+     * responses are only read while being encoded.
+     */
+    public ApiVersionsResponse apiVersionsResponse() {
+        return apiVersions;
+    }
+
+    /**
+     * KIP-511's answer to an ApiVersions request newer than we serve: a v0 body with
+     * UNSUPPORTED_VERSION and only the ApiVersions entry, which every client family reads to
+     * retry at our maximum.
+     */
+    static ApiVersionsResponse unsupportedApiVersions(Entry<?> apiVersionsEntry) {
+        List<ApiVersion> keys = new ArrayList<>(1);
+        keys.add(new ApiVersion().apiKey(apiVersionsEntry.key.id()).minVersion(apiVersionsEntry.advertisedMin)
+                .maxVersion(apiVersionsEntry.advertisedMax));
+        return new ApiVersionsResponse().errorCode(Errors.UNSUPPORTED_VERSION.code()).apiKeys(keys);
+    }
+
+    private static int maxId() {
+        int max = 0;
+        for (ApiKey k : ApiKey.values()) {
+            max = Math.max(max, k.id());
+        }
+        return max;
+    }
+
+    public static final class Builder {
+        private final Entry<?>[] byId = new Entry<?>[SIZE];
+
+        private Builder() {
+        }
+
+        /** Registers {@code key}, advertising and accepting versions {@code min..max}. */
+        public <Q extends ApiMessage> Builder register(ApiKey key, int min, int max, BodyReader<Q> reader,
+                ApiHandler<Q> handler) {
+            return register(key, min, max, min, reader, handler);
+        }
+
+        /**
+         * Registers {@code key}, advertising versions {@code min..max} and accepting only
+         * {@code acceptFrom..max}.
+         */
+        public <Q extends ApiMessage> Builder register(ApiKey key, int min, int max, int acceptFrom,
+                BodyReader<Q> reader, ApiHandler<Q> handler) {
+            if (byId[key.id()] != null) {
+                throw new IllegalArgumentException(key + " registered twice");
+            }
+            byId[key.id()] = new Entry<>(key, (short) min, (short) max, (short) acceptFrom, reader, handler);
+            return this;
+        }
+
+        public ApiTable build() {
+            return new ApiTable(byId.clone());
+        }
+    }
+}

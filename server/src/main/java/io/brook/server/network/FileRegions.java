@@ -1,0 +1,39 @@
+package io.brook.server.network;
+
+import io.brook.storage.FileRecords;
+import io.brook.wire.protocol.Records;
+import io.netty.channel.DefaultFileRegion;
+import java.nio.channels.FileChannel;
+
+/**
+ * Turns file-backed {@link Records} into Netty file regions.
+ *
+ * <p>The region must be a {@link DefaultFileRegion}: the epoll transport sends only that class
+ * with {@code sendfile(2)} (other regions go through a user-space copy). Its release would close
+ * the file, which belongs to the log segment, so {@link SharedFileRegion} leaves it open.
+ */
+final class FileRegions {
+
+    private FileRegions() {
+    }
+
+    /** A region for {@code records}, or null when they are not file-backed. */
+    static Object regionOf(Records records) {
+        if (records instanceof FileRecords file) {
+            return new SharedFileRegion(file.channel(), file.position(), file.sizeInBytes());
+        }
+        return null;
+    }
+
+    /** A region over a file someone else owns: released without closing the file. */
+    static final class SharedFileRegion extends DefaultFileRegion {
+        SharedFileRegion(FileChannel file, long position, long count) {
+            super(file, position, count);
+        }
+
+        @Override
+        protected void deallocate() {
+            // the file channel belongs to the segment; it stays open
+        }
+    }
+}

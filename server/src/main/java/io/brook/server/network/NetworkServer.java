@@ -1,0 +1,233 @@
+package io.brook.server.network;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
+import io.brook.server.time.Timer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The listener: binds the configured address with Netty (native epoll where the platform has
+ * it, NIO otherwise) and builds each connection's pipeline:
+ *
+ * <pre>
+ * ConnectionLimit -> IdleTimeout -> RequestFrameDecoder -> Connection
+ *   (max.connections)  (connections.max.idle.ms)  (socket.request.max.bytes)  (header, dispatch, ordered responses)
+ * </pre>
+ *
+ * The event loops ({@code num.network.threads}, named {@code brook-network-*}) are created here;
+ * the I/O pool that runs blocking handlers is given (see {@link IoPool}).
+ *
+ * Shutdown ({@link #close}) stops accepting, stops reading on every connection, waits (bounded)
+ * until the requests already read are answered, then closes the connections.
+ */
+public final class NetworkServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
+
+    private final BrokerConfig config;
+    private final Executor ioPool;
+    private final Timer timer;
+    // set by serve() before the listener accepts its first connection (see bind)
+    private volatile ApiTable apis;
+    private final EventLoopGroup group;
+    private final Class<? extends ServerChannel> channelClass;
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger connectionCount = new AtomicInteger();
+    private final ConnectionLimit limit = new ConnectionLimit();
+    private final LongAdder readPauses = new LongAdder();
+    private Channel serverChannel;
+
+    /**
+     * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
+     * whose idle connections are closed on {@code timer}'s time; it {@link #bind()}s before the
+     * broker exists and {@link #serve}s once it does.
+     */
+    public NetworkServer(BrokerConfig config, Executor ioPool, Timer timer) {
+        this.config = config;
+        this.ioPool = ioPool;
+        this.timer = timer;
+        IoHandlerFactory factory;
+        if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
+            factory = EpollIoHandler.newFactory();
+            channelClass = EpollServerSocketChannel.class;
+        } else {
+            factory = NioIoHandler.newFactory();
+            channelClass = NioServerSocketChannel.class;
+        }
+        group = new MultiThreadIoEventLoopGroup(config.numNetworkThreads(),
+                new DefaultThreadFactory("brook-network", true), factory);
+    }
+
+    /** Binds the listener, serves {@code apis}, and returns the bound address (the real port when 0 was asked for). */
+    InetSocketAddress start(ApiTable apis) throws InterruptedException {
+        InetSocketAddress bound = bind();
+        serve(apis);
+        return bound;
+    }
+
+    /**
+     * Binds the listener without accepting yet and returns the bound address. Clients that
+     * connect from now on complete their TCP handshake in the kernel's backlog and may send
+     * their first requests; {@link #serve} accepts and answers them. The broker binds first so
+     * that a client that is already retrying its connection gets in without waiting out its
+     * reconnect back-off, while the rest of the broker starts.
+     */
+    public InetSocketAddress bind() throws InterruptedException {
+        Listener l = config.listener();
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.AUTO_READ, false)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                // unsent response bytes per connection before it stops reading (file regions count 0)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ChannelPipeline p = ch.pipeline();
+                        p.addLast("limit", limit);
+                        long idle = config.connectionsMaxIdleMs();
+                        if (idle > 0) {
+                            p.addLast("idle", new IdleTimeout(timer, idle));
+                        }
+                        p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes()));
+                        p.addLast("requests", new Connection(apis, ioPool, config.connectionMaxInflightBytes(), readPauses,
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS)));
+                    }
+                });
+        InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
+                : new InetSocketAddress(l.host(), l.port());
+        try {
+            serverChannel = b.bind(bindAddress).sync().channel();
+        } catch (Exception e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Starts accepting connections on the bound listener, answering them with {@code apis}. */
+    public void serve(ApiTable apis) {
+        this.apis = apis;
+        // (the volatile write above happens before the accept loop, and so every connection, reads them)
+        serverChannel.config().setAutoRead(true);
+    }
+
+    /** {@code epoll} or {@code nio}. */
+    public String transport() {
+        return channelClass == EpollServerSocketChannel.class ? "epoll" : "nio";
+    }
+
+    /** How often a connection stopped reading because of its in-flight bound. */
+    long readPauses() {
+        return readPauses.sum();
+    }
+
+    int connectionCount() {
+        return connectionCount.get();
+    }
+
+    /**
+     * Stops accepting and reading, waits up to {@code drainMillis} for answers to requests
+     * already read, then closes every connection and the event loops.
+     */
+    void close(long drainMillis) {
+        close(drainMillis, () -> { });
+    }
+
+    /** As {@link #close(long)}, running {@code afterStopReading} once no connection reads any more. */
+    public void close(long drainMillis, Runnable afterStopReading) {
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+        }
+        List<Channel> open = new ArrayList<>(connections);
+        List<Future<Void>> drains = new ArrayList<>(open.size());
+        for (Channel ch : open) {
+            Connection c = ch.pipeline().get(Connection.class);
+            Promise<Void> drained = ch.eventLoop().newPromise();
+            drains.add(drained);
+            if (c == null) {
+                drained.setSuccess(null);
+            } else {
+                ch.eventLoop().execute(() -> c.stopReading(drained));
+            }
+        }
+        for (Channel ch : open) {
+            // a no-op task queued behind stopReading: once it ran, that loop reads no more
+            ch.eventLoop().submit(() -> { }).awaitUninterruptibly(1, TimeUnit.SECONDS);
+        }
+        afterStopReading.run();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(drainMillis);
+        for (int i = 0; i < open.size(); i++) {
+            long left = Math.max(0, deadline - System.nanoTime());
+            if (!drains.get(i).awaitUninterruptibly(left, TimeUnit.NANOSECONDS)) {
+                LOG.warn("Closing connection from {} with requests still unanswered", open.get(i).remoteAddress());
+            }
+            // flush what is queued, then close
+            open.get(i).writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            open.get(i).closeFuture().awaitUninterruptibly(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** Counts connections, refuses those beyond max.connections and remembers the open ones. */
+    @ChannelHandler.Sharable
+    private final class ConnectionLimit extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            int n = connectionCount.incrementAndGet();
+            connections.add(ctx.channel());
+            if (n > config.maxConnections()) {
+                LOG.warn("Closing connection from {}: max.connections={} reached", ctx.channel().remoteAddress(),
+                        config.maxConnections());
+                ctx.close();
+                return;
+            }
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            connectionCount.decrementAndGet();
+            connections.remove(ctx.channel());
+            super.channelInactive(ctx);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.brook.server.network;
+
+import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.RequestHeader;
+import io.netty.buffer.ByteBuf;
+import java.net.SocketAddress;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request in flight on a connection, from the moment its frame was read until its response
+ * (or the decision not to send one) is known. Completed exactly once, from any thread, by
+ * {@link #respond}, {@link #noResponse}, {@link #fail} or {@link #closeConnection}; later calls
+ * are ignored. Completion releases the request frame, so a handler must not touch the request's
+ * zero-copy fields (records) after it completed the context.
+ */
+public final class RequestContext {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestContext.class);
+
+    /** What a completed context carries instead of a response message. */
+    enum Outcome { RESPONSE, NO_RESPONSE, CLOSE }
+
+    private final Connection connection;
+    private final RequestHeader header;
+    private final ApiTable.Entry<? extends ApiMessage> entry;
+    private final ApiMessage request;
+    private final short responseVersion;
+    private final int frameSize;
+    private ByteBuf frame;
+    private final AtomicReference<Object> result = new AtomicReference<>();
+
+    private volatile ApiMessage response;
+    private volatile Outcome outcome;
+    private volatile String closeReason;
+
+    RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiMessage> entry,
+            ApiMessage request, short responseVersion, ByteBuf frame, int frameSize) {
+        this.connection = connection;
+        this.header = header;
+        this.entry = entry;
+        this.request = request;
+        this.responseVersion = responseVersion;
+        this.frame = frame;
+        this.frameSize = frameSize;
+    }
+
+    RequestHeader header() {
+        return header;
+    }
+
+    public ApiKey apiKey() {
+        return entry.key();
+    }
+
+    /** The request's API version (also the version the response is written in). */
+    public short apiVersion() {
+        return header.apiVersion();
+    }
+
+    public String clientId() {
+        return header.clientId();
+    }
+
+    public SocketAddress clientAddress() {
+        return connection.remoteAddress();
+    }
+
+    /** The table this request was dispatched from (what the broker serves). */
+    public ApiTable apis() {
+        return connection.apis();
+    }
+
+    /**
+     * Where to continue non-blocking work for this request later (a waiting fetch's re-checks):
+     * the connection's event loop when requests run inline, else the I/O pool.
+     */
+    public Executor nonBlockingExecutor() {
+        return connection.nonBlockingExecutor();
+    }
+
+    public void respond(ApiMessage message) {
+        if (message == null) {
+            throw new NullPointerException("response");
+        }
+        complete(Outcome.RESPONSE, message, null);
+    }
+
+    /** Completes without a response (Produce with acks=0); order of later responses is kept. */
+    public void noResponse() {
+        complete(Outcome.NO_RESPONSE, null, null);
+    }
+
+    /** Answers with {@link Errors#UNKNOWN_SERVER_ERROR} for this request only. */
+    public void fail(Throwable cause) {
+        LOG.error("{} v{} from {} (correlation id {}) failed", entry.key().displayName(), apiVersion(),
+                clientAddress(), header.correlationId(), cause);
+        ApiMessage error;
+        try {
+            error = errorResponse(Errors.UNKNOWN_SERVER_ERROR);
+        } catch (RuntimeException e) {
+            LOG.error("{}: could not build an error response", entry.key().displayName(), e);
+            closeConnection("internal error handling " + entry.key().displayName());
+            return;
+        }
+        complete(Outcome.RESPONSE, error, null);
+    }
+
+    /** Closes the connection once every earlier response has been sent (e.g. acks=0 failures). */
+    public void closeConnection(String reason) {
+        complete(Outcome.CLOSE, null, reason);
+    }
+
+    @SuppressWarnings("unchecked")
+    ApiMessage errorResponse(Errors error) {
+        return ((ApiHandler<ApiMessage>) entry.handler).errorResponse(request, responseVersion, error);
+    }
+
+    boolean isDone() {
+        return outcome != null;
+    }
+
+    void run() {
+        try {
+            @SuppressWarnings("unchecked")
+            ApiHandler<ApiMessage> handler = (ApiHandler<ApiMessage>) entry.handler;
+            handler.handle(this, request);
+        } catch (Throwable t) {
+            fail(t);
+        }
+    }
+
+    private void complete(Outcome o, ApiMessage message, String reason) {
+        if (!result.compareAndSet(null, o)) {
+            LOG.warn("{} (correlation id {}) completed twice; ignoring {}", entry.key().displayName(),
+                    header.correlationId(), o);
+            return;
+        }
+        this.response = message;
+        this.closeReason = reason;
+        ByteBuf f = frame;
+        frame = null;
+        if (f != null) {
+            f.release();
+        }
+        this.outcome = o;
+        connection.completed();
+    }
+
+    // read by the connection's event loop after isDone() returned true
+    Outcome outcome() {
+        return outcome;
+    }
+
+    ApiMessage response() {
+        return response;
+    }
+
+    String closeReason() {
+        return closeReason;
+    }
+
+    short responseVersion() {
+        return responseVersion;
+    }
+
+    int frameSize() {
+        return frameSize;
+    }
+}

@@ -1,0 +1,70 @@
+package io.brook.server.node;
+
+import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
+import io.brook.server.time.Timer;
+import io.brook.server.topic.Topics;
+
+/**
+ * What request handlers share: the configuration, this node's identity and address, the topics,
+ * the producer-id allocator, the group coordinator and the timer of delayed operations. Built once
+ * the listener is bound (the advertised address may depend on the bound port) and immutable; the
+ * components it points to are thread-safe themselves.
+ */
+public final class BrokerContext {
+
+    private final BrokerConfig config;
+    private final String clusterId;
+    private final Listener advertised;
+    private final Topics topics;
+    private final ProducerIdAllocator producerIds;
+    private final GroupCoordinator groups;
+    private final Timer timer;
+
+    public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
+        this.config = config;
+        this.clusterId = clusterId;
+        this.advertised = advertised;
+        this.topics = topics;
+        this.producerIds = producerIds;
+        this.groups = groups;
+        this.timer = timer;
+    }
+
+    public BrokerConfig config() {
+        return config;
+    }
+
+    public int nodeId() {
+        return config.nodeId();
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    /** The address clients are told to use. */
+    public Listener advertised() {
+        return advertised;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public ProducerIdAllocator producerIds() {
+        return producerIds;
+    }
+
+    /** The group coordinator; null only where a test runs handlers without one. */
+    public GroupCoordinator groups() {
+        return groups;
+    }
+
+    /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */
+    public Timer timer() {
+        return timer;
+    }
+}

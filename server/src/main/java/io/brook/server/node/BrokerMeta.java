@@ -1,0 +1,119 @@
+package io.brook.server.node;
+
+import io.brook.storage.file.DurableFiles;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Base64;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * The identity of a data directory, kept in {@code <data-dir>/meta/}:
+ *
+ * <pre>
+ * meta/.lock             held (OS file lock) while a broker uses the directory
+ * meta/meta.properties   version=1, cluster.id=&lt;22-char URL-safe base64 UUID&gt;, node.id=&lt;id&gt;
+ * </pre>
+ *
+ * The cluster id is created once and then never changes; a directory written by another node id
+ * is refused, as Kafka does, because its logs belong to that node.
+ */
+public final class BrokerMeta implements AutoCloseable {
+
+    private static final String META_DIR = "meta";
+    private static final String LOCK_FILE = ".lock";
+    private static final String META_PROPERTIES = "meta.properties";
+
+    private final Path metaDir;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final String clusterId;
+
+    private BrokerMeta(Path metaDir, FileChannel lockChannel, FileLock lock, String clusterId) {
+        this.metaDir = metaDir;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.clusterId = clusterId;
+    }
+
+    /** Locks the data directory (creating it if needed) and reads or creates its identity. */
+    public static BrokerMeta open(Path dataDir, int nodeId) throws IOException {
+        Path metaDir = dataDir.resolve(META_DIR);
+        Files.createDirectories(metaDir);
+        Path lockPath = metaDir.resolve(LOCK_FILE);
+        FileChannel ch = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            throw new IllegalStateException("Data directory " + dataDir.toAbsolutePath()
+                    + " is in use by another Brook broker (lock held on " + lockPath.toAbsolutePath() + ")");
+        }
+        try {
+            String clusterId = readOrCreate(metaDir.resolve(META_PROPERTIES), nodeId, dataDir);
+            return new BrokerMeta(metaDir, ch, lock, clusterId);
+        } catch (IOException | RuntimeException e) {
+            lock.release();
+            ch.close();
+            throw e;
+        }
+    }
+
+    private static String readOrCreate(Path file, int nodeId, Path dataDir) throws IOException {
+        if (Files.exists(file)) {
+            Properties p = new Properties();
+            p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+            String clusterId = p.getProperty("cluster.id");
+            String storedNode = p.getProperty("node.id");
+            if (clusterId == null || clusterId.isBlank()) {
+                throw new IllegalStateException(file.toAbsolutePath() + " has no cluster.id");
+            }
+            if (storedNode != null && !storedNode.trim().equals(Integer.toString(nodeId))) {
+                throw new IllegalStateException("Data directory " + dataDir.toAbsolutePath() + " belongs to node.id "
+                        + storedNode.trim() + ", but this broker is configured with node.id " + nodeId);
+            }
+            return clusterId.trim();
+        }
+        String clusterId = newClusterId();
+        String content = "# Identity of this data directory; do not edit.\nversion=1\ncluster.id=" + clusterId
+                + "\nnode.id=" + nodeId + "\n";
+        DurableFiles.writeAtomically(file, content.getBytes(StandardCharsets.UTF_8));
+        return clusterId;
+    }
+
+    /** Kafka's format: a random UUID as 22 characters of URL-safe base64 without padding. */
+    static String newClusterId() {
+        UUID u = RandomIds.uuid();
+        ByteBuffer b = ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    public Path metaDir() {
+        return metaDir;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            lock.release();
+        } finally {
+            lockChannel.close();
+        }
+    }
+}

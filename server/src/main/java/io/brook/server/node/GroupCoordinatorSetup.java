@@ -1,0 +1,96 @@
+package io.brook.server.node;
+
+import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.group.GroupCoordinatorConfig;
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.StorageCoordinatorLog;
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicNames;
+import io.brook.server.topic.Topics;
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * Creates the group coordinator at broker start-up over the {@code __consumer_offsets} topic.
+ *
+ * <p>{@code __consumer_offsets} is a registered topic like any other (so Metadata lists it, with
+ * {@code is_internal = true}, and its logs are opened, recovered and compacted with the others).
+ * As in Kafka it is created when it is first needed — here on the coordinator's first write —
+ * with {@code offsets.topic.num.partitions} partitions and {@code cleanup.policy=compact}, so a
+ * broker that never sees a consumer group never has it. Once it exists its partition count is
+ * what counts: changing the setting later would move groups to other partitions, so it is
+ * ignored, as in Kafka. Clients cannot create it, produce to it, delete records from it, delete it
+ * or add partitions to it (see the CreateTopics, Produce, DeleteRecords, DeleteTopics and
+ * CreatePartitions handlers).
+ */
+public final class GroupCoordinatorSetup {
+
+    /** Kafka's {@code offsets.topic.segment.bytes}: small segments keep compaction and replay cheap. */
+    static final String OFFSETS_SEGMENT_BYTES = Integer.toString(100 * 1024 * 1024);
+
+    private GroupCoordinatorSetup() {
+    }
+
+    /** A started coordinator; replays {@code __consumer_offsets} when it exists. */
+    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock) {
+        GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
+        Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
+        if (existing != null) {
+            config = config.withOffsetsTopicPartitions(existing.partitions());
+        }
+        GroupCoordinator coordinator = new GroupCoordinator(config,
+                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock);
+        coordinator.start();
+        return coordinator;
+    }
+
+    /**
+     * The coordinator's log over {@code __consumer_offsets}, creating the topic on the first
+     * append. Threading: appends come from the coordinator thread only (the creation, a one-off
+     * of a few milliseconds per partition, runs there); replay runs before it starts.
+     */
+    static final class OffsetsTopicLog implements CoordinatorLog {
+        private final Topics topics;
+        private final int partitions;
+        private final StorageCoordinatorLog storage;
+
+        OffsetsTopicLog(Topics topics, int partitions, Clock clock) {
+            this.topics = topics;
+            this.partitions = partitions;
+            this.storage = new StorageCoordinatorLog(TopicNames.CONSUMER_OFFSETS, partitions, p -> {
+                Log log = topics.log(TopicNames.CONSUMER_OFFSETS, p);
+                if (log == null) {
+                    throw new IllegalStateException(TopicNames.CONSUMER_OFFSETS + "-" + p + " has no log");
+                }
+                return log;
+            }, clock);
+        }
+
+        @Override
+        public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
+            if (topics.get(TopicNames.CONSUMER_OFFSETS) == null) {
+                try {
+                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions,
+                            Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES));
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+            return storage.append(partition, records);
+        }
+
+        @Override
+        public void replay(Consumer<CoordinatorRecord> consumer) {
+            if (topics.get(TopicNames.CONSUMER_OFFSETS) != null) {
+                storage.replay(consumer);
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.brook.server.topic;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import io.brook.storage.LogManager;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The broker's partition logs: the storage module's {@link LogManager} opened with the broker's
+ * settings, addressed by topic partition. The storage does the work — recovery at start-up,
+ * the group commit, retention and compaction on its own threads, the clean-shutdown marker on
+ * {@link #close()} — and this class only translates: broker keys to storage options, a topic's
+ * effective config to its logs, high-watermark moves to a callback. Only {@link Topics} creates,
+ * grows, reconfigures and deletes logs, so that logs and the registry agree. Thread-safe.
+ */
+public final class PartitionLogs implements AutoCloseable {
+
+    private final LogManager manager;
+
+    private PartitionLogs(LogManager manager) {
+        this.manager = manager;
+    }
+
+    /**
+     * Opens (and recovers) every log in {@code dataDir}; existing logs open with the config the
+     * registry holds for their topic. {@code onNewData} is called with a partition whenever its
+     * high watermark moves — after the group commit, or after the write when fsync-on-ack is off —
+     * whoever appended, on the thread that moved it; it must be cheap.
+     */
+    public static PartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry,
+            TopicConfigResolver configs, Consumer<TopicPartition> onNewData) throws IOException {
+        LogManager.Options options = new LogManager.Options(dataDir)
+                .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
+                .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
+                .preallocateBytes(broker.intValue(BrokerConfig.LOG_PREALLOCATE_BYTES))
+                .retentionCheckIntervalMs(broker.longValue(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS))
+                .flushCheckIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))
+                .checkpointIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_CHECKPOINT_INTERVAL_MS))
+                .cleanerEnable(broker.bool(BrokerConfig.LOG_CLEANER_ENABLE))
+                .cleanerBackoffMs(broker.longValue(BrokerConfig.LOG_CLEANER_BACKOFF_MS))
+                .cleanerDedupeBufferSize(broker.longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE))
+                .highWatermarkListener((log, hw) -> onNewData.accept(new TopicPartition(log.topic(), log.partition())))
+                .defaults(configs.effective(Map.of()))
+                .topicConfigs(topic -> {
+                    Topic t = registry.get(topic);
+                    return t == null ? null : configs.effective(t.configs());
+                });
+        return new PartitionLogs(LogManager.open(options));
+    }
+
+    /** The log of a partition, or null when there is none. */
+    Log log(String topic, int partition) {
+        return manager.getLog(topic, partition);
+    }
+
+    /** Every partition that has a log. */
+    List<TopicPartition> partitions() {
+        List<TopicPartition> out = new ArrayList<>();
+        for (Log log : manager.allLogs()) {
+            out.add(new TopicPartition(log.topic(), log.partition()));
+        }
+        return out;
+    }
+
+    /** Closes and deletes one partition's log, if there is one. */
+    void deletePartition(String topic, int partition) throws IOException {
+        manager.deleteLog(topic, partition);
+    }
+
+    /** Creates (or opens, after a restart) the logs of partitions {@code from} to {@code to - 1}. */
+    void open(String topic, int from, int to, LogConfig config) throws IOException {
+        for (int p = from; p < to; p++) {
+            manager.getOrCreateLog(topic, p, config);
+        }
+    }
+
+    /** Applies a new config to every log of the topic. */
+    void reconfigure(String topic, LogConfig config) {
+        manager.updateConfig(topic, config);
+    }
+
+    /** Closes and deletes the topic's logs. */
+    void delete(String topic, int partitions) throws IOException {
+        for (int p = 0; p < partitions; p++) {
+            manager.deleteLog(topic, p);
+        }
+    }
+
+    /** Flushes every log and writes the clean-shutdown marker. */
+    @Override
+    public void close() throws IOException {
+        manager.close();
+    }
+}

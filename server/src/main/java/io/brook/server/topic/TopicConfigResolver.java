@@ -1,0 +1,168 @@
+package io.brook.server.topic;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.storage.LogConfig;
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.InvalidConfigException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Topic configs and where their values come from. A topic's effective config is, from lowest to
+ * highest precedence: Kafka's default ({@link LogConfig#defaults()}), the broker's setting under
+ * its broker name (e.g. {@code log.retention.hours} for {@code retention.ms}), the topic's own
+ * override. The storage module's {@link LogConfig} is the one place that validates values.
+ */
+public final class TopicConfigResolver {
+
+    /** DescribeConfigs config sources (Kafka's ConfigSource ids). */
+    public static final byte SOURCE_TOPIC = 1;
+    public static final byte SOURCE_STATIC_BROKER = 4;
+    public static final byte SOURCE_DEFAULT = 5;
+
+    /** DescribeConfigs config types (Kafka's ConfigType ids). */
+    public static final byte TYPE_BOOLEAN = 1;
+    public static final byte TYPE_STRING = 2;
+    public static final byte TYPE_INT = 3;
+    public static final byte TYPE_SHORT = 4;
+    public static final byte TYPE_LONG = 5;
+    public static final byte TYPE_DOUBLE = 6;
+    public static final byte TYPE_LIST = 7;
+
+    /** One described value. {@code brokerSynonym} is the broker key it came from, or null. */
+    public record Described(String name, String value, byte source, String brokerSynonym, String brokerValue) {
+    }
+
+    private final BrokerConfig broker;
+    /** topic config name -> broker key that sets its default. */
+    private final Map<String, String> synonyms = new LinkedHashMap<>();
+    /** topic config name -> value derived from the broker config, for every synonym. */
+    private final Map<String, String> brokerValues = new LinkedHashMap<>();
+    private final LogConfig base;
+
+    public TopicConfigResolver(BrokerConfig broker) {
+        this.broker = broker;
+        derive(LogConfig.RETENTION_MS, retentionKey(), Long.toString(broker.retentionMs()));
+        derive(LogConfig.RETENTION_BYTES, BrokerConfig.LOG_RETENTION_BYTES, broker.string(BrokerConfig.LOG_RETENTION_BYTES));
+        derive(LogConfig.SEGMENT_BYTES, BrokerConfig.LOG_SEGMENT_BYTES, broker.string(BrokerConfig.LOG_SEGMENT_BYTES));
+        derive(LogConfig.SEGMENT_MS, broker.value(BrokerConfig.LOG_ROLL_MS) != null ? BrokerConfig.LOG_ROLL_MS
+                : BrokerConfig.LOG_ROLL_HOURS, Long.toString(broker.rollMs()));
+        derive(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY,
+                String.join(",", broker.list(BrokerConfig.LOG_CLEANUP_POLICY)));
+        derive(LogConfig.MAX_MESSAGE_BYTES, BrokerConfig.MESSAGE_MAX_BYTES, broker.string(BrokerConfig.MESSAGE_MAX_BYTES));
+        derive(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE, broker.string(BrokerConfig.COMPRESSION_TYPE));
+        derive(LogConfig.MESSAGE_TIMESTAMP_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE,
+                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE));
+        derive(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS, broker.string(BrokerConfig.MIN_INSYNC_REPLICAS));
+        derive(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
+        derive(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
+                broker.string(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS));
+        derive(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS,
+                broker.string(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS));
+        derive(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES,
+                broker.string(BrokerConfig.LOG_INDEX_INTERVAL_BYTES));
+        derive(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES,
+                broker.string(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES));
+        derive(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES,
+                broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES));
+        if (broker.value(BrokerConfig.LOG_FLUSH_INTERVAL_MS) != null) {
+            derive(LogConfig.FLUSH_MS, BrokerConfig.LOG_FLUSH_INTERVAL_MS, broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MS));
+        }
+        derive(LogConfig.FILE_DELETE_DELAY_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS,
+                broker.string(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS));
+        this.base = LogConfig.defaults().with(brokerValues);
+    }
+
+    private String retentionKey() {
+        if (broker.value(BrokerConfig.LOG_RETENTION_MS) != null) {
+            return BrokerConfig.LOG_RETENTION_MS;
+        }
+        return broker.value(BrokerConfig.LOG_RETENTION_MINUTES) != null ? BrokerConfig.LOG_RETENTION_MINUTES
+                : BrokerConfig.LOG_RETENTION_HOURS;
+    }
+
+    private void derive(String topicName, String brokerKey, String value) {
+        synonyms.put(topicName, brokerKey);
+        brokerValues.put(topicName, value);
+    }
+
+    /** The effective storage config of a topic with these overrides. Throws for invalid ones. */
+    public LogConfig effective(Map<String, String> overrides) {
+        return base.with(overrides);
+    }
+
+    /** Null when the overrides are valid topic configs, else a message for INVALID_CONFIG. */
+    public String invalid(Map<String, String> overrides) {
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            if (e.getValue() == null) {
+                return "Null value not supported for topic config " + e.getKey();
+            }
+            if (e.getValue().length() > TopicRegistry.MAX_CONFIG_VALUE_CHARS) {
+                return "Value of topic config " + e.getKey() + " is too long";
+            }
+        }
+        try {
+            base.with(overrides);
+            return null;
+        } catch (InvalidConfigException e) {
+            return e.getMessage();
+        } catch (IllegalArgumentException e) {
+            return "Invalid topic config: " + e.getMessage();
+        }
+    }
+
+    public static boolean isTopicConfig(String name) {
+        return LogConfig.names().contains(name);
+    }
+
+    /** Every topic config of a topic with value and source, in a stable order. */
+    public List<Described> describe(Map<String, String> overrides) {
+        LogConfig eff = effective(overrides);
+        List<Described> out = new ArrayList<>();
+        for (String name : LogConfig.names()) {
+            String value = eff.values().get(name);
+            String syn = synonyms.get(name);
+            byte source;
+            if (overrides.containsKey(name)) {
+                source = SOURCE_TOPIC;
+            } else if (syn != null && broker.isExplicit(syn)) {
+                source = SOURCE_STATIC_BROKER;
+            } else {
+                source = SOURCE_DEFAULT;
+            }
+            out.add(new Described(name, value, source, syn, syn == null ? null : brokerValues.get(name)));
+        }
+        return out;
+    }
+
+    /** Whether a broker key was set explicitly (for the synonym's source). */
+    public boolean brokerExplicit(String brokerKey) {
+        return broker.isExplicit(brokerKey);
+    }
+
+    public static byte type(String topicConfig) {
+        return switch (topicConfig) {
+            case LogConfig.CLEANUP_POLICY -> TYPE_LIST;
+            case LogConfig.COMPRESSION_TYPE, LogConfig.MESSAGE_TIMESTAMP_TYPE -> TYPE_STRING;
+            case LogConfig.MIN_CLEANABLE_DIRTY_RATIO -> TYPE_DOUBLE;
+            case LogConfig.PREALLOCATE, LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, LogConfig.FLUSH_ON_ACK -> TYPE_BOOLEAN;
+            case LogConfig.SEGMENT_BYTES, LogConfig.SEGMENT_INDEX_BYTES, LogConfig.INDEX_INTERVAL_BYTES,
+                    LogConfig.MAX_MESSAGE_BYTES, LogConfig.MIN_INSYNC_REPLICAS -> TYPE_INT;
+            default -> TYPE_LONG;
+        };
+    }
+
+    public static byte type(ConfigKey key) {
+        return switch (key.type()) {
+            case BOOLEAN -> TYPE_BOOLEAN;
+            case STRING -> TYPE_STRING;
+            case INT -> TYPE_INT;
+            case SHORT -> TYPE_SHORT;
+            case LONG -> TYPE_LONG;
+            case DOUBLE -> TYPE_DOUBLE;
+            case LIST -> TYPE_LIST;
+        };
+    }
+}

@@ -1,0 +1,142 @@
+package io.brook.server.topic;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.storage.Log;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's topics: the registry (what exists) kept in step with the partition logs (what is
+ * stored). Every API that creates, deletes, grows or reconfigures topics goes through here so
+ * the two never disagree: logs are created before the registry records the topic, and the
+ * registry forgets a topic before its logs are deleted, so a crash in between leaves at worst an
+ * orphan directory, never a registered topic without logs. Changes are serialised; lookups are
+ * lock-free.
+ */
+public final class Topics {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Topics.class);
+
+    /** Upper bound on partitions per topic: each one is a directory with open files. */
+    public static final int MAX_PARTITIONS = 10_000;
+
+    private final BrokerConfig config;
+    private final TopicRegistry registry;
+    private final TopicConfigResolver topicConfigs;
+    private final PartitionLogs logs;
+
+    public Topics(BrokerConfig config, TopicRegistry registry, TopicConfigResolver topicConfigs, PartitionLogs logs) {
+        this.config = config;
+        this.registry = registry;
+        this.topicConfigs = topicConfigs;
+        this.logs = logs;
+    }
+
+    /**
+     * Start-up: deletes the logs the registry does not know (left by a crash between creating
+     * a topic's logs and recording it, or between forgetting a deleted topic and removing its
+     * logs — so a topic created again under the same name starts empty), then opens the logs of
+     * every registered topic. Internal topics ({@code __...}) belong to the coordinators and are
+     * left alone.
+     */
+    public void openAll() throws IOException {
+        for (TopicPartition tp : logs.partitions()) {
+            Topic t = registry.get(tp.topic());
+            if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
+                continue;
+            }
+            LOG.warn("Deleting the log of {}: no such topic partition is registered", tp);
+            logs.deletePartition(tp.topic(), tp.partition());
+        }
+        for (Topic t : registry.all()) {
+            logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
+        }
+    }
+
+    /** How the topics' configs resolve, validate and describe. */
+    public TopicConfigResolver configs() {
+        return topicConfigs;
+    }
+
+    public Topic get(String name) {
+        return registry.get(name);
+    }
+
+    public Topic get(UUID id) {
+        return registry.get(id);
+    }
+
+    public List<Topic> all() {
+        return registry.all();
+    }
+
+    /** The log of a partition of an existing topic, or null. */
+    public Log log(String topic, int partition) {
+        return logs.log(topic, partition);
+    }
+
+    /** Creates a topic with the broker defaults, or returns the one that exists. */
+    public synchronized Topic getOrCreate(String name) {
+        Topic t = registry.get(name);
+        if (t != null) {
+            return t;
+        }
+        return create(name, config.numPartitions(), Map.of());
+    }
+
+    /** Creates the topic; null when it exists already. The caller has validated name, counts and configs. */
+    public synchronized Topic create(String name, int partitions, Map<String, String> configs) {
+        if (registry.get(name) != null) {
+            return null;
+        }
+        try {
+            logs.open(name, 0, partitions, topicConfigs.effective(configs));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the logs of topic " + name, e);
+        }
+        return registry.create(name, partitions, configs);
+    }
+
+    public synchronized boolean delete(String name) {
+        Topic t = registry.get(name);
+        if (t == null || !registry.delete(name)) {
+            return false;
+        }
+        try {
+            logs.delete(name, t.partitions());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Topic " + name + " is deleted but its logs could not be removed", e);
+        }
+        return true;
+    }
+
+    /** Grows the topic to {@code count} partitions (the caller checked that this is a growth). */
+    public synchronized Topic addPartitions(String name, int count) {
+        Topic t = registry.get(name);
+        if (t == null || count <= t.partitions()) {
+            throw new IllegalArgumentException("cannot grow " + name + " to " + count + " partitions");
+        }
+        try {
+            logs.open(name, t.partitions(), count, topicConfigs.effective(t.configs()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create new partitions of topic " + name, e);
+        }
+        return registry.update(t.withPartitions(count));
+    }
+
+    /** Replaces the topic's config overrides (already validated); null when the topic is gone. */
+    public synchronized Topic setConfigs(String name, Map<String, String> overrides) {
+        Topic t = registry.get(name);
+        if (t == null) {
+            return null;
+        }
+        Topic updated = registry.update(t.withConfigs(overrides));
+        logs.reconfigure(name, topicConfigs.effective(overrides));
+        return updated;
+    }
+}

@@ -1,0 +1,150 @@
+package io.brook.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BrokerConfigTest {
+
+    @Test
+    void shouldUseKafkaDefaultsWhereBrookDoesNotDiffer() {
+        BrokerConfig c = BrokerConfig.defaults();
+        assertThat(c.listener()).isEqualTo(new Listener("PLAINTEXT", "127.0.0.1", 9092));
+        assertThat(c.advertisedListener()).isNull();
+        assertThat(c.nodeId()).isEqualTo(1);
+        assertThat(c.dataDir()).isEqualTo(Path.of("./data"));
+        assertThat(c.numPartitions()).isEqualTo(1);
+        assertThat(c.defaultReplicationFactor()).isEqualTo((short) 1);
+        assertThat(c.autoCreateTopics()).isTrue();
+        assertThat(c.socketRequestMaxBytes()).isEqualTo(104_857_600);
+        assertThat(c.connectionsMaxIdleMs()).isEqualTo(600_000L);
+        assertThat(c.maxConnections()).isEqualTo(BrokerConfig.DEFAULT_MAX_CONNECTIONS);
+        assertThat(c.fsyncOnAck()).isTrue();
+        assertThat(c.messageMaxBytes()).isEqualTo(1_048_588);
+        assertThat(c.retentionMs()).isEqualTo(168L * 3_600_000L);
+        assertThat(c.isExplicit(BrokerConfig.NUM_PARTITIONS)).isFalse();
+    }
+
+    @Test
+    void shouldReadKafkaStyleProperties() {
+        BrokerConfig c = BrokerConfig.parse(Map.of(
+                "listeners", "PLAINTEXT://localhost:0",
+                "advertised.listeners", "PLAINTEXT://broker.example:19092",
+                "broker.id", "7",
+                "log.dirs", "/tmp/x",
+                "num.partitions", " 3 ",
+                "auto.create.topics.enable", "FALSE",
+                "brook.fsync.on.ack", "false",
+                "log.retention.minutes", "5"));
+        assertThat(c.listener()).isEqualTo(new Listener("PLAINTEXT", "localhost", 0));
+        assertThat(c.advertisedListener()).isEqualTo(new Listener("PLAINTEXT", "broker.example", 19092));
+        assertThat(c.nodeId()).isEqualTo(7);
+        assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(c.numPartitions()).isEqualTo(3);
+        assertThat(c.autoCreateTopics()).isFalse();
+        assertThat(c.fsyncOnAck()).isFalse();
+        assertThat(c.retentionMs()).isEqualTo(300_000L);
+        assertThat(c.isExplicit(BrokerConfig.NUM_PARTITIONS)).isTrue();
+        assertThat(c.isExplicit(BrokerConfig.NODE_ID)).isTrue();
+    }
+
+    @Test
+    void shouldBoundTheCompactorKeyMapWithKafkasSetting() {
+        assertThat(BrokerConfig.defaults().longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE)).isEqualTo(128L << 20);
+        assertThat(BrokerConfig.parse(Map.of("log.cleaner.dedupe.buffer.size", "4194304"))
+                .longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE)).isEqualTo(4L << 20);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.cleaner.dedupe.buffer.size", "1024")))
+                .hasMessageContaining("log.cleaner.dedupe.buffer.size");
+    }
+
+    @Test
+    void shouldPreallocateFourMebibytesUnlessSwitchedOffOrTooSmall() {
+        assertThat(BrokerConfig.defaults().intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isEqualTo(4 << 20);
+        assertThat(BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "0"))
+                .intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isZero();
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "4096")))
+                .hasMessageContaining("brook.log.preallocate.bytes").hasMessageContaining("0 (off) or at least 65536");
+    }
+
+    @Test
+    void shouldPreferLogDirsOverLogDir() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("log.dir", "/a", "log.dirs", "/b"));
+        assertThat(c.dataDir()).isEqualTo(Path.of("/b"));
+        assertThat(BrokerConfig.parse(Map.of("log.dir", "/a")).dataDir()).isEqualTo(Path.of("/a"));
+    }
+
+    @Test
+    void shouldCollectUnknownKeysWithoutFailing() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("zookeeper.connect", "x:2181", "num.partitions", "2"));
+        assertThat(c.unknownKeys()).containsExactly("zookeeper.connect");
+        assertThat(c.numPartitions()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRejectInvalidValuesWithMessageNamingKeyAndValue() {
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("num.partitions", "zero")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("num.partitions").hasMessageContaining("'zero'");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("num.partitions", "0")))
+                .hasMessageContaining("num.partitions").hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("auto.create.topics.enable", "yes")))
+                .hasMessageContaining("auto.create.topics.enable").hasMessageContaining("true or false");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("socket.request.max.bytes", "4294967296")))
+                .hasMessageContaining("socket.request.max.bytes");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("default.replication.factor", "3")))
+                .hasMessageContaining("single node");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("compression.type", "brotli")))
+                .hasMessageContaining("compression.type").hasMessageContaining("zstd");
+    }
+
+    @Test
+    void shouldRejectListenersBrookCannotServe() {
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "SSL://127.0.0.1:9093")))
+                .hasMessageContaining("PLAINTEXT");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://a:1,PLAINTEXT://b:2")))
+                .hasMessageContaining("exactly one listener");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://127.0.0.1:70000")))
+                .hasMessageContaining("65535");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "127.0.0.1:9092")))
+                .hasMessageContaining("NAME://host:port");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092")))
+                .hasMessageContaining("advertised.listeners");
+        BrokerConfig wildcard = BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092",
+                "advertised.listeners", "PLAINTEXT://host.example:9092"));
+        assertThat(wildcard.listener().wildcardHost()).isTrue();
+    }
+
+    @Test
+    void shouldParseBracketedIpv6Host() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://[::1]:9092"));
+        assertThat(c.listener().host()).isEqualTo("::1");
+        assertThat(c.listener().toString()).isEqualTo("PLAINTEXT://[::1]:9092");
+    }
+
+    @Test
+    void shouldRejectConflictingSynonyms() {
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("node.id", "1", "broker.id", "2")))
+                .hasMessageContaining("node.id").hasMessageContaining("broker.id");
+        assertThat(BrokerConfig.parse(Map.of("node.id", "4", "broker.id", "4")).nodeId()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldRejectSeveralDataDirectories() {
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.dirs", "/a,/b")))
+                .hasMessageContaining("exactly one data directory");
+    }
+
+    @Test
+    void shouldKnowAndCheckTheGroupCoordinatorSettings() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("group.min.session.timeout.ms", "1000",
+                "offsets.topic.num.partitions", "4"));
+        assertThat(c.unknownKeys()).isEmpty();
+        assertThat(c.groupCoordinator().minSessionTimeoutMs()).isEqualTo(1000);
+        assertThat(c.groupCoordinator().offsetsTopicPartitions()).isEqualTo(4);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("group.max.size", "many")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group.max.size");
+    }
+}
