@@ -1,12 +1,12 @@
 package io.brook.storage;
 
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.EndTransactionMarker;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.record.TimestampType;
 
 import java.io.IOException;
@@ -88,7 +88,7 @@ final class Batches {
                 continue;
             }
             b.ensureValid();
-            for (org.apache.kafka.common.record.Record r : b) {
+            for (org.apache.kafka.common.record.internal.Record r : b) {
                 out.add(new Rec(r.offset(), r.timestamp(), str(r.key()), str(r.value())));
             }
         }
@@ -116,7 +116,7 @@ final class Batches {
                 if (b.isControlBatch()) {
                     continue;
                 }
-                for (org.apache.kafka.common.record.Record rec : b) {
+                for (org.apache.kafka.common.record.internal.Record rec : b) {
                     if (rec.offset() >= next) {
                         out.add(new Rec(rec.offset(), rec.timestamp(), str(rec.key()), str(rec.value())));
                     }

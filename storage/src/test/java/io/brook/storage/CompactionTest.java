@@ -90,7 +90,7 @@ class CompactionTest {
                 .map(Batches.Rec::key).toList();
         assertThat(cleanedKeys).isNotEmpty().doesNotHaveDuplicates();
         assertThat(after.size()).isLessThan(40);
-        List<org.apache.kafka.common.record.MutableRecordBatch> batches = new java.util.ArrayList<>();
+        List<org.apache.kafka.common.record.internal.MutableRecordBatch> batches = new java.util.ArrayList<>();
         for (long next = 0; next < log.highWatermark(); ) {
             var part = Batches.batches(log.read(next, 1 << 20, true).records());
             batches.addAll(part);
@@ -150,7 +150,7 @@ class CompactionTest {
         }
         log.flush();
         cleaner.clean(log, fx.clock.millis());
-        List<org.apache.kafka.common.record.MutableRecordBatch> batches = new java.util.ArrayList<>();
+        List<org.apache.kafka.common.record.internal.MutableRecordBatch> batches = new java.util.ArrayList<>();
         for (long next = 0; next < log.highWatermark(); ) {
             var part = Batches.batches(log.read(next, 1 << 20, true).records());
             batches.addAll(part);

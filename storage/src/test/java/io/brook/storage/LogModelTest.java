@@ -2,7 +2,7 @@ package io.brook.storage;
 
 import io.brook.wire.protocol.Errors;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

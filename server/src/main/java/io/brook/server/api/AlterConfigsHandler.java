@@ -50,14 +50,4 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
         }
         ctx.respond(new AlterConfigsResponse().responses(out));
     }
-
-    @Override
-    public ApiMessage errorResponse(AlterConfigsRequest request, short version, Errors error) {
-        List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
-        for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
-            out.add(new AlterConfigsResponse.AlterConfigsResourceResponse().resourceType(res.resourceType())
-                    .resourceName(res.resourceName()).errorCode(error.code()));
-        }
-        return new AlterConfigsResponse().responses(out);
-    }
 }

@@ -26,7 +26,7 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
     @Override
     public void handle(RequestContext ctx, ApiVersionsRequest request) {
         if (ctx.apiVersion() >= 3 && !(valid(request.clientSoftwareName()) && valid(request.clientSoftwareVersion()))) {
-            ctx.respond(errorResponse(request, ctx.apiVersion(), Errors.INVALID_REQUEST));
+            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.INVALID_REQUEST));
             return;
         }
         ctx.respond(ctx.apis().apiVersionsResponse());
@@ -34,10 +34,5 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
 
     private static boolean valid(String s) {
         return s != null && SOFTWARE.matcher(s).matches();
-    }
-
-    @Override
-    public ApiMessage errorResponse(ApiVersionsRequest request, short version, Errors error) {
-        return new ApiVersionsResponse().errorCode(error.code()).apiKeys(new ArrayList<>(1));
     }
 }

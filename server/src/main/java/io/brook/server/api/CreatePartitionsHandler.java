@@ -88,13 +88,4 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
     private static CreatePartitionsTopicResult fail(CreatePartitionsTopicResult r, Errors error, String message) {
         return r.errorCode(error.code()).errorMessage(message);
     }
-
-    @Override
-    public ApiMessage errorResponse(CreatePartitionsRequest request, short version, Errors error) {
-        List<CreatePartitionsTopicResult> results = new ArrayList<>();
-        for (CreatePartitionsTopic t : request.topics()) {
-            results.add(new CreatePartitionsTopicResult().name(t.name()).errorCode(error.code()));
-        }
-        return new CreatePartitionsResponse().results(results);
-    }
 }

@@ -140,13 +140,4 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
     private static CreatableTopicResult fail(CreatableTopicResult r, Errors error, String message) {
         return r.errorCode(error.code()).errorMessage(message);
     }
-
-    @Override
-    public ApiMessage errorResponse(CreateTopicsRequest request, short version, Errors error) {
-        List<CreatableTopicResult> results = new ArrayList<>();
-        for (CreatableTopic t : request.topics()) {
-            results.add(new CreatableTopicResult().name(t.name()).errorCode(error.code()));
-        }
-        return new CreateTopicsResponse().topics(results);
-    }
 }

@@ -60,18 +60,4 @@ final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
         }
         ctx.respond(new DeleteRecordsResponse().topics(out));
     }
-
-    @Override
-    public ApiMessage errorResponse(DeleteRecordsRequest request, short version, Errors error) {
-        List<DeleteRecordsTopicResult> out = new ArrayList<>();
-        for (DeleteRecordsTopic t : request.topics()) {
-            List<DeleteRecordsPartitionResult> parts = new ArrayList<>();
-            for (DeleteRecordsPartition p : t.partitions()) {
-                parts.add(new DeleteRecordsPartitionResult().partitionIndex(p.partitionIndex()).lowWatermark(-1)
-                        .errorCode(error.code()));
-            }
-            out.add(new DeleteRecordsTopicResult().name(t.name()).partitions(parts));
-        }
-        return new DeleteRecordsResponse().topics(out);
-    }
 }

@@ -88,14 +88,4 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
     private static DeletableTopicResult fail(DeletableTopicResult r, Errors error, String message) {
         return r.errorCode(error.code()).errorMessage(message);
     }
-
-    @Override
-    public ApiMessage errorResponse(DeleteTopicsRequest request, short version, Errors error) {
-        List<DeletableTopicResult> results = new ArrayList<>();
-        for (DeleteTopicState t : wanted(request, version)) {
-            results.add(new DeletableTopicResult().name(t.name())
-                    .topicId(t.topicId() == null ? ZERO : t.topicId()).errorCode(error.code()));
-        }
-        return new DeleteTopicsResponse().responses(results);
-    }
 }

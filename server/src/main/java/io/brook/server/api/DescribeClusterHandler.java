@@ -46,9 +46,4 @@ final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest>
         }
         ctx.respond(r);
     }
-
-    @Override
-    public ApiMessage errorResponse(DescribeClusterRequest request, short version, Errors error) {
-        return new DescribeClusterResponse().errorCode(error.code()).clusterId("");
-    }
 }

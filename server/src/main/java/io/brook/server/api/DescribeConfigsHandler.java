@@ -140,14 +140,4 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     private static boolean wanted(List<String> keys, String name) {
         return keys == null || keys.isEmpty() || keys.contains(name);
     }
-
-    @Override
-    public ApiMessage errorResponse(DescribeConfigsRequest request, short version, Errors error) {
-        List<DescribeConfigsResult> results = new ArrayList<>();
-        for (DescribeConfigsResource res : request.resources()) {
-            results.add(new DescribeConfigsResult().resourceType(res.resourceType()).resourceName(res.resourceName())
-                    .errorCode(error.code()).errorMessage(null));
-        }
-        return new DescribeConfigsResponse().results(results);
-    }
 }

@@ -113,14 +113,4 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
         return err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
                 : r.errorCode(err.error().code()).errorMessage(err.message());
     }
-
-    @Override
-    public ApiMessage errorResponse(IncrementalAlterConfigsRequest request, short version, Errors error) {
-        List<AlterConfigsResourceResponse> out = new ArrayList<>();
-        for (AlterConfigsResource res : request.resources()) {
-            out.add(new AlterConfigsResourceResponse().resourceType(res.resourceType())
-                    .resourceName(res.resourceName()).errorCode(error.code()));
-        }
-        return new IncrementalAlterConfigsResponse().responses(out);
-    }
 }

@@ -27,15 +27,10 @@ final class InitProducerIdHandler implements ApiHandler<InitProducerIdRequest> {
     @Override
     public void handle(RequestContext ctx, InitProducerIdRequest request) {
         if (request.transactionalId() != null) {
-            ctx.respond(errorResponse(request, ctx.apiVersion(), Errors.COORDINATOR_NOT_AVAILABLE));
+            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.COORDINATOR_NOT_AVAILABLE));
             return;
         }
         long id = broker.producerIds().next();
         ctx.respond(new InitProducerIdResponse().errorCode(Errors.NONE.code()).producerId(id).producerEpoch((short) 0));
-    }
-
-    @Override
-    public ApiMessage errorResponse(InitProducerIdRequest request, short version, Errors error) {
-        return new InitProducerIdResponse().errorCode(error.code()).producerId(-1).producerEpoch((short) -1);
     }
 }

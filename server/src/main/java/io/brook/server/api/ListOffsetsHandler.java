@@ -81,18 +81,4 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
             r.offset(found.offset()).timestamp(timestamp < 0 && timestamp != Log.MAX_TIMESTAMP ? -1 : found.timestamp());
         }
     }
-
-    @Override
-    public ApiMessage errorResponse(ListOffsetsRequest request, short version, Errors error) {
-        List<ListOffsetsTopicResponse> out = new ArrayList<>();
-        for (ListOffsetsTopic t : request.topics()) {
-            List<ListOffsetsPartitionResponse> parts = new ArrayList<>();
-            for (ListOffsetsPartition p : t.partitions()) {
-                parts.add(new ListOffsetsPartitionResponse().partitionIndex(p.partitionIndex()).errorCode(error.code())
-                        .timestamp(-1).offset(-1).leaderEpoch(-1));
-            }
-            out.add(new ListOffsetsTopicResponse().name(t.name()).partitions(parts));
-        }
-        return new ListOffsetsResponse().topics(out);
-    }
 }

@@ -128,21 +128,4 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         }
         return topic;
     }
-
-    @Override
-    public ApiMessage errorResponse(MetadataRequest request, short version, Errors error) {
-        List<MetadataResponseTopic> topics = new ArrayList<>();
-        if (request.topics() != null) {
-            for (MetadataRequestTopic t : request.topics()) {
-                String name = t.name() == null && version < 12 ? "" : t.name();
-                topics.add(new MetadataResponseTopic().errorCode(error.code()).name(name)
-                        .topicId(t.topicId() == null ? ZERO_UUID : t.topicId()));
-            }
-        }
-        MetadataResponse r = new MetadataResponse().topics(topics);
-        if (version >= 13) {
-            r.errorCode(error.code());
-        }
-        return r;
-    }
 }

@@ -59,18 +59,4 @@ final class OffsetForLeaderEpochHandler implements ApiHandler<OffsetForLeaderEpo
         }
         ctx.respond(new OffsetForLeaderEpochResponse().topics(out));
     }
-
-    @Override
-    public ApiMessage errorResponse(OffsetForLeaderEpochRequest request, short version, Errors error) {
-        List<OffsetForLeaderTopicResult> out = new ArrayList<>();
-        for (OffsetForLeaderTopic t : request.topics()) {
-            List<EpochEndOffset> parts = new ArrayList<>();
-            for (OffsetForLeaderPartition p : t.partitions()) {
-                parts.add(new EpochEndOffset().partition(p.partition()).errorCode(error.code()).leaderEpoch(-1)
-                        .endOffset(-1));
-            }
-            out.add(new OffsetForLeaderTopicResult().topic(t.topic()).partitions(parts));
-        }
-        return new OffsetForLeaderEpochResponse().topics(out);
-    }
 }

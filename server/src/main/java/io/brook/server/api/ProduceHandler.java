@@ -63,7 +63,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         short version = ctx.apiVersion();
         short acks = request.acks();
         if (acks != 0 && acks != 1 && acks != -1) {
-            ctx.respond(errorResponse(request, version, Errors.INVALID_REQUIRED_ACKS));
+            ctx.respond(request.errorResponse(version, Errors.INVALID_REQUIRED_ACKS));
             return;
         }
         Topics topics = broker.topics();
@@ -201,19 +201,5 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             }
         }
         return "none";
-    }
-
-    @Override
-    public ApiMessage errorResponse(ProduceRequest request, short version, Errors error) {
-        List<TopicProduceResponse> responses = new ArrayList<>();
-        for (TopicProduceData td : request.topicData()) {
-            List<PartitionProduceResponse> parts = new ArrayList<>();
-            for (PartitionProduceData pd : td.partitionData()) {
-                parts.add(new PartitionProduceResponse().index(pd.index()).errorCode(error.code()).baseOffset(-1)
-                        .logAppendTimeMs(-1).logStartOffset(-1));
-            }
-            responses.add(new TopicProduceResponse().name(td.name()).partitionResponses(parts));
-        }
-        return new ProduceResponse().responses(responses);
     }
 }

@@ -1,7 +1,6 @@
 package io.brook.server.network;
 
-import io.brook.wire.protocol.ApiMessage;
-import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.ApiRequest;
 
 /**
  * The broker side of one Kafka API, as the network layer calls it.
@@ -13,9 +12,13 @@ import io.brook.wire.protocol.Errors;
  * sent). It may answer at once or later from any thread through {@link RequestContext#respond};
  * the network layer puts responses back into request order.
  *
+ * <p>When {@link #handle} throws, the client gets the request's own
+ * {@linkplain ApiRequest#errorResponse error response} (generated from the schemas) with
+ * UNKNOWN_SERVER_ERROR, for that request only.
+ *
  * @param <Q> the request body type
  */
-public interface ApiHandler<Q extends ApiMessage> {
+public interface ApiHandler<Q extends ApiRequest> {
 
     void handle(RequestContext ctx, Q request);
 
@@ -29,11 +32,4 @@ public interface ApiHandler<Q extends ApiMessage> {
     default boolean runsOnEventLoop() {
         return false;
     }
-
-    /**
-     * A response to {@code request} that carries {@code error} everywhere it has an error code
-     * (top level, per topic, per partition, mirroring what the request asked for). Used when the
-     * handler failed with an exception: the client gets an error for that request only.
-     */
-    ApiMessage errorResponse(Q request, short version, Errors error);
 }

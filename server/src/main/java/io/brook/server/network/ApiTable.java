@@ -3,7 +3,7 @@ package io.brook.server.network;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
 import io.brook.wire.protocol.ApiKey;
-import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,7 +22,7 @@ public final class ApiTable {
      * connection when they actually arrive (Produce v0–2: old librdkafka turns compression on only
      * when it sees Produce v0 advertised).
      */
-    public static final class Entry<Q extends ApiMessage> {
+    public static final class Entry<Q extends ApiRequest> {
         private final ApiKey key;
         private final short advertisedMin;
         private final short advertisedMax;
@@ -142,7 +142,7 @@ public final class ApiTable {
         }
 
         /** Registers {@code key}, advertising and accepting versions {@code min..max}. */
-        public <Q extends ApiMessage> Builder register(ApiKey key, int min, int max, BodyReader<Q> reader,
+        public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, BodyReader<Q> reader,
                 ApiHandler<Q> handler) {
             return register(key, min, max, min, reader, handler);
         }
@@ -151,7 +151,7 @@ public final class ApiTable {
          * Registers {@code key}, advertising versions {@code min..max} and accepting only
          * {@code acceptFrom..max}.
          */
-        public <Q extends ApiMessage> Builder register(ApiKey key, int min, int max, int acceptFrom,
+        public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, int acceptFrom,
                 BodyReader<Q> reader, ApiHandler<Q> handler) {
             if (byId[key.id()] != null) {
                 throw new IllegalArgumentException(key + " registered twice");

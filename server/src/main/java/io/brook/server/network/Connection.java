@@ -2,6 +2,7 @@ package io.brook.server.network;
 
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.RequestHeader;
@@ -135,7 +136,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         short version = header.apiVersion();
-        ApiMessage body;
+        ApiRequest body;
         short responseVersion = version;
         if (!entry.accepts(version)) {
             if (entry.key() == ApiKey.API_VERSIONS && version > entry.advertisedMax()) {

@@ -2,6 +2,7 @@ package io.brook.server.network;
 
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
@@ -27,8 +28,8 @@ public final class RequestContext {
 
     private final Connection connection;
     private final RequestHeader header;
-    private final ApiTable.Entry<? extends ApiMessage> entry;
-    private final ApiMessage request;
+    private final ApiTable.Entry<? extends ApiRequest> entry;
+    private final ApiRequest request;
     private final short responseVersion;
     private final int frameSize;
     private ByteBuf frame;
@@ -38,8 +39,8 @@ public final class RequestContext {
     private volatile Outcome outcome;
     private volatile String closeReason;
 
-    RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiMessage> entry,
-            ApiMessage request, short responseVersion, ByteBuf frame, int frameSize) {
+    RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
+            ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
         this.connection = connection;
         this.header = header;
         this.entry = entry;
@@ -115,9 +116,8 @@ public final class RequestContext {
         complete(Outcome.CLOSE, null, reason);
     }
 
-    @SuppressWarnings("unchecked")
     ApiMessage errorResponse(Errors error) {
-        return ((ApiHandler<ApiMessage>) entry.handler).errorResponse(request, responseVersion, error);
+        return request.errorResponse(responseVersion, error);
     }
 
     boolean isDone() {
@@ -127,7 +127,7 @@ public final class RequestContext {
     void run() {
         try {
             @SuppressWarnings("unchecked")
-            ApiHandler<ApiMessage> handler = (ApiHandler<ApiMessage>) entry.handler;
+            ApiHandler<ApiRequest> handler = (ApiHandler<ApiRequest>) entry.handler;
             handler.handle(this, request);
         } catch (Throwable t) {
             fail(t);

@@ -92,11 +92,6 @@ class InlineRequestsTest {
         public boolean runsOnEventLoop() {
             return inline;
         }
-
-        @Override
-        public ApiMessage errorResponse(Ping request, short version, Errors error) {
-            return new Pong(key, request.id(), error.code());
-        }
     }
 
     private void start(boolean inlineRequests) throws Exception {

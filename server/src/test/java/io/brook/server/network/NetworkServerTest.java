@@ -70,11 +70,6 @@ class NetworkServerTest {
                 ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code()));
             }
         }
-
-        @Override
-        public ApiMessage errorResponse(Ping request, short version, Errors error) {
-            return new Pong(KEY, request.id(), error.code());
-        }
     }
 
     private void start(Map<String, String> overrides) throws Exception {

@@ -2,6 +2,8 @@ package io.brook.server.network;
 
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ApiRequest;
+import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.ProtocolWriter;
 import io.brook.wire.protocol.RequestHeader;
@@ -14,7 +16,7 @@ final class TestMessages {
     }
 
     /** Body: int32 id, int32 padding length, padding bytes. */
-    record Ping(ApiKey apiKey, int id, int padding) implements ApiMessage {
+    record Ping(ApiKey apiKey, int id, int padding) implements ApiRequest {
         static Ping read(ApiKey key, ByteBuffer buf) {
             if (buf.remaining() < 8) {
                 throw new ProtocolDecodeException("Ping.id: need 8 bytes, " + buf.remaining() + " remain");
@@ -32,6 +34,12 @@ final class TestMessages {
         @Override
         public int size(short version) {
             return 8 + padding;
+        }
+
+        /** A failed Ping is answered with a Pong of the same id that carries the error. */
+        @Override
+        public ApiMessage errorResponse(short version, Errors error) {
+            return new Pong(apiKey, id, error.code());
         }
 
         @Override

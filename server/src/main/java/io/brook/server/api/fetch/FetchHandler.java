@@ -168,19 +168,4 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     private static FetchResponse topLevelError(Errors error, int sessionId) {
         return new FetchResponse().errorCode(error.code()).sessionId(sessionId).responses(new ArrayList<>());
     }
-
-    @Override
-    public ApiMessage errorResponse(FetchRequest request, short version, Errors error) {
-        List<FetchableTopicResponse> responses = new ArrayList<>();
-        for (FetchTopic ft : request.topics()) {
-            List<PartitionData> parts = new ArrayList<>();
-            for (FetchPartition fp : ft.partitions()) {
-                PartitionData pd = new PartitionData().partitionIndex(fp.partition()).records(BufferRecords.EMPTY);
-                failPartition(pd, error);
-                parts.add(pd);
-            }
-            responses.add(new FetchableTopicResponse().topic(ft.topic()).partitions(parts));
-        }
-        return new FetchResponse().errorCode(version >= 7 ? error.code() : 0).sessionId(0).responses(responses);
-    }
 }

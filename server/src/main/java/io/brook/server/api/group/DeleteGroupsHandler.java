@@ -27,13 +27,4 @@ public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest
     public void handle(RequestContext ctx, DeleteGroupsRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).deleteGroups(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(DeleteGroupsRequest request, short version, Errors error) {
-        List<DeletableGroupResult> results = new ArrayList<>();
-        for (String id : request.groupsNames()) {
-            results.add(new DeletableGroupResult().groupId(id).errorCode(error.code()));
-        }
-        return new DeleteGroupsResponse().results(results);
-    }
 }

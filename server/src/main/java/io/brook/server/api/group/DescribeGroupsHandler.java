@@ -27,14 +27,4 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
     public void handle(RequestContext ctx, DescribeGroupsRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).describeGroups(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(DescribeGroupsRequest request, short version, Errors error) {
-        List<DescribedGroup> groups = new ArrayList<>();
-        for (String id : request.groups()) {
-            groups.add(new DescribedGroup().groupId(id).errorCode(error.code()).groupState("")
-                    .protocolType("").protocolData(""));
-        }
-        return new DescribeGroupsResponse().groups(groups);
-    }
 }

@@ -77,16 +77,4 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     private static Coordinator fail(Coordinator c, Errors error, String message) {
         return c.errorCode(error.code()).errorMessage(message).nodeId(-1).host("").port(-1);
     }
-
-    @Override
-    public ApiMessage errorResponse(FindCoordinatorRequest request, short version, Errors error) {
-        if (version < 4) {
-            return new FindCoordinatorResponse().errorCode(error.code()).nodeId(-1).host("").port(-1);
-        }
-        List<Coordinator> out = new ArrayList<>();
-        for (String key : request.coordinatorKeys()) {
-            out.add(fail(new Coordinator().key(key), error, null));
-        }
-        return new FindCoordinatorResponse().coordinators(out);
-    }
 }

@@ -24,9 +24,4 @@ public final class HeartbeatHandler implements ApiHandler<HeartbeatRequest> {
     public void handle(RequestContext ctx, HeartbeatRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).heartbeat(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(HeartbeatRequest request, short version, Errors error) {
-        return new HeartbeatResponse().errorCode(error.code());
-    }
 }

@@ -25,11 +25,4 @@ public final class JoinGroupHandler implements ApiHandler<JoinGroupRequest> {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).joinGroup(request, ctx.apiVersion(), ctx.clientId(),
                 GroupRequests.clientHost(ctx.clientAddress())));
     }
-
-    @Override
-    public ApiMessage errorResponse(JoinGroupRequest request, short version, Errors error) {
-        return new JoinGroupResponse().errorCode(error.code()).generationId(-1)
-                .protocolName(version >= 7 ? null : "").leader("")
-                .memberId(request.memberId() == null ? "" : request.memberId());
-    }
 }

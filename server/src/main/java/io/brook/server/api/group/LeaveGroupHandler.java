@@ -27,18 +27,4 @@ public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequest> {
     public void handle(RequestContext ctx, LeaveGroupRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).leaveGroup(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(LeaveGroupRequest request, short version, Errors error) {
-        LeaveGroupResponse r = new LeaveGroupResponse().errorCode(error.code());
-        if (version >= 3) {
-            List<MemberResponse> members = new ArrayList<>();
-            for (LeaveGroupRequest.MemberIdentity m : request.members()) {
-                members.add(new MemberResponse().memberId(m.memberId()).groupInstanceId(m.groupInstanceId())
-                        .errorCode(error.code()));
-            }
-            r.members(members);
-        }
-        return r;
-    }
 }

@@ -24,9 +24,4 @@ public final class ListGroupsHandler implements ApiHandler<ListGroupsRequest> {
     public void handle(RequestContext ctx, ListGroupsRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).listGroups(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(ListGroupsRequest request, short version, Errors error) {
-        return new ListGroupsResponse().errorCode(error.code());
-    }
 }

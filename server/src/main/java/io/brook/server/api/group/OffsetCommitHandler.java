@@ -83,17 +83,4 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
         }
         return out;
     }
-
-    @Override
-    public ApiMessage errorResponse(OffsetCommitRequest request, short version, Errors error) {
-        List<OffsetCommitResponseTopic> topics = new ArrayList<>();
-        for (OffsetCommitRequestTopic t : request.topics()) {
-            List<OffsetCommitResponsePartition> parts = new ArrayList<>();
-            for (OffsetCommitRequestPartition p : t.partitions()) {
-                parts.add(new OffsetCommitResponsePartition().partitionIndex(p.partitionIndex()).errorCode(error.code()));
-            }
-            topics.add(new OffsetCommitResponseTopic().name(t.name()).partitions(parts));
-        }
-        return new OffsetCommitResponse().topics(topics);
-    }
 }

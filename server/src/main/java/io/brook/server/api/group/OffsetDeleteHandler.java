@@ -64,9 +64,4 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
             return r.topics(out);
         }));
     }
-
-    @Override
-    public ApiMessage errorResponse(OffsetDeleteRequest request, short version, Errors error) {
-        return new OffsetDeleteResponse().errorCode(error.code());
-    }
 }

@@ -24,9 +24,4 @@ public final class SyncGroupHandler implements ApiHandler<SyncGroupRequest> {
     public void handle(RequestContext ctx, SyncGroupRequest request) {
         GroupRequests.reply(ctx, GroupRequests.coordinator(broker).syncGroup(request, ctx.apiVersion()));
     }
-
-    @Override
-    public ApiMessage errorResponse(SyncGroupRequest request, short version, Errors error) {
-        return new SyncGroupResponse().errorCode(error.code()).assignment(new byte[0]);
-    }
 }
