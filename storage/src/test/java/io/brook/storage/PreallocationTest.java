@@ -61,7 +61,7 @@ class PreallocationTest {
     private void awaitZerosAhead(Log log) {
         LogSegment seg = log.active();
         // queued is cleared once the extension (zeros written and forced) is complete
-        await("zeros ahead of " + seg, () -> seg.zeroedEnd() > seg.size() + AHEAD / 4 && !seg.preallocationQueued.get()
+        await("zeros ahead of " + seg, () -> seg.zeroedEnd() > seg.size() + AHEAD / 4 && !seg.tail.queued.get()
                 || !fx.preallocator.enabled());
         assertThat(fx.preallocator.enabled()).as("preallocation works on this file system").isTrue();
     }
