@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,9 @@ import java.nio.file.StandardOpenOption;
  * writer); reads run on any thread and see a prefix of the file bounded by {@link #size()}, which
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
  * {@link #flush}, {@link #flushIndexes} and {@link #markDeleted} hold this segment's monitor, so a
- * segment marked deleted is never forced afterwards and marking waits for a force in progress.
+ * segment marked deleted is never forced afterwards and marking waits for a force in progress
+ * (so it is never done under the append lock without the flush lock, see the package
+ * documentation).
  *
  * <p>Preallocation (the active segment only): the file may extend past {@link #size()} with
  * zeros written ahead of the data, see {@link PreallocatedTail}. Tailing reads find their batch
@@ -113,8 +116,16 @@ final class LogSegment {
 
     /** Opens an existing segment; nothing is trusted until {@link #load} or {@link #recover}. */
     static LogSegment open(Path dir, long base, LogConfig config, long nowMs) throws IOException {
-        FileChannel ch = FileChannel.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        return open(dir, base, file(dir, base, LOG_SUFFIX), config, nowMs);
+    }
+
+    /**
+     * Opens {@code logFile} as the segment with base offset {@code base} of {@code dir}: a file
+     * written under another name (a compaction's {@code .cleaned} file) that is renamed to the
+     * segment's name before the segment is used; nothing is trusted until {@link #recover}.
+     */
+    static LogSegment open(Path dir, long base, Path logFile, LogConfig config, long nowMs) throws IOException {
+        FileChannel ch = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
         // An empty segment is not indexed (see Log's load): there is nothing to write back.
@@ -150,6 +161,11 @@ final class LogSegment {
     /** Time from which segment.ms counts: the first batch's timestamp, else when the segment was made. */
     long rollingTimestamp() {
         return rollingTimestamp >= 0 ? rollingTimestamp : createdMs;
+    }
+
+    /** The largest timestamp of the first batch; -1 when empty or the batch has none. */
+    long firstBatchTimestamp() {
+        return rollingTimestamp;
     }
 
     boolean indexesFull() {
@@ -494,7 +510,7 @@ final class LogSegment {
             channel.force(false);
         }
         if (directoryEntryDirty && size > 0) {
-            Log.fsyncDirectory(dir);
+            DurableFiles.fsyncDirectory(dir);
             directoryEntryDirty = false;
         }
     }
@@ -536,11 +552,24 @@ final class LogSegment {
         tail.stop();
     }
 
+    /**
+     * Takes the segment out of service for good, once it is out of its log's map: marks it
+     * deleted (waiting for a force of it in progress, so never under the append lock unless the
+     * flush lock is held) and renames its files to {@code .deleted}.
+     */
+    void retire() throws IOException {
+        markDeleted();
+        renameWithSuffix(DELETED_SUFFIX);
+    }
+
     synchronized boolean isDeleted() {
         return deleted;
     }
 
-    /** Renames all three files by adding {@code suffix} (e.g. before a delayed delete). */
+    /**
+     * Renames all three files by adding {@code suffix} (e.g. before a delayed delete). The renames
+     * are not forced: the caller fsyncs the directory, outside the log's append lock.
+     */
     void renameWithSuffix(String suffix) throws IOException {
         for (String s : new String[] {INDEX_SUFFIX, TIME_INDEX_SUFFIX, LOG_SUFFIX}) {
             Path f = file(dir, baseOffset, s);

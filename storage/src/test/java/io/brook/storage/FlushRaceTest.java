@@ -41,14 +41,14 @@ class FlushRaceTest {
         }
         assertThat(log.segmentCount()).isGreaterThan(2);
         int[] deleted = {0};
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (deleted[0] == 0) {
                 // Retention (file.delete.delay.ms=0: files go at once) after the flusher picked s.
                 deleted[0] = log.deleteExpiredSegments(fx.clock.millis());
             }
         };
         log.flush();
-        log.beforeSegmentFlush = null;
+        log.durability.beforeSegmentFlush = null;
 
         assertThat(deleted[0]).isPositive();
         AppendResult r = log.append(Batches.batch(0, 2, "k"), 0);
@@ -73,7 +73,7 @@ class FlushRaceTest {
         }
         LogCleaner cleaner = new LogCleaner();
         int[] rewritten = {-1};
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (rewritten[0] < 0) {
                 try {
                     rewritten[0] = cleaner.clean(log, fx.clock.millis());
@@ -83,7 +83,7 @@ class FlushRaceTest {
             }
         };
         log.flush();
-        log.beforeSegmentFlush = null;
+        log.durability.beforeSegmentFlush = null;
 
         assertThat(rewritten[0]).isPositive();
         assertThat(log.append(Batches.keyed(fx.clock.millis(), new String[] {"k0"}, new String[] {"last"}), 0)
@@ -100,7 +100,7 @@ class FlushRaceTest {
         java.util.concurrent.CompletableFuture<Void> durable = log.whenDurable(r.lastOffset() + 1);
         java.util.concurrent.CountDownLatch inFlush = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             inFlush.countDown();
             try {
                 release.await();

@@ -105,7 +105,7 @@ class GroupCommitTest {
     private static void blockFirstForce(Log log, java.util.concurrent.CountDownLatch inForce,
             java.util.concurrent.CountDownLatch release) {
         java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (first.getAndSet(false)) {
                 inForce.countDown();
                 try {

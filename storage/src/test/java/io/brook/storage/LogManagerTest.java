@@ -195,10 +195,10 @@ class LogManagerTest {
     void shouldFsyncTheDataDirectoryForANewLogAtItsFirstFlushRatherThanAtCreation() throws Exception {
         try (LogManager m = open()) {
             Log log = m.getOrCreateLog("fresh", 0, LogConfig.defaults());
-            assertThat(log.parentDirectoryDirty).isTrue();
+            assertThat(log.durability.parentDirectoryDirty).isTrue();
             AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
             log.whenDurable(r.lastOffset() + 1).get(30, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(log.parentDirectoryDirty).isFalse();
+            assertThat(log.durability.parentDirectoryDirty).isFalse();
         }
     }
 }
