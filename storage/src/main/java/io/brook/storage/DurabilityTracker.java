@@ -30,14 +30,15 @@ import java.util.function.Consumer;
  * truncation or compaction is never forced again (its data has left the log).
  *
  * <h2>Failure</h2>
- * An I/O error in a flush (including an unchecked exception thrown on its path) or in any other
- * write of the log takes the log offline for good, as Kafka does on a log directory failure:
- * every pending waiter completes exceptionally with the {@link IOException} (the server answers
- * KAFKA_STORAGE_ERROR), so does every later one, and the failure handler installed by the
- * {@link LogManager} takes every other log of the same data directory offline too. The durable
- * point stays where the last successful force left it; a later clean close writes no
- * clean-shutdown marker, so the next start scans what was written after it. Waiters registered
- * on a closed log fail at once instead of waiting for a flush that will never come.
+ * An I/O error in a flush (including an unchecked exception thrown on its path), and those of
+ * the other paths listed in {@link Log}'s comment, take the log offline for good, as Kafka does
+ * on a log directory failure: every pending waiter completes exceptionally with the
+ * {@link IOException} (the server answers KAFKA_STORAGE_ERROR), so does every later one, and
+ * the failure handler installed by the {@link LogManager} takes every other log of the same
+ * data directory offline too. The durable point stays where the last successful force left it;
+ * a later clean close writes no clean-shutdown marker, so the next start scans what was written
+ * after it. Waiters registered on a closed log fail at once instead of waiting for a flush that
+ * will never come.
  *
  * <p>Threading: {@link #flush} runs on a flusher thread (or at close) under {@link #flushLock},
  * which truncation, close and segment swaps also take, so a flush never interleaves with them;

@@ -50,13 +50,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * is never held across an fsync; reads take no lock.
  *
  * <h2>I/O failures</h2>
- * An I/O error in a write, a flush ({@code force}, including an unchecked exception thrown on
- * the flush path), retention, DeleteRecords or a write of the log's state files takes the log
- * offline for good, as Kafka does on a log directory failure (see {@link DurabilityTracker}):
- * appends and reads return KAFKA_STORAGE_ERROR, durability waiters fail, and the
- * {@link LogManager} takes every other log of the same data directory offline too. A failed
- * roll does not: it is logged, the append goes into the current segment (past
- * {@code segment.bytes} if need be) and the next append tries to roll again.
+ * An I/O error in an append's write, a flush ({@code force}, including an unchecked exception
+ * thrown on the flush path), retention or DeleteRecords (including the write of the log start
+ * offset they moved) takes the log offline for good, as Kafka does on a log directory failure
+ * (see {@link DurabilityTracker}): appends and reads return KAFKA_STORAGE_ERROR, durability
+ * waiters fail, and the {@link LogManager} takes every other log of the same data directory
+ * offline too. A failed roll does not: it is logged, the append goes into the current segment
+ * (past {@code segment.bytes} if need be) and the next append tries to roll again. A producer
+ * snapshot that cannot be written is logged too, and {@link #truncateTo} throws its I/O errors
+ * to its caller.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);

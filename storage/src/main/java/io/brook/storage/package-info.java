@@ -93,7 +93,7 @@
  *                 /00000000000000000000.timeindex  sparse max timestamp -> base offset
  *                                                  (both absent while a segment is empty)
  *                 /00000000000000001234.snapshot   idempotent-producer state at offset 1234
- *                 /log-start-offset                after DeleteRecords or retention
+ *                 /log-start-offset                after DeleteRecords, retention or truncation
  *                 /aborted-transactions            for READ_COMMITTED fetches
  *                 /*.cleaned, *.swap, *.deleted    transient names of file replacements
  * </pre>

@@ -12,7 +12,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Idempotent-producer rules of protocol.md §7.2, through the log's append path. */
+/** Idempotent-producer rules (KIP-98, as Kafka's ProducerAppendInfo applies them), through the log's append path. */
 class ProducerStateTest {
     private static final long PID = 4242L;
 
