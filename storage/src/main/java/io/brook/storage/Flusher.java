@@ -60,10 +60,6 @@ final class Flusher implements AutoCloseable {
         }
     }
 
-    int threads() {
-        return threads.length;
-    }
-
     static final int IDLE = 0;
     static final int QUEUED = 1;
     static final int FLUSHING = 2;
