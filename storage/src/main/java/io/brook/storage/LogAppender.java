@@ -106,15 +106,19 @@ final class LogAppender {
         return result;
     }
 
-    /** Rolls before an append that would not fit the active segment; returns whether it rolled. */
+    /**
+     * Rolls before an append that would not fit the active segment, or when the active segment
+     * is older than {@link LogConfig#maxSegmentMs}; returns whether it rolled.
+     */
     private boolean maybeRoll(LogConfig cfg, int bytes, long base, long last, long maxTs, long now) {
         LogSegment seg = log.active;
         if (seg.isEmpty()) {
             return false;
         }
         long rollTs = seg.rollingTimestamp();
+        long rollMs = cfg.maxSegmentMs();
         boolean byTime = (maxTs >= 0 && rollTs >= 0 ? maxTs - rollTs : now - rollTs)
-                > cfg.segmentMs() - Math.min(cfg.segmentJitterMs(), cfg.segmentMs() - 1);
+                > rollMs - Math.min(cfg.segmentJitterMs(), rollMs - 1);
         if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull()
                 || last - seg.baseOffset > Integer.MAX_VALUE) {
             try {

@@ -259,6 +259,15 @@ public final class LogConfig {
     public long timestampAfterMaxMs() { return timestampAfterMaxMs; }
     public boolean flushOnAck() { return flushOnAck; }
 
+    /**
+     * How old the active segment may grow before an append rolls it: {@code segment.ms}, and on
+     * compacted topics at most {@code max.compaction.lag.ms} too, so that no record waits in the
+     * active segment (which is never cleaned) longer than that (KIP-354).
+     */
+    long maxSegmentMs() {
+        return compact ? Math.min(segmentMs, maxCompactionLagMs) : segmentMs;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof LogConfig other && values.equals(other.values);
