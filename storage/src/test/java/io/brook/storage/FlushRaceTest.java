@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -121,16 +123,15 @@ class FlushRaceTest {
         deleter.start();
         // The deletion must wait for the flush in progress (parked on the flush lock), not
         // close the channel under it.
-        Thread.State state = deleter.getState();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (state != Thread.State.WAITING && state != Thread.State.TERMINATED && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            state = deleter.getState();
-        }
+        Thread.State[] state = {deleter.getState()};
+        Await.until("the deleter parks or ends", Duration.ofSeconds(30), () -> {
+            state[0] = deleter.getState();
+            return state[0] == Thread.State.WAITING || state[0] == Thread.State.TERMINATED;
+        });
         release.countDown();
         flusher.join();
         deleter.join();
-        assertThat(state).isEqualTo(Thread.State.WAITING);
+        assertThat(state[0]).isEqualTo(Thread.State.WAITING);
         assertThat(durable).isCompleted().isNotCompletedExceptionally();
         assertThat(fx.dir).doesNotExist();
     }

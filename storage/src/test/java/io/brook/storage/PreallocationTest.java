@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -43,11 +45,7 @@ class PreallocationTest {
     }
 
     private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.yield();
-        }
+        Await.until(what, Duration.ofSeconds(20), condition);
     }
 
     /** Appends {@code n} batches of 2 records with values of {@code valueSize} bytes. */
