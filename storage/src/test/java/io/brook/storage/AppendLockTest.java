@@ -67,15 +67,25 @@ class AppendLockTest {
         assertThat(r.error()).isEqualTo(Errors.NONE);
     }
 
-    @Test
-    void shouldAppendWhileDeleteRecordsWritesTheLogStartOffset() throws Exception {
-        fx = new LogFixture(tmp, Map.of());
+    /** A log of {@code batches} durable batches of 2 records whose first write of the log start offset blocks. */
+    private Log openBlockingTheLogStartOffset(Map<String, ?> settings, int batches) throws Exception {
+        fx = new LogFixture(tmp, settings);
         Log log = fx.open();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < batches; i++) {
             log.append(Batches.batch(1000, 2, "k"), 0);
         }
         log.flush();
         blockWritesOf(log, LogStateFiles.LOG_START_OFFSET_FILE);
+        return log;
+    }
+
+    private String logStartOffsetFile() throws Exception {
+        return Files.readString(fx.dir.resolve(LogStateFiles.LOG_START_OFFSET_FILE), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldAppendWhileDeleteRecordsWritesTheLogStartOffset() throws Exception {
+        Log log = openBlockingTheLogStartOffset(Map.of(), 5);
         CompletableFuture<Errors> deleted = startBlocked(() -> log.deleteRecordsBefore(4));
 
         assertAppendsWhileBlocked(log);
@@ -83,21 +93,14 @@ class AppendLockTest {
         release.countDown();
         assertThat(deleted.get(30, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
         assertThat(log.logStartOffset()).isEqualTo(4);
-        assertThat(Files.readString(fx.dir.resolve(LogStateFiles.LOG_START_OFFSET_FILE), StandardCharsets.UTF_8))
-                .isEqualTo("4\n");
+        assertThat(logStartOffsetFile()).isEqualTo("4\n");
     }
 
     @Test
     void shouldAppendWhileRetentionWritesTheLogStartOffset() throws Exception {
-        fx = new LogFixture(tmp, Map.of(LogConfig.SEGMENT_BYTES, 300, LogConfig.RETENTION_MS, 10_000));
-        Log log = fx.open();
-        long t0 = fx.clock.millis();
-        for (int i = 0; i < 12; i++) {
-            log.append(Batches.batch(t0 + i * 1000L, 2, "k"), 0);
-        }
-        log.flush();
-        blockWritesOf(log, LogStateFiles.LOG_START_OFFSET_FILE);
-        CompletableFuture<Integer> deleted = startBlocked(() -> log.deleteExpiredSegments(t0 + 15_500));
+        Log log = openBlockingTheLogStartOffset(Map.of(LogConfig.SEGMENT_BYTES, 300, LogConfig.RETENTION_BYTES, 600),
+                12);
+        CompletableFuture<Integer> deleted = startBlocked(() -> log.deleteExpiredSegments(fx.clock.millis()));
 
         assertAppendsWhileBlocked(log);
         release.countDown();
@@ -129,13 +132,7 @@ class AppendLockTest {
 
     @Test
     void shouldNeverOverwriteALaterLogStartOffsetWithAnEarlierOne() throws Exception {
-        fx = new LogFixture(tmp, Map.of());
-        Log log = fx.open();
-        for (int i = 0; i < 5; i++) {
-            log.append(Batches.batch(1000, 2, "k"), 0);
-        }
-        log.flush();
-        blockWritesOf(log, LogStateFiles.LOG_START_OFFSET_FILE);
+        Log log = openBlockingTheLogStartOffset(Map.of(), 5);
         CompletableFuture<Errors> first = startBlocked(() -> log.deleteRecordsBefore(4));
         CompletableFuture<Errors> second = async(() -> log.deleteRecordsBefore(6));
         // The second request moved the start in memory and waits for the first one's write.
@@ -143,8 +140,7 @@ class AppendLockTest {
         release.countDown();
         assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
         assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
-        assertThat(Files.readString(fx.dir.resolve(LogStateFiles.LOG_START_OFFSET_FILE), StandardCharsets.UTF_8))
-                .isEqualTo("6\n");
+        assertThat(logStartOffsetFile()).isEqualTo("6\n");
         assertThat(fx.reopen().logStartOffset()).isEqualTo(6);
     }
 }
