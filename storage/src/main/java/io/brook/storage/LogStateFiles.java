@@ -163,13 +163,14 @@ final class LogStateFiles {
     }
 
     private void writeSnapshots() throws IOException {
-        if (!snapshotsPending()) {
-            return;
-        }
-        txnIndex.persist();
-        txnIndex.force();
-        Snapshot s;
-        while ((s = nextSnapshot()) != null) {
+        while (snapshotsPending()) {
+            // The aborted transactions below the snapshot must be on disk before it is.
+            txnIndex.persist();
+            txnIndex.force();
+            Snapshot s = nextSnapshot();
+            if (s == null) {
+                return;
+            }
             try {
                 runBeforeWrite(ProducerStateManager.snapshotFile(dir, s.offset()));
                 ProducerStateManager.writeSnapshot(dir, s.offset(), s.content());
