@@ -17,9 +17,11 @@
  * <h2>Threads</h2>
  * <ul>
  *   <li>Netty event loops run Produce ({@code Log.append}, {@code whenDurable}) and Fetch
- *       ({@code Log.read}) inline; the server's I/O pool runs the other handlers (ListOffsets,
- *       DeleteRecords, topic creation and deletion); the group coordinator's thread appends to
- *       and reads its own partitions. None of them may ever wait for a disk.</li>
+ *       ({@code Log.read}) inline and never wait for a disk; nor does the group coordinator's
+ *       thread, which appends to and reads its own partitions. The server's I/O pool runs the
+ *       other handlers (ListOffsets, DeleteRecords, topic creation and deletion) and may wait
+ *       for one (DeleteRecords writes the log start offset, a topic deletion fsyncs the data
+ *       directory), never under an append lock.</li>
  *   <li>Flusher threads ({@link io.brook.storage.Flusher}, {@code brook.log.flush.threads}) run
  *       each log's flush: every force of segment data and indexes, and completions of
  *       durability waiters.</li>
