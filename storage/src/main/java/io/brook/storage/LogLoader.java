@@ -46,7 +46,7 @@ final class LogLoader {
      * @param name     the log's name for messages ({@code topic-partition})
      * @param segments the log's (empty) segment map, filled by {@link #loadSegments}
      */
-    LogLoader(Path dir, String name, LogConfig config, long nowMs, NavigableMap<Long, LogSegment> segments) {
+    private LogLoader(Path dir, String name, LogConfig config, long nowMs, NavigableMap<Long, LogSegment> segments) {
         this.dir = dir;
         this.name = name;
         this.config = config;
@@ -147,7 +147,7 @@ final class LogLoader {
      * @param cleanShutdown whether the previous run closed the log cleanly; if not, every segment
      *                      from the one holding the recovery point on is scanned and checked
      */
-    void loadSegments(long recoveryPoint, boolean cleanShutdown) throws IOException {
+    private void loadSegments(long recoveryPoint, boolean cleanShutdown) throws IOException {
         this.cleanShutdown = cleanShutdown;
         completeInterruptedSwaps(dir);
         TreeSet<Long> bases = new TreeSet<>();
@@ -228,7 +228,7 @@ final class LogLoader {
      * every scanned segment before the log calls it durable (after a clean stop close() forced
      * everything), and writes the indexes of the segments other than {@code active}.
      */
-    void forceRecovered(LogSegment active) throws IOException {
+    private void forceRecovered(LogSegment active) throws IOException {
         for (LogSegment seg : segments.values()) {
             if (!cleanShutdown && seg.baseOffset >= scanFrom) {
                 seg.flush();
