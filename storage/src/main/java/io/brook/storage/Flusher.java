@@ -20,7 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * threads 4× sooner). Threads spend their time blocked in the kernel, not on a CPU.
  *
  * <p>Threading: {@link #request} is called by any thread. Each log has a small state machine
- * ({@code Log.flushState}) so that it is queued at most once and forced by at most one thread at
+ * ({@code DurabilityTracker.flushState}) so that it is queued at most once and forced by at most one thread at
  * a time, and no thread ever waits for another's force of the same log:
  * <pre>
  *   IDLE --request--> QUEUED --taken by a thread--> FLUSHING --done--> IDLE
@@ -60,17 +60,13 @@ final class Flusher implements AutoCloseable {
         }
     }
 
-    int threads() {
-        return threads.length;
-    }
-
     static final int IDLE = 0;
     static final int QUEUED = 1;
     static final int FLUSHING = 2;
     static final int FLUSHING_AGAIN = 3;
 
     void request(Log log) {
-        java.util.concurrent.atomic.AtomicInteger state = log.flushState;
+        java.util.concurrent.atomic.AtomicInteger state = log.durability.flushState;
         while (true) {
             int s = state.get();
             if (s == QUEUED || s == FLUSHING_AGAIN) {
@@ -86,7 +82,7 @@ final class Flusher implements AutoCloseable {
     }
 
     private void flush(Log log) {
-        java.util.concurrent.atomic.AtomicInteger state = log.flushState;
+        java.util.concurrent.atomic.AtomicInteger state = log.durability.flushState;
         while (true) {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
             try {
@@ -142,7 +138,7 @@ final class Flusher implements AutoCloseable {
         Object next;
         while ((next = dirty.poll()) != null) {
             if (next instanceof Log log) {
-                log.flushState.set(IDLE);
+                log.durability.flushState.set(IDLE);
                 log.flush();
             }
         }

@@ -28,7 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * The cleanable range is the longest prefix of closed segments that lie wholly below the last
  * stable offset and whose newest timestamp is at least {@code min.compaction.lag.ms} old. A pass
  * runs when the share of bytes written since the last pass reaches
- * {@code min.cleanable.dirty.ratio}, or when a tombstone's delete horizon has passed.
+ * {@code min.cleanable.dirty.ratio}, when a tombstone's delete horizon has passed, or when the
+ * oldest uncleaned record (the first batch of the first closed segment written since the last
+ * pass) is older than {@code max.compaction.lag.ms} (KIP-354), whatever the ratio. For the
+ * latter an append rolls the active segment once it is that old ({@link LogConfig#maxSegmentMs}),
+ * so no record waits there longer.
  *
  * <h2>Rules</h2>
  * <ul>
@@ -104,8 +108,9 @@ final class LogCleaner {
         try {
             State state = states.computeIfAbsent(log, l -> new State());
             long lso = log.lastStableOffset();
+            List<LogSegment> closed = log.closedSegments();
             List<LogSegment> range = new ArrayList<>();
-            for (LogSegment seg : log.closedSegments()) {
+            for (LogSegment seg : closed) {
                 if (seg.nextOffset() > lso || (cfg.minCompactionLagMs() > 0
                         && seg.maxTimestamp() > now - cfg.minCompactionLagMs())) {
                     break;
@@ -128,7 +133,8 @@ final class LogCleaner {
             if (dirtyBytes == 0 && state.earliestHorizon > now) {
                 return 0;
             }
-            if (ratio < cfg.minCleanableDirtyRatio() && state.earliestHorizon > now) {
+            if (ratio < cfg.minCleanableDirtyRatio() && state.earliestHorizon > now
+                    && !compactionOverdue(closed, state.cleanedUpTo, now, cfg.maxCompactionLagMs())) {
                 return 0;
             }
             int dirtyFrom = 0;
@@ -173,6 +179,22 @@ final class LogCleaner {
         } finally {
             log.maintenanceLock.unlock();
         }
+    }
+
+    /**
+     * {@code max.compaction.lag.ms}: whether a closed segment not cleaned yet (ending after
+     * {@code cleanedUpTo}) starts with a batch older than {@code maxLagMs}. Batches without a
+     * timestamp do not count.
+     */
+    private static boolean compactionOverdue(List<LogSegment> closed, long cleanedUpTo, long now, long maxLagMs) {
+        long earliest = Long.MAX_VALUE;
+        for (LogSegment seg : closed) {
+            long ts = seg.firstBatchTimestamp();
+            if (seg.nextOffset() > cleanedUpTo && ts > 0) {
+                earliest = Math.min(earliest, ts);
+            }
+        }
+        return earliest < now - maxLagMs;
     }
 
     /** The largest map this cleaner may allocate, in bytes as {@link OffsetMap} rounds them. */

@@ -1,8 +1,13 @@
 package io.brook.storage;
 
+import io.brook.storage.config.ConfigKey;
+import io.brook.storage.config.ConfigKey.Check;
+import io.brook.storage.config.ConfigKey.Type;
 import io.brook.storage.config.InvalidConfigException;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -10,8 +15,9 @@ import java.util.Set;
 /**
  * A topic's storage settings, with Kafka's names and defaults. Immutable; build with
  * {@link #defaults()} and {@link #with(Map)}. Values arrive as strings (from CreateTopics,
- * AlterConfigs, a properties file) or as numbers; every value is checked and a bad one is
- * rejected with {@link InvalidConfigException} naming the setting.
+ * AlterConfigs, a properties file) or as numbers; every value is parsed and checked by its
+ * {@link ConfigKey}, and a bad one is rejected with {@link InvalidConfigException} naming the
+ * setting.
  *
  * <p>Settings Brook stores but does not act on (replication, throttling, compression re-encoding)
  * are accepted with their Kafka defaults so that tools that read or write them keep working.
@@ -47,34 +53,43 @@ public final class LogConfig {
      */
     public static final String FLUSH_ON_ACK = "brook.flush.on.ack";
 
+    private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
+
+    /** Every setting, in a stable order: type, default and the rule a value must satisfy. */
+    private static final Map<String, ConfigKey> KEYS = keys(
+            ConfigKey.of(SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(14)),
+            ConfigKey.of(SEGMENT_MS, Type.LONG, "604800000", Check.atLeast(1)),
+            ConfigKey.of(SEGMENT_JITTER_MS, Type.LONG, "0", Check.atLeast(0)),
+            ConfigKey.of(SEGMENT_INDEX_BYTES, Type.INT, "10485760", Check.atLeast(TimeIndex.ENTRY_SIZE)),
+            ConfigKey.of(INDEX_INTERVAL_BYTES, Type.INT, "4096", Check.atLeast(0)),
+            ConfigKey.of(RETENTION_MS, Type.LONG, "604800000", Check.atLeast(-1)),
+            ConfigKey.of(RETENTION_BYTES, Type.LONG, "-1", Check.NONE),
+            ConfigKey.of(CLEANUP_POLICY, Type.LIST, "delete", LogConfig::cleanupPolicyProblem),
+            ConfigKey.of(MIN_COMPACTION_LAG_MS, Type.LONG, "0", Check.atLeast(0)),
+            ConfigKey.of(MAX_COMPACTION_LAG_MS, Type.LONG, LONG_MAX, Check.atLeast(1)),
+            ConfigKey.of(DELETE_RETENTION_MS, Type.LONG, "86400000", Check.atLeast(0)),
+            ConfigKey.of(MIN_CLEANABLE_DIRTY_RATIO, Type.DOUBLE, "0.5", Check.betweenDouble(0.0, 1.0)),
+            ConfigKey.of(MAX_MESSAGE_BYTES, Type.INT, "1048588", Check.atLeast(0)),
+            ConfigKey.of(MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime")),
+            ConfigKey.of(FLUSH_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
+            ConfigKey.of(FLUSH_MESSAGES, Type.LONG, LONG_MAX, Check.atLeast(1)),
+            ConfigKey.of(FILE_DELETE_DELAY_MS, Type.LONG, "60000", Check.atLeast(0)),
+            ConfigKey.of(COMPRESSION_TYPE, Type.STRING, "producer",
+                    Check.oneOf("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd")),
+            ConfigKey.of(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1)),
+            ConfigKey.of(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(PREALLOCATE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
+            ConfigKey.of(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
+            ConfigKey.of(FLUSH_ON_ACK, Type.BOOLEAN, "true", Check.NONE));
+
     private static final Map<String, String> DEFAULTS;
 
     static {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put(SEGMENT_BYTES, "1073741824");
-        d.put(SEGMENT_MS, "604800000");
-        d.put(SEGMENT_JITTER_MS, "0");
-        d.put(SEGMENT_INDEX_BYTES, "10485760");
-        d.put(INDEX_INTERVAL_BYTES, "4096");
-        d.put(RETENTION_MS, "604800000");
-        d.put(RETENTION_BYTES, "-1");
-        d.put(CLEANUP_POLICY, "delete");
-        d.put(MIN_COMPACTION_LAG_MS, "0");
-        d.put(MAX_COMPACTION_LAG_MS, Long.toString(Long.MAX_VALUE));
-        d.put(DELETE_RETENTION_MS, "86400000");
-        d.put(MIN_CLEANABLE_DIRTY_RATIO, "0.5");
-        d.put(MAX_MESSAGE_BYTES, "1048588");
-        d.put(MESSAGE_TIMESTAMP_TYPE, "CreateTime");
-        d.put(FLUSH_MS, Long.toString(Long.MAX_VALUE));
-        d.put(FLUSH_MESSAGES, Long.toString(Long.MAX_VALUE));
-        d.put(FILE_DELETE_DELAY_MS, "60000");
-        d.put(COMPRESSION_TYPE, "producer");
-        d.put(MIN_INSYNC_REPLICAS, "1");
-        d.put(UNCLEAN_LEADER_ELECTION_ENABLE, "false");
-        d.put(PREALLOCATE, "false");
-        d.put(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Long.toString(Long.MAX_VALUE));
-        d.put(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Long.toString(Long.MAX_VALUE));
-        d.put(FLUSH_ON_ACK, "true");
+        for (ConfigKey k : KEYS.values()) {
+            d.put(k.name(), k.defaultValue());
+        }
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
@@ -110,55 +125,72 @@ public final class LogConfig {
         Map<String, String> v = new LinkedHashMap<>(DEFAULTS);
         v.putAll(overrides);
         this.values = Collections.unmodifiableMap(v);
-        segmentBytes = intIn(v, SEGMENT_BYTES, 14, Integer.MAX_VALUE);
-        segmentMs = longIn(v, SEGMENT_MS, 1, Long.MAX_VALUE);
-        segmentJitterMs = longIn(v, SEGMENT_JITTER_MS, 0, Long.MAX_VALUE);
-        segmentIndexBytes = intIn(v, SEGMENT_INDEX_BYTES, TimeIndex.ENTRY_SIZE, Integer.MAX_VALUE);
-        indexIntervalBytes = intIn(v, INDEX_INTERVAL_BYTES, 0, Integer.MAX_VALUE);
-        retentionMs = longIn(v, RETENTION_MS, -1, Long.MAX_VALUE);
-        retentionBytes = longIn(v, RETENTION_BYTES, Long.MIN_VALUE, Long.MAX_VALUE);
-        boolean c = false;
-        boolean d = false;
-        String policy = v.get(CLEANUP_POLICY).trim();
-        if (!policy.isEmpty()) {
-            for (String p : policy.split(",")) {
-                switch (p.trim().toLowerCase(Locale.ROOT)) {
-                    case "compact" -> c = true;
-                    case "delete" -> d = true;
-                    default -> throw new InvalidConfigException(CLEANUP_POLICY, policy,
-                            "must be a list of 'delete' and 'compact'");
-                }
+        segmentBytes = parseInt(v, SEGMENT_BYTES);
+        segmentMs = parseLong(v, SEGMENT_MS);
+        segmentJitterMs = parseLong(v, SEGMENT_JITTER_MS);
+        segmentIndexBytes = parseInt(v, SEGMENT_INDEX_BYTES);
+        indexIntervalBytes = parseInt(v, INDEX_INTERVAL_BYTES);
+        retentionMs = parseLong(v, RETENTION_MS);
+        retentionBytes = parseLong(v, RETENTION_BYTES);
+        List<?> policies = (List<?>) KEYS.get(CLEANUP_POLICY).parse(v.get(CLEANUP_POLICY));
+        compact = hasPolicy(policies, "compact");
+        delete = hasPolicy(policies, "delete");
+        minCompactionLagMs = parseLong(v, MIN_COMPACTION_LAG_MS);
+        maxCompactionLagMs = parseLong(v, MAX_COMPACTION_LAG_MS);
+        deleteRetentionMs = parseLong(v, DELETE_RETENTION_MS);
+        minCleanableDirtyRatio = KEYS.get(MIN_CLEANABLE_DIRTY_RATIO).parseDouble(v.get(MIN_CLEANABLE_DIRTY_RATIO));
+        maxMessageBytes = parseInt(v, MAX_MESSAGE_BYTES);
+        logAppendTime = KEYS.get(MESSAGE_TIMESTAMP_TYPE).parse(v.get(MESSAGE_TIMESTAMP_TYPE)).equals("LogAppendTime");
+        flushMs = parseLong(v, FLUSH_MS);
+        flushMessages = parseLong(v, FLUSH_MESSAGES);
+        fileDeleteDelayMs = parseLong(v, FILE_DELETE_DELAY_MS);
+        KEYS.get(COMPRESSION_TYPE).parse(v.get(COMPRESSION_TYPE));
+        parseInt(v, MIN_INSYNC_REPLICAS);
+        parseBoolean(v, UNCLEAN_LEADER_ELECTION_ENABLE);
+        parseBoolean(v, PREALLOCATE);
+        timestampBeforeMaxMs = parseLong(v, MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+        timestampAfterMaxMs = parseLong(v, MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+        flushOnAck = parseBoolean(v, FLUSH_ON_ACK);
+    }
+
+    private static Map<String, ConfigKey> keys(ConfigKey... keys) {
+        Map<String, ConfigKey> m = new LinkedHashMap<>();
+        for (ConfigKey k : keys) {
+            m.put(k.name(), k);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    private static long parseLong(Map<String, String> v, String name) {
+        return KEYS.get(name).parseLong(v.get(name));
+    }
+
+    private static int parseInt(Map<String, String> v, String name) {
+        return KEYS.get(name).parseInt(v.get(name));
+    }
+
+    private static boolean parseBoolean(Map<String, String> v, String name) {
+        return KEYS.get(name).parseBoolean(v.get(name));
+    }
+
+    /** {@code cleanup.policy}: a list of {@code delete} and {@code compact} (either case), possibly empty. */
+    private static String cleanupPolicyProblem(Object value) {
+        for (Object p : (List<?>) value) {
+            String policy = p.toString().toLowerCase(Locale.ROOT);
+            if (!policy.equals("compact") && !policy.equals("delete")) {
+                return "must be a list of 'delete' and 'compact'";
             }
         }
-        compact = c;
-        delete = d;
-        minCompactionLagMs = longIn(v, MIN_COMPACTION_LAG_MS, 0, Long.MAX_VALUE);
-        maxCompactionLagMs = longIn(v, MAX_COMPACTION_LAG_MS, 1, Long.MAX_VALUE);
-        deleteRetentionMs = longIn(v, DELETE_RETENTION_MS, 0, Long.MAX_VALUE);
-        minCleanableDirtyRatio = doubleIn(v, MIN_CLEANABLE_DIRTY_RATIO, 0.0, 1.0);
-        maxMessageBytes = intIn(v, MAX_MESSAGE_BYTES, 0, Integer.MAX_VALUE);
-        String tt = v.get(MESSAGE_TIMESTAMP_TYPE).trim();
-        if (tt.equals("LogAppendTime")) {
-            logAppendTime = true;
-        } else if (tt.equals("CreateTime")) {
-            logAppendTime = false;
-        } else {
-            throw new InvalidConfigException(MESSAGE_TIMESTAMP_TYPE, tt, "must be CreateTime or LogAppendTime");
+        return null;
+    }
+
+    private static boolean hasPolicy(List<?> policies, String policy) {
+        for (Object p : policies) {
+            if (p.toString().equalsIgnoreCase(policy)) {
+                return true;
+            }
         }
-        flushMs = longIn(v, FLUSH_MS, 0, Long.MAX_VALUE);
-        flushMessages = longIn(v, FLUSH_MESSAGES, 1, Long.MAX_VALUE);
-        fileDeleteDelayMs = longIn(v, FILE_DELETE_DELAY_MS, 0, Long.MAX_VALUE);
-        String ct = v.get(COMPRESSION_TYPE).trim();
-        if (!Set.of("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd").contains(ct)) {
-            throw new InvalidConfigException(COMPRESSION_TYPE, ct,
-                    "must be one of producer, uncompressed, gzip, snappy, lz4, zstd");
-        }
-        intIn(v, MIN_INSYNC_REPLICAS, 1, Integer.MAX_VALUE);
-        bool(v, UNCLEAN_LEADER_ELECTION_ENABLE);
-        bool(v, PREALLOCATE);
-        timestampBeforeMaxMs = longIn(v, MESSAGE_TIMESTAMP_BEFORE_MAX_MS, 0, Long.MAX_VALUE);
-        timestampAfterMaxMs = longIn(v, MESSAGE_TIMESTAMP_AFTER_MAX_MS, 0, Long.MAX_VALUE);
-        flushOnAck = bool(v, FLUSH_ON_ACK);
+        return false;
     }
 
     /** Kafka's defaults (plus Brook's fsync-on-ack). */
@@ -227,6 +259,15 @@ public final class LogConfig {
     public long timestampAfterMaxMs() { return timestampAfterMaxMs; }
     public boolean flushOnAck() { return flushOnAck; }
 
+    /**
+     * How old the active segment may grow before an append rolls it: {@code segment.ms}, and on
+     * compacted topics at most {@code max.compaction.lag.ms} too, so that no record waits in the
+     * active segment (which is never cleaned) longer than that (KIP-354).
+     */
+    long maxSegmentMs() {
+        return compact ? Math.min(segmentMs, maxCompactionLagMs) : segmentMs;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof LogConfig other && values.equals(other.values);
@@ -240,48 +281,5 @@ public final class LogConfig {
     @Override
     public String toString() {
         return "LogConfig" + overrides;
-    }
-
-    private static long longIn(Map<String, String> v, String name, long min, long max) {
-        String s = v.get(name);
-        long x;
-        try {
-            x = Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidConfigException(name, s, "not a whole number");
-        }
-        if (x < min || x > max) {
-            throw new InvalidConfigException(name, s, "must be in [" + min + ", " + max + "]");
-        }
-        return x;
-    }
-
-    private static int intIn(Map<String, String> v, String name, int min, int max) {
-        return (int) longIn(v, name, min, max);
-    }
-
-    private static double doubleIn(Map<String, String> v, String name, double min, double max) {
-        String s = v.get(name);
-        double x;
-        try {
-            x = Double.parseDouble(s.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidConfigException(name, s, "not a number");
-        }
-        if (!(x >= min && x <= max)) {
-            throw new InvalidConfigException(name, s, "must be in [" + min + ", " + max + "]");
-        }
-        return x;
-    }
-
-    private static boolean bool(Map<String, String> v, String name) {
-        String s = v.get(name).trim().toLowerCase(Locale.ROOT);
-        if (s.equals("true")) {
-            return true;
-        }
-        if (s.equals("false")) {
-            return false;
-        }
-        throw new InvalidConfigException(name, s, "must be true or false");
     }
 }

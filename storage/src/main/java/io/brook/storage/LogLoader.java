@@ -1,14 +1,14 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +17,15 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * Opening an existing log directory: completes interrupted file replacements, opens every
- * segment, trusts the indexes of segments below the recovery point after a clean stop (after
- * sanity checks), scans and checks the others, truncates a torn tail (deleting the segments after
- * it) or records where corrupt data starts, and finally forces what a recovery scan found. The
- * offsets, producer state and durability point are then set up by {@link Log} from what was
- * loaded.
+ * Opening a log directory: completes interrupted file replacements, opens every segment, trusts
+ * the indexes of segments below the recovery point after a clean stop (after sanity checks),
+ * scans and checks the others, truncates a torn tail (deleting the segments after it) or records
+ * where corrupt data starts, rebuilds the producer state and the aborted-transaction index from
+ * the newest sound snapshot and the batches after it, and finally forces what a recovery scan
+ * found before the log calls it durable.
  *
- * <p>Threading: runs once, on the thread opening the log, before the log is visible to anyone.
+ * <p>Threading: runs once, on the thread opening the log, before the log is visible to anyone;
+ * {@link #rebuildProducerState} also runs for a truncation, under the log's locks.
  */
 final class LogLoader {
     private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
@@ -45,7 +46,7 @@ final class LogLoader {
      * @param name     the log's name for messages ({@code topic-partition})
      * @param segments the log's (empty) segment map, filled by {@link #loadSegments}
      */
-    LogLoader(Path dir, String name, LogConfig config, long nowMs, NavigableMap<Long, LogSegment> segments) {
+    private LogLoader(Path dir, String name, LogConfig config, long nowMs, NavigableMap<Long, LogSegment> segments) {
         this.dir = dir;
         this.name = name;
         this.config = config;
@@ -53,19 +54,89 @@ final class LogLoader {
         this.segments = segments;
     }
 
-    /** The log start offset persisted by DeleteRecords or retention, -1 if none. */
-    long persistedStart() {
-        return persistedStart;
+    /**
+     * A log whose directory {@link Log#open} just created: there is nothing to list, recover,
+     * load or replay, and nothing is forced (the first flush of data fsyncs the new file and
+     * directory entries).
+     */
+    static void createEmpty(Log log) throws IOException {
+        LogSegment seg = LogSegment.create(log.dir(), 0L, log.config(), log.clock.millis());
+        log.segments.put(0L, seg);
+        seg.prepareForAppend();
+        log.opened(seg, 0L, -1L, null, true);
     }
 
-    /** Null if every segment is sound (after truncating a torn tail), else the first corrupt spot. */
-    Corruption corruption() {
-        return corruption;
+    /** Opens the existing directory of {@code log} (see the class comment). */
+    static void load(Log log, long recoveryPoint, boolean cleanShutdown) throws IOException {
+        LogLoader loader = new LogLoader(log.dir(), log.toString(), log.config(), log.clock.millis(), log.segments);
+        loader.loadSegments(recoveryPoint, cleanShutdown);
+        log.indexRebuilds = loader.indexRebuilds;
+        LogSegment active = log.segments.lastEntry().getValue();
+        if (loader.corruption == null) {
+            active.prepareForAppend();
+        }
+        long end = active.nextOffset();
+        long start = Math.min(Math.max(loader.persistedStart, log.segments.firstKey()), end);
+        long firstUnstable = rebuildProducerState(log, start, end, true);
+        loader.forceRecovered(active);
+        log.opened(active, start, firstUnstable, loader.corruption, false);
+        // An aborted-transaction file that held entries no longer trusted is replaced now.
+        log.stateFiles.persist();
     }
 
-    /** Segments whose indexes had to be rebuilt although the stop was clean. */
-    int indexRebuilds() {
-        return indexRebuilds;
+    /**
+     * Rebuilds the producer state and the aborted transactions of {@code log} as of {@code end}:
+     * from the newest sound snapshot at or below it (snapshots above it are deleted), replaying
+     * the batches after it. At load the aborted transactions below the snapshot come from their
+     * file; after a truncation, from memory. Returns the first unstable offset.
+     */
+    static long rebuildProducerState(Log log, long logStartOffset, long end, boolean atLoad) throws IOException {
+        ProducerStateManager producers = log.producers;
+        NavigableMap<Long, LogSegment> segments = log.segments;
+        producers.deleteSnapshotsAbove(end);
+        long from = segments.firstKey();
+        List<Long> snaps = producers.snapshotOffsets();
+        producers.clear();
+        for (int i = snaps.size() - 1; i >= 0; i--) {
+            long offset = snaps.get(i);
+            String problem = offset < segments.firstKey() ? "below the first segment" : producers.readSnapshot(offset);
+            if (problem == null) {
+                from = offset;
+                break;
+            }
+            LOG.warn("{}: ignoring producer snapshot at {}: {}", log, offset, problem);
+            Files.deleteIfExists(ProducerStateManager.snapshotFile(log.dir(), offset));
+            producers.clear();
+        }
+        if (atLoad) {
+            log.txnIndex.load(from);
+        } else {
+            log.txnIndex.truncateTo(from);
+        }
+        ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);
+        for (LogSegment seg : segments.values()) {
+            if (seg.nextOffset() <= from) {
+                continue;
+            }
+            int start = seg.baseOffset >= from ? 0 : Math.max(0, seg.findBatch(from, seg.size(), hdr));
+            BatchScanner scanner = new BatchScanner(seg.channel(), start, seg.size(), false, Integer.MAX_VALUE);
+            while (scanner.next()) {
+                ByteBuffer b = scanner.buffer();
+                int p = scanner.batchPosition();
+                long base = BatchHeader.baseOffset(b, p);
+                if (base < from) {
+                    continue;
+                }
+                if (BatchHeader.isControl(b, p) && scanner.loadWhole()) {
+                    b = scanner.buffer();
+                    p = scanner.batchPosition();
+                    log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(b, p)), b, p, base);
+                }
+                producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+            }
+        }
+        producers.onLogStartOffsetIncremented(logStartOffset);
+        return producers.firstUnstableOffset();
     }
 
     /**
@@ -76,7 +147,7 @@ final class LogLoader {
      * @param cleanShutdown whether the previous run closed the log cleanly; if not, every segment
      *                      from the one holding the recovery point on is scanned and checked
      */
-    void loadSegments(long recoveryPoint, boolean cleanShutdown) throws IOException {
+    private void loadSegments(long recoveryPoint, boolean cleanShutdown) throws IOException {
         this.cleanShutdown = cleanShutdown;
         completeInterruptedSwaps(dir);
         TreeSet<Long> bases = new TreeSet<>();
@@ -92,7 +163,7 @@ final class LogLoader {
                 }
             });
         }
-        persistedStart = readLogStartOffset();
+        persistedStart = LogStateFiles.readLogStartOffset(dir, name);
         if (bases.isEmpty()) {
             long base = Math.max(0, persistedStart);
             segments.put(base, LogSegment.create(dir, base, config, nowMs));
@@ -157,7 +228,7 @@ final class LogLoader {
      * every scanned segment before the log calls it durable (after a clean stop close() forced
      * everything), and writes the indexes of the segments other than {@code active}.
      */
-    void forceRecovered(LogSegment active) throws IOException {
+    private void forceRecovered(LogSegment active) throws IOException {
         for (LogSegment seg : segments.values()) {
             if (!cleanShutdown && seg.baseOffset >= scanFrom) {
                 seg.flush();
@@ -225,8 +296,7 @@ final class LogLoader {
                 }
                 Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.INDEX_SUFFIX));
                 Files.deleteIfExists(LogSegment.file(dir, base, LogSegment.TIME_INDEX_SUFFIX));
-                Files.move(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX), StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
+                DurableFiles.moveAtomically(f, LogSegment.file(dir, base, LogSegment.LOG_SUFFIX));
                 changed = true;
             }
         }
@@ -238,20 +308,7 @@ final class LogLoader {
             }
         }
         if (changed) {
-            Log.fsyncDirectory(dir);
-        }
-    }
-
-    private long readLogStartOffset() throws IOException {
-        Path f = dir.resolve(Log.LOG_START_OFFSET_FILE);
-        if (!Files.exists(f)) {
-            return -1L;
-        }
-        try {
-            return Long.parseLong(Files.readString(f, StandardCharsets.UTF_8).trim());
-        } catch (NumberFormatException e) {
-            LOG.warn("{}: unreadable {}, using the first segment's base offset", name, f);
-            return -1L;
+            DurableFiles.fsyncDirectory(dir);
         }
     }
 }

@@ -1,17 +1,16 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -224,7 +223,7 @@ public final class LogManager implements AutoCloseable {
                 }
                 if (n.endsWith(DELETE_DIR_SUFFIX)) {
                     LOG.info("removing {} left by a topic deletion", p);
-                    Log.deleteRecursively(p);
+                    DurableFiles.deleteRecursively(p);
                 } else if (parse(n) != null) {
                     partitionDirs.add(p);
                 }
@@ -248,7 +247,7 @@ public final class LogManager implements AutoCloseable {
                 try {
                     Log log = futures.get(i).get();
                     log.setHighWatermarkListener(options.highWatermarkListener);
-                    log.setFailureHandler(this::onLogFailure);
+                    log.durability.setFailureHandler(this::onLogFailure);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -269,7 +268,7 @@ public final class LogManager implements AutoCloseable {
         }
         LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
         Files.deleteIfExists(marker);
-        Log.fsyncDirectory(dir);
+        DurableFiles.fsyncDirectory(dir);
     }
 
     private LogConfig configFor(String topic) {
@@ -357,7 +356,7 @@ public final class LogManager implements AutoCloseable {
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher, preallocator);
             log.setHighWatermarkListener(options.highWatermarkListener);
-            log.setFailureHandler(this::onLogFailure);
+            log.durability.setFailureHandler(this::onLogFailure);
             logs.put(tp, log);
             return log;
         }
@@ -378,9 +377,8 @@ public final class LogManager implements AutoCloseable {
             cleaner.forget(log);
             Path renamed = dir.resolve(log.dir().getFileName() + "."
                     + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX);
-            Files.move(log.dir(), renamed, StandardCopyOption.ATOMIC_MOVE);
-            Log.fsyncDirectory(dir);
-            Log.deleteRecursively(renamed);
+            DurableFiles.moveAtomically(log.dir(), renamed);
+            DurableFiles.deleteRecursively(renamed);
             return true;
         }
     }
@@ -403,7 +401,7 @@ public final class LogManager implements AutoCloseable {
         LOG.error("log directory {} goes offline: every partition in it stops serving", dir, error);
         for (Log log : logs.values()) {
             if (log != failed) {
-                log.failWithDirectory(cause);
+                log.durability.failWithDirectory(cause);
             }
         }
     }
@@ -474,14 +472,7 @@ public final class LogManager implements AutoCloseable {
             sb.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
                     .append(points.get(e.getKey().toString())).append('\n');
         }
-        Path tmp = dir.resolve(RECOVERY_POINT_FILE + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8)));
-            ch.force(true);
-        }
-        Files.move(tmp, dir.resolve(RECOVERY_POINT_FILE), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
+        DurableFiles.writeAtomically(dir.resolve(RECOVERY_POINT_FILE), sb.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private Map<String, Long> readRecoveryPoints() {
@@ -567,7 +558,7 @@ public final class LogManager implements AutoCloseable {
                 Log log = all.get(i);
                 try {
                     futures.get(i).get();
-                    allClean &= log.corruption() == null && log.failure() == null;
+                    allClean &= log.corruption() == null && log.durability.failure() == null;
                 } catch (ExecutionException e) {
                     allClean = false;
                     LOG.error("could not close {}", log, e.getCause());
@@ -584,10 +575,7 @@ public final class LogManager implements AutoCloseable {
         }
         checkpointRecoveryPoints();
         if (allClean && failure == null && offline == null) {
-            Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
-            Files.write(marker, new byte[0]);
-            LogSegment.force(marker);
-            Log.fsyncDirectory(dir);
+            DurableFiles.writeAtomically(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
         }
         releaseDirectory();
         if (failure != null) {

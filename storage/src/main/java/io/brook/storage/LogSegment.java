@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,20 +21,13 @@ import java.nio.file.StandardOpenOption;
  * writer); reads run on any thread and see a prefix of the file bounded by {@link #size()}, which
  * is published only after the bytes were written. {@link #flush} runs on the flusher thread.
  * {@link #flush}, {@link #flushIndexes} and {@link #markDeleted} hold this segment's monitor, so a
- * segment marked deleted is never forced afterwards and marking waits for a force in progress.
+ * segment marked deleted is never forced afterwards and marking waits for a force in progress
+ * (so it is never done under the append lock without the flush lock, see the package
+ * documentation).
  *
- * <p>Preallocation (the active segment only, see {@link Preallocator}): the file may extend past
- * {@link #size()} with zeros written ahead of the data, so that appends overwrite blocks the
- * file system already holds as written and an fdatasync then has no file-system metadata to
- * commit. {@code zeroedEnd} is where that region ends: below it every byte is data or zeros, so
- * an append that ends at or below it writes without coordination; an append past it, and every
- * change of the file's length (zero extension, truncation, trimming), holds {@code zeroLock},
- * so zeros are never written over data. Such a file is trimmed to {@link #size()} when the
- * segment stops being active and at a clean close; after a crash, {@link #recover} reports the
- * zero tail as such and the loader drops it.
- *
- * <p>Lock order: this segment's monitor before {@code zeroLock}. Nothing holds {@code zeroLock}
- * while waiting for the disk: it covers page-cache writes and truncations, not forces.
+ * <p>Preallocation (the active segment only): the file may extend past {@link #size()} with
+ * zeros written ahead of the data, see {@link PreallocatedTail}. Tailing reads find their batch
+ * through {@link RecentBatches}.
  */
 final class LogSegment {
     private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
@@ -81,33 +75,17 @@ final class LogSegment {
     /** How often the log file was forced (observable by tests). */
     int forceCount;
 
-    /** Guards the file's length past the data: zero extension, appends past {@link #zeroedEnd}, truncation, trimming. */
-    private final Object zeroLock = new Object();
-    /** Bytes below this are data or zeros written ahead; equals the file length while preallocated. */
-    private volatile int zeroedEnd;
-    /** No more zeros are written ahead (the segment was rolled, trimmed, deleted or closed). Under zeroLock. */
-    private boolean preallocationStopped;
-    /**
-     * Where the most recently appended batches start, so that a consumer reading from the last
-     * high watermark it saw (a tailing read) finds its batch with one header read instead of a
-     * scan from the last index entry (up to {@code index.interval.bytes} of headers, one read
-     * each). Entries: (base offset - segment base) << 32 | position; 0 = empty. Written by the
-     * appender (release stores), read by any thread; a reader trusts an entry only after
-     * reading the header it names, and truncation clears them all.
-     */
-    private final java.util.concurrent.atomic.AtomicLongArray recentStarts = new java.util.concurrent.atomic.AtomicLongArray(RECENT_STARTS);
-    private static final int RECENT_STARTS = 32;
-    private int recentNext;
+    /** The zeros written ahead of the data (active segment only). */
+    final PreallocatedTail tail;
+    private final RecentBatches recent = new RecentBatches();
     /** Header reads by {@link #findBatch}, counted only with assertions on (tests): no shared write on the read path. */
     int headerReads;
-
-    /** Set while the segment waits in the preallocator's queue or is being extended. */
-    final java.util.concurrent.atomic.AtomicBoolean preallocationQueued = new java.util.concurrent.atomic.AtomicBoolean();
 
     private LogSegment(Path dir, long baseOffset, FileChannel channel, LogConfig config, long nowMs) {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.channel = channel;
+        this.tail = new PreallocatedTail(channel);
         this.offsetIndex = new OffsetIndex(baseOffset, config.segmentIndexBytes());
         this.timeIndex = new TimeIndex(baseOffset, config.segmentIndexBytes());
         this.indexIntervalBytes = config.indexIntervalBytes();
@@ -138,8 +116,16 @@ final class LogSegment {
 
     /** Opens an existing segment; nothing is trusted until {@link #load} or {@link #recover}. */
     static LogSegment open(Path dir, long base, LogConfig config, long nowMs) throws IOException {
-        FileChannel ch = FileChannel.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        return open(dir, base, file(dir, base, LOG_SUFFIX), config, nowMs);
+    }
+
+    /**
+     * Opens {@code logFile} as the segment with base offset {@code base} of {@code dir}: a file
+     * written under another name (a compaction's {@code .cleaned} file) that is renamed to the
+     * segment's name before the segment is used; nothing is trusted until {@link #recover}.
+     */
+    static LogSegment open(Path dir, long base, Path logFile, LogConfig config, long nowMs) throws IOException {
+        FileChannel ch = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
         // An empty segment is not indexed (see Log's load): there is nothing to write back.
@@ -177,6 +163,11 @@ final class LogSegment {
         return rollingTimestamp >= 0 ? rollingTimestamp : createdMs;
     }
 
+    /** The largest timestamp of the first batch; -1 when empty or the batch has none. */
+    long firstBatchTimestamp() {
+        return rollingTimestamp;
+    }
+
     boolean indexesFull() {
         return offsetIndex.isFull() || timeIndex.isFull();
     }
@@ -187,21 +178,7 @@ final class LogSegment {
      */
     void append(ByteBuffer[] srcs, int bytes, long batchBase, long batchLast, long batchMaxTs) throws IOException {
         int position = size;
-        if (position + bytes <= zeroedEnd) {
-            write(srcs, bytes);
-        } else if (!preallocationQueued.get()) {
-            // Past the zeros, and no extension queued or running: only this thread (the single
-            // appender) queues one, so none can start before this write is done. The common
-            // case of a log that takes no zeros; no lock.
-            write(srcs, bytes);
-            zeroedEnd = position + bytes;
-        } else {
-            // past the zeros: wait for an extension in progress so that it cannot land on these bytes
-            synchronized (zeroLock) {
-                write(srcs, bytes);
-                zeroedEnd = Math.max(zeroedEnd, position + bytes);
-            }
-        }
+        tail.append(srcs, bytes, position);
         if (position == 0) {
             rollingTimestamp = batchMaxTs;
         }
@@ -218,58 +195,18 @@ final class LogSegment {
         nextOffset = batchLast + 1;
         indexesDirty = true;
         dataDirty = true;
-        recentStarts.lazySet(recentNext++ & (RECENT_STARTS - 1), ((batchBase - baseOffset) << 32) | position);
+        recent.add(batchBase - baseOffset, position);
         size = position + bytes;
-    }
-
-    private void write(ByteBuffer[] srcs, int bytes) throws IOException {
-        long written = 0;
-        while (written < bytes) {
-            written += channel.write(srcs);
-        }
     }
 
     /** Where the zeros written ahead of the data end (the file's length while preallocated). */
     int zeroedEnd() {
-        return zeroedEnd;
+        return tail.zeroedEnd();
     }
 
-    /**
-     * Writes zeros from the end of the preallocated region up to {@code targetEnd} and forces
-     * them, so that the blocks are allocated and written before appends reach them and the
-     * fdatasync answering those appends has only data to write. Runs on the preallocator's
-     * thread; appends that stay below the region's old end go on meanwhile.
-     *
-     * @param zeros     a zero-filled buffer (written as often as needed)
-     * @param targetEnd where the zeros should end; nothing happens if they already reach it
-     * @return the bytes of zeros written
-     */
+    /** See {@link PreallocatedTail#extendZeros}: runs on the preallocator's thread. */
     long extendZeros(ByteBuffer zeros, long targetEnd) throws IOException {
-        long start;
-        long end;
-        synchronized (zeroLock) {
-            if (preallocationStopped) {
-                return 0;
-            }
-            start = zeroedEnd;
-            end = Math.min(Integer.MAX_VALUE, targetEnd);
-            if (end <= start) {
-                return 0;
-            }
-            for (long p = start; p < end; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += channel.write(zeros, p);
-            }
-            zeroedEnd = (int) end;
-        }
-        // Outside the lock: an append past the new end must not wait for this disk write. A
-        // segment trimmed or closed meanwhile needs no force.
-        try {
-            channel.force(false);
-        } catch (java.nio.channels.ClosedChannelException e) {
-            // closed meanwhile (deleted, or the broker stops): nothing left to force
-        }
-        return end - start;
+        return tail.extendZeros(zeros, targetEnd);
     }
 
     /**
@@ -277,41 +214,14 @@ final class LogSegment {
      * clean close); the next {@link #flush} forces the new length.
      */
     void trimPreallocation() throws IOException {
-        synchronized (zeroLock) {
-            stopPreallocation();
-            if (channel.isOpen() && channel.size() > size) {
-                channel.truncate(size);
-                zeroedEnd = size;
-                dataDirty = true;
-            }
-        }
-    }
-
-    /** Writes no more zeros ahead (before deletion or close); the file keeps its length. */
-    private void stopPreallocation() {
-        synchronized (zeroLock) {
-            preallocationStopped = true;
+        if (tail.trim(size)) {
+            dataDirty = true;
         }
     }
 
     private boolean countHeaderRead() {
         headerReads++;
         return true;
-    }
-
-    /** Where a recently appended batch with base offset {@code offset} starts, or -1. */
-    private int recentStart(long offset) {
-        long rel = offset - baseOffset;
-        if (rel <= 0 || rel > Integer.MAX_VALUE) {
-            return -1; // the segment's first batch is found at once without help
-        }
-        for (int i = 0; i < RECENT_STARTS; i++) {
-            long e = recentStarts.get(i);
-            if (e >>> 32 == rel) {
-                return (int) e;
-            }
-        }
-        return -1;
     }
 
     /** Reads the locating part of the header at {@code position} into {@code hdr}; false if short. */
@@ -335,7 +245,7 @@ final class LogSegment {
      * {@link #LOCATE_BYTES} bytes.
      */
     int findBatch(long offset, int limit, ByteBuffer hdr) throws IOException {
-        int recent = recentStart(offset);
+        int recent = this.recent.find(offset - baseOffset);
         if (recent >= 0 && recent + BatchHeader.HEADER_SIZE <= limit && readLocate(recent, hdr)
                 && hdr.getLong(BatchHeader.BASE_OFFSET) == offset
                 && hdr.getInt(BatchHeader.BATCH_LENGTH) >= BatchHeader.MIN_BATCH_LENGTH) {
@@ -546,13 +456,8 @@ final class LogSegment {
 
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
-        for (int i = 0; i < RECENT_STARTS; i++) {
-            recentStarts.set(i, 0L);
-        }
-        synchronized (zeroLock) {
-            channel.truncate(position);
-            zeroedEnd = position;
-        }
+        recent.clear();
+        tail.cutAt(position);
         dataDirty = true;
         channel.position(position);
         size = position;
@@ -576,12 +481,8 @@ final class LogSegment {
 
     /** Puts the write position at the end of the sound data (after load or recovery). */
     void prepareForAppend() throws IOException {
-        synchronized (zeroLock) {
-            if (channel.size() != size) {
-                channel.truncate(size);
-                dataDirty = true;
-            }
-            zeroedEnd = size;
+        if (tail.resetTo(size)) {
+            dataDirty = true;
         }
         channel.position(size);
     }
@@ -609,7 +510,7 @@ final class LogSegment {
             channel.force(false);
         }
         if (directoryEntryDirty && size > 0) {
-            Log.fsyncDirectory(dir);
+            DurableFiles.fsyncDirectory(dir);
             directoryEntryDirty = false;
         }
     }
@@ -635,7 +536,7 @@ final class LogSegment {
     }
 
     void close() throws IOException {
-        stopPreallocation();
+        tail.stop();
         channel.close();
     }
 
@@ -648,14 +549,27 @@ final class LogSegment {
         synchronized (this) {
             deleted = true;
         }
-        stopPreallocation();
+        tail.stop();
+    }
+
+    /**
+     * Takes the segment out of service for good, once it is out of its log's map: marks it
+     * deleted (waiting for a force of it in progress, so never under the append lock unless the
+     * flush lock is held) and renames its files to {@code .deleted}.
+     */
+    void retire() throws IOException {
+        markDeleted();
+        renameWithSuffix(DELETED_SUFFIX);
     }
 
     synchronized boolean isDeleted() {
         return deleted;
     }
 
-    /** Renames all three files by adding {@code suffix} (e.g. before a delayed delete). */
+    /**
+     * Renames all three files by adding {@code suffix} (e.g. before a delayed delete). The renames
+     * are not forced: the caller fsyncs the directory, outside the log's append lock.
+     */
     void renameWithSuffix(String suffix) throws IOException {
         for (String s : new String[] {INDEX_SUFFIX, TIME_INDEX_SUFFIX, LOG_SUFFIX}) {
             Path f = file(dir, baseOffset, s);

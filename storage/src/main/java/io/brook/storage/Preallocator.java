@@ -104,7 +104,7 @@ final class Preallocator implements AutoCloseable {
         if (zeroedEnd - size >= ahead / 2 || zeroedEnd >= Math.min(segmentBytes, (long) size + ahead)) {
             return;
         }
-        if (seg.preallocationQueued.compareAndSet(false, true)) {
+        if (seg.tail.queued.compareAndSet(false, true)) {
             queue.add(new Request(seg, segmentBytes));
         }
     }
@@ -127,7 +127,7 @@ final class Preallocator implements AutoCloseable {
             try {
                 extend(r.segment(), r.segmentBytes());
             } finally {
-                r.segment().preallocationQueued.set(false);
+                r.segment().tail.queued.set(false);
             }
         }
     }

@@ -1,14 +1,12 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
 import io.brook.wire.protocol.Errors;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,7 +30,9 @@ import java.util.zip.CRC32C;
  *
  * <p>Persistence: a snapshot file {@code <20-digit offset>.snapshot} holds the state as of that
  * offset; at load the newest snapshot at or below the log end is read and the batches after it
- * are replayed from their headers. Snapshots are written at segment rolls and clean shutdown.
+ * are replayed from their headers. Snapshots are taken at segment rolls and clean shutdown: the
+ * state is serialised under the log's append lock ({@link #snapshot}) and written durably after
+ * it is released ({@link #writeSnapshot}, by {@link LogStateFiles}).
  *
  * <pre>
  * snapshot: version int16 (1) | crc int32 (CRC-32C of the rest) | count int32 | count x entry
@@ -41,7 +41,9 @@ import java.util.zip.CRC32C;
  *                                     lastOffset int64 | timestamp int64)
  * </pre>
  *
- * <p>Threading: every method runs under the owning log's lock.
+ * <p>Threading: the state's methods run under the owning log's append lock (or while the log
+ * is being opened); the snapshot files are written, listed and deleted under the log's
+ * state-file lock.
  */
 final class ProducerStateManager {
     static final String SNAPSHOT_SUFFIX = ".snapshot";
@@ -73,10 +75,6 @@ final class ProducerStateManager {
 
     ProducerStateManager(Path dir) {
         this.dir = dir;
-    }
-
-    int producerCount() {
-        return producers.size();
     }
 
     ProducerStateEntry entry(long producerId) {
@@ -238,8 +236,8 @@ final class ProducerStateManager {
         return out;
     }
 
-    /** Writes the state as of {@code offset} (write to a temporary name, then rename). */
-    void writeSnapshot(long offset, boolean sync) throws IOException {
+    /** The state, serialised as a snapshot file's content. */
+    byte[] snapshot() {
         int size = HEADER;
         for (ProducerStateEntry e : producers.values()) {
             size += ENTRY_FIXED + e.size * BATCH_SIZE;
@@ -258,19 +256,12 @@ final class ProducerStateManager {
         CRC32C crc = new CRC32C();
         crc.update(buf.array(), 6, size - 6);
         buf.putInt(2, (int) crc.getValue());
-        buf.flip();
-        Path target = snapshotFile(dir, offset);
-        Path tmp = dir.resolve(target.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            if (sync) {
-                ch.force(true);
-            }
-        }
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return buf.array();
+    }
+
+    /** Writes {@code content} (from {@link #snapshot}) durably as the snapshot at {@code offset}. */
+    static void writeSnapshot(Path dir, long offset, byte[] content) throws IOException {
+        DurableFiles.writeAtomically(snapshotFile(dir, offset), content);
     }
 
     /**
@@ -326,7 +317,7 @@ final class ProducerStateManager {
         return null;
     }
 
-    /** Deletes snapshots at offsets above {@code offset} (after truncation) or, with below, under it. */
+    /** Deletes the snapshots at offsets above {@code offset} (at load and after truncation). */
     void deleteSnapshotsAbove(long offset) throws IOException {
         for (long o : snapshotOffsets()) {
             if (o > offset) {

@@ -3,13 +3,14 @@ package io.brook.storage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Background work of the storage layer on one daemon thread: delayed file deletion, retention,
- * compaction, checkpoints and time-based flushes. Tasks only decide by the injected clock, so
+ * compaction, checkpoints, time-based flushes and the producer snapshots taken by rolls. Tasks only decide by the injected clock, so
  * tests call the same methods directly instead of waiting for the thread.
  */
 final class Scheduler implements AutoCloseable {
@@ -36,6 +37,15 @@ final class Scheduler implements AutoCloseable {
         }
         if (!executor.isShutdown()) {
             executor.schedule(() -> safely(task), delayMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Runs {@code task} soon on this scheduler's thread (never on the caller's); dropped once closed. */
+    void execute(Runnable task) {
+        try {
+            executor.execute(() -> safely(task));
+        } catch (RejectedExecutionException e) {
+            // closed: the work is done by whoever closes the log, or not at all
         }
     }
 

@@ -270,4 +270,54 @@ class CompactionTest {
         assertThat(new LogCleaner(3 * OffsetMap.SLOT_BYTES).clean(log, fx.clock.millis())).isZero();
         assertThat(Batches.readAll(log, 0)).isEqualTo(before);
     }
+
+    @Test
+    void shouldCompactALogWhoseOldestUncleanedRecordIsOlderThanMaxCompactionLagWhateverItsDirtyRatio()
+            throws Exception {
+        Log log = open(Map.of(LogConfig.MIN_CLEANABLE_DIRTY_RATIO, 0.9, LogConfig.MAX_COMPACTION_LAG_MS, 60_000));
+        for (int i = 0; i < 40; i++) {
+            put(log, "k" + (i % 4), "v" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).as("everything is dirty at first").isPositive();
+        int segments = log.segmentCount();
+        for (int i = 40; log.segmentCount() < segments + 2; i++) {
+            put(log, "k" + (i % 4), "v" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).as("below min.cleanable.dirty.ratio").isZero();
+        fx.clock.advance(60_000);
+        assertThat(cleaner.clean(log, fx.clock.millis())).as("not older than the lag yet").isZero();
+
+        fx.clock.advance(1);
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        // Below the active segment, each key is left once, with its newest value.
+        long activeBase = log.active().baseOffset;
+        List<Batches.Rec> cleaned = Batches.readAll(log, 0).stream().filter(r -> r.offset() < activeBase).toList();
+        assertThat(cleaned).extracting(Batches.Rec::key).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void shouldRollTheActiveSegmentOfACompactedLogOnceItIsMaxCompactionLagOld() throws Exception {
+        Log log = open(Map.of(LogConfig.MAX_COMPACTION_LAG_MS, 60_000));
+        put(log, "k", "v0");
+        fx.clock.advance(60_000);
+        put(log, "k", "v1");
+        assertThat(log.segmentCount()).as("segment.ms is a week").isEqualTo(1);
+        fx.clock.advance(1);
+        put(log, "k", "v2");
+        assertThat(log.segmentCount()).isEqualTo(2);
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        assertThat(Batches.readAll(log, 0)).extracting(Batches.Rec::value).containsExactly("v1", "v2");
+    }
+
+    @Test
+    void shouldNotRollByMaxCompactionLagWithoutCompaction() throws Exception {
+        Log log = open(Map.of(LogConfig.CLEANUP_POLICY, "delete", LogConfig.MAX_COMPACTION_LAG_MS, 60_000));
+        put(log, "k", "v0");
+        fx.clock.advance(60_001);
+        put(log, "k", "v1");
+        assertThat(log.segmentCount()).isEqualTo(1);
+    }
 }

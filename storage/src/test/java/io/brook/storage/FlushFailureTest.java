@@ -32,7 +32,7 @@ class FlushFailureTest {
         AppendResult rb = b.append(Batches.batch(0, 1, "k"), 0);
         b.whenDurable(rb.lastOffset() + 1).get(30, TimeUnit.SECONDS);
         // The disk dies between the write and the fsync: the force meets a closed channel.
-        a.beforeSegmentFlush = s -> {
+        a.durability.beforeSegmentFlush = s -> {
             try {
                 s.channel().close();
             } catch (IOException e) {
@@ -62,7 +62,7 @@ class FlushFailureTest {
             Log log = fx.open();
             AppendResult r = log.append(Batches.batch(0, 1, "k"), 0);
             CompletableFuture<Void> durable = log.whenDurable(r.lastOffset() + 1);
-            log.beforeSegmentFlush = s -> {
+            log.durability.beforeSegmentFlush = s -> {
                 throw new UncheckedIOException(new IOException("injected"));
             };
             log.flush();

@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -41,14 +43,14 @@ class FlushRaceTest {
         }
         assertThat(log.segmentCount()).isGreaterThan(2);
         int[] deleted = {0};
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (deleted[0] == 0) {
                 // Retention (file.delete.delay.ms=0: files go at once) after the flusher picked s.
                 deleted[0] = log.deleteExpiredSegments(fx.clock.millis());
             }
         };
         log.flush();
-        log.beforeSegmentFlush = null;
+        log.durability.beforeSegmentFlush = null;
 
         assertThat(deleted[0]).isPositive();
         AppendResult r = log.append(Batches.batch(0, 2, "k"), 0);
@@ -73,7 +75,7 @@ class FlushRaceTest {
         }
         LogCleaner cleaner = new LogCleaner();
         int[] rewritten = {-1};
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (rewritten[0] < 0) {
                 try {
                     rewritten[0] = cleaner.clean(log, fx.clock.millis());
@@ -83,7 +85,7 @@ class FlushRaceTest {
             }
         };
         log.flush();
-        log.beforeSegmentFlush = null;
+        log.durability.beforeSegmentFlush = null;
 
         assertThat(rewritten[0]).isPositive();
         assertThat(log.append(Batches.keyed(fx.clock.millis(), new String[] {"k0"}, new String[] {"last"}), 0)
@@ -100,7 +102,7 @@ class FlushRaceTest {
         java.util.concurrent.CompletableFuture<Void> durable = log.whenDurable(r.lastOffset() + 1);
         java.util.concurrent.CountDownLatch inFlush = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             inFlush.countDown();
             try {
                 release.await();
@@ -121,16 +123,15 @@ class FlushRaceTest {
         deleter.start();
         // The deletion must wait for the flush in progress (parked on the flush lock), not
         // close the channel under it.
-        Thread.State state = deleter.getState();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (state != Thread.State.WAITING && state != Thread.State.TERMINATED && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            state = deleter.getState();
-        }
+        Thread.State[] state = {deleter.getState()};
+        Await.until("the deleter parks or ends", Duration.ofSeconds(30), () -> {
+            state[0] = deleter.getState();
+            return state[0] == Thread.State.WAITING || state[0] == Thread.State.TERMINATED;
+        });
         release.countDown();
         flusher.join();
         deleter.join();
-        assertThat(state).isEqualTo(Thread.State.WAITING);
+        assertThat(state[0]).isEqualTo(Thread.State.WAITING);
         assertThat(durable).isCompleted().isNotCompletedExceptionally();
         assertThat(fx.dir).doesNotExist();
     }

@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.testkit.MutableClock;
 import io.brook.wire.protocol.Errors;
 import org.apache.kafka.common.compress.Compression;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -105,7 +107,7 @@ class GroupCommitTest {
     private static void blockFirstForce(Log log, java.util.concurrent.CountDownLatch inForce,
             java.util.concurrent.CountDownLatch release) {
         java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
-        log.beforeSegmentFlush = s -> {
+        log.durability.beforeSegmentFlush = s -> {
             if (first.getAndSet(false)) {
                 inForce.countDown();
                 try {
@@ -182,10 +184,7 @@ class GroupCommitTest {
             assertThat(log.highWatermark()).isEqualTo(2);
             assertThat(log.durableOffset()).isZero();
             log.append(Batches.batch(0, 1, "k"), 0);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (log.durableOffset() < 3 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Await.until("three records durable", Duration.ofSeconds(20), () -> log.durableOffset() >= 3);
             assertThat(log.durableOffset()).isEqualTo(3);
         }
     }
@@ -203,10 +202,7 @@ class GroupCommitTest {
             assertThat(log.durableOffset()).isZero();
             clock.advance(1000);
             log.maybeFlushByTime(clock.millis());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (log.durableOffset() < 1 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Await.until("the record durable", Duration.ofSeconds(20), () -> log.durableOffset() >= 1);
             assertThat(log.durableOffset()).isEqualTo(1);
         }
     }
@@ -221,6 +217,9 @@ class GroupCommitTest {
         try (Scheduler scheduler = new Scheduler("s"); Flusher flusher = new Flusher("flusher");
              Log log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, clock, scheduler, flusher)) {
             log.setHighWatermarkListener((l, hw) -> notifiedHw.accumulateAndGet(hw, Math::max));
+            // The readers start with data to read: none of them waits idle for the first flush.
+            AppendResult first = log.append(Batches.batch(0, 1, "k"), 0);
+            log.whenDurable(first.lastOffset() + 1).get(30, TimeUnit.SECONDS);
             java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
             List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
             List<Thread> readers = new ArrayList<>();
@@ -231,9 +230,6 @@ class GroupCommitTest {
                     try {
                         while (!done.get()) {
                             long hw = log.highWatermark();
-                            if (hw == 0) {
-                                continue;
-                            }
                             long offset = (long) (rnd.nextDouble() * hw);
                             LogReadResult r = log.read(offset, 1 + rnd.nextInt(5000), true);
                             if (r.error() != Errors.NONE || r.records() == null) {

@@ -73,4 +73,27 @@ class LogConfigTest {
         assertThatThrownBy(() -> LogConfig.defaults().with(Map.of("flush.messages", "0")))
                 .isInstanceOf(InvalidConfigException.class);
     }
+
+    @Test
+    void shouldKeepTheAcceptedShapesAndRanges() {
+        LogConfig c = LogConfig.defaults().with(Map.of("cleanup.policy", " Compact , DELETE ",
+                "brook.flush.on.ack", "FALSE", "segment.bytes", "14", "retention.bytes", "-5",
+                "min.cleanable.dirty.ratio", "1"));
+        assertThat(c.compact()).isTrue();
+        assertThat(c.delete()).isTrue();
+        assertThat(c.flushOnAck()).isFalse();
+        assertThat(c.segmentBytes()).isEqualTo(14);
+        assertThat(c.retentionBytes()).isEqualTo(-5);
+        assertThat(c.minCleanableDirtyRatio()).isEqualTo(1.0);
+        assertThat(LogConfig.defaults().with(Map.of("cleanup.policy", "compact,")).delete()).isFalse();
+        for (Map.Entry<String, String> bad : Map.of("segment.bytes", "3000000000", "min.cleanable.dirty.ratio", "NaN",
+                "message.timestamp.type", "createtime", "max.compaction.lag.ms", "0", "min.insync.replicas", "0",
+                "preallocate", "1", "cleanup.policy", "compact,,delete").entrySet()) {
+            assertThatThrownBy(() -> LogConfig.defaults().with(Map.of(bad.getKey(), bad.getValue())))
+                    .as(bad.toString()).isInstanceOf(InvalidConfigException.class)
+                    .satisfies(e -> assertThat(((InvalidConfigException) e).name()).isEqualTo(bad.getKey()));
+        }
+        assertThat(LogConfig.names()).startsWith("segment.bytes", "segment.ms").contains("brook.flush.on.ack");
+        assertThat(LogConfig.defaultValue("max.compaction.lag.ms")).isEqualTo(Long.toString(Long.MAX_VALUE));
+    }
 }

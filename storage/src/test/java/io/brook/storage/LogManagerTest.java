@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.testkit.MutableClock;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -61,10 +63,8 @@ class LogManagerTest {
                 if (bytes == 0) {
                     assertThat(Files.size(seg.logFile())).isEqualTo(seg.size());
                 } else {
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (Files.size(seg.logFile()) < Preallocator.MIN_BYTES && System.nanoTime() < deadline) {
-                        Thread.yield();
-                    }
+                    Await.until("zeros ahead of the data", Duration.ofSeconds(20),
+                            () -> seg.logFile().toFile().length() >= Preallocator.MIN_BYTES);
                     assertThat(Files.size(seg.logFile())).isGreaterThanOrEqualTo(Preallocator.MIN_BYTES);
                 }
             }
@@ -195,10 +195,10 @@ class LogManagerTest {
     void shouldFsyncTheDataDirectoryForANewLogAtItsFirstFlushRatherThanAtCreation() throws Exception {
         try (LogManager m = open()) {
             Log log = m.getOrCreateLog("fresh", 0, LogConfig.defaults());
-            assertThat(log.parentDirectoryDirty).isTrue();
+            assertThat(log.durability.parentDirectoryDirty).isTrue();
             AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
             log.whenDurable(r.lastOffset() + 1).get(30, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(log.parentDirectoryDirty).isFalse();
+            assertThat(log.durability.parentDirectoryDirty).isFalse();
         }
     }
 }

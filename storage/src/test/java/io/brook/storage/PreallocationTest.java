@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -43,11 +45,7 @@ class PreallocationTest {
     }
 
     private static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.yield();
-        }
+        Await.until(what, Duration.ofSeconds(20), condition);
     }
 
     /** Appends {@code n} batches of 2 records with values of {@code valueSize} bytes. */
@@ -61,7 +59,7 @@ class PreallocationTest {
     private void awaitZerosAhead(Log log) {
         LogSegment seg = log.active();
         // queued is cleared once the extension (zeros written and forced) is complete
-        await("zeros ahead of " + seg, () -> seg.zeroedEnd() > seg.size() + AHEAD / 4 && !seg.preallocationQueued.get()
+        await("zeros ahead of " + seg, () -> seg.zeroedEnd() > seg.size() + AHEAD / 4 && !seg.tail.queued.get()
                 || !fx.preallocator.enabled());
         assertThat(fx.preallocator.enabled()).as("preallocation works on this file system").isTrue();
     }

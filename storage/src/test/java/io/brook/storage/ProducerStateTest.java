@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Idempotent-producer rules of protocol.md §7.2, through the log's append path. */
+/** Idempotent-producer rules (KIP-98, as Kafka's ProducerAppendInfo applies them), through the log's append path. */
 class ProducerStateTest {
     private static final long PID = 4242L;
 
@@ -149,7 +150,9 @@ class ProducerStateTest {
             send(PID, 0, i * 2, 2);
             log.flush();
         }
-        assertThat(fx.dir.toFile().list((d, n) -> n.endsWith(ProducerStateManager.SNAPSHOT_SUFFIX))).isNotEmpty();
+        // Rolls leave their snapshots to the scheduler's thread.
+        Await.until("a producer snapshot", () ->
+                fx.dir.toFile().list((d, n) -> n.endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)).length > 0);
         log = fx.crashAndReopenAfter(() -> { }, 0);
         assertThat(send(PID, 0, 16, 2).duplicate()).isTrue();
         assertThat(send(PID, 0, 20, 1).error()).isEqualTo(Errors.NONE);

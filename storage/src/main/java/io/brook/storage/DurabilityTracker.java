@@ -1,0 +1,357 @@
+package io.brook.storage;
+
+import io.brook.storage.file.DurableFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * What of one log is durable and who waits for it: the durable point, the durability waiters,
+ * the flush that the {@link Flusher} threads run for the log, and the I/O failure that takes the
+ * log offline.
+ *
+ * <h2>Flush</h2>
+ * A flush captures the log end under the append lock (for a moment), then without it forces the
+ * segments rolled since the last flush (and writes their indexes), the active segment and, once,
+ * the new log directory's entry in the data directory; then it publishes the captured end as
+ * the durable point, tells the high-watermark listener and completes the waiters it covers.
+ * Appends go on meanwhile and are covered by the next flush. A segment removed by retention,
+ * truncation or compaction is never forced again (its data has left the log).
+ *
+ * <h2>Failure</h2>
+ * An I/O error in a flush (including an unchecked exception thrown on its path), and those of
+ * the other paths listed in {@link Log}'s comment, take the log offline for good, as Kafka does
+ * on a log directory failure: every pending waiter completes exceptionally with the
+ * {@link IOException} (the server answers KAFKA_STORAGE_ERROR), so does every later one, and
+ * the failure handler installed by the {@link LogManager} takes every other log of the same
+ * data directory offline too. The durable point stays where the last successful force left it;
+ * a later clean close writes no clean-shutdown marker, so the next start scans what was written
+ * after it. Waiters registered on a closed log fail at once instead of waiting for a flush that
+ * will never come.
+ *
+ * <p>Threading: {@link #flush} runs on a flusher thread (or at close) under {@link #flushLock},
+ * which truncation, close and segment swaps also take, so a flush never interleaves with them;
+ * the flush lock is taken before the append lock. Waiters are guarded by their queue's monitor;
+ * completions run outside it, on the flushing thread.
+ */
+final class DurabilityTracker {
+    private static final Logger LOG = LoggerFactory.getLogger(DurabilityTracker.class);
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final Log log;
+    /** The group-commit threads, or null to flush only by {@link #flush()}. */
+    private final Flusher flusher;
+    /** Serialises flushes with truncation, close and segment swaps; taken before the append lock. */
+    final ReentrantLock flushLock = new ReentrantLock();
+    /** The flusher's state of this log: idle, queued, being flushed, or being flushed with more to do. */
+    final AtomicInteger flushState = new AtomicInteger();
+    private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
+    private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
+    private volatile LogPoint durable;
+    private volatile IOException failure;
+    /** Set (under the waiters' monitor) when failing starts, before {@link #failure} is published. */
+    private boolean failing;
+    /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
+    private volatile BiConsumer<Log, IOException> failureHandler;
+    /** Messages appended since the last flush began. Under the append lock. */
+    private long unflushedMessages;
+    private volatile long flushCount;
+    /**
+     * Moving average (weight 1/8) of the bytes each force of the active segment made durable:
+     * preallocation pays off only while forces are small. Written by the flushing thread.
+     */
+    private volatile int bytesPerFlush;
+    private volatile long lastFlushMs;
+    /**
+     * Whether this log's directory was created by {@link Log#open} and its entry in the data
+     * directory has not been fsynced yet: done by the first flush that makes data durable.
+     */
+    volatile boolean parentDirectoryDirty;
+    /** Test seam: runs on the flushing thread just before a segment is forced. */
+    volatile Consumer<LogSegment> beforeSegmentFlush;
+
+    private record Waiter(long nextOffset, CompletableFuture<Void> future) implements Comparable<Waiter> {
+        @Override
+        public int compareTo(Waiter o) {
+            return Long.compare(nextOffset, o.nextOffset);
+        }
+    }
+
+    DurabilityTracker(Log log, Flusher flusher) {
+        this.log = log;
+        this.flusher = flusher;
+    }
+
+    /** At open: everything on disk counts as durable (the loader forced what it scanned). */
+    void opened(LogPoint end, long nowMs, boolean newDirectory) {
+        durable = end;
+        lastFlushMs = nowMs;
+        parentDirectoryDirty = newDirectory;
+    }
+
+    LogPoint durable() {
+        return durable;
+    }
+
+    /** Null while healthy, else the I/O error that took this log offline. */
+    IOException failure() {
+        return failure;
+    }
+
+    /** Under the append lock: {@code messages} were appended; returns whether a flush should be asked for. */
+    boolean appended(long messages, LogConfig cfg) {
+        unflushedMessages += messages;
+        return cfg.flushOnAck() || unflushedMessages >= cfg.flushMessages();
+    }
+
+    /** Under the append lock: {@code seg} stopped being active; the next flush forces it. */
+    void rolled(LogSegment seg) {
+        rolledUnflushed.add(seg);
+    }
+
+    /** Whether this log's forces are small enough on average for preallocation to pay off. */
+    boolean forcesAreSmall() {
+        return bytesPerFlush < Preallocator.WORTH_BELOW_BYTES_PER_FLUSH;
+    }
+
+    void requestFlush() {
+        if (flusher != null) {
+            flusher.request(log);
+        }
+    }
+
+    /** See {@link Log#whenDurable}. */
+    CompletableFuture<Void> whenDurable(long nextOffset) {
+        if (!log.config().flushOnAck() || durable.offset() >= nextOffset) {
+            return DONE;
+        }
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        synchronized (waiters) {
+            if (failure != null) {
+                f.completeExceptionally(failure);
+                return f;
+            }
+            if (log.isClosed()) {
+                f.completeExceptionally(new IOException("the log of " + log + " is closed"));
+                return f;
+            }
+            if (durable.offset() >= nextOffset) {
+                return DONE;
+            }
+            waiters.add(new Waiter(nextOffset, f));
+        }
+        requestFlush();
+        return f;
+    }
+
+    /**
+     * Makes everything appended so far durable: forces the segments rolled since the last flush
+     * (and writes their indexes), then the active one, then publishes the captured log end as the
+     * durable offset and completes the waiters it covers. Runs on a flusher thread (or at close);
+     * appenders keep appending meanwhile.
+     */
+    void flush() {
+        flushLock.lock();
+        try {
+            if (failure != null || log.isClosed()) {
+                return;
+            }
+            long end;
+            LogSegment act;
+            int position;
+            log.appendLock.lock();
+            try {
+                end = log.logEndOffset;
+                act = log.active;
+                position = act.size();
+                unflushedMessages = 0;
+            } finally {
+                log.appendLock.unlock();
+            }
+            LogSegment s;
+            while ((s = rolledUnflushed.peek()) != null) {
+                if (log.segments.get(s.baseOffset) == s) {
+                    runBeforeSegmentFlush(s);
+                    s.flush();
+                    s.flushIndexes();
+                }
+                rolledUnflushed.poll();
+            }
+            if (end > durable.offset()) {
+                runBeforeSegmentFlush(act);
+                act.flush();
+                syncParentDirectory();
+                flushCount++;
+                LogPoint before = durable;
+                if (before.segmentBase() == act.baseOffset) {
+                    bytesPerFlush += (position - before.position() - bytesPerFlush) / 8;
+                }
+                durable = new LogPoint(end, act.baseOffset, position);
+            }
+            lastFlushMs = log.clock.millis();
+            HighWatermarkListener l = log.highWatermarkListener();
+            if (l != null && log.config().flushOnAck()) {
+                try {
+                    l.highWatermarkAdvanced(log, end);
+                } catch (RuntimeException e) {
+                    LOG.error("{}: high-watermark listener failed", log, e);
+                }
+            }
+            completeWaiters(end);
+        } catch (IOException e) {
+            fail(e);
+        } catch (RuntimeException e) {
+            // Whatever went wrong, nobody may wait for a durability that did not happen.
+            fail(e.getCause() instanceof IOException io ? io : new IOException("flush failed", e));
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /**
+     * Clean close, under the flush lock with appends stopped: forces every segment's data and
+     * indexes (only what changed since its last flush) after cutting off preallocated zeros, and
+     * the new log directory's entry if the log holds data.
+     */
+    void forceAll(boolean hasData) throws IOException {
+        for (LogSegment s : log.segments.values()) {
+            s.trimPreallocation();
+            s.flush();
+            s.flushIndexes();
+        }
+        if (hasData) {
+            syncParentDirectory();
+        }
+    }
+
+    /**
+     * The entry of a newly created log directory in the data directory is fsynced once, before
+     * the first data of the log is called durable (not at creation: creating many partitions
+     * would otherwise cost one directory fsync each).
+     */
+    private void syncParentDirectory() throws IOException {
+        if (parentDirectoryDirty) {
+            DurableFiles.fsyncDirectory(log.dir().toAbsolutePath().getParent());
+            parentDirectoryDirty = false;
+        }
+    }
+
+    private void runBeforeSegmentFlush(LogSegment s) {
+        Consumer<LogSegment> hook = beforeSegmentFlush;
+        if (hook != null) {
+            hook.accept(s);
+        }
+    }
+
+    /** How many times the active segment was forced (each covers every append before it). */
+    long flushCount() {
+        return flushCount;
+    }
+
+    /** Asks the flusher for a flush if {@code flush.ms} has passed since the last one and data is waiting. */
+    void maybeFlushByTime(long nowMs) {
+        if (log.logEndOffset > durable.offset() && nowMs - lastFlushMs >= log.config().flushMs()) {
+            requestFlush();
+        }
+    }
+
+    /** Publishes {@code end} as durable (everything up to it was forced) and completes the waiters it covers. */
+    void markDurable(LogPoint end) {
+        durable = end;
+        completeWaiters(end.offset());
+    }
+
+    /** Under the flush and append locks (truncation): the log now ends at {@code end}; the durable point follows it down. */
+    void truncated(LogPoint end) {
+        if (durable.offset() > end.offset()) {
+            durable = end;
+        }
+    }
+
+    private void completeWaiters(long end) {
+        List<CompletableFuture<Void>> done = null;
+        synchronized (waiters) {
+            while (!waiters.isEmpty() && waiters.peek().nextOffset() <= end) {
+                if (done == null) {
+                    done = new ArrayList<>();
+                }
+                done.add(waiters.poll().future());
+            }
+        }
+        if (done != null) {
+            for (CompletableFuture<Void> f : done) {
+                f.complete(null);
+            }
+        }
+    }
+
+    /** Fails the waiters for offsets above {@code above} (-1: all of them). */
+    void failWaiters(long above, Throwable cause) {
+        List<CompletableFuture<Void>> failed = new ArrayList<>();
+        synchronized (waiters) {
+            waiters.removeIf(w -> {
+                if (w.nextOffset() > above) {
+                    failed.add(w.future());
+                    return true;
+                }
+                return false;
+            });
+        }
+        for (CompletableFuture<Void> f : failed) {
+            f.completeExceptionally(cause);
+        }
+    }
+
+    /** Takes the log offline for good after an I/O error (see the class comment). */
+    void fail(IOException e) {
+        synchronized (waiters) {
+            if (failing) {
+                return;
+            }
+            failing = true;
+        }
+        LOG.error("{}: I/O failure, the log goes offline", log, e);
+        // The directory goes offline before this log's failure becomes visible (to waiters and
+        // to whenDurable), so whoever reacts to it already sees every log of the directory offline.
+        BiConsumer<Log, IOException> h = failureHandler;
+        if (h != null) {
+            try {
+                h.accept(log, e);
+            } catch (RuntimeException ex) {
+                LOG.error("{}: failure handler failed", log, ex);
+            }
+        }
+        synchronized (waiters) {
+            failure = e;
+        }
+        failWaiters(-1L, e);
+    }
+
+    /** Takes this log offline because another log of its data directory failed (no handler call). */
+    void failWithDirectory(IOException cause) {
+        synchronized (waiters) {
+            if (failing) {
+                return;
+            }
+            failing = true;
+            failure = cause;
+        }
+        failWaiters(-1L, cause);
+    }
+
+    /** Installs the handler told when this log fails with an I/O error. */
+    void setFailureHandler(BiConsumer<Log, IOException> h) {
+        this.failureHandler = h;
+    }
+}

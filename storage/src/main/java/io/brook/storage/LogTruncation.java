@@ -1,0 +1,78 @@
+package io.brook.storage;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Removing data from the end of a log ({@link Log#truncateTo}): every record at or above an
+ * offset goes, a batch straddling it whole; producer state and the aborted transactions are
+ * rebuilt as of the new end, and durability waiters above it fail.
+ *
+ * <p>Threading: holds the log's state-file lock, flush lock and append lock (in that order), so
+ * no flush, state-file write or append interleaves with it. Removed segments are renamed under
+ * the append lock, because a roll may reuse their base offset as soon as it is released (with
+ * the flush lock held, marking them deleted waits for no force); the renames are made durable
+ * and the state files written after the append lock is released.
+ */
+final class LogTruncation {
+
+    private LogTruncation() {
+    }
+
+    static void truncateTo(Log log, long offset) throws IOException {
+        log.stateFiles.writeLock.lock();
+        try {
+            List<LogSegment> removed = cut(log, offset);
+            if (removed != null) {
+                log.deleteRetired(removed);
+                log.stateFiles.persist();
+            }
+        } finally {
+            log.stateFiles.writeLock.unlock();
+        }
+    }
+
+    /** Under the state-file lock: the in-memory part; returns the removed segments, or null if nothing changed. */
+    private static List<LogSegment> cut(Log log, long offset) throws IOException {
+        log.durability.flushLock.lock();
+        log.appendLock.lock();
+        try {
+            if (offset >= log.logEndOffset) {
+                return null;
+            }
+            if (offset < log.segments.firstKey()) {
+                offset = log.segments.firstKey();
+            }
+            List<LogSegment> removed = new ArrayList<>(log.segments.tailMap(offset, false).values());
+            for (LogSegment seg : removed) {
+                log.segments.remove(seg.baseOffset, seg);
+                seg.retire();
+            }
+            LogSegment last = log.segments.lastEntry().getValue();
+            last.truncateTo(offset);
+            last.prepareForAppend();
+            log.active = last;
+            long end = last.nextOffset();
+            log.logEndOffset = end;
+            LogPoint endPoint = LogPoint.endOf(last, end);
+            log.appended = endPoint;
+            if (log.logStartOffset > end) {
+                log.logStartOffset = end;
+                log.stateFiles.logStartOffsetChanged(end);
+            }
+            log.durability.truncated(endPoint);
+            if (log.corruption != null && end <= log.corruption.offset()) {
+                // The corrupt bytes lay above the new end and were cut off with it.
+                log.corruption = null;
+            }
+            log.stateFiles.discardSnapshotsAbove(end);
+            log.firstUnstableOffset = LogLoader.rebuildProducerState(log, log.logStartOffset, end, false);
+            log.durability.failWaiters(end, new IOException("log truncated to " + end));
+            return removed;
+        } finally {
+            log.appendLock.unlock();
+            log.durability.flushLock.unlock();
+        }
+    }
+}
