@@ -256,7 +256,7 @@ public final class BenchRunner {
                 .append(started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"))).append("\n\n");
         sb.append("- machine: ").append(Machine.describe()).append('\n');
         sb.append("- Brook commit ").append(commit).append("; Apache Kafka ").append(kafkaVersion)
-                .append("; clients: kafka-clients ").append(org.apache.kafka.common.utils.AppInfoParser.getVersion())
+                .append("; clients: kafka-clients ").append(org.apache.kafka.common.utils.internals.AppInfoParser.getVersion())
                 .append(" in a fresh runner JVM per broker (Java ").append(System.getProperty("java.version")).append(")\n");
         for (Broker b : brokers) {
             sb.append("- `").append(b.label()).append("`: ").append(b.settings()).append('\n');

@@ -139,33 +139,50 @@ public final class EventLoop {
     }
 
     /**
-     * Runs queued tasks and expired timers until there are none left.
+     * Runs expired timers and queued tasks until there are none left. A timer whose deadline has
+     * already passed runs before the next queued task, so a task handled after the clock moved
+     * beyond a deadline sees its effect (a heartbeat that arrives after its session expired finds
+     * the member gone), whether time is real or virtual. A timer due exactly now runs once the
+     * queue is empty, so that requests that arrived together are handled together before it (a
+     * rebalance with no initial delay still takes every member that joined at the same moment).
      *
      * @return the number of tasks and timers run
      */
     public int runPending() {
         int n = 0;
         while (true) {
+            if (runTimer(now() - 1)) {
+                n++;
+                continue;
+            }
             Runnable r = queue.poll();
             if (r != null) {
                 run(r);
                 n++;
                 continue;
             }
-            Timer t = timers.peek();
-            if (t != null && (t.cancelled || t.deadlineMs <= now())) {
-                timers.poll();
-                if (t.cancelled) {
-                    cancelledInHeap--;
-                } else {
-                    timersByKey.remove(t.key);
-                    run(t.task);
-                    n++;
-                }
+            if (runTimer(now())) {
+                n++;
                 continue;
             }
             return n;
         }
+    }
+
+    /** Runs (or discards, when cancelled) the first timer if it is due at {@code until}; true if there was one. */
+    private boolean runTimer(long until) {
+        Timer t = timers.peek();
+        if (t == null || !(t.cancelled || t.deadlineMs <= until)) {
+            return false;
+        }
+        timers.poll();
+        if (t.cancelled) {
+            cancelledInHeap--;
+            return true;
+        }
+        timersByKey.remove(t.key);
+        run(t.task);
+        return true;
     }
 
     private void run(Runnable r) {

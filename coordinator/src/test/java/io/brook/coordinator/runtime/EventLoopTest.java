@@ -34,6 +34,32 @@ class EventLoopTest {
     }
 
     @Test
+    void shouldRunAnOverdueTimerBeforeATaskQueuedAfterItsDeadline() {
+        MutableClock clock = new MutableClock(0);
+        EventLoop loop = new EventLoop(clock, e -> { throw new AssertionError(e); });
+        List<String> ran = new ArrayList<>();
+        loop.schedule("session", 100, () -> ran.add("expire"));
+        clock.advance(101);
+        loop.execute(() -> ran.add("heartbeat"));
+        loop.runPending();
+        assertThat(ran).containsExactly("expire", "heartbeat");
+    }
+
+    @Test
+    void shouldRunATimerDueNowOnlyAfterTheTasksQueuedWithIt() {
+        MutableClock clock = new MutableClock(0);
+        EventLoop loop = new EventLoop(clock, e -> { throw new AssertionError(e); });
+        List<String> ran = new ArrayList<>();
+        loop.execute(() -> {
+            ran.add("join a");
+            loop.schedule("rebalance", 0, () -> ran.add("rebalance"));
+        });
+        loop.execute(() -> ran.add("join b"));
+        loop.runPending();
+        assertThat(ran).containsExactly("join a", "join b", "rebalance");
+    }
+
+    @Test
     void shouldReplaceTimerWithSameKeyAndCancel() {
         MutableClock clock = new MutableClock(0);
         EventLoop loop = new EventLoop(clock, e -> { });
