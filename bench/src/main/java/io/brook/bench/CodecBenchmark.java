@@ -1,6 +1,7 @@
 package io.brook.bench;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -155,7 +156,7 @@ public class CodecBenchmark {
         List<SimpleRecord> records = new ArrayList<>();
         int total = 61;
         for (int i = 0; total + 1024 <= PRODUCE_RECORDS_BYTES; i++) {
-            records.add(new SimpleRecord(1_700_000_000_000L + i, ("key-" + i).getBytes(), value));
+            records.add(new SimpleRecord(1_700_000_000_000L + i, ("key-" + i).getBytes(StandardCharsets.UTF_8), value));
             total += 1024;
         }
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0]));

@@ -28,7 +28,6 @@ public final class BenchRunner {
     static final String STARTUP = "start-up: launch → first acked produce";
     static final String WHOLE_RUN = "whole run";
 
-    private final Path root;
     private final Path out;
     private final Plan plan;
     private final List<Broker> brokers;
@@ -44,12 +43,11 @@ public final class BenchRunner {
     /** The broker running now, stopped by the shutdown hook if the runner is interrupted. */
     private volatile Broker.Running current;
 
-    private BenchRunner(Path root, Path out, Plan plan, List<Broker> brokers, String only,
+    private BenchRunner(Path out, Plan plan, List<Broker> brokers, String only,
                         Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
         this.only = only;
         this.producerOverrides = Map.copyOf(producerOverrides);
         this.consumerOverrides = Map.copyOf(consumerOverrides);
-        this.root = root;
         this.out = out;
         this.plan = plan;
         this.brokers = brokers;
@@ -92,7 +90,7 @@ public final class BenchRunner {
         }
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
-            out = root.resolve("bench/results").resolve(now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            out = root.resolve("bench/results").resolve(now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         }
         Files.createDirectories(out);
         Path work = root.resolve("bench/target/bench-data");
@@ -115,7 +113,7 @@ public final class BenchRunner {
                             + " answered before fsync (the OS flushes its page cache); JVM -Xms1g -Xmx1g"
                             + " (kafka-local.sh)"));
         }
-        BenchRunner runner = new BenchRunner(root, out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
+        BenchRunner runner = new BenchRunner(out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
                 consumerOverrides);
         if (single != null) {
             if (resultsFile == null) {
@@ -253,7 +251,7 @@ public final class BenchRunner {
     private String header(ZonedDateTime started, String commit, String kafkaVersion) {
         StringBuilder sb = new StringBuilder();
         sb.append("## bench/run").append(plan.quick ? " --quick" : "").append(", ")
-                .append(started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"))).append("\n\n");
+                .append(started.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT))).append("\n\n");
         sb.append("- machine: ").append(Machine.describe()).append('\n');
         sb.append("- Brook commit ").append(commit).append("; Apache Kafka ").append(kafkaVersion)
                 .append("; clients: kafka-clients ").append(org.apache.kafka.common.utils.internals.AppInfoParser.getVersion())
@@ -344,8 +342,8 @@ public final class BenchRunner {
                 startups.add(ackMillis - ProcFs.startEpochMillis(pid, clockTicks));
                 long median = median(startups);
                 results.add(Result.of(STARTUP, label)
-                        .put(Metric.STARTUP_MS, median)
-                        .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0))
+                        .put(Metric.STARTUP_MS, (double) median)
+                        .put(Metric.PEAK_RSS_MIB, (double) ProcFs.peakRssBytes(pid) / (1024 * 1024))
                         .build());
                 progress.done(String.format(Locale.ROOT, "first ack %,d ms after launch; median of %d launches %,d ms"
                         + " (all: %s; pid %d)", startups.get(startups.size() - 1), startups.size(), median, startups,
@@ -374,7 +372,7 @@ public final class BenchRunner {
                         () -> w.manyPartitions(plan.manyPartitions, plan.manyPartitionRecords));
             }
             results.add(Result.of(WHOLE_RUN, label)
-                    .put(Metric.PEAK_RSS_MIB, ProcFs.peakRssBytes(pid) / (1024.0 * 1024.0)).build());
+                    .put(Metric.PEAK_RSS_MIB, (double) ProcFs.peakRssBytes(pid) / (1024 * 1024)).build());
         } catch (Exception e) {
             // start-up failures were recorded above; this is a launch or a run that broke down
             results.add(Result.failed(running == null ? STARTUP : WHOLE_RUN, label, describe(e)));
@@ -448,7 +446,8 @@ public final class BenchRunner {
                 if (p >= 65535) {
                     continue;
                 }
-                try (ServerSocket b = new ServerSocket(p + 1, 1, loopback)) {
+                try {
+                    new ServerSocket(p + 1, 1, loopback).close();
                     return p;
                 } catch (IOException taken) {
                     // try another

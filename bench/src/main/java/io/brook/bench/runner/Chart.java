@@ -8,7 +8,9 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.text.DecimalFormat;
 import java.nio.file.Path;
+import java.text.DecimalFormatSymbols;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
@@ -79,7 +81,7 @@ final class Chart {
         axis.setBase(10);
         axis.setTickUnit(new NumberTickUnit(1.0)); // one tick per power of ten
         axis.setMinorTickMarksVisible(true);
-        axis.setNumberFormatOverride(new DecimalFormat("#,##0.##"));
+        axis.setNumberFormatOverride(new DecimalFormat("#,##0.##", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         plot.setRangeAxis(axis);
         BarRenderer renderer = (BarRenderer) plot.getRenderer();
         renderer.setBase(LOG_BASE_MS);

@@ -2,14 +2,16 @@ package io.brook.bench.runner;
 
 import java.io.PrintStream;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * The progress line on stderr: one line when a step starts or ends, and at most one update every
  * two seconds while it runs. Thread-safe (the latency workload reports from two threads).
  */
 final class Progress {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
     private static final long UPDATE_EVERY_NANOS = 2_000_000_000L;
 
     private final PrintStream out;
@@ -44,7 +46,7 @@ final class Progress {
     }
 
     private void print(String line) {
-        out.println("[" + LocalTime.now().format(TIME) + "] " + line);
+        out.println("[" + LocalTime.now(ZoneId.systemDefault()).format(TIME) + "] " + line);
         out.flush();
     }
 }

@@ -1,6 +1,7 @@
 package io.brook.bench.runner;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -132,9 +133,7 @@ final class Report {
                     Result r = find(w, b);
                     cells.add(r == null ? MISSING : r.failed() ? FAILED : MISSING);
                 }
-                for (String b : compared()) {
-                    cells.add(MISSING);
-                }
+                cells.addAll(Collections.nCopies(compared().size(), MISSING));
                 row(sb, cells);
                 continue;
             }

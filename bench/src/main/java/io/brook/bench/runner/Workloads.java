@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -170,7 +171,7 @@ final class Workloads implements AutoCloseable {
             Acks acks = new Acks(partitions);
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
                 for (int p = 0; p < partitions; p++) {
-                    producer.send(new ProducerRecord<>(topic, p, null, value), acks);
+                    var unused = producer.send(new ProducerRecord<>(topic, p, null, value), acks); // the callback sees the outcome
                 }
                 producer.flush();
             }
@@ -258,12 +259,12 @@ final class Workloads implements AutoCloseable {
         Acks acks = new Acks(partitions);
         for (long i = 0; i < records; i++) {
             Integer partition = roundRobin ? (int) (i % partitions) : null;
-            producer.send(new ProducerRecord<>(topic, partition, null, value), acks);
+            var unused = producer.send(new ProducerRecord<>(topic, partition, null, value), acks); // the callback sees the outcome
             if ((i & 0xFFFF) == 0) {
                 if (acks.failure.get() != null) {
                     break;
                 }
-                progress.update(String.format("%,d / %,d records sent", i, records));
+                progress.update(String.format(Locale.ROOT, "%,d / %,d records sent", i, records));
             }
         }
         producer.flush();
@@ -408,7 +409,7 @@ final class Workloads implements AutoCloseable {
                     bytes += r.serializedValueSize();
                     records++;
                 }
-                progress.update(String.format("%,d / %,d records read", records, total));
+                progress.update(String.format(Locale.ROOT, "%,d / %,d records read", records, total));
             }
             // anything beyond what was acknowledged (duplicates) shows up in the end offsets
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
@@ -434,7 +435,7 @@ final class Workloads implements AutoCloseable {
         for (int p = 0; p < expected.length; p++) {
             long got = p < actual.length ? actual[p] : 0;
             if (got != expected[p]) {
-                problems.append(String.format(" %s-%d: acknowledged %,d, read back %,d;", topic, p, expected[p], got));
+                problems.append(String.format(Locale.ROOT, " %s-%d: acknowledged %,d, read back %,d;", topic, p, expected[p], got));
             }
         }
         if (problems.length() > 0) {
@@ -524,12 +525,12 @@ final class Workloads implements AutoCloseable {
                     LockSupport.parkNanos(wait);
                 }
                 stamp.putLong(0, intended);
-                producer.send(new ProducerRecord<>(topic, 0, null, value), acks);
+                var unused = producer.send(new ProducerRecord<>(topic, 0, null, value), acks); // the callback sees the outcome
                 if ((i & 0x3FF) == 0) {
                     if (acks.failure.get() != null) {
                         break;
                     }
-                    progress.update(String.format("%,d / %,d records at %,d/s; %,d received", i, records, rate,
+                    progress.update(String.format(Locale.ROOT, "%,d / %,d records at %,d/s; %,d received", i, records, rate,
                             received.get()));
                 }
             }

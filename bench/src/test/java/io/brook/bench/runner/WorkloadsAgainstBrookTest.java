@@ -46,8 +46,9 @@ class WorkloadsAgainstBrookTest {
         assertThat(r.broker).isEqualTo("brook");
         assertThat(r.values.get(Metric.RECORDS_PER_S)).isPositive();
         assertThat(r.values.get(Metric.MB_PER_S)).isPositive();
-        assertThat(r.values.get(Metric.BROKER_CPU_S)).isGreaterThanOrEqualTo(0.0);
-        assertThat(r.values).containsKey(Metric.BROKER_CPU_S_PER_GB);
+        // the broker runs in this JVM, which does work in every phase: no phase measures zero CPU
+        assertThat(r.values.get(Metric.BROKER_CPU_S)).isPositive();
+        assertThat(r.values.get(Metric.BROKER_CPU_S_PER_GB)).isPositive();
     }
 
     @Test
