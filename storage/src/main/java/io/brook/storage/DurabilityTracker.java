@@ -161,6 +161,9 @@ final class DurabilityTracker {
      * durable offset and completes the waiters it covers. Runs on a flusher thread (or at close);
      * appenders keep appending meanwhile.
      */
+    // flushCount and bytesPerFlush have one writer, the thread that holds the flush lock; volatile
+    // only publishes them to readers, so the read-modify-write is not a race
+    @SuppressWarnings("NonAtomicVolatileUpdate")
     void flush() {
         flushLock.lock();
         try {

@@ -277,6 +277,8 @@ final class LogCleaner {
      * segments that can be merged); returns whether it was replaced. {@code horizonOut[0]}
      * receives the earliest delete horizon of the tombstones kept.
      */
+    // DROP is a sentinel buffer returned by filter: it is compared by identity on purpose
+    @SuppressWarnings("ReferenceEquality")
     private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, long now,
             long deleteRetentionMs, long[] horizonOut) throws IOException {
         RecordBatch rb = new RecordBatch();

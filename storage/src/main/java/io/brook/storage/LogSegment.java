@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 
 /**
  * One segment: {@code <base>.log} with batches exactly as appended, its sparse {@link OffsetIndex}
@@ -94,7 +95,7 @@ final class LogSegment {
     }
 
     static String name(long offset) {
-        return String.format("%020d", offset);
+        return String.format(Locale.ROOT, "%020d", offset);
     }
 
     static Path file(Path dir, long base, String suffix) {

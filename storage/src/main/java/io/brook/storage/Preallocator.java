@@ -132,6 +132,8 @@ final class Preallocator implements AutoCloseable {
         }
     }
 
+    // bytesWritten has one writer, the preallocator's thread; volatile only publishes it to readers
+    @SuppressWarnings("NonAtomicVolatileUpdate")
     private void extend(LogSegment seg, long segmentBytes) {
         if (!enabled) {
             return;

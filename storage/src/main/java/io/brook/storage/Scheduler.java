@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,7 +37,8 @@ final class Scheduler implements AutoCloseable {
             return;
         }
         if (!executor.isShutdown()) {
-            executor.schedule(() -> safely(task), delayMs, TimeUnit.MILLISECONDS);
+            // the task logs its own failures (safely), so the future has nothing more to report
+            ScheduledFuture<?> unused = executor.schedule(() -> safely(task), delayMs, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -50,7 +52,8 @@ final class Scheduler implements AutoCloseable {
     }
 
     void schedulePeriodic(Runnable task, long periodMs) {
-        executor.scheduleWithFixedDelay(() -> safely(task), periodMs, periodMs, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> unused = executor.scheduleWithFixedDelay(() -> safely(task), periodMs, periodMs,
+                TimeUnit.MILLISECONDS);
     }
 
     private static void safely(Runnable task) {

@@ -244,6 +244,9 @@ final class GroupOffsets {
      * of topics nobody subscribes to expire that long after their commit. Empty groups left with no
      * offsets are deleted too.
      */
+    // an expired offset is removed only if it is still the very value that expired (identity):
+    // a commit made meanwhile replaced it with another object
+    @SuppressWarnings("ReferenceEquality")
     void expire() {
         long now = loop.now();
         long retention = config.offsetsRetentionMs();

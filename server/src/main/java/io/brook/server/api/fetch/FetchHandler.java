@@ -69,7 +69,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             ctx.respond(topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, 0));
             return;
         }
-        Read first = read(broker, request, ctx.apiVersion());
+        Read first = read(broker, request);
         if (first.errors || first.bytes >= request.minBytes() || request.maxWaitMs() <= 0 || first.watched.isEmpty()) {
             ctx.respond(first.response);
             return;
@@ -78,7 +78,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 deadlinePassed -> {
                     Read again;
                     try {
-                        again = read(broker, request, ctx.apiVersion());
+                        again = read(broker, request);
                     } catch (RuntimeException e) {
                         ctx.fail(e);
                         return true;
@@ -100,7 +100,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         List<TopicPartition> watched = new ArrayList<>();
     }
 
-    private static Read read(BrokerContext broker, FetchRequest request, short version) {
+    private static Read read(BrokerContext broker, FetchRequest request) {
         Read out = new Read();
         Topics topics = broker.topics();
         long budget = request.maxBytes() <= 0 ? Integer.MAX_VALUE : request.maxBytes();
