@@ -126,6 +126,25 @@ class AdminApisTest {
     }
 
     @Test
+    void shouldRejectNamesThatCollideOnceDotAndUnderscoreAreAlike() throws Exception {
+        assertThat(create(topic("orders.eu", 1, 1), false, (short) 7).errorCode()).isZero();
+        CreatableTopicResult r = create(topic("orders_eu", 1, 1), false, (short) 7);
+        assertThat(r.errorCode()).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(r.errorMessage()).isEqualTo("Topic 'orders_eu' collides with existing topic: orders.eu");
+        assertThat(create(topic("orders_eu", 1, 1), true, (short) 7).errorCode())
+                .as("validate only").isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        MetadataResponse m = client.call(new MetadataRequest().topics(List.of(new MetadataRequestTopic()
+                .name("orders_eu"))).allowAutoTopicCreation(true), (short) 12);
+        assertThat(m.topics().get(0).errorCode()).as("auto-creation").isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(partitionsOf("orders_eu")).isEqualTo(-1);
+        assertThat(create(topic("orders.eu", 1, 1), false, (short) 7).errorCode())
+                .as("the same name still exists").isEqualTo(Errors.TOPIC_ALREADY_EXISTS.code());
+        client.call(new DeleteTopicsRequest().topicNames(List.of("orders.eu")).timeoutMs(1000), (short) 4);
+        assertThat(create(topic("orders_eu", 1, 1), false, (short) 7).errorCode())
+                .as("free once the other is deleted").isZero();
+    }
+
+    @Test
     void shouldDeleteTopicsByNameAndById() throws Exception {
         create(topic("a", 1, 1), false, (short) 7);
         UUID bId = create(topic("b", 1, 1), false, (short) 7).topicId();

@@ -285,6 +285,37 @@ class ProduceFetchTest {
     }
 
     @Test
+    void shouldAppendAPartitionNamedTwiceInOneProduceOnceWithItsLastEntry() throws Exception {
+        ProduceRequest twice = new ProduceRequest().acks((short) -1).timeoutMs(10_000).topicData(List.of(
+                new TopicProduceData().name("t").partitionData(List.of(
+                        new PartitionProduceData().index(0).records(BufferRecords.wrap(batch(Compression.NONE, 1, "first"))),
+                        new PartitionProduceData().index(1).records(BufferRecords.wrap(batch(Compression.NONE, 1, "other"))))),
+                new TopicProduceData().name("t").partitionData(List.of(
+                        new PartitionProduceData().index(0).records(BufferRecords.wrap(batch(Compression.NONE, 1, "last")))))));
+        ProduceResponse r = client.call(twice, PRODUCE_V);
+        assertThat(r.responses()).hasSize(1);
+        assertThat(r.responses().get(0).partitionResponses()).extracting(PartitionProduceResponse::index)
+                .containsExactly(0, 1);
+        assertThat(r.responses().get(0).partitionResponses()).allSatisfy(p -> assertThat(p.errorCode()).isZero());
+        PartitionData p = fetch(0, 1, 1 << 20, "t", 0, 0, 1 << 20).responses().get(0).partitions().get(0);
+        assertThat(p.highWatermark()).isEqualTo(1);
+        assertThat(values(p)).containsExactly("last");
+    }
+
+    @Test
+    void shouldReadAPartitionNamedTwiceInOneFetchOnce() throws Exception {
+        produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "a", "b"));
+        FetchPartition once = new FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20);
+        FetchResponse r = client.call(new FetchRequest().maxWaitMs(0).minBytes(1).maxBytes(1 << 20).sessionId(0)
+                .sessionEpoch(-1).topics(List.of(
+                        new FetchTopic().topic("t").partitions(List.of(once, once, once)),
+                        new FetchTopic().topic("t").partitions(List.of(once)))), FETCH_V);
+        assertThat(r.responses()).hasSize(1);
+        assertThat(r.responses().get(0).partitions()).hasSize(1);
+        assertThat(values(r.responses().get(0).partitions().get(0))).containsExactly("a", "b");
+    }
+
+    @Test
     void shouldListOffsetsForSpecialAndRealTimestamps() throws Exception {
         produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1000, "a", "b"));
         produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 5000, "c"));

@@ -59,6 +59,8 @@ public final class LogManager implements AutoCloseable {
     /** Held locked while a manager owns the directory, so that two brokers never share one. */
     public static final String LOCK_FILE = ".lock";
     static final String DELETE_DIR_SUFFIX = "-delete";
+    /** The longest file name the file systems Brook runs on accept (ext4, xfs, tmpfs). */
+    private static final int MAX_FILE_NAME_BYTES = 255;
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
     /** Broker-level settings of the storage layer (Kafka's names in the comments). */
@@ -222,8 +224,7 @@ public final class LogManager implements AutoCloseable {
                     continue;
                 }
                 if (n.endsWith(DELETE_DIR_SUFFIX)) {
-                    LOG.info("removing {} left by a topic deletion", p);
-                    DurableFiles.deleteRecursively(p);
+                    removeLeftover(p);
                 } else if (parse(n) != null) {
                     partitionDirs.add(p);
                 }
@@ -291,6 +292,20 @@ public final class LogManager implements AutoCloseable {
         }, options.checkpointIntervalMs);
         if (options.cleanerEnable) {
             cleanerScheduler.schedulePeriodic(() -> runCleaner(), options.cleanerBackoffMs);
+        }
+    }
+
+    /**
+     * Removes a directory an interrupted topic deletion left behind. Failing to is no reason to
+     * refuse to start: the directory holds no partition any more, so it is logged and left for
+     * the next start.
+     */
+    private static void removeLeftover(Path p) {
+        LOG.info("removing {} left by a topic deletion", p);
+        try {
+            DurableFiles.deleteRecursively(p);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not remove {} (left by a topic deletion); starting without it", p, e);
         }
     }
 
@@ -375,12 +390,23 @@ public final class LogManager implements AutoCloseable {
             }
             log.closeAbruptly();
             cleaner.forget(log);
-            Path renamed = dir.resolve(log.dir().getFileName() + "."
-                    + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX);
+            Path renamed = dir.resolve(deleteDirName(topic, partition));
             DurableFiles.moveAtomically(log.dir(), renamed);
             DurableFiles.deleteRecursively(renamed);
             return true;
         }
+    }
+
+    /**
+     * The name a partition's directory takes while it is deleted:
+     * {@code <topic>-<partition>.<random id>-delete}, with the topic cut short so that the name
+     * fits the 255 bytes a file name may have (a topic name may have 249 characters, and the
+     * suffix alone takes 40 or more). The random id keeps two deletions of a re-created topic
+     * apart; start-up removes whatever such directory a crash left behind.
+     */
+    static String deleteDirName(String topic, int partition) {
+        String suffix = "-" + partition + "." + UUID.randomUUID().toString().replace("-", "") + DELETE_DIR_SUFFIX;
+        return topic.substring(0, Math.min(topic.length(), MAX_FILE_NAME_BYTES - suffix.length())) + suffix;
     }
 
     /**

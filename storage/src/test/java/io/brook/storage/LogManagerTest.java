@@ -7,11 +7,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +47,43 @@ class LogManagerTest {
             assertThat(m.deleteLog("orders-eu", 1)).isFalse();
             assertThatThrownBy(() -> m.getOrCreateLog("bad/name", 0, LogConfig.defaults()))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void shouldDeleteTopicsWithTheLongestLegalNamesAndStartAgain() throws Exception {
+        String longest = "t".repeat(249);
+        try (LogManager m = open()) {
+            m.getOrCreateLog(longest, 0, LogConfig.defaults()).append(Batches.batch(0, 1, "k"), 0);
+            m.getOrCreateLog(longest, 9999, LogConfig.defaults());
+            // "<topic>-<partition>.<32 hex digits>-delete" would be 291 bytes: over any file system's limit
+            assertThat(m.deleteLog(longest, 0)).isTrue();
+            assertThat(m.deleteLog(longest, 9999)).isTrue();
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("ttt"));
+        }
+        try (LogManager m = open()) {
+            assertThat(m.allLogs()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldKeepDeleteDirectoryNamesWithinAFileNameAndApart() {
+        String a = LogManager.deleteDirName("t".repeat(249), 9999);
+        assertThat(a.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(255);
+        assertThat(a).startsWith("ttt").endsWith("-9999." + a.substring(a.lastIndexOf('.') + 1));
+        assertThat(LogManager.deleteDirName("orders", 3)).matches("orders-3\\.[0-9a-f]{32}-delete");
+        assertThat(LogManager.deleteDirName("orders", 3)).isNotEqualTo(LogManager.deleteDirName("orders", 3));
+    }
+
+    @Test
+    void shouldRemoveDirectoriesLeftByAnInterruptedDeletionAtStartUp() throws Exception {
+        Path left = Files.createDirectories(tmp.resolve(LogManager.deleteDirName("gone", 0)));
+        Files.write(left.resolve("00000000000000000000.log"), new byte[100]);
+        try (LogManager m = open()) {
+            assertThat(left).doesNotExist();
+            assertThat(m.allLogs()).isEmpty();
         }
     }
 

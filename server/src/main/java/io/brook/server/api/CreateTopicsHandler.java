@@ -67,6 +67,11 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         if (topics.get(t.name()) != null) {
             return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
         }
+        String colliding = topics.collidingTopic(t.name());
+        if (colliding != null) {
+            return fail(r, Errors.INVALID_TOPIC_EXCEPTION,
+                    "Topic '" + t.name() + "' collides with existing topic: " + colliding);
+        }
         if (TopicNames.isInternal(t.name())) {
             // the broker creates these itself, with the layout its coordinators rely on
             return fail(r, Errors.INVALID_REQUEST, "Creation of internal topic " + t.name() + " is prohibited.");
@@ -118,7 +123,13 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             return fail(r, Errors.INVALID_CONFIG, invalid);
         }
         if (!validateOnly) {
-            Topic created = topics.create(t.name(), partitions, configs);
+            Topic created;
+            try {
+                created = topics.create(t.name(), partitions, configs);
+            } catch (IllegalArgumentException e) {
+                // a colliding topic was created since the check above
+                return fail(r, Errors.INVALID_TOPIC_EXCEPTION, e.getMessage());
+            }
             if (created == null) {
                 return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
             }

@@ -89,7 +89,15 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         }
         Topic t = topics.get(name);
         if (t == null && mayCreate && !TopicNames.isInternal(name)) {
-            t = topics.getOrCreate(name);
+            if (topics.collidingTopic(name) != null) {
+                return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
+            }
+            try {
+                t = topics.getOrCreate(name);
+            } catch (IllegalArgumentException e) {
+                // a colliding topic was created since the check above
+                return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
+            }
         }
         if (t == null) {
             return new MetadataResponseTopic().errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).name(name);

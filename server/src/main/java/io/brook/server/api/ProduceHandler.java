@@ -68,10 +68,13 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         }
         Topics topics = broker.topics();
         RecordBatch batch = new RecordBatch();
-        List<TopicProduceResponse> responses = new ArrayList<>(request.topicData().size());
+        List<TopicProduceData> topicData = DistinctPartitions.lastOfEach(request.topicData(), TopicProduceData::name,
+                TopicProduceData::partitionData, PartitionProduceData::index,
+                (t, parts) -> new TopicProduceData().name(t.name()).topicId(t.topicId()).partitionData(parts));
+        List<TopicProduceResponse> responses = new ArrayList<>(topicData.size());
         List<PendingDurability> durable = acks == -1 ? new ArrayList<>() : null;
         boolean anyError = false;
-        for (TopicProduceData td : request.topicData()) {
+        for (TopicProduceData td : topicData) {
             Topic topic = topics.get(td.name());
             List<PartitionProduceResponse> parts = new ArrayList<>(td.partitionData().size());
             for (PartitionProduceData pd : td.partitionData()) {

@@ -52,6 +52,8 @@ public final class TopicRegistry {
     private final Supplier<UUID> newIds;
     private final Map<String, Topic> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
+    /** Each topic's name under {@link #collisionKey} (Kafka's rule: '.' and '_' count as the same). */
+    private final Map<String, String> byCollisionKey = new ConcurrentHashMap<>();
 
     private TopicRegistry(Path file, Supplier<UUID> newIds) {
         this.file = file;
@@ -65,6 +67,7 @@ public final class TopicRegistry {
             for (Topic t : decode(Files.readAllBytes(r.file), r.file)) {
                 r.byName.put(t.name(), t);
                 r.byId.put(t.id(), t);
+                r.byCollisionKey.put(collisionKey(t.name()), t.name());
             }
         }
         return r;
@@ -78,6 +81,19 @@ public final class TopicRegistry {
         return byId.get(id);
     }
 
+    /**
+     * The existing topic whose name differs from {@code name} only in '.' against '_', or null.
+     * Metric names replace '.' by '_', so Kafka refuses such a pair and so does Brook.
+     */
+    String collidingTopic(String name) {
+        String other = byCollisionKey.get(collisionKey(name));
+        return other == null || other.equals(name) ? null : other;
+    }
+
+    private static String collisionKey(String name) {
+        return name.replace('.', '_');
+    }
+
     /** All topics, sorted by name. */
     List<Topic> all() {
         List<Topic> list = new ArrayList<>(byName.values());
@@ -85,10 +101,18 @@ public final class TopicRegistry {
         return list;
     }
 
-    /** Creates the topic, or returns null when it exists already. Durable when it returns. */
+    /**
+     * Creates the topic, or returns null when it exists already. Durable when it returns.
+     *
+     * @throws IllegalArgumentException when the name collides with another topic's
+     */
     synchronized Topic create(String name, int partitions, Map<String, String> configs) {
         if (byName.containsKey(name)) {
             return null;
+        }
+        String other = collidingTopic(name);
+        if (other != null) {
+            throw new IllegalArgumentException("Topic '" + name + "' collides with existing topic: " + other);
         }
         UUID id;
         do {
@@ -100,6 +124,7 @@ public final class TopicRegistry {
         persist(next.values());
         byName.put(name, t);
         byId.put(id, t);
+        byCollisionKey.put(collisionKey(name), name);
         return t;
     }
 
@@ -114,6 +139,7 @@ public final class TopicRegistry {
         persist(next.values());
         byName.remove(name);
         byId.remove(t.id());
+        byCollisionKey.remove(collisionKey(name), name);
         return true;
     }
 

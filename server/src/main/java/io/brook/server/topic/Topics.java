@@ -75,6 +75,11 @@ public final class Topics {
         return registry.all();
     }
 
+    /** The existing topic whose name differs from {@code name} only in '.' against '_', or null. */
+    public String collidingTopic(String name) {
+        return registry.collidingTopic(name);
+    }
+
     /** The log of a partition of an existing topic, or null. */
     public Log log(String topic, int partition) {
         return logs.log(topic, partition);
@@ -89,10 +94,20 @@ public final class Topics {
         return create(name, config.numPartitions(), Map.of());
     }
 
-    /** Creates the topic; null when it exists already. The caller has validated name, counts and configs. */
+    /**
+     * Creates the topic; null when it exists already. The caller has validated name, counts and
+     * configs.
+     *
+     * @throws IllegalArgumentException when the name collides with another topic's (see
+     *     {@link #collidingTopic}); nothing is created then
+     */
     public synchronized Topic create(String name, int partitions, Map<String, String> configs) {
         if (registry.get(name) != null) {
             return null;
+        }
+        String other = registry.collidingTopic(name);
+        if (other != null) {
+            throw new IllegalArgumentException("Topic '" + name + "' collides with existing topic: " + other);
         }
         try {
             logs.open(name, 0, partitions, topicConfigs.effective(configs));

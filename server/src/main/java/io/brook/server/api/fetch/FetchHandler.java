@@ -1,5 +1,6 @@
 package io.brook.server.api.fetch;
 
+import io.brook.server.api.DistinctPartitions;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -69,6 +70,9 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             ctx.respond(topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, 0));
             return;
         }
+        request.topics(DistinctPartitions.lastOfEach(request.topics(), FetchTopic::topic, FetchTopic::partitions,
+                FetchPartition::partition,
+                (t, parts) -> new FetchTopic().topic(t.topic()).topicId(t.topicId()).partitions(parts)));
         Read first = read(broker, request);
         if (first.errors || first.bytes >= request.minBytes() || request.maxWaitMs() <= 0 || first.watched.isEmpty()) {
             ctx.respond(first.response);
