@@ -4,6 +4,7 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.time.Timer;
+import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AppendResult;

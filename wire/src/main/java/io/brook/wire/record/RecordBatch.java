@@ -378,6 +378,8 @@ public final class RecordBatch {
      * The batch must be entirely inside the buffer. Allocates nothing once the flyweight has seen
      * the buffer (a direct buffer costs one view per distinct buffer wrapped).
      */
+    // the duplicate of the buffer is cached per buffer object: identity, not content, decides
+    @SuppressWarnings("ReferenceEquality")
     public long computeCrc() {
         int from = offset + ATTRIBUTES_OFFSET;
         int to = offset + sizeInBytes();

@@ -1,6 +1,6 @@
 package io.brook.server.api.fetch;
 
-import io.brook.server.api.DistinctPartitions;
+import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;

@@ -1,4 +1,4 @@
-package io.brook.server.api;
+package io.brook.server.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.brook.server.api;
+package io.brook.server.topic;
 
 import java.util.ArrayList;
 import java.util.HashSet;
