@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class CodecBenchmark {
 
-    /** Newest versions Brook advertises (protocol.md Appendix A). */
+    /** Newest versions Brook advertises (the server's handler table, io.brook.server.api.BrokerApis). */
     private static final short PRODUCE_VERSION = 12;
     private static final short FETCH_VERSION = 12;
 

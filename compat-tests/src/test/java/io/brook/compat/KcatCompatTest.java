@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * kcat (librdkafka) against Brook: metadata, produce with every codec, consume from the
  * beginning. librdkafka uses older, non-flexible versions (ListOffsets v2, Produce v7, Fetch v11
- * with librdkafka 2.0) and checks the advertised minimums (protocol.md §1.5). Skipped where kcat
- * is not installed, except in CI ({@link Tools#require}).
+ * with librdkafka 2.0) and checks the advertised minimums (old librdkafka enables compression
+ * only when Produce v0 is advertised). Skipped where kcat is not installed, except in CI
+ * ({@link Tools#require}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KcatCompatTest {

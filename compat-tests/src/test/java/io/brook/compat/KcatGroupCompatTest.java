@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * kcat in balanced-consumer mode ({@code -G}): librdkafka's high-level consumer enables itself
  * only when the advertised ranges overlap its feature windows (FindCoordinator 0, OffsetCommit
- * 1–2, OffsetFetch 1, JoinGroup/SyncGroup/Heartbeat/LeaveGroup 0, protocol.md §1.5), then uses
- * FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch, OffsetCommit and LeaveGroup.
+ * 1–2, OffsetFetch 1, JoinGroup/SyncGroup/Heartbeat/LeaveGroup 0: the floors librdkafka 2.0
+ * needs), then uses FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch, OffsetCommit and LeaveGroup.
  * Skipped locally when kcat is missing, failed in CI.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
