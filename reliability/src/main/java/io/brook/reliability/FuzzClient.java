@@ -1,0 +1,133 @@
+package io.brook.reliability;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One fuzzing connection at a time, on one thread: sends bursts of {@link FrameMutator} frames,
+ * reads and discards whatever comes back, and reconnects when the broker closes the connection,
+ * after a frame that must end it, or after a random number of frames. Stops when the shared frame
+ * budget is spent or the deadline passes. A write that cannot complete within
+ * {@value #STALL_SECONDS} s (the broker stopped reading) is counted as a stall and the
+ * connection dropped.
+ */
+final class FuzzClient implements Runnable {
+    static final int STALL_SECONDS = 5;
+
+    /** Counters shared by all fuzzing threads. */
+    static final class Counters {
+        final AtomicLong frames = new AtomicLong();
+        final AtomicLong bytesSent = new AtomicLong();
+        final AtomicLong bytesReceived = new AtomicLong();
+        final AtomicLong connections = new AtomicLong();
+        final AtomicLong closedByBroker = new AtomicLong();
+        final AtomicLong connectFailures = new AtomicLong();
+        final AtomicLong stalls = new AtomicLong();
+    }
+
+    private final int port;
+    private final FrameMutator mutator;
+    private final Random random;
+    private final AtomicLong budget;
+    private final long deadlineNanos;
+    private final Counters counters;
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+
+    FuzzClient(int port, List<byte[]> seeds, long seed, AtomicLong budget, long deadlineNanos, Counters counters) {
+        this.port = port;
+        this.random = new Random(seed);
+        this.mutator = new FrameMutator(seeds, new Random(seed ^ 0x5DEECE66DL));
+        this.budget = budget;
+        this.deadlineNanos = deadlineNanos;
+        this.counters = counters;
+    }
+
+    @Override
+    public void run() {
+        while (budget.get() > 0 && System.nanoTime() < deadlineNanos) {
+            try (SocketChannel ch = SocketChannel.open(); Selector selector = Selector.open()) {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.connect(new InetSocketAddress("127.0.0.1", port));
+                ch.configureBlocking(false);
+                SelectionKey key = ch.register(selector, 0);
+                counters.connections.incrementAndGet();
+                session(ch, selector, key);
+            } catch (IOException e) {
+                counters.connectFailures.incrementAndGet();
+            }
+        }
+    }
+
+    /** Frames on one connection until it must end. */
+    private void session(SocketChannel ch, Selector selector, SelectionKey key) throws IOException {
+        int frames = 1 + random.nextInt(256);
+        while (frames-- > 0 && System.nanoTime() < deadlineNanos) {
+            if (budget.decrementAndGet() < 0) {
+                return;
+            }
+            FrameMutator.Frame f = mutator.next();
+            try {
+                if (!writeFully(ch, selector, key, ByteBuffer.wrap(f.bytes()))) {
+                    counters.stalls.incrementAndGet();
+                    return;
+                }
+            } catch (IOException e) {
+                counters.closedByBroker.incrementAndGet();
+                return;
+            }
+            counters.frames.incrementAndGet();
+            counters.bytesSent.addAndGet(f.bytes().length);
+            if (!drain(ch) || f.closeAfter()) {
+                return;
+            }
+        }
+    }
+
+    private static boolean writeFully(SocketChannel ch, Selector selector, SelectionKey key, ByteBuffer buf)
+            throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STALL_SECONDS);
+        while (buf.hasRemaining()) {
+            if (ch.write(buf) == 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                key.interestOps(SelectionKey.OP_WRITE);
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                selector.selectedKeys().clear();
+                key.interestOps(0);
+            }
+        }
+        return true;
+    }
+
+    /** Reads what is there without waiting; false once the broker closed the connection. */
+    private boolean drain(SocketChannel ch) {
+        try {
+            while (true) {
+                scratch.clear();
+                int n = ch.read(scratch);
+                if (n < 0) {
+                    counters.closedByBroker.incrementAndGet();
+                    return false;
+                }
+                if (n == 0) {
+                    return true;
+                }
+                counters.bytesReceived.addAndGet(n);
+            }
+        } catch (IOException e) {
+            counters.closedByBroker.incrementAndGet();
+            return false;
+        }
+    }
+}

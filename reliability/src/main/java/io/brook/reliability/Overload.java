@@ -1,0 +1,224 @@
+package io.brook.reliability;
+
+import io.brook.storage.file.DurableFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Thousands of connections on one broker: idle ones, consumers that send fetch requests and never
+ * read the answers, and clients that pipeline requests, while a producer measures its throughput
+ * against the same producer on the unloaded broker (before and after the load). Then the
+ * connection limit: more connections until the broker refuses one, an existing connection still
+ * served at the limit, and a slot freed by a closed connection taken by a new one.
+ */
+final class Overload implements Scenario {
+    static final String THROUGHPUT = "throughput under load at least 80 % of unloaded";
+    static final String MEMORY = "broker memory stayed bounded";
+    static final String ALIVE = "broker alive (0 crashes)";
+    static final String PIPELINES = "pipelined requests answered in order";
+    static final String PRODUCER = "the measuring producer saw no errors";
+    static final String LIMIT = "connections beyond max.connections refused";
+    static final String SERVED_AT_LIMIT = "existing connections served at the limit";
+    static final String SLOT_REUSED = "a freed connection slot can be used again";
+
+    private static final String DATA_TOPIC = "overload-data";
+    private static final String PRODUCE_TOPIC = "overload-produce";
+    private static final int PRODUCE_PARTITIONS = 8;
+    private static final int DATA_RECORD_BYTES = 16 * 1024;
+
+    /** {@code maxConnections}: the broker's max.connections; 10000 is its default (no override). */
+    record Params(int maxConnections, int idle, int nonReaders, int fetchesPerNonReader, int pipeliners, int window,
+            long dataBytes, Duration measureTime) {
+
+        static Params full() {
+            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 64L << 20, Duration.ofSeconds(20));
+        }
+
+        static Params quick() {
+            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 16L << 20, Duration.ofSeconds(5));
+        }
+
+        static Params test() {
+            return new Params(300, 200, 40, 5, 3, 20, 4L << 20, Duration.ofSeconds(2));
+        }
+
+        int loadConnections() {
+            return idle + nonReaders + pipeliners;
+        }
+    }
+
+    private final Params params;
+
+    Overload(Params params) {
+        this.params = params;
+    }
+
+    @Override
+    public String name() {
+        return "overload";
+    }
+
+    @Override
+    public String size() {
+        return params.loadConnections() + " connections (" + params.idle + " idle, " + params.nonReaders
+                + " never reading " + params.fetchesPerNonReader + " fetches of up to 1 MiB each, " + params.pipeliners
+                + " pipelining " + params.window + " requests), max.connections " + params.maxConnections + "; "
+                + params.measureTime.toSeconds() + " s throughput windows";
+    }
+
+    @Override
+    public void run(Env env, ScenarioResult result) throws Exception {
+        Path data = env.work().resolve("overload");
+        DurableFiles.deleteRecursively(data);
+        Files.createDirectories(data);
+        int port = Env.freePort();
+        Map<String, String> overrides = params.maxConnections == 10_000 ? Map.of()
+                : Map.of("max.connections", Integer.toString(params.maxConnections));
+        BrokerProcess broker = env.launcher().start(port, data, overrides, env.out().resolve("overload-broker.log"));
+        List<PipeliningClient> pipeliners = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        try (Admin admin = Clients.admin(broker.bootstrap()); RssSampler rss = new RssSampler(broker.pid());
+                ConnectionFlood flood = new ConnectionFlood(port)) {
+            ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));
+            result.note("broker: " + env.launcher().description() + (overrides.isEmpty() ? ", max.connections default"
+                    : ", --override max.connections=" + params.maxConnections));
+            admin.createTopics(List.of(new NewTopic(DATA_TOPIC, 1, (short) 1),
+                    new NewTopic(PRODUCE_TOPIC, PRODUCE_PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            long dataRecords = fill(broker.bootstrap());
+            env.progress().update("baseline throughput");
+            Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS, Duration.ofSeconds(2)); // warm-up
+            Throughput.Measurement before = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
+                    params.measureTime);
+
+            env.progress().update("opening " + params.loadConnections() + " connections");
+            long openStart = System.nanoTime();
+            flood.openNonReaders(params.nonReaders, params.fetchesPerNonReader, DATA_TOPIC, dataRecords);
+            for (int i = 0; i < params.pipeliners; i++) {
+                PipeliningClient p = new PipeliningClient(port, DATA_TOPIC, params.window);
+                pipeliners.add(p);
+                Thread t = new Thread(p, "pipeline-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+            int idle = flood.openIdle(params.idle, false);
+            result.figure("time to open the load's connections", (System.nanoTime() - openStart) / 1e9, "s");
+            result.figure("idle connections accepted", idle, "");
+            env.progress().update("throughput under load");
+            long answeredBefore = answered(pipeliners);
+            Throughput.Measurement loaded = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
+                    params.measureTime);
+            long answeredDuring = answered(pipeliners) - answeredBefore;
+            heapFigure(broker.pid(), result);
+
+            env.progress().update("the connection limit");
+            connectionLimit(flood, pipeliners, idle, result);
+
+            pipeliners.forEach(PipeliningClient::stop);
+            flood.close();
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+            env.progress().update("throughput after the load");
+            Throughput.Measurement after = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
+                    params.measureTime);
+
+            double unloaded = (before.recordsPerSecond() + after.recordsPerSecond()) / 2;
+            double ratio = loaded.recordsPerSecond() / unloaded;
+            result.figure("throughput unloaded, before", before.recordsPerSecond(), "records/s");
+            result.figure("throughput under load", loaded.recordsPerSecond(), "records/s");
+            result.figure("throughput unloaded, after", after.recordsPerSecond(), "records/s");
+            result.figure("under load ÷ unloaded (mean of before and after)", ratio * 100, "%");
+            result.figure("pipelined requests answered during the loaded window", answeredDuring, "");
+            result.check(THROUGHPUT, ratio >= 0.8, Math.round(ratio * 100) + " % (" + Math.round(loaded.recordsPerSecond())
+                    + " vs " + Math.round(unloaded) + " records/s; 512 B records, idempotent acks=all, 8 partitions)");
+            long failures = before.failures() + loaded.failures() + after.failures();
+            result.check(PRODUCER, failures == 0, failures + " failed sends");
+            long problems = pipeliners.stream().mapToLong(PipeliningClient::problems).sum();
+            result.check(PIPELINES, problems == 0 && answeredDuring > 0, answered(pipeliners) + " answered, " + problems
+                    + " problems" + (problems == 0 ? "" : " (last: " + pipeliners.stream()
+                            .map(PipeliningClient::lastProblem).filter(s -> !s.isEmpty()).findFirst().orElse("") + ")"));
+            boolean alive = broker.alive();
+            result.check(ALIVE, alive, alive ? "serving at the end" : "EXITED with status " + broker.exitValue()
+                    + "; last lines:\n" + broker.logTail(20));
+            ThreadDump dump = ThreadDump.take(broker.pid(), env.out().resolve("overload-jstack.txt"));
+            result.figure("broker threads at the end (jstack)", dump.threads(), "");
+            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20));
+            broker.stop(60);
+        } finally {
+            pipeliners.forEach(PipeliningClient::stop);
+            broker.close();
+        }
+        if (result.status() != ScenarioResult.Status.FAIL) {
+            DurableFiles.deleteRecursively(data);
+        }
+    }
+
+    /**
+     * With the load still open: idle connections until the broker refuses one; then an existing
+     * connection must still be answered, and after closing ten idle connections a new one must be
+     * accepted again.
+     */
+    private void connectionLimit(ConnectionFlood flood, List<PipeliningClient> pipeliners, int idle,
+            ScenarioResult result) {
+        int room = params.maxConnections - params.nonReaders - params.pipeliners - idle;
+        int extra = flood.openIdle(Math.max(0, room) + 50, true);
+        int held = params.nonReaders + params.pipeliners + idle + extra;
+        result.figure("connections held when the broker refused the next one", held, "");
+        boolean refused = extra < Math.max(0, room) + 50;
+        // the runner's admin client holds one or two connections of its own
+        result.check(LIMIT, refused && held <= params.maxConnections && held >= params.maxConnections - 5,
+                (refused ? "refused" : "NOT refused") + " after " + held + " connections of the load (+ the admin"
+                        + " client's); max.connections=" + params.maxConnections);
+        long answered = answered(pipeliners);
+        result.check(SERVED_AT_LIMIT, Waits.holds(Duration.ofSeconds(30), () -> answered(pipeliners) > answered + 10),
+                "pipelined requests answered while at the limit");
+        flood.closeIdle(10);
+        boolean reused = Waits.holds(Duration.ofSeconds(30), () -> flood.openIdle(1, true) == 1);
+        result.check(SLOT_REUSED, reused, reused ? "a new connection was accepted after 10 were closed"
+                : "still refused 30 s after 10 connections were closed");
+    }
+
+    private static long answered(List<PipeliningClient> pipeliners) {
+        return pipeliners.stream().mapToLong(PipeliningClient::answered).sum();
+    }
+
+    /** Fills the fetch topic with {@link Params#dataBytes}; returns its record count. */
+    private long fill(String bootstrap) {
+        byte[] value = new byte[DATA_RECORD_BYTES];
+        new Random(5).nextBytes(value);
+        long records = params.dataBytes / DATA_RECORD_BYTES;
+        try (KafkaProducer<byte[], byte[]> p = Clients.bulkProducer(bootstrap, "reliability-overload-fill")) {
+            for (long i = 0; i < records; i++) {
+                p.send(new ProducerRecord<>(DATA_TOPIC, 0, null, value));
+            }
+            p.flush();
+        }
+        return records;
+    }
+
+    private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
+
+    /** The broker's heap use now ({@code jcmd GC.heap_info}), if the JVM tells it. */
+    private static void heapFigure(long pid, ScenarioResult result) {
+        String info = Machine.command(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "GC.heap_info");
+        Matcher m = HEAP.matcher(info);
+        if (m.find()) {
+            result.figure("broker heap under load: used", Long.parseLong(m.group(2)) / 1024.0, "MiB");
+            result.figure("broker heap under load: committed", Long.parseLong(m.group(1)) / 1024.0, "MiB");
+        }
+    }
+}
