@@ -154,6 +154,9 @@ final class CrashLoop implements Scenario {
             result.figure("unacknowledged duplicates (retries of unanswered batches)", v.duplicatedAll() - v.duplicatedAcked(),
                     "");
             result.figure("failed sends by exception", String.valueOf(producers.failures()));
+            if (!producers.firstMessages().isEmpty()) {
+                result.figure("first message of each failed send's exception", String.valueOf(producers.firstMessages()));
+            }
             result.figure("producers replaced", producers.replaced(), "");
             result.figure("commits acknowledged", consumers.commits(), "");
             result.figure("records consumed by the groups", consumers.consumed(), "");

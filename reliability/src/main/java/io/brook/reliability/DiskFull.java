@@ -41,18 +41,20 @@ final class DiskFull implements Scenario {
     static final String READS = "reads continue while the disk is full";
     static final String RESUMES = "writes resume without a restart once space is freed";
 
-    record Params(long fileSystemBytes, long fillerBytes, Duration fillTimeout, Duration resumeTimeout) {
+    /** {@code readTimeout}: how long a reader may take to read everything while the disk is full. */
+    record Params(long fileSystemBytes, long fillerBytes, Duration fillTimeout, Duration readTimeout,
+            Duration resumeTimeout) {
 
         static Params full() {
-            return new Params(512L << 20, 64L << 20, Duration.ofMinutes(5), Duration.ofSeconds(60));
+            return new Params(512L << 20, 64L << 20, Duration.ofMinutes(5), Duration.ofSeconds(30), Duration.ofSeconds(60));
         }
 
         static Params quick() {
-            return new Params(256L << 20, 32L << 20, Duration.ofMinutes(3), Duration.ofSeconds(30));
+            return new Params(256L << 20, 32L << 20, Duration.ofMinutes(3), Duration.ofSeconds(30), Duration.ofSeconds(30));
         }
 
         static Params test() {
-            return new Params(96L << 20, 16L << 20, Duration.ofSeconds(60), Duration.ofSeconds(10));
+            return new Params(64L << 20, 8L << 20, Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofSeconds(5));
         }
     }
 
@@ -130,7 +132,7 @@ final class DiskFull implements Scenario {
                     "broker " + (broker.alive() ? "alive" : "EXITED") + ", answers " + probe.seen());
             result.figure("broker log lines at WARN/ERROR while full", String.valueOf(problemLines(broker)));
 
-            String reads = readToEnd(broker.bootstrap(), Duration.ofSeconds(30));
+            String reads = readToEnd(broker.bootstrap(), params.readTimeout);
             result.check(READS, reads.startsWith("read"), reads);
 
             long ackedWhenFull = ledger.ackedCount();
@@ -150,6 +152,9 @@ final class DiskFull implements Scenario {
             producers.stop(Duration.ofSeconds(10));
             consumers.stop();
             result.figure("failed sends by exception", String.valueOf(producers.failures()));
+            if (!producers.firstMessages().isEmpty()) {
+                result.figure("first message of each failed send's exception", String.valueOf(producers.firstMessages()));
+            }
             result.figure("failed polls/commits by exception", String.valueOf(consumers.failures()));
             boolean clean = broker.stop(60);
             result.note("restart: the broker " + (clean ? "stopped on SIGTERM" : "did not stop within 60 s of SIGTERM"

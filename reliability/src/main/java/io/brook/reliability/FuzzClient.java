@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One fuzzing connection at a time, on one thread: sends bursts of {@link FrameMutator} frames,
+ * One fuzzing connection at a time, on one thread: sends {@link FrameMutator} frames one by one,
  * reads and discards whatever comes back, and reconnects when the broker closes the connection,
  * after a frame that must end it, or after a random number of frames. Stops when the shared frame
  * budget is spent or the deadline passes. A write that cannot complete within
@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class FuzzClient implements Runnable {
     static final int STALL_SECONDS = 5;
+    static final int ANSWER_WAIT_MS = 50;
 
     /** Counters shared by all fuzzing threads. */
     static final class Counters {
@@ -32,6 +33,8 @@ final class FuzzClient implements Runnable {
         final AtomicLong closedByBroker = new AtomicLong();
         final AtomicLong connectFailures = new AtomicLong();
         final AtomicLong stalls = new AtomicLong();
+        /** Frames after which the connection stayed open and silent for {@value FuzzClient#ANSWER_WAIT_MS} ms. */
+        final AtomicLong unanswered = new AtomicLong();
     }
 
     private final int port;
@@ -67,7 +70,12 @@ final class FuzzClient implements Runnable {
         }
     }
 
-    /** Frames on one connection until it must end. */
+    /**
+     * Frames on one connection until it must end. After each frame it waits up to
+     * {@value #ANSWER_WAIT_MS} ms for an answer or the connection's end, so that the broker has
+     * dealt with a frame before the next one is sent and a connection the broker closed is
+     * noticed (writes into it would count frames nobody read).
+     */
     private void session(SocketChannel ch, Selector selector, SelectionKey key) throws IOException {
         int frames = 1 + random.nextInt(256);
         while (frames-- > 0 && System.nanoTime() < deadlineNanos) {
@@ -86,10 +94,24 @@ final class FuzzClient implements Runnable {
             }
             counters.frames.incrementAndGet();
             counters.bytesSent.addAndGet(f.bytes().length);
-            if (!drain(ch) || f.closeAfter()) {
+            if (f.closeAfter() || !awaitAnswer(selector, key, ch)) {
                 return;
             }
         }
+    }
+
+    /** Waits for bytes or the end of the connection; false once the broker closed it. */
+    private boolean awaitAnswer(Selector selector, SelectionKey key, SocketChannel ch) throws IOException {
+        key.interestOps(SelectionKey.OP_READ);
+        selector.select(ANSWER_WAIT_MS);
+        selector.selectedKeys().clear();
+        key.interestOps(0);
+        long before = counters.bytesReceived.get();
+        boolean open = drain(ch);
+        if (open && counters.bytesReceived.get() == before) {
+            counters.unanswered.incrementAndGet();
+        }
+        return open;
     }
 
     private static boolean writeFully(SocketChannel ch, Selector selector, SelectionKey key, ByteBuffer buf)

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Well-behaved clients that run beside an attack and must not notice it: an idempotent acks=all
- * producer and a consumer-group member that commits after each poll, on a topic of their own.
+ * producer that sends each record once the previous one is acknowledged, and a consumer-group
+ * member that commits after each poll, on a topic of their own.
  * Their errors, their longest pause between two acknowledgements or commits, and a read-back of
  * everything acknowledged become the scenario's checks.
  */
@@ -24,7 +25,7 @@ final class GoodClients {
         this.bootstrap = bootstrap;
         this.topic = topic;
         this.ledger = new AckLedger(1, partitions);
-        this.producers = new IdProducers(bootstrap, topic, ledger, 200, 200);
+        this.producers = new IdProducers(bootstrap, topic, ledger, 200, 1);
         this.consumers = new CommittingConsumers(bootstrap, topic, List.of(group), 1);
     }
 

@@ -29,6 +29,7 @@ final class IdProducers {
     private final int window;
     private final List<Thread> threads = new ArrayList<>();
     private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    private final Map<String, String> firstMessages = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong replaced = new AtomicLong();
     private volatile long lastAckNanos = System.nanoTime();
@@ -77,19 +78,19 @@ final class IdProducers {
                             maxAckGapNanos = Math.max(maxAckGapNanos, now - lastAckNanos);
                             lastAckNanos = now;
                         } else {
-                            failure(e.getClass().getSimpleName());
+                            failure("", e);
                         }
                     });
                     sent.incrementAndGet();
                 } catch (TimeoutException e) {
                     window.release();
-                    failure("send() " + e.getClass().getSimpleName());
+                    failure("send() ", e);
                 } catch (InterruptException e) {
                     window.release();
                     break;
                 } catch (RuntimeException e) {
                     window.release();
-                    failure("send() " + e.getClass().getSimpleName());
+                    failure("send() ", e);
                     producer.close(Duration.ZERO);
                     producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot);
                     replaced.incrementAndGet();
@@ -104,8 +105,10 @@ final class IdProducers {
         }
     }
 
-    private void failure(String what) {
+    private void failure(String where, Exception e) {
+        String what = where + e.getClass().getSimpleName();
         failures.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+        firstMessages.putIfAbsent(what, String.valueOf(e.getMessage()));
     }
 
     /**
@@ -134,6 +137,11 @@ final class IdProducers {
         Map<String, Long> m = new java.util.TreeMap<>();
         failures.forEach((k, v) -> m.put(k, v.get()));
         return m;
+    }
+
+    /** The message of the first failure of each exception class. */
+    Map<String, String> firstMessages() {
+        return new java.util.TreeMap<>(firstMessages);
     }
 
     long lastAckNanos() {

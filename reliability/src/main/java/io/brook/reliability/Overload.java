@@ -118,8 +118,17 @@ final class Overload implements Scenario {
             result.figure("idle connections accepted", idle, "");
             env.progress().update("throughput under load");
             long answeredBefore = answered(pipeliners);
+            double brokerCpu = CpuTime.ofProcess(broker.pid());
+            double runnerCpu = CpuTime.ofThisJvm();
+            long windowStart = System.nanoTime();
             Throughput.Measurement loaded = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
                     params.measureTime);
+            double window = (System.nanoTime() - windowStart) / 1e9;
+            result.figure("broker CPU in the loaded window", (CpuTime.ofProcess(broker.pid()) - brokerCpu) / window,
+                    "cores");
+            result.figure("runner CPU in the loaded window (load, producer)", (CpuTime.ofThisJvm() - runnerCpu) / window,
+                    "cores");
+            result.figure("cores of the machine", Runtime.getRuntime().availableProcessors(), "");
             long answeredDuring = answered(pipeliners) - answeredBefore;
             heapFigure(broker.pid(), result);
 

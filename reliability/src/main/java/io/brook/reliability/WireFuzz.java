@@ -108,6 +108,7 @@ final class WireFuzz implements Scenario {
             result.figure("connections opened", counters.connections.get(), "");
             result.figure("connections closed by the broker", counters.closedByBroker.get(), "");
             result.figure("connections refused", counters.connectFailures.get(), "");
+            result.figure("frames left unanswered for " + FuzzClient.ANSWER_WAIT_MS + " ms", counters.unanswered.get(), "");
             result.check(VOLUME, counters.frames.get() >= params.frames, counters.frames.get() + " of " + params.frames
                     + " in " + Math.round(seconds) + " s");
             result.check(ALIVE, alive, alive ? "serving after " + Math.round(seconds) + " s of fuzzing"

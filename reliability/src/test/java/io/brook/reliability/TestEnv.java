@@ -1,5 +1,6 @@
 package io.brook.reliability;
 
+import io.brook.storage.file.DurableFiles;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ final class TestEnv {
 
     static Env create(String scenario, Path work) throws Exception {
         Path out = Path.of("target", "reliability-tests", scenario).toAbsolutePath();
+        DurableFiles.deleteRecursively(out); // the broker logs are appended to
         Files.createDirectories(out);
         return new Env(launcher(), work, out, Progress.silent(), 42);
     }
