@@ -18,26 +18,37 @@ final class ConnectionFlood implements AutoCloseable {
     private final int port;
     private final List<KafkaWire> idle = new ArrayList<>();
     private final List<KafkaWire> nonReaders = new ArrayList<>();
+    private int refused;
+    private int unanswered;
 
     ConnectionFlood(int port) {
         this.port = port;
     }
 
     /**
-     * Opens up to {@code n} idle connections; returns how many the broker accepted. With
-     * {@code stopAtRefusal} it stops at the first refused one.
+     * Opens up to {@code n} idle connections, until {@code deadlineNanos}; returns how many the
+     * broker accepted. A connection the broker closes is refused; one whose ApiVersions is not
+     * answered within 5 s is counted as unanswered and closed. With {@code stopAtRefusal} it stops
+     * at the first connection not accepted.
      */
-    int openIdle(int n, boolean stopAtRefusal) {
+    int openIdle(int n, boolean stopAtRefusal, long deadlineNanos) {
         int accepted = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && System.nanoTime() < deadlineNanos; i++) {
             KafkaWire w = null;
             try {
-                w = KafkaWire.connect(port, Duration.ofSeconds(10));
+                w = KafkaWire.connect(port, Duration.ofSeconds(5));
                 w.send(new ApiVersionsRequestData().setClientSoftwareName("idle").setClientSoftwareVersion("1"),
                         API_VERSIONS_VERSION);
                 idle.add(w);
                 accepted++;
+            } catch (java.net.SocketTimeoutException e) {
+                unanswered++;
+                closeQuietly(w);
+                if (stopAtRefusal) {
+                    break;
+                }
             } catch (IOException e) {
+                refused++;
                 closeQuietly(w);
                 if (stopAtRefusal) {
                     break;
@@ -45,6 +56,16 @@ final class ConnectionFlood implements AutoCloseable {
             }
         }
         return accepted;
+    }
+
+    /** Connections the broker closed at once (the limit), since this flood was made. */
+    int refused() {
+        return refused;
+    }
+
+    /** Connections whose ApiVersions the broker did not answer within 5 s. */
+    int unanswered() {
+        return unanswered;
     }
 
     /**
@@ -64,6 +85,21 @@ final class ConnectionFlood implements AutoCloseable {
             }
             w.write(frames.toByteArray());
         }
+    }
+
+    /** How many of the first {@code n} idle connections answer an ApiVersions within 5 s now. */
+    int idleAnswering(int n) {
+        int ok = 0;
+        for (int i = 0; i < Math.min(n, idle.size()); i++) {
+            try {
+                idle.get(i).send(new ApiVersionsRequestData().setClientSoftwareName("idle").setClientSoftwareVersion("1"),
+                        API_VERSIONS_VERSION);
+                ok++;
+            } catch (IOException e) {
+                // closed or silent: not served
+            }
+        }
+        return ok;
     }
 
     int idleCount() {

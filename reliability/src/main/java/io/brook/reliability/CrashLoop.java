@@ -161,10 +161,15 @@ final class CrashLoop implements Scenario {
             result.figure("commits acknowledged", consumers.commits(), "");
             result.figure("records consumed by the groups", consumers.consumed(), "");
             result.figure("failed polls/commits by exception", String.valueOf(consumers.failures()));
-            result.check("every acknowledged record present", v.missing() == 0, v.summary());
-            result.check("no acknowledged record duplicated", v.duplicatedAcked() == 0, v.summary());
+            String examples = v.examples().isEmpty() ? "" : "; e.g. " + String.join("; ", v.examples());
+            result.check("every acknowledged record present", v.missing() == 0, v.missing() + " of " + v.acked()
+                    + " acknowledged records missing (" + v.records() + " records read)" + examples);
+            result.check("no acknowledged record duplicated", v.duplicatedAcked() == 0, v.duplicatedAcked()
+                    + " acknowledged ids found more than once" + examples);
             result.check("acknowledged offsets and per-partition order kept",
-                    v.offsetMismatches() == 0 && v.orderViolations() == 0, v.summary());
+                    v.offsetMismatches() == 0 && v.orderViolations() == 0, v.offsetMismatches()
+                            + " records at another offset than acknowledged, " + v.orderViolations()
+                            + " out of their producer's order within a partition" + examples);
             result.check("committed offsets never went back", regressions.isEmpty(),
                     regressions.isEmpty() ? "checked after each of " + params.kills + " restarts and at the end"
                             : regressions.size() + " regressions: " + String.join("; ",

@@ -149,7 +149,8 @@ final class DiskFull implements Scenario {
                     : "still refused " + params.resumeTimeout.toSeconds() + " s after " + (params.fillerBytes >> 20)
                     + " MiB were freed; answers since: " + probe.seen());
 
-            producers.stop(Duration.ofSeconds(10));
+            // records still in flight can only be answered if writes resumed
+            producers.stop(Duration.ofSeconds(resumed ? 10 : 1));
             consumers.stop();
             result.figure("failed sends by exception", String.valueOf(producers.failures()));
             if (!producers.firstMessages().isEmpty()) {

@@ -79,16 +79,18 @@ final class FuzzClient implements Runnable {
     private void session(SocketChannel ch, Selector selector, SelectionKey key) throws IOException {
         int frames = 1 + random.nextInt(256);
         while (frames-- > 0 && System.nanoTime() < deadlineNanos) {
-            if (budget.decrementAndGet() < 0) {
+            if (budget.getAndDecrement() <= 0) {
                 return;
             }
             FrameMutator.Frame f = mutator.next();
             try {
                 if (!writeFully(ch, selector, key, ByteBuffer.wrap(f.bytes()))) {
+                    budget.incrementAndGet(); // not sent: another frame takes its place
                     counters.stalls.incrementAndGet();
                     return;
                 }
             } catch (IOException e) {
+                budget.incrementAndGet();
                 counters.closedByBroker.incrementAndGet();
                 return;
             }

@@ -19,9 +19,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Thousands of connections on one broker: idle ones, consumers that send fetch requests and never
  * read the answers, and clients that pipeline requests, while a producer measures its throughput
- * against the same producer on the unloaded broker (before and after the load). Then the
- * connection limit: more connections until the broker refuses one, an existing connection still
- * served at the limit, and a slot freed by a closed connection taken by a new one.
+ * against the same producer on the unloaded broker (before and after the load). Before the load
+ * the connection limit is checked with the idle connections: more until the broker refuses one,
+ * the connections held still served at the limit, a slot freed by a closed connection taken by a
+ * new one.
  */
 final class Overload implements Scenario {
     static final String THROUGHPUT = "throughput under load at least 80 % of unloaded";
@@ -30,7 +31,7 @@ final class Overload implements Scenario {
     static final String PIPELINES = "pipelined requests answered in order";
     static final String PRODUCER = "the measuring producer saw no errors";
     static final String LIMIT = "connections beyond max.connections refused";
-    static final String SERVED_AT_LIMIT = "existing connections served at the limit";
+    static final String SERVED_AT_LIMIT = "connections held are served at the limit";
     static final String SLOT_REUSED = "a freed connection slot can be used again";
 
     private static final String DATA_TOPIC = "overload-data";
@@ -102,9 +103,15 @@ final class Overload implements Scenario {
             Throughput.Measurement before = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
                     params.measureTime);
 
-            env.progress().update("opening " + params.loadConnections() + " connections");
+            env.progress().update("opening " + params.idle + " idle connections");
             long openStart = System.nanoTime();
-            flood.openNonReaders(params.nonReaders, params.fetchesPerNonReader, DATA_TOPIC, dataRecords);
+            int idle = flood.openIdle(params.idle, false, openStart + TimeUnit.MINUTES.toNanos(5));
+            result.figure("time to open the idle connections", (System.nanoTime() - openStart) / 1e9, "s");
+            result.figure("idle connections accepted", idle, "");
+            env.progress().update("the connection limit");
+            connectionLimit(flood, idle, result);
+            flood.closeIdle(flood.idleCount() - idle); // back to the load's own connections
+
             for (int i = 0; i < params.pipeliners; i++) {
                 PipeliningClient p = new PipeliningClient(port, DATA_TOPIC, params.window);
                 pipeliners.add(p);
@@ -113,11 +120,11 @@ final class Overload implements Scenario {
                 threads.add(t);
                 t.start();
             }
-            int idle = flood.openIdle(params.idle, false);
-            result.figure("time to open the load's connections", (System.nanoTime() - openStart) / 1e9, "s");
-            result.figure("idle connections accepted", idle, "");
+            env.progress().update("opening " + params.nonReaders + " connections that never read");
+            flood.openNonReaders(params.nonReaders, params.fetchesPerNonReader, DATA_TOPIC, dataRecords);
             env.progress().update("throughput under load");
             long answeredBefore = answered(pipeliners);
+            long problemsBefore = problems(pipeliners);
             double brokerCpu = CpuTime.ofProcess(broker.pid());
             double runnerCpu = CpuTime.ofThisJvm();
             long windowStart = System.nanoTime();
@@ -130,10 +137,15 @@ final class Overload implements Scenario {
                     "cores");
             result.figure("cores of the machine", Runtime.getRuntime().availableProcessors(), "");
             long answeredDuring = answered(pipeliners) - answeredBefore;
+            long problemsDuring = problems(pipeliners) - problemsBefore;
+            int stillServed = flood.idleAnswering(20);
+            result.figure("idle connections answering an ApiVersions after the loaded window", stillServed + " of 20");
+            long newStart = System.nanoTime();
+            int opened = flood.openIdle(10, false, newStart + TimeUnit.SECONDS.toNanos(60));
+            result.figure("new connections under load: accepted and answered", opened + " of 10");
+            result.figure("new connections under load: time to the first answer, mean",
+                    (System.nanoTime() - newStart) / 1e6 / 10, "ms");
             heapFigure(broker.pid(), result);
-
-            env.progress().update("the connection limit");
-            connectionLimit(flood, pipeliners, idle, result);
 
             pipeliners.forEach(PipeliningClient::stop);
             flood.close();
@@ -151,11 +163,15 @@ final class Overload implements Scenario {
             result.figure("throughput unloaded, after", after.recordsPerSecond(), "records/s");
             result.figure("under load ÷ unloaded (mean of before and after)", ratio * 100, "%");
             result.figure("pipelined requests answered during the loaded window", answeredDuring, "");
+            result.figure("pipelining connections lost during the loaded window", problemsDuring, "");
             result.check(THROUGHPUT, ratio >= 0.8, Math.round(ratio * 100) + " % (" + Math.round(loaded.recordsPerSecond())
                     + " vs " + Math.round(unloaded) + " records/s; 512 B records, idempotent acks=all, 8 partitions)");
             long failures = before.failures() + loaded.failures() + after.failures();
-            result.check(PRODUCER, failures == 0, failures + " failed sends");
-            long problems = pipeliners.stream().mapToLong(PipeliningClient::problems).sum();
+            String firstFailure = java.util.stream.Stream.of(before, loaded, after).map(Throughput.Measurement::firstFailure)
+                    .filter(java.util.Objects::nonNull).findFirst().orElse("");
+            result.check(PRODUCER, failures == 0, failures + " failed sends"
+                    + (firstFailure.isEmpty() ? "" : " (first: " + firstFailure + ")"));
+            long problems = problems(pipeliners);
             result.check(PIPELINES, problems == 0 && answeredDuring > 0, answered(pipeliners) + " answered, " + problems
                     + " problems" + (problems == 0 ? "" : " (last: " + pipeliners.stream()
                             .map(PipeliningClient::lastProblem).filter(s -> !s.isEmpty()).findFirst().orElse("") + ")"));
@@ -164,7 +180,8 @@ final class Overload implements Scenario {
                     + "; last lines:\n" + broker.logTail(20));
             ThreadDump dump = ThreadDump.take(broker.pid(), env.out().resolve("overload-jstack.txt"));
             result.figure("broker threads at the end (jstack)", dump.threads(), "");
-            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20));
+            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20), false);
+            BrokerLog.check(broker, result);
             broker.stop(60);
         } finally {
             pipeliners.forEach(PipeliningClient::stop);
@@ -172,36 +189,42 @@ final class Overload implements Scenario {
         }
         if (result.status() != ScenarioResult.Status.FAIL) {
             DurableFiles.deleteRecursively(data);
+        } else {
+            result.note("data directory kept for inspection: " + data);
         }
     }
 
     /**
-     * With the load still open: idle connections until the broker refuses one; then an existing
-     * connection must still be answered, and after closing ten idle connections a new one must be
-     * accepted again.
+     * With the idle connections open: more of them until the broker refuses one; then an existing
+     * connection must still be answered, and after ten idle connections are closed a new one must
+     * be accepted again.
      */
-    private void connectionLimit(ConnectionFlood flood, List<PipeliningClient> pipeliners, int idle,
-            ScenarioResult result) {
-        int room = params.maxConnections - params.nonReaders - params.pipeliners - idle;
-        int extra = flood.openIdle(Math.max(0, room) + 50, true);
-        int held = params.nonReaders + params.pipeliners + idle + extra;
+    private void connectionLimit(ConnectionFlood flood, int idle, ScenarioResult result) {
+        int room = Math.max(0, params.maxConnections - idle);
+        int refusedBefore = flood.refused();
+        int extra = flood.openIdle(room + 50, true, System.nanoTime() + TimeUnit.MINUTES.toNanos(2));
+        boolean refused = flood.refused() > refusedBefore;
+        int held = idle + extra;
         result.figure("connections held when the broker refused the next one", held, "");
-        boolean refused = extra < Math.max(0, room) + 50;
-        // the runner's admin client holds one or two connections of its own
+        // the runner's admin client holds a connection or two of its own
         result.check(LIMIT, refused && held <= params.maxConnections && held >= params.maxConnections - 5,
-                (refused ? "refused" : "NOT refused") + " after " + held + " connections of the load (+ the admin"
-                        + " client's); max.connections=" + params.maxConnections);
-        long answered = answered(pipeliners);
-        result.check(SERVED_AT_LIMIT, Waits.holds(Duration.ofSeconds(30), () -> answered(pipeliners) > answered + 10),
-                "pipelined requests answered while at the limit");
+                (refused ? "refused" : "NOT refused") + " after " + held + " connections of the runner (+ the admin"
+                        + " client's); max.connections=" + params.maxConnections
+                        + (flood.unanswered() > 0 ? "; " + flood.unanswered() + " connections got no answer in 5 s" : ""));
+        result.check(SERVED_AT_LIMIT, flood.idleAnswering(20) == 20, "ApiVersions on 20 of the connections held");
         flood.closeIdle(10);
-        boolean reused = Waits.holds(Duration.ofSeconds(30), () -> flood.openIdle(1, true) == 1);
+        boolean reused = Waits.holds(Duration.ofSeconds(30),
+                () -> flood.openIdle(1, true, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)) == 1);
         result.check(SLOT_REUSED, reused, reused ? "a new connection was accepted after 10 were closed"
                 : "still refused 30 s after 10 connections were closed");
     }
 
     private static long answered(List<PipeliningClient> pipeliners) {
         return pipeliners.stream().mapToLong(PipeliningClient::answered).sum();
+    }
+
+    private static long problems(List<PipeliningClient> pipeliners) {
+        return pipeliners.stream().mapToLong(PipeliningClient::problems).sum();
     }
 
     /** Fills the fetch topic with {@link Params#dataBytes}; returns its record count. */

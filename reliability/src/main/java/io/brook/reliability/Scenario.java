@@ -16,7 +16,8 @@ interface Scenario {
     static ScenarioResult execute(Scenario scenario, Env env) {
         ScenarioResult result = new ScenarioResult(scenario.name(), scenario.size());
         long start = System.nanoTime();
-        env.progress().step(scenario.name() + " (" + scenario.size() + ")");
+        env.progress().note(scenario.name() + ": " + scenario.size());
+        env.progress().step(scenario.name());
         try {
             scenario.run(env, result);
         } catch (Throwable t) {

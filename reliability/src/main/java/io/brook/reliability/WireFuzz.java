@@ -126,7 +126,8 @@ final class WireFuzz implements Scenario {
             result.figure("topics on disk", topicCount(data), "");
             result.check(NAMES, illegal.isEmpty(), illegal.isEmpty() ? "every partition directory is <legal name>-<n>"
                     : illegal.size() + " directories: " + illegal.subList(0, Math.min(5, illegal.size())));
-            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20));
+            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20), true);
+            BrokerLog.check(broker, result);
             broker.stop(60);
         } finally {
             fuzzers.forEach(Thread::interrupt);

@@ -22,7 +22,7 @@ class OverloadTest {
 
         assertThat(r.error()).as(r.toString()).isNull();
         for (String check : new String[] {Overload.ALIVE, Overload.MEMORY, Overload.PIPELINES, Overload.PRODUCER,
-                Overload.LIMIT, Overload.SERVED_AT_LIMIT, Overload.SLOT_REUSED}) {
+                Overload.LIMIT, Overload.SERVED_AT_LIMIT, Overload.SLOT_REUSED, BrokerLog.NO_OOM}) {
             assertThat(r.check(check).passed()).as(check + " in " + r).isTrue();
         }
     }
