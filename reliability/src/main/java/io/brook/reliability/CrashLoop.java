@@ -148,6 +148,11 @@ final class CrashLoop implements Scenario {
             result.figure("kills", params.kills, "");
             result.figure("kills during start-up", startupKills, "");
             Stats.of(readyMs).addTo(result, "time to ready after kill -9", "ms");
+            int tenth = Math.max(1, readyMs.size() / 10);
+            result.figure("time to ready, median of the first " + tenth + " restarts",
+                    Stats.of(readyMs.subList(0, tenth)).median(), "ms");
+            result.figure("time to ready, median of the last " + tenth + " restarts",
+                    Stats.of(readyMs.subList(readyMs.size() - tenth, readyMs.size())).median(), "ms");
             result.figure("records sent", producers.sent(), "");
             result.figure("records acknowledged", ledger.ackedCount(), "");
             result.figure("records read back", v.records(), "");

@@ -110,7 +110,7 @@ final class DiskFull implements Scenario {
             producers = new IdProducers(broker.bootstrap(), TOPIC, ledger, 1000, 2000).start();
             consumers = new CommittingConsumers(broker.bootstrap(), TOPIC, List.of(GROUP), 1).start();
 
-            env.progress().update("filling " + fs.kind());
+            env.progress().phase("filling " + fs.kind());
             long fillStart = System.nanoTime();
             BrokerProcess filling = broker;
             boolean refused = Waits.holds(params.fillTimeout, () -> probe.produce() != Errors.NONE || !filling.alive());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One fuzzing connection at a time, on one thread: sends {@link FrameMutator} frames one by one,
@@ -66,6 +67,7 @@ final class FuzzClient implements Runnable {
                 session(ch, selector, key);
             } catch (IOException e) {
                 counters.connectFailures.incrementAndGet();
+                LockSupport.parkNanos(10_000_000L); // a broker that is down is not hammered
             }
         }
     }

@@ -48,7 +48,7 @@ final class LargeDataRestart {
         int port = Env.freePort();
         Path log = env.out().resolve("crash-large-broker.log");
         String name = "large data dir (" + (bytes >> 20) + " MiB)";
-        env.progress().update("writing " + (bytes >> 20) + " MiB at acks=1 for the large-data restart");
+        env.progress().phase("writing " + (bytes >> 20) + " MiB at acks=1 for the large-data restart");
         BrokerProcess broker = env.launcher().start(port, data, Map.of(), log);
         try (Admin admin = Clients.admin(broker.bootstrap())) {
             ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));

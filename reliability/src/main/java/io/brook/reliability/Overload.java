@@ -98,17 +98,17 @@ final class Overload implements Scenario {
             admin.createTopics(List.of(new NewTopic(DATA_TOPIC, 1, (short) 1),
                     new NewTopic(PRODUCE_TOPIC, PRODUCE_PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
             long dataRecords = fill(broker.bootstrap());
-            env.progress().update("baseline throughput");
+            env.progress().phase("baseline throughput");
             Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS, Duration.ofSeconds(2)); // warm-up
             Throughput.Measurement before = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
                     params.measureTime);
 
-            env.progress().update("opening " + params.idle + " idle connections");
+            env.progress().phase("opening " + params.idle + " idle connections");
             long openStart = System.nanoTime();
             int idle = flood.openIdle(params.idle, false, openStart + TimeUnit.MINUTES.toNanos(5));
             result.figure("time to open the idle connections", (System.nanoTime() - openStart) / 1e9, "s");
             result.figure("idle connections accepted", idle, "");
-            env.progress().update("the connection limit");
+            env.progress().phase("the connection limit");
             connectionLimit(flood, idle, result);
             flood.closeIdle(flood.idleCount() - idle); // back to the load's own connections
 
@@ -120,9 +120,9 @@ final class Overload implements Scenario {
                 threads.add(t);
                 t.start();
             }
-            env.progress().update("opening " + params.nonReaders + " connections that never read");
+            env.progress().phase("opening " + params.nonReaders + " connections that never read");
             flood.openNonReaders(params.nonReaders, params.fetchesPerNonReader, DATA_TOPIC, dataRecords);
-            env.progress().update("throughput under load");
+            env.progress().phase("throughput under load");
             long answeredBefore = answered(pipeliners);
             long problemsBefore = problems(pipeliners);
             double brokerCpu = CpuTime.ofProcess(broker.pid());
@@ -152,7 +152,7 @@ final class Overload implements Scenario {
             for (Thread t : threads) {
                 t.join(60_000);
             }
-            env.progress().update("throughput after the load");
+            env.progress().phase("throughput after the load");
             Throughput.Measurement after = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
                     params.measureTime);
 

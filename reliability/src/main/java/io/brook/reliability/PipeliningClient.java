@@ -3,6 +3,7 @@ package io.brook.reliability;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
  * missing answer, a closed connection); after a problem it reconnects.
  */
 final class PipeliningClient implements Runnable {
+    private static final long RECONNECT_BACKOFF_NANOS = 10_000_000L;
     private final int port;
     private final String topic;
     private final int window;
@@ -39,6 +41,7 @@ final class PipeliningClient implements Runnable {
                 if (running) {
                     problems.incrementAndGet();
                     lastProblem = e.toString();
+                    LockSupport.parkNanos(RECONNECT_BACKOFF_NANOS); // a broker that is down is not hammered
                 }
             }
         }

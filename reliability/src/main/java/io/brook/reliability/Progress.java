@@ -39,6 +39,12 @@ final class Progress {
         }
     }
 
+    /** A new phase of the current step: always printed. */
+    synchronized void phase(String what) {
+        lastUpdate = System.nanoTime();
+        print(step + " | " + what);
+    }
+
     synchronized void note(String line) {
         print(line);
     }

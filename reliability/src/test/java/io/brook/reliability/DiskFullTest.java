@@ -9,7 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The disk-full scenario's short version on a 96 MiB file system (needs root; skipped otherwise). */
+/**
+ * The disk-full scenario's short version on a 64 MiB file system (needs root; skipped otherwise).
+ * It asserts what must hold for data safety. Whether reads go on while the disk is full and
+ * whether writes resume once space is freed are reported, not asserted: today they do not (open
+ * findings in RELIABILITY.md).
+ */
 class DiskFullTest {
 
     @Test
