@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -31,11 +29,10 @@ final class CommittingConsumers {
     private final CommitFloors floors = new CommitFloors();
     private final List<Thread> threads = new ArrayList<>();
     private final List<KafkaConsumer<?, ?>> live = new ArrayList<>();
-    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    private final Failures failures = new Failures();
+    private final PauseMeter pauses = new PauseMeter();
     private final AtomicLong consumed = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
-    private volatile long lastCommitNanos = System.nanoTime();
-    private volatile long maxCommitGapNanos;
     private volatile boolean running = true;
 
     CommittingConsumers(String bootstrap, String topic, List<String> groups, int membersPerGroup) {
@@ -68,13 +65,13 @@ final class CommittingConsumers {
             } catch (WakeupException | InterruptException e) {
                 return;
             } catch (RuntimeException e) {
-                failure("fatal " + e.getClass().getSimpleName());
+                failures.add("fatal ", e);
             } finally {
                 register(consumer, false);
                 try {
                     consumer.close(Duration.ofSeconds(2));
                 } catch (RuntimeException e) {
-                    failure("close " + e.getClass().getSimpleName());
+                    failures.add("close ", e);
                 }
             }
         }
@@ -88,7 +85,7 @@ final class CommittingConsumers {
             } catch (WakeupException | InterruptException e) {
                 throw e;
             } catch (org.apache.kafka.common.errors.RetriableException e) {
-                failure("poll " + e.getClass().getSimpleName());
+                failures.add("poll ", e);
                 continue;
             }
             if (records.isEmpty()) {
@@ -104,14 +101,12 @@ final class CommittingConsumers {
             } catch (WakeupException | InterruptException e) {
                 throw e;
             } catch (org.apache.kafka.common.KafkaException e) {
-                failure("commit " + e.getClass().getSimpleName());
+                failures.add("commit ", e);
                 continue;
             }
             next.forEach((tp, om) -> floors.raise(group, tp, om.offset()));
             commits.incrementAndGet();
-            long now = System.nanoTime();
-            maxCommitGapNanos = Math.max(maxCommitGapNanos, now - lastCommitNanos);
-            lastCommitNanos = now;
+            pauses.event();
         }
     }
 
@@ -121,10 +116,6 @@ final class CommittingConsumers {
         } else {
             live.remove(c);
         }
-    }
-
-    private void failure(String what) {
-        failures.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
     }
 
     void stop() throws InterruptedException {
@@ -141,10 +132,6 @@ final class CommittingConsumers {
         return floors;
     }
 
-    List<String> groups() {
-        return groups;
-    }
-
     long consumed() {
         return consumed.get();
     }
@@ -153,23 +140,13 @@ final class CommittingConsumers {
         return commits.get();
     }
 
-    long lastCommitNanos() {
-        return lastCommitNanos;
-    }
-
-    long maxCommitGapNanos() {
-        return maxCommitGapNanos;
-    }
-
-    void resetCommitGap() {
-        lastCommitNanos = System.nanoTime();
-        maxCommitGapNanos = 0;
+    /** The longest time between two commits. */
+    PauseMeter pauses() {
+        return pauses;
     }
 
     /** Failed polls and commits by exception class. */
-    Map<String, Long> failures() {
-        Map<String, Long> m = new TreeMap<>();
-        failures.forEach((k, v) -> m.put(k, v.get()));
-        return m;
+    Failures failures() {
+        return failures;
     }
 }

@@ -159,8 +159,9 @@ final class CrashLoop implements Scenario {
             result.figure("unacknowledged duplicates (retries of unanswered batches)", v.duplicatedAll() - v.duplicatedAcked(),
                     "");
             result.figure("failed sends by exception", String.valueOf(producers.failures()));
-            if (!producers.firstMessages().isEmpty()) {
-                result.figure("first message of each failed send's exception", String.valueOf(producers.firstMessages()));
+            if (!producers.failures().isEmpty()) {
+                result.figure("first message of each failed send's exception",
+                        String.valueOf(producers.failures().firstMessages()));
             }
             result.figure("producers replaced", producers.replaced(), "");
             result.figure("commits acknowledged", consumers.commits(), "");

@@ -153,8 +153,9 @@ final class DiskFull implements Scenario {
             producers.stop(Duration.ofSeconds(resumed ? 10 : 1));
             consumers.stop();
             result.figure("failed sends by exception", String.valueOf(producers.failures()));
-            if (!producers.firstMessages().isEmpty()) {
-                result.figure("first message of each failed send's exception", String.valueOf(producers.firstMessages()));
+            if (!producers.failures().isEmpty()) {
+                result.figure("first message of each failed send's exception",
+                        String.valueOf(producers.failures().firstMessages()));
             }
             result.figure("failed polls/commits by exception", String.valueOf(consumers.failures()));
             boolean clean = broker.stop(60);

@@ -35,8 +35,8 @@ final class GoodClients {
         consumers.start();
         io.brook.testkit.Await.until("the well-behaved clients' first acknowledgement and commit", timeout,
                 () -> ledger.ackedCount() > 0 && consumers.commits() > 0);
-        producers.resetAckGap();
-        consumers.resetCommitGap();
+        producers.pauses().reset();
+        consumers.pauses().reset();
         return this;
     }
 
@@ -50,8 +50,8 @@ final class GoodClients {
 
     /** Stops them and adds the checks: no errors, no pause longer than {@code maxGap}, nothing lost. */
     void finish(ScenarioResult result, Duration maxGap) throws InterruptedException {
-        long ackGap = producers.maxAckGapNanos();
-        long commitGap = consumers.maxCommitGapNanos();
+        long ackGap = producers.pauses().longestNanos();
+        long commitGap = consumers.pauses().longestNanos();
         producers.stop(Duration.ofSeconds(30));
         long acked = ledger.ackedCount();
         boolean caughtUp = Waits.holds(Duration.ofSeconds(30), () -> consumers.consumed() >= acked);

@@ -3,9 +3,7 @@ package io.brook.reliability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,12 +26,10 @@ final class IdProducers {
     private final byte[] value;
     private final int window;
     private final List<Thread> threads = new ArrayList<>();
-    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
-    private final Map<String, String> firstMessages = new ConcurrentHashMap<>();
+    private final Failures failures = new Failures();
+    private final PauseMeter pauses = new PauseMeter();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong replaced = new AtomicLong();
-    private volatile long lastAckNanos = System.nanoTime();
-    private volatile long maxAckGapNanos;
     private volatile boolean running = true;
     private volatile long drainDeadlineNanos;
 
@@ -74,23 +70,21 @@ final class IdProducers {
                         window.release();
                         if (e == null) {
                             ledger.acked(slot, s, md.offset());
-                            long now = System.nanoTime();
-                            maxAckGapNanos = Math.max(maxAckGapNanos, now - lastAckNanos);
-                            lastAckNanos = now;
+                            pauses.event();
                         } else {
-                            failure("", e);
+                            failures.add("", e);
                         }
                     });
                     sent.incrementAndGet();
                 } catch (TimeoutException e) {
                     window.release();
-                    failure("send() ", e);
+                    failures.add("send() ", e);
                 } catch (InterruptException e) {
                     window.release();
                     break;
                 } catch (RuntimeException e) {
                     window.release();
-                    failure("send() ", e);
+                    failures.add("send() ", e);
                     producer.close(Duration.ZERO);
                     producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot);
                     replaced.incrementAndGet();
@@ -103,12 +97,6 @@ final class IdProducers {
                     () -> window.availablePermits() == this.window);
             producer.close(Duration.ZERO); // fails what is still unanswered
         }
-    }
-
-    private void failure(String where, Exception e) {
-        String what = where + e.getClass().getSimpleName();
-        failures.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
-        firstMessages.putIfAbsent(what, String.valueOf(e.getMessage()));
     }
 
     /**
@@ -133,28 +121,12 @@ final class IdProducers {
     }
 
     /** Failed sends by exception class; empty when every send was acknowledged. */
-    Map<String, Long> failures() {
-        Map<String, Long> m = new java.util.TreeMap<>();
-        failures.forEach((k, v) -> m.put(k, v.get()));
-        return m;
+    Failures failures() {
+        return failures;
     }
 
-    /** The message of the first failure of each exception class. */
-    Map<String, String> firstMessages() {
-        return new java.util.TreeMap<>(firstMessages);
-    }
-
-    long lastAckNanos() {
-        return lastAckNanos;
-    }
-
-    /** The longest time between two acknowledgements so far. */
-    long maxAckGapNanos() {
-        return maxAckGapNanos;
-    }
-
-    void resetAckGap() {
-        lastAckNanos = System.nanoTime();
-        maxAckGapNanos = 0;
+    /** The longest time between two acknowledgements. */
+    PauseMeter pauses() {
+        return pauses;
     }
 }

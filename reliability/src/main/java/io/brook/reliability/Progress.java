@@ -5,16 +5,17 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 
 /**
- * Progress lines on stderr: one when a step starts, at most one update every few seconds while
- * it runs. Thread-safe; {@link #silent()} for the tests, whose output goes to files anyway.
+ * Progress lines on stderr, each prefixed with the time and the scenario running: phases always,
+ * running counts at most every five seconds. Thread-safe; {@link #silent()} for the tests, whose
+ * output goes to files anyway.
  */
 final class Progress {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final long UPDATE_EVERY_NANOS = 5_000_000_000L;
 
     private final PrintStream out;
-    private String step = "";
-    private long lastUpdate;
+    private String scenario = "";
+    private long lastLine;
 
     Progress(PrintStream out) {
         this.out = out;
@@ -24,34 +25,38 @@ final class Progress {
         return new Progress(null);
     }
 
-    synchronized void step(String what) {
-        step = what;
-        lastUpdate = System.nanoTime();
-        print(step + " ...");
+    /** From now on lines are about {@code name}. */
+    synchronized void step(String name) {
+        scenario = name;
+        line("...", true);
     }
 
-    /** Prints {@code detail} unless an update was printed less than five seconds ago. */
+    /** A new phase of the scenario: always printed. */
+    synchronized void phase(String what) {
+        line(what, true);
+    }
+
+    /** Running counts: printed unless a line was printed less than five seconds ago. */
     synchronized void update(String detail) {
+        line(detail, false);
+    }
+
+    /** A line of its own, without the scenario's name. */
+    synchronized void note(String text) {
+        print(text);
+    }
+
+    private void line(String text, boolean always) {
         long now = System.nanoTime();
-        if (now - lastUpdate >= UPDATE_EVERY_NANOS) {
-            lastUpdate = now;
-            print(step + " | " + detail);
+        if (always || now - lastLine >= UPDATE_EVERY_NANOS) {
+            lastLine = now;
+            print(scenario + " | " + text);
         }
     }
 
-    /** A new phase of the current step: always printed. */
-    synchronized void phase(String what) {
-        lastUpdate = System.nanoTime();
-        print(step + " | " + what);
-    }
-
-    synchronized void note(String line) {
-        print(line);
-    }
-
-    private void print(String line) {
+    private void print(String text) {
         if (out != null) {
-            out.println("[" + LocalTime.now().format(TIME) + "] " + line);
+            out.println("[" + LocalTime.now().format(TIME) + "] " + text);
             out.flush();
         }
     }
