@@ -36,16 +36,18 @@ final class BrokerLauncher {
                 "bin/brook (BROOK_SKIP_BUILD=1, default JVM options: -Xms256m -Xmx1g)", 1L << 30);
     }
 
-    /** {@code java OPTIONS -cp classpath io.brook.server.BrookMain}, with the JVM that runs this code. */
-    static BrokerLauncher java(String classpath, List<String> jvmOptions, long heapMaxBytes) {
+    /**
+     * {@code java OPTIONS -cp classpath MAIN}, with the JVM that runs this code; {@code mainClass}
+     * is the broker's command-line entry point ({@code io.brook.server.BrookMain}).
+     */
+    static BrokerLauncher java(String classpath, String mainClass, List<String> jvmOptions, long heapMaxBytes) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(classpath);
-        cmd.add("io.brook.server.BrookMain");
-        return new BrokerLauncher(cmd, Map.of(), "java " + String.join(" ", jvmOptions) + " io.brook.server.BrookMain",
-                heapMaxBytes);
+        cmd.add(mainClass);
+        return new BrokerLauncher(cmd, Map.of(), "java " + String.join(" ", jvmOptions) + " " + mainClass, heapMaxBytes);
     }
 
     String description() {

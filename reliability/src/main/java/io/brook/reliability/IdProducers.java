@@ -66,7 +66,7 @@ final class IdProducers {
                 ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, ledger.partitionOf(s), AckLedger.key(slot, s),
                         value);
                 try {
-                    producer.send(r, (md, e) -> {
+                    var unused = producer.send(r, (md, e) -> { // the callback sees the outcome
                         window.release();
                         if (e == null) {
                             ledger.acked(slot, s, md.offset());

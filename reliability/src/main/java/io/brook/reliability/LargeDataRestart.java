@@ -9,15 +9,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -54,7 +50,7 @@ final class LargeDataRestart {
             ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
             long start = System.nanoTime();
-            long acked = fill(broker.bootstrap());
+            long acked = BulkFill.fill(broker.bootstrap(), TOPIC, PARTITIONS, bytes, RECORD_BYTES);
             double seconds = (System.nanoTime() - start) / 1e9;
             result.figure(name + ": written at acks=1", acked * (double) RECORD_BYTES / (1 << 20) / seconds, "MiB/s");
             broker.kill();
@@ -89,31 +85,6 @@ final class LargeDataRestart {
             broker.close();
             DurableFiles.deleteRecursively(data);
         }
-    }
-
-    /** Writes until {@link #bytes} are acknowledged; returns the records acknowledged. */
-    private long fill(String bootstrap) {
-        byte[] value = new byte[RECORD_BYTES];
-        new Random(1).nextBytes(value);
-        long records = (bytes + RECORD_BYTES - 1) / RECORD_BYTES;
-        AtomicLong acked = new AtomicLong();
-        AtomicLong failed = new AtomicLong();
-        try (KafkaProducer<byte[], byte[]> producer = Clients.bulkProducer(bootstrap, "reliability-bulk")) {
-            for (long i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, (int) (i % PARTITIONS), null, value), (md, e) -> {
-                    if (e == null) {
-                        acked.incrementAndGet();
-                    } else {
-                        failed.incrementAndGet();
-                    }
-                });
-            }
-            producer.flush();
-        }
-        if (failed.get() > 0) {
-            throw new IllegalStateException(failed.get() + " acks=1 records failed while filling the data directory");
-        }
-        return acked.get();
     }
 
     private static long endOffsets(Admin admin) throws Exception {

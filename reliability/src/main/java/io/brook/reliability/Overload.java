@@ -7,14 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Thousands of connections on one broker: idle ones, consumers that send fetch requests and never
@@ -97,7 +94,7 @@ final class Overload implements Scenario {
                     : ", --override max.connections=" + params.maxConnections));
             admin.createTopics(List.of(new NewTopic(DATA_TOPIC, 1, (short) 1),
                     new NewTopic(PRODUCE_TOPIC, PRODUCE_PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            long dataRecords = fill(broker.bootstrap());
+            long dataRecords = BulkFill.fill(broker.bootstrap(), DATA_TOPIC, 1, params.dataBytes, DATA_RECORD_BYTES);
             env.progress().phase("baseline throughput");
             Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS, Duration.ofSeconds(2)); // warm-up
             Throughput.Measurement before = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
@@ -225,20 +222,6 @@ final class Overload implements Scenario {
 
     private static long problems(List<PipeliningClient> pipeliners) {
         return pipeliners.stream().mapToLong(PipeliningClient::problems).sum();
-    }
-
-    /** Fills the fetch topic with {@link Params#dataBytes}; returns its record count. */
-    private long fill(String bootstrap) {
-        byte[] value = new byte[DATA_RECORD_BYTES];
-        new Random(5).nextBytes(value);
-        long records = params.dataBytes / DATA_RECORD_BYTES;
-        try (KafkaProducer<byte[], byte[]> p = Clients.bulkProducer(bootstrap, "reliability-overload-fill")) {
-            for (long i = 0; i < records; i++) {
-                p.send(new ProducerRecord<>(DATA_TOPIC, 0, null, value));
-            }
-            p.flush();
-        }
-        return records;
     }
 
     private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");

@@ -2,7 +2,9 @@ package io.brook.reliability;
 
 import java.io.PrintStream;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * Progress lines on stderr, each prefixed with the time and the scenario running: phases always,
@@ -10,7 +12,7 @@ import java.time.format.DateTimeFormatter;
  * output goes to files anyway.
  */
 final class Progress {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
     private static final long UPDATE_EVERY_NANOS = 5_000_000_000L;
 
     private final PrintStream out;
@@ -56,7 +58,7 @@ final class Progress {
 
     private void print(String text) {
         if (out != null) {
-            out.println("[" + LocalTime.now().format(TIME) + "] " + text);
+            out.println("[" + LocalTime.now(ZoneId.systemDefault()).format(TIME) + "] " + text);
             out.flush();
         }
     }

@@ -7,6 +7,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code reliability/run}: runs the scenarios one after the other against {@code bin/brook}
@@ -52,7 +53,7 @@ public final class ReliabilityRunner {
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
             out = root.resolve("reliability/results")
-                    .resolve(started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                    .resolve(started.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         }
         Files.createDirectories(out);
         Path work = root.resolve("reliability/target/reliability-data");

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RssSampler implements AutoCloseable {
     private final long pid;
+    private final ScheduledFuture<?> task;
     private final List<ProcStatus> samples = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "rss-sampler");
@@ -22,7 +24,7 @@ final class RssSampler implements AutoCloseable {
 
     RssSampler(long pid) {
         this.pid = pid;
-        timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
+        this.task = timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
     }
 
     private void sample() {
@@ -83,6 +85,7 @@ final class RssSampler implements AutoCloseable {
 
     @Override
     public void close() {
+        task.cancel(false);
         timer.shutdownNow();
     }
 }

@@ -50,6 +50,11 @@ public final class ScenarioResult {
         return this;
     }
 
+    ScenarioResult figure(String name, long value, String unit) {
+        figures.add(new Figure(name, Long.toString(value), unit));
+        return this;
+    }
+
     ScenarioResult figure(String name, double value, String unit) {
         figures.add(new Figure(name, number(value), unit));
         return this;

@@ -50,7 +50,7 @@ final class Throughput {
                     continue;
                 }
                 try {
-                    producer.send(new ProducerRecord<>(topic, (int) (i++ % partitions), null, value), (md, e) -> {
+                    var unused = producer.send(new ProducerRecord<>(topic, (int) (i++ % partitions), null, value), (md, e) -> {
                         window.release();
                         if (e == null) {
                             acked.incrementAndGet();

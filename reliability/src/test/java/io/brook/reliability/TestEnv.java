@@ -1,5 +1,6 @@
 package io.brook.reliability;
 
+import io.brook.server.BrookMain;
 import io.brook.storage.file.DurableFiles;
 import java.io.File;
 import java.nio.file.Files;
@@ -35,16 +36,14 @@ final class TestEnv {
         return result;
     }
 
-    static BrokerLauncher launcher() throws ClassNotFoundException {
-        // fails here, with a clear message, if the server is not on the test classpath
-        Class.forName("io.brook.server.BrookMain");
+    static BrokerLauncher launcher() {
         List<String> entries = new ArrayList<>();
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!e.isEmpty() && Files.exists(Path.of(e))) {
                 entries.add(e);
             }
         }
-        return BrokerLauncher.java(String.join(File.pathSeparator, entries), List.of("-Xms64m", "-Xmx512m",
+        return BrokerLauncher.java(String.join(File.pathSeparator, entries), BrookMain.class.getName(), List.of("-Xms64m", "-Xmx512m",
                 "-XX:TieredStopAtLevel=1", "-Dio.netty.jfr.enabled=false",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.logFile=System.out"), HEAP_MAX);
     }
