@@ -1,0 +1,224 @@
+package io.brook.reliability;
+
+import io.brook.storage.file.DurableFiles;
+import io.brook.testkit.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * {@code kill -9} of the broker process at random points under an idempotent acks=all load and
+ * consumer groups that commit after processing, then one restart after each kill. Verified from
+ * the producers' acknowledgements once the last restart is ready: every acknowledged record is
+ * present exactly once, at the acknowledged offset, in order within its partition; and after every
+ * restart each group's committed offsets are at least what had been committed before the kill.
+ * Measured: time from process start to ready after each kill, and after a kill with a large data
+ * directory written at acks=1 just before it (see {@link LargeDataRestart}).
+ */
+final class CrashLoop implements Scenario {
+    static final String TOPIC = "crash";
+    static final int PARTITIONS = 8;
+    static final List<String> GROUPS = List.of("crash-group-a", "crash-group-b");
+
+    /**
+     * Sizes: {@code kills} kills, every {@code startupKillEvery}-th of them during the start-up
+     * that follows the previous one (before ready), the others at a random delay in
+     * [{@code minDelayMs}, {@code maxDelayMs}] after ready once a new record was acknowledged.
+     */
+    record Params(int kills, int startupKillEvery, int minDelayMs, int maxDelayMs, int producers, int window,
+            int membersPerGroup, long largeDataBytes, int largeDataKills, Duration readBackTimeout) {
+
+        static Params full() {
+            return new Params(200, 10, 200, 3000, 2, 1000, 2, 5L << 30, 3, Duration.ofMinutes(10));
+        }
+
+        static Params quick() {
+            return new Params(20, 10, 200, 2000, 2, 1000, 2, 200L << 20, 2, Duration.ofMinutes(3));
+        }
+
+        static Params test() {
+            return new Params(5, 4, 100, 600, 2, 500, 1, 8L << 20, 1, Duration.ofSeconds(30));
+        }
+    }
+
+    private final Params params;
+
+    CrashLoop(Params params) {
+        this.params = params;
+    }
+
+    @Override
+    public String name() {
+        return "crash-loop";
+    }
+
+    @Override
+    public String size() {
+        return params.kills + " kills (every " + params.startupKillEvery + "th during start-up, the others "
+                + params.minDelayMs + "–" + params.maxDelayMs + " ms after ready), " + params.producers
+                + " idempotent acks=all producers, " + GROUPS.size() + " groups × " + params.membersPerGroup
+                + " members, " + PARTITIONS + " partitions; large data directory "
+                + (params.largeDataBytes >> 20) + " MiB × " + params.largeDataKills + " kills";
+    }
+
+    @Override
+    public void run(Env env, ScenarioResult result) throws Exception {
+        Path data = env.work().resolve("crash-loop");
+        DurableFiles.deleteRecursively(data);
+        Files.createDirectories(data);
+        Random random = new Random(env.seed());
+        result.note("seed " + env.seed() + "; broker: " + env.launcher().description()
+                + ", --override group.initial.rebalance.delay.ms=0 (so that the groups rejoin within a cycle)");
+        int port = Env.freePort();
+        Map<String, String> overrides = Map.of("group.initial.rebalance.delay.ms", "0");
+        Path log = env.out().resolve("crash-loop-broker.log");
+        BrokerProcess broker = env.launcher().start(port, data, overrides, log);
+        AckLedger ledger = new AckLedger(params.producers, PARTITIONS);
+        IdProducers producers = null;
+        CommittingConsumers consumers = null;
+        try (Admin admin = Clients.admin(broker.bootstrap())) {
+            ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            producers = new IdProducers(broker.bootstrap(), TOPIC, ledger, 100, params.window).start();
+            consumers = new CommittingConsumers(broker.bootstrap(), TOPIC, GROUPS, params.membersPerGroup).start();
+
+            List<Double> readyMs = new ArrayList<>();
+            List<String> regressions = new ArrayList<>();
+            int startupKills = 0;
+            int stalls = 0;
+            double lastReadyMs = 1000;
+            for (int kill = 1; kill <= params.kills; kill++) {
+                boolean duringStartup = kill % params.startupKillEvery == 0;
+                if (duringStartup) {
+                    // the previous cycle started this broker without waiting for it: kill it before
+                    // it is likely to be ready (a random part of the last time to ready)
+                    long delayNanos = (long) (random.nextDouble() * lastReadyMs * 0.9 * 1e6);
+                    BrokerProcess starting = broker;
+                    Await.until("the start-up kill point", Duration.ofNanos(delayNanos).plusSeconds(30),
+                            () -> System.nanoTime() - starting.startNanos() >= delayNanos || !starting.alive());
+                    startupKills++;
+                } else {
+                    long ackedBefore = ledger.ackedCount();
+                    long delayNanos = TimeUnit.MILLISECONDS.toNanos(
+                            params.minDelayMs + random.nextInt(params.maxDelayMs - params.minDelayMs + 1));
+                    long from = System.nanoTime();
+                    if (!Waits.holds(Duration.ofNanos(delayNanos).plusSeconds(60), () ->
+                            System.nanoTime() - from >= delayNanos && ledger.ackedCount() > ackedBefore)) {
+                        stalls++;
+                    }
+                }
+                broker.kill();
+                // every commit acknowledged before the kill must survive it
+                Map<String, Map<TopicPartition, Long>> floorsAtKill = consumers.floors().snapshot();
+                broker = env.launcher().start(port, data, overrides, log);
+                boolean nextDuringStartup = kill < params.kills && (kill + 1) % params.startupKillEvery == 0;
+                if (nextDuringStartup) {
+                    continue;
+                }
+                double ms = ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));
+                readyMs.add(ms);
+                if (!duringStartup) {
+                    lastReadyMs = ms;
+                }
+                for (String r : CommitFloors.regressions(floorsAtKill, committed(admin))) {
+                    regressions.add("after kill " + kill + ": " + r);
+                }
+                env.progress().update("kill " + kill + "/" + params.kills + ", ready after " + Math.round(ms)
+                        + " ms, " + ledger.ackedCount() + " records acknowledged, " + consumers.commits()
+                        + " commits");
+            }
+
+            producers.stop(Duration.ofSeconds(30));
+            consumers.stop();
+            for (String r : CommitFloors.regressions(consumers.floors().snapshot(), committed(admin))) {
+                regressions.add("at the end: " + r);
+            }
+            ReadBack.Verification v = ReadBack.verify(broker.bootstrap(), TOPIC, ledger, params.readBackTimeout);
+
+            result.figure("kills", params.kills, "");
+            result.figure("kills during start-up", startupKills, "");
+            Stats.of(readyMs).addTo(result, "time to ready after kill -9", "ms");
+            int tenth = Math.max(1, readyMs.size() / 10);
+            result.figure("time to ready, median of the first " + tenth + " restarts",
+                    Stats.of(readyMs.subList(0, tenth)).median(), "ms");
+            result.figure("time to ready, median of the last " + tenth + " restarts",
+                    Stats.of(readyMs.subList(readyMs.size() - tenth, readyMs.size())).median(), "ms");
+            result.figure("records sent", producers.sent(), "");
+            result.figure("records acknowledged", ledger.ackedCount(), "");
+            result.figure("records read back", v.records(), "");
+            result.figure("unacknowledged duplicates (retries of unanswered batches)", v.duplicatedAll() - v.duplicatedAcked(),
+                    "");
+            result.figure("failed sends by exception", String.valueOf(producers.failures()));
+            if (!producers.failures().isEmpty()) {
+                result.figure("first message of each failed send's exception",
+                        String.valueOf(producers.failures().firstMessages()));
+            }
+            result.figure("producers replaced", producers.replaced(), "");
+            result.figure("commits acknowledged", consumers.commits(), "");
+            result.figure("records consumed by the groups", consumers.consumed(), "");
+            result.figure("failed polls/commits by exception", String.valueOf(consumers.failures()));
+            String examples = v.examples().isEmpty() ? "" : "; e.g. " + String.join("; ", v.examples());
+            result.check("every acknowledged record present", v.missing() == 0, v.missing() + " of " + v.acked()
+                    + " acknowledged records missing (" + v.records() + " records read)" + examples);
+            result.check("no acknowledged record duplicated", v.duplicatedAcked() == 0, v.duplicatedAcked()
+                    + " acknowledged ids found more than once" + examples);
+            result.check("acknowledged offsets and per-partition order kept",
+                    v.offsetMismatches() == 0 && v.orderViolations() == 0, v.offsetMismatches()
+                            + " records at another offset than acknowledged, " + v.orderViolations()
+                            + " out of their producer's order within a partition" + examples);
+            result.check("committed offsets never went back", regressions.isEmpty(),
+                    regressions.isEmpty() ? "checked after each of " + params.kills + " restarts and at the end"
+                            : regressions.size() + " regressions: " + String.join("; ",
+                                    regressions.subList(0, Math.min(5, regressions.size()))));
+            result.check("producers progressed after every restart", stalls == 0,
+                    stalls == 0 ? "a new acknowledgement before every kill" : stalls
+                            + " cycles without a new acknowledgement within 60 s");
+            if (!broker.stop(60)) {
+                result.note("the broker did not stop within 60 s of SIGTERM at the end and was killed");
+            }
+        } finally {
+            if (producers != null) {
+                producers.stop(Duration.ZERO);
+            }
+            if (consumers != null) {
+                consumers.stop();
+            }
+            broker.close();
+        }
+        if (result.status() != ScenarioResult.Status.FAIL) {
+            DurableFiles.deleteRecursively(data);
+        } else {
+            result.note("data directory kept for inspection: " + data);
+        }
+        if (params.largeDataBytes > 0) {
+            new LargeDataRestart(params.largeDataBytes, params.largeDataKills).run(env, result);
+        }
+    }
+
+    /** Each group's committed offsets for {@link #TOPIC}, retried until the coordinator answers. */
+    static Map<String, Map<TopicPartition, OffsetAndMetadata>> committed(Admin admin) {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> out = new TreeMap<>();
+        for (String group : GROUPS) {
+            Await.until("the committed offsets of " + group, Duration.ofSeconds(60), () -> {
+                try {
+                    out.put(group, admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                            .get(10, TimeUnit.SECONDS));
+                    return true;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+        return out;
+    }
+}

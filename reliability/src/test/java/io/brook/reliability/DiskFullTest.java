@@ -1,0 +1,31 @@
+package io.brook.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The disk-full scenario's short version on a 64 MiB file system (needs root; skipped otherwise).
+ * It asserts what must hold for data safety. Whether reads go on while the disk is full and
+ * whether writes resume once space is freed are reported, not asserted: today they do not (open
+ * findings in RELIABILITY.md).
+ */
+class DiskFullTest {
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void fullDiskLosesNothing(@TempDir Path work) throws Exception {
+        ScenarioResult r = TestEnv.run(new DiskFull(DiskFull.Params.test()), work);
+
+        Assumptions.assumeTrue(r.status() != ScenarioResult.Status.SKIP, r.skipReason());
+        assertThat(r.error()).as(r.toString()).isNull();
+        assertThat(r.check(DiskFull.RETRIABLE).passed()).as(r.toString()).isTrue();
+        assertThat(r.check(DiskFull.NO_LOSS).passed()).as(r.toString()).isTrue();
+        assertThat(r.check(DiskFull.COMMITS_KEPT).passed()).as(r.toString()).isTrue();
+    }
+}
