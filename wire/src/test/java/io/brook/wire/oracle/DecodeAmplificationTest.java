@@ -92,6 +92,23 @@ class DecodeAmplificationTest {
     }
 
     /**
+     * The costliest element for its size is a one-character string in an array of strings: two
+     * bytes on the wire (compact), a String and its byte[] on the heap (24 + 24 bytes) and a list
+     * slot. This is the factor docs/protocol.md states for what a frame can cost.
+     */
+    @Test
+    void oneCharacterStringsExpandTwentySixFold() {
+        List<String> groups = new ArrayList<>(Collections.nCopies(ELEMENTS, "g"));
+        byte[] body = new io.brook.wire.message.DescribeGroupsRequest().groups(groups).toByteBuffer((short) 5).array();
+        DecodingAllocation.Outcome outcome = measureWarm(body,
+                b -> ApiMessages.readRequest(ApiKey.DESCRIBE_GROUPS, (short) 5, b));
+        assertThat(outcome.failure()).isNull();
+        double perByte = (double) outcome.allocatedBytes() / body.length;
+        System.out.printf("bytes allocated per input byte for one-character group names: %.1f%n", perByte);
+        assertThat(perByte).isBetween(20.0, 27.0);
+    }
+
+    /**
      * A 1 KiB Metadata request whose topic count says 2^31-1, and a Produce request whose only
      * topic claims as many partitions as there are bytes left (which the plain "a count is at most
      * the remaining bytes" rule lets through): both are rejected at the count, for a few KiB.
