@@ -22,8 +22,6 @@ public final class ProtocolReader {
     private static final byte[] EMPTY_BYTES = new byte[0];
 
     private final ByteBuffer buf;
-    /** A read-only view of {@code buf} that records slices are cut from; made on first use. */
-    private ByteBuffer readOnlyView;
 
     public ProtocolReader(ByteBuffer buf) {
         this.buf = buf;
@@ -166,20 +164,18 @@ public final class ProtocolReader {
     }
 
     /**
-     * A records field: a read-only slice of the underlying buffer, no copy. Every slice is cut
-     * from one read-only view of the buffer, made on the first call, so a records field costs one
-     * buffer object and its wrapper; an empty one costs nothing ({@link BufferRecords#EMPTY}).
+     * A records field: a read-only slice of the underlying buffer, no copy; an empty one costs
+     * nothing ({@link BufferRecords#EMPTY}). The intermediate writable slice (when the buffer is
+     * writable) does not escape, so the JIT usually leaves one buffer object and its wrapper.
      */
     public Records readRecords(String field, boolean compact, boolean nullable) {
         int length = readLength(field, "records", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable, 1);
         if (length <= 0) {
             return length == 0 ? BufferRecords.EMPTY : null;
         }
-        if (readOnlyView == null) {
-            readOnlyView = buf.isReadOnly() ? buf : buf.asReadOnlyBuffer();
-        }
         int start = buf.position();
-        BufferRecords records = BufferRecords.ofReadOnlySlice(readOnlyView.slice(start, length));
+        ByteBuffer slice = buf.slice(start, length);
+        BufferRecords records = BufferRecords.ofReadOnlySlice(slice.isReadOnly() ? slice : slice.asReadOnlyBuffer());
         buf.position(start + length);
         return records;
     }
