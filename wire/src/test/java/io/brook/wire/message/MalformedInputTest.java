@@ -128,6 +128,18 @@ class MalformedInputTest {
     }
 
     @Test
+    void shouldCheckArrayCountsInsideKnownTaggedFieldsAtTheirElementsSize() {
+        // ProduceResponse v10: no responses, throttle 0, then one tagged field (tag 0, NodeEndpoints)
+        // of 40 bytes whose count says 30 endpoints of at least 11 bytes each
+        ByteBuffer buf = ByteBuffer.allocate(48).put((byte) 1).putInt(0).put((byte) 1).put((byte) 0).put((byte) 40)
+                .put((byte) 31).rewind();
+        assertThatThrownBy(() -> ProduceResponse.read(buf, (short) 10))
+                .isInstanceOf(ProtocolDecodeException.class)
+                .hasMessage("ProduceResponse.nodeEndpoints: array length 30 of elements of at least 11 bytes"
+                        + " exceeds remaining 39 bytes");
+    }
+
+    @Test
     void shouldRejectNullForNonNullableStringWithFieldName() {
         // JoinGroupRequest v0: group_id with length -1
         ByteBuffer buf = ByteBuffer.wrap(new byte[] {(byte) 0xFF, (byte) 0xFF, 0, 0, 0, 0});
