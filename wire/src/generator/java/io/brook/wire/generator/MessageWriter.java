@@ -9,6 +9,7 @@ final class MessageWriter extends Section {
     private final ReadCode read;
     private final SizeCode size;
     private final WriteCode write;
+    private final MinSizes minSizes;
     /** For a request: its response, which {@code errorResponse} builds. */
     private final Message response;
 
@@ -17,6 +18,7 @@ final class MessageWriter extends Section {
         this.read = new ReadCode(m, c);
         this.size = new SizeCode(m, c);
         this.write = new WriteCode(m, c);
+        this.minSizes = new MinSizes(m);
         this.response = response;
     }
 
@@ -104,6 +106,8 @@ final class MessageWriter extends Section {
         if (!s.top) {
             c.line("");
             isDefaultMethod(s);
+            c.line("");
+            minSizes.minSizeMethod(s, c);
         }
         for (Field f : s.fields) {
             c.line("");

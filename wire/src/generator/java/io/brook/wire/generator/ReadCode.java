@@ -1,10 +1,16 @@
 package io.brook.wire.generator;
 
-/** Writes the constructor that decodes a struct from a {@code ProtocolReader}. */
+/**
+ * Writes the constructor that decodes a struct from a {@code ProtocolReader}. An array's count is
+ * checked against the bytes that remain, at the minimum encoded size of its elements
+ * ({@link MinSizes}), before its list is allocated.
+ */
 final class ReadCode extends Section {
+    private final MinSizes minSizes;
 
     ReadCode(Message m, Code c) {
         super(m, c);
+        this.minSizes = new MinSizes(m);
     }
 
     void readConstructor(Struct s) {
@@ -80,7 +86,8 @@ final class ReadCode extends Section {
         switch (t.kind) {
             case ARRAY -> {
                 String n = "n" + capitalize(f.javaName());
-                c.line("int " + n + " = in.readArrayLength(" + id + ", " + compact + ", " + nullable + ");");
+                String minElement = minSizes.elementExpr(t.element, f.tagged() ? k.taggedVersions(f) : f.versions);
+                c.line("int " + n + " = in.readArrayLength(" + id + ", " + compact + ", " + nullable + ", " + minElement + ");");
                 String elemRead = elementRead(t.element, id);
                 if (nullable.equals("false")) {
                     arrayReadLoop(t, n, elemRead, target);

@@ -21,6 +21,11 @@ public final class BufferRecords implements Records {
         return new BufferRecords(buffer.slice().asReadOnlyBuffer());
     }
 
+    /** Takes {@code slice} as it is: read-only, positioned at 0, not shared with a writer. */
+    static BufferRecords ofReadOnlySlice(ByteBuffer slice) {
+        return new BufferRecords(slice);
+    }
+
     /** A read-only view of the bytes, positioned at 0; a new view per call, so callers may move it. */
     public ByteBuffer buffer() {
         return buffer.duplicate();

@@ -10,12 +10,16 @@ import java.util.UUID;
  * <p>Every read checks what remains first, and every length or count is checked against the
  * remaining bytes before anything is allocated or sliced, so hostile input can only ever produce
  * a {@link ProtocolDecodeException} — never an OutOfMemoryError, an IndexOutOfBoundsException or
- * a BufferUnderflowException. Each method takes the name of the field being read
+ * a BufferUnderflowException. An array count is checked at its elements' minimum encoded size
+ * ({@link #readArrayLength}), so what a decoder allocates follows the bytes it was sent, not the
+ * counts it was told; empty strings, bytes and records cost no allocation at all. Each method takes the name of the field being read
  * ({@code "ProduceRequest.topicData"}), which the exception message starts with.
  *
  * <p>Not thread-safe; one reader per buffer being decoded.
  */
 public final class ProtocolReader {
+
+    private static final byte[] EMPTY_BYTES = new byte[0];
 
     private final ByteBuffer buf;
 
@@ -92,10 +96,11 @@ public final class ProtocolReader {
     /**
      * Reads a length prefix: int16 (classic strings), int32 (classic bytes/arrays) or an unsigned
      * varint of length+1 (compact forms). Returns -1 for null, which callers reject where the
-     * field is not nullable. Rejects other negative values and lengths above the remaining bytes
-     * (every element takes at least one byte, so this bound also holds for array counts).
+     * field is not nullable. Rejects other negative values, and lengths whose {@code unit}-byte
+     * items cannot fit in the remaining bytes ({@code unit} is 1 for strings, bytes and records,
+     * an element's minimum encoded size for arrays).
      */
-    private int readLength(String field, String kind, int prefix, boolean nullable) {
+    private int readLength(String field, String kind, int prefix, boolean nullable, int unit) {
         int length;
         if (prefix == PREFIX_INT16) {
             length = readInt16(field);
@@ -118,8 +123,9 @@ public final class ProtocolReader {
             }
             throw error(field, "negative " + kind + " length " + length);
         }
-        if (length > buf.remaining()) {
-            throw error(field, kind + " length " + length + " exceeds remaining " + buf.remaining() + " bytes");
+        if ((long) length * unit > buf.remaining()) {
+            throw error(field, kind + " length " + length + (unit == 1 ? "" : " of elements of at least " + unit
+                    + " bytes") + " exceeds remaining " + buf.remaining() + " bytes");
         }
         return length;
     }
@@ -130,9 +136,9 @@ public final class ProtocolReader {
 
     /** A string: int16 length (classic) or compact; null only when {@code nullable}. */
     public String readString(String field, boolean compact, boolean nullable) {
-        int length = readLength(field, "string", compact ? PREFIX_COMPACT : PREFIX_INT16, nullable);
-        if (length < 0) {
-            return null;
+        int length = readLength(field, "string", compact ? PREFIX_COMPACT : PREFIX_INT16, nullable, 1);
+        if (length <= 0) {
+            return length == 0 ? "" : null; // "" is a constant: an empty string costs no allocation
         }
         String s;
         if (buf.hasArray()) {
@@ -148,33 +154,42 @@ public final class ProtocolReader {
 
     /** A bytes field: int32 length (classic) or compact, copied into a new array. */
     public byte[] readBytes(String field, boolean compact, boolean nullable) {
-        int length = readLength(field, "bytes", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
-        if (length < 0) {
-            return null;
+        int length = readLength(field, "bytes", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable, 1);
+        if (length <= 0) {
+            return length == 0 ? EMPTY_BYTES : null;
         }
         byte[] bytes = new byte[length];
         buf.get(bytes);
         return bytes;
     }
 
-    /** A records field: a read-only slice of the underlying buffer, no copy. */
+    /**
+     * A records field: a read-only slice of the underlying buffer, no copy; an empty one costs
+     * nothing ({@link BufferRecords#EMPTY}). The intermediate writable slice (when the buffer is
+     * writable) does not escape, so the JIT usually leaves one buffer object and its wrapper.
+     */
     public Records readRecords(String field, boolean compact, boolean nullable) {
-        int length = readLength(field, "records", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
-        if (length < 0) {
-            return null;
+        int length = readLength(field, "records", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable, 1);
+        if (length <= 0) {
+            return length == 0 ? BufferRecords.EMPTY : null;
         }
         int start = buf.position();
-        BufferRecords records = BufferRecords.wrap(buf.slice(start, length));
+        ByteBuffer slice = buf.slice(start, length);
+        BufferRecords records = BufferRecords.ofReadOnlySlice(slice.isReadOnly() ? slice : slice.asReadOnlyBuffer());
         buf.position(start + length);
         return records;
     }
 
     /**
-     * An array count: int32 (classic) or compact. Returns -1 for null (only when nullable). The
-     * count is at most the number of remaining bytes, because every element takes at least one.
+     * An array count: int32 (classic) or compact. Returns -1 for null (only when nullable).
+     * {@code minElementSize} is the fewest bytes one element can take (the generated readers
+     * compute it from the schema: 4 for an int32, 1 for a compact string, a struct's fields'
+     * minimums, ...); a count whose elements cannot fit in the remaining bytes is rejected here,
+     * before the caller sizes a list for it. Values below 1 count as 1.
      */
-    public int readArrayLength(String field, boolean compact, boolean nullable) {
-        return readLength(field, "array", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable);
+    public int readArrayLength(String field, boolean compact, boolean nullable, int minElementSize) {
+        return readLength(field, "array", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable,
+                Math.max(1, minElementSize));
     }
 
     /** The int8 marker of a nullable struct: -1 = null (returns false), 1 = present (true). */

@@ -116,13 +116,27 @@ class MalformedInputTest {
             (byte) 0xFF, 0x07, 1, 2});
         assertThatThrownBy(() -> ProduceRequest.read(buf, (short) 9))
                 .isInstanceOf(ProtocolDecodeException.class)
-                .hasMessage("ProduceRequest.topicData: array length 2147483646 exceeds remaining 2 bytes");
+                .hasMessage("ProduceRequest.topicData: array length 2147483646 of elements of at least 3 bytes"
+                        + " exceeds remaining 2 bytes");
         // classic int32 count
         ByteBuffer classic = ByteBuffer.wrap(new byte[] {(byte) 0xFF, (byte) 0xFF, 0, 1, 0, 0, 0, 1, 0x7F, (byte) 0xFF,
             (byte) 0xFF, (byte) 0xFF, 0});
         assertThatThrownBy(() -> ProduceRequest.read(classic, (short) 3))
                 .isInstanceOf(ProtocolDecodeException.class)
-                .hasMessage("ProduceRequest.topicData: array length 2147483647 exceeds remaining 1 bytes");
+                .hasMessage("ProduceRequest.topicData: array length 2147483647 of elements of at least 6 bytes"
+                        + " exceeds remaining 1 bytes");
+    }
+
+    @Test
+    void shouldCheckArrayCountsInsideKnownTaggedFieldsAtTheirElementsSize() {
+        // ProduceResponse v10: no responses, throttle 0, then one tagged field (tag 0, NodeEndpoints)
+        // of 40 bytes whose count says 30 endpoints of at least 11 bytes each
+        ByteBuffer buf = ByteBuffer.allocate(48).put((byte) 1).putInt(0).put((byte) 1).put((byte) 0).put((byte) 40)
+                .put((byte) 31).rewind();
+        assertThatThrownBy(() -> ProduceResponse.read(buf, (short) 10))
+                .isInstanceOf(ProtocolDecodeException.class)
+                .hasMessage("ProduceResponse.nodeEndpoints: array length 30 of elements of at least 11 bytes"
+                        + " exceeds remaining 39 bytes");
     }
 
     @Test

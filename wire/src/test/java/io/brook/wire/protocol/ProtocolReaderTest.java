@@ -165,7 +165,7 @@ class ProtocolReaderTest {
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("M.s").hasMessageContaining("null");
         assertThatThrownBy(() -> reader(0).readBytes("M.b", true, false))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("M.b");
-        assertThatThrownBy(() -> reader(0xFF, 0xFF, 0xFF, 0xFF).readArrayLength("M.a", false, false))
+        assertThatThrownBy(() -> reader(0xFF, 0xFF, 0xFF, 0xFF).readArrayLength("M.a", false, false, 1))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("M.a");
         assertThatThrownBy(() -> reader(0xFF).readStructMarker("M.c", false))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("M.c");
@@ -173,7 +173,7 @@ class ProtocolReaderTest {
 
     @Test
     void shouldRejectLengthsBeyondTheRemainingBytes() {
-        assertThatThrownBy(() -> reader(0x7F, 0xFF, 0xFF, 0xFF, 1, 2).readArrayLength("ProduceRequest.topicData", false, false))
+        assertThatThrownBy(() -> reader(0x7F, 0xFF, 0xFF, 0xFF, 1, 2).readArrayLength("ProduceRequest.topicData", false, false, 1))
                 .isInstanceOf(ProtocolDecodeException.class)
                 .hasMessage("ProduceRequest.topicData: array length 2147483647 exceeds remaining 2 bytes");
         assertThatThrownBy(() -> reader(0, 5, 'a').readString("M.s", false, false))
@@ -183,15 +183,47 @@ class ProtocolReaderTest {
         assertThatThrownBy(() -> reader(0x05, 1).readRecords("M.r", true, true))
                 .isInstanceOf(ProtocolDecodeException.class);
         // a compact length whose unsigned value does not fit an int
-        assertThatThrownBy(() -> reader(0xFF, 0xFF, 0xFF, 0xFF, 0x0F).readArrayLength("M.a", true, true))
+        assertThatThrownBy(() -> reader(0xFF, 0xFF, 0xFF, 0xFF, 0x0F).readArrayLength("M.a", true, true, 1))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("exceeds remaining");
+    }
+
+    @Test
+    void shouldRejectCountsWhoseElementsCannotFitTheRemainingBytes() {
+        // 3 elements of at least 4 bytes need 12, only 11 remain: rejected before any element is read
+        assertThatThrownBy(() -> reader(0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                .readArrayLength("M.partitions", false, false, 4))
+                .isInstanceOf(ProtocolDecodeException.class)
+                .hasMessage("M.partitions: array length 3 of elements of at least 4 bytes exceeds remaining 11 bytes");
+        assertThat(reader(0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                .readArrayLength("M.partitions", false, false, 4)).isEqualTo(3);
+        // the product is computed without overflow: 2^30 elements of 4 bytes with 16 remaining
+        assertThatThrownBy(() -> reader(0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                .readArrayLength("M.a", false, false, 4))
+                .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("exceeds remaining 16 bytes");
+        // a compact count (length + 1) of 2 uuids with 31 bytes left
+        int[] twoUuidsShort = new int[32];
+        twoUuidsShort[0] = 3;
+        assertThatThrownBy(() -> reader(twoUuidsShort).readArrayLength("M.ids", true, false, 16))
+                .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("at least 16 bytes");
+        // a minimum below one counts as one, so a count never exceeds the remaining bytes
+        assertThatThrownBy(() -> reader(0, 0, 0, 2, 0).readArrayLength("M.a", false, false, 0))
+                .isInstanceOf(ProtocolDecodeException.class).hasMessage("M.a: array length 2 exceeds remaining 1 bytes");
+    }
+
+    @Test
+    void shouldShareConstantsForEmptyValues() {
+        assertThat(reader(0, 0).readString("f", false, false)).isSameAs("");
+        ProtocolReader in = reader(1, 1, 1);
+        assertThat(in.readBytes("f", true, false)).isEmpty();
+        assertThat(in.readRecords("f", true, false)).isSameAs(BufferRecords.EMPTY);
+        assertThat(in.readString("f", true, false)).isSameAs("");
     }
 
     @Test
     void shouldRejectNegativeLengthsOtherThanNull() {
         assertThatThrownBy(() -> reader(0xFF, 0xFE).readString("M.s", false, true))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("negative");
-        assertThatThrownBy(() -> reader(0x80, 0, 0, 0).readArrayLength("M.a", false, true))
+        assertThatThrownBy(() -> reader(0x80, 0, 0, 0).readArrayLength("M.a", false, true, 1))
                 .isInstanceOf(ProtocolDecodeException.class).hasMessageContaining("negative");
     }
 
