@@ -101,6 +101,11 @@ public final class Log implements AutoCloseable {
     volatile long firstUnstableOffset = -1L;
     /** The log end as last published by an append or truncation; what readers may see without fsync-on-ack. */
     volatile LogPoint appended;
+    /**
+     * The end readers could see when fsync-on-ack was last switched on (null if it never was):
+     * a floor of the high watermark until the durable point passes it. Lowered by truncation.
+     */
+    volatile LogPoint visibleBeforeFlushOnAck;
     volatile Corruption corruption;
     /** Set when a clean close begins: no more appends, rolls or retention. */
     volatile boolean closing;
@@ -275,9 +280,18 @@ public final class Log implements AutoCloseable {
         return Math.min(d.offset(), leo);
     }
 
-    /** The end readers may see: the durable one, or with fsync-on-ack off the appended one. */
+    /**
+     * The end readers may see: the durable one, or with fsync-on-ack off the appended one. Once
+     * fsync-on-ack is switched back on, the end readers could see while it was off stays visible
+     * until the durable point passes it: the high watermark never moves backwards.
+     */
     LogPoint visible() {
-        return config.flushOnAck() ? durability.durable() : appended;
+        if (!config.flushOnAck()) {
+            return appended;
+        }
+        LogPoint d = durability.durable();
+        LogPoint seen = visibleBeforeFlushOnAck;
+        return seen != null && seen.offset() > d.offset() ? seen : d;
     }
 
     long lastStableOffset(long hw) {
@@ -297,12 +311,25 @@ public final class Log implements AutoCloseable {
 
     public LogConfig config() { return config; }
 
-    /** Replaces the settings; they apply from the next append, roll or background pass. */
+    /**
+     * Replaces the settings; they apply from the next append, roll or background pass. Switching
+     * fsync-on-ack back on keeps the high watermark where it was (see {@link #visible}) and asks
+     * for a flush, after which it follows the durable offset again.
+     */
     public void updateConfig(LogConfig newConfig) {
-        boolean wasFlushOnAck = config.flushOnAck();
-        this.config = newConfig;
-        if (newConfig.flushOnAck() && !wasFlushOnAck) {
-            // The high watermark now follows the durable offset, which may lag: catch it up.
+        boolean catchUp = false;
+        appendLock.lock();
+        try {
+            // Under the append lock, so that no append moves the end readers see in between.
+            if (newConfig.flushOnAck() && !config.flushOnAck()) {
+                visibleBeforeFlushOnAck = appended;
+                catchUp = true;
+            }
+            this.config = newConfig;
+        } finally {
+            appendLock.unlock();
+        }
+        if (catchUp) {
             durability.requestFlush();
         }
     }
