@@ -208,7 +208,7 @@ class IoFaultTest {
         Log log = fx.open();
         faults.freeSpace(16 * 1024); // less than one extension of zeros
         append(log, 0);
-        Await.until("preallocation paused", () -> !fx.preallocator.enabled());
+        Await.until("preallocation paused", () -> !fx.preallocator.enabled() && !log.active().tail.queued.get());
         Await.until("zeros given back", () -> {
             try {
                 return fileLength(log) == log.active().size();
