@@ -188,7 +188,7 @@ final class DurabilityTracker {
                 if (log.segments.get(s.baseOffset) == s) {
                     runBeforeSegmentFlush(s);
                     s.flush();
-                    s.flushIndexes();
+                    flushIndexes(s);
                 }
                 rolledUnflushed.poll();
             }
@@ -249,6 +249,22 @@ final class DurabilityTracker {
         if (parentDirectoryDirty) {
             DurableFiles.fsyncDirectory(log.dir().toAbsolutePath().getParent());
             parentDirectoryDirty = false;
+        }
+    }
+
+    /**
+     * Writes a rolled segment's index files. They are a cache of the data (a start-up that
+     * finds them missing, short or unsound rebuilds them by scanning the segment), so a full disk
+     * only leaves them for the clean close to write: it must not take the log offline.
+     */
+    private void flushIndexes(LogSegment s) throws IOException {
+        try {
+            s.flushIndexes();
+        } catch (IOException e) {
+            if (!OutOfSpace.is(e)) {
+                throw e;
+            }
+            LOG.warn("{}: the index files of {} wait for space: {}", log, s, e.getMessage());
         }
     }
 

@@ -548,7 +548,7 @@ final class LogSegment {
     }
 
     static void force(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = SegmentChannels.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
     }

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Opens the channels of segment data files ({@code .log}): the one seam through which the storage
+ * Opens the channels of segment files (data and index files): the one seam through which the storage
  * tests put a channel that fails on demand (no space, I/O errors and short writes on write,
  * force and read; see {@code docs/storage-faults.md}).
  *

@@ -61,7 +61,7 @@ class IoFaultTest {
     }
 
     @Test
-    void noSpaceOnWriteRefusesThatAppendOnlyAndWritesResumeOnceSpaceIsFree() throws Exception {
+    void shouldRefuseOnlyTheAppendThatFindsNoSpaceAndResumeOnceSpaceIsFree() throws Exception {
         Log log = open(Map.of());
         append(log, 0);
         append(log, 1);
@@ -96,7 +96,7 @@ class IoFaultTest {
     }
 
     @Test
-    void noSpaceForANewSegmentRefusesTheAppendInsteadOfOverfillingTheActiveOne() throws Exception {
+    void shouldRefuseAnAppendWhoseRollFindsNoSpaceInsteadOfOverfillingTheSegment() throws Exception {
         Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 200));
         append(log, 0);
         int segments = log.segmentCount();
@@ -117,7 +117,29 @@ class IoFaultTest {
     }
 
     @Test
-    void anIoErrorOnARollTakesTheLogOffline() throws Exception {
+    void shouldKeepTheLogOnlineWhenARolledSegmentsIndexesFindNoSpace() throws Exception {
+        Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 200));
+        append(log, 0);
+        log.flush();
+        ByteBuffer next = Batches.batch(1001, 2, "k1-");
+        faults.freeSpace(next.remaining()); // room for the batch, none for the old segment's time index
+        assertThat(log.append(next, 0).error()).isEqualTo(Errors.NONE);
+        assertThat(log.segmentCount()).isEqualTo(2);
+        log.flush();
+        assertThat(log.durability.failure()).isNull();
+        assertThat(log.highWatermark()).isEqualTo(log.logEndOffset());
+
+        faults.unlimitedSpace();
+        append(log, 2);
+        log.flush();
+        assertThat(Batches.readAll(log, 0)).hasSize(6);
+        Log reopened = fx.reopen(); // the clean close writes the index files that waited
+        assertThat(reopened.indexRebuilds).isZero();
+        assertThat(Batches.readAll(reopened, 0)).hasSize(6);
+    }
+
+    @Test
+    void shouldTakeTheLogOfflineOnAnIoErrorInARoll() throws Exception {
         Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 200));
         append(log, 0);
         faults.onOpen = DiskFaults.eio();
@@ -128,7 +150,7 @@ class IoFaultTest {
     }
 
     @Test
-    void anIoErrorOnWriteTakesTheLogOffline() throws Exception {
+    void shouldTakeTheLogOfflineOnAnIoErrorInAWrite() throws Exception {
         Log log = open(Map.of());
         append(log, 0);
         log.flush();
@@ -140,7 +162,7 @@ class IoFaultTest {
     }
 
     @Test
-    void aFailedFsyncTakesTheLogOfflineAndIsNeverRetried() throws Exception {
+    void shouldTakeTheLogOfflineOnAFailedFsyncAndNeverRetryIt() throws Exception {
         for (IOException error : new IOException[] {DiskFaults.eio(), DiskFaults.noSpace()}) {
             Path root = tmp.resolve(error.getMessage().replace(' ', '_'));
             fx = new LogFixture(root, Map.of());
@@ -164,7 +186,7 @@ class IoFaultTest {
     }
 
     @Test
-    void aReadErrorFailsThatReadAndNothingElse() throws Exception {
+    void shouldFailOnlyTheReadThatMeetsAReadError() throws Exception {
         Log log = open(Map.of());
         append(log, 0);
         append(log, 1);
@@ -180,7 +202,7 @@ class IoFaultTest {
     }
 
     @Test
-    void aTornTailIsCutOffAtRecoveryAndAppendsContinueAfterTheLastWholeBatch() throws Exception {
+    void shouldCutATornTailAtRecoveryAndAppendAfterTheLastWholeBatch() throws Exception {
         Log log = open(Map.of());
         append(log, 0);
         append(log, 1);
@@ -203,7 +225,7 @@ class IoFaultTest {
     }
 
     @Test
-    void preallocationPausesOnAFullDiskGivesItsZerosBackAndComesBack() throws Exception {
+    void shouldPausePreallocationOnAFullDiskGiveTheZerosBackAndResume() throws Exception {
         fx = new LogFixture(tmp, Map.of()).withPreallocation(Preallocator.MIN_BYTES);
         Log log = fx.open();
         faults.freeSpace(16 * 1024); // less than one extension of zeros
