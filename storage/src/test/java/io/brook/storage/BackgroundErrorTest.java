@@ -34,7 +34,7 @@ class BackgroundErrorTest {
     }
 
     @Test
-    void anErrorInAFlushFailsThatLogsWaitersAndTheFlusherThreadServesTheOthers() throws Exception {
+    void shouldFailTheWaitersOfAFlushThatThrowsAnErrorAndKeepFlushingOtherLogs() throws Exception {
         LogManager m = manager(1);
         try {
             Log a = m.getOrCreateLog("a", 0, LogConfig.defaults());
@@ -56,7 +56,7 @@ class BackgroundErrorTest {
     }
 
     @Test
-    void anErrorInAScheduledTaskTakesTheDirectorysLogsOffline() throws Exception {
+    void shouldTakeTheDirectorysLogsOfflineWhenAScheduledTaskThrowsAnError() throws Exception {
         LogManager m = manager(1);
         try {
             Log a = m.getOrCreateLog("a", 0, LogConfig.defaults().with(Map.of(LogConfig.SEGMENT_BYTES, 200)));
@@ -76,7 +76,7 @@ class BackgroundErrorTest {
     }
 
     @Test
-    void theSchedulerThreadSurvivesAnErrorAndReportsIt() throws Exception {
+    void shouldKeepTheSchedulerThreadAliveAndReportAnError() throws Exception {
         AtomicReference<Throwable> reported = new AtomicReference<>();
         try (Scheduler s = new Scheduler("test-scheduler", reported::set)) {
             s.execute(() -> {
@@ -90,7 +90,7 @@ class BackgroundErrorTest {
     }
 
     @Test
-    void thePreallocatorSurvivesAnErrorAndComesBackAfterItsPause() throws Exception {
+    void shouldKeepThePreallocatorAliveAfterAnErrorAndResumeAfterThePause() throws Exception {
         try (LogFixture fx = new LogFixture(tmp, Map.of()).withPreallocation(Preallocator.MIN_BYTES)) {
             Log log = fx.open();
             fx.preallocator.beforeExtend = () -> {

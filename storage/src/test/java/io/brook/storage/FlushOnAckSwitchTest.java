@@ -14,7 +14,7 @@ class FlushOnAckSwitchTest {
     Path tmp;
 
     @Test
-    void theHighWatermarkNeverMovesBackwardsWhenFsyncOnAckIsSwitchedBackOn() throws Exception {
+    void shouldNeverMoveTheHighWatermarkBackwardsWhenFsyncOnAckIsSwitchedBackOn() throws Exception {
         try (LogFixture fx = new LogFixture(tmp, Map.of(LogConfig.FLUSH_ON_ACK, false))) {
             Log log = fx.open(); // no flusher: nothing becomes durable until log.flush()
             for (int i = 0; i < 3; i++) {
