@@ -50,15 +50,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * is never held across an fsync; reads take no lock.
  *
  * <h2>I/O failures</h2>
- * An I/O error in an append's write, a flush ({@code force}, including an unchecked exception
- * thrown on the flush path), retention or DeleteRecords (including the write of the log start
- * offset they moved) takes the log offline for good, as Kafka does on a log directory failure
- * (see {@link DurabilityTracker}): appends and reads return KAFKA_STORAGE_ERROR, durability
- * waiters fail, and the {@link LogManager} takes every other log of the same data directory
- * offline too. A failed roll does not: it is logged, the append goes into the current segment
- * (past {@code segment.bytes} if need be) and the next append tries to roll again. A producer
- * snapshot that cannot be written is logged too, and {@link #truncateTo} throws its I/O errors
- * to its caller.
+ * The table of every fault and its answer is {@code docs/storage-faults.md}. A full disk
+ * (ENOSPC) is not a failure: the append whose write or roll meets it is refused with
+ * KAFKA_STORAGE_ERROR, whatever a short write left past the data is cut off, and the next append
+ * tries again, so writes resume by themselves once space is free while reads never stop
+ * ({@link LogAppender}); retention and DeleteRecords carry on the same way. Any other I/O error
+ * in an append's write or roll, a flush ({@code force}, including an unchecked exception or an
+ * {@link Error} thrown on the flush path), retention or DeleteRecords (including the write of
+ * the log start offset they moved) takes this log offline for good (see
+ * {@link DurabilityTracker}): appends and reads return KAFKA_STORAGE_ERROR and durability waiters
+ * fail. The other logs of the data directory carry on (Kafka would take the directory offline).
+ * A read error fails only that read. A producer snapshot that cannot be written is logged, and
+ * {@link #truncateTo} throws its I/O errors to its caller.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);

@@ -33,9 +33,10 @@ import java.util.stream.Stream;
  *
  * <p>Start-up opens every log in parallel. If the previous run did not leave the clean-shutdown
  * marker, each log is recovered from its recovery point (read from
- * {@code recovery-point-offset-checkpoint}); the marker is removed once all logs are open, so a
- * crash from then on is seen as unclean. Close flushes everything, writes the checkpoint and then
- * the marker.
+ * {@code recovery-point-offset-checkpoint}), and once all logs are open the checkpoint is
+ * written (recovery forced what it scanned), so that a crash soon after does not scan it all
+ * again; the marker is removed once all logs are open, so a crash from then on is seen as
+ * unclean. Close flushes everything, writes the checkpoint and then the marker.
  *
  * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
  * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
