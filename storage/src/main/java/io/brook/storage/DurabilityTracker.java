@@ -340,6 +340,11 @@ final class DurabilityTracker {
      * DeleteRecords or a retention pass) says nothing about the disk and is only logged.
      */
     void fail(IOException e) {
+        fail(e, true);
+    }
+
+    /** As {@link #fail(IOException)}; without {@code logIt} the caller has logged the cause once for many logs. */
+    void fail(IOException e, boolean logIt) {
         synchronized (waiters) {
             if (failing) {
                 return;
@@ -351,8 +356,10 @@ final class DurabilityTracker {
             failing = true;
             failure = e;
         }
-        LOG.error("{}: I/O failure, the log goes offline: appends and reads answer KAFKA_STORAGE_ERROR"
-                + " until the broker restarts", log, e);
+        if (logIt) {
+            LOG.error("{}: I/O failure, the log goes offline: appends and reads answer KAFKA_STORAGE_ERROR"
+                    + " until the broker restarts", log, e);
+        }
         failWaiters(-1L, e);
     }
 }

@@ -423,7 +423,7 @@ public final class LogManager implements AutoCloseable {
         LOG.error("a storage background task failed with {}: every log of {} goes offline", error, dir, error);
         IOException cause = new IOException("a storage background task failed: " + error, error);
         for (Log log : logs.values()) {
-            log.durability.fail(cause);
+            log.durability.fail(cause, false);
         }
     }
 
