@@ -34,7 +34,7 @@ final class DiskFull implements Scenario {
     private static final int PARTITIONS = 4;
     static final String GROUP = "full-group";
 
-    /** Checks the test of this scenario asserts; the others are reported and may be open findings. */
+    /** The checks of this scenario; its test asserts every one. */
     static final String NO_LOSS = "every acknowledged record present once, at its offset, after a restart";
     static final String RETRIABLE = "a full disk is answered with a retriable error";
     static final String COMMITS_KEPT = "committed offsets kept";

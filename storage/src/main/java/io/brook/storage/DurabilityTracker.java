@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -30,15 +29,19 @@ import java.util.function.Consumer;
  * truncation or compaction is never forced again (its data has left the log).
  *
  * <h2>Failure</h2>
- * An I/O error in a flush (including an unchecked exception thrown on its path), and those of
- * the other paths listed in {@link Log}'s comment, take the log offline for good, as Kafka does
- * on a log directory failure: every pending waiter completes exceptionally with the
- * {@link IOException} (the server answers KAFKA_STORAGE_ERROR), so does every later one, and
- * the failure handler installed by the {@link LogManager} takes every other log of the same
- * data directory offline too. The durable point stays where the last successful force left it;
- * a later clean close writes no clean-shutdown marker, so the next start scans what was written
- * after it. Waiters registered on a closed log fail at once instead of waiting for a flush that
- * will never come.
+ * An I/O error in a flush (including an unchecked exception or an {@link Error} thrown on its
+ * path), and those of the other paths listed in {@link Log}'s comment, take this log offline for
+ * good: every pending waiter completes exceptionally with the {@link IOException} (the server
+ * answers KAFKA_STORAGE_ERROR), so does every later one, and appends and reads are refused. A
+ * failed fsync is never retried: after one, the kernel may have dropped the dirty pages it could
+ * not write and marked them clean, so a later fsync that succeeds proves nothing about them.
+ * Only this log goes offline, not its data directory (Kafka takes the directory): every other
+ * log calls its data durable only after its own force succeeded, so none of them acknowledges
+ * anything it could lose, and a failing disk takes each log offline as soon as that log meets
+ * an error. The durable point stays where the last successful force left it; a later clean
+ * close writes no clean-shutdown marker, so the next start scans what was written after it.
+ * Waiters registered on a closed log fail at once instead of waiting for a flush that will
+ * never come. A full disk on the append path is not a failure (see {@link LogAppender}).
  *
  * <p>Threading: {@link #flush} runs on a flusher thread (or at close) under {@link #flushLock},
  * which truncation, close and segment swaps also take, so a flush never interleaves with them;
@@ -62,8 +65,6 @@ final class DurabilityTracker {
     private volatile IOException failure;
     /** Set (under the waiters' monitor) when failing starts, before {@link #failure} is published. */
     private boolean failing;
-    /** Told (once) when this log fails with an I/O error; the manager takes the directory offline. */
-    private volatile BiConsumer<Log, IOException> failureHandler;
     /** Messages appended since the last flush began. Under the append lock. */
     private long unflushedMessages;
     private volatile long flushCount;
@@ -187,7 +188,7 @@ final class DurabilityTracker {
                 if (log.segments.get(s.baseOffset) == s) {
                     runBeforeSegmentFlush(s);
                     s.flush();
-                    s.flushIndexes();
+                    flushIndexes(s);
                 }
                 rolledUnflushed.poll();
             }
@@ -214,8 +215,9 @@ final class DurabilityTracker {
             completeWaiters(end);
         } catch (IOException e) {
             fail(e);
-        } catch (RuntimeException e) {
-            // Whatever went wrong, nobody may wait for a durability that did not happen.
+        } catch (RuntimeException | Error e) {
+            // Whatever went wrong, nobody may wait for a durability that did not happen, and an
+            // Error must not leave the log waiting for a flush that never comes.
             fail(e.getCause() instanceof IOException io ? io : new IOException("flush failed", e));
         } finally {
             flushLock.unlock();
@@ -247,6 +249,22 @@ final class DurabilityTracker {
         if (parentDirectoryDirty) {
             DurableFiles.fsyncDirectory(log.dir().toAbsolutePath().getParent());
             parentDirectoryDirty = false;
+        }
+    }
+
+    /**
+     * Writes a rolled segment's index files. They are a cache of the data (a start-up that
+     * finds them missing, short or unsound rebuilds them by scanning the segment), so a full disk
+     * only leaves them for the clean close to write: it must not take the log offline.
+     */
+    private void flushIndexes(LogSegment s) throws IOException {
+        try {
+            s.flushIndexes();
+        } catch (IOException e) {
+            if (!OutOfSpace.is(e)) {
+                throw e;
+            }
+            LOG.warn("{}: the index files of {} wait for space: {}", log, s, e.getMessage());
         }
     }
 
@@ -316,45 +334,32 @@ final class DurabilityTracker {
         }
     }
 
-    /** Takes the log offline for good after an I/O error (see the class comment). */
+    /**
+     * Takes the log offline for good after an I/O error (see the class comment). An error met by
+     * a log that was closed meanwhile (its topic deleted: its files were renamed away under a
+     * DeleteRecords or a retention pass) says nothing about the disk and is only logged.
+     */
     void fail(IOException e) {
+        fail(e, true);
+    }
+
+    /** As {@link #fail(IOException)}; without {@code logIt} the caller has logged the cause once for many logs. */
+    void fail(IOException e, boolean logIt) {
         synchronized (waiters) {
             if (failing) {
                 return;
             }
-            failing = true;
-        }
-        LOG.error("{}: I/O failure, the log goes offline", log, e);
-        // The directory goes offline before this log's failure becomes visible (to waiters and
-        // to whenDurable), so whoever reacts to it already sees every log of the directory offline.
-        BiConsumer<Log, IOException> h = failureHandler;
-        if (h != null) {
-            try {
-                h.accept(log, e);
-            } catch (RuntimeException ex) {
-                LOG.error("{}: failure handler failed", log, ex);
+            if (log.isClosed()) {
+                LOG.info("{}: I/O error after the log was closed, ignored: {}", log, e.toString());
+                return;
             }
-        }
-        synchronized (waiters) {
+            failing = true;
             failure = e;
         }
-        failWaiters(-1L, e);
-    }
-
-    /** Takes this log offline because another log of its data directory failed (no handler call). */
-    void failWithDirectory(IOException cause) {
-        synchronized (waiters) {
-            if (failing) {
-                return;
-            }
-            failing = true;
-            failure = cause;
+        if (logIt) {
+            LOG.error("{}: I/O failure, the log goes offline: appends and reads answer KAFKA_STORAGE_ERROR"
+                    + " until the broker restarts", log, e);
         }
-        failWaiters(-1L, cause);
-    }
-
-    /** Installs the handler told when this log fails with an I/O error. */
-    void setFailureHandler(BiConsumer<Log, IOException> h) {
-        this.failureHandler = h;
+        failWaiters(-1L, e);
     }
 }

@@ -31,6 +31,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * </pre>
  * An append that lands while its log is being forced may miss the captured end, so it moves the
  * log to FLUSHING_AGAIN and the thread that finishes the force queues the log once more.
+ *
+ * <p>Failures: whatever a flush throws, {@link Error}s included, takes that log offline (its
+ * waiters fail, see {@link DurabilityTracker}) and the thread goes on with the other logs: a
+ * dead flusher thread would leave every acks=all answer it owed waiting forever.
  */
 final class Flusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
@@ -87,7 +91,8 @@ final class Flusher implements AutoCloseable {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
             try {
                 log.flush();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // The flush takes its log offline itself; this thread must live on for the others.
                 LOG.error("flush of {} failed", log, e);
             }
             if (state.compareAndSet(FLUSHING, IDLE)) {

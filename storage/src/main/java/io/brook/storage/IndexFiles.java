@@ -19,7 +19,7 @@ final class IndexFiles {
 
     /** Replaces {@code file}'s content with {@code entries} (position to limit). */
     static void write(Path file, ByteBuffer entries) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        try (FileChannel ch = SegmentChannels.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             while (entries.hasRemaining()) {
                 ch.write(entries);

@@ -50,15 +50,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * is never held across an fsync; reads take no lock.
  *
  * <h2>I/O failures</h2>
- * An I/O error in an append's write, a flush ({@code force}, including an unchecked exception
- * thrown on the flush path), retention or DeleteRecords (including the write of the log start
- * offset they moved) takes the log offline for good, as Kafka does on a log directory failure
- * (see {@link DurabilityTracker}): appends and reads return KAFKA_STORAGE_ERROR, durability
- * waiters fail, and the {@link LogManager} takes every other log of the same data directory
- * offline too. A failed roll does not: it is logged, the append goes into the current segment
- * (past {@code segment.bytes} if need be) and the next append tries to roll again. A producer
- * snapshot that cannot be written is logged too, and {@link #truncateTo} throws its I/O errors
- * to its caller.
+ * The table of every fault and its answer is {@code docs/storage-faults.md}. A full disk
+ * (ENOSPC) is not a failure: the append whose write or roll meets it is refused with
+ * KAFKA_STORAGE_ERROR, whatever a short write left past the data is cut off, and the next append
+ * tries again, so writes resume by themselves once space is free while reads never stop
+ * ({@link LogAppender}); retention and DeleteRecords carry on the same way. Any other I/O error
+ * in an append's write or roll, a flush ({@code force}, including an unchecked exception or an
+ * {@link Error} thrown on the flush path), retention or DeleteRecords (including the write of
+ * the log start offset they moved) takes this log offline for good (see
+ * {@link DurabilityTracker}): appends and reads return KAFKA_STORAGE_ERROR and durability waiters
+ * fail. The other logs of the data directory carry on (Kafka would take the directory offline).
+ * A read error fails only that read. A producer snapshot that cannot be written is logged, and
+ * {@link #truncateTo} throws its I/O errors to its caller.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -101,6 +104,11 @@ public final class Log implements AutoCloseable {
     volatile long firstUnstableOffset = -1L;
     /** The log end as last published by an append or truncation; what readers may see without fsync-on-ack. */
     volatile LogPoint appended;
+    /**
+     * The end readers could see when fsync-on-ack was last switched on (null if it never was):
+     * a floor of the high watermark until the durable point passes it. Lowered by truncation.
+     */
+    volatile LogPoint visibleBeforeFlushOnAck;
     volatile Corruption corruption;
     /** Set when a clean close begins: no more appends, rolls or retention. */
     volatile boolean closing;
@@ -275,9 +283,18 @@ public final class Log implements AutoCloseable {
         return Math.min(d.offset(), leo);
     }
 
-    /** The end readers may see: the durable one, or with fsync-on-ack off the appended one. */
+    /**
+     * The end readers may see: the durable one, or with fsync-on-ack off the appended one. Once
+     * fsync-on-ack is switched back on, the end readers could see while it was off stays visible
+     * until the durable point passes it: the high watermark never moves backwards.
+     */
     LogPoint visible() {
-        return config.flushOnAck() ? durability.durable() : appended;
+        if (!config.flushOnAck()) {
+            return appended;
+        }
+        LogPoint d = durability.durable();
+        LogPoint seen = visibleBeforeFlushOnAck;
+        return seen != null && seen.offset() > d.offset() ? seen : d;
     }
 
     long lastStableOffset(long hw) {
@@ -297,12 +314,25 @@ public final class Log implements AutoCloseable {
 
     public LogConfig config() { return config; }
 
-    /** Replaces the settings; they apply from the next append, roll or background pass. */
+    /**
+     * Replaces the settings; they apply from the next append, roll or background pass. Switching
+     * fsync-on-ack back on keeps the high watermark where it was (see {@link #visible}) and asks
+     * for a flush, after which it follows the durable offset again.
+     */
     public void updateConfig(LogConfig newConfig) {
-        boolean wasFlushOnAck = config.flushOnAck();
-        this.config = newConfig;
-        if (newConfig.flushOnAck() && !wasFlushOnAck) {
-            // The high watermark now follows the durable offset, which may lag: catch it up.
+        boolean catchUp = false;
+        appendLock.lock();
+        try {
+            // Under the append lock, so that no append moves the end readers see in between.
+            if (newConfig.flushOnAck() && !config.flushOnAck()) {
+                visibleBeforeFlushOnAck = appended;
+                catchUp = true;
+            }
+            this.config = newConfig;
+        } finally {
+            appendLock.unlock();
+        }
+        if (catchUp) {
             durability.requestFlush();
         }
     }

@@ -24,6 +24,8 @@ final class LogAppender {
     private final Log log;
     private final AppendValidator validator;
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
+    /** Whether the last append was refused for want of space (logged once per episode). Under the append lock. */
+    private boolean outOfSpace;
 
     LogAppender(Log log) {
         this.log = log;
@@ -60,7 +62,11 @@ final class LogAppender {
             long base = log.logEndOffset;
             long last = base + BatchHeader.lastOffsetDelta(batch, p);
             long maxTs = cfg.logAppendTime() ? now : BatchHeader.maxTimestamp(batch, p);
-            rolled = maybeRoll(cfg, bytes, base, last, maxTs, now);
+            try {
+                rolled = maybeRoll(cfg, bytes, base, last, maxTs, now);
+            } catch (IOException e) {
+                return refuse(null, e, "roll failed");
+            }
             ByteBuffer[] srcs = validator.assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
             LogSegment active = log.active;
             try {
@@ -69,11 +75,13 @@ final class LogAppender {
                     log.preallocator.maybeExtend(active, cfg.segmentBytes());
                 }
             } catch (IOException e) {
-                log.durability.fail(e);
-                return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, "write failed: " + e.getMessage(),
-                        log.logStartOffset);
+                return refuse(active, e, "write failed");
             } finally {
                 batch.position(p);
+            }
+            if (outOfSpace) {
+                outOfSpace = false;
+                LOG.info("{}: space is free again, appends resume", log);
             }
             if (BatchHeader.isControl(batch, p)) {
                 try {
@@ -107,10 +115,43 @@ final class LogAppender {
     }
 
     /**
-     * Rolls before an append that would not fit the active segment, or when the active segment
-     * is older than {@link LogConfig#maxSegmentMs}; returns whether it rolled.
+     * Under the append lock: the answer to an append whose roll or write failed; nothing of it
+     * was appended. A full disk refuses this append and keeps the log online: the bytes a short
+     * write left past the data are cut off and the next append tries again (the roll too), so
+     * appends resume by themselves once space is free, and reads never stop. Any other I/O error
+     * takes the log offline ({@link DurabilityTracker#fail}).
+     *
+     * @param seg the segment written to, null when the roll failed (it wrote nothing)
      */
-    private boolean maybeRoll(LogConfig cfg, int bytes, long base, long last, long maxTs, long now) {
+    private AppendResult refuse(LogSegment seg, IOException e, String what) {
+        if (OutOfSpace.is(e)) {
+            try {
+                if (seg != null) {
+                    seg.discardFailedAppend();
+                }
+                if (!outOfSpace) {
+                    outOfSpace = true;
+                    LOG.warn("{}: {}, no space left on device: appends are refused with KAFKA_STORAGE_ERROR until"
+                            + " space is free; reads go on", log, what, e);
+                }
+                return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, what + ": " + e.getMessage(), log.logStartOffset);
+            } catch (IOException cut) {
+                cut.addSuppressed(e);
+                e = cut;
+            }
+        }
+        log.durability.fail(e);
+        return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, what + ": " + e.getMessage(), log.logStartOffset);
+    }
+
+    /**
+     * Rolls before an append that would not fit the active segment, or when the active segment
+     * is older than {@link LogConfig#maxSegmentMs}; returns whether it rolled. A failed roll
+     * throws: the append must not go into a segment that is full (its offsets or positions could
+     * overflow).
+     */
+    private boolean maybeRoll(LogConfig cfg, int bytes, long base, long last, long maxTs, long now)
+            throws IOException {
         LogSegment seg = log.active;
         if (seg.isEmpty()) {
             return false;
@@ -121,12 +162,8 @@ final class LogAppender {
                 > rollMs - Math.min(cfg.segmentJitterMs(), rollMs - 1);
         if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull()
                 || last - seg.baseOffset > Integer.MAX_VALUE) {
-            try {
-                roll(base, now);
-                return true;
-            } catch (IOException e) {
-                LOG.error("{}: roll failed, appending to the current segment", log, e);
-            }
+            roll(base, now);
+            return true;
         }
         return false;
     }
@@ -137,9 +174,10 @@ final class LogAppender {
      */
     void roll(long base, long now) throws IOException {
         LogSegment old = log.active;
+        // Zeros first (freeing their space); a failure leaves the old segment active and whole.
+        old.trimPreallocation();
         LogSegment seg = LogSegment.create(log.dir(), base, log.config(), now);
         old.onBecomeInactive();
-        old.trimPreallocation();
         log.durability.rolled(old);
         log.segments.put(base, seg);
         log.active = seg;

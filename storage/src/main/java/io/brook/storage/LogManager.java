@@ -33,9 +33,10 @@ import java.util.stream.Stream;
  *
  * <p>Start-up opens every log in parallel. If the previous run did not leave the clean-shutdown
  * marker, each log is recovered from its recovery point (read from
- * {@code recovery-point-offset-checkpoint}); the marker is removed once all logs are open, so a
- * crash from then on is seen as unclean. Close flushes everything, writes the checkpoint and then
- * the marker.
+ * {@code recovery-point-offset-checkpoint}), and once all logs are open the checkpoint is
+ * written (recovery forced what it scanned), so that a crash soon after does not scan it all
+ * again; the marker is removed once all logs are open, so a crash from then on is seen as
+ * unclean. Close flushes everything, writes the checkpoint and then the marker.
  *
  * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
  * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
@@ -172,8 +173,6 @@ public final class LogManager implements AutoCloseable {
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object createLock = new Object();
     private volatile boolean closed;
-    /** Set by the first I/O failure of any log: the whole directory is offline from then on. */
-    private volatile IOException offline;
 
     private LogManager(Options options) {
         this.options = options;
@@ -181,9 +180,9 @@ public final class LogManager implements AutoCloseable {
         this.clock = options.clock;
         this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
         this.preallocator = options.preallocateBytes == 0 ? null
-                : new Preallocator("brook-log-preallocator", options.preallocateBytes);
-        this.scheduler = new Scheduler("brook-log-scheduler");
-        this.cleanerScheduler = new Scheduler("brook-log-cleaner");
+                : new Preallocator("brook-log-preallocator", options.preallocateBytes, options.clock);
+        this.scheduler = new Scheduler("brook-log-scheduler", this::onBackgroundError);
+        this.cleanerScheduler = new Scheduler("brook-log-cleaner", this::onBackgroundError);
         this.cleaner = new LogCleaner(options.cleanerDedupeBufferSize);
     }
 
@@ -248,7 +247,6 @@ public final class LogManager implements AutoCloseable {
                 try {
                     Log log = futures.get(i).get();
                     log.setHighWatermarkListener(options.highWatermarkListener);
-                    log.durability.setFailureHandler(this::onLogFailure);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -268,6 +266,15 @@ public final class LogManager implements AutoCloseable {
             pool.shutdownNow();
         }
         LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
+        if (!clean) {
+            // Recovery forced everything it scanned: record that, or the next unclean start (a
+            // crash loop) scans it all again, and a little more each time.
+            try {
+                checkpointRecoveryPoints();
+            } catch (IOException e) {
+                LOG.warn("could not write the recovery-point checkpoint after recovery", e);
+            }
+        }
         Files.deleteIfExists(marker);
         DurableFiles.fsyncDirectory(dir);
     }
@@ -359,9 +366,6 @@ public final class LogManager implements AutoCloseable {
             if (closed) {
                 throw new IOException("log manager closed");
             }
-            if (offline != null) {
-                throw new IOException(offline.getMessage(), offline);
-            }
             existing = logs.get(tp);
             if (existing != null) {
                 return existing;
@@ -371,7 +375,6 @@ public final class LogManager implements AutoCloseable {
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher, preallocator);
             log.setHighWatermarkListener(options.highWatermarkListener);
-            log.durability.setFailureHandler(this::onLogFailure);
             logs.put(tp, log);
             return log;
         }
@@ -410,25 +413,17 @@ public final class LogManager implements AutoCloseable {
     }
 
     /**
-     * Kafka's log directory failure: an I/O error in one log means the disk behind the directory
-     * can no longer be trusted, so every log of it goes offline (appends, reads and durability
-     * waiters fail with KAFKA_STORAGE_ERROR), no log is created in it any more, the background
-     * passes stop touching it and close writes no clean-shutdown marker.
+     * An {@link Error} escaped a background task (retention, compaction, a checkpoint, a producer
+     * snapshot, a delayed deletion): the task may have stopped half-way through any log's state,
+     * so every log of this directory goes offline (appends, reads and durability waiters answer
+     * KAFKA_STORAGE_ERROR) rather than carry on with state nobody can vouch for, and close writes
+     * no clean-shutdown marker, so the next start checks everything.
      */
-    private void onLogFailure(Log failed, IOException error) {
-        IOException cause;
-        synchronized (this) {
-            if (offline != null) {
-                return;
-            }
-            cause = new IOException("log directory " + dir + " is offline after an I/O error in " + failed, error);
-            offline = cause;
-        }
-        LOG.error("log directory {} goes offline: every partition in it stops serving", dir, error);
+    private void onBackgroundError(Throwable error) {
+        LOG.error("a storage background task failed with {}: every log of {} goes offline", error, dir, error);
+        IOException cause = new IOException("a storage background task failed: " + error, error);
         for (Log log : logs.values()) {
-            if (log != failed) {
-                log.durability.failWithDirectory(cause);
-            }
+            log.durability.fail(cause, false);
         }
     }
 
@@ -450,12 +445,12 @@ public final class LogManager implements AutoCloseable {
      * segments deleted.
      */
     public int runRetention() {
-        if (offline != null) {
-            return 0;
-        }
         long now = clock.millis();
         int n = 0;
         for (Log log : logs.values()) {
+            if (log.durability.failure() != null) {
+                continue;
+            }
             n += log.deleteExpiredSegments(now);
             log.expireProducers(now, options.producerIdExpirationMs);
         }
@@ -464,12 +459,9 @@ public final class LogManager implements AutoCloseable {
 
     /** One compaction pass over the logs whose policy includes compact; returns the segments rewritten. */
     public int runCleaner() {
-        if (offline != null) {
-            return 0;
-        }
         int n = 0;
         for (Log log : logs.values()) {
-            if (log.config().compact() && !log.isClosed()) {
+            if (log.config().compact() && !log.isClosed() && log.durability.failure() == null) {
                 try {
                     n += cleaner.clean(log, clock.millis());
                 } catch (IOException | RuntimeException e) {
@@ -600,7 +592,7 @@ public final class LogManager implements AutoCloseable {
             pool.shutdown();
         }
         checkpointRecoveryPoints();
-        if (allClean && failure == null && offline == null) {
+        if (allClean && failure == null) {
             DurableFiles.writeAtomically(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
         }
         releaseDirectory();

@@ -49,7 +49,13 @@ final class LogRetention {
         try {
             log.stateFiles.persist();
         } catch (IOException e) {
-            log.durability.fail(e);
+            if (OutOfSpace.is(e)) {
+                // Not durable yet, so not acknowledged; the log stays online and the next write
+                // of its state files (another DeleteRecords, a retention pass) writes it.
+                LOG.warn("{}: could not write the log start offset {}: {}", log, target, e.getMessage());
+            } else {
+                log.durability.fail(e);
+            }
             return Errors.KAFKA_STORAGE_ERROR;
         }
         // Whole segments below the new start go now unless compaction or retention is busy with
@@ -118,11 +124,16 @@ final class LogRetention {
         log.maintenanceLock.lock();
         try {
             List<LogSegment> removed = new ArrayList<>();
+            IOException rollFailure = null;
             boolean more = true;
             while (more) {
                 log.appendLock.lock();
                 try {
                     more = removeFirst(shouldDelete, mayRollActive, removed);
+                } catch (IOException e) {
+                    // the roll of the active segment failed: what was taken out so far still goes
+                    rollFailure = e;
+                    more = false;
                 } finally {
                     log.appendLock.unlock();
                 }
@@ -132,9 +143,18 @@ final class LogRetention {
             }
             log.deleteRetired(removed);
             log.stateFiles.persist();
+            if (rollFailure != null) {
+                throw rollFailure;
+            }
             return removed.size();
         } catch (IOException e) {
-            log.durability.fail(e);
+            if (OutOfSpace.is(e)) {
+                // Retention is what frees space: a full disk must not stop it for good. The
+                // next pass rolls again and writes the state files it could not write now.
+                LOG.warn("{}: retention could not finish, no space left on device: {}", log, e.getMessage());
+            } else {
+                log.durability.fail(e);
+            }
             return 0;
         } finally {
             log.maintenanceLock.unlock();

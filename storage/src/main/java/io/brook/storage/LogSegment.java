@@ -104,10 +104,15 @@ final class LogSegment {
 
     /** A new empty segment; an existing file of that name is emptied. */
     static LogSegment create(Path dir, long base, LogConfig config, long nowMs) throws IOException {
-        FileChannel ch = FileChannel.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.CREATE,
+        FileChannel ch = SegmentChannels.open(file(dir, base, LOG_SUFFIX), StandardOpenOption.CREATE,
                 StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        Files.deleteIfExists(file(dir, base, INDEX_SUFFIX));
-        Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
+        try {
+            Files.deleteIfExists(file(dir, base, INDEX_SUFFIX));
+            Files.deleteIfExists(file(dir, base, TIME_INDEX_SUFFIX));
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.directoryEntryDirty = true;
         // Empty indexes need no files: a segment without data is never indexed at load.
@@ -126,7 +131,7 @@ final class LogSegment {
      * segment's name before the segment is used; nothing is trusted until {@link #recover}.
      */
     static LogSegment open(Path dir, long base, Path logFile, LogConfig config, long nowMs) throws IOException {
-        FileChannel ch = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = SegmentChannels.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
         LogSegment s = new LogSegment(dir, base, ch, config, nowMs);
         s.size = (int) Math.min(Integer.MAX_VALUE, ch.size());
         // An empty segment is not indexed (see Log's load): there is nothing to write back.
@@ -198,6 +203,18 @@ final class LogSegment {
         dataDirty = true;
         recent.add(batchBase - baseOffset, position);
         size = position + bytes;
+    }
+
+    /**
+     * Under the log's append lock, after an append's write failed (no space): cuts off whatever a
+     * short write left past the data (and the zeros ahead of it, freeing their space) and puts
+     * the write position back at the end of the data, so that the next append writes there.
+     * Nothing below {@link #size()} changes, so readers and a force in progress are unaffected.
+     */
+    void discardFailedAppend() throws IOException {
+        channel.position(size);
+        tail.cutAt(size);
+        dataDirty = true;
     }
 
     /** Where the zeros written ahead of the data end (the file's length while preallocated). */
@@ -531,7 +548,7 @@ final class LogSegment {
     }
 
     static void force(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = SegmentChannels.open(file, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
     }

@@ -62,6 +62,10 @@ final class LogTruncation {
                 log.stateFiles.logStartOffsetChanged(end);
             }
             log.durability.truncated(endPoint);
+            LogPoint seen = log.visibleBeforeFlushOnAck;
+            if (seen != null && seen.offset() > end) {
+                log.visibleBeforeFlushOnAck = endPoint;
+            }
             if (log.corruption != null && end <= log.corruption.offset()) {
                 // The corrupt bytes lay above the new end and were cut off with it.
                 log.corruption = null;

@@ -94,9 +94,20 @@ final class PreallocatedTail {
             if (end <= start) {
                 return 0;
             }
-            for (long p = start; p < end; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
-                p += channel.write(zeros, p);
+            try {
+                for (long p = start; p < end; ) {
+                    zeros.clear().limit((int) Math.min(zeros.capacity(), end - p));
+                    p += channel.write(zeros, p);
+                }
+            } catch (IOException | RuntimeException | Error e) {
+                // A full disk, typically: give back the zeros written so far (appends write
+                // below start or take this lock, so nothing past start is data).
+                try {
+                    channel.truncate(start);
+                } catch (IOException | RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
             }
             zeroedEnd = (int) end;
         }

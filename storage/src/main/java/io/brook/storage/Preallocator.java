@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
@@ -36,8 +37,14 @@ import java.util.concurrent.LinkedBlockingQueue;
  * would without preallocation.
  *
  * <p>Threading: {@link #maybeExtend} is called by appenders under their log's lock and never
- * blocks; a segment is queued at most once at a time. A failed write of zeros (a full disk)
- * switches preallocation off until the next start, with a warning; appends go on without it.
+ * blocks; a segment is queued at most once at a time.
+ *
+ * <p>Failures: a write of zeros that fails (a full disk, typically) gives back the zeros it
+ * wrote, logs a warning and pauses preallocation for {@link #PAUSE_AFTER_FAILURE_MS}; appends go
+ * on without it meanwhile, and it comes back by itself once a write of zeros succeeds again.
+ * Anything else a write of zeros throws, {@link Error}s included, is logged as an error and
+ * pauses it the same way: the zeros are never data, so no log is affected, and the thread lives
+ * on.
  */
 final class Preallocator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Preallocator.class);
@@ -54,13 +61,17 @@ final class Preallocator implements AutoCloseable {
      * benchmark lost up to 40 % throughput to the zeros, with 16 KiB batches it gained up to 37 %.
      */
     static final int WORTH_BELOW_BYTES_PER_FLUSH = 128 * 1024;
+    /** How long preallocation pauses after a failed write of zeros. */
+    static final long PAUSE_AFTER_FAILURE_MS = 10_000L;
 
     private final int maxBytes;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Object stopToken = new Object();
     private final Thread thread;
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(MIN_BYTES);
-    private volatile boolean enabled = true;
+    private final Clock clock;
+    /** Preallocation pauses until this time (clock millis) after a failure; 0 when running. */
+    private volatile long pausedUntilMs;
     /** Zero bytes written so far (observable by tests). */
     private volatile long bytesWritten;
     /** Test seam: runs on the preallocator's thread before each extension. */
@@ -68,6 +79,12 @@ final class Preallocator implements AutoCloseable {
 
     /** @param maxBytes the most written ahead of one segment, at least {@link #MIN_BYTES} */
     Preallocator(String name, int maxBytes) {
+        this(name, maxBytes, Clock.systemUTC());
+    }
+
+    /** As above, timing pauses after failures by {@code clock}. */
+    Preallocator(String name, int maxBytes, Clock clock) {
+        this.clock = clock;
         if (maxBytes < MIN_BYTES) {
             throw new IllegalArgumentException("preallocation of less than " + MIN_BYTES + " bytes: " + maxBytes);
         }
@@ -77,8 +94,10 @@ final class Preallocator implements AutoCloseable {
         thread.start();
     }
 
+    /** Whether zeros are being written ahead (false while paused after a failure). */
     boolean enabled() {
-        return enabled;
+        long until = pausedUntilMs;
+        return until == 0 || clock.millis() >= until;
     }
 
     long bytesWritten() {
@@ -95,7 +114,7 @@ final class Preallocator implements AutoCloseable {
      * of its share of zeros is left ahead of its data; {@code segmentBytes} bounds the zeros.
      */
     void maybeExtend(LogSegment seg, long segmentBytes) {
-        if (!enabled) {
+        if (!enabled()) {
             return;
         }
         int ahead = aheadFor(seg);
@@ -135,23 +154,31 @@ final class Preallocator implements AutoCloseable {
     // bytesWritten has one writer, the preallocator's thread; volatile only publishes it to readers
     @SuppressWarnings("NonAtomicVolatileUpdate")
     private void extend(LogSegment seg, long segmentBytes) {
-        if (!enabled) {
+        if (!enabled()) {
             return;
         }
-        Runnable hook = beforeExtend;
-        if (hook != null) {
-            hook.run();
-        }
         try {
+            Runnable hook = beforeExtend;
+            if (hook != null) {
+                hook.run();
+            }
             long target = Math.min(segmentBytes, (long) seg.size() + aheadFor(seg));
             bytesWritten += seg.extendZeros(zeros, target);
+            if (pausedUntilMs != 0) {
+                pausedUntilMs = 0;
+                LOG.info("log preallocation resumed");
+            }
         } catch (IOException e) {
             if (seg.isDeleted()) {
                 return; // deleted (and its channel closed) while being extended
             }
-            enabled = false;
-            LOG.warn("log preallocation switched off: writing zeros ahead of {} failed ({}); appends grow the"
-                    + " files instead", seg.logFile(), e.toString());
+            pausedUntilMs = clock.millis() + PAUSE_AFTER_FAILURE_MS;
+            LOG.warn("log preallocation paused for {} ms: writing zeros ahead of {} failed ({}); appends grow the"
+                    + " files meanwhile", PAUSE_AFTER_FAILURE_MS, seg.logFile(), e.toString());
+        } catch (RuntimeException | Error e) {
+            pausedUntilMs = clock.millis() + PAUSE_AFTER_FAILURE_MS;
+            LOG.error("log preallocation paused for {} ms: writing zeros ahead of {} failed unexpectedly",
+                    PAUSE_AFTER_FAILURE_MS, seg.logFile(), e);
         }
     }
 

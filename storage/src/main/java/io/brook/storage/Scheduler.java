@@ -8,18 +8,33 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Background work of the storage layer on one daemon thread: delayed file deletion, retention,
- * compaction, checkpoints, time-based flushes and the producer snapshots taken by rolls. Tasks only decide by the injected clock, so
- * tests call the same methods directly instead of waiting for the thread.
+ * compaction, checkpoints, time-based flushes and the producer snapshots taken by rolls. Tasks
+ * only decide by the injected clock, so tests call the same methods directly instead of waiting
+ * for the thread.
+ *
+ * <p>Failures: a task that throws is logged and the thread goes on (a periodic task keeps its
+ * schedule; an executor would otherwise cancel it silently). An {@link Error} is logged and
+ * handed to the error handler, which takes the data the task may have left half-changed
+ * offline (see {@link LogManager}); the thread survives it too.
  */
 final class Scheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final ScheduledExecutorService executor;
+    private final Consumer<Throwable> onError;
 
+    /** A scheduler whose tasks' {@link Error}s are only logged (tests). */
     Scheduler(String name) {
+        this(name, e -> { });
+    }
+
+    /** @param onError told of every {@link Error} a task throws, on the task's thread */
+    Scheduler(String name, Consumer<Throwable> onError) {
+        this.onError = onError;
         ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -56,11 +71,18 @@ final class Scheduler implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
     }
 
-    private static void safely(Runnable task) {
+    private void safely(Runnable task) {
         try {
             task.run();
         } catch (RuntimeException e) {
             LOG.error("storage background task failed", e);
+        } catch (Error e) {
+            LOG.error("storage background task failed with an Error", e);
+            try {
+                onError.accept(e);
+            } catch (RuntimeException | Error handlerFailure) {
+                LOG.error("storage background error handler failed", handlerFailure);
+            }
         }
     }
 

@@ -78,9 +78,11 @@
  * <h2>Durable files</h2>
  * Every temp-file-then-rename write, directory fsync and recursive delete goes through
  * {@link io.brook.storage.file.DurableFiles}, whose failures propagate: the caller takes the log
- * (and with it its data directory) offline, fails the request or stops start-up. The one
- * exception is a producer snapshot, whose failed write is logged: an older snapshot and the log
- * replace it at the next start.
+ * offline, fails the request or stops start-up (a full disk only fails the request, see
+ * {@code docs/storage-faults.md}). The exceptions are a producer snapshot, whose failed write is
+ * logged (an older snapshot and the log replace it at the next start), and the periodic
+ * recovery-point checkpoint, whose failed write is logged (the next one, or a longer scan at
+ * the next unclean start, covers it).
  *
  * <h2>Files</h2>
  * <pre>

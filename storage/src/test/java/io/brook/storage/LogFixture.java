@@ -22,7 +22,7 @@ final class LogFixture implements AutoCloseable {
 
     /** Opens logs with a preallocator writing at most {@code maxBytes} ahead. */
     LogFixture withPreallocation(int maxBytes) {
-        preallocator = new Preallocator("test-preallocator", maxBytes);
+        preallocator = new Preallocator("test-preallocator", maxBytes, clock);
         return this;
     }
 

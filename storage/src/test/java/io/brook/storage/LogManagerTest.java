@@ -157,6 +157,53 @@ class LogManagerTest {
     }
 
     @Test
+    void shouldCheckpointRecoveryPointsOnceLogsAreOpenedAfterAnUncleanStart() throws Exception {
+        LogManager m = open();
+        Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+        AppendResult r = log.append(Batches.batch(1000, 5, "k"), 0);
+        log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+        m.crash(); // before a checkpoint covered the data
+        Path checkpoint = tmp.resolve(LogManager.RECOVERY_POINT_FILE);
+        assertThat(Files.exists(checkpoint) ? Files.readAllLines(checkpoint, StandardCharsets.UTF_8) : java.util.List.of())
+                .doesNotContain("t 0 5");
+
+        LogManager m2 = open();
+        // Written at start-up, so that a second crash does not scan the same data again.
+        assertThat(checkpoint).exists();
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 5");
+        m2.crash();
+        try (LogManager m3 = open()) {
+            assertThat(Batches.readAll(m3.getLog("t", 0), 0)).hasSize(5);
+        }
+    }
+
+    @Test
+    void shouldKeepTheDirectoryServingWhenDeleteRecordsRacesTheDeletionOfItsTopic() throws Exception {
+        LogManager m = open();
+        Log a = m.getOrCreateLog("a", 0, LogConfig.defaults());
+        Log b = m.getOrCreateLog("b", 0, LogConfig.defaults());
+        AppendResult r = a.append(Batches.batch(1000, 5, "k"), 0);
+        a.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+        // DeleteTopics lands while DeleteRecords is about to write the new log start offset.
+        a.stateFiles.beforeWrite = f -> {
+            a.stateFiles.beforeWrite = null;
+            try {
+                m.deleteLog("a", 0);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        a.deleteRecordsBefore(2);
+        assertThat(m.getLog("a", 0)).isNull();
+        AppendResult rb = b.append(Batches.batch(1000, 1, "k"), 0);
+        assertThat(rb.error()).isEqualTo(Errors.NONE);
+        b.whenDurable(rb.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+        assertThat(m.getOrCreateLog("c", 0, LogConfig.defaults())).isNotNull();
+        m.close();
+        assertThat(tmp.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+    }
+
+    @Test
     void shouldDeleteLeftoverDeletedTopicDirectoriesAtStartup() throws Exception {
         Files.createDirectories(tmp.resolve("gone-0.abc-delete"));
         Files.writeString(tmp.resolve("gone-0.abc-delete").resolve("x.log"), "x");

@@ -142,7 +142,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     }
 
     /** A partition's answer and the durability it waits for. */
-    private record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
+    record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
     private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
@@ -185,10 +185,22 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())
                 .logStartOffset(result.logStartOffset());
         if (durable != null) {
-            CompletableFuture<Void> done = log.whenDurable(result.lastOffset() + 1);
-            if (!done.isDone()) {
-                durable.add(new PendingDurability(r, done));
-            }
+            awaitOrAnswer(r, log.whenDurable(result.lastOffset() + 1), durable);
+        }
+    }
+
+    /**
+     * An acks=all partition whose append succeeded: waits for {@code done} unless it completed
+     * already. One that already failed (the log failed or closed between the append and the
+     * question) is answered KAFKA_STORAGE_ERROR at once: its data is not durable, so NONE would
+     * be a lie.
+     */
+    static void awaitOrAnswer(PartitionProduceResponse r, CompletableFuture<Void> done,
+            List<PendingDurability> durable) {
+        if (done.isCompletedExceptionally()) {
+            fail(r, Errors.KAFKA_STORAGE_ERROR, "The log failed before the data was durable.");
+        } else if (!done.isDone()) {
+            durable.add(new PendingDurability(r, done));
         }
     }
 

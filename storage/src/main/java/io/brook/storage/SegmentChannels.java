@@ -1,0 +1,63 @@
+package io.brook.storage;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Opens the channels of segment files (data and index files): the one seam through which the storage
+ * tests put a channel that fails on demand (no space, I/O errors and short writes on write,
+ * force and read; see {@code docs/storage-faults.md}).
+ *
+ * <p>Cost: production installs nothing, so {@link #open} returns the JDK's own channel and every
+ * write, force and read of a segment calls the one {@link FileChannel} class the JVM has loaded
+ * (a call the JIT inlines, as before the seam). The only extra work is one look at an empty map
+ * per segment opened, never per write.
+ *
+ * <p>Threading: any thread; interceptors are keyed by directory, so tests running in parallel
+ * in one JVM each see only their own files.
+ */
+final class SegmentChannels {
+    /** Replaces a freshly opened channel (or fails the open). */
+    @FunctionalInterface
+    interface Interceptor {
+        FileChannel opened(Path file, FileChannel channel) throws IOException;
+    }
+
+    private static final Map<Path, Interceptor> INTERCEPTORS = new ConcurrentHashMap<>();
+
+    private SegmentChannels() {
+    }
+
+    /** Test seam: channels of files below {@code dir} are opened through {@code interceptor}. */
+    static void intercept(Path dir, Interceptor interceptor) {
+        INTERCEPTORS.put(dir.toAbsolutePath(), interceptor);
+    }
+
+    /** Removes the interceptor of {@code dir}. */
+    static void stopIntercepting(Path dir) {
+        INTERCEPTORS.remove(dir.toAbsolutePath());
+    }
+
+    static FileChannel open(Path file, OpenOption... options) throws IOException {
+        FileChannel ch = FileChannel.open(file, options);
+        if (INTERCEPTORS.isEmpty()) {
+            return ch;
+        }
+        Path abs = file.toAbsolutePath();
+        for (Map.Entry<Path, Interceptor> e : INTERCEPTORS.entrySet()) {
+            if (abs.startsWith(e.getKey())) {
+                try {
+                    return e.getValue().opened(abs, ch);
+                } catch (IOException | RuntimeException ex) {
+                    ch.close();
+                    throw ex;
+                }
+            }
+        }
+        return ch;
+    }
+}
