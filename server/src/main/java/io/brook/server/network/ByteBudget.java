@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * but not yet answered ({@code queued.max.request.bytes}), or answer bytes written but not yet
  * taken by their clients ({@code brook.queued.max.response.bytes}).
  *
- * <p>Two ways to use it. {@link #tryAcquire} takes bytes only while the total stays within the
- * limit; a caller refused {@linkplain #awaitRelease waits} and is called back (once) when bytes
- * are released. {@link #add} counts bytes unconditionally and {@link #exceeded} tells whether the
- * total has passed the limit (for callers that cannot refuse, only stop taking more).
+ * <p>Bytes are counted when they are already held ({@link #add}: they cannot be refused, only
+ * the taking of more can stop); {@link #exceeded} tells whether the total passed the limit, and a
+ * caller that stops for it {@linkplain #awaitRelease waits} to be called back (once) when bytes
+ * are released.
  *
  * <p>A limit of zero or less means unbounded: nothing is counted and nothing waits, so the
  * unbounded case costs nothing on the request path.
@@ -41,19 +41,6 @@ final class ByteBudget {
         return used.get();
     }
 
-    /** Takes {@code n} bytes when the total stays within the limit; false (nothing taken) otherwise. */
-    boolean tryAcquire(long n) {
-        if (limit <= 0) {
-            return true;
-        }
-        long now = used.addAndGet(n);
-        if (now <= limit) {
-            return true;
-        }
-        release(n);
-        return false;
-    }
-
     /** Counts {@code n} bytes (negative to uncount) whatever the total. */
     void add(long n) {
         if (limit > 0 && n != 0) {
@@ -73,12 +60,12 @@ final class ByteBudget {
 
     /**
      * Calls {@code wake} (on the releasing thread: it should only hand work to its own thread)
-     * after the next release; at once when the total is below the limit already, so that a
-     * release between a refused {@link #tryAcquire} and this call is not missed.
+     * after the next release; at once when the total is within the limit already, so that a
+     * release between the caller's {@link #exceeded} and this call is not missed.
      */
     void awaitRelease(Runnable wake) {
         waiting.add(wake);
-        if (used.get() < limit) {
+        if (used.get() <= limit) {
             wakeWaiting();
         }
     }

@@ -229,9 +229,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         requestBytesReleased(frameSize);
     }
 
-    /** A request's frame was released (any thread). */
+    /** A request's frame was released (any thread): its bytes and size prefix leave the request budget. */
     void requestBytesReleased(int frameSize) {
-        limits.requestBytes().release(frameSize);
+        limits.requestBytes().release(frameSize + RequestFrameDecoder.SIZE_PREFIX);
     }
 
     @Override

@@ -17,12 +17,15 @@ import org.slf4j.LoggerFactory;
  * {@code socket.request.max.bytes} closes the connection at once, before any of the claimed
  * bytes are buffered, with one log line naming the client and the reason.
  *
- * <p>Memory: bytes are buffered only as they arrive (a claimed size allocates nothing). Before a
- * frame is emitted its size is taken from the broker-wide {@code queued.max.request.bytes}
- * budget, as soon as its size prefix is read (Kafka's memory pool does the same); the
- * {@link Connection} gives it back when the request completes. A frame the budget cannot take
- * stops this connection's reading until some other request completes; connections that are in
- * the middle of a frame they already hold keep reading it, so the budget never deadlocks.
+ * <p>Memory: bytes are buffered only as they arrive (a claimed size allocates nothing), and
+ * every byte read counts against the broker-wide {@code queued.max.request.bytes} budget until
+ * its request completes (the {@link Connection} gives a frame's bytes back then). While the
+ * budget is exceeded no connection reads more — a new one does not even start — but frames
+ * already read are still handed on. Counting bytes that arrived rather than sizes that were
+ * claimed (Kafka reserves the claimed size) means a client cannot lock the budget with a few
+ * size prefixes; it has to send the bytes. Nothing deadlocks: requests in flight complete and
+ * give their bytes back, and an incomplete frame keeps its receive deadline (below) while the
+ * connection waits for the budget, so bytes held by half-sent frames are freed within it.
  *
  * <p>Pacing: before each frame the {@link Connection} is asked whether it takes another one (its
  * bound of requests and bytes in flight, and of answers its client has not read). While it does
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Slow senders: once the first byte of a frame arrived, the rest must arrive within
  * {@code brook.request.receive.timeout.ms}, else the connection is closed (a client that trickles
  * a large frame a byte at a time would otherwise hold its buffer for as long as it likes). The
- * clock runs only while the connection is being read.
+ * clock stops while the connection holds complete frames it may not hand on yet (that wait is
+ * the broker's, not the client's).
  *
  * <p>Threading: everything runs on the channel's event loop; the timer's thread only hands the
  * deadline check over to it.
@@ -62,8 +66,8 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final Gate gate;
     private ChannelHandlerContext ctx;
     private ByteBuf cumulation;
-    /** Bytes of the head frame taken from {@link #requestBytes}, or 0. */
-    private int reserved;
+    /** Bytes of {@link #cumulation} counted in {@link #requestBytes}. */
+    private long counted;
     /** When the first byte of the incomplete head frame arrived (timer ms), or -1. */
     private long frameStartMs = -1;
     private Timer.Scheduled deadline;
@@ -86,6 +90,14 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (requestBytes.exceeded()) {
+            pauseForBudget(); // before the first read: a crowd of new connections must not overshoot the budget
+        }
+        super.channelActive(ctx);
     }
 
     @Override
@@ -160,6 +172,9 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     }
 
     private void cumulate(ByteBuf in) {
+        int arrived = in.readableBytes();
+        requestBytes.add(arrived);
+        counted += arrived;
         if (cumulation == null) {
             cumulation = in;
             return;
@@ -204,13 +219,6 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
                     fail(reason);
                     return emitted;
                 }
-                if (reserved == 0) {
-                    if (!requestBytes.tryAcquire(size)) {
-                        pauseForBudget();
-                        return emitted;
-                    }
-                    reserved = size;
-                }
                 if (cumulation.readableBytes() - SIZE_PREFIX < size) {
                     break;
                 }
@@ -220,7 +228,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
                 }
                 ByteBuf frame = cumulation.retainedSlice(start + SIZE_PREFIX, size);
                 cumulation.readerIndex(start + SIZE_PREFIX + size);
-                reserved = 0; // the request owns those bytes of the budget now
+                counted -= SIZE_PREFIX + size; // the request owns them now (see Connection#requestBytesReleased)
                 frameStartMs = -1;
                 emitted++;
                 ctx.fireChannelRead(frame);
@@ -233,7 +241,9 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
                 if (cumulation != null) {
                     startReceiveClock();
                 }
-                if (!ctx.channel().config().isAutoRead()) {
+                if (requestBytes.exceeded()) {
+                    pauseForBudget();
+                } else if (!ctx.channel().config().isAutoRead()) {
                     ctx.channel().config().setAutoRead(true);
                 }
             }
@@ -251,8 +261,8 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Stops reading until the request budget has room; an incomplete frame's deadline keeps running. */
     private void pauseForBudget() {
-        frameStartMs = -1;
         if (ctx.channel().config().isAutoRead()) {
             gate.paused();
             ctx.channel().config().setAutoRead(false);
@@ -309,9 +319,9 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             cumulation.release();
             cumulation = null;
         }
-        if (reserved != 0) {
-            requestBytes.release(reserved);
-            reserved = 0;
+        if (counted != 0) {
+            requestBytes.release(counted);
+            counted = 0;
         }
         frameStartMs = -1;
         Timer.Scheduled d = deadline;

@@ -506,20 +506,26 @@ class NetworkServerTest {
     }
 
     @Test
-    void shouldHoldRequestsBeyondQueuedMaxRequestBytesUntilOthersComplete() throws Exception {
-        start(Map.of("socket.request.max.bytes", "1000", "queued.max.request.bytes", "2000"));
-        try (RawClient a = new RawClient(address); RawClient b = new RawClient(address)) {
-            a.sendFrame(TestMessages.pingFrame(KEY, VERSION, 1, HOLD + 1, 900));
-            a.sendFrame(TestMessages.pingFrame(KEY, VERSION, 2, HOLD + 2, 900));
-            Await.until("both held", () -> held.size() == 2);
-            // two frames of ~930 bytes are buffered: a third does not fit in 2000
-            b.sendFrame(TestMessages.pingFrame(KEY, VERSION, 3, 3, 900));
-            // either it was read (and the bound failed) or the connection stopped reading for it
-            Await.until("the third request read or refused", () -> handled.get() == 3 || server.readPauses() > 0);
-            answered.incrementAndGet();
-            held.remove(HOLD + 1).respond(new Pong(KEY, HOLD + 1, (short) 0));
-            assertThat(readPong(b)).containsExactly(3, 3, 0);
-            assertThat(answeredWhenHandled.get(3)).as("answered requests when the third was read").isEqualTo(1);
+    void shouldStopReadingBeyondQueuedMaxRequestBytesUntilRequestsComplete() throws Exception {
+        start(Map.of("socket.request.max.bytes", "700", "queued.max.request.bytes", "1000"));
+        try (RawClient a = new RawClient(address)) {
+            // two frames of ~530 bytes in one write, both unanswered: more than 1000 bytes are held
+            ByteBuffer both = ByteBuffer.allocate(2048);
+            for (int i = 1; i <= 2; i++) {
+                ByteBuffer frame = TestMessages.pingFrame(KEY, VERSION, i, HOLD + i, 500);
+                both.putInt(frame.remaining()).put(frame);
+            }
+            a.sendRaw(java.util.Arrays.copyOf(both.array(), both.position()));
+            Await.until("two held", () -> held.size() == 2);
+            try (RawClient b = new RawClient(address)) {
+                b.sendFrame(TestMessages.pingFrame(KEY, VERSION, 3, 3, 500));
+                // either it was read (and the bound failed) or the new connection waits for room
+                Await.until("the request read or held back", () -> handled.get() == 3 || server.readPauses() >= 2);
+                answered.incrementAndGet();
+                held.remove(HOLD + 1).respond(new Pong(KEY, HOLD + 1, (short) 0));
+                assertThat(readPong(b)).containsExactly(3, 3, 0);
+                assertThat(answeredWhenHandled.get(3)).as("answered requests when the third was read").isEqualTo(1);
+            }
             held.remove(HOLD + 2).respond(new Pong(KEY, HOLD + 2, (short) 0));
             assertThat(readPong(a)).containsExactly(1, HOLD + 1, 0);
             assertThat(readPong(a)).containsExactly(2, HOLD + 2, 0);
@@ -555,5 +561,23 @@ class NetworkServerTest {
         }
         Await.until("connections released", () -> server.connectionCount() == 0);
         assertServesNewClient();
+    }
+
+    @Test
+    void shouldNotLetSizePrefixesAloneLockTheRequestBudget() throws Exception {
+        start(Map.of("socket.request.max.bytes", "700", "queued.max.request.bytes", "1000"));
+        List<RawClient> claimers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                RawClient c = new RawClient(address);
+                c.sendRaw(new byte[] {0, 0, 2, (byte) 188}); // claims 700 bytes, sends none of them
+                claimers.add(c);
+            }
+            assertServesNewClient();
+        } finally {
+            for (RawClient c : claimers) {
+                c.close();
+            }
+        }
     }
 }
