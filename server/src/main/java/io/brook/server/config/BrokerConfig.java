@@ -156,7 +156,7 @@ public final class BrokerConfig {
         if (spec == null || spec.isBlank()) {
             return Map.of();
         }
-        for (String item : spec.split(",")) {
+        for (String item : spec.split(",", -1)) {
             String entry = item.trim();
             int colon = entry.lastIndexOf(':');
             String problem = null;

@@ -311,7 +311,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     }
 
     private void maybeResumeReading() {
-        if (!channel.config().isAutoRead() && acceptsFrame()) {
+        if (frames != null && !channel.config().isAutoRead() && acceptsFrame()) {
             frames.resume();
         }
     }
@@ -457,7 +457,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     void stopReading(Promise<Void> drained) {
         shuttingDown = true;
         this.drained = drained;
-        frames.stop();
+        stopFrames();
         if (inFlight.isEmpty() || closing) {
             drained.trySuccess(null);
         }
@@ -469,9 +469,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
      */
     private void closeAfterAnswered(String reason) {
         closeReason = reason;
-        frames.stop();
+        stopFrames();
         if (inFlight.isEmpty()) {
             closeNow(reason);
+        }
+    }
+
+    /** Nothing more is read or handed on (the decoder is absent only in tests that feed frames directly). */
+    private void stopFrames() {
+        if (frames != null) {
+            frames.stop();
         }
     }
 
@@ -484,7 +491,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), reason);
         }
         closing = true;
-        frames.stop();
+        stopFrames();
         ctx.close();
     }
 }
