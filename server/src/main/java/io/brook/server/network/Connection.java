@@ -15,6 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.Promise;
+import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -444,7 +445,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
-            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            if (cause instanceof IOException) {
+                // the client went away (reset, broken pipe): its business, as in Kafka's logs at debug
+                LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            } else {
+                LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            }
         }
         closing = true;
         ctx.close();

@@ -77,6 +77,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private boolean awaitingBudget;
     private boolean decoding;
     private final Runnable resumeTask = this::resumeNow;
+    private final Runnable budgetResumeTask = this::resumeForBudget;
     private final Runnable budgetWake = this::onBudgetReleased;
 
     RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, Timer timer, long receiveTimeoutMs, Gate gate) {
@@ -150,9 +151,13 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
+    private void resumeForBudget() {
+        awaitingBudget = false; // the budget's queue let go of budgetWake
+        resumeNow();
+    }
+
     private void resumeNow() {
         resumeScheduled = false;
-        awaitingBudget = false;
         if (failed || !ctx.channel().isActive()) {
             return;
         }
@@ -165,7 +170,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     /** Called on whichever thread released budget bytes: hands the retry to the event loop. */
     private void onBudgetReleased() {
         try {
-            ctx.executor().execute(resumeTask);
+            ctx.executor().execute(budgetResumeTask);
         } catch (RejectedExecutionException e) {
             // shutting down: the channel is closed with its loop
         }
