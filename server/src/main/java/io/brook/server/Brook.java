@@ -64,7 +64,7 @@ public final class Brook implements AutoCloseable {
     private final NetworkServer network;
     private final BrokerContext context;
     private final InetSocketAddress bound;
-    private final FetchWaiters fetchWaiters = new FetchWaiters();
+    private final FetchWaiters fetchWaiters;
     private final Timer timer;
     private final ApiTable apis;
     private PartitionLogs logs;
@@ -82,6 +82,7 @@ public final class Brook implements AutoCloseable {
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
+        this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);

@@ -2,6 +2,8 @@ package io.brook.server.config;
 
 import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.storage.config.ConfigKey;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * it one), {@code log.dir} defaults to {@code ./data}, {@code max.connections} defaults to
  * {@value #DEFAULT_MAX_CONNECTIONS} instead of unbounded (each connection costs a file
  * descriptor and buffers; a runaway client loop should hit this, not the process fd limit),
- * and {@code default.replication.factor} can only be 1.
+ * {@code queued.max.request.bytes} defaults to {@value #DEFAULT_QUEUED_MAX_REQUEST_BYTES} instead
+ * of unbounded (request bytes live in direct memory, which {@code bin/brook} caps at 1 GiB with
+ * its heap: the bound leaves room for answers, the allocator's pools and storage, and still fits
+ * two requests of the largest size), and {@code default.replication.factor} can only be 1.
  *
  * <p>The consumer-group settings ({@code group.*}, {@code offsets.retention.*}, ...) are the
  * coordinator's ({@link GroupCoordinatorConfig#CONFIG_NAMES}): known here, checked when parsed
@@ -36,6 +41,7 @@ public final class BrokerConfig {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
 
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+    public static final long DEFAULT_QUEUED_MAX_REQUEST_BYTES = 256L * 1024 * 1024;
 
     public static final String LISTENERS = "listeners";
     public static final String ADVERTISED_LISTENERS = "advertised.listeners";
@@ -50,6 +56,14 @@ public final class BrokerConfig {
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String CONNECTION_MAX_INFLIGHT_BYTES = "brook.connection.max.inflight.bytes";
+    public static final String CONNECTION_MAX_INFLIGHT_REQUESTS = "brook.connection.max.inflight.requests";
+    public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
+    public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
+    public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
+    public static final String QUEUED_MAX_RESPONSE_BYTES = "brook.queued.max.response.bytes";
+    public static final String REQUEST_RECEIVE_TIMEOUT_MS = "brook.request.receive.timeout.ms";
+    public static final String FETCH_MAX_BYTES = "fetch.max.bytes";
+    public static final String FETCH_MAX_WAITING_PARTITIONS = "brook.fetch.max.waiting.partitions";
     public static final String NUM_IO_THREADS = "num.io.threads";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
@@ -99,6 +113,7 @@ public final class BrokerConfig {
     private final Listener listener;
     private final Listener advertised;
     private final Path dataDir;
+    private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 
     private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
             GroupCoordinatorConfig groupCoordinator) {
@@ -123,6 +138,54 @@ public final class BrokerConfig {
                     + LOG_DIRS + ": Brook uses exactly one data directory");
         }
         this.dataDir = Path.of(dirs != null ? dirs.get(0) : string(LOG_DIR));
+        long queued = longValue(QUEUED_MAX_REQUEST_BYTES);
+        if (queued > 0 && queued < socketRequestMaxBytes()) {
+            throw new IllegalArgumentException("Invalid value '" + queued + "' for configuration " + QUEUED_MAX_REQUEST_BYTES
+                    + ": must be at least socket.request.max.bytes (" + socketRequestMaxBytes() + ") or -1 (unbounded)");
+        }
+        this.connectionsPerIpOverrides = parseConnectionOverrides(string(MAX_CONNECTIONS_PER_IP_OVERRIDES));
+        if (maxConnectionsPerIp() == 0 && connectionsPerIpOverrides.isEmpty()) {
+            throw new IllegalArgumentException("Invalid value '0' for configuration " + MAX_CONNECTIONS_PER_IP
+                    + ": can be 0 only if " + MAX_CONNECTIONS_PER_IP_OVERRIDES + " is set");
+        }
+    }
+
+    /** {@code host:count,...} (the host a name or an address; an IPv6 address ends at the last colon). */
+    private static Map<InetAddress, Integer> parseConnectionOverrides(String spec) {
+        Map<InetAddress, Integer> out = new HashMap<>();
+        if (spec == null || spec.isBlank()) {
+            return Map.of();
+        }
+        for (String item : spec.split(",", -1)) {
+            String entry = item.trim();
+            int colon = entry.lastIndexOf(':');
+            String problem = null;
+            if (colon <= 0 || colon == entry.length() - 1) {
+                problem = "expected host:count";
+            } else {
+                String host = entry.substring(0, colon).trim();
+                if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                }
+                try {
+                    int count = Integer.parseInt(entry.substring(colon + 1).trim());
+                    if (count < 0) {
+                        problem = "a count must be at least 0";
+                    } else {
+                        out.put(InetAddress.getByName(host), count);
+                    }
+                } catch (NumberFormatException e) {
+                    problem = "not a count: " + entry.substring(colon + 1);
+                } catch (UnknownHostException e) {
+                    problem = "unknown host " + host;
+                }
+            }
+            if (problem != null) {
+                throw new IllegalArgumentException("Invalid value '" + spec + "' for configuration "
+                        + MAX_CONNECTIONS_PER_IP_OVERRIDES + ": " + problem + " in '" + entry + "'");
+            }
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     public static BrokerConfig defaults() {
@@ -282,6 +345,42 @@ public final class BrokerConfig {
 
     public long connectionMaxInflightBytes() {
         return longValue(CONNECTION_MAX_INFLIGHT_BYTES);
+    }
+
+    public int connectionMaxInflightRequests() {
+        return intValue(CONNECTION_MAX_INFLIGHT_REQUESTS);
+    }
+
+    public int maxConnectionsPerIp() {
+        return intValue(MAX_CONNECTIONS_PER_IP);
+    }
+
+    /** {@code max.connections.per.ip.overrides}, host names resolved once, at parse time. */
+    public Map<InetAddress, Integer> maxConnectionsPerIpOverrides() {
+        return connectionsPerIpOverrides;
+    }
+
+    /** Broker-wide bound of request bytes read and not yet answered; 0 or less = unbounded. */
+    public long queuedMaxRequestBytes() {
+        return longValue(QUEUED_MAX_REQUEST_BYTES);
+    }
+
+    /** Broker-wide bound of answer bytes held for clients that have not read them; 0 or less = unbounded. */
+    public long queuedMaxResponseBytes() {
+        return longValue(QUEUED_MAX_RESPONSE_BYTES);
+    }
+
+    /** Most time from a request's first byte to its last; 0 or less = no limit. */
+    public long requestReceiveTimeoutMs() {
+        return longValue(REQUEST_RECEIVE_TIMEOUT_MS);
+    }
+
+    public int fetchMaxBytes() {
+        return intValue(FETCH_MAX_BYTES);
+    }
+
+    public int fetchMaxWaitingPartitions() {
+        return intValue(FETCH_MAX_WAITING_PARTITIONS);
     }
 
     public int numIoThreads() {

@@ -46,6 +46,28 @@ final class BrokerConfigKeys {
                 key(CONNECTION_MAX_INFLIGHT_BYTES, Type.LONG, "104857600", Check.atLeast(1),
                         "Per connection: once requests of this many bytes are unanswered the broker stops"
                                 + " reading from that connection until responses are sent."),
+                key(CONNECTION_MAX_INFLIGHT_REQUESTS, Type.INT, "16", Check.atLeast(1),
+                        "Per connection: once this many requests are unanswered the broker stops reading"
+                                + " from that connection until answers are sent (pipelining, bounded)."),
+                key(MAX_CONNECTIONS_PER_IP, Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(0),
+                        "Most connections open at once from one IP address; further ones are closed on accept."
+                                + " 0 only with overrides."),
+                key(MAX_CONNECTIONS_PER_IP_OVERRIDES, Type.STRING, "", Check.NONE,
+                        "Per-address exceptions to max.connections.per.ip, e.g. hostName:100,127.0.0.1:200."),
+                key(QUEUED_MAX_REQUEST_BYTES, Type.LONG, Long.toString(DEFAULT_QUEUED_MAX_REQUEST_BYTES), Check.NONE,
+                        "Broker-wide: most bytes of requests read and not yet answered; beyond it connections"
+                                + " stop being read until requests complete. -1 = unbounded."),
+                key(QUEUED_MAX_RESPONSE_BYTES, Type.LONG, "134217728", Check.NONE,
+                        "Broker-wide: most bytes of answers held in memory for clients that have not read them;"
+                                + " beyond it a connection with unread answers is not read. -1 = unbounded."),
+                key(REQUEST_RECEIVE_TIMEOUT_MS, Type.LONG, "30000", Check.atLeast(-1),
+                        "Once a request's first byte arrived, its last must arrive within this, else the"
+                                + " connection is closed; -1 never."),
+                key(FETCH_MAX_BYTES, Type.INT, "57671680", Check.atLeast(1024),
+                        "Most bytes of records one fetch answer returns, whatever the request asks for."),
+                key(FETCH_MAX_WAITING_PARTITIONS, Type.INT, "100000", Check.atLeast(0),
+                        "Broker-wide: most long-poll fetches waiting at once, each counted once per partition;"
+                                + " beyond it a fetch is answered at once with what there is."),
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),

@@ -7,11 +7,15 @@ import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.Promise;
+import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -43,22 +47,36 @@ import org.slf4j.LoggerFactory;
  * completed during a read are flushed once, when the read ends ({@link #channelReadComplete}),
  * so pipelined requests answered inline share one write.
  *
- * <p>Back-pressure: bytes of requests read but not yet answered are counted; above
- * {@code brook.connection.max.inflight.bytes} the channel stops reading (autoRead off) until
- * responses drain. Likewise while the outbound buffer is above its high water mark (a client
- * that does not read its answers). Either way the broker never queues without bound.
+ * <p>Back-pressure: the {@link RequestFrameDecoder} asks {@link #acceptsFrame} before each frame
+ * and holds the frames (and stops reading the socket) while it says no. It says no while
+ * {@code brook.connection.max.inflight.requests} requests, or requests of
+ * {@code brook.connection.max.inflight.bytes}, are unanswered; while the answers the client has
+ * not read yet pass the channel's high water mark (every byte counts, those sent from files
+ * too: see {@link ResponseSizeEstimator}); and, while the broker-wide
+ * {@code brook.queued.max.response.bytes} is exceeded, as long as any answer of this connection
+ * is still queued in memory. So a client that pipelines without reading gets at most a few
+ * answers queued, and the broker never queues without bound.
+ *
+ * <p>Memory held for unread answers: what each flush leaves queued (in buffers, not file
+ * regions) is added to the broker-wide response budget; an empty marker written behind it tells
+ * when the socket took it all, and the bytes are given back. A flush that leaves nothing queued
+ * (the usual case) touches no shared counter.
+ *
+ * <p>Closing: when the channel closes, every request still in flight is
+ * {@linkplain RequestContext#abandon abandoned}: its delayed work (a waiting fetch) is cancelled
+ * and its bytes are given back at once; requests still queued for the I/O pool are skipped.
  *
  * <p>Bad input closes only this connection, with one log line: an unknown API key, an
  * unsupported version (except ApiVersions, answered with UNSUPPORTED_VERSION per KIP-511), or a
  * body that fails to decode.
  */
-final class Connection extends ChannelInboundHandlerAdapter {
+final class Connection extends ChannelInboundHandlerAdapter implements RequestFrameDecoder.Gate {
 
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 
     private final ApiTable apis;
     private final SerialExecutor serial;
-    private final long maxInflightBytes;
+    private final NetworkLimits limits;
 
     private final ArrayDeque<RequestContext> inFlight = new ArrayDeque<>();
     private long inflightBytes;
@@ -69,19 +87,27 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private Promise<Void> drained;
     private ChannelHandlerContext ctx;
     private Channel channel;
-    private final Runnable drainTask = this::drain;
+    private RequestFrameDecoder frames;
+    private final Runnable drainTask = this::drainSafely;
     private final LongAdder readPauses;
     private final boolean inlineRequests;
     private final Executor ioPool;
     /** True from the first frame of a read until {@link #channelReadComplete}: flushes wait for it. */
     private boolean reading;
     private boolean flushPending;
+    /** Buffer bytes of answers written since the last flush. */
+    private long unflushedBytes;
+    /** Buffer bytes of answers flushed but still queued, as counted in the response budget. */
+    private long queuedBytes;
+    /** Of {@link #queuedBytes}, those written before the outstanding marker (0: no marker). */
+    private long markedBytes;
+    private final ChannelFutureListener markerDone = f -> onMarkerWritten();
 
-    Connection(ApiTable apis, Executor ioPool, long maxInflightBytes, LongAdder readPauses, boolean inlineRequests) {
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
         this.apis = apis;
         this.ioPool = ioPool;
         this.serial = new SerialExecutor(ioPool);
-        this.maxInflightBytes = maxInflightBytes;
+        this.limits = limits;
         this.readPauses = readPauses;
         this.inlineRequests = inlineRequests;
     }
@@ -108,28 +134,48 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.channel = ctx.channel();
+        this.frames = ctx.pipeline().get(RequestFrameDecoder.class);
+    }
+
+    @Override
+    public boolean acceptsFrame() {
+        if (closing || closeReason != null || shuttingDown) {
+            return false;
+        }
+        if (inFlight.size() >= limits.maxInflightRequests() || inflightBytes >= limits.maxInflightBytes()) {
+            return false;
+        }
+        if (!channel.isWritable()) {
+            return false;
+        }
+        return (queuedBytes == 0 && unflushedBytes == 0) || !limits.responseBytes().exceeded();
+    }
+
+    @Override
+    public void paused() {
+        readPauses.increment();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        int frameSize = frame.readableBytes();
         if (closing || closeReason != null) {
-            frame.release();
+            releaseFrame(frame, frameSize);
             return;
         }
-        int frameSize = frame.readableBytes();
         ByteBuffer buf = frame.nioBuffer();
         RequestHeader header;
         try {
             header = RequestHeader.read(buf);
         } catch (RuntimeException e) {
-            frame.release();
+            releaseFrame(frame, frameSize);
             closeAfterAnswered("unreadable request header: " + e.getMessage());
             return;
         }
         ApiTable.Entry<?> entry = apis.entry(header.apiKeyId());
         if (entry == null) {
-            frame.release();
+            releaseFrame(frame, frameSize);
             ApiKey known = header.apiKey();
             closeAfterAnswered("unsupported API key " + header.apiKeyId()
                     + (known != null ? " (" + known.displayName() + ")" : ""));
@@ -144,7 +190,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 body = null;
                 responseVersion = 0;
             } else {
-                frame.release();
+                releaseFrame(frame, frameSize);
                 closeAfterAnswered("unsupported version " + version + " of " + entry.key().displayName() + " (accepted "
                         + entry.acceptFrom() + ".." + entry.advertisedMax() + ")");
                 return;
@@ -153,11 +199,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
             try {
                 body = entry.reader.read(buf, version);
             } catch (ProtocolDecodeException e) {
-                frame.release();
+                releaseFrame(frame, frameSize);
                 closeAfterAnswered("malformed " + entry.key().displayName() + " v" + version + " request: " + e.getMessage());
                 return;
             } catch (RuntimeException e) {
-                frame.release();
+                releaseFrame(frame, frameSize);
                 closeAfterAnswered("undecodable " + entry.key().displayName() + " v" + version + " request: " + e);
                 return;
             }
@@ -165,18 +211,28 @@ final class Connection extends ChannelInboundHandlerAdapter {
         RequestContext rc = new RequestContext(this, header, entry, body, responseVersion, frame, frameSize);
         inFlight.add(rc);
         inflightBytes += frameSize;
-        if (inflightBytes >= maxInflightBytes && channel.config().isAutoRead()) {
-            readPauses.increment();
-            channel.config().setAutoRead(false);
-        }
         reading = true;
         if (body == null) {
             rc.respond(ApiTable.unsupportedApiVersions(entry));
         } else if (inlineRequests && entry.handler.runsOnEventLoop() && serial.isIdle()) {
             rc.run();
         } else {
-            serial.execute(rc::run);
+            // the pool's run holds a reference of its own: an abandon (the channel closed) must
+            // not free the frame under a handler that is still reading it
+            ByteBuf own = frame.retain();
+            serial.execute(() -> rc.runQueued(own));
         }
+    }
+
+    /** Gives a frame's bytes back: to the allocator and to the broker-wide request budget. */
+    private void releaseFrame(ByteBuf frame, int frameSize) {
+        frame.release();
+        requestBytesReleased(frameSize);
+    }
+
+    /** A request's frame was released (any thread): its bytes and size prefix leave the request budget. */
+    void requestBytesReleased(int frameSize) {
+        limits.requestBytes().release(frameSize + RequestFrameDecoder.SIZE_PREFIX);
     }
 
     @Override
@@ -184,7 +240,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         reading = false;
         if (flushPending) {
             flushPending = false;
-            ctx.flush();
+            flush();
         }
         ctx.fireChannelReadComplete();
     }
@@ -193,13 +249,26 @@ final class Connection extends ChannelInboundHandlerAdapter {
     void completed() {
         Channel c = channel;
         if (c.eventLoop().inEventLoop()) {
-            drain();
+            drainSafely();
         } else {
             try {
                 c.eventLoop().execute(drainTask);
             } catch (RejectedExecutionException e) {
                 // the broker is shut down and the connection closed: nobody is left to answer
             }
+        }
+    }
+
+    /**
+     * Drains on behalf of a handler that completed inline: whatever goes wrong while writing is
+     * this connection's problem, never the handler's (which would otherwise answer twice).
+     */
+    private void drainSafely() {
+        try {
+            drain();
+        } catch (Throwable t) {
+            LOG.error("Closing connection from {}: writing answers failed", channel.remoteAddress(), t);
+            closeNow("writing answers failed: " + t);
         }
     }
 
@@ -213,10 +282,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 continue;
             }
             switch (head.outcome()) {
-                case NO_RESPONSE -> { }
+                case NO_RESPONSE, ABANDONED -> { }
                 case CLOSE -> {
                     if (wrote) {
-                        ctx.flush();
+                        flush();
                         wrote = false;
                     }
                     closeNow(head.closeReason());
@@ -230,7 +299,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 flushPending = true; // channelReadComplete flushes the answers of the whole read at once
             } else {
                 flushPending = false;
-                ctx.flush();
+                flush();
             }
         }
         if (closeReason != null && inFlight.isEmpty()) {
@@ -243,25 +312,70 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private void maybeResumeReading() {
-        if (!closing && !shuttingDown && closeReason == null && !channel.config().isAutoRead()
-                && inflightBytes < maxInflightBytes && channel.isWritable()) {
-            channel.config().setAutoRead(true);
+        if (frames != null && !channel.config().isAutoRead() && acceptsFrame()) {
+            frames.resume();
+        }
+    }
+
+    /**
+     * Flushes, and settles the response budget: when the socket took everything (the usual
+     * case) nothing is counted; otherwise what is left queued is counted until a marker written
+     * behind it completes.
+     */
+    private void flush() {
+        ctx.flush();
+        ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+        long pending = out == null ? 0 : out.totalPendingWriteBytes();
+        if (pending == 0) {
+            if (queuedBytes != 0) {
+                limits.responseBytes().release(queuedBytes);
+                queuedBytes = 0;
+                markedBytes = 0;
+            }
+            unflushedBytes = 0;
+            return;
+        }
+        // still queued: at most what was written since nothing was queued, at most all that is pending
+        long queued = Math.min(queuedBytes + unflushedBytes, pending);
+        unflushedBytes = 0;
+        limits.responseBytes().add(queued - queuedBytes);
+        queuedBytes = queued;
+        if (markedBytes == 0 && queued > 0) {
+            markedBytes = queued;
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER, ctx.newPromise().addListener(markerDone));
+        } else {
+            markedBytes = Math.min(markedBytes, queued);
+        }
+    }
+
+    /** Everything written before the marker reached the socket: its bytes are no longer held. */
+    private void onMarkerWritten() {
+        long done = markedBytes;
+        markedBytes = 0;
+        if (done == 0) {
+            return;
+        }
+        limits.responseBytes().release(done);
+        queuedBytes -= done;
+        if (queuedBytes > 0) {
+            if (channel.isActive()) {
+                markedBytes = queuedBytes;
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER, ctx.newPromise().addListener(markerDone));
+            }
+        }
+        if (!closing) {
+            maybeResumeReading();
         }
     }
 
     /**
      * A client that sends requests but does not read the answers fills our outbound buffer; once
-     * it passes the high water mark we stop reading from it until the socket drains (file
-     * regions do not count: they hold no memory).
+     * it passes the high water mark the frame decoder holds further requests (see
+     * {@link #acceptsFrame}); reading resumes when it drained below the low water mark.
      */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        if (!channel.isWritable()) {
-            if (channel.config().isAutoRead()) {
-                readPauses.increment();
-                channel.config().setAutoRead(false);
-            }
-        } else {
+        if (channel.isWritable()) {
             maybeResumeReading();
         }
         super.channelWritabilityChanged(ctx);
@@ -275,17 +389,21 @@ final class Connection extends ChannelInboundHandlerAdapter {
         List<Object> parts;
         try {
             parts = ResponseEncoder.encode(ctx.alloc(), correlationId, headerVersion, rc.response(), version);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // (an OutOfMemoryError here is the direct-memory limit refusing a buffer: not fatal)
             LOG.error("Could not encode {} v{} response for {}", key.displayName(), version, channel.remoteAddress(), e);
             try {
                 parts = ResponseEncoder.encode(ctx.alloc(), correlationId, headerVersion,
                         rc.errorResponse(Errors.UNKNOWN_SERVER_ERROR), version);
-            } catch (RuntimeException e2) {
+            } catch (RuntimeException | OutOfMemoryError e2) {
                 closeNow("internal error encoding a " + key.displayName() + " response");
                 return false;
             }
         }
         for (Object part : parts) {
+            if (part instanceof ByteBuf b) {
+                unflushedBytes += b.readableBytes();
+            }
             ctx.write(part, ctx.voidPromise());
         }
         return true;
@@ -310,14 +428,29 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (drained != null) {
             drained.trySuccess(null);
         }
-        // contexts still running complete later and are dropped by drain()
+        // nobody is left to answer: delayed work is cancelled and request bytes given back now
+        RequestContext rc;
+        while ((rc = inFlight.poll()) != null) {
+            rc.abandon();
+        }
+        inflightBytes = 0;
+        if (queuedBytes != 0) {
+            limits.responseBytes().release(queuedBytes);
+            queuedBytes = 0;
+            markedBytes = 0;
+        }
         super.channelInactive(ctx);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
-            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            if (cause instanceof IOException) {
+                // the client went away (reset, broken pipe): its business, as in Kafka's logs at debug
+                LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            } else {
+                LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            }
         }
         closing = true;
         ctx.close();
@@ -330,7 +463,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     void stopReading(Promise<Void> drained) {
         shuttingDown = true;
         this.drained = drained;
-        channel.config().setAutoRead(false);
+        stopFrames();
         if (inFlight.isEmpty() || closing) {
             drained.trySuccess(null);
         }
@@ -342,9 +475,16 @@ final class Connection extends ChannelInboundHandlerAdapter {
      */
     private void closeAfterAnswered(String reason) {
         closeReason = reason;
-        channel.config().setAutoRead(false);
+        stopFrames();
         if (inFlight.isEmpty()) {
             closeNow(reason);
+        }
+    }
+
+    /** Nothing more is read or handed on (the decoder is absent only in tests that feed frames directly). */
+    private void stopFrames() {
+        if (frames != null) {
+            frames.stop();
         }
     }
 
@@ -357,7 +497,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), reason);
         }
         closing = true;
-        channel.config().setAutoRead(false);
+        stopFrames();
         ctx.close();
     }
 }

@@ -15,6 +15,10 @@ import java.util.concurrent.RejectedExecutionException;
  * so that idle time runs on the broker's clock (virtual time in tests), and a write counts when
  * it is handed to the channel rather than when the socket took its last byte.
  *
+ * <p>It sits behind the {@link RequestFrameDecoder}: what counts as reading is a whole request,
+ * not a byte, so a client that trickles bytes without ever completing a request is idle (the
+ * decoder's receive timeout closes it sooner).
+ *
  * <p>Threading: every field is read and written on the channel's event loop; the timer's thread
  * only hands the check over to it.
  */
@@ -24,7 +28,7 @@ final class IdleTimeout extends ChannelDuplexHandler {
     private final long idleMs;
     private ChannelHandlerContext ctx;
     private long lastActivityMs;
-    private boolean reading;
+    private boolean requestRead;
     private Timer.Scheduled check;
     private boolean stopped;
 
@@ -60,14 +64,16 @@ final class IdleTimeout extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        reading = true;
+        requestRead = true;
         ctx.fireChannelRead(msg);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-        reading = false;
-        lastActivityMs = timer.nowMs();
+        if (requestRead) {
+            requestRead = false;
+            lastActivityMs = timer.nowMs();
+        }
         ctx.fireChannelReadComplete();
     }
 
@@ -107,7 +113,7 @@ final class IdleTimeout extends ChannelDuplexHandler {
         if (stopped) {
             return;
         }
-        long idle = reading ? 0 : timer.nowMs() - lastActivityMs;
+        long idle = requestRead ? 0 : timer.nowMs() - lastActivityMs;
         if (idle >= idleMs) {
             arm(idleMs);
             ctx.fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);

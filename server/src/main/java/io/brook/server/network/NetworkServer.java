@@ -24,14 +24,18 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,9 +48,14 @@ import org.slf4j.LoggerFactory;
  * it, NIO otherwise) and builds each connection's pipeline:
  *
  * <pre>
- * ConnectionLimit -> IdleTimeout -> RequestFrameDecoder -> Connection
- *   (max.connections)  (connections.max.idle.ms)  (socket.request.max.bytes)  (header, dispatch, ordered responses)
+ * ConnectionLimit -> RequestFrameDecoder -> IdleTimeout -> Connection
+ *   (max.connections,      (socket.request.max.bytes,      (connections.max.idle.ms)  (header, dispatch,
+ *    max.connections.per.ip) queued.max.request.bytes,                                 ordered responses,
+ *                           brook.request.receive.timeout.ms)                          back-pressure)
  * </pre>
+ *
+ * The broker-wide budgets ({@code queued.max.request.bytes}, {@code brook.queued.max.response.bytes})
+ * are created here and shared by every connection.
  *
  * The event loops ({@code num.network.threads}, named {@code brook-network-*}) are created here;
  * the I/O pool that runs blocking handlers is given (see {@link IoPool}).
@@ -57,6 +66,8 @@ import org.slf4j.LoggerFactory;
 public final class NetworkServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
+    /** The client address a connection was counted under for max.connections.per.ip. */
+    private static final AttributeKey<InetAddress> COUNTED_ADDRESS = AttributeKey.valueOf("brook.counted-address");
 
     private final BrokerConfig config;
     private final Executor ioPool;
@@ -67,8 +78,9 @@ public final class NetworkServer {
     private final Class<? extends ServerChannel> channelClass;
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionCount = new AtomicInteger();
-    private final ConnectionLimit limit = new ConnectionLimit();
+    private final ConnectionLimit limit;
     private final LongAdder readPauses = new LongAdder();
+    private final NetworkLimits limits;
     private Channel serverChannel;
 
     /**
@@ -80,6 +92,9 @@ public final class NetworkServer {
         this.config = config;
         this.ioPool = ioPool;
         this.timer = timer;
+        this.limit = new ConnectionLimit(config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides());
+        this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
+                new ByteBudget(config.queuedMaxRequestBytes()), new ByteBudget(config.queuedMaxResponseBytes()));
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
             factory = EpollIoHandler.newFactory();
@@ -116,20 +131,23 @@ public final class NetworkServer {
                 .option(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
-                // unsent response bytes per connection before it stops reading (file regions count 0)
+                // unsent response bytes per connection before it stops reading (file regions count)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, ResponseSizeEstimator.INSTANCE)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("limit", limit);
+                        Connection connection = new Connection(apis, ioPool, limits, readPauses,
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS));
+                        p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
+                                timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
                         if (idle > 0) {
                             p.addLast("idle", new IdleTimeout(timer, idle));
                         }
-                        p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes()));
-                        p.addLast("requests", new Connection(apis, ioPool, config.connectionMaxInflightBytes(), readPauses,
-                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS)));
+                        p.addLast("requests", connection);
                     }
                 });
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
@@ -162,6 +180,16 @@ public final class NetworkServer {
 
     int connectionCount() {
         return connectionCount.get();
+    }
+
+    /** Request bytes read and not yet answered, over all connections (when queued.max.request.bytes bounds them). */
+    long queuedRequestBytes() {
+        return limits.requestBytes().used();
+    }
+
+    /** Answer bytes held for clients that have not read them, over all connections. */
+    long queuedResponseBytes() {
+        return limits.responseBytes().used();
     }
 
     /**
@@ -207,9 +235,22 @@ public final class NetworkServer {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
-    /** Counts connections, refuses those beyond max.connections and remembers the open ones. */
+    /**
+     * Counts connections, refuses those beyond {@code max.connections} and, per client address,
+     * beyond {@code max.connections.per.ip} (or its override for that address), and remembers
+     * the open ones. A refused connection is closed on accept, as Kafka does.
+     */
     @ChannelHandler.Sharable
     private final class ConnectionLimit extends ChannelInboundHandlerAdapter {
+        private final int perIp;
+        private final Map<InetAddress, Integer> overrides;
+        private final ConcurrentMap<InetAddress, Integer> byAddress = new ConcurrentHashMap<>();
+
+        ConnectionLimit(int perIp, Map<InetAddress, Integer> overrides) {
+            this.perIp = perIp;
+            this.overrides = overrides;
+        }
+
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
             int n = connectionCount.incrementAndGet();
@@ -220,6 +261,18 @@ public final class NetworkServer {
                 ctx.close();
                 return;
             }
+            if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
+                    && (perIp != Integer.MAX_VALUE || !overrides.isEmpty())) {
+                InetAddress address = remote.getAddress();
+                int max = overrides.getOrDefault(address, perIp);
+                ctx.channel().attr(COUNTED_ADDRESS).set(address);
+                if (byAddress.merge(address, 1, Integer::sum) > max) {
+                    LOG.warn("Closing connection from {}: max.connections.per.ip={} reached for {}",
+                            remote, max, address.getHostAddress());
+                    ctx.close();
+                    return;
+                }
+            }
             super.channelActive(ctx);
         }
 
@@ -227,6 +280,10 @@ public final class NetworkServer {
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             connectionCount.decrementAndGet();
             connections.remove(ctx.channel());
+            InetAddress address = ctx.channel().attr(COUNTED_ADDRESS).getAndSet(null);
+            if (address != null) {
+                byAddress.computeIfPresent(address, (a, count) -> count == 1 ? null : count - 1);
+            }
             super.channelInactive(ctx);
         }
     }

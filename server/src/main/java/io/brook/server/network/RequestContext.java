@@ -15,16 +15,21 @@ import org.slf4j.LoggerFactory;
 /**
  * One request in flight on a connection, from the moment its frame was read until its response
  * (or the decision not to send one) is known. Completed exactly once, from any thread, by
- * {@link #respond}, {@link #noResponse}, {@link #fail} or {@link #closeConnection}; later calls
- * are ignored. Completion releases the request frame, so a handler must not touch the request's
- * zero-copy fields (records) after it completed the context.
+ * {@link #respond}, {@link #noResponse}, {@link #fail} or {@link #closeConnection} — or by the
+ * connection, which abandons the contexts still in flight when it closes; later calls are
+ * ignored. Completion releases the request frame (and gives its bytes back to the broker-wide
+ * request budget), so a handler must not touch the request's zero-copy fields (records) after it
+ * completed the context.
+ *
+ * <p>Work that waits for something (a long-poll fetch) registers its cancellation with
+ * {@link #onConnectionClosed}, so that a closed connection leaves nothing registered behind.
  */
 public final class RequestContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestContext.class);
 
     /** What a completed context carries instead of a response message. */
-    enum Outcome { RESPONSE, NO_RESPONSE, CLOSE }
+    enum Outcome { RESPONSE, NO_RESPONSE, CLOSE, ABANDONED }
 
     private final Connection connection;
     private final RequestHeader header;
@@ -38,6 +43,7 @@ public final class RequestContext {
     private volatile ApiMessage response;
     private volatile Outcome outcome;
     private volatile String closeReason;
+    private volatile Runnable onClose;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -116,6 +122,33 @@ public final class RequestContext {
         complete(Outcome.CLOSE, null, reason);
     }
 
+    /**
+     * Runs {@code cancel} if the connection closes before this request is answered (at once when
+     * it closed already), on the connection's event loop or the registering thread. It must be
+     * idempotent and cheap: it releases what the request's waiting holds (a timer, a watch).
+     */
+    public void onConnectionClosed(Runnable cancel) {
+        onClose = cancel;
+        if (result.get() == Outcome.ABANDONED) {
+            cancel.run();
+        }
+    }
+
+    /**
+     * The connection closed with this request unanswered: releases the frame, runs the
+     * registered cancellation, and makes every later completion a silent no-op. Event loop only.
+     */
+    void abandon() {
+        if (result.compareAndSet(null, Outcome.ABANDONED)) {
+            releaseFrame();
+            this.outcome = Outcome.ABANDONED;
+            Runnable cancel = onClose;
+            if (cancel != null) {
+                cancel.run();
+            }
+        }
+    }
+
     ApiMessage errorResponse(Errors error) {
         return request.errorResponse(responseVersion, error);
     }
@@ -124,31 +157,59 @@ public final class RequestContext {
         return outcome != null;
     }
 
+    /** Runs the handler on the caller's thread (the event loop: inline requests). */
     void run() {
         try {
             @SuppressWarnings("unchecked")
             ApiHandler<ApiRequest> handler = (ApiHandler<ApiRequest>) entry.handler;
             handler.handle(this, request);
         } catch (Throwable t) {
-            fail(t);
+            if (isDone()) {
+                // answered already: failing it now would answer twice
+                LOG.error("{} v{} from {} (correlation id {}) failed after it was completed", entry.key().displayName(),
+                        apiVersion(), clientAddress(), header.correlationId(), t);
+            } else {
+                fail(t);
+            }
+        }
+    }
+
+    /**
+     * Runs the handler on the I/O pool, where the connection queued it with a reference to the
+     * frame of its own (released here), unless the connection closed meanwhile.
+     */
+    void runQueued(ByteBuf ownReference) {
+        try {
+            if (result.get() != Outcome.ABANDONED) {
+                run();
+            }
+        } finally {
+            ownReference.release();
         }
     }
 
     private void complete(Outcome o, ApiMessage message, String reason) {
         if (!result.compareAndSet(null, o)) {
-            LOG.warn("{} (correlation id {}) completed twice; ignoring {}", entry.key().displayName(),
-                    header.correlationId(), o);
+            if (result.get() != Outcome.ABANDONED) {
+                LOG.warn("{} (correlation id {}) completed twice; ignoring {}", entry.key().displayName(),
+                        header.correlationId(), o);
+            }
             return;
         }
         this.response = message;
         this.closeReason = reason;
+        releaseFrame();
+        this.outcome = o;
+        connection.completed();
+    }
+
+    private void releaseFrame() {
         ByteBuf f = frame;
         frame = null;
         if (f != null) {
             f.release();
+            connection.requestBytesReleased(frameSize);
         }
-        this.outcome = o;
-        connection.completed();
     }
 
     // read by the connection's event loop after isDone() returned true

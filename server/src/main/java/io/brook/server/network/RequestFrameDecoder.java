@@ -1,21 +1,48 @@
 package io.brook.server.network;
 
+import io.brook.server.time.Timer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
-import java.util.List;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Splits the byte stream into request frames: a big-endian int32 size (excluding itself)
- * followed by that many bytes. Emits each frame as a retained slice of the read buffer (no copy).
+ * followed by that many bytes. Emits each frame as a retained slice of the bytes read (no copy),
+ * and decides when the connection is read at all.
  *
- * <p>A size below {@value #MIN_FRAME} (too short for any request header) or above
+ * <p>Bad sizes: a size below {@value #MIN_FRAME} (too short for any request header) or above
  * {@code socket.request.max.bytes} closes the connection at once, before any of the claimed
  * bytes are buffered, with one log line naming the client and the reason.
+ *
+ * <p>Memory: bytes are buffered only as they arrive (a claimed size allocates nothing), and
+ * every byte read counts against the broker-wide {@code queued.max.request.bytes} budget until
+ * its request completes (the {@link Connection} gives a frame's bytes back then). While the
+ * budget is exceeded no connection reads more — a new one does not even start — but frames
+ * already read are still handed on. Counting bytes that arrived rather than sizes that were
+ * claimed (Kafka reserves the claimed size) means a client cannot lock the budget with a few
+ * size prefixes; it has to send the bytes. Nothing deadlocks: requests in flight complete and
+ * give their bytes back, and an incomplete frame keeps its receive deadline (below) while the
+ * connection waits for the budget, so bytes held by half-sent frames are freed within it.
+ *
+ * <p>Pacing: before each frame the {@link Connection} is asked whether it takes another one (its
+ * bound of requests and bytes in flight, and of answers its client has not read). While it does
+ * not, frames stay here, the channel stops reading (autoRead off), and {@link #resume} — called
+ * by the connection once it drained — emits them and reads on. So one socket read that holds a
+ * thousand pipelined requests still hands the connection only as many as its bounds allow.
+ *
+ * <p>Slow senders: once the first byte of a frame arrived, the rest must arrive within
+ * {@code brook.request.receive.timeout.ms}, else the connection is closed (a client that trickles
+ * a large frame a byte at a time would otherwise hold its buffer for as long as it likes). The
+ * clock stops while the connection holds complete frames it may not hand on yet (that wait is
+ * the broker's, not the client's).
+ *
+ * <p>Threading: everything runs on the channel's event loop; the timer's thread only hands the
+ * deadline check over to it.
  */
-final class RequestFrameDecoder extends ByteToMessageDecoder {
+final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestFrameDecoder.class);
 
@@ -23,37 +50,289 @@ final class RequestFrameDecoder extends ByteToMessageDecoder {
     static final int MIN_FRAME = 10;
     static final int SIZE_PREFIX = 4;
 
-    private final int maxFrame;
-    private boolean failed;
+    /** The connection's side of the pacing. */
+    interface Gate {
+        /** True when the connection takes another request now. */
+        boolean acceptsFrame();
 
-    RequestFrameDecoder(int maxFrame) {
+        /** Called once per pause (a counter for tests and metrics). */
+        void paused();
+    }
+
+    private final int maxFrame;
+    private final ByteBudget requestBytes;
+    private final Timer timer;
+    private final long receiveTimeoutMs;
+    private final Gate gate;
+    private ChannelHandlerContext ctx;
+    private ByteBuf cumulation;
+    /** Bytes of {@link #cumulation} counted in {@link #requestBytes}. */
+    private long counted;
+    /** When the first byte of the incomplete head frame arrived (timer ms), or -1. */
+    private long frameStartMs = -1;
+    private Timer.Scheduled deadline;
+    private boolean failed;
+    private boolean resumeScheduled;
+    /** True while {@link #budgetWake} waits in the request budget's queue. */
+    private boolean awaitingBudget;
+    private boolean decoding;
+    private final Runnable resumeTask = this::resumeNow;
+    private final Runnable budgetResumeTask = this::resumeForBudget;
+    private final Runnable budgetWake = this::onBudgetReleased;
+
+    RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, Timer timer, long receiveTimeoutMs, Gate gate) {
         this.maxFrame = maxFrame;
+        this.requestBytes = requestBytes;
+        this.timer = timer;
+        this.receiveTimeoutMs = receiveTimeoutMs;
+        this.gate = gate;
     }
 
     @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (requestBytes.exceeded()) {
+            pauseForBudget(); // before the first read: a crowd of new connections must not overshoot the budget
+        }
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
         if (failed) {
-            in.skipBytes(in.readableBytes());
+            in.release();
             return;
         }
-        while (in.readableBytes() >= SIZE_PREFIX) {
-            int start = in.readerIndex();
-            int size = in.getInt(start);
-            if (size < MIN_FRAME || size > maxFrame) {
-                failed = true;
-                in.skipBytes(in.readableBytes());
-                String reason = size < 0 ? "negative request size " + size
-                        : size < MIN_FRAME ? "request size " + size + " is smaller than a request header"
-                        : "request size " + size + " exceeds socket.request.max.bytes=" + maxFrame;
-                LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason);
-                ctx.close();
-                return;
+        cumulate(in);
+        decode();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        discard();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        discard();
+    }
+
+    /** Stops reading for good (a bad request, or shutdown); what is buffered is never emitted. */
+    void stop() {
+        failed = true;
+        ctx.channel().config().setAutoRead(false);
+        discard();
+    }
+
+    /**
+     * Emits the frames held while the connection did not take them and reads on, unless the
+     * connection still does not take them. Runs as a task of its own on the event loop, never
+     * inside the caller's handler (which may be in the middle of a read).
+     */
+    void resume() {
+        if (!resumeScheduled && !failed) {
+            resumeScheduled = true;
+            try {
+                ctx.executor().execute(resumeTask);
+            } catch (RejectedExecutionException e) {
+                resumeScheduled = false; // shutting down: the channel is closed with its loop
             }
-            if (in.readableBytes() - SIZE_PREFIX < size) {
-                return;
+        }
+    }
+
+    private void resumeForBudget() {
+        awaitingBudget = false; // the budget's queue let go of budgetWake
+        resumeNow();
+    }
+
+    private void resumeNow() {
+        resumeScheduled = false;
+        if (failed || !ctx.channel().isActive()) {
+            return;
+        }
+        int emitted = decode();
+        if (emitted > 0) {
+            ctx.fireChannelReadComplete();
+        }
+    }
+
+    /** Called on whichever thread released budget bytes: hands the retry to the event loop. */
+    private void onBudgetReleased() {
+        try {
+            ctx.executor().execute(budgetResumeTask);
+        } catch (RejectedExecutionException e) {
+            // shutting down: the channel is closed with its loop
+        }
+    }
+
+    private void cumulate(ByteBuf in) {
+        int arrived = in.readableBytes();
+        requestBytes.add(arrived);
+        counted += arrived;
+        if (cumulation == null) {
+            cumulation = in;
+            return;
+        }
+        if (!cumulation.isReadable()) {
+            cumulation.release();
+            cumulation = in;
+            return;
+        }
+        int needed = in.readableBytes();
+        if (cumulation.refCnt() == 1 && !cumulation.isReadOnly()) {
+            cumulation.discardSomeReadBytes();
+            cumulation.ensureWritable(needed); // grows with the bytes that arrived, never with a claimed size
+            cumulation.writeBytes(in);
+        } else {
+            // slices of emitted frames still share the buffer: move what is left to a new one
+            int min = cumulation.readableBytes() + needed;
+            ByteBuf bigger = ctx.alloc().ioBuffer(ctx.alloc().calculateNewCapacity(min, Integer.MAX_VALUE));
+            bigger.writeBytes(cumulation);
+            bigger.writeBytes(in);
+            cumulation.release();
+            cumulation = bigger;
+        }
+        in.release();
+    }
+
+    /** Emits what the connection takes; returns how many frames. */
+    private int decode() {
+        if (decoding) {
+            return 0; // a frame's handler resumed us: the outer loop goes on
+        }
+        decoding = true;
+        int emitted = 0;
+        try {
+            while (!failed && cumulation != null && cumulation.readableBytes() >= SIZE_PREFIX) {
+                int start = cumulation.readerIndex();
+                int size = cumulation.getInt(start);
+                if (size < MIN_FRAME || size > maxFrame) {
+                    String reason = size < 0 ? "negative request size " + size
+                            : size < MIN_FRAME ? "request size " + size + " is smaller than a request header"
+                            : "request size " + size + " exceeds socket.request.max.bytes=" + maxFrame;
+                    fail(reason);
+                    return emitted;
+                }
+                if (cumulation.readableBytes() - SIZE_PREFIX < size) {
+                    break;
+                }
+                if (!gate.acceptsFrame()) {
+                    pause();
+                    return emitted;
+                }
+                ByteBuf frame = cumulation.retainedSlice(start + SIZE_PREFIX, size);
+                cumulation.readerIndex(start + SIZE_PREFIX + size);
+                counted -= SIZE_PREFIX + size; // the request owns them now (see Connection#requestBytesReleased)
+                frameStartMs = -1;
+                emitted++;
+                ctx.fireChannelRead(frame);
             }
-            out.add(in.retainedSlice(start + SIZE_PREFIX, size));
-            in.readerIndex(start + SIZE_PREFIX + size);
+            if (cumulation != null && !cumulation.isReadable()) {
+                cumulation.release();
+                cumulation = null;
+            }
+            if (!failed) {
+                if (cumulation != null) {
+                    startReceiveClock();
+                }
+                if (requestBytes.exceeded()) {
+                    pauseForBudget();
+                } else if (!ctx.channel().config().isAutoRead()) {
+                    ctx.channel().config().setAutoRead(true);
+                }
+            }
+            return emitted;
+        } finally {
+            decoding = false;
+        }
+    }
+
+    private void pause() {
+        frameStartMs = -1; // held frames are complete: nothing is late
+        if (ctx.channel().config().isAutoRead()) {
+            gate.paused();
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Stops reading until the request budget has room; an incomplete frame's deadline keeps running. */
+    private void pauseForBudget() {
+        if (ctx.channel().config().isAutoRead()) {
+            gate.paused();
+            ctx.channel().config().setAutoRead(false);
+        }
+        if (!awaitingBudget) {
+            awaitingBudget = true;
+            requestBytes.awaitRelease(budgetWake);
+        }
+    }
+
+    /** A frame is incomplete: its remaining bytes are due within the receive timeout. */
+    private void startReceiveClock() {
+        if (receiveTimeoutMs <= 0 || frameStartMs >= 0) {
+            return;
+        }
+        frameStartMs = timer.nowMs();
+        if (deadline == null) {
+            arm(receiveTimeoutMs);
+        }
+    }
+
+    private void arm(long delayMs) {
+        deadline = timer.schedule(delayMs, () -> {
+            try {
+                ctx.executor().execute(this::checkDeadline);
+            } catch (RejectedExecutionException e) {
+                // the event loop is shut down: the connection is closed with it
+            }
+        });
+    }
+
+    private void checkDeadline() {
+        deadline = null;
+        if (failed || frameStartMs < 0 || !ctx.channel().isActive()) {
+            return;
+        }
+        long waited = timer.nowMs() - frameStartMs;
+        if (waited >= receiveTimeoutMs) {
+            fail("request not received within brook.request.receive.timeout.ms=" + receiveTimeoutMs + " ("
+                    + (cumulation == null ? 0 : cumulation.readableBytes()) + " bytes of it arrived)");
+        } else {
+            arm(receiveTimeoutMs - waited);
+        }
+    }
+
+    private void fail(String reason) {
+        LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason);
+        stop();
+        ctx.close();
+    }
+
+    private void discard() {
+        if (cumulation != null) {
+            cumulation.release();
+            cumulation = null;
+        }
+        if (counted != 0) {
+            requestBytes.release(counted);
+            counted = 0;
+        }
+        frameStartMs = -1;
+        Timer.Scheduled d = deadline;
+        if (d != null) {
+            d.cancel();
+            deadline = null;
         }
     }
 }

@@ -25,7 +25,15 @@ import java.util.List;
  * <p>File slices below {@value #COPY_FILE_RECORDS_BELOW} bytes (a tailing consumer's fetch) are
  * instead read with one {@code pread} straight into the direct buffer around them: the response
  * then leaves in a single {@code write}, where a region costs three system calls (the fields
- * before it, the {@code sendfile}, the fields after it). Larger slices keep {@code sendfile}.
+ * before it, the {@code sendfile}, the fields after it). Larger slices keep {@code sendfile}, and
+ * so do small ones once a response copied {@value #COPY_BUDGET} bytes: a fetch of thousands of
+ * small slices must not turn into a buffer of their total size (nor into that many reads on the
+ * event loop).
+ *
+ * <p>Memory: the first buffer is sized for the whole frame (up to 64 KiB) since most answers
+ * are written into it entirely; when records leave as a region, the buffer before them is cut
+ * back to what it holds, so a queued fetch answer holds its ~100 bytes of fields rather than
+ * 64 KiB.
  *
  * <p>In-memory records of 1 KiB and more are wrapped, not copied, so their buffer must stay
  * valid until the write completes; responses never carry request memory (which is released when
@@ -42,10 +50,15 @@ final class ResponseEncoder implements ProtocolWriter {
      * are worth far more than copying this much from the page cache (a few microseconds at most).
      */
     static final int COPY_FILE_RECORDS_BELOW = 16 * 1024;
+    /** Most bytes of file slices one response copies; further slices leave as regions. */
+    static final int COPY_BUDGET = 64 * 1024;
+    /** A buffer that holds less than this fraction of its capacity is cut back before it is queued. */
+    private static final int SHRINK_BELOW_FRACTION = 4;
 
     private final ByteBufAllocator alloc;
     private final List<Object> parts = new ArrayList<>(4);
     private ByteBuf current;
+    private int copied;
 
     private ResponseEncoder(ByteBufAllocator alloc, int firstBufferSize) {
         this.alloc = alloc;
@@ -158,8 +171,9 @@ final class ResponseEncoder implements ProtocolWriter {
             }
             return;
         }
-        if (records instanceof FileRecords file && size < COPY_FILE_RECORDS_BELOW) {
+        if (records instanceof FileRecords file && size < COPY_FILE_RECORDS_BELOW && copied + size <= COPY_BUDGET) {
             copyFromFile(file, size);
+            copied += size;
             return;
         }
         Object region = FileRegions.regionOf(records);
@@ -183,6 +197,10 @@ final class ResponseEncoder implements ProtocolWriter {
 
     private void nextPart(Object part) {
         if (current.isReadable()) {
+            int held = current.readableBytes();
+            if (held < current.capacity() / SHRINK_BELOW_FRACTION) {
+                current.capacity(current.writerIndex()); // a smaller buffer, the large one back to the pool
+            }
             parts.add(current);
         } else {
             current.release();

@@ -13,7 +13,14 @@
  * when its handler {@linkplain io.brook.server.network.ApiHandler#runsOnEventLoop never blocks}
  * and nothing of the connection is queued on the I/O pool, otherwise on the I/O pool; completions
  * from any thread are handed back to the loop. Bad input closes only its connection, after the
- * answers to the requests before it; a connection above its in-flight bytes, or with too many
- * unsent answer bytes, stops being read until it drains.
+ * answers to the requests before it.
+ *
+ * <p>Bounds: the frame decoder gives a connection a request only while it is below its in-flight
+ * requests and bytes and its client has read its earlier answers, and stops reading the socket
+ * otherwise; request bytes and unread answer bytes are bounded broker-wide
+ * ({@code queued.max.request.bytes}, {@code brook.queued.max.response.bytes}); a request must
+ * arrive whole within {@code brook.request.receive.timeout.ms}; connections are bounded in total
+ * and per client address. A closed connection abandons its requests in flight, cancelling their
+ * waiting.
  */
 package io.brook.server.network;

@@ -3,7 +3,8 @@ package io.brook.server.time;
 /**
  * Runs tasks after a delay: the deadlines of the broker's delayed operations (a long-poll fetch's
  * {@code max_wait_ms}, an acks=all produce's {@code timeout_ms}, a connection's
- * {@code connections.max.idle.ms}), all measured on one time line.
+ * {@code connections.max.idle.ms}, a request's {@code brook.request.receive.timeout.ms}), all
+ * measured on one time line.
  *
  * <p>Tasks run on the timer's own thread and must be short: they hand real work to an event loop
  * or to the I/O pool. A task whose deadline passes after {@link #close} never runs.

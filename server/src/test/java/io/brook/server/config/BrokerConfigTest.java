@@ -147,4 +147,35 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("group.max.size", "many")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group.max.size");
     }
+
+    @Test
+    void shouldBoundWhatClientsMayMakeTheBrokerHoldWithKafkasNames() {
+        BrokerConfig c = BrokerConfig.defaults();
+        assertThat(c.fetchMaxBytes()).isEqualTo(57_671_680);
+        assertThat(c.maxConnectionsPerIp()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(c.maxConnectionsPerIpOverrides()).isEmpty();
+        assertThat(c.queuedMaxRequestBytes()).isEqualTo(BrokerConfig.DEFAULT_QUEUED_MAX_REQUEST_BYTES)
+                .isGreaterThanOrEqualTo(c.socketRequestMaxBytes());
+        assertThat(c.connectionMaxInflightRequests()).isEqualTo(16);
+        assertThat(c.requestReceiveTimeoutMs()).isEqualTo(30_000L);
+    }
+
+    @Test
+    void shouldRejectAQueuedRequestBoundBelowTheLargestRequest() {
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("queued.max.request.bytes", "1000")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("socket.request.max.bytes");
+        assertThat(BrokerConfig.parse(Map.of("queued.max.request.bytes", "-1")).queuedMaxRequestBytes()).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldParseConnectionOverridesPerAddress() throws Exception {
+        BrokerConfig c = BrokerConfig.parse(Map.of("max.connections.per.ip", "0",
+                "max.connections.per.ip.overrides", "127.0.0.1:5, [::1]:7"));
+        assertThat(c.maxConnectionsPerIpOverrides()).containsEntry(java.net.InetAddress.getByName("127.0.0.1"), 5)
+                .containsEntry(java.net.InetAddress.getByName("::1"), 7);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("max.connections.per.ip", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max.connections.per.ip.overrides");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("max.connections.per.ip.overrides", "127.0.0.1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host:count");
+    }
 }

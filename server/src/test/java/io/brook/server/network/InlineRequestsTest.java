@@ -227,7 +227,8 @@ class InlineRequestsTest {
         Executor noPool = task -> {
             throw new AssertionError("nothing should reach the pool");
         };
-        Connection connection = new Connection(table, noPool, 1 << 20, new LongAdder(), true);
+        Connection connection = new Connection(table, noPool,
+                new NetworkLimits(16, 1 << 20, new ByteBudget(-1), new ByteBudget(-1)), new LongAdder(), true);
         AtomicInteger flushes = new AtomicInteger();
         EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
             @Override

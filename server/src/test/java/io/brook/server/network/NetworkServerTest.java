@@ -44,9 +44,14 @@ class NetworkServerTest {
     private static final int ECHO_PADDING = -1000;
     private static final int NO_RESPONSE_ID = 7;
     private static final int THROW_ID = -1;
+    /** Answered with a message whose encoding fails as a refused direct buffer does. */
+    private static final int UNENCODABLE_ID = 9;
 
     private final Map<Integer, RequestContext> held = new ConcurrentHashMap<>();
     private final AtomicInteger handled = new AtomicInteger();
+    private final AtomicInteger mostHeld = new AtomicInteger();
+    private final Map<Integer, Integer> answeredWhenHandled = new ConcurrentHashMap<>();
+    private final AtomicInteger answered = new AtomicInteger();
     private final MutableClock clock = new MutableClock(1_000_000);
     private final ClockTimer timer = new ClockTimer(clock);
     private ExecutorService pool;
@@ -60,10 +65,29 @@ class NetworkServerTest {
             if (ping.id() == THROW_ID) {
                 throw new IllegalStateException("handler bug");
             }
+            answeredWhenHandled.put(ping.id(), answered.get());
             if (ping.id() == NO_RESPONSE_ID) {
                 ctx.noResponse();
+            } else if (ping.id() == UNENCODABLE_ID) {
+                ctx.respond(new ApiMessage() {
+                    @Override
+                    public ApiKey apiKey() {
+                        return KEY;
+                    }
+
+                    @Override
+                    public int size(short version) {
+                        return 6;
+                    }
+
+                    @Override
+                    public void write(io.brook.wire.protocol.ProtocolWriter out, short version) {
+                        throw new OutOfMemoryError("Cannot reserve 65536 bytes of direct buffer memory");
+                    }
+                });
             } else if (ping.id() >= HOLD) {
                 held.put(ping.id(), ctx);
+                mostHeld.accumulateAndGet(held.size(), Math::max);
             } else if (ping.id() <= ECHO_PADDING) {
                 ctx.respond(new Pong(KEY, ping.id(), Errors.NONE.code(), ping.padding()));
             } else {
@@ -422,6 +446,137 @@ class NetworkServerTest {
                 for (int i = 0; i < n; i++) {
                     assertThat(readPong(c)).containsExactly(correlation - n + 1 + i, base + i, 0);
                 }
+            }
+        }
+    }
+
+    @Test
+    void shouldBoundTheRequestsInFlightOfAPipeliningClient() throws Exception {
+        start(Map.of("brook.connection.max.inflight.requests", "4"));
+        int count = 50;
+        try (RawClient c = new RawClient(address)) {
+            ByteBuffer all = ByteBuffer.allocate(count * 64);
+            for (int i = 0; i < count; i++) {
+                ByteBuffer frame = ping(i, HOLD + i);
+                all.putInt(frame.remaining()).put(frame);
+            }
+            c.sendRaw(java.util.Arrays.copyOf(all.array(), all.position())); // one write: the broker reads them at once
+            for (int i = 0; i < count; i++) {
+                int id = HOLD + i;
+                Await.until("request " + i + " held", () -> held.containsKey(id));
+                answered.incrementAndGet();
+                held.remove(id).respond(new Pong(KEY, id, (short) 0));
+            }
+            for (int i = 0; i < count; i++) {
+                assertThat(readPong(c)).containsExactly(i, HOLD + i, 0);
+            }
+        }
+        assertThat(mostHeld.get()).as("requests handled and not yet answered at once").isLessThanOrEqualTo(4);
+    }
+
+    @Test
+    void shouldAnswerARequestWhoseAnswerCannotBeWritten() throws Exception {
+        start(Map.of());
+        try (RawClient c = new RawClient(address)) {
+            c.sendFrame(ping(1, UNENCODABLE_ID));
+            c.sendFrame(ping(2, 2));
+            // answered once, with the request's own error response, and in order
+            assertThat(readPong(c)).containsExactly(1, UNENCODABLE_ID, Errors.UNKNOWN_SERVER_ERROR.code());
+            assertThat(readPong(c)).containsExactly(2, 2, 0);
+        }
+    }
+
+    @Test
+    void shouldCloseAConnectionThatDoesNotCompleteARequestInTime() throws Exception {
+        start(Map.of("connections.max.idle.ms", "-1", "brook.request.receive.timeout.ms", "30000"));
+        try (RawClient c = new RawClient(address)) {
+            c.sendFrame(ping(1, 1));
+            assertThat(readPong(c)).containsExactly(1, 1, 0);
+            // a size prefix, then a trickle that never completes the frame
+            c.sendRaw(new byte[] {0, 0, 0, 100, 0, 3, 0, 1});
+            Await.until("the receive deadline armed", () -> timer.pending() == 1);
+            clock.advance(29_999);
+            timer.runDue();
+            c.sendRaw(new byte[] {0, 0});
+            clock.advance(1);
+            timer.runDue();
+            assertThat(c.closedByBroker()).isTrue();
+        }
+        assertServesNewClient();
+    }
+
+    @Test
+    void shouldStopReadingBeyondQueuedMaxRequestBytesUntilRequestsComplete() throws Exception {
+        start(Map.of("socket.request.max.bytes", "700", "queued.max.request.bytes", "1000"));
+        try (RawClient a = new RawClient(address)) {
+            // two frames of ~530 bytes in one write, both unanswered: more than 1000 bytes are held
+            ByteBuffer both = ByteBuffer.allocate(2048);
+            for (int i = 1; i <= 2; i++) {
+                ByteBuffer frame = TestMessages.pingFrame(KEY, VERSION, i, HOLD + i, 500);
+                both.putInt(frame.remaining()).put(frame);
+            }
+            a.sendRaw(java.util.Arrays.copyOf(both.array(), both.position()));
+            Await.until("two held", () -> held.size() == 2);
+            try (RawClient b = new RawClient(address)) {
+                b.sendFrame(TestMessages.pingFrame(KEY, VERSION, 3, 3, 500));
+                // either it was read (and the bound failed) or the new connection waits for room
+                Await.until("the request read or held back", () -> handled.get() == 3 || server.readPauses() >= 2);
+                answered.incrementAndGet();
+                held.remove(HOLD + 1).respond(new Pong(KEY, HOLD + 1, (short) 0));
+                assertThat(readPong(b)).containsExactly(3, 3, 0);
+                assertThat(answeredWhenHandled.get(3)).as("answered requests when the third was read").isEqualTo(1);
+            }
+            held.remove(HOLD + 2).respond(new Pong(KEY, HOLD + 2, (short) 0));
+            assertThat(readPong(a)).containsExactly(1, HOLD + 1, 0);
+            assertThat(readPong(a)).containsExactly(2, HOLD + 2, 0);
+        }
+        Await.until("request bytes given back", () -> server.queuedRequestBytes() == 0);
+    }
+
+    @Test
+    void shouldRefuseConnectionsBeyondMaxConnectionsPerIp() throws Exception {
+        start(Map.of("max.connections.per.ip", "2"));
+        try (RawClient a = new RawClient(address); RawClient b = new RawClient(address)) {
+            a.sendFrame(ping(1, 1));
+            b.sendFrame(ping(1, 1));
+            assertThat(readPong(a)).containsExactly(1, 1, 0);
+            assertThat(readPong(b)).containsExactly(1, 1, 0);
+            try (RawClient third = new RawClient(address)) {
+                assertThat(third.closedByBroker()).isTrue();
+            }
+        }
+        Await.until("connections released", () -> server.connectionCount() == 0);
+        assertServesNewClient();
+    }
+
+    @Test
+    void shouldApplyAPerAddressOverrideOfMaxConnectionsPerIp() throws Exception {
+        start(Map.of("max.connections.per.ip", "0", "max.connections.per.ip.overrides", "127.0.0.1:1"));
+        try (RawClient a = new RawClient(address)) {
+            a.sendFrame(ping(1, 1));
+            assertThat(readPong(a)).containsExactly(1, 1, 0);
+            try (RawClient second = new RawClient(address)) {
+                assertThat(second.closedByBroker()).isTrue();
+            }
+        }
+        Await.until("connections released", () -> server.connectionCount() == 0);
+        assertServesNewClient();
+    }
+
+    @Test
+    void shouldNotLetSizePrefixesAloneLockTheRequestBudget() throws Exception {
+        start(Map.of("socket.request.max.bytes", "700", "queued.max.request.bytes", "1000"));
+        List<RawClient> claimers = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                RawClient c = new RawClient(address);
+                c.sendRaw(new byte[] {0, 0, 2, (byte) 188}); // claims 700 bytes, sends none of them
+                claimers.add(c);
+            }
+            assertServesNewClient();
+        } finally {
+            for (RawClient c : claimers) {
+                c.close();
             }
         }
     }

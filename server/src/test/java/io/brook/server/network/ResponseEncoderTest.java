@@ -130,4 +130,54 @@ class ResponseEncoderTest {
         assertThat(three).hasSize(3);
         three.forEach(ReferenceCountUtil::release);
     }
+
+    @Test
+    void shouldHoldNoMoreThanItsFieldsBeforeAFileRegion() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            append(batch(i, 16 * 1024));
+        }
+        FileRecords records = log.read(0, 1 << 20, true).records();
+        List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, 7, (short) 1, fetchResponse(records),
+                (short) 12);
+        try {
+            ByteBuf fields = (ByteBuf) parts.get(0);
+            // a queued answer that waits for its client holds this buffer: its capacity, not 64 KiB
+            assertThat(fields.capacity()).isLessThanOrEqualTo(4 * fields.readableBytes());
+        } finally {
+            parts.forEach(ReferenceCountUtil::release);
+        }
+    }
+
+    @Test
+    void shouldCopyAtMostTheCopyBudgetOfSmallFileSlices() throws Exception {
+        int slices = 40;
+        for (int i = 0; i < slices; i++) {
+            append(batch(i, 8 * 1024));
+        }
+        List<FetchResponse.PartitionData> partitions = new java.util.ArrayList<>();
+        long offset = 0;
+        for (int i = 0; i < slices; i++) {
+            FileRecords one = log.read(offset, 1, true).records();
+            assertThat(one.sizeInBytes()).isLessThan(ResponseEncoder.COPY_FILE_RECORDS_BELOW);
+            partitions.add(new FetchResponse.PartitionData().partitionIndex(i).records(one));
+            offset++;
+        }
+        FetchResponse response = new FetchResponse().sessionId(0).responses(List.of(
+                new FetchResponse.FetchableTopicResponse().topic("t").partitions(partitions)));
+        List<Object> parts = ResponseEncoder.encode(ByteBufAllocator.DEFAULT, 7, (short) 1, response, (short) 12);
+        try {
+            long inBuffers = 0;
+            long total = 0;
+            for (Object p : parts) {
+                long n = p instanceof ByteBuf buf ? buf.readableBytes() : ((DefaultFileRegion) p).count();
+                inBuffers += p instanceof ByteBuf ? n : 0;
+                total += n;
+            }
+            assertThat(total).isEqualTo(4 + 5 + response.size((short) 12));
+            // 40 slices of 8 KiB: the first eight are copied, the rest leave as regions
+            assertThat(inBuffers).isLessThan(ResponseEncoder.COPY_BUDGET + 8 * 1024);
+        } finally {
+            parts.forEach(ReferenceCountUtil::release);
+        }
+    }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread, any number of times; checks run on the given executor (the connection's event loop, or
  * the I/O pool when inline requests are off), at most one at a time per fetch ({@code pending}
  * coalesces bursts of wake-ups into one re-check). {@code done} makes completion happen exactly
- * once, after which the fetch unregisters and cancels its timer.
+ * once, after which the fetch unregisters, cancels its timer and leaves the waiters' bound; a
+ * {@link #cancel} (its connection closed) does the same without answering.
  */
 final class DelayedFetch {
 
@@ -46,7 +47,16 @@ final class DelayedFetch {
         for (TopicPartition tp : partitions) {
             waiters.watch(tp, this);
         }
-        timeout = timer.schedule(Math.max(1, maxWaitMs), this::expire);
+        Timer.Scheduled t = timer.schedule(Math.max(1, maxWaitMs), this::expire);
+        timeout = t;
+        if (done.get()) {
+            // cancelled meanwhile (the connection closed on another thread): undo what finish() missed
+            t.cancel();
+            for (TopicPartition tp : partitions) {
+                waiters.unwatch(tp, this);
+            }
+            return;
+        }
         onData();
     }
 
@@ -61,6 +71,11 @@ final class DelayedFetch {
 
     boolean isDone() {
         return done.get();
+    }
+
+    /** Stops waiting without answering (the connection closed): nothing of it stays registered. */
+    void cancel() {
+        finish();
     }
 
     private void schedule() {
@@ -100,6 +115,7 @@ final class DelayedFetch {
             for (TopicPartition tp : partitions) {
                 waiters.unwatch(tp, this);
             }
+            waiters.leave(partitions.size());
         }
     }
 }

@@ -30,13 +30,22 @@ import java.util.List;
  *       which makes the Java client send full requests from then on; an incremental request
  *       gets FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH. The answer holds exactly
  *       the requested partitions, in request order.</li>
- *   <li>Limits: {@code max_bytes} over the response and {@code partition_max_bytes} per
- *       partition, except that the first partition that returns data returns at least its first
- *       whole batch (KIP-74) so a consumer always progresses.</li>
+ *   <li>Limits: {@code max_bytes} over the response, capped by the broker's {@code fetch.max.bytes}
+ *       as Kafka caps it, and {@code partition_max_bytes} per partition, except that the first
+ *       partition that returns data returns at least its first whole batch (KIP-74) so a consumer
+ *       always progresses. A {@code max_bytes} of 0 therefore returns that one batch and nothing
+ *       more, as in Kafka; a negative one (or a negative {@code partition_max_bytes}) counts as 0
+ *       — Kafka's segment read throws on it and answers that partition UNKNOWN_SERVER_ERROR.
+ *       {@code min_bytes} is capped by the same limit (Kafka does so too), or a fetch could wait
+ *       for more than it may return.</li>
  *   <li>Long poll: when fewer than {@code min_bytes} are available and nothing failed, the fetch
  *       waits as a {@link DelayedFetch} — woken by the produce path when a partition's high
  *       watermark moves, and by a timer at {@code max_wait_ms}; its re-checks run where the
  *       connection's non-blocking work runs (the event loop, unless inline requests are off).
+ *       It stops waiting when its connection closes, and waits at all only while the broker's
+ *       waiters stay within {@code brook.fetch.max.waiting.partitions} (see
+ *       {@link FetchWaiters}); otherwise it is answered at once, as if {@code max_wait_ms} had
+ *       passed.
  *       Records are file slices, sent with sendfile (small ones copied into the response, see
  *       the network layer's response encoder).</li>
  *   <li>Isolation: READ_UNCOMMITTED reads up to the high watermark; READ_COMMITTED up to the
@@ -48,10 +57,12 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     private final BrokerContext broker;
     private final FetchWaiters waiters;
+    private final int fetchMaxBytes;
 
     public FetchHandler(BrokerContext broker, FetchWaiters waiters) {
         this.broker = broker;
         this.waiters = waiters;
+        this.fetchMaxBytes = broker.config().fetchMaxBytes();
     }
 
     /** Reads are index lookups and file slices (page cache); waiting is a {@link DelayedFetch}. */
@@ -73,8 +84,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         request.topics(DistinctPartitions.lastOfEach(request.topics(), FetchTopic::topic, FetchTopic::partitions,
                 FetchPartition::partition,
                 (t, parts) -> new FetchTopic().topic(t.topic()).topicId(t.topicId()).partitions(parts)));
-        Read first = read(broker, request);
-        if (first.errors || first.bytes >= request.minBytes() || request.maxWaitMs() <= 0 || first.watched.isEmpty()) {
+        int maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
+        int minBytes = Math.min(request.minBytes(), maxBytes);
+        Read first = read(broker, request, maxBytes);
+        if (first.errors || first.bytes >= minBytes || request.maxWaitMs() <= 0 || first.watched.isEmpty()
+                || !waiters.tryAdmit(first.watched.size())) {
             ctx.respond(first.response);
             return;
         }
@@ -82,18 +96,19 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 deadlinePassed -> {
                     Read again;
                     try {
-                        again = read(broker, request);
+                        again = read(broker, request, maxBytes);
                     } catch (RuntimeException e) {
                         ctx.fail(e);
                         return true;
                     }
-                    if (deadlinePassed || again.errors || again.bytes >= request.minBytes()) {
+                    if (deadlinePassed || again.errors || again.bytes >= minBytes) {
                         ctx.respond(again.response);
                         return true;
                     }
                     return false;
                 });
         delayed.start(broker.timer(), request.maxWaitMs());
+        ctx.onConnectionClosed(delayed::cancel);
     }
 
     /** One pass over the requested partitions. */
@@ -104,10 +119,10 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         List<TopicPartition> watched = new ArrayList<>();
     }
 
-    private static Read read(BrokerContext broker, FetchRequest request) {
+    private static Read read(BrokerContext broker, FetchRequest request, int maxBytes) {
         Read out = new Read();
         Topics topics = broker.topics();
-        long budget = request.maxBytes() <= 0 ? Integer.MAX_VALUE : request.maxBytes();
+        long budget = maxBytes;
         boolean readCommitted = request.isolationLevel() == 1;
         List<FetchableTopicResponse> responses = new ArrayList<>(request.topics().size());
         for (FetchTopic ft : request.topics()) {

@@ -4,6 +4,7 @@ import io.brook.server.topic.TopicPartition;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Long-poll fetches waiting for data, by partition. A {@link DelayedFetch} registers on every
@@ -21,20 +22,45 @@ import java.util.concurrent.ConcurrentMap;
  * of the one just answered.) A registration that {@link #wake} misses because it came after the
  * wake-up read the set is covered by the check every fetch makes after registering.
  *
+ * <p>Bound: every re-check of a waiter reads all its partitions, and a wake-up re-checks every
+ * waiter of the partition, so the cost of a record grows with the waiters. Their total, each
+ * fetch counted once per partition it waits on, is kept within
+ * {@code brook.fetch.max.waiting.partitions}: a fetch that does not {@linkplain #tryAdmit fit} is
+ * answered at once with what there is, as if its {@code max_wait_ms} had passed. A waiter leaves
+ * when it is answered or when its connection closes.
+ *
  * <p>Thread-safe; {@link #wake} is cheap and may run on the flusher thread — waiters do their
  * re-check on their connection's event loop (or the I/O pool when inline requests are off).
  */
 public final class FetchWaiters {
 
     private final ConcurrentMap<TopicPartition, Set<DelayedFetch>> byPartition;
+    private final int maxWaiting;
+    private final AtomicInteger admitted = new AtomicInteger();
 
-    public FetchWaiters() {
-        this(new ConcurrentHashMap<>());
+    /** Waiters for at most {@code maxWaiting} partitions at once (fetches counted once per partition). */
+    public FetchWaiters(int maxWaiting) {
+        this(new ConcurrentHashMap<>(), maxWaiting);
     }
 
     /** With a given (empty) map: tests use one that interleaves other calls with these. */
-    FetchWaiters(ConcurrentMap<TopicPartition, Set<DelayedFetch>> byPartition) {
+    FetchWaiters(ConcurrentMap<TopicPartition, Set<DelayedFetch>> byPartition, int maxWaiting) {
         this.byPartition = byPartition;
+        this.maxWaiting = maxWaiting;
+    }
+
+    /** Makes room for a fetch that waits on {@code partitions} partitions; false when full. */
+    boolean tryAdmit(int partitions) {
+        if (admitted.addAndGet(partitions) <= maxWaiting) {
+            return true;
+        }
+        admitted.addAndGet(-partitions);
+        return false;
+    }
+
+    /** A fetch admitted with {@link #tryAdmit} stopped waiting. */
+    void leave(int partitions) {
+        admitted.addAndGet(-partitions);
     }
 
     void watch(TopicPartition tp, DelayedFetch fetch) {

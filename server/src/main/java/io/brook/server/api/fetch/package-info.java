@@ -4,6 +4,8 @@
  * io.brook.server.api.fetch.FetchWaiters} until a watched partition's high watermark moves (a
  * wake-up from the storage's flusher thread) or {@code max_wait_ms} passes on the broker's timer.
  * Re-checks run on the connection's event loop (or the I/O pool when inline requests are off),
- * never on the thread that woke them. Nothing polls.
+ * never on the thread that woke them. Nothing polls. A fetch stops waiting when its connection
+ * closes, and waits at all only while the broker's waiters stay within
+ * {@code brook.fetch.max.waiting.partitions}; answers are capped by {@code fetch.max.bytes}.
  */
 package io.brook.server.api.fetch;

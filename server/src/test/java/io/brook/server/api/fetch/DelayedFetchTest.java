@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class DelayedFetchTest {
 
-    private final FetchWaiters waiters = new FetchWaiters();
+    private final FetchWaiters waiters = new FetchWaiters(Integer.MAX_VALUE);
     private final ManualExecutor executor = new ManualExecutor();
     private final List<Boolean> attempts = new ArrayList<>();
     private final TopicPartition tp = new TopicPartition("t", 0);

@@ -54,7 +54,7 @@ class FetchWaitersTest {
     }
 
     private final InterleavingMap map = new InterleavingMap();
-    private final FetchWaiters waiters = new FetchWaiters(map);
+    private final FetchWaiters waiters = new FetchWaiters(map, Integer.MAX_VALUE);
     private final ManualExecutor executor = new ManualExecutor();
     private final TopicPartition tp = new TopicPartition("t", 0);
     private final List<String> checks = new ArrayList<>();
