@@ -173,8 +173,8 @@ public final class RecordWalker {
             if (strictOffsets && offsetDelta != i) {
                 throw malformed(i, "offset delta " + offsetDelta + " where " + i + " was expected");
             }
-            int keyLength = readBytesField(i, bodyEnd, "key");
-            int valueLength = readBytesField(i, bodyEnd, "value");
+            int keyLength = readBytesField(i, bodyEnd, "key", "key length");
+            int valueLength = readBytesField(i, bodyEnd, "value", "value length");
             int headers = readVarint(i, "header count");
             if (headers < 0 || headers > (bodyEnd - position()) / 2) {
                 throw malformed(i, "header count " + headers + " does not fit in the " + (bodyEnd - position())
@@ -187,7 +187,7 @@ public final class RecordWalker {
                 }
                 checkFits(i, keyLen, bodyEnd, "header key");
                 skip(i, keyLen, "header key");
-                readBytesField(i, bodyEnd, "header value");
+                readBytesField(i, bodyEnd, "header value", "header value length");
             }
             if (position() != bodyEnd) {
                 throw malformed(i, "length " + length + " but its fields take " + (position() - bodyStart)
@@ -207,9 +207,12 @@ public final class RecordWalker {
         return Errors.NONE;
     }
 
-    /** Reads a nullable length and skips the bytes it covers; returns the length (-1 for null). */
-    private int readBytesField(int i, long bodyEnd, String field) throws IOException {
-        int length = readVarint(i, field + " length");
+    /**
+     * Reads a nullable length and skips the bytes it covers; returns the length (-1 for null).
+     * Both names are constants, so that nothing is concatenated unless the record is bad.
+     */
+    private int readBytesField(int i, long bodyEnd, String field, String lengthField) throws IOException {
+        int length = readVarint(i, lengthField);
         if (length < 0) {
             return -1; // -1 by the format; Kafka reads any negative length as null
         }
