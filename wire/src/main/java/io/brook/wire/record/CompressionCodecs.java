@@ -1,5 +1,6 @@
 package io.brook.wire.record;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import net.jpountz.lz4.LZ4Factory;
@@ -118,7 +119,9 @@ final class CompressionCodecs {
             case GZIP -> new GZIPInputStream(raw, 8192);
             case SNAPPY -> new SnappyBlocksInputStream(src, from, to, maxBytes);
             case LZ4 -> new LZ4FrameInputStream(raw, LZ4_DECOMPRESSOR, XXHashFactory.fastestInstance().hash32());
-            case ZSTD -> new ZstdInputStreamNoFinalizer(raw).setLongMax(ZSTD_MAX_WINDOW_LOG);
+            // the pool recycles the stream's 128 KiB input buffer, which it would otherwise allocate per batch
+            case ZSTD -> new ZstdInputStreamNoFinalizer(raw, RecyclingBufferPool.INSTANCE)
+                    .setLongMax(ZSTD_MAX_WINDOW_LOG);
             case NONE -> throw new IllegalArgumentException("not a compressed codec: " + compression);
         };
     }
