@@ -84,7 +84,7 @@ class AppendValidationTest {
         headerOnly.putInt(RecordBatch.BATCH_LENGTH_OFFSET, RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD);
         claimCount(headerOnly, Integer.MAX_VALUE);
         for (int i = 0; i < 3; i++) {
-            assertRefused(log, headerOnly.duplicate(), Errors.CORRUPT_MESSAGE, -1);
+            assertRefused(log, headerOnly.duplicate(), Errors.INVALID_RECORD, 0);
         }
         // a sound gzip section holding one record
         ByteBuffer one = claimCount(batch(Compression.GZIP, 1), Integer.MAX_VALUE);

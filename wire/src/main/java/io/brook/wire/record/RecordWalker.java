@@ -121,7 +121,8 @@ public final class RecordWalker {
         int from = batch.offset() + RecordBatch.RECORDS_OFFSET;
         int to = batch.offset() + batch.sizeInBytes();
         try {
-            if (compression == Compression.NONE) {
+            if (compression == Compression.NONE || from == to) {
+                // an empty section, compressed or not, holds no record (the cleaner writes such batches)
                 buf = batch.buffer();
                 pos = from;
                 lim = to;

@@ -129,4 +129,19 @@ class RecordWalkerTest {
         assertThat(walker.failedRecord()).isZero();
         assertThat(walker.failure()).startsWith("record 0: ");
     }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void shouldWalkAnEmptyBatchAsTheCleanerWritesIt(Compression c) {
+        ByteBuffer built = new RecordBatchBuilder(c).emptyBatchLastOffset(4).build();
+        ByteBuffer headerOnly = Samples.smallBatch(c).limit(RecordBatch.HEADER_SIZE).slice();
+        headerOnly.putInt(RecordBatch.BATCH_LENGTH_OFFSET, RecordBatch.HEADER_SIZE - RecordBatch.LOG_OVERHEAD);
+        headerOnly.putInt(RecordBatch.RECORDS_COUNT_OFFSET, 0);
+        RecordWalker walker = new RecordWalker(MAX);
+        for (ByteBuffer b : new ByteBuffer[] {built, headerOnly}) {
+            assertThat(walker.walk(new RecordBatch().wrap(b, 0), false, null)).as("%s", walker.failure())
+                    .isEqualTo(Errors.NONE);
+            assertThat(walker.walk(new RecordBatch().wrap(b, 0), true, null)).isEqualTo(Errors.INVALID_RECORD);
+        }
+    }
 }
