@@ -15,9 +15,16 @@ public final class AppendResult {
     private final long logAppendTimeMs;
     private final long logStartOffset;
     private final boolean duplicate;
+    private final int recordIndex;
 
     AppendResult(Errors error, String errorMessage, long baseOffset, long lastOffset, long logAppendTimeMs,
             long logStartOffset, boolean duplicate) {
+        this(error, errorMessage, baseOffset, lastOffset, logAppendTimeMs, logStartOffset, duplicate, -1);
+    }
+
+    private AppendResult(Errors error, String errorMessage, long baseOffset, long lastOffset, long logAppendTimeMs,
+            long logStartOffset, boolean duplicate, int recordIndex) {
+        this.recordIndex = recordIndex;
         this.error = error;
         this.errorMessage = errorMessage;
         this.baseOffset = baseOffset;
@@ -31,7 +38,18 @@ public final class AppendResult {
         return new AppendResult(error, message, -1L, -1L, -1L, logStartOffset, false);
     }
 
+    /** A failure caused by the record at {@code recordIndex} of the batch (-1: the batch as a whole). */
+    static AppendResult recordError(Errors error, String message, int recordIndex, long logStartOffset) {
+        return new AppendResult(error, message, -1L, -1L, -1L, logStartOffset, false, recordIndex);
+    }
+
     public Errors error() { return error; }
+
+    /**
+     * The index in the batch of the record that failed validation (Produce's
+     * {@code record_errors.batch_index}), or -1 when the error is not about one record.
+     */
+    public int recordIndex() { return recordIndex; }
 
     /** Human-readable reason for a failure (Produce's error_message), or null. */
     public String errorMessage() { return errorMessage; }

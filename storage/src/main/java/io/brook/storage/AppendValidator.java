@@ -1,25 +1,23 @@
 package io.brook.storage;
 
 import io.brook.wire.protocol.Errors;
-import io.brook.wire.record.CorruptRecordException;
-import io.brook.wire.record.Record;
 import io.brook.wire.record.RecordBatch;
 import io.brook.wire.record.TimestampType;
 
 import java.nio.ByteBuffer;
 import java.time.Clock;
-import java.util.Iterator;
 import java.util.zip.CRC32C;
 
 /**
  * What the log checks and rewrites in a client batch (Kafka's LogValidator): before the append
- * lock, the framing, {@code max.message.bytes}, the timestamp bounds and, on compacted topics,
- * that every record has a key; under it, the base offset, leader epoch and (LogAppendTime
- * topics) the timestamp. The records themselves are never re-encoded.
+ * lock, that the entry is one batch, {@code max.message.bytes}, then every record
+ * ({@link RecordChecks}: framing, count, offset deltas, timestamps and, on compacted topics,
+ * keys); under it, the base offset, leader epoch and (LogAppendTime topics) the timestamp. The
+ * records themselves are never re-encoded.
  *
- * <p>Threading: {@link #validate} touches no shared state and runs on the appending thread
- * without a lock; {@link #assign} uses this log's scratch buffers and runs under the log's
- * append lock.
+ * <p>Threading: {@link #validate} touches no shared state (its record walker is the calling
+ * thread's own) and runs on the appending thread without a lock; {@link #assign} uses this log's
+ * scratch buffers and runs under the log's append lock.
  */
 final class AppendValidator {
     private final String name;
@@ -48,53 +46,11 @@ final class AppendValidator {
             return AppendResult.error(Errors.MESSAGE_TOO_LARGE, "the batch of " + bytes
                     + " bytes exceeds max.message.bytes " + cfg.maxMessageBytes(), logStartOffset);
         }
-        if (!cfg.logAppendTime() && (cfg.timestampBeforeMaxMs() != Long.MAX_VALUE
-                || cfg.timestampAfterMaxMs() != Long.MAX_VALUE)) {
-            AppendResult bad = checkTimestamps(cfg, batch, p, clock.millis(), logStartOffset);
-            if (bad != null) {
-                return bad;
-            }
+        if (BatchHeader.magic(batch, p) != RecordBatch.MAGIC) {
+            return AppendResult.error(Errors.CORRUPT_MESSAGE, "record batch magic " + BatchHeader.magic(batch, p)
+                    + " in " + name, logStartOffset);
         }
-        if (cfg.compact() && !BatchHeader.isControl(batch, p)) {
-            return checkKeys(batch, p, logStartOffset);
-        }
-        return null;
-    }
-
-    /**
-     * {@code message.timestamp.before.max.ms} / {@code after.max.ms} (CreateTime topics): the
-     * batch's first and largest timestamps must lie within the allowed distance from now.
-     */
-    private AppendResult checkTimestamps(LogConfig cfg, ByteBuffer batch, int p, long now, long logStartOffset) {
-        long[] stamps = {BatchHeader.baseTimestamp(batch, p), BatchHeader.maxTimestamp(batch, p)};
-        for (long ts : stamps) {
-            if (ts < 0) {
-                continue;
-            }
-            if (now - ts > cfg.timestampBeforeMaxMs() || ts - now > cfg.timestampAfterMaxMs()) {
-                return AppendResult.error(Errors.INVALID_TIMESTAMP, "timestamp " + ts + " of a record in " + name
-                        + " is out of the accepted range around " + now, logStartOffset);
-            }
-        }
-        return null;
-    }
-
-    /** Kafka rejects keyless records on compacted topics (INVALID_RECORD). */
-    private AppendResult checkKeys(ByteBuffer batch, int p, long logStartOffset) {
-        RecordBatch rb = new RecordBatch().wrap(batch, p);
-        try {
-            Iterator<Record> it = rb.records();
-            while (it.hasNext()) {
-                if (!it.next().hasKey()) {
-                    return AppendResult.error(Errors.INVALID_RECORD,
-                            "Compacted topic cannot accept message without key in topic partition " + name + ".",
-                            logStartOffset);
-                }
-            }
-        } catch (CorruptRecordException e) {
-            return AppendResult.error(Errors.CORRUPT_MESSAGE, e.getMessage(), logStartOffset);
-        }
-        return null;
+        return RecordChecks.forThisThread().check(batch, p, cfg, clock.millis(), name, logStartOffset);
     }
 
     /**

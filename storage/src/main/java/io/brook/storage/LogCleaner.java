@@ -64,6 +64,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * map can hold cannot be cleaned (logged as an error, as Kafka refuses it). The map is sized to
  * what the dirty bytes could need, so small logs never allocate the whole buffer.
  *
+ * <p>A compressed batch is decoded whole, one at a time, into at most
+ * {@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES} (64 MiB) of heap plus a zstd window of at
+ * most 8 MiB of native memory; produce refuses batches beyond that bound, so every stored batch
+ * can be cleaned, and a larger one (written before that check) stops the pass with an error
+ * instead of exhausting memory. This happens on the cleaner's thread only, never on an event
+ * loop.
+ *
  * <p>Threading: one cleaner thread ({@link #clean} is synchronized: the key map is shared by
  * all passes); a log is cleaned under its maintenance lock, which retention also takes. Appends continue meanwhile (only closed segments are touched).
  */

@@ -1,11 +1,12 @@
 package io.brook.storage;
 
-import io.brook.wire.record.Record;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.record.CorruptRecordException;
 import io.brook.wire.record.RecordBatch;
+import io.brook.wire.record.RecordWalker;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Iterator;
 import java.util.NavigableMap;
 
 /**
@@ -13,14 +14,21 @@ import java.util.NavigableMap;
  * the first record holding the largest timestamp (KIP-734). Only offsets from the log start up
  * to the high watermark are considered; a segment's time index gives where to start scanning.
  *
+ * <p>Records are walked, not decoded ({@link RecordWalker}): a compressed batch is read through a
+ * small window, so a lookup holds no more than one batch of the file and 16 KiB of its
+ * decompressed records whatever the batch decompresses to (at most
+ * {@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES}, the bound produce enforces).
+ *
  * <p>Threading: reads only, without a lock, like a Fetch: the caller passes the log start and the
- * visible end it read once, and every segment is read up to that end.
+ * visible end it read once, and every segment is read up to that end. ListOffsets runs it on the
+ * server's I/O pool, never on an event loop. An instance serves one lookup on one thread.
  */
 final class TimestampLookup {
     private final NavigableMap<Long, LogSegment> segments;
     private final long logStartOffset;
     private final LogPoint visible;
     private final long highWatermark;
+    private final RecordWalker walker = new RecordWalker(RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES);
 
     /**
      * @param visible       the end readers may see (bounds every scan)
@@ -127,14 +135,43 @@ final class TimestampLookup {
             if (BatchHeader.isLogAppendTime(b, p)) {
                 return new TimestampOffset(Math.max(BatchHeader.baseOffset(b, p), from), batchMax, epoch);
             }
-            Iterator<Record> it = rb.wrap(b, p).records();
-            while (it.hasNext()) {
-                Record r = it.next();
-                if (r.offset() >= from && (exact ? r.timestamp() == target : r.timestamp() >= target)) {
-                    return new TimestampOffset(r.offset(), r.timestamp(), epoch);
-                }
+            Match match = new Match(BatchHeader.baseOffset(b, p), from, target, exact);
+            if (walker.walk(rb.wrap(b, p), false, match) != Errors.NONE) {
+                throw new CorruptRecordException("batch at " + (scanner.filePosition()) + " of " + seg.logFile()
+                        + ": " + walker.failure());
+            }
+            if (match.offset >= 0) {
+                return new TimestampOffset(match.offset, match.timestamp, epoch);
             }
         }
         return null;
+    }
+
+    /** Stops the walk at the first record at or above {@code from} with a matching timestamp. */
+    private static final class Match implements RecordWalker.Visitor {
+        private final long baseOffset;
+        private final long from;
+        private final long target;
+        private final boolean exact;
+        long offset = -1L;
+        long timestamp = -1L;
+
+        Match(long baseOffset, long from, long target, boolean exact) {
+            this.baseOffset = baseOffset;
+            this.from = from;
+            this.target = target;
+            this.exact = exact;
+        }
+
+        @Override
+        public boolean record(int index, int offsetDelta, long ts, int keyLength, int valueLength) {
+            long o = baseOffset + offsetDelta;
+            if (o >= from && (exact ? ts == target : ts >= target)) {
+                offset = o;
+                timestamp = ts;
+                return false;
+            }
+            return true;
+        }
     }
 }

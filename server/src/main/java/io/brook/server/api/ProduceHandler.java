@@ -13,6 +13,7 @@ import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceRequest.PartitionProduceData;
 import io.brook.wire.message.ProduceRequest.TopicProduceData;
 import io.brook.wire.message.ProduceResponse;
+import io.brook.wire.message.ProduceResponse.BatchIndexAndErrorMessage;
 import io.brook.wire.message.ProduceResponse.PartitionProduceResponse;
 import io.brook.wire.message.ProduceResponse.TopicProduceResponse;
 import io.brook.wire.protocol.ApiMessage;
@@ -28,9 +29,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Produce (key 0). Each partition's records must be exactly one valid magic-v2 batch; it is
- * checked here (header, CRC, codec, counts) and appended by the storage, which enforces the
- * idempotence rules and {@code max.message.bytes}. Errors are per partition.
+ * Produce (key 0). Each partition's records must be exactly one valid magic-v2 batch; its header
+ * is checked here (CRC, codec, counts) and the storage checks every record (framing, count,
+ * offset deltas, timestamps, keys of compacted topics), the idempotence rules and
+ * {@code max.message.bytes} before it appends anything. Errors are per partition; a record that
+ * fails is named in {@code record_errors} (v8+).
  *
  * <p>When the answer goes out: {@code acks=1} right after the write; {@code acks=all} (-1) once
  * the storage's group commit made every appended batch durable (immediately when fsync-on-ack
@@ -180,6 +183,11 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         if (result.error() != Errors.NONE) {
             fail(r, result.error(), result.errorMessage());
             r.logStartOffset(result.logStartOffset());
+            if (result.recordIndex() >= 0) {
+                // v8+: which record of the batch failed, as Kafka reports a record validation error
+                r.recordErrors(List.of(new BatchIndexAndErrorMessage().batchIndex(result.recordIndex())
+                        .batchIndexErrorMessage(result.errorMessage())));
+            }
             return;
         }
         r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())

@@ -1,5 +1,6 @@
 package io.brook.wire.record;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import net.jpountz.lz4.LZ4Factory;
@@ -7,7 +8,6 @@ import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 import net.jpountz.xxhash.XXHashFactory;
-import org.xerial.snappy.Snappy;
 import org.xerial.snappy.SnappyError;
 import org.xerial.snappy.SnappyOutputStream;
 
@@ -35,15 +35,21 @@ import java.util.zip.GZIPOutputStream;
  * <p>Bombs: decompressed output goes into one array that grows by doubling from a small multiple
  * of the compressed size and never beyond {@code maxBytes}; going past it is a
  * {@link CorruptRecordException}. So memory follows the bytes actually produced, not any size a
- * stream declares. Snappy chunks are parsed here rather than by {@code SnappyInputStream} because
- * that class allocates whatever chunk size and uncompressed length the input declares. LZ4 frame
- * blocks are at most 4 MiB by the format. zstd keeps its default decoder window limit (2^27), the
- * same as the Java clients use, so frames written at any compression level remain readable.
+ * stream declares. Callers that only walk the records read {@link #decompressing} as a stream
+ * and keep no more than a small window of it ({@link RecordWalker}). Snappy chunks are parsed by
+ * {@link SnappyBlocksInputStream} rather than by {@code SnappyInputStream} because that class
+ * allocates whatever chunk size and uncompressed length the input declares. LZ4 frame blocks are
+ * at most 4 MiB by the format. zstd windows are limited to {@link #ZSTD_MAX_WINDOW_LOG}.
  */
 final class CompressionCodecs {
-    private static final byte[] SNAPPY_MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
-    /** Magic plus the int32 version and int32 compatible-version that follow it. */
-    private static final int SNAPPY_HEADER_SIZE = 16;
+    /**
+     * The largest zstd window accepted: 2^23 = 8 MiB, the limit RFC 8878 (3.1.1.1.2) recommends
+     * decoders to support and encoders not to exceed. zstd's own default limit is 2^27: a frame
+     * declaring such a window makes the decoder allocate it (128 MiB of native memory) whatever
+     * the frame holds. Every compression level up to 19 stays within 8 MiB; only the "ultra"
+     * levels 20-22 write larger windows, and batches compressed at those levels are refused.
+     */
+    static final int ZSTD_MAX_WINDOW_LOG = 23;
     private static final int ZSTD_DEFAULT_LEVEL = 3;
     private static final int MIN_INITIAL_OUTPUT = 256;
 
@@ -84,27 +90,8 @@ final class CompressionCodecs {
         if (compressedSize == 0) {
             return ByteBuffer.wrap(sink.buf, 0, 0);
         }
-        try {
-            switch (compression) {
-                case GZIP -> {
-                    try (InputStream in = new GZIPInputStream(new ByteBufferInputStream(src, from, to), 8192)) {
-                        sink.readAll(in);
-                    }
-                }
-                case SNAPPY -> snappy(src, from, to, sink);
-                case LZ4 -> {
-                    try (InputStream in = new LZ4FrameInputStream(new ByteBufferInputStream(src, from, to),
-                            LZ4_DECOMPRESSOR, XXHashFactory.fastestInstance().hash32())) {
-                        sink.readAll(in);
-                    }
-                }
-                case ZSTD -> {
-                    try (InputStream in = new ZstdInputStreamNoFinalizer(new ByteBufferInputStream(src, from, to))) {
-                        sink.readAll(in);
-                    }
-                }
-                default -> throw new IllegalArgumentException("not a compressed codec: " + compression);
-            }
+        try (InputStream in = decompressing(compression, src, from, to, maxBytes)) {
+            sink.readAll(in);
         } catch (CorruptRecordException e) {
             throw e;
         } catch (IOException | RuntimeException | SnappyError e) {
@@ -114,74 +101,29 @@ final class CompressionCodecs {
         return ByteBuffer.wrap(sink.buf, 0, sink.len);
     }
 
-    private static void snappy(ByteBuffer src, int from, int to, Sink sink) throws IOException {
-        byte[] in;
-        int start;
-        int end;
-        if (src.hasArray()) {
-            in = src.array();
-            start = src.arrayOffset() + from;
-            end = src.arrayOffset() + to;
-        } else {
-            in = new byte[to - from];
-            src.get(from, in);
-            start = 0;
-            end = in.length;
-        }
-        if (end - start < SNAPPY_HEADER_SIZE || !startsWithSnappyMagic(in, start, end)) {
-            snappyBlock(in, start, end - start, sink);
-            return;
-        }
-        int p = start + SNAPPY_HEADER_SIZE;
-        while (p < end) {
-            if (startsWithSnappyMagic(in, p, end)) { // concatenated streams repeat the header
-                if (end - p < SNAPPY_HEADER_SIZE) {
-                    throw new CorruptRecordException("snappy: truncated stream header at byte " + (p - start));
-                }
-                p += SNAPPY_HEADER_SIZE;
-                continue;
-            }
-            if (end - p < 4) {
-                throw new CorruptRecordException("snappy: truncated chunk length at byte " + (p - start));
-            }
-            int chunk = ((in[p] & 0xFF) << 24) | ((in[p + 1] & 0xFF) << 16) | ((in[p + 2] & 0xFF) << 8) | (in[p + 3] & 0xFF);
-            p += 4;
-            if (chunk < 0 || chunk > end - p) {
-                throw new CorruptRecordException("snappy: chunk length " + chunk + " exceeds the " + (end - p)
-                        + " bytes that remain");
-            }
-            snappyBlock(in, p, chunk, sink);
-            p += chunk;
-        }
-    }
-
-    private static boolean startsWithSnappyMagic(byte[] in, int at, int end) {
-        if (end - at < SNAPPY_MAGIC.length) {
-            return false;
-        }
-        for (int i = 0; i < SNAPPY_MAGIC.length; i++) {
-            if (in[at + i] != SNAPPY_MAGIC[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void snappyBlock(byte[] in, int off, int len, Sink sink) throws IOException {
-        if (len == 0) {
-            return;
-        }
-        int size = Snappy.uncompressedLength(in, off, len);
-        if (size < 0) {
-            throw new CorruptRecordException("snappy: block declares a negative uncompressed length");
-        }
-        sink.reserve(size);
-        // The native decoder writes exactly the declared length and relies on the caller for room.
-        int n = Snappy.uncompress(in, off, len, sink.buf, sink.len);
-        if (n != size) {
-            throw new CorruptRecordException("snappy: block declared " + size + " bytes but produced " + n);
-        }
-        sink.len += n;
+    /**
+     * A stream of the decompressed bytes [from, to) of {@code src} (absolute indices, position
+     * untouched), which the caller reads as far as it needs and closes (zstd holds native memory
+     * until then). The stream does not count its output: the caller bounds what it reads.
+     * {@code maxBytes} bounds what the stream may allocate at once: a snappy block that declares
+     * more is refused. A zstd frame whose window exceeds {@link #ZSTD_MAX_WINDOW_LOG} fails when
+     * its header is read.
+     *
+     * @throws IOException from the codec for malformed input; a {@link CorruptRecordException}
+     *         (unchecked) for a malformed snappy stream or a block larger than {@code maxBytes}
+     */
+    static InputStream decompressing(Compression compression, ByteBuffer src, int from, int to, int maxBytes)
+            throws IOException {
+        InputStream raw = new ByteBufferInputStream(src, from, to);
+        return switch (compression) {
+            case GZIP -> new GZIPInputStream(raw, 8192);
+            case SNAPPY -> new SnappyBlocksInputStream(src, from, to, maxBytes);
+            case LZ4 -> new LZ4FrameInputStream(raw, LZ4_DECOMPRESSOR, XXHashFactory.fastestInstance().hash32());
+            // the pool recycles the stream's 128 KiB input buffer, which it would otherwise allocate per batch
+            case ZSTD -> new ZstdInputStreamNoFinalizer(raw, RecyclingBufferPool.INSTANCE)
+                    .setLongMax(ZSTD_MAX_WINDOW_LOG);
+            case NONE -> throw new IllegalArgumentException("not a compressed codec: " + compression);
+        };
     }
 
     /** Compresses {@code len} bytes of {@code in} into a new array, in the format described above. */
@@ -235,16 +177,6 @@ final class CompressionCodecs {
                     return;
                 }
                 len += n;
-            }
-        }
-
-        /** Makes room for {@code n} more bytes, or fails if that would pass the bound. */
-        void reserve(int n) {
-            if (n > max - len) {
-                throw tooLarge();
-            }
-            if (n > buf.length - len) {
-                grow(len + n);
             }
         }
 

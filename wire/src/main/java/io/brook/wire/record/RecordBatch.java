@@ -96,7 +96,10 @@ public final class RecordBatch {
      */
     static final int MIN_RECORD_SIZE = 7;
 
-    /** Decompressed size above which {@link #records()} gives up (a bound against bombs). */
+    /**
+     * Decompressed size above which {@link #records()} gives up (a bound against bombs); also the
+     * most a produced batch may decompress to, so that every stored batch can be decoded.
+     */
     public static final int DEFAULT_MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024;
 
     private static final int SCRATCH_SIZE = 4096;
