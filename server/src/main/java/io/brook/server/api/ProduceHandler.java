@@ -56,9 +56,25 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         this.broker = broker;
     }
 
-    /** Appends go to the page cache under the log's short lock; durability is awaited through a callback. */
+    /**
+     * Appends go to the page cache under the log's short lock and durability is awaited through a
+     * callback, so a request of uncompressed batches runs on the event loop: checking their
+     * records costs a walk over bytes that are there. A compressed batch must be decompressed to
+     * be checked, up to {@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES} from a few kilobytes,
+     * which would stall every connection of the loop for as long: such a request goes to the
+     * I/O pool, where Kafka runs every request.
+     */
     @Override
-    public boolean runsOnEventLoop() {
+    public boolean runsOnEventLoop(ProduceRequest request) {
+        List<TopicProduceData> topicData = request.topicData();
+        for (int t = 0; t < topicData.size(); t++) {
+            List<PartitionProduceData> parts = topicData.get(t).partitionData();
+            for (int p = 0; p < parts.size(); p++) {
+                if (parts.get(p).records() instanceof BufferRecords records && RecordBatch.startsCompressed(records)) {
+                    return false;
+                }
+            }
+        }
         return true;
     }
 

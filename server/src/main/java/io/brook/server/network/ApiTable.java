@@ -52,6 +52,12 @@ public final class ApiTable {
             return key;
         }
 
+        /** Whether the handler may run {@code body} (read by this entry's reader) on the event loop. */
+        @SuppressWarnings("unchecked") // the body was read by this entry's reader, so it is a Q
+        boolean runsOnEventLoop(ApiRequest body) {
+            return handler.runsOnEventLoop((Q) body);
+        }
+
         /** The lowest version in the ApiVersions response. */
         public short advertisedMin() {
             return advertisedMin;

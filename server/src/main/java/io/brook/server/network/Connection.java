@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * running — a later response that finished first waits there (the reorder buffer), while the
  * requests behind it keep being processed.
  *
- * <p>Inline requests: a handler that {@linkplain ApiHandler#runsOnEventLoop never blocks}
- * (Produce, Fetch) runs right here on the event loop when the serial executor is
+ * <p>Inline requests: a request whose handler says it {@linkplain ApiHandler#runsOnEventLoop never
+ * blocks} (Fetch, Produce of uncompressed batches) runs right here on the event loop when the serial executor is
  * idle, i.e. every earlier request of the connection has been handed to its handler already —
  * so handlers still see requests in order. That saves the hand-off to the pool and the one back
  * (two thread wake-ups, each a futex or eventfd round trip) per request. When an earlier request
@@ -214,7 +214,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         reading = true;
         if (body == null) {
             rc.respond(ApiTable.unsupportedApiVersions(entry));
-        } else if (inlineRequests && entry.handler.runsOnEventLoop() && serial.isIdle()) {
+        } else if (inlineRequests && entry.runsOnEventLoop(body) && serial.isIdle()) {
             rc.run();
         } else {
             // the pool's run holds a reference of its own: an abandon (the channel closed) must

@@ -89,7 +89,7 @@ class InlineRequestsTest {
         }
 
         @Override
-        public boolean runsOnEventLoop() {
+        public boolean runsOnEventLoop(Ping request) {
             return inline;
         }
     }

@@ -31,6 +31,11 @@ public final class BufferRecords implements Records {
         return buffer.duplicate();
     }
 
+    /** The big-endian int16 at {@code index} (0 = the first byte), without making a view. */
+    public short shortAt(int index) {
+        return buffer.getShort(index);
+    }
+
     @Override
     public int sizeInBytes() {
         return buffer.remaining();

@@ -1,5 +1,6 @@
 package io.brook.wire.record;
 
+import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 
 import java.nio.ByteBuffer;
@@ -196,6 +197,14 @@ public final class RecordBatch {
     }
 
     /** Attribute bits 0-2, which may name an unassigned codec (5-7). */
+    /**
+     * Whether {@code records} starts with a batch header whose attributes name a compression
+     * codec: a cheap look at two bytes, no validation.
+     */
+    public static boolean startsCompressed(BufferRecords records) {
+        return records.sizeInBytes() >= HEADER_SIZE && (records.shortAt(ATTRIBUTES_OFFSET) & COMPRESSION_MASK) != 0;
+    }
+
     public int compressionId() {
         return attributes() & COMPRESSION_MASK;
     }

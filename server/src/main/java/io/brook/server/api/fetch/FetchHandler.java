@@ -67,7 +67,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     /** Reads are index lookups and file slices (page cache); waiting is a {@link DelayedFetch}. */
     @Override
-    public boolean runsOnEventLoop() {
+    public boolean runsOnEventLoop(FetchRequest request) {
         return true;
     }
 
