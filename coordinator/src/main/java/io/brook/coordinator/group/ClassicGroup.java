@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.wire.protocol.LogSafe;
 
 /**
  * The state of one group: membership (classic protocol) and committed offsets. A group that only
@@ -53,7 +54,7 @@ final class ClassicGroup {
 
     void transitionTo(GroupState target, long now) {
         if (!target.canFollow(state)) {
-            throw new IllegalStateException("group " + groupId + ": illegal transition " + state + " -> " + target);
+            throw new IllegalStateException("group " + LogSafe.escape(groupId) + ": illegal transition " + state + " -> " + target);
         }
         state = target;
         stateTimestamp = now;

@@ -4,6 +4,7 @@ import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.LogSafe;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
@@ -317,7 +318,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
-            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(cause));
         }
         closing = true;
         ctx.close();
@@ -354,7 +355,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             ctx.flush();
         }
         if (!closing) {
-            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), reason);
+            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(reason));
         }
         closing = true;
         channel.config().setAutoRead(false);

@@ -2,6 +2,7 @@ package io.brook.server.topic;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.storage.Log;
+import io.brook.wire.protocol.LogSafe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class Topics {
             if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
                 continue;
             }
-            LOG.warn("Deleting the log of {}: no such topic partition is registered", tp);
+            LOG.warn("Deleting the log of {}: no such topic partition is registered", LogSafe.escape(tp));
             logs.deletePartition(tp.topic(), tp.partition());
         }
         for (Topic t : registry.all()) {
