@@ -2,6 +2,7 @@ package io.brook.server.config;
 
 import static io.brook.server.config.BrokerConfig.*;
 
+import io.brook.storage.LogConfig;
 import io.brook.storage.config.ConfigKey;
 import io.brook.storage.config.ConfigKey.Check;
 import io.brook.storage.config.ConfigKey.Type;
@@ -58,7 +59,8 @@ final class BrokerConfigKeys {
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),
                 key(MESSAGE_MAX_BYTES, Type.INT, "1048588", Check.atLeast(0), "Largest record batch accepted."),
-                key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(1024), "Segment file size."),
+                key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
+                        "Segment file size."),
                 key(LOG_ROLL_MS, Type.LONG, null, Check.atLeast(1), "Segment age before rolling."),
                 key(LOG_ROLL_HOURS, Type.INT, "168", Check.atLeast(1), "Segment age before rolling, hours."),
                 key(LOG_RETENTION_MS, Type.LONG, null, Check.atLeast(-1), "Retention time; -1 unlimited."),

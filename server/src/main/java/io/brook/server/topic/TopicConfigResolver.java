@@ -104,6 +104,7 @@ public final class TopicConfigResolver {
             }
         }
         try {
+            LogConfig.checkRequested(overrides);
             base.with(overrides);
             return null;
         } catch (InvalidConfigException e) {

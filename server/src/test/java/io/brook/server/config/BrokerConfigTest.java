@@ -61,6 +61,14 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldRefuseSegmentsBelowKafkasMinimumOfOneMebibyte() {
+        assertThat(BrokerConfig.parse(Map.of("log.segment.bytes", "1048576")).string(BrokerConfig.LOG_SEGMENT_BYTES))
+                .isEqualTo("1048576");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.segment.bytes", "1048575")))
+                .hasMessageContaining("log.segment.bytes").hasMessageContaining("at least 1048576");
+    }
+
+    @Test
     void shouldPreallocateFourMebibytesUnlessSwitchedOffOrTooSmall() {
         assertThat(BrokerConfig.defaults().intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isEqualTo(4 << 20);
         assertThat(BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "0"))

@@ -1,0 +1,72 @@
+package io.brook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterConfigsResponse;
+import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
+import io.brook.wire.message.CreateTopicsRequest.CreatableTopicConfig;
+import io.brook.wire.message.CreateTopicsResponse;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterConfigsResource;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterableConfig;
+import io.brook.wire.message.IncrementalAlterConfigsResponse;
+import io.brook.wire.protocol.Errors;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Topic configs a client may not use as a weapon: Kafka's minimums and bounded list edits. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TopicConfigLimitsTest {
+
+    private Brook brook;
+    private ProtocolClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        brook = Brook.builder().start();
+        client = new ProtocolClient(brook.bootstrapServers());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        brook.close();
+    }
+
+    private short createWith(String topic, String name, String value) throws Exception {
+        CreatableTopic t = new CreatableTopic().name(topic).numPartitions(1).replicationFactor((short) 1);
+        if (name != null) {
+            t.configs(List.of(new CreatableTopicConfig().name(name).value(value)));
+        }
+        CreateTopicsResponse r = client.call(new CreateTopicsRequest().topics(List.of(t)).timeoutMs(1000), (short) 5);
+        return r.topics().get(0).errorCode();
+    }
+
+    private short incrementalAlter(String topic, byte op, String name, String value) throws Exception {
+        IncrementalAlterConfigsResponse r = client.call(new IncrementalAlterConfigsRequest().resources(List.of(
+                new AlterConfigsResource().resourceType((byte) 2).resourceName(topic).configs(List.of(
+                        new AlterableConfig().name(name).configOperation(op).value(value))))), (short) 1);
+        return r.responses().get(0).errorCode();
+    }
+
+    @Test
+    void shouldRefuseSegmentsBelowKafkasMinimumFromEveryAdminApi() throws Exception {
+        assertThat(createWith("tiny", "segment.bytes", "1024")).isEqualTo(Errors.INVALID_CONFIG.code());
+        assertThat(brook.topics().get("tiny")).isNull();
+        assertThat(createWith("mib", "segment.bytes", "1048576")).isEqualTo(Errors.NONE.code());
+
+        assertThat(incrementalAlter("mib", (byte) 0, "segment.bytes", "1048575")).isEqualTo(Errors.INVALID_CONFIG.code());
+        AlterConfigsResponse r = client.call(new AlterConfigsRequest().resources(List.of(
+                new AlterConfigsRequest.AlterConfigsResource().resourceType((byte) 2).resourceName("mib").configs(
+                        List.of(new AlterConfigsRequest.AlterableConfig().name("segment.bytes").value("14"))))), (short) 1);
+        assertThat(r.responses().get(0).errorCode()).isEqualTo(Errors.INVALID_CONFIG.code());
+        assertThat(incrementalAlter("mib", (byte) 0, "segment.ms", "0")).isEqualTo(Errors.INVALID_CONFIG.code());
+        assertThat(brook.topics().log("mib", 0).config().segmentBytes()).isEqualTo(1048576);
+    }
+}
