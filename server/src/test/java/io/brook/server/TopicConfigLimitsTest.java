@@ -69,4 +69,25 @@ class TopicConfigLimitsTest {
         assertThat(incrementalAlter("mib", (byte) 0, "segment.ms", "0")).isEqualTo(Errors.INVALID_CONFIG.code());
         assertThat(brook.topics().log("mib", 0).config().segmentBytes()).isEqualTo(1048576);
     }
+
+    @Test
+    void shouldRefuseAnOversizedListEditBeforeSplittingIt() throws Exception {
+        assertThat(createWith("lists", null, null)).isEqualTo(Errors.NONE.code());
+        StringBuilder million = new StringBuilder();
+        for (int i = 0; i < 1_000_000; i++) {
+            million.append('p').append(i).append(',');
+        }
+        IncrementalAlterConfigsResponse r = client.call(new IncrementalAlterConfigsRequest().resources(List.of(
+                new AlterConfigsResource().resourceType((byte) 2).resourceName("lists").configs(List.of(
+                        new AlterableConfig().name("cleanup.policy").configOperation((byte) 2)
+                                .value(million.toString()))))), (short) 1);
+        assertThat(r.responses().get(0).errorCode()).isEqualTo(Errors.INVALID_CONFIG.code());
+        // the length is checked first: the million items were never split and merged
+        assertThat(r.responses().get(0).errorMessage()).contains("longer than 16384 characters");
+
+        assertThat(incrementalAlter("lists", (byte) 2, "cleanup.policy", "compact,delete,compact")).isZero();
+        assertThat(brook.topics().log("lists", 0).config().values().get("cleanup.policy")).isEqualTo("delete,compact");
+        assertThat(incrementalAlter("lists", (byte) 3, "cleanup.policy", "delete")).isZero();
+        assertThat(brook.topics().log("lists", 0).config().values().get("cleanup.policy")).isEqualTo("compact");
+    }
 }
