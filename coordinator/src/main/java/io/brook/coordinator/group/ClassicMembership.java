@@ -166,16 +166,17 @@ final class ClassicMembership {
     }
 
     private void updateMemberAndRebalance(ClassicGroup group, GroupMember member, JoinRequest req, CompletableFuture<JoinResult> future) {
-        member.protocols = req.protocols();
+        group.setProtocols(member, req.protocols());
         member.rebalanceTimeoutMs = req.rebalanceTimeoutMs();
         member.sessionTimeoutMs = req.sessionTimeoutMs();
         member.clientId = req.clientId();
         member.clientHost = req.clientHost();
-        if (member.awaitingJoin != null && member.awaitingJoin != future) {
+        CompletableFuture<JoinResult> parked = group.unparkJoin(member);
+        if (parked != null && parked != future) {
             // A retried JoinGroup supersedes the parked one.
-            member.awaitingJoin.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            parked.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
-        member.awaitingJoin = future;
+        group.parkJoin(member, future);
         rebalance.scheduleSession(group, member.memberId, member.sessionTimeoutMs);
         rebalance.maybePrepareRebalance(group);
         rebalance.maybeCompleteJoin(group);
@@ -187,9 +188,9 @@ final class ClassicMembership {
         String newId = req.groupInstanceId() + "-" + UUID.randomUUID();
         GroupMember member = group.members.get(oldId);
         // The old incarnation's parked calls are answered as fenced.
-        if (member.awaitingJoin != null) {
-            member.awaitingJoin.complete(JoinResult.error(Errors.FENCED_INSTANCE_ID, oldId));
-            member.awaitingJoin = null;
+        CompletableFuture<JoinResult> parked = group.unparkJoin(member);
+        if (parked != null) {
+            parked.complete(JoinResult.error(Errors.FENCED_INSTANCE_ID, oldId));
         }
         if (member.awaitingSync != null) {
             member.awaitingSync.complete(SyncResult.error(Errors.FENCED_INSTANCE_ID));
@@ -202,7 +203,7 @@ final class ClassicMembership {
         String oldHost = member.clientHost;
         rebalance.cancelSession(group, oldId);
         group.replaceStaticMember(oldId, newId);
-        member.protocols = req.protocols();
+        group.setProtocols(member, req.protocols());
         member.rebalanceTimeoutMs = req.rebalanceTimeoutMs();
         member.sessionTimeoutMs = req.sessionTimeoutMs();
         member.clientId = req.clientId();
@@ -230,7 +231,7 @@ final class ClassicMembership {
                         if (group.members.get(newId) == member && group.generation == generation) {
                             rebalance.cancelSession(group, newId);
                             group.replaceStaticMember(newId, oldId);
-                            member.protocols = oldProtocols;
+                            group.setProtocols(member, oldProtocols);
                             member.rebalanceTimeoutMs = oldRebalance;
                             member.sessionTimeoutMs = oldSession;
                             member.clientId = oldClientId;
@@ -240,18 +241,18 @@ final class ClassicMembership {
                         future.complete(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, ""));
                     });
                 } else {
-                    member.awaitingJoin = future;
+                    group.parkJoin(member, future);
                     rebalance.prepareRebalance(group);
                     rebalance.maybeCompleteJoin(group);
                 }
             }
             case COMPLETING_REBALANCE -> {
-                member.awaitingJoin = future;
+                group.parkJoin(member, future);
                 rebalance.prepareRebalance(group);
                 rebalance.maybeCompleteJoin(group);
             }
             case PREPARING_REBALANCE -> {
-                member.awaitingJoin = future;
+                group.parkJoin(member, future);
                 rebalance.maybeCompleteJoin(group);
             }
             default -> future.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, newId));
