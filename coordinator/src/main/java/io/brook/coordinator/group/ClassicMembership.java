@@ -52,7 +52,10 @@ final class ClassicMembership {
         ClassicGroup group = groups.get(req.groupId());
         if (group == null) {
             if (!unknownMember) return CompletableFuture.completedFuture(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
-            group = groups.getOrCreate(req.groupId());
+            group = groups.getOrCreateWithinLimit(req.groupId());
+            if (group == null) {
+                return CompletableFuture.completedFuture(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, memberId));
+            }
         }
         if (!acceptJoiningMember(group, memberId)) {
             if (group.pendingMembers.remove(memberId)) {
@@ -90,6 +93,13 @@ final class ClassicMembership {
             // KIP-394: hand out the id first, so that a client that times out and retries does not
             // leave a ghost member behind; the id expires after the session timeout if unused.
             String newId = req.clientId() + "-" + UUID.randomUUID();
+            if (group.pendingMembers.size() >= config.maxGroupSize()) {
+                // group.max.size bounds the ids handed out and not used yet too: the oldest makes
+                // room (its client, if still there, gets UNKNOWN_MEMBER_ID and joins afresh)
+                String oldest = group.pendingMembers.iterator().next();
+                group.pendingMembers.remove(oldest);
+                rebalance.cancelSession(group, oldest);
+            }
             group.pendingMembers.add(newId);
             rebalance.scheduleSession(group, newId, req.sessionTimeoutMs());
             future.complete(JoinResult.error(Errors.MEMBER_ID_REQUIRED, newId));
