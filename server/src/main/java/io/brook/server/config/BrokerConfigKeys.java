@@ -113,6 +113,11 @@ final class BrokerConfigKeys {
                         "Pause of the compactor when it has nothing to do."),
                 key(LOG_CLEANER_DEDUPE_BUFFER_SIZE, Type.LONG, "134217728", Check.atLeast(1024 * 1024),
                         "Memory of the compactor's key map (key digests and offsets); bounds the keys one pass can clean."),
+                key(PRODUCER_ID_EXPIRATION_MS, Type.INT, "86400000", Check.atLeast(1),
+                        "How long an idle idempotent producer's state (its duplicate window) is kept."),
+                key(MAX_PRODUCER_IDS_PER_PARTITION, Type.INT, "100000", Check.atLeast(1),
+                        "Most idempotent producers whose state one partition holds; beyond, new producers are"
+                                + " refused (retriable) until idle ones expire."),
                 key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
                 key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
                         "Partitions of the committed-offsets topic."),
