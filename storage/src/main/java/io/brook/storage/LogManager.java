@@ -1,6 +1,7 @@
 package io.brook.storage;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.wire.protocol.LogSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -359,7 +360,7 @@ public final class LogManager implements AutoCloseable {
      */
     public Log getOrCreateLog(String topic, int partition, LogConfig config) throws IOException {
         if (!LEGAL_TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
-            throw new IllegalArgumentException("illegal topic name '" + topic + "'");
+            throw new IllegalArgumentException("illegal topic name '" + LogSafe.escape(topic) + "'");
         }
         if (partition < 0) {
             throw new IllegalArgumentException("negative partition " + partition);

@@ -1,6 +1,7 @@
 package io.brook.server.topic;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.wire.protocol.LogSafe;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -137,7 +138,7 @@ public final class TopicRegistry {
                     || id.getMostSignificantBits() == 0 && id.getLeastSignificantBits() == 0);
             Topic t = new Topic(w.name(), id, w.partitions(), w.configs());
             if (next.put(t.name(), t) != null) {
-                throw new IllegalArgumentException("Topic '" + t.name() + "' exists or is named twice");
+                throw new IllegalArgumentException("Topic '" + LogSafe.escape(t.name()) + "' exists or is named twice");
             }
             ids.put(id, t);
             created.add(t);
