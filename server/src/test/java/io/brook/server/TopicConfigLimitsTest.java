@@ -90,4 +90,26 @@ class TopicConfigLimitsTest {
         assertThat(incrementalAlter("lists", (byte) 3, "cleanup.policy", "delete")).isZero();
         assertThat(brook.topics().log("lists", 0).config().values().get("cleanup.policy")).isEqualTo("compact");
     }
+
+    @Test
+    void shouldRefuseAResourceNamedTwiceSoThatOneRequestWritesATopicOnce() throws Exception {
+        assertThat(createWith("twice", null, null)).isEqualTo(Errors.NONE.code());
+        long writes = brook.topics().registryWrites();
+        List<AlterConfigsResource> same = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            same.add(new AlterConfigsResource().resourceType((byte) 2).resourceName("twice").configs(List.of(
+                    new AlterableConfig().name("retention.ms").configOperation((byte) 0).value(Integer.toString(i)))));
+        }
+        IncrementalAlterConfigsResponse r = client.call(new IncrementalAlterConfigsRequest().resources(same), (short) 1);
+        assertThat(r.responses()).hasSize(1000)
+                .allSatisfy(x -> assertThat(x.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code()));
+        AlterConfigsResponse a = client.call(new AlterConfigsRequest().resources(List.of(
+                new AlterConfigsRequest.AlterConfigsResource().resourceType((byte) 2).resourceName("twice").configs(List.of(
+                        new AlterConfigsRequest.AlterableConfig().name("retention.ms").value("1"),
+                        new AlterConfigsRequest.AlterableConfig().name("retention.ms").value("2"))),
+                new AlterConfigsRequest.AlterConfigsResource().resourceType((byte) 2).resourceName("lists"),
+                new AlterConfigsRequest.AlterConfigsResource().resourceType((byte) 2).resourceName("lists"))), (short) 1);
+        assertThat(a.responses()).allSatisfy(x -> assertThat(x.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code()));
+        assertThat(brook.topics().registryWrites()).isEqualTo(writes);
+    }
 }

@@ -42,8 +42,12 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
     @Override
     public void handle(RequestContext ctx, IncrementalAlterConfigsRequest request) {
         List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
+                .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsResource res : request.resources()) {
-            Failure err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
+                    ? TopicConfigChange.DUPLICATE_RESOURCE
+                    : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
             if (err == null) {
                 err = alter(broker, res, request.validateOnly());
             }

@@ -30,7 +30,8 @@ import java.util.zip.CRC32C;
  * immutable {@link Topic}s; changes are serialised by the registry's monitor and are durable
  * (file replaced atomically and fsynced) before they become visible.
  *
- * <p>File layout (big-endian), replaced as a whole on every change:
+ * <p>File layout (big-endian), replaced as a whole on every change (creating the topics of one
+ * request, {@link #createAll}, is one change):
  * <pre>
  *  0  magic   int32  'BRKT'
  *  4  version int16  1
