@@ -93,7 +93,7 @@ public final class Brook implements AutoCloseable {
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
             TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
             this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
-            Topics topics = new Topics(config, registry, topicConfigs, logs);
+            Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
             this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
             Listener adv = config.advertisedListener();

@@ -374,12 +374,13 @@ class ProduceFetchTest {
                 ProtocolClient pc = new ProtocolClient(b.bootstrapServers())) {
             CreateTopicsResponse r = pc.call(new CreateTopicsRequest().topics(List.of(
                     new CreatableTopic().name("short").numPartitions(1).replicationFactor((short) 1).configs(List.of(
-                            new CreatableTopicConfig().name("segment.bytes").value("1024"),
+                            new CreatableTopicConfig().name("segment.bytes").value("1048576"),
                             new CreatableTopicConfig().name("retention.ms").value("1"))))), (short) 7);
             assertThat(r.topics().get(0).errorCode()).isZero();
-            for (int i = 0; i < 20; i++) {
+            // segments are at least 1 MiB (Kafka's minimum): three batches of 512 KiB fill more than one
+            for (int i = 0; i < 3; i++) {
                 ProduceResponse p = pc.call(produce((short) -1, "short", 0,
-                        batch(Compression.NONE, 1000, "x".repeat(200))), PRODUCE_V);
+                        batch(Compression.NONE, 1000, "x".repeat(512 * 1024))), PRODUCE_V);
                 assertThat(p.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
             }
             Await.until("old segments removed by retention",

@@ -55,6 +55,14 @@ public final class LogConfig {
 
     private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
 
+    /**
+     * Kafka's lower bound for {@code segment.bytes} and {@code log.segment.bytes} since 4.0
+     * (KIP-1030), enforced by {@link #checkRequested} on what clients and operators ask for. Every
+     * segment holds open files, so a tiny segment size would let one client exhaust the broker's
+     * file descriptors.
+     */
+    public static final int MIN_REQUESTED_SEGMENT_BYTES = 1024 * 1024;
+
     /** Every setting, in a stable order: type, default and the rule a value must satisfy. */
     private static final Map<String, ConfigKey> KEYS = keys(
             ConfigKey.of(SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(14)),
@@ -225,6 +233,27 @@ public final class LogConfig {
             }
         }
         return new LogConfig(o);
+    }
+
+    /**
+     * Checks settings that a client (CreateTopics, AlterConfigs, IncrementalAlterConfigs) or an
+     * operator asks for against Kafka's bounds where they are stricter than what the storage code
+     * needs, and what {@link #with} therefore accepts: {@code segment.bytes} at least
+     * {@link #MIN_REQUESTED_SEGMENT_BYTES}. {@code with} stays lenient so that a topic whose
+     * override was stored before the bound was raised still opens, and so that storage tests can
+     * roll segments of a few hundred bytes; neither path is open to a client.
+     *
+     * @throws InvalidConfigException naming the first setting out of bounds
+     */
+    public static void checkRequested(Map<String, ?> values) {
+        Object segmentBytes = values.get(SEGMENT_BYTES);
+        if (segmentBytes != null) {
+            int v = KEYS.get(SEGMENT_BYTES).parseInt(String.valueOf(segmentBytes));
+            if (v < MIN_REQUESTED_SEGMENT_BYTES) {
+                throw new InvalidConfigException(SEGMENT_BYTES, String.valueOf(segmentBytes),
+                        "must be at least " + MIN_REQUESTED_SEGMENT_BYTES);
+            }
+        }
     }
 
     /** Every setting with its effective value. */

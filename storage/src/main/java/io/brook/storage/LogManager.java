@@ -1,6 +1,7 @@
 package io.brook.storage;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.wire.protocol.LogSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +79,7 @@ public final class LogManager implements AutoCloseable {
         private int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
         private long cleanerBackoffMs = 15_000L;
         private long producerIdExpirationMs = 86_400_000L;
+        private int maxProducerIdsPerPartition = ProducerStateManager.DEFAULT_MAX_PRODUCERS;
         private boolean cleanerEnable = true;
         private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
         private boolean backgroundThreads = true;
@@ -138,6 +140,18 @@ public final class LogManager implements AutoCloseable {
 
         /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
         public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
+
+        /**
+         * {@code brook.max.producer.ids.per.partition}: the most idempotent producers whose state one
+         * partition holds, default 100,000 (see {@link ProducerStateManager}).
+         */
+        public Options maxProducerIdsPerPartition(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("brook.max.producer.ids.per.partition must be at least 1, not " + max);
+            }
+            this.maxProducerIdsPerPartition = max;
+            return this;
+        }
 
         /** {@code log.cleaner.dedupe.buffer.size}: memory of the compaction key map, default 128 MiB. */
         public Options cleanerDedupeBufferSize(long bytes) { this.cleanerDedupeBufferSize = bytes; return this; }
@@ -246,6 +260,7 @@ public final class LogManager implements AutoCloseable {
             for (int i = 0; i < futures.size(); i++) {
                 try {
                     Log log = futures.get(i).get();
+                    log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
                     log.setHighWatermarkListener(options.highWatermarkListener);
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
@@ -352,7 +367,7 @@ public final class LogManager implements AutoCloseable {
      */
     public Log getOrCreateLog(String topic, int partition, LogConfig config) throws IOException {
         if (!LEGAL_TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
-            throw new IllegalArgumentException("illegal topic name '" + topic + "'");
+            throw new IllegalArgumentException("illegal topic name '" + LogSafe.escape(topic) + "'");
         }
         if (partition < 0) {
             throw new IllegalArgumentException("negative partition " + partition);
@@ -374,6 +389,7 @@ public final class LogManager implements AutoCloseable {
             // data becomes durable, and close fsyncs this directory once for all of them.
             Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
                     flusher, preallocator);
+            log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
             log.setHighWatermarkListener(options.highWatermarkListener);
             logs.put(tp, log);
             return log;

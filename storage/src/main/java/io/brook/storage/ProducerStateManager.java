@@ -41,6 +41,13 @@ import java.util.zip.CRC32C;
  *                                     lastOffset int64 | timestamp int64)
  * </pre>
  *
+ * <p>Bounds: state leaves when a producer has been idle for {@code producer.id.expiration.ms}
+ * ({@link #expire}) or its batches fall below the log start offset. At most {@link #maxProducers}
+ * producers are held ({@code brook.max.producer.ids.per.partition}); past that a batch of a
+ * producer without state is refused with the retriable NOT_ENOUGH_REPLICAS until some state
+ * expires. Nothing is ever evicted to make room: dropping a live producer's state would let a
+ * retry of a batch it already had acknowledged be written a second time, silently.
+ *
  * <p>Threading: the state's methods run under the owning log's append lock (or while the log
  * is being opened); the snapshot files are written, listed and deleted under the log's
  * state-file lock.
@@ -51,11 +58,15 @@ final class ProducerStateManager {
     private static final int HEADER = 2 + 4 + 4;
     private static final int ENTRY_FIXED = 8 + 2 + 8 + 8 + 1;
     private static final int BATCH_SIZE = 4 + 4 + 8 + 8 + 8;
+    /** Default of {@code brook.max.producer.ids.per.partition}. */
+    static final int DEFAULT_MAX_PRODUCERS = 100_000;
 
     private final Path dir;
     private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
     /** Open transactions: first offset -> producer id, for the last stable offset. */
     private final TreeMap<Long, Long> ongoingTxns = new TreeMap<>();
+    /** Set before the log is published to appenders (see {@link LogManager}). */
+    private int maxProducers = DEFAULT_MAX_PRODUCERS;
 
     /** Result of {@link #check}: the verdict and, for a duplicate, the original batch. */
     static final class Check {
@@ -75,6 +86,22 @@ final class ProducerStateManager {
 
     ProducerStateManager(Path dir) {
         this.dir = dir;
+    }
+
+    /** {@code brook.max.producer.ids.per.partition}: the most producers whose state is held. */
+    void setMaxProducers(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("at least one producer, not " + max);
+        }
+        this.maxProducers = max;
+    }
+
+    int maxProducers() {
+        return maxProducers;
+    }
+
+    int size() {
+        return producers.size();
     }
 
     ProducerStateEntry entry(long producerId) {
@@ -112,6 +139,12 @@ final class ProducerStateManager {
         int last = BatchHeader.lastSequence(b, p);
         ProducerStateEntry e = producers.get(pid);
         if (e == null) {
+            if (producers.size() >= maxProducers) {
+                out.error = Errors.NOT_ENOUGH_REPLICAS;
+                out.message = "This partition holds the state of " + producers.size()
+                        + " idempotent producers (brook.max.producer.ids.per.partition); a new producer may write"
+                        + " once the state of idle ones expires (producer.id.expiration.ms)";
+            }
             return;
         }
         if (epoch == e.epoch) {
@@ -192,13 +225,23 @@ final class ProducerStateManager {
 
     /**
      * Forgets producers idle for longer than {@code expirationMs} (Kafka's
-     * {@code producer.id.expiration.ms}) by their last batch timestamp; an open transaction
-     * keeps its producer. Returns how many went.
+     * {@code producer.id.expiration.ms}) by their last batch timestamp, as Kafka does; an open
+     * transaction keeps its producer. The timestamp is the client's: one without a timestamp (-1)
+     * expires like a very old one (as in Kafka), and one in the future counts from the first pass
+     * that sees it, so that no timestamp keeps a producer's state for good. Returns how many went.
      */
     int expire(long nowMs, long expirationMs) {
         int before = producers.size();
-        producers.values().removeIf(e -> e.currentTxnFirstOffset < 0 && e.lastTimestamp >= 0
-                && nowMs - e.lastTimestamp > expirationMs);
+        producers.values().removeIf(e -> {
+            if (e.currentTxnFirstOffset >= 0) {
+                return false;
+            }
+            if (e.lastTimestamp > nowMs) {
+                e.lastTimestamp = nowMs;
+                return false;
+            }
+            return nowMs - e.lastTimestamp > expirationMs;
+        });
         return before - producers.size();
     }
 

@@ -96,4 +96,16 @@ class LogConfigTest {
         assertThat(LogConfig.names()).startsWith("segment.bytes", "segment.ms").contains("brook.flush.on.ack");
         assertThat(LogConfig.defaultValue("max.compaction.lag.ms")).isEqualTo(Long.toString(Long.MAX_VALUE));
     }
+
+    @Test
+    void shouldHoldRequestedSegmentSizesToKafkasMinimumButOpenSmallerStoredOnes() {
+        LogConfig.checkRequested(Map.of("segment.bytes", "1048576", "retention.ms", "1"));
+        assertThatThrownBy(() -> LogConfig.checkRequested(Map.of("segment.bytes", "1048575")))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("segment.bytes").hasMessageContaining("at least 1048576");
+        assertThatThrownBy(() -> LogConfig.checkRequested(Map.of("segment.bytes", 14)))
+                .isInstanceOf(InvalidConfigException.class);
+        // the storage layer itself (stored overrides, storage tests) still takes small segments
+        assertThat(LogConfig.defaults().with(Map.of("segment.bytes", 300)).segmentBytes()).isEqualTo(300);
+    }
 }

@@ -197,6 +197,43 @@ class ProducerStateTest {
     }
 
     @Test
+    void shouldRefuseNewProducersAtTheBoundWithoutForgettingTheOnesItHolds() throws Exception {
+        open(Map.of());
+        log.producers.setMaxProducers(2);
+        assertThat(send(1, 0, 0, 1).error()).isEqualTo(Errors.NONE);
+        AppendResult acked = send(2, 0, 0, 1);
+        long end = log.logEndOffset();
+        AppendResult third = send(3, 0, 0, 1);
+        assertThat(third.error()).as("retriable: the producer tries again").isEqualTo(Errors.NOT_ENOUGH_REPLICAS);
+        assertThat(third.errorMessage()).contains("brook.max.producer.ids.per.partition");
+        assertThat(log.logEndOffset()).isEqualTo(end);
+        // a producer held keeps its duplicate window: its retry is still recognised
+        AppendResult retry = send(2, 0, 0, 1);
+        assertThat(retry.duplicate()).isTrue();
+        assertThat(retry.baseOffset()).isEqualTo(acked.baseOffset());
+        assertThat(send(1, 0, 1, 1).error()).isEqualTo(Errors.NONE);
+        assertThat(send(-1, -1, -1, 1).error()).as("not idempotent: no state").isEqualTo(Errors.NONE);
+        // once idle state expires, room is made
+        assertThat(log.expireProducers(2000 + 86_400_000L, 86_400_000L)).isEqualTo(2);
+        assertThat(send(3, 0, 0, 1).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldExpireProducersWhateverTimestampTheirBatchesCarry() throws Exception {
+        open(Map.of());
+        long now = 200_000_000L;
+        assertThat(log.append(Batches.idempotent(7L, (short) 0, 0, 1, -1L), 0).error()).isEqualTo(Errors.NONE);
+        assertThat(log.append(Batches.idempotent(8L, (short) 0, 0, 1, Long.MAX_VALUE / 2), 0).error())
+                .isEqualTo(Errors.NONE);
+        // no timestamp: as old as can be (Kafka expires it too); the future: counted from now
+        assertThat(log.expireProducers(now, 86_400_000L)).isEqualTo(1);
+        assertThat(log.producers.entry(7L)).isNull();
+        assertThat(log.expireProducers(now + 86_400_000L, 86_400_000L)).isZero();
+        assertThat(log.expireProducers(now + 86_400_001L, 86_400_000L)).isEqualTo(1);
+        assertThat(log.producers.entry(8L)).isNull();
+    }
+
+    @Test
     void shouldListAbortedTransactionsForReadCommittedAndKeepThemAcrossRestarts() throws Exception {
         open(Map.of(LogConfig.SEGMENT_BYTES, 400));
         log.append(Batches.batch(1000, 2, "k"), 0);                                        // 0-1

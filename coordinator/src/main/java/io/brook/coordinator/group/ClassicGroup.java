@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.wire.protocol.LogSafe;
 
 /**
  * The state of one group: membership (classic protocol) and committed offsets. A group that only
@@ -34,6 +36,13 @@ final class ClassicGroup {
     final Map<String, String> staticMembers = new HashMap<>();
     /** Member ids handed out with MEMBER_ID_REQUIRED that have not joined with them yet. */
     final Set<String> pendingMembers = new LinkedHashSet<>();
+    /** How many members are parked in JoinGroup, kept so that a join does not walk the members. */
+    private int awaitingJoinCount;
+    /**
+     * Protocol name → how many members offer it, kept so that a join checks its protocols against
+     * the group without walking the members.
+     */
+    private final Map<String, Integer> protocolSupport = new HashMap<>();
     /** Members of the current generation that have not sent SyncGroup yet. */
     final Set<String> pendingSyncMembers = new HashSet<>();
     /** A member joined during the initial rebalance delay, so the delay is extended. */
@@ -53,7 +62,7 @@ final class ClassicGroup {
 
     void transitionTo(GroupState target, long now) {
         if (!target.canFollow(state)) {
-            throw new IllegalStateException("group " + groupId + ": illegal transition " + state + " -> " + target);
+            throw new IllegalStateException("group " + LogSafe.escape(groupId) + ": illegal transition " + state + " -> " + target);
         }
         state = target;
         stateTimestamp = now;
@@ -72,14 +81,31 @@ final class ClassicGroup {
     }
 
     void add(GroupMember member) {
+        load(member);
+        if (leaderId == null) leaderId = member.memberId;
+    }
+
+    /** Adds a member as replay finds it (the leader comes from the record). */
+    void load(GroupMember member) {
         members.put(member.memberId, member);
         if (member.instanceId != null) staticMembers.put(member.instanceId, member.memberId);
-        if (leaderId == null) leaderId = member.memberId;
+        countProtocols(member, 1);
+        if (member.awaitingJoin != null) awaitingJoinCount++;
+    }
+
+    /** Forgets every member (replay replaces them with a record's). */
+    void clearMembers() {
+        members.clear();
+        staticMembers.clear();
+        protocolSupport.clear();
+        awaitingJoinCount = 0;
     }
 
     void remove(String memberId) {
         GroupMember m = members.remove(memberId);
         if (m == null) return;
+        countProtocols(m, -1);
+        if (m.awaitingJoin != null) awaitingJoinCount--;
         if (m.instanceId != null && memberId.equals(staticMembers.get(m.instanceId))) staticMembers.remove(m.instanceId);
         pendingSyncMembers.remove(memberId);
         if (memberId.equals(leaderId)) {
@@ -97,14 +123,43 @@ final class ClassicGroup {
         if (pendingSyncMembers.remove(oldId)) pendingSyncMembers.add(newId);
     }
 
+    /** Parks a JoinGroup of a member of this group until the join phase completes. */
+    void parkJoin(GroupMember member, CompletableFuture<JoinResult> future) {
+        if (member.awaitingJoin == null && members.get(member.memberId) == member) awaitingJoinCount++;
+        member.awaitingJoin = future;
+    }
+
+    /** The member's parked JoinGroup, now no longer parked; null when there was none. */
+    CompletableFuture<JoinResult> unparkJoin(GroupMember member) {
+        CompletableFuture<JoinResult> f = member.awaitingJoin;
+        if (f != null && members.get(member.memberId) == member) awaitingJoinCount--;
+        member.awaitingJoin = null;
+        return f;
+    }
+
+    /** Replaces the protocols a member offers. */
+    void setProtocols(GroupMember member, List<Protocol> protocols) {
+        boolean isMember = members.get(member.memberId) == member;
+        if (isMember) countProtocols(member, -1);
+        member.protocols = protocols;
+        if (isMember) countProtocols(member, 1);
+    }
+
+    private void countProtocols(GroupMember member, int delta) {
+        Set<String> names = new HashSet<>();
+        for (Protocol p : member.protocols) {
+            if (names.add(p.name())) {
+                protocolSupport.merge(p.name(), delta, (a, b) -> a + b == 0 ? null : a + b);
+            }
+        }
+    }
+
     int numAwaitingJoin() {
-        int n = 0;
-        for (GroupMember m : members.values()) if (m.awaitingJoin != null) n++;
-        return n;
+        return awaitingJoinCount;
     }
 
     boolean allMembersJoined() {
-        return pendingMembers.isEmpty() && numAwaitingJoin() == members.size();
+        return pendingMembers.isEmpty() && awaitingJoinCount == members.size();
     }
 
     int rebalanceTimeoutMs() {
@@ -123,14 +178,7 @@ final class ClassicGroup {
         if (members.isEmpty()) return true;
         if (!type.equals(protocolType)) return false;
         for (Protocol p : offered) {
-            boolean all = true;
-            for (GroupMember m : members.values()) {
-                if (!m.supports(p.name())) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) return true;
+            if (protocolSupport.getOrDefault(p.name(), 0) == members.size()) return true;
         }
         return false;
     }

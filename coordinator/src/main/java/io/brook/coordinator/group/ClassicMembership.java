@@ -52,7 +52,10 @@ final class ClassicMembership {
         ClassicGroup group = groups.get(req.groupId());
         if (group == null) {
             if (!unknownMember) return CompletableFuture.completedFuture(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
-            group = groups.getOrCreate(req.groupId());
+            group = groups.getOrCreateWithinLimit(req.groupId());
+            if (group == null) {
+                return CompletableFuture.completedFuture(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, memberId));
+            }
         }
         if (!acceptJoiningMember(group, memberId)) {
             if (group.pendingMembers.remove(memberId)) {
@@ -90,6 +93,13 @@ final class ClassicMembership {
             // KIP-394: hand out the id first, so that a client that times out and retries does not
             // leave a ghost member behind; the id expires after the session timeout if unused.
             String newId = req.clientId() + "-" + UUID.randomUUID();
+            if (group.pendingMembers.size() >= config.maxGroupSize()) {
+                // group.max.size bounds the ids handed out and not used yet too: the oldest makes
+                // room (its client, if still there, gets UNKNOWN_MEMBER_ID and joins afresh)
+                String oldest = group.pendingMembers.iterator().next();
+                group.pendingMembers.remove(oldest);
+                rebalance.cancelSession(group, oldest);
+            }
             group.pendingMembers.add(newId);
             rebalance.scheduleSession(group, newId, req.sessionTimeoutMs());
             future.complete(JoinResult.error(Errors.MEMBER_ID_REQUIRED, newId));
@@ -166,16 +176,17 @@ final class ClassicMembership {
     }
 
     private void updateMemberAndRebalance(ClassicGroup group, GroupMember member, JoinRequest req, CompletableFuture<JoinResult> future) {
-        member.protocols = req.protocols();
+        group.setProtocols(member, req.protocols());
         member.rebalanceTimeoutMs = req.rebalanceTimeoutMs();
         member.sessionTimeoutMs = req.sessionTimeoutMs();
         member.clientId = req.clientId();
         member.clientHost = req.clientHost();
-        if (member.awaitingJoin != null && member.awaitingJoin != future) {
+        CompletableFuture<JoinResult> parked = group.unparkJoin(member);
+        if (parked != null && parked != future) {
             // A retried JoinGroup supersedes the parked one.
-            member.awaitingJoin.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            parked.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
-        member.awaitingJoin = future;
+        group.parkJoin(member, future);
         rebalance.scheduleSession(group, member.memberId, member.sessionTimeoutMs);
         rebalance.maybePrepareRebalance(group);
         rebalance.maybeCompleteJoin(group);
@@ -187,9 +198,9 @@ final class ClassicMembership {
         String newId = req.groupInstanceId() + "-" + UUID.randomUUID();
         GroupMember member = group.members.get(oldId);
         // The old incarnation's parked calls are answered as fenced.
-        if (member.awaitingJoin != null) {
-            member.awaitingJoin.complete(JoinResult.error(Errors.FENCED_INSTANCE_ID, oldId));
-            member.awaitingJoin = null;
+        CompletableFuture<JoinResult> parked = group.unparkJoin(member);
+        if (parked != null) {
+            parked.complete(JoinResult.error(Errors.FENCED_INSTANCE_ID, oldId));
         }
         if (member.awaitingSync != null) {
             member.awaitingSync.complete(SyncResult.error(Errors.FENCED_INSTANCE_ID));
@@ -202,7 +213,7 @@ final class ClassicMembership {
         String oldHost = member.clientHost;
         rebalance.cancelSession(group, oldId);
         group.replaceStaticMember(oldId, newId);
-        member.protocols = req.protocols();
+        group.setProtocols(member, req.protocols());
         member.rebalanceTimeoutMs = req.rebalanceTimeoutMs();
         member.sessionTimeoutMs = req.sessionTimeoutMs();
         member.clientId = req.clientId();
@@ -230,7 +241,7 @@ final class ClassicMembership {
                         if (group.members.get(newId) == member && group.generation == generation) {
                             rebalance.cancelSession(group, newId);
                             group.replaceStaticMember(newId, oldId);
-                            member.protocols = oldProtocols;
+                            group.setProtocols(member, oldProtocols);
                             member.rebalanceTimeoutMs = oldRebalance;
                             member.sessionTimeoutMs = oldSession;
                             member.clientId = oldClientId;
@@ -240,18 +251,18 @@ final class ClassicMembership {
                         future.complete(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, ""));
                     });
                 } else {
-                    member.awaitingJoin = future;
+                    group.parkJoin(member, future);
                     rebalance.prepareRebalance(group);
                     rebalance.maybeCompleteJoin(group);
                 }
             }
             case COMPLETING_REBALANCE -> {
-                member.awaitingJoin = future;
+                group.parkJoin(member, future);
                 rebalance.prepareRebalance(group);
                 rebalance.maybeCompleteJoin(group);
             }
             case PREPARING_REBALANCE -> {
-                member.awaitingJoin = future;
+                group.parkJoin(member, future);
                 rebalance.maybeCompleteJoin(group);
             }
             default -> future.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, newId));

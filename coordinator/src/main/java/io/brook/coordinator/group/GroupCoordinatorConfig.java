@@ -17,7 +17,9 @@ import io.brook.storage.config.ConfigKey.Type;
  *                                 while members keep arriving, capped by the rebalance timeout)
  * @param minSessionTimeoutMs      {@code group.min.session.timeout.ms}
  * @param maxSessionTimeoutMs      {@code group.max.session.timeout.ms}
- * @param maxGroupSize             {@code group.max.size}
+ * @param maxGroupSize             {@code group.max.size}: members per group, and member ids handed out
+ *                                 with MEMBER_ID_REQUIRED that are not used yet (Kafka: unbounded by
+ *                                 default; Brook: {@value #DEFAULT_MAX_GROUP_SIZE})
  * @param newMemberJoinTimeoutMs   how long a member that joined for the first time may stay parked in
  *                                 JoinGroup before it is dropped (Kafka's fixed 5 minutes)
  * @param offsetMetadataMaxSize    {@code offset.metadata.max.bytes}, counted in characters as Kafka does
@@ -26,6 +28,8 @@ import io.brook.storage.config.ConfigKey.Type;
  * @param offsetsTopicPartitions   {@code offsets.topic.num.partitions}: partitions of
  *                                 {@code __consumer_offsets}; a group lives in
  *                                 {@code abs(groupId.hashCode()) % offsetsTopicPartitions}
+ * @param maxGroups                {@code brook.group.max.groups}: classic groups this coordinator
+ *                                 holds (Brook's own bound; Kafka has none for classic groups)
  */
 public record GroupCoordinatorConfig(
         int initialRebalanceDelayMs,
@@ -36,13 +40,29 @@ public record GroupCoordinatorConfig(
         int offsetMetadataMaxSize,
         long offsetsRetentionMs,
         long offsetsRetentionCheckIntervalMs,
-        int offsetsTopicPartitions) {
+        int offsetsTopicPartitions,
+        int maxGroups) {
 
     /** Name of the internal compacted topic that holds committed offsets and group metadata. */
     static final String OFFSETS_TOPIC = "__consumer_offsets";
 
     private static final int NEW_MEMBER_JOIN_TIMEOUT_MS = 5 * 60_000;
     private static final long MINUTE_MS = 60_000L;
+
+    /**
+     * Brook's default of {@code group.max.size} (Kafka's is unbounded): far above any real classic
+     * group (each rebalance hands every member's metadata to the leader in one response, and the
+     * group's record holds all of them), low enough that one group's members stay a bounded amount
+     * of memory.
+     */
+    static final int DEFAULT_MAX_GROUP_SIZE = 10_000;
+    /**
+     * Default of {@code brook.group.max.groups}: Kafka does not bound its classic groups; Brook does
+     * so that group ids a client invents cannot grow the coordinator's memory without end. A
+     * hundred thousand groups is far above what one broker serves (groups without members or
+     * offsets are dropped at each offsets retention check).
+     */
+    static final int DEFAULT_MAX_GROUPS = 100_000;
 
     // Kafka's names and defaults (50 partitions for __consumer_offsets, as Kafka has).
     private static final ConfigKey INITIAL_REBALANCE_DELAY_MS =
@@ -52,7 +72,9 @@ public record GroupCoordinatorConfig(
     private static final ConfigKey MAX_SESSION_TIMEOUT_MS =
             ConfigKey.of("group.max.session.timeout.ms", Type.INT, "1800000", Check.atLeast(0));
     private static final ConfigKey MAX_SIZE =
-            ConfigKey.of("group.max.size", Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(1));
+            ConfigKey.of("group.max.size", Type.INT, Integer.toString(DEFAULT_MAX_GROUP_SIZE), Check.atLeast(1));
+    private static final ConfigKey MAX_GROUPS =
+            ConfigKey.of("brook.group.max.groups", Type.INT, Integer.toString(DEFAULT_MAX_GROUPS), Check.atLeast(1));
     private static final ConfigKey OFFSET_METADATA_MAX_BYTES =
             ConfigKey.of("offset.metadata.max.bytes", Type.INT, "4096", Check.atLeast(0));
     private static final ConfigKey OFFSETS_RETENTION_MINUTES =
@@ -64,7 +86,7 @@ public record GroupCoordinatorConfig(
 
     private static final List<ConfigKey> KEYS = List.of(INITIAL_REBALANCE_DELAY_MS, MIN_SESSION_TIMEOUT_MS,
             MAX_SESSION_TIMEOUT_MS, MAX_SIZE, OFFSET_METADATA_MAX_BYTES, OFFSETS_RETENTION_MINUTES,
-            OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSETS_TOPIC_NUM_PARTITIONS);
+            OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSETS_TOPIC_NUM_PARTITIONS, MAX_GROUPS);
 
     /** Kafka's broker config names this class reads in {@link #fromConfigs}. */
     public static final List<String> CONFIG_NAMES = KEYS.stream().map(ConfigKey::name).toList();
@@ -80,9 +102,10 @@ public record GroupCoordinatorConfig(
         if (offsetsRetentionMs < 1) throw new IllegalArgumentException("offsetsRetentionMs < 1");
         if (offsetsRetentionCheckIntervalMs < 1) throw new IllegalArgumentException("offsetsRetentionCheckIntervalMs < 1");
         if (offsetsTopicPartitions < 1) throw new IllegalArgumentException("offsetsTopicPartitions < 1");
+        if (maxGroups < 1) throw new IllegalArgumentException("maxGroups < 1");
     }
 
-    /** Kafka's defaults. */
+    /** Kafka's defaults, and Brook's bounds where Kafka has none. */
     static GroupCoordinatorConfig defaults() {
         return fromConfigs(Map.of());
     }
@@ -105,7 +128,8 @@ public record GroupCoordinatorConfig(
                 intValue(configs, OFFSET_METADATA_MAX_BYTES),
                 Math.multiplyExact(longValue(configs, OFFSETS_RETENTION_MINUTES), MINUTE_MS),
                 longValue(configs, OFFSETS_RETENTION_CHECK_INTERVAL_MS),
-                intValue(configs, OFFSETS_TOPIC_NUM_PARTITIONS));
+                intValue(configs, OFFSETS_TOPIC_NUM_PARTITIONS),
+                intValue(configs, MAX_GROUPS));
     }
 
     private static int intValue(Map<String, String> configs, ConfigKey key) {
@@ -119,27 +143,33 @@ public record GroupCoordinatorConfig(
     /** The same settings with another number of {@code __consumer_offsets} partitions. */
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v);
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v, maxGroups);
     }
 
     GroupCoordinatorConfig withInitialRebalanceDelayMs(int v) {
         return new GroupCoordinatorConfig(v, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
     }
 
     GroupCoordinatorConfig withMaxGroupSize(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, v, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
     }
 
     GroupCoordinatorConfig withNewMemberJoinTimeoutMs(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, v,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
     }
 
     GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions);
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions, maxGroups);
+    }
+
+    GroupCoordinatorConfig withMaxGroups(int v) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs,
+                offsetsTopicPartitions, v);
     }
 
     /** The {@code __consumer_offsets} partition that holds this group's records. */

@@ -53,7 +53,8 @@ final class GroupOffsets {
         CompletableFuture<List<PartitionResult>> future = new CompletableFuture<>();
         Errors groupError = validateCommit(groupId, generationId, memberId, groupInstanceId, version);
         if (groupError != Errors.NONE) return CompletableFuture.completedFuture(allFailed(partitions, groupError));
-        ClassicGroup group = groups.getOrCreate(groupId);
+        ClassicGroup group = groups.getOrCreateWithinLimit(groupId);
+        if (group == null) return CompletableFuture.completedFuture(allFailed(partitions, Errors.COORDINATOR_NOT_AVAILABLE));
         if (generationId >= 0) {
             GroupMember m = group.members.get(memberId);
             if (m != null) rebalance.scheduleSession(group, m.memberId, m.sessionTimeoutMs);

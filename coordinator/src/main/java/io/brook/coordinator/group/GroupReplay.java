@@ -57,8 +57,7 @@ final class GroupReplay {
     }
 
     private static void load(ClassicGroup group, CoordinatorRecords.GroupValue v) {
-        group.members.clear();
-        group.staticMembers.clear();
+        group.clearMembers();
         group.protocolType = v.protocolType();
         group.generation = v.generation();
         group.protocolName = v.protocolName();
@@ -68,8 +67,7 @@ final class GroupReplay {
             GroupMember member = new GroupMember(m.memberId(), m.instanceId(), m.clientId(), m.clientHost(),
                     m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), m.protocols());
             member.assignment = m.assignment() == null ? GroupMember.EMPTY_BYTES : m.assignment();
-            group.members.put(member.memberId, member);
-            if (member.instanceId != null) group.staticMembers.put(member.instanceId, member.memberId);
+            group.load(member);
         }
         group.state = group.members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
     }

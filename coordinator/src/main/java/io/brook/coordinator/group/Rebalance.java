@@ -92,10 +92,9 @@ final class Rebalance {
         GroupMember m = group.members.get(memberId);
         if (m == null) return;
         cancelSession(group, memberId);
-        if (m.awaitingJoin != null) {
-            CompletableFuture<JoinResult> f = m.awaitingJoin;
-            m.awaitingJoin = null;
-            f.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
+        CompletableFuture<JoinResult> parked = group.unparkJoin(m);
+        if (parked != null) {
+            parked.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
         }
         if (m.awaitingSync != null) {
             CompletableFuture<SyncResult> f = m.awaitingSync;
@@ -194,9 +193,8 @@ final class Rebalance {
         for (GroupMember m : group.members.values()) {
             m.assignment = GroupMember.EMPTY_BYTES;
             group.pendingSyncMembers.add(m.memberId);
-            if (m.awaitingJoin != null) {
-                CompletableFuture<JoinResult> f = m.awaitingJoin;
-                m.awaitingJoin = null;
+            CompletableFuture<JoinResult> f = group.unparkJoin(m);
+            if (f != null) {
                 m.isNew = false;
                 scheduleSession(group, m.memberId, m.sessionTimeoutMs);
                 f.complete(currentJoinResult(group, m, false));
@@ -294,10 +292,9 @@ final class Rebalance {
     void answerParked(Errors error) {
         for (ClassicGroup g : groups.all()) {
             for (GroupMember m : g.members.values()) {
-                if (m.awaitingJoin != null) {
-                    CompletableFuture<JoinResult> f = m.awaitingJoin;
-                    m.awaitingJoin = null;
-                    f.complete(JoinResult.error(error, m.memberId));
+                CompletableFuture<JoinResult> join = g.unparkJoin(m);
+                if (join != null) {
+                    join.complete(JoinResult.error(error, m.memberId));
                 }
                 if (m.awaitingSync != null) {
                     CompletableFuture<SyncResult> f = m.awaitingSync;

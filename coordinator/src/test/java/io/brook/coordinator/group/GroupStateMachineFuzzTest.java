@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import io.brook.wire.message.HeartbeatRequest;
@@ -155,6 +157,14 @@ class GroupStateMachineFuzzTest {
         for (Map.Entry<String, String> e : g.staticMembers.entrySet()) {
             assertThat(g.members).containsKey(e.getValue());
             assertThat(g.members.get(e.getValue()).instanceId).isEqualTo(e.getKey());
+        }
+        // the counts a join reads instead of walking the members match the members
+        assertThat(g.numAwaitingJoin()).isEqualTo((int) g.members.values().stream().filter(m -> m.awaitingJoin != null).count());
+        Set<String> offered = new HashSet<>();
+        g.members.values().forEach(m -> m.protocols.forEach(p -> offered.add(p.name())));
+        for (String name : offered) {
+            boolean all = g.members.values().stream().allMatch(m -> m.supports(name));
+            assertThat(g.supportsProtocols(g.protocolType, List.of(new Protocol(name, new byte[0])))).isEqualTo(all);
         }
         for (GroupMember m : g.members.values()) {
             assertThat(m.memberId).isNotEmpty();

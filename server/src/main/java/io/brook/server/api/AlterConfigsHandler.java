@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
@@ -28,8 +29,12 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
     @Override
     public void handle(RequestContext ctx, AlterConfigsRequest request) {
         List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
+        Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
+                .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
-            Failure err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
+                    ? TopicConfigChange.DUPLICATE_RESOURCE
+                    : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
             if (err == null) {
                 Map<String, String> next = new LinkedHashMap<>();
                 for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
@@ -37,7 +42,10 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                         err = new Failure(Errors.INVALID_REQUEST, "Null value not supported for " + c.name());
                         break;
                     }
-                    next.put(c.name(), c.value());
+                    if (next.put(c.name(), c.value()) != null) {
+                        err = new Failure(Errors.INVALID_REQUEST, "Error due to duplicate config keys");
+                        break;
+                    }
                 }
                 if (err == null) {
                     err = TopicConfigChange.apply(broker, res.resourceName(), next, request.validateOnly());

@@ -3,10 +3,11 @@ package io.brook.server.api;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
-import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
+import io.brook.server.topic.Topics.Creation;
+import io.brook.server.topic.Topics.NewTopic;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableReplicaAssignment;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
@@ -45,20 +46,59 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             counts.merge(t.name(), 1, Integer::sum);
         }
         List<CreatableTopicResult> results = new ArrayList<>();
+        List<Pending> valid = new ArrayList<>();
+        long newPartitions = 0;
         for (CreatableTopic t : request.topics()) {
             CreatableTopicResult r = new CreatableTopicResult().name(t.name());
+            results.add(r);
             if (counts.get(t.name()) > 1) {
-                results.add(fail(r, Errors.INVALID_REQUEST, "Create topics request from client contains multiple"
-                        + " entries for topic " + t.name() + "."));
+                fail(r, Errors.INVALID_REQUEST, "Create topics request from client contains multiple"
+                        + " entries for topic " + t.name() + ".");
                 continue;
             }
-            results.add(create(t, r, broker, request.validateOnly(), version));
+            NewTopic n = validate(t, r, broker);
+            if (n != null) {
+                valid.add(new Pending(r, n));
+                newPartitions += n.partitions();
+            }
+        }
+        if (newPartitions > Topics.MAX_PARTITIONS_PER_REQUEST) {
+            // Kafka's controller refuses the whole operation when it is this large
+            for (Pending p : valid) {
+                fail(p.result(), Errors.POLICY_VIOLATION, "Unable to perform excessively large batch operation: "
+                        + newPartitions + " new partitions in one request, Brook creates at most "
+                        + Topics.MAX_PARTITIONS_PER_REQUEST + ".");
+            }
+            valid.clear();
+        }
+        Map<String, Creation> created = request.validateOnly() || valid.isEmpty() ? Map.of()
+                : broker.topics().createAll(valid.stream().map(Pending::topic).toList());
+        for (Pending p : valid) {
+            CreatableTopicResult r = p.result();
+            NewTopic n = p.topic();
+            if (!request.validateOnly()) {
+                Creation c = created.get(n.name());
+                if (c.error() != null) {
+                    fail(r, c.collision() ? Errors.INVALID_TOPIC_EXCEPTION : Errors.UNKNOWN_SERVER_ERROR, c.error());
+                    continue;
+                }
+                if (!c.created()) {
+                    fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + n.name() + "' already exists.");
+                    continue;
+                }
+                r.topicId(c.topic().id());
+            }
+            succeed(r, n, broker.topics(), version);
         }
         ctx.respond(new CreateTopicsResponse().topics(results));
     }
 
-    private static CreatableTopicResult create(CreatableTopic t, CreatableTopicResult r, BrokerContext broker,
-            boolean validateOnly, short version) {
+    /** A valid topic of the request and its answer, filled in once the batch is created. */
+    private record Pending(CreatableTopicResult result, NewTopic topic) {
+    }
+
+    /** The topic to create, or null when the request for it is invalid (then {@code r} says why). */
+    private static NewTopic validate(CreatableTopic t, CreatableTopicResult r, BrokerContext broker) {
         Topics topics = broker.topics();
         String bad = TopicNames.invalidNameReason(t.name());
         if (bad != null) {
@@ -122,33 +162,24 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         if (invalid != null) {
             return fail(r, Errors.INVALID_CONFIG, invalid);
         }
-        if (!validateOnly) {
-            Topic created;
-            try {
-                created = topics.create(t.name(), partitions, configs);
-            } catch (IllegalArgumentException e) {
-                // a colliding topic was created since the check above
-                return fail(r, Errors.INVALID_TOPIC_EXCEPTION, e.getMessage());
-            }
-            if (created == null) {
-                return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
-            }
-            r.topicId(created.id());
-        }
+        return new NewTopic(t.name(), partitions, configs);
+    }
+
+    private static void succeed(CreatableTopicResult r, NewTopic n, Topics topics, short version) {
         r.errorCode(Errors.NONE.code()).errorMessage(null);
         if (version >= 5) {
-            r.numPartitions(partitions).replicationFactor((short) 1);
+            r.numPartitions(n.partitions()).replicationFactor((short) 1);
             List<CreatableTopicConfigs> described = new ArrayList<>();
-            for (TopicConfigResolver.Described d : topics.configs().describe(configs)) {
+            for (TopicConfigResolver.Described d : topics.configs().describe(n.configs())) {
                 described.add(new CreatableTopicConfigs().name(d.name()).value(d.value()).readOnly(false)
                         .configSource(d.source()).isSensitive(false));
             }
             r.configs(described);
         }
-        return r;
     }
 
-    private static CreatableTopicResult fail(CreatableTopicResult r, Errors error, String message) {
-        return r.errorCode(error.code()).errorMessage(message);
+    private static NewTopic fail(CreatableTopicResult r, Errors error, String message) {
+        r.errorCode(error.code()).errorMessage(message);
+        return null;
     }
 }

@@ -14,9 +14,9 @@ import io.brook.wire.message.IncrementalAlterConfigsResponse.AlterConfigsResourc
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,8 +42,12 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
     @Override
     public void handle(RequestContext ctx, IncrementalAlterConfigsRequest request) {
         List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
+                .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsResource res : request.resources()) {
-            Failure err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
+                    ? TopicConfigChange.DUPLICATE_RESOURCE
+                    : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
             if (err == null) {
                 err = alter(broker, res, request.validateOnly());
             }
@@ -79,26 +83,15 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                         return new Failure(Errors.INVALID_CONFIG, "Config " + c.name()
                                 + " is not a list; APPEND and SUBTRACT apply to lists only");
                     }
+                    // The result can only be as long as both lists together, and a stored value
+                    // is at most MAX_VALUE_CHARS: refuse a longer change before splitting it.
+                    if (c.value() != null && c.value().length() > TopicConfigResolver.MAX_VALUE_CHARS) {
+                        return new Failure(Errors.INVALID_CONFIG, "Value of topic config " + c.name()
+                                + " is longer than " + TopicConfigResolver.MAX_VALUE_CHARS + " characters");
+                    }
                     String current = next.getOrDefault(c.name(),
                             broker.topics().configs().effective(t.configs()).values().get(c.name()));
-                    List<String> items = new ArrayList<>();
-                    for (String s : current.split(",")) {
-                        if (!s.isBlank()) {
-                            items.add(s.trim());
-                        }
-                    }
-                    List<String> change = c.value() == null ? List.of() : Arrays.asList(c.value().split(","));
-                    for (String s : change) {
-                        String v = s.trim();
-                        if (c.configOperation() == OP_APPEND) {
-                            if (!v.isEmpty() && !items.contains(v)) {
-                                items.add(v);
-                            }
-                        } else {
-                            items.remove(v);
-                        }
-                    }
-                    next.put(c.name(), String.join(",", items));
+                    next.put(c.name(), edit(current, c.value(), c.configOperation() == OP_APPEND));
                 }
                 default -> {
                     return new Failure(Errors.INVALID_REQUEST, "Unknown config operation " + c.configOperation());
@@ -106,6 +99,30 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
             }
         }
         return TopicConfigChange.apply(broker, res.resourceName(), next, validateOnly);
+    }
+
+    /**
+     * A list value with the change's items appended (those not in it yet, in order) or removed;
+     * linear in the items of both.
+     */
+    static String edit(String current, String change, boolean append) {
+        Set<String> items = new LinkedHashSet<>();
+        for (String s : current.split(",")) {
+            if (!s.isBlank()) {
+                items.add(s.trim());
+            }
+        }
+        if (change != null) {
+            for (String s : change.split(",")) {
+                String v = s.trim();
+                if (!append) {
+                    items.remove(v);
+                } else if (!v.isEmpty()) {
+                    items.add(v);
+                }
+            }
+        }
+        return String.join(",", items);
     }
 
     private static AlterConfigsResourceResponse response(byte type, String name, Failure err) {

@@ -7,6 +7,8 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
+import io.brook.server.topic.Topics.Creation;
+import io.brook.server.topic.Topics.NewTopic;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataRequest.MetadataRequestTopic;
 import io.brook.wire.message.MetadataResponse;
@@ -16,7 +18,10 @@ import io.brook.wire.message.MetadataResponse.MetadataResponseTopic;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -26,8 +31,10 @@ import java.util.UUID;
  * <p>Topics: {@code null} (v1+), or an empty list at v0, means all topics; otherwise exactly the
  * topics asked for. A missing topic is created on the spot when the broker allows it
  * ({@code auto.create.topics.enable}), the request allows it ({@code allow_auto_topic_creation},
- * always true before v4) and the name is not internal — never for an all-topics request. It is
- * created synchronously, so the answer already describes it with no error.
+ * always true before v4) and the name is not internal — never for an all-topics request. The
+ * missing topics of one request are created together, synchronously, with one write of the topic
+ * registry, so the answer already describes them with no error; one request creates at most
+ * {@link Topics#MAX_PARTITIONS_PER_REQUEST} partitions, names past that stay unknown.
  */
 final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
@@ -64,15 +71,46 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             }
         } else {
             boolean mayCreate = broker.config().autoCreateTopics() && (version < 4 || request.allowAutoTopicCreation());
+            Map<String, Creation> created = mayCreate ? autoCreate(asked, topics, broker.config().numPartitions()) : Map.of();
             for (MetadataRequestTopic want : asked) {
-                out.add(lookup(want, topics, broker.nodeId(), mayCreate, withOps, version));
+                out.add(lookup(want, topics, broker.nodeId(), created, withOps, version));
             }
         }
         ctx.respond(response.topics(out));
     }
 
+    /**
+     * Creates the missing topics the request names, all with one registry write, and at most
+     * {@link Topics#MAX_PARTITIONS_PER_REQUEST} partitions: names past that bound stay unknown (the
+     * client may ask again). Returns what happened per name.
+     */
+    private static Map<String, Creation> autoCreate(List<MetadataRequestTopic> asked, Topics topics, int partitions) {
+        int max = creatable(partitions);
+        Set<String> names = new LinkedHashSet<>();
+        for (MetadataRequestTopic want : asked) {
+            String name = want.name();
+            if (names.size() < max && name != null && TopicNames.invalidNameReason(name) == null
+                    && !TopicNames.isInternal(name) && topics.get(name) == null) {
+                names.add(name);
+            }
+        }
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        List<NewTopic> wanted = new ArrayList<>(names.size());
+        for (String name : names) {
+            wanted.add(new NewTopic(name, partitions, Map.of()));
+        }
+        return topics.createAll(wanted);
+    }
+
+    /** How many topics of this many partitions each one request may create. */
+    static int creatable(int partitionsEach) {
+        return Topics.MAX_PARTITIONS_PER_REQUEST / Math.max(1, partitionsEach);
+    }
+
     private static MetadataResponseTopic lookup(MetadataRequestTopic want, Topics topics, int nodeId,
-            boolean mayCreate, boolean withOps, short version) {
+            Map<String, Creation> created, boolean withOps, short version) {
         String name = want.name();
         if (name == null) {
             UUID id = want.topicId();
@@ -88,16 +126,9 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
         }
         Topic t = topics.get(name);
-        if (t == null && mayCreate && !TopicNames.isInternal(name)) {
-            if (topics.collidingTopic(name) != null) {
-                return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
-            }
-            try {
-                t = topics.getOrCreate(name);
-            } catch (IllegalArgumentException e) {
-                // a colliding topic was created since the check above
-                return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
-            }
+        Creation c = created.get(name);
+        if (t == null && c != null && c.collision()) {
+            return new MetadataResponseTopic().errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).name(name);
         }
         if (t == null) {
             return new MetadataResponseTopic().errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).name(name);

@@ -4,7 +4,10 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
 import io.brook.wire.protocol.Errors;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What IncrementalAlterConfigs and AlterConfigs share: the resource check (only existing topics;
@@ -16,6 +19,27 @@ final class TopicConfigChange {
 
     private TopicConfigChange() {
     }
+
+    /**
+     * The resources (type, name) named more than once in one request: Kafka answers each of them
+     * INVALID_REQUEST, so that one request changes (and writes) a topic's configs at most once.
+     */
+    static Set<String> duplicateResources(List<String> keys) {
+        Set<String> seen = new HashSet<>();
+        Set<String> dup = new HashSet<>();
+        for (String k : keys) {
+            if (!seen.add(k)) {
+                dup.add(k);
+            }
+        }
+        return dup;
+    }
+
+    static String resourceKey(byte type, String name) {
+        return type + ":" + name;
+    }
+
+    static final Failure DUPLICATE_RESOURCE = new Failure(Errors.INVALID_REQUEST, "Each resource must appear at most once.");
 
     /** Why a resource's change was refused. */
     record Failure(Errors error, String message) {

@@ -2,6 +2,7 @@ package io.brook.server.config;
 
 import static io.brook.server.config.BrokerConfig.*;
 
+import io.brook.storage.LogConfig;
 import io.brook.storage.config.ConfigKey;
 import io.brook.storage.config.ConfigKey.Check;
 import io.brook.storage.config.ConfigKey.Type;
@@ -80,7 +81,8 @@ final class BrokerConfigKeys {
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),
                 key(MESSAGE_MAX_BYTES, Type.INT, "1048588", Check.atLeast(0), "Largest record batch accepted."),
-                key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(1024), "Segment file size."),
+                key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
+                        "Segment file size."),
                 key(LOG_ROLL_MS, Type.LONG, null, Check.atLeast(1), "Segment age before rolling."),
                 key(LOG_ROLL_HOURS, Type.INT, "168", Check.atLeast(1), "Segment age before rolling, hours."),
                 key(LOG_RETENTION_MS, Type.LONG, null, Check.atLeast(-1), "Retention time; -1 unlimited."),
@@ -133,6 +135,11 @@ final class BrokerConfigKeys {
                         "Pause of the compactor when it has nothing to do."),
                 key(LOG_CLEANER_DEDUPE_BUFFER_SIZE, Type.LONG, "134217728", Check.atLeast(1024 * 1024),
                         "Memory of the compactor's key map (key digests and offsets); bounds the keys one pass can clean."),
+                key(PRODUCER_ID_EXPIRATION_MS, Type.INT, "86400000", Check.atLeast(1),
+                        "How long an idle idempotent producer's state (its duplicate window) is kept."),
+                key(MAX_PRODUCER_IDS_PER_PARTITION, Type.INT, "100000", Check.atLeast(1),
+                        "Most idempotent producers whose state one partition holds; beyond, new producers are"
+                                + " refused (retriable) until idle ones expire."),
                 key(DELETE_TOPIC_ENABLE, Type.BOOLEAN, "true", Check.NONE, "Allow DeleteTopics."),
                 key(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, "50", Check.atLeast(1),
                         "Partitions of the committed-offsets topic."),

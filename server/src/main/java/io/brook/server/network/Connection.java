@@ -4,6 +4,7 @@ import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.LogSafe;
 import io.brook.wire.protocol.ProtocolDecodeException;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
@@ -447,9 +448,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         if (!closing) {
             if (cause instanceof IOException) {
                 // the client went away (reset, broken pipe): its business, as in Kafka's logs at debug
-                LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+                LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(cause));
             } else {
-                LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), cause.toString());
+                LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(cause));
             }
         }
         closing = true;
@@ -494,7 +495,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             ctx.flush();
         }
         if (!closing) {
-            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), reason);
+            LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(reason));
         }
         closing = true;
         stopFrames();

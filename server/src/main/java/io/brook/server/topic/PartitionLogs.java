@@ -45,6 +45,8 @@ public final class PartitionLogs implements AutoCloseable {
                 .cleanerEnable(broker.bool(BrokerConfig.LOG_CLEANER_ENABLE))
                 .cleanerBackoffMs(broker.longValue(BrokerConfig.LOG_CLEANER_BACKOFF_MS))
                 .cleanerDedupeBufferSize(broker.longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE))
+                .producerIdExpirationMs(broker.intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_MS))
+                .maxProducerIdsPerPartition(broker.intValue(BrokerConfig.MAX_PRODUCER_IDS_PER_PARTITION))
                 .highWatermarkListener((log, hw) -> onNewData.accept(new TopicPartition(log.topic(), log.partition())))
                 .defaults(configs.effective(Map.of()))
                 .topicConfigs(topic -> {

@@ -31,6 +31,9 @@ public final class TopicConfigResolver {
     public static final byte TYPE_DOUBLE = 6;
     public static final byte TYPE_LIST = 7;
 
+    /** The longest value a topic config may have (the registry stores it with a 64 KiB bound). */
+    public static final int MAX_VALUE_CHARS = TopicRegistry.MAX_CONFIG_VALUE_CHARS;
+
     /** One described value. {@code brokerSynonym} is the broker key it came from, or null. */
     public record Described(String name, String value, byte source, String brokerSynonym, String brokerValue) {
     }
@@ -104,6 +107,7 @@ public final class TopicConfigResolver {
             }
         }
         try {
+            LogConfig.checkRequested(overrides);
             base.with(overrides);
             return null;
         } catch (InvalidConfigException e) {

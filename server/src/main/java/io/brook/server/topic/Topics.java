@@ -1,9 +1,12 @@
 package io.brook.server.topic;
 
-import io.brook.server.config.BrokerConfig;
 import io.brook.storage.Log;
+import io.brook.wire.protocol.LogSafe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,13 +28,18 @@ public final class Topics {
     /** Upper bound on partitions per topic: each one is a directory with open files. */
     public static final int MAX_PARTITIONS = 10_000;
 
-    private final BrokerConfig config;
+    /**
+     * Upper bound on the partitions one request (CreateTopics, or the topics a Metadata request
+     * creates) may create: Kafka 4.0's controller refuses an operation of more than 10,000 records
+     * (KAFKA-17870), so no client relies on more, and it bounds the work of one request.
+     */
+    public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+
     private final TopicRegistry registry;
     private final TopicConfigResolver topicConfigs;
     private final PartitionLogs logs;
 
-    public Topics(BrokerConfig config, TopicRegistry registry, TopicConfigResolver topicConfigs, PartitionLogs logs) {
-        this.config = config;
+    public Topics(TopicRegistry registry, TopicConfigResolver topicConfigs, PartitionLogs logs) {
         this.registry = registry;
         this.topicConfigs = topicConfigs;
         this.logs = logs;
@@ -50,7 +58,7 @@ public final class Topics {
             if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
                 continue;
             }
-            LOG.warn("Deleting the log of {}: no such topic partition is registered", tp);
+            LOG.warn("Deleting the log of {}: no such topic partition is registered", LogSafe.escape(tp));
             logs.deletePartition(tp.topic(), tp.partition());
         }
         for (Topic t : registry.all()) {
@@ -85,13 +93,66 @@ public final class Topics {
         return logs.log(topic, partition);
     }
 
-    /** Creates a topic with the broker defaults, or returns the one that exists. */
-    public synchronized Topic getOrCreate(String name) {
-        Topic t = registry.get(name);
-        if (t != null) {
-            return t;
+    /** A topic to create: name, partition count and config overrides, all validated by the caller. */
+    public record NewTopic(String name, int partitions, Map<String, String> configs) {
+    }
+
+    /**
+     * What {@link #createAll} did with one name: {@code topic} is the topic created now
+     * ({@code created}) or found, null when it was not created; then {@code error} says why and
+     * {@code collision} whether it was because the name collides with another topic's.
+     */
+    public record Creation(Topic topic, boolean created, String error, boolean collision) {
+    }
+
+    /**
+     * Creates the topics of one request (CreateTopics, or Metadata's auto-creation) together: their
+     * logs one by one, then one write and fsync of the registry for all of them, so a request
+     * naming many topics costs one registry rewrite rather than one per topic. A name that exists
+     * already yields its topic, not created; a name that collides with another topic (or with an
+     * earlier name of the same batch) or whose logs cannot be created yields an error. The caller
+     * has validated names, counts and configs, and listed each name once.
+     *
+     * @throws UncheckedIOException when the registry cannot be written: then none of the batch
+     *     is registered (their logs are removed at the next start)
+     */
+    public synchronized Map<String, Creation> createAll(List<NewTopic> wanted) {
+        Map<String, Creation> out = new LinkedHashMap<>();
+        Map<String, String> batchKeys = new HashMap<>();
+        List<Topic> toRegister = new ArrayList<>();
+        for (NewTopic w : wanted) {
+            Topic existing = registry.get(w.name());
+            if (existing != null) {
+                out.put(w.name(), new Creation(existing, false, null, false));
+                continue;
+            }
+            String other = registry.collidingTopic(w.name());
+            if (other == null) {
+                other = batchKeys.putIfAbsent(TopicRegistry.collisionKey(w.name()), w.name());
+            }
+            if (other != null) {
+                out.put(w.name(), new Creation(null, false,
+                        "Topic '" + w.name() + "' collides with existing topic: " + other, true));
+                continue;
+            }
+            try {
+                logs.open(w.name(), 0, w.partitions(), topicConfigs.effective(w.configs()));
+            } catch (IOException | RuntimeException e) {
+                LOG.error("Cannot create the logs of topic {}", LogSafe.escape(w.name()), e);
+                out.put(w.name(), new Creation(null, false, "Cannot create the logs of topic " + w.name(), false));
+                continue;
+            }
+            toRegister.add(new Topic(w.name(), null, w.partitions(), w.configs()));
         }
-        return create(name, config.numPartitions(), Map.of());
+        for (Topic t : registry.createAll(toRegister)) {
+            out.put(t.name(), new Creation(t, true, null, false));
+        }
+        return out;
+    }
+
+    /** How many times the topic registry was written since start-up (for tests and metrics). */
+    public long registryWrites() {
+        return registry.writes();
     }
 
     /**

@@ -4,7 +4,8 @@
  *   <li>{@link io.brook.server.topic.Topics}: the one entry point — what exists, kept in step with
  *       what is stored; creation, deletion, growth and reconfiguration, serialised.</li>
  *   <li>{@link io.brook.server.topic.TopicRegistry}: the durable list of topics
- *       ({@code meta/topics}), replaced atomically and forced on every change.</li>
+ *       ({@code meta/topics}), replaced atomically and forced on every change; the topics one
+ *       request creates are one change.</li>
  *   <li>{@link io.brook.server.topic.PartitionLogs}: the storage module's log manager opened with
  *       the broker's settings, addressed by topic partition.</li>
  *   <li>{@link io.brook.server.topic.TopicConfigResolver}: a topic's effective config from Kafka's

@@ -61,6 +61,24 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldExpireAndBoundProducerStateWithKafkasExpiryAndBrooksBound() {
+        assertThat(BrokerConfig.defaults().intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_MS)).isEqualTo(86_400_000);
+        assertThat(BrokerConfig.defaults().intValue(BrokerConfig.MAX_PRODUCER_IDS_PER_PARTITION)).isEqualTo(100_000);
+        assertThat(BrokerConfig.parse(Map.of("producer.id.expiration.ms", "60000"))
+                .intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_MS)).isEqualTo(60_000);
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.max.producer.ids.per.partition", "0")))
+                .hasMessageContaining("brook.max.producer.ids.per.partition");
+    }
+
+    @Test
+    void shouldRefuseSegmentsBelowKafkasMinimumOfOneMebibyte() {
+        assertThat(BrokerConfig.parse(Map.of("log.segment.bytes", "1048576")).string(BrokerConfig.LOG_SEGMENT_BYTES))
+                .isEqualTo("1048576");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("log.segment.bytes", "1048575")))
+                .hasMessageContaining("log.segment.bytes").hasMessageContaining("at least 1048576");
+    }
+
+    @Test
     void shouldPreallocateFourMebibytesUnlessSwitchedOffOrTooSmall() {
         assertThat(BrokerConfig.defaults().intValue(BrokerConfig.LOG_PREALLOCATE_BYTES)).isEqualTo(4 << 20);
         assertThat(BrokerConfig.parse(Map.of("brook.log.preallocate.bytes", "0"))
