@@ -56,6 +56,14 @@ public final class LogConfig {
     private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
 
     /**
+     * {@code message.timestamp.after.max.ms} defaults to one hour, as in Kafka since 4.0
+     * (KIP-1030): a record stamped further in the future is refused (INVALID_TIMESTAMP). Such a
+     * timestamp would hold its segment back from time-based retention and make the next batch
+     * roll a segment of its own.
+     */
+    public static final String DEFAULT_TIMESTAMP_AFTER_MAX_MS = "3600000";
+
+    /**
      * Kafka's lower bound for {@code segment.bytes} and {@code log.segment.bytes} since 4.0
      * (KIP-1030), enforced by {@link #checkRequested} on what clients and operators ask for. Every
      * segment holds open files, so a tiny segment size would let one client exhaust the broker's
@@ -88,7 +96,7 @@ public final class LogConfig {
             ConfigKey.of(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, "false", Check.NONE),
             ConfigKey.of(PREALLOCATE, Type.BOOLEAN, "false", Check.NONE),
             ConfigKey.of(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
-            ConfigKey.of(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
+            ConfigKey.of(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, DEFAULT_TIMESTAMP_AFTER_MAX_MS, Check.atLeast(0)),
             ConfigKey.of(FLUSH_ON_ACK, Type.BOOLEAN, "true", Check.NONE));
 
     private static final Map<String, String> DEFAULTS;

@@ -197,6 +197,21 @@ class AppendValidationTest {
     }
 
     @Test
+    void shouldRefuseTimestampsMoreThanAnHourAheadByDefaultAsKafka4Does() throws Exception {
+        Log log = open(Map.of());
+        long now = fx.clock.millis();
+        ByteBuffer ahead = new RecordBatchBuilder(Compression.NONE).append(now, null, bytes("a"))
+                .append(now + 3_600_001L, null, bytes("b")).build();
+        AppendResult r = log.append(ahead, 0);
+        assertThat(r.error()).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(r.recordIndex()).isEqualTo(1);
+        assertThat(log.logEndOffset()).isZero();
+
+        ByteBuffer withinAnHour = new RecordBatchBuilder(Compression.NONE).append(now + 3_600_000L, null, bytes("a")).build();
+        assertThat(log.append(withinAnHour, 0).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
     void shouldRefuseABatchClaimingLogAppendTimeOnALogAppendTimeTopic() throws Exception {
         Log log = open(Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE, "LogAppendTime"));
         long now = fx.clock.millis();

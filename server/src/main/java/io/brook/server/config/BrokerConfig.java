@@ -82,6 +82,8 @@ public final class BrokerConfig {
     public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
     public static final String COMPRESSION_TYPE = "compression.type";
     public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
+    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "log.message.timestamp.before.max.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     public static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";

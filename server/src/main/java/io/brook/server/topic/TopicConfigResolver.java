@@ -58,6 +58,10 @@ public final class TopicConfigResolver {
         derive(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE, broker.string(BrokerConfig.COMPRESSION_TYPE));
         derive(LogConfig.MESSAGE_TIMESTAMP_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE,
                 broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE));
+        derive(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS));
+        derive(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS,
+                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS));
         derive(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS, broker.string(BrokerConfig.MIN_INSYNC_REPLICAS));
         derive(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
         derive(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
