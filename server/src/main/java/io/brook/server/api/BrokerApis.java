@@ -61,12 +61,12 @@ public final class BrokerApis {
     /** The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters}. */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters) {
         return ApiTable.builder()
-                .register(ApiKey.PRODUCE, 0, 12, 3, ProduceRequest::read, new ProduceHandler(broker))
-                .register(ApiKey.FETCH, 4, 12, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
+                .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
+                .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
                 .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
-                .register(ApiKey.OFFSET_COMMIT, 2, 9, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
-                .register(ApiKey.OFFSET_FETCH, 1, 9, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
+                .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
+                .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
                 .register(ApiKey.JOIN_GROUP, 0, 9, JoinGroupRequest::read, new JoinGroupHandler(broker))
                 .register(ApiKey.HEARTBEAT, 0, 4, HeartbeatRequest::read, new HeartbeatHandler(broker))
