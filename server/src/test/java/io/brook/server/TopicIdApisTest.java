@@ -2,6 +2,8 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.testkit.Await;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.CreateTopicsResponse;
@@ -19,6 +21,7 @@ import io.brook.wire.message.OffsetFetchRequest.OffsetFetchRequestTopics;
 import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceResponse;
+import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -180,5 +183,33 @@ class TopicIdApisTest {
         OffsetFetchResponse afterDelete = c.call(new OffsetFetchRequest().groups(List.of(new OffsetFetchRequestGroup()
                 .groupId("g").topics(null))), (short) 10);
         assertThat(afterDelete.groups().get(0).topics()).isEmpty();
+    }
+
+    /** A long poll re-reads by id: a topic deleted while the fetch waits is answered UNKNOWN_TOPIC_ID at the deadline. */
+    @Test
+    void aLongPollOnADeletedTopicEndsWithUnknownTopicId() throws Exception {
+        MutableClock clock = new MutableClock(1_000_000);
+        try (Brook b = Brook.builder().clock(clock).config("connections.max.idle.ms", "-1").start();
+                ProtocolClient waiting = new ProtocolClient(b.bootstrapServers());
+                ProtocolClient admin = new ProtocolClient(b.bootstrapServers())) {
+            CreateTopicsResponse created = admin.call(new CreateTopicsRequest().topics(List.of(
+                    new CreatableTopic().name("t").numPartitions(1).replicationFactor((short) 1))), (short) 7);
+            UUID id = created.topics().get(0).topicId();
+            short v = 18;
+            int correlation = waiting.send(new FetchRequest().maxWaitMs(300).minBytes(1).maxBytes(1 << 20)
+                    .sessionEpoch(-1).topics(List.of(new FetchRequest.FetchTopic().topicId(id).partitions(List.of(
+                            new FetchRequest.FetchPartition().partition(0).fetchOffset(0)
+                                    .partitionMaxBytes(1 << 20))))), v);
+            Await.until("fetch parked", () -> b.fetchWaiters().waiting() == 1);
+            DeleteTopicsResponse deleted = admin.call(new DeleteTopicsRequest().timeoutMs(1000)
+                    .topicNames(List.of("t")), (short) 5);
+            assertThat(deleted.responses().get(0).errorCode()).isZero();
+            clock.advance(300);
+            FetchResponse r = waiting.receive(ApiKey.FETCH, v, correlation);
+            assertThat(r.responses()).singleElement().satisfies(t -> {
+                assertThat(t.topicId()).isEqualTo(id);
+                assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+            });
+        }
     }
 }
