@@ -31,14 +31,14 @@ import java.util.UUID;
  */
 public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest> {
 
+    /** The first OffsetCommit version that names topics by id. */
+    static final short TOPIC_IDS_MIN_VERSION = 10;
+
     private final BrokerContext broker;
 
     public OffsetCommitHandler(BrokerContext broker) {
         this.broker = broker;
     }
-
-    /** The first OffsetCommit version that names topics by id. */
-    static final short TOPIC_IDS_MIN_VERSION = 10;
 
     @Override
     public void handle(RequestContext ctx, OffsetCommitRequest request) {
