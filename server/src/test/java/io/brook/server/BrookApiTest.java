@@ -47,7 +47,7 @@ class BrookApiTest {
     @Test
     void shouldAdvertiseExactlyTheRegisteredApisWithTheirRanges() throws Exception {
         try (ProtocolClient c = client()) {
-            for (short v = 0; v <= 4; v++) {
+            for (short v = 0; v <= 5; v++) {
                 ApiVersionsRequest req = new ApiVersionsRequest();
                 if (v >= 3) {
                     req.clientSoftwareName("brook-test").clientSoftwareVersion("1.0");
@@ -88,12 +88,40 @@ class BrookApiTest {
             assertThat(r.apiKeys()).singleElement().satisfies(k -> {
                 assertThat(k.apiKey()).isEqualTo(ApiKey.API_VERSIONS.id());
                 assertThat(k.minVersion()).isEqualTo((short) 0);
-                assertThat(k.maxVersion()).isEqualTo((short) 4);
+                assertThat(k.maxVersion()).isEqualTo((short) 5);
             });
             // the connection stays usable: the client retries at our maximum
             ApiVersionsResponse retry = c.call(new ApiVersionsRequest().clientSoftwareName("brook-test").clientSoftwareVersion("1.0"), (short) 4);
             assertThat(retry.errorCode()).isEqualTo(Errors.NONE.code());
         }
+    }
+
+    /** KIP-1242: a v5 request may name the cluster and node it meant to reach. */
+    @Test
+    void shouldCheckTheClusterAndNodeAnApiVersionsV5RequestNames() throws Exception {
+        try (ProtocolClient c = client()) {
+            short v5 = 5;
+            ApiVersionsResponse right = c.call(software().clusterId(brook.clusterId()).nodeId(1), v5);
+            assertThat(right.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(right.apiKeys()).isNotEmpty();
+            assertThat(((ApiVersionsResponse) c.call(software(), v5)).errorCode()).isEqualTo(Errors.NONE.code());
+
+            ApiVersionsResponse otherCluster = c.call(software().clusterId("someOtherClusterId0000").nodeId(1), v5);
+            assertThat(otherCluster.errorCode()).isEqualTo(Errors.REBOOTSTRAP_REQUIRED.code());
+            assertThat(otherCluster.apiKeys()).isEmpty();
+            ApiVersionsResponse otherNode = c.call(software().clusterId(brook.clusterId()).nodeId(2), v5);
+            assertThat(otherNode.errorCode()).isEqualTo(Errors.REBOOTSTRAP_REQUIRED.code());
+
+            // one without the other is a malformed request
+            assertThat(((ApiVersionsResponse) c.call(software().nodeId(1), v5)).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+            assertThat(((ApiVersionsResponse) c.call(software().clusterId(brook.clusterId()), v5)).errorCode())
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+    }
+
+    private static ApiVersionsRequest software() {
+        return new ApiVersionsRequest().clientSoftwareName("brook-test").clientSoftwareVersion("1.0");
     }
 
     @Test

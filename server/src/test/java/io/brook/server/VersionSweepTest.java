@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterConfigsResponse;
+import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreatePartitionsResponse;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.CreateTopicsResponse;
+import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteGroupsResponse;
 import io.brook.wire.message.DeleteRecordsRequest;
 import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.DeleteTopicsRequest;
@@ -25,6 +29,10 @@ import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ListOffsetsResponse;
+import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetCommitResponse;
+import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
@@ -32,6 +40,7 @@ import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +58,8 @@ class VersionSweepTest {
 
     private Brook brook;
     private ProtocolClient c;
+    /** Topic "s", for the versions that name topics by id. */
+    private UUID topicId;
 
     @BeforeEach
     void start() throws Exception {
@@ -57,6 +68,7 @@ class VersionSweepTest {
         CreateTopicsResponse r = c.call(new CreateTopicsRequest().topics(List.of(
                 new CreatableTopic().name("s").numPartitions(1).replicationFactor((short) 1))), (short) 7);
         assertThat(r.topics().get(0).errorCode()).isZero();
+        topicId = r.topics().get(0).topicId();
     }
 
     @AfterEach
@@ -65,39 +77,48 @@ class VersionSweepTest {
         brook.close();
     }
 
-    private static ProduceRequest.TopicProduceData data(String value) {
-        return new ProduceRequest.TopicProduceData().name("s").partitionData(List.of(
+    private ProduceRequest.TopicProduceData data(String value) {
+        return new ProduceRequest.TopicProduceData().name("s").topicId(topicId).partitionData(List.of(
                 new ProduceRequest.PartitionProduceData().index(0).records(BufferRecords.wrap(
                         new RecordBatchBuilder(Compression.NONE).append(1000L, null, value.getBytes()).build()))));
     }
 
     @Test
     void shouldAnswerEveryVersionOfTheDataApis() throws Exception {
-        for (short v = 3; v <= 12; v++) {
+        for (short v = 3; v <= 13; v++) {
             ProduceResponse r = c.call(new ProduceRequest().acks((short) -1).timeoutMs(5000)
                     .topicData(List.of(data("v" + v))), v);
             assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).as("produce v%d", v).isZero();
         }
-        for (short v = 4; v <= 12; v++) {
+        for (short v = 4; v <= 18; v++) {
             FetchResponse r = c.call(new FetchRequest().maxWaitMs(0).minBytes(1).maxBytes(1 << 20).sessionEpoch(-1)
-                    .isolationLevel((byte) 1).topics(List.of(new FetchRequest.FetchTopic().topic("s").partitions(List.of(
+                    .isolationLevel((byte) 1).topics(List.of(new FetchRequest.FetchTopic().topic("s").topicId(topicId)
+                            .partitions(List.of(
                             new FetchRequest.FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20))))), v);
             assertThat(r.responses().get(0).partitions().get(0).errorCode()).as("fetch v%d", v).isZero();
             assertThat(r.responses().get(0).partitions().get(0).records().sizeInBytes()).isPositive();
         }
-        for (short v = 1; v <= 10; v++) {
-            for (long ts : new long[] {-1, -2, 500}) {
+        for (short v = 1; v <= 11; v++) {
+            for (long ts : v >= 11 ? new long[] {-1, -2, 500, -6} : new long[] {-1, -2, 500}) {
                 ListOffsetsResponse r = c.call(new ListOffsetsRequest().replicaId(-1).topics(List.of(
                         new ListOffsetsRequest.ListOffsetsTopic().name("s").partitions(List.of(
                                 new ListOffsetsRequest.ListOffsetsPartition().partitionIndex(0).timestamp(ts))))), v);
                 assertThat(r.topics().get(0).partitions().get(0).errorCode()).as("list offsets v%d", v).isZero();
+                if (ts == -6) {
+                    // earliest pending upload: nothing is tiered, answered as Kafka answers without tiered storage
+                    assertThat(r.topics().get(0).partitions().get(0)).satisfies(p -> {
+                        assertThat(p.offset()).isEqualTo(-1);
+                        assertThat(p.timestamp()).isEqualTo(-1);
+                        assertThat(p.leaderEpoch()).isEqualTo(-1);
+                    });
+                }
             }
         }
         for (short v = 2; v <= 4; v++) {
             OffsetForLeaderEpochResponse r = c.call(new OffsetForLeaderEpochRequest().topics(List.of(
                     new OffsetForLeaderEpochRequest.OffsetForLeaderTopic().topic("s").partitions(List.of(
                             new OffsetForLeaderEpochRequest.OffsetForLeaderPartition().partition(0).leaderEpoch(0))))), v);
-            assertThat(r.topics().get(0).partitions().get(0).endOffset()).as("epoch v%d", v).isEqualTo(10);
+            assertThat(r.topics().get(0).partitions().get(0).endOffset()).as("epoch v%d", v).isEqualTo(11);
         }
         for (short v = 0; v <= 2; v++) {
             DeleteRecordsResponse r = c.call(new DeleteRecordsRequest().timeoutMs(1000).topics(List.of(
@@ -108,6 +129,50 @@ class VersionSweepTest {
         for (short v = 0; v <= 5; v++) {
             InitProducerIdResponse r = c.call(new InitProducerIdRequest().transactionalId(null), v);
             assertThat(r.errorCode()).as("init producer id v%d", v).isZero();
+        }
+    }
+
+    @Test
+    void shouldAnswerEveryVersionOfTheGroupOffsetApis() throws Exception {
+        for (short v = 2; v <= 10; v++) {
+            OffsetCommitResponse r = c.call(new OffsetCommitRequest().groupId("g" + v).generationIdOrMemberEpoch(-1)
+                    .memberId("").topics(new ArrayList<>(List.of(new OffsetCommitRequest.OffsetCommitRequestTopic()
+                            .name("s").topicId(topicId).partitions(new ArrayList<>(List.of(
+                                    new OffsetCommitRequest.OffsetCommitRequestPartition().partitionIndex(0)
+                                            .committedOffset(v).committedMetadata("m"))))))), v);
+            assertThat(r.topics()).as("offset commit v%d", v).singleElement()
+                    .satisfies(t -> assertThat(t.partitions().get(0).errorCode()).isZero());
+        }
+        for (short v = 1; v <= 10; v++) {
+            String group = "g" + Math.max(v, 2);
+            OffsetFetchRequest req = new OffsetFetchRequest().requireStable(v >= 7);
+            if (v >= 8) {
+                req.groups(List.of(new OffsetFetchRequest.OffsetFetchRequestGroup().groupId(group).topics(List.of(
+                        new OffsetFetchRequest.OffsetFetchRequestTopics().name("s").topicId(topicId)
+                                .partitionIndexes(List.of(0))))));
+            } else {
+                req.groupId(group).topics(List.of(new OffsetFetchRequest.OffsetFetchRequestTopic().name("s")
+                        .partitionIndexes(List.of(0))));
+            }
+            OffsetFetchResponse r = c.call(req, v);
+            long committed = v >= 8 ? r.groups().get(0).topics().get(0).partitions().get(0).committedOffset()
+                    : r.topics().get(0).partitions().get(0).committedOffset();
+            assertThat(committed).as("offset fetch v%d", v).isEqualTo(Math.max(v, 2));
+        }
+        for (short v = 0; v <= 3; v++) {
+            DeleteGroupsResponse r = c.call(new DeleteGroupsRequest().groupsNames(List.of("g" + (v + 2))), v);
+            assertThat(r.results().get(0).errorCode()).as("delete groups v%d", v).isZero();
+        }
+        for (short v = 0; v <= 5; v++) {
+            ApiVersionsRequest req = new ApiVersionsRequest();
+            if (v >= 3) {
+                req.clientSoftwareName("sweep").clientSoftwareVersion("1");
+            }
+            if (v >= 5) {
+                req.clusterId(brook.clusterId()).nodeId(1);
+            }
+            ApiVersionsResponse r = c.call(req, v);
+            assertThat(r.errorCode()).as("api versions v%d", v).isZero();
         }
     }
 

@@ -15,18 +15,42 @@ import java.util.regex.Pattern;
  * advertised range, nothing else — no finalized features, so Java clients use the classic
  * transaction protocol rather than KIP-890's.
  *
+ * <p>v5 (KIP-1242) lets a client name the cluster and node it meant to reach, so that a
+ * connection misrouted by DNS or a proxy is found out before any other request: a request naming
+ * only one of the two is INVALID_REQUEST, one naming another cluster id or node id gets
+ * REBOOTSTRAP_REQUIRED (the Java client then bootstraps again), as Kafka 4.4 answers.
+ *
  * <p>A version newer than we serve never reaches this handler: the network layer answers it
  * (KIP-511) with a v0 body that carries UNSUPPORTED_VERSION and our ApiVersions range.
  */
 final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
 
+    /** The first version that carries the cluster id and node id the client expects. */
+    static final short CLUSTER_CHECK_MIN_VERSION = 5;
+
     /** KIP-511's rule for client_software_name and client_software_version (v3+). */
     private static final Pattern SOFTWARE = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
 
+    private final String clusterId;
+    private final int nodeId;
+
+    ApiVersionsHandler(String clusterId, int nodeId) {
+        this.clusterId = clusterId;
+        this.nodeId = nodeId;
+    }
+
     @Override
     public void handle(RequestContext ctx, ApiVersionsRequest request) {
-        if (ctx.apiVersion() >= 3 && !(valid(request.clientSoftwareName()) && valid(request.clientSoftwareVersion()))) {
-            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.INVALID_REQUEST));
+        short version = ctx.apiVersion();
+        boolean namesCluster = version >= CLUSTER_CHECK_MIN_VERSION && request.clusterId() != null;
+        boolean namesNode = version >= CLUSTER_CHECK_MIN_VERSION && request.nodeId() != -1;
+        if (namesCluster != namesNode
+                || version >= 3 && !(valid(request.clientSoftwareName()) && valid(request.clientSoftwareVersion()))) {
+            ctx.respond(request.errorResponse(version, Errors.INVALID_REQUEST));
+            return;
+        }
+        if (namesCluster && (!request.clusterId().equals(clusterId) || request.nodeId() != nodeId)) {
+            ctx.respond(request.errorResponse(version, Errors.REBOOTSTRAP_REQUIRED));
             return;
         }
         ctx.respond(ctx.apis().apiVersionsResponse());

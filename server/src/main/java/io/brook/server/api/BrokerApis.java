@@ -61,12 +61,12 @@ public final class BrokerApis {
     /** The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters}. */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters) {
         return ApiTable.builder()
-                .register(ApiKey.PRODUCE, 0, 12, 3, ProduceRequest::read, new ProduceHandler(broker))
-                .register(ApiKey.FETCH, 4, 12, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
-                .register(ApiKey.LIST_OFFSETS, 1, 10, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
+                .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
+                .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
+                .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
                 .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
-                .register(ApiKey.OFFSET_COMMIT, 2, 9, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
-                .register(ApiKey.OFFSET_FETCH, 1, 9, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
+                .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
+                .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
                 .register(ApiKey.JOIN_GROUP, 0, 9, JoinGroupRequest::read, new JoinGroupHandler(broker))
                 .register(ApiKey.HEARTBEAT, 0, 4, HeartbeatRequest::read, new HeartbeatHandler(broker))
@@ -74,7 +74,8 @@ public final class BrokerApis {
                 .register(ApiKey.SYNC_GROUP, 0, 5, SyncGroupRequest::read, new SyncGroupHandler(broker))
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, DescribeGroupsRequest::read, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, ListGroupsRequest::read, new ListGroupsHandler(broker))
-                .register(ApiKey.API_VERSIONS, 0, 4, ApiVersionsRequest::read, new ApiVersionsHandler())
+                .register(ApiKey.API_VERSIONS, 0, 5, ApiVersionsRequest::read,
+                        new ApiVersionsHandler(broker.clusterId(), broker.nodeId()))
                 .register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequest::read, new CreateTopicsHandler(broker))
                 .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
@@ -85,7 +86,7 @@ public final class BrokerApis {
                 .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
                         new CreatePartitionsHandler(broker))
-                .register(ApiKey.DELETE_GROUPS, 0, 2, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
+                .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
                         new IncrementalAlterConfigsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))

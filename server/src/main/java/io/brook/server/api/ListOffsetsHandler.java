@@ -22,13 +22,15 @@ import java.util.List;
 /**
  * ListOffsets (key 2): -2 earliest and -4 earliest-local → log start offset;
  * -1 latest → high watermark (last stable offset for READ_COMMITTED); -3 → the record with the
- * largest timestamp (v7+); -5 latest-tiered → -1 (no tiered storage); a real timestamp → the
- * first offset whose record timestamp is at or above it, or -1 when there is none. Special
- * values answer with timestamp -1; every answer carries leader epoch 0.
+ * largest timestamp (v7+); -5 latest-tiered and -6 earliest-pending-upload (v11, KIP-1023) →
+ * offset -1 with leader epoch -1, as Kafka answers them without tiered storage; a real timestamp
+ * → the first offset whose record timestamp is at or above it, or -1 when there is none. Special
+ * values answer with timestamp -1; every other answer carries leader epoch 0.
  */
 final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
 
     static final long LATEST_TIERED = -5L;
+    static final long EARLIEST_PENDING_UPLOAD = -6L;
 
     private final BrokerContext broker;
 
@@ -55,8 +57,9 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
                     r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                 } else if (p.currentLeaderEpoch() > 0) {
                     r.errorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
-                } else if (p.timestamp() == LATEST_TIERED) {
-                    r.errorCode(Errors.NONE.code()).leaderEpoch(epoch);
+                } else if (p.timestamp() == LATEST_TIERED || p.timestamp() == EARLIEST_PENDING_UPLOAD) {
+                    // nothing is tiered: Kafka's answer without remote storage
+                    r.errorCode(Errors.NONE.code());
                 } else {
                     lookup(log, p.timestamp(), readCommitted, r, epoch);
                 }

@@ -6,6 +6,7 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicIds;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AppendResult;
 import io.brook.storage.Log;
@@ -42,6 +43,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the client would otherwise never learn of it. Consumers waiting in a long-poll fetch are woken
  * by the storage's high-watermark events, not from here.
  *
+ * <p>From v13 topics are named by id: ids are resolved to names on arrival ({@link TopicIds});
+ * an id that names no topic (the zero id included) is answered UNKNOWN_TOPIC_ID. v10–v12 need
+ * nothing new here: v10 adds the leader hints of KIP-951 (this node leads every partition, so
+ * there is nothing to hint), v11 the TRANSACTION_ABORTABLE error and v12 the implicit partition
+ * registration of transactions V2 (KIP-890), neither of which applies while transactional
+ * batches are refused.
+ *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
  */
@@ -49,6 +57,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
     /** Produce v7 is the first to allow zstd (KIP-110). */
     static final short ZSTD_MIN_VERSION = 7;
+
+    /** Produce v13 names topics by id only (KIP-516); see {@link TopicIds}. */
+    static final short TOPIC_IDS_MIN_VERSION = 13;
 
     private final BrokerContext broker;
 
@@ -87,6 +98,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             return;
         }
         Topics topics = broker.topics();
+        boolean byId = version >= TOPIC_IDS_MIN_VERSION;
+        if (byId) {
+            for (TopicProduceData td : request.topicData()) {
+                td.name(TopicIds.nameOf(topics, td.topicId()));
+            }
+        }
         RecordBatch batch = new RecordBatch();
         List<TopicProduceData> topicData = DistinctPartitions.lastOfEach(request.topicData(), TopicProduceData::name,
                 TopicProduceData::partitionData, PartitionProduceData::index,
@@ -101,7 +118,10 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 PartitionProduceResponse r = new PartitionProduceResponse().index(pd.index());
                 Log log = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? null
                         : topics.log(td.name(), pd.index());
-                if (log == null) {
+                Errors idError = byId ? TopicIds.check(topics, topic, td.topicId()) : Errors.NONE;
+                if (idError != Errors.NONE) {
+                    fail(r, idError, "This server has no topic with id " + td.topicId() + ".");
+                } else if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else if (topic.isInternal()) {
                     fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
@@ -111,7 +131,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 anyError |= r.errorCode() != Errors.NONE.code();
                 parts.add(r);
             }
-            responses.add(new TopicProduceResponse().name(td.name()).partitionResponses(parts));
+            responses.add(new TopicProduceResponse().name(td.name()).topicId(td.topicId()).partitionResponses(parts));
         }
         ProduceResponse response = new ProduceResponse().responses(responses);
         if (acks == 0) {

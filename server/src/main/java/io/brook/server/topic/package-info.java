@@ -10,6 +10,8 @@
  *       the broker's settings, addressed by topic partition.</li>
  *   <li>{@link io.brook.server.topic.TopicConfigResolver}: a topic's effective config from Kafka's
  *       defaults, the broker's settings and the topic's overrides, and where each value came from.</li>
+ *   <li>{@link io.brook.server.topic.TopicIds}: topics named by id (KIP-516) in requests, resolved
+ *       to names, and the errors for ids that name no topic.</li>
  *   <li>{@link io.brook.server.topic.Topic}, {@link io.brook.server.topic.TopicPartition},
  *       {@link io.brook.server.topic.TopicNames}: values and naming rules.</li>
  * </ul>

@@ -127,7 +127,16 @@ public enum Errors {
     UNKNOWN_SUBSCRIPTION_ID(117, false),
     TELEMETRY_TOO_LARGE(118, false),
     INVALID_REGISTRATION(119, false),
-    TRANSACTION_ABORTABLE(120, false);
+    TRANSACTION_ABORTABLE(120, false),
+    INVALID_RECORD_STATE(121, false),
+    SHARE_SESSION_NOT_FOUND(122, true),
+    INVALID_SHARE_SESSION_EPOCH(123, true),
+    FENCED_STATE_EPOCH(124, false),
+    INVALID_VOTER_KEY(125, false),
+    DUPLICATE_VOTER(126, false),
+    VOTER_NOT_FOUND(127, false),
+    INVALID_REGULAR_EXPRESSION(128, false),
+    REBOOTSTRAP_REQUIRED(129, false);
 
     private static final Errors[] BY_CODE;
 

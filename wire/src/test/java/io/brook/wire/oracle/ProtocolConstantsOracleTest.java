@@ -28,6 +28,18 @@ class ProtocolConstantsOracleTest {
     }
 
     /**
+     * The codec reaches the newest version a broker of this kafka-clients' release advertises (its
+     * stable latest) and goes down to its oldest, so the server can advertise the current range.
+     */
+    @ParameterizedTest
+    @EnumSource(ApiKey.class)
+    void codecCoversEveryVersionKafkaAdvertises(ApiKey key) {
+        ApiKeys kafka = ApiKeys.valueOf(key.name());
+        assertThat(key.latestVersion()).as("%s newest", key).isGreaterThanOrEqualTo(kafka.latestVersion(false));
+        assertThat(key.oldestVersion()).as("%s oldest", key).isLessThanOrEqualTo(kafka.oldestVersion());
+    }
+
+    /**
      * Header versions are a function of the flexible range; they are checked over our whole codec
      * range and a little beyond, because a request newer than we know still needs its header read.
      */

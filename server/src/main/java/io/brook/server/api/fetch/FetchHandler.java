@@ -23,7 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fetch (key 1) for consumers (no follower fetching, no fetch sessions).
+ * Fetch (key 1) for consumers (no follower fetching, no fetch sessions). From v13 topics are
+ * named by id ({@link FetchTopicIds}).
  *
  * <ul>
  *   <li>Sessionless: a full request (session id 0, epoch 0 or -1) is answered with session id 0,
@@ -81,12 +82,16 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             ctx.respond(topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, 0));
             return;
         }
+        boolean byId = ctx.apiVersion() >= FetchTopicIds.FIRST_VERSION;
+        if (byId) {
+            FetchTopicIds.resolveNames(broker.topics(), request.topics());
+        }
         request.topics(DistinctPartitions.lastOfEach(request.topics(), FetchTopic::topic, FetchTopic::partitions,
                 FetchPartition::partition,
                 (t, parts) -> new FetchTopic().topic(t.topic()).topicId(t.topicId()).partitions(parts)));
         int maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
         int minBytes = Math.min(request.minBytes(), maxBytes);
-        Read first = read(broker, request, maxBytes);
+        Read first = read(broker, request, maxBytes, byId);
         if (first.errors || first.bytes >= minBytes || request.maxWaitMs() <= 0 || first.watched.isEmpty()
                 || !waiters.tryAdmit(first.watched.size())) {
             ctx.respond(first.response);
@@ -96,7 +101,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 deadlinePassed -> {
                     Read again;
                     try {
-                        again = read(broker, request, maxBytes);
+                        again = read(broker, request, maxBytes, byId);
                     } catch (RuntimeException e) {
                         ctx.fail(e);
                         return true;
@@ -119,7 +124,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         List<TopicPartition> watched = new ArrayList<>();
     }
 
-    private static Read read(BrokerContext broker, FetchRequest request, int maxBytes) {
+    private static Read read(BrokerContext broker, FetchRequest request, int maxBytes, boolean byId) {
         Read out = new Read();
         Topics topics = broker.topics();
         long budget = maxBytes;
@@ -133,7 +138,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                         .records(BufferRecords.EMPTY);
                 Log log = topic == null || fp.partition() < 0 || fp.partition() >= topic.partitions() ? null
                         : topics.log(ft.topic(), fp.partition());
-                if (log == null) {
+                Errors idError = byId ? FetchTopicIds.check(topics, topic, ft) : Errors.NONE;
+                if (idError != Errors.NONE) {
+                    failPartition(pd, idError);
+                    out.errors = true;
+                } else if (log == null) {
                     failPartition(pd, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                     out.errors = true;
                 } else if (fp.currentLeaderEpoch() > 0) {
@@ -158,7 +167,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 }
                 parts.add(pd);
             }
-            responses.add(new FetchableTopicResponse().topic(ft.topic()).partitions(parts));
+            responses.add(new FetchableTopicResponse().topic(ft.topic()).topicId(ft.topicId()).partitions(parts));
         }
         out.response = new FetchResponse().errorCode(Errors.NONE.code()).sessionId(0).responses(responses);
         return out;

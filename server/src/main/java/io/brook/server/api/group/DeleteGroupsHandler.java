@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * DeleteGroups (key 42): removes empty groups and their offsets. Handed to the group coordinator;
- * see {@link GroupRequests}.
+ * see {@link GroupRequests}. v3 adds an error message per group, which Brook leaves null: its
+ * error codes say all there is to say.
  */
 public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest> {
 

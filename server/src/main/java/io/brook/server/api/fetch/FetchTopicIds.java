@@ -1,0 +1,42 @@
+package io.brook.server.api.fetch;
+
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicIds;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.FetchRequest.FetchTopic;
+import io.brook.wire.protocol.Errors;
+import java.util.List;
+
+/**
+ * Topic ids in Fetch: from v13 (KIP-516) a request names its topics by id only, and the answer
+ * names them the same way. The handler resolves the ids to names once, before anything else
+ * ({@link #resolveNames}), and from then on reads by name as for older versions; each read
+ * checks that the name still belongs to the requested id ({@link #check}), so a topic deleted
+ * during a long poll is answered UNKNOWN_TOPIC_ID (see {@link TopicIds}).
+ *
+ * <p>Fetch v14–v18 add nothing a single node must act on: v14 may answer
+ * OFFSET_MOVED_TO_TIERED_STORAGE (never, without tiered storage), v15 replaces the replica id by
+ * a replica state (KIP-903) and v17 adds a replica directory id (KIP-853), both from followers
+ * only, v16 adds the node endpoints of KIP-951 leader hints (empty: this node is every
+ * partition's leader), v18 a follower's high watermark (KIP-1166). Consumers send -1 replica ids.
+ */
+final class FetchTopicIds {
+
+    /** The first Fetch version that names topics by id. */
+    static final short FIRST_VERSION = 13;
+
+    private FetchTopicIds() {
+    }
+
+    /** Gives each topic entry the name of the topic its id names (a placeholder when none). */
+    static void resolveNames(Topics topics, List<FetchTopic> requested) {
+        for (FetchTopic t : requested) {
+            t.topic(TopicIds.nameOf(topics, t.topicId()));
+        }
+    }
+
+    /** NONE when {@code byName} (looked up by the resolved name) is the topic the entry's id names. */
+    static Errors check(Topics topics, Topic byName, FetchTopic requested) {
+        return TopicIds.check(topics, byName, requested.topicId());
+    }
+}
