@@ -53,6 +53,8 @@ public final class BrokerConfig {
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String CONNECTION_MAX_INFLIGHT_BYTES = "brook.connection.max.inflight.bytes";
@@ -337,6 +339,16 @@ public final class BrokerConfig {
 
     public int socketRequestMaxBytes() {
         return intValue(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    /** {@code SO_SNDBUF} of client connections; -1 = the operating system's default (autotuned). */
+    public int socketSendBufferBytes() {
+        return intValue(SOCKET_SEND_BUFFER_BYTES);
+    }
+
+    /** {@code SO_RCVBUF} of client connections; -1 = the operating system's default (autotuned). */
+    public int socketReceiveBufferBytes() {
+        return intValue(SOCKET_RECEIVE_BUFFER_BYTES);
     }
 
     public long connectionsMaxIdleMs() {

@@ -107,6 +107,27 @@ public final class NetworkServer {
                 new DefaultThreadFactory("brook-network", true), factory);
     }
 
+    /**
+     * Kafka's {@code socket.send.buffer.bytes} and {@code socket.receive.buffer.bytes} (100 KiB
+     * each by default). Fixed sizes bound what the kernel holds for each connection: left to
+     * autotuning, a send buffer grows to {@code tcp_wmem}'s maximum (4 MiB here) for a client
+     * that does not read, and a thousand such clients push the machine's TCP memory past
+     * {@code tcp_mem}'s pressure mark, where the kernel throttles every socket, the well-behaved
+     * ones too. The receive size is set on the listening socket as well, so that accepted
+     * sockets start with it (the window scale is agreed during the handshake).
+     */
+    static void socketBuffers(ServerBootstrap b, BrokerConfig config) {
+        int send = config.socketSendBufferBytes();
+        if (send > 0) {
+            b.childOption(ChannelOption.SO_SNDBUF, send);
+        }
+        int receive = config.socketReceiveBufferBytes();
+        if (receive > 0) {
+            b.option(ChannelOption.SO_RCVBUF, receive);
+            b.childOption(ChannelOption.SO_RCVBUF, receive);
+        }
+    }
+
     /** Binds the listener, serves {@code apis}, and returns the bound address (the real port when 0 was asked for). */
     InetSocketAddress start(ApiTable apis) throws InterruptedException {
         InetSocketAddress bound = bind();
@@ -133,8 +154,9 @@ public final class NetworkServer {
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 // unsent response bytes per connection before it stops reading (file regions count)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, ResponseSizeEstimator.INSTANCE)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
+                .childOption(ChannelOption.MESSAGE_SIZE_ESTIMATOR, ResponseSizeEstimator.INSTANCE);
+        socketBuffers(b, config);
+        b.childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ChannelPipeline p = ch.pipeline();
