@@ -117,6 +117,7 @@ final class Overload implements Scenario {
                 threads.add(t);
                 t.start();
             }
+            result.figure("pipelining threads at nice 19 (see LowPriority)", LowPriority.renice("pipeline-"), "");
             env.progress().phase("opening " + params.nonReaders + " connections that never read");
             flood.openNonReaders(params.nonReaders, params.fetchesPerNonReader, DATA_TOPIC, dataRecords);
             env.progress().phase("throughput under load");

@@ -108,13 +108,16 @@ public final class NetworkServer {
     }
 
     /**
-     * Kafka's {@code socket.send.buffer.bytes} and {@code socket.receive.buffer.bytes} (100 KiB
-     * each by default). Fixed sizes bound what the kernel holds for each connection: left to
-     * autotuning, a send buffer grows to {@code tcp_wmem}'s maximum (4 MiB here) for a client
-     * that does not read, and a thousand such clients push the machine's TCP memory past
-     * {@code tcp_mem}'s pressure mark, where the kernel throttles every socket, the well-behaved
-     * ones too. The receive size is set on the listening socket as well, so that accepted
-     * sockets start with it (the window scale is agreed during the handshake).
+     * Kafka's {@code socket.send.buffer.bytes} and {@code socket.receive.buffer.bytes}. The send
+     * buffer has Kafka's fixed 100 KiB by default, which bounds what the kernel holds for each
+     * connection: left to autotuning, a send buffer grows to {@code tcp_wmem}'s maximum (4 MiB
+     * here) for a client that does not read, and a thousand such clients push the machine's TCP
+     * memory past {@code tcp_mem}'s pressure mark, where the kernel throttles every socket, the
+     * well-behaved ones too. The receive buffer stays autotuned by default (Kafka: 100 KiB): it
+     * grows only as fast as the broker reads, which the broker bounds itself (back-pressure), so
+     * a client cannot inflate it, and a fixed window could cap a fast producer. When set, it is
+     * set on the listening socket as well, so that accepted sockets start with it (the window
+     * scale is agreed during the handshake).
      */
     static void socketBuffers(ServerBootstrap b, BrokerConfig config) {
         int send = config.socketSendBufferBytes();

@@ -17,12 +17,20 @@ import org.junit.jupiter.api.Test;
 class SocketBuffersTest {
 
     @Test
-    void shouldGiveClientSocketsKafkasBufferSizesByDefault() {
+    void shouldGiveClientSocketsKafkasSendBufferSizeByDefaultAndAnAutotunedReceiveBuffer() {
         ServerBootstrap b = new ServerBootstrap();
         NetworkServer.socketBuffers(b, BrokerConfig.defaults());
         assertThat(b.config().childOptions()).containsEntry(ChannelOption.SO_SNDBUF, 102_400)
-                .containsEntry(ChannelOption.SO_RCVBUF, 102_400);
-        assertThat(b.config().options()).as("accepted sockets start with it").containsEntry(ChannelOption.SO_RCVBUF, 102_400);
+                .doesNotContainKey(ChannelOption.SO_RCVBUF);
+        assertThat(b.config().options()).doesNotContainKey(ChannelOption.SO_RCVBUF);
+    }
+
+    @Test
+    void shouldSetAReceiveBufferOnTheListenerAndItsConnectionsWhenAsked() {
+        ServerBootstrap b = new ServerBootstrap();
+        NetworkServer.socketBuffers(b, BrokerConfig.parse(Map.of("socket.receive.buffer.bytes", "65536")));
+        assertThat(b.config().childOptions()).containsEntry(ChannelOption.SO_RCVBUF, 65_536);
+        assertThat(b.config().options()).as("accepted sockets start with it").containsEntry(ChannelOption.SO_RCVBUF, 65_536);
     }
 
     @Test
