@@ -1,7 +1,6 @@
 package io.brook.server.api.fetch;
 
 import io.brook.server.topic.Topic;
-import io.brook.server.topic.TopicIds;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AbortedTransaction;
 import io.brook.storage.Log;
@@ -52,7 +51,7 @@ final class FetchPass {
             LogReadResult r = null;
             Log log = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? null
                     : topics.log(sp.topic, sp.partition);
-            Errors idError = byId ? TopicIds.check(topics, topic, sp.topicId) : Errors.NONE;
+            Errors idError = byId ? FetchTopicIds.check(topics, topic, sp.topicId) : Errors.NONE;
             if (idError != Errors.NONE) {
                 error = idError;
             } else if (log == null) {
