@@ -1,8 +1,12 @@
 package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.brook.server.Brook;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The stock Java consumer keeps one incremental fetch session (KIP-227) over 1,000 partitions:
@@ -116,6 +121,68 @@ class FetchSessionCompatTest {
             // a full fetch of 1,000 partitions is over 20 KB; an incremental one names a few partitions
             assertThat(perRequest).as("bytes per request over %s requests", requests).isLessThan(1_000);
         }
+    }
+
+    /**
+     * A restarted broker has no sessions: the consumer starts over with a full fetch (the Java
+     * client does so after a lost connection; a fetch naming the old session would be told
+     * FETCH_SESSION_ID_NOT_FOUND, see the server's FetchSessionsTest) and reads on without a gap.
+     */
+    @Test
+    void consumerReadsOnAfterTheBrokerRestartedWithoutItsSession(@TempDir Path dir) throws Exception {
+        assumeTrue(System.getProperty("bootstrap.servers") == null, "needs an embedded broker to restart");
+        Brook first = Brook.builder().port(0).dataDir(dir).start();
+        int port = first.port();
+        Brook second = null;
+        String topic = "session-restart";
+        Groups.createTopic(first.bootstrapServers(), topic, 10);
+        Properties pp = new Properties();
+        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrapServers());
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        pp.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "50");
+        pp.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
+        Properties cp = new Properties();
+        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, first.bootstrapServers());
+        cp.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        cp.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+        cp.put(ConsumerConfig.RECONNECT_BACKOFF_MS_CONFIG, "50");
+        cp.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
+        List<String> got = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(pp);
+                KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp)) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < 10; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
+            producer.send(new ProducerRecord<>(topic, 3, null, bytes("before"))).get(30, TimeUnit.SECONDS);
+            Groups.pollUntil(Duration.ofSeconds(30), () -> "the record before the restart",
+                    () -> consumer.poll(Duration.ofMillis(100)).forEach(r -> got.add(utf8(r.value()))),
+                    () -> got.size() == 1);
+            // a few incremental fetches of the session
+            for (int i = 0; i < 3; i++) {
+                consumer.poll(Duration.ofMillis(60)).forEach(r -> got.add(utf8(r.value())));
+            }
+            first.close();
+            second = Brook.builder().port(port).dataDir(dir).start();
+            producer.send(new ProducerRecord<>(topic, 7, null, bytes("after"))).get(30, TimeUnit.SECONDS);
+            Groups.pollUntil(Duration.ofSeconds(30), () -> "the record after the restart",
+                    () -> consumer.poll(Duration.ofMillis(100)).forEach(r -> got.add(utf8(r.value()))),
+                    () -> got.size() >= 2);
+            assertThat(got).containsExactly("before", "after");
+        } finally {
+            first.close();
+            if (second != null) {
+                second.close();
+            }
+        }
+    }
+
+    private static String utf8(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(String s) {
