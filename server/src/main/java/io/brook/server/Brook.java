@@ -85,7 +85,8 @@ public final class Brook implements AutoCloseable {
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
-        this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots());
+        this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
+                config.fetchSessionMaxPartitions());
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);

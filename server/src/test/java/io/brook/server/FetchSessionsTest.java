@@ -248,6 +248,24 @@ class FetchSessionsTest {
     }
 
     @Test
+    void shouldKeepSessionsWithinTheirPartitionBound() throws Exception {
+        start("brook.fetch.session.max.partitions", "2");
+        short v = 12;
+        Topic t = new Topic("t", create("t"), v);
+        long[] offsets = new long[3];
+        assertThat(fetch(v, 0, 0, List.of(t.fetch(offsets, 0, 1, 2)), List.of()).sessionId())
+                .as("three partitions would pass the bound").isZero();
+        int id = fetch(v, 0, 0, List.of(t.fetch(offsets, 0, 1)), List.of()).sessionId();
+        assertThat(id).isPositive();
+        FetchResponse grown = fetch(v, id, 1, List.of(t.fetch(offsets, 2)), List.of());
+        assertThat(grown.errorCode()).isZero();
+        assertThat(grown.sessionId()).as("closed: the client goes back to full requests").isZero();
+        assertThat(answered(grown)).containsExactly("2:hw0");
+        assertThat(brook.fetchSessions().size()).isZero();
+        assertThat(brook.fetchSessions().partitions()).isZero();
+    }
+
+    @Test
     void shouldStartWithoutSessionsAfterARestart(@TempDir Path dir) throws Exception {
         start(dir);
         short v = 12;

@@ -35,7 +35,9 @@ import java.util.List;
  *       another epoch INVALID_FETCH_SESSION_EPOCH, a session opened with topic ids used below
  *       v13 or the reverse FETCH_SESSION_TOPIC_ID_ERROR; the client then starts over with a
  *       full request. An incremental request that leaves its session empty closes it and is
- *       answered as a sessionless one. Sessions are memory only (a restarted broker has none).
+ *       answered as a sessionless one, and so is one that grows its session past
+ *       {@code brook.fetch.session.max.partitions} (the session closes: the answer's session id
+ *       is 0). Sessions are memory only (a restarted broker has none).
  *       Cost of a steady consumer's incremental request: one pass over the session's partitions
  *       (a topic lookup and an empty log read each, nothing allocated for them, see
  *       {@link FetchPass}) and an answer built only for the partitions it holds; a long poll
@@ -126,7 +128,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             new Fetch(ctx, request, byId, requested(request), null, 0, false).start();
             return;
         }
-        sessions.touch(session, broker.timer().nowMs());
+        if (!sessions.touch(session, broker.timer().nowMs())) {
+            // grown past brook.fetch.session.max.partitions: closed, and answered as a sessionless request
+            new Fetch(ctx, request, byId, requested(request), null, 0, false).start();
+            return;
+        }
         new Fetch(ctx, request, byId, null, session, expectedEpoch, false).start();
     }
 

@@ -38,6 +38,8 @@ final class FetchSession {
     private volatile int size;
     /** Guarded by the cache. */
     long lastUsedMs;
+    /** The size the cache counts this session at. Guarded by the cache. */
+    int accountedSize;
 
     FetchSession(int id, boolean byId, long nowMs, Collection<SessionPartition> initial) {
         this.id = id;

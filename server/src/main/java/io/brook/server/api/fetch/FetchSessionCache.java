@@ -25,6 +25,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * unless a bigger session needs its slot. Step 2 scans the sessions (at most the slot count) and
  * runs only when the cache is full and the least recently used session is in use.
  *
+ * <p>Memory (Brook's addition; Kafka bounds only the slots): the partitions of all sessions
+ * together stay within {@code brook.fetch.session.max.partitions} (about 160 bytes each). A
+ * session that would pass it is not created, and one that an incremental request would grow past
+ * it is closed ({@link #touch} says so): its client is answered with session id 0 and starts
+ * over with full requests, which still work. Without it, requests naming made-up partitions could
+ * fill the heap through a thousand sessions, or through one that grows with every request.
+ *
  * <p>Concurrency: all methods synchronize on the cache and never take a session's monitor
  * (a session's size is read through a volatile), so a request may call them whether or not it
  * holds its session's monitor.
@@ -35,17 +42,21 @@ public final class FetchSessionCache {
     public static final long MIN_EVICTION_MS = 120_000;
 
     private final int maxSessions;
+    private final long maxPartitions;
     private final long minEvictionMs;
     /** By id, least recently used first. */
     private final LinkedHashMap<Integer, FetchSession> sessions = new LinkedHashMap<>();
     private long evictions;
+    /** The partitions of all sessions, each session counted at its {@code accountedSize}. */
+    private long partitions;
 
-    public FetchSessionCache(int maxSessions) {
-        this(maxSessions, MIN_EVICTION_MS);
+    public FetchSessionCache(int maxSessions, long maxPartitions) {
+        this(maxSessions, maxPartitions, MIN_EVICTION_MS);
     }
 
-    FetchSessionCache(int maxSessions, long minEvictionMs) {
+    FetchSessionCache(int maxSessions, long maxPartitions, long minEvictionMs) {
         this.maxSessions = maxSessions;
+        this.maxPartitions = maxPartitions;
         this.minEvictionMs = minEvictionMs;
     }
 
@@ -54,7 +65,8 @@ public final class FetchSessionCache {
      * no slot is free and none may be evicted for it.
      */
     synchronized FetchSession create(long nowMs, boolean byId, Collection<SessionPartition> partitions) {
-        if (maxSessions <= 0 || (sessions.size() >= maxSessions && !evictFor(partitions.size(), nowMs))) {
+        if (maxSessions <= 0 || this.partitions + partitions.size() > maxPartitions
+                || (sessions.size() >= maxSessions && !evictFor(partitions.size(), nowMs))) {
             return null;
         }
         int id;
@@ -63,6 +75,8 @@ public final class FetchSessionCache {
         } while (sessions.containsKey(id));
         FetchSession s = new FetchSession(id, byId, nowMs, partitions);
         sessions.put(id, s);
+        s.accountedSize = s.size();
+        this.partitions += s.accountedSize;
         return s;
     }
 
@@ -74,6 +88,7 @@ public final class FetchSessionCache {
         FetchSession lru = it.next();
         if (nowMs - lru.lastUsedMs > minEvictionMs) {
             it.remove();
+            partitions -= lru.accountedSize;
             evictions++;
             return true;
         }
@@ -89,6 +104,7 @@ public final class FetchSessionCache {
             return false;
         }
         sessions.remove(smallest.id);
+        partitions -= smallest.accountedSize;
         evictions++;
         return true;
     }
@@ -98,22 +114,45 @@ public final class FetchSessionCache {
         return sessions.get(id);
     }
 
-    /** Records a use of the session: it becomes the most recently used. */
-    synchronized void touch(FetchSession s, long nowMs) {
-        if (sessions.remove(s.id, s)) {
-            s.lastUsedMs = nowMs;
-            sessions.put(s.id, s);
+    /**
+     * Records a use of the session after a request changed it: it becomes the most recently used
+     * and its size is counted again. False when that size takes the sessions past
+     * {@code brook.fetch.session.max.partitions}: the session is then closed.
+     */
+    synchronized boolean touch(FetchSession s, long nowMs) {
+        if (!sessions.remove(s.id, s)) {
+            return true; // closed or evicted meanwhile: its next request learns it
         }
+        partitions += s.size() - s.accountedSize;
+        s.accountedSize = s.size();
+        if (partitions > maxPartitions) {
+            partitions -= s.accountedSize;
+            return false;
+        }
+        s.lastUsedMs = nowMs;
+        sessions.put(s.id, s);
+        return true;
     }
 
     /** Closes the session with this id; false when there was none. */
     synchronized boolean remove(int id) {
-        return sessions.remove(id) != null;
+        FetchSession s = sessions.remove(id);
+        if (s != null) {
+            partitions -= s.accountedSize;
+        }
+        return s != null;
     }
 
     /** Closes this session, unless its id was already given to another one. */
     synchronized void remove(FetchSession s) {
-        sessions.remove(s.id, s);
+        if (sessions.remove(s.id, s)) {
+            partitions -= s.accountedSize;
+        }
+    }
+
+    /** The partitions of all open sessions. */
+    public synchronized long partitions() {
+        return partitions;
     }
 
     /** Sessions open now. */

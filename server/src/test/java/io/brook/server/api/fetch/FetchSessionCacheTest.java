@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class FetchSessionCacheTest {
 
     private static final long EVICTION_MS = 100;
+    private static final long UNBOUNDED = Long.MAX_VALUE;
 
     private static List<SessionPartition> partitions(int n) {
         List<SessionPartition> out = new ArrayList<>();
@@ -34,7 +35,7 @@ class FetchSessionCacheTest {
 
     @Test
     void shouldCreateSessionsWithDistinctPositiveIdsExpectingEpochOne() {
-        FetchSessionCache cache = new FetchSessionCache(10, EVICTION_MS);
+        FetchSessionCache cache = new FetchSessionCache(10, UNBOUNDED, EVICTION_MS);
         FetchSession a = cache.create(0, false, partitions(3));
         FetchSession b = cache.create(0, true, partitions(2));
         assertThat(a.id).isPositive().isNotEqualTo(b.id);
@@ -49,12 +50,12 @@ class FetchSessionCacheTest {
 
     @Test
     void shouldCreateNothingWithoutSlots() {
-        assertThat(new FetchSessionCache(0, EVICTION_MS).create(0, false, partitions(1))).isNull();
+        assertThat(new FetchSessionCache(0, UNBOUNDED, EVICTION_MS).create(0, false, partitions(1))).isNull();
     }
 
     @Test
     void shouldForgetAClosedSession() {
-        FetchSessionCache cache = new FetchSessionCache(10, EVICTION_MS);
+        FetchSessionCache cache = new FetchSessionCache(10, UNBOUNDED, EVICTION_MS);
         FetchSession a = cache.create(0, false, partitions(1));
         assertThat(cache.remove(a.id)).isTrue();
         assertThat(cache.remove(a.id)).isFalse();
@@ -72,7 +73,7 @@ class FetchSessionCacheTest {
 
     @Test
     void shouldEvictNoSessionYoungerThanTheEvictionInterval() {
-        FetchSessionCache cache = new FetchSessionCache(2, EVICTION_MS);
+        FetchSessionCache cache = new FetchSessionCache(2, UNBOUNDED, EVICTION_MS);
         cache.create(0, false, partitions(1));
         cache.create(0, false, partitions(1));
         assertThat(cache.create(EVICTION_MS, false, partitions(1000))).isNull();
@@ -82,7 +83,7 @@ class FetchSessionCacheTest {
 
     @Test
     void shouldEvictTheLeastRecentlyUsedSessionOnceStaleWhateverItsSize() {
-        FetchSessionCache cache = new FetchSessionCache(2, EVICTION_MS);
+        FetchSessionCache cache = new FetchSessionCache(2, UNBOUNDED, EVICTION_MS);
         FetchSession big = cache.create(0, false, partitions(50));
         FetchSession used = cache.create(0, false, partitions(5));
         cache.touch(used, 150);
@@ -91,11 +92,12 @@ class FetchSessionCacheTest {
         assertThat(cache.get(big.id)).as("unused for more than the interval").isNull();
         assertThat(cache.get(used.id)).isSameAs(used);
         assertThat(cache.evictions()).isEqualTo(1);
+        assertThat(cache.partitions()).isEqualTo(6);
     }
 
     @Test
     void shouldEvictAnOlderSmallerSessionInUseOnlyForABiggerOne() {
-        FetchSessionCache cache = new FetchSessionCache(2, EVICTION_MS);
+        FetchSessionCache cache = new FetchSessionCache(2, UNBOUNDED, EVICTION_MS);
         FetchSession three = cache.create(0, false, partitions(3));
         FetchSession five = cache.create(0, false, partitions(5));
         cache.touch(three, 200);
@@ -108,6 +110,29 @@ class FetchSessionCacheTest {
         assertThat(cache.create(220, false, partitions(5))).isNull();
         assertThat(cache.get(five.id)).isSameAs(five);
         assertThat(cache.get(four.id)).isSameAs(four);
+    }
+
+    @Test
+    void shouldKeepTheSessionsPartitionsWithinTheBound() {
+        FetchSessionCache cache = new FetchSessionCache(10, 10, EVICTION_MS);
+        FetchSession six = cache.create(0, false, partitions(6));
+        assertThat(cache.create(0, false, partitions(5))).as("6 + 5 > 10").isNull();
+        FetchSession four = cache.create(0, false, partitions(4));
+        assertThat(cache.partitions()).isEqualTo(10);
+        synchronized (six) {
+            six.remove(SessionPartition.key(false, "t", null, 0));
+        }
+        assertThat(cache.touch(six, 1)).isTrue();
+        assertThat(cache.partitions()).isEqualTo(9);
+        synchronized (four) {
+            four.add(partition("u", 0));
+            four.add(partition("u", 1));
+        }
+        assertThat(cache.touch(four, 2)).as("grown past the bound").isFalse();
+        assertThat(cache.get(four.id)).as("closed").isNull();
+        assertThat(cache.partitions()).isEqualTo(5);
+        assertThat(cache.remove(six.id)).isTrue();
+        assertThat(cache.partitions()).isZero();
     }
 
     @Test
