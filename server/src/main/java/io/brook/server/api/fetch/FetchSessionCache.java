@@ -26,7 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * runs only when the cache is full and the least recently used session is in use.
  *
  * <p>Memory (Brook's addition; Kafka bounds only the slots): the partitions of all sessions
- * together stay within {@code brook.fetch.session.max.partitions} (about 160 bytes each). A
+ * together stay within {@code brook.fetch.session.max.partitions} (about 160 bytes each, estimated from the object layout). A
  * session that would pass it is not created, and one that an incremental request would grow past
  * it is closed ({@link #touch} says so): its client is answered with session id 0 and starts
  * over with full requests, which still work. Without it, requests naming made-up partitions could
