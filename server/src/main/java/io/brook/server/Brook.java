@@ -2,6 +2,7 @@ package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.server.api.BrokerApis;
+import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
@@ -65,6 +66,7 @@ public final class Brook implements AutoCloseable {
     private final BrokerContext context;
     private final InetSocketAddress bound;
     private final FetchWaiters fetchWaiters;
+    private final FetchSessionCache fetchSessions;
     private final Timer timer;
     private final ApiTable apis;
     private PartitionLogs logs;
@@ -83,6 +85,8 @@ public final class Brook implements AutoCloseable {
         this.ownsDataDir = ownsDataDir;
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
+        this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
+                config.fetchSessionMaxPartitions());
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
@@ -102,7 +106,7 @@ public final class Brook implements AutoCloseable {
             }
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
-            this.apis = BrokerApis.table(context, fetchWaiters);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {
@@ -161,6 +165,11 @@ public final class Brook implements AutoCloseable {
 
     FetchWaiters fetchWaiters() {
         return fetchWaiters;
+    }
+
+    /** The incremental fetch sessions (memory only: a new broker object starts with none). */
+    FetchSessionCache fetchSessions() {
+        return fetchSessions;
     }
 
     /** The timer of delayed operations: a {@link ClockTimer} when the builder was given a clock. */

@@ -266,7 +266,7 @@ class ProduceFetchTest {
     void shouldAnswerExactlyTheRequestedPartitionsWithErrorsWhereDue() throws Exception {
         produceOne(PRODUCE_V, (short) -1, "t", 0, batch(Compression.NONE, 1, "a"));
         FetchResponse r = client.call(new FetchRequest().maxWaitMs(0).minBytes(1).maxBytes(1 << 20).sessionId(0)
-                .sessionEpoch(0).topics(List.of(
+                .sessionEpoch(-1).topics(List.of(
                         new FetchTopic().topic("t").partitions(List.of(
                                 new FetchPartition().partition(1).fetchOffset(0).partitionMaxBytes(1000),
                                 new FetchPartition().partition(0).fetchOffset(5).partitionMaxBytes(1000))),

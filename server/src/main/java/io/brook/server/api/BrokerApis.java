@@ -1,6 +1,7 @@
 package io.brook.server.api;
 
 import io.brook.server.api.fetch.FetchHandler;
+import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.api.group.DeleteGroupsHandler;
 import io.brook.server.api.group.DescribeGroupsHandler;
@@ -58,11 +59,14 @@ public final class BrokerApis {
     private BrokerApis() {
     }
 
-    /** The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters}. */
-    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters) {
+    /**
+     * The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters},
+     * incremental fetch sessions live in {@code fetchSessions}.
+     */
+    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions) {
         return ApiTable.builder()
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
-                .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters))
+                .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
                 .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))

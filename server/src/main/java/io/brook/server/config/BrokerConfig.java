@@ -66,6 +66,8 @@ public final class BrokerConfig {
     public static final String REQUEST_RECEIVE_TIMEOUT_MS = "brook.request.receive.timeout.ms";
     public static final String FETCH_MAX_BYTES = "fetch.max.bytes";
     public static final String FETCH_MAX_WAITING_PARTITIONS = "brook.fetch.max.waiting.partitions";
+    public static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
+    public static final String FETCH_SESSION_MAX_PARTITIONS = "brook.fetch.session.max.partitions";
     public static final String NUM_IO_THREADS = "num.io.threads";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
@@ -397,6 +399,16 @@ public final class BrokerConfig {
 
     public int fetchMaxWaitingPartitions() {
         return intValue(FETCH_MAX_WAITING_PARTITIONS);
+    }
+
+    /** Most incremental fetch sessions (KIP-227) open at once; 0 = none (every fetch sessionless). */
+    public int maxIncrementalFetchSessionCacheSlots() {
+        return intValue(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS);
+    }
+
+    /** Most partitions all incremental fetch sessions hold together. */
+    public long fetchSessionMaxPartitions() {
+        return longValue(FETCH_SESSION_MAX_PARTITIONS);
     }
 
     public int numIoThreads() {

@@ -73,6 +73,11 @@ final class BrokerConfigKeys {
                 key(FETCH_MAX_WAITING_PARTITIONS, Type.INT, "100000", Check.atLeast(0),
                         "Broker-wide: most long-poll fetches waiting at once, each counted once per partition;"
                                 + " beyond it a fetch is answered at once with what there is."),
+                key(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, Type.INT, "1000", Check.atLeast(0),
+                        "Most incremental fetch sessions (KIP-227) kept at once; 0 = none."),
+                key(FETCH_SESSION_MAX_PARTITIONS, Type.LONG, "500000", Check.atLeast(0),
+                        "Broker-wide: most partitions all fetch sessions hold together; a session that would"
+                                + " pass it is not opened, or is closed (its client goes back to full fetches)."),
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),

@@ -4,33 +4,44 @@ import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
-import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicPartition;
-import io.brook.server.topic.Topics;
-import io.brook.storage.AbortedTransaction;
-import io.brook.storage.Log;
-import io.brook.storage.LogReadResult;
+import io.brook.server.topic.TopicIds;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchRequest.FetchPartition;
 import io.brook.wire.message.FetchRequest.FetchTopic;
+import io.brook.wire.message.FetchRequest.ForgottenTopic;
 import io.brook.wire.message.FetchResponse;
-import io.brook.wire.message.FetchResponse.FetchableTopicResponse;
-import io.brook.wire.message.FetchResponse.PartitionData;
-import io.brook.wire.protocol.ApiMessage;
-import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * Fetch (key 1) for consumers (no follower fetching, no fetch sessions). From v13 topics are
- * named by id ({@link FetchTopicIds}).
+ * Fetch (key 1) for consumers (no follower fetching). From v13 topics are named by id
+ * ({@link FetchTopicIds}).
  *
  * <ul>
- *   <li>Sessionless: a full request (session id 0, epoch 0 or -1) is answered with session id 0,
- *       which makes the Java client send full requests from then on; an incremental request
- *       gets FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH. The answer holds exactly
- *       the requested partitions, in request order.</li>
+ *   <li>Fetch sessions (KIP-227, as Kafka's): a full request (epoch 0 or -1) names every
+ *       partition and is answered for each, in request order (a partition named twice counts
+ *       once, with its last entry). With epoch 0 its answer opens a session in
+ *       {@link FetchSessionCache} and carries its id (0 when the cache has no room: the client
+ *       then stays with full requests); with epoch -1 it opens none. A full request that names
+ *       a session id closes that session. An incremental request (the session's id and the
+ *       epoch it expects) names only the partitions it adds or whose offset or limits changed
+ *       and lists those it drops in {@code forgotten_topics_data}; its answer holds only the
+ *       partitions with records, an error, or another high watermark or log start offset than
+ *       the client was last told, in the session's order (partitions that returned records
+ *       move to its end). Errors, with session id 0: an unknown id FETCH_SESSION_ID_NOT_FOUND,
+ *       another epoch INVALID_FETCH_SESSION_EPOCH, a session opened with topic ids used below
+ *       v13 or the reverse FETCH_SESSION_TOPIC_ID_ERROR; the client then starts over with a
+ *       full request. An incremental request that leaves its session empty closes it and is
+ *       answered as a sessionless one, and so is one that grows its session past
+ *       {@code brook.fetch.session.max.partitions} (the session closes: the answer's session id
+ *       is 0). Sessions are memory only (a restarted broker has none).
+ *       Cost of a steady consumer's incremental request: one pass over the session's partitions
+ *       (a topic lookup and an empty log read each, nothing allocated for them, see
+ *       {@link FetchPass}) and an answer built only for the partitions it holds; a long poll
+ *       also registers on every session partition, as a full fetch does.</li>
  *   <li>Limits: {@code max_bytes} over the response, capped by the broker's {@code fetch.max.bytes}
  *       as Kafka caps it, and {@code partition_max_bytes} per partition, except that the first
  *       partition that returns data returns at least its first whole batch (KIP-74) so a consumer
@@ -58,11 +69,13 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     private final BrokerContext broker;
     private final FetchWaiters waiters;
+    private final FetchSessionCache sessions;
     private final int fetchMaxBytes;
 
-    public FetchHandler(BrokerContext broker, FetchWaiters waiters) {
+    public FetchHandler(BrokerContext broker, FetchWaiters waiters, FetchSessionCache sessions) {
         this.broker = broker;
         this.waiters = waiters;
+        this.sessions = sessions;
         this.fetchMaxBytes = broker.config().fetchMaxBytes();
     }
 
@@ -74,123 +87,203 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     @Override
     public void handle(RequestContext ctx, FetchRequest request) {
-        if (request.sessionId() != 0) {
-            ctx.respond(topLevelError(Errors.FETCH_SESSION_ID_NOT_FOUND, request.sessionId()));
-            return;
-        }
-        if (request.sessionEpoch() > 0) {
-            ctx.respond(topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, 0));
-            return;
-        }
         boolean byId = ctx.apiVersion() >= FetchTopicIds.FIRST_VERSION;
         if (byId) {
             FetchTopicIds.resolveNames(broker.topics(), request.topics());
         }
-        request.topics(DistinctPartitions.lastOfEach(request.topics(), FetchTopic::topic, FetchTopic::partitions,
-                FetchPartition::partition,
-                (t, parts) -> new FetchTopic().topic(t.topic()).topicId(t.topicId()).partitions(parts)));
-        int maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
-        int minBytes = Math.min(request.minBytes(), maxBytes);
-        Read first = read(broker, request, maxBytes, byId);
-        if (first.errors || first.bytes >= minBytes || request.maxWaitMs() <= 0 || first.watched.isEmpty()
-                || !waiters.tryAdmit(first.watched.size())) {
-            ctx.respond(first.response);
+        int epoch = request.sessionEpoch();
+        if (epoch == FetchSession.INITIAL_EPOCH || epoch == FetchSession.FINAL_EPOCH) {
+            if (request.sessionId() != 0) {
+                sessions.remove(request.sessionId()); // a full request closes the session it names
+            }
+            new Fetch(ctx, request, byId, requested(request), null, 0, epoch == FetchSession.INITIAL_EPOCH).start();
             return;
         }
-        DelayedFetch delayed = new DelayedFetch(waiters, first.watched, ctx.nonBlockingExecutor(),
-                deadlinePassed -> {
-                    Read again;
-                    try {
-                        again = read(broker, request, maxBytes, byId);
-                    } catch (RuntimeException e) {
-                        ctx.fail(e);
-                        return true;
-                    }
-                    if (deadlinePassed || again.errors || again.bytes >= minBytes) {
-                        ctx.respond(again.response);
-                        return true;
-                    }
-                    return false;
-                });
-        delayed.start(broker.timer(), request.maxWaitMs());
-        ctx.onConnectionClosed(delayed::cancel);
-    }
-
-    /** One pass over the requested partitions. */
-    private static final class Read {
-        FetchResponse response;
-        long bytes;
-        boolean errors;
-        List<TopicPartition> watched = new ArrayList<>();
-    }
-
-    private static Read read(BrokerContext broker, FetchRequest request, int maxBytes, boolean byId) {
-        Read out = new Read();
-        Topics topics = broker.topics();
-        long budget = maxBytes;
-        boolean readCommitted = request.isolationLevel() == 1;
-        List<FetchableTopicResponse> responses = new ArrayList<>(request.topics().size());
-        for (FetchTopic ft : request.topics()) {
-            Topic topic = topics.get(ft.topic());
-            List<PartitionData> parts = new ArrayList<>(ft.partitions().size());
-            for (FetchPartition fp : ft.partitions()) {
-                PartitionData pd = new PartitionData().partitionIndex(fp.partition()).preferredReadReplica(-1)
-                        .records(BufferRecords.EMPTY);
-                Log log = topic == null || fp.partition() < 0 || fp.partition() >= topic.partitions() ? null
-                        : topics.log(ft.topic(), fp.partition());
-                Errors idError = byId ? FetchTopicIds.check(topics, topic, ft) : Errors.NONE;
-                if (idError != Errors.NONE) {
-                    failPartition(pd, idError);
-                    out.errors = true;
-                } else if (log == null) {
-                    failPartition(pd, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-                    out.errors = true;
-                } else if (fp.currentLeaderEpoch() > 0) {
-                    // our only leader epoch is 0: a client claiming a later one knows something we do not
-                    failPartition(pd, Errors.UNKNOWN_LEADER_EPOCH);
-                    out.errors = true;
-                } else {
-                    int limit = (int) Math.min(Math.min(fp.partitionMaxBytes(), budget), Integer.MAX_VALUE);
-                    boolean minOneBatch = out.bytes == 0;
-                    LogReadResult r = log.read(fp.fetchOffset(), Math.max(0, limit), minOneBatch, readCommitted);
-                    pd.errorCode(r.error().code()).highWatermark(r.highWatermark())
-                            .lastStableOffset(r.lastStableOffset()).logStartOffset(r.logStartOffset())
-                            .abortedTransactions(readCommitted ? aborted(log, fp.fetchOffset(), r) : null);
-                    if (r.error() != Errors.NONE) {
-                        out.errors = true;
-                    } else if (r.records() != null && r.sizeInBytes() > 0) {
-                        pd.records(r.records());
-                        out.bytes += r.sizeInBytes();
-                        budget -= r.sizeInBytes();
-                    }
-                    out.watched.add(new TopicPartition(ft.topic(), fp.partition()));
-                }
-                parts.add(pd);
-            }
-            responses.add(new FetchableTopicResponse().topic(ft.topic()).topicId(ft.topicId()).partitions(parts));
+        FetchSession session = sessions.get(request.sessionId());
+        if (session == null) {
+            ctx.respond(topLevelError(Errors.FETCH_SESSION_ID_NOT_FOUND, 0));
+            return;
         }
-        out.response = new FetchResponse().errorCode(Errors.NONE.code()).sessionId(0).responses(responses);
+        int expectedEpoch;
+        boolean emptied;
+        synchronized (session) {
+            if (session.epoch() != epoch) {
+                ctx.respond(topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, 0));
+                return;
+            }
+            if (session.byId != byId) {
+                ctx.respond(topLevelError(Errors.FETCH_SESSION_TOPIC_ID_ERROR, 0));
+                return;
+            }
+            update(session, request, byId);
+            emptied = session.size() == 0;
+            if (!emptied) {
+                session.advanceEpoch();
+            }
+            expectedEpoch = session.epoch();
+        }
+        if (emptied) {
+            // nothing left to fetch: the session closes and the request is answered as a sessionless one
+            sessions.remove(session);
+            new Fetch(ctx, request, byId, requested(request), null, 0, false).start();
+            return;
+        }
+        if (!sessions.touch(session, broker.timer().nowMs())) {
+            // grown past brook.fetch.session.max.partitions: closed, and answered as a sessionless request
+            new Fetch(ctx, request, byId, requested(request), null, 0, false).start();
+            return;
+        }
+        new Fetch(ctx, request, byId, null, session, expectedEpoch, false).start();
+    }
+
+    /** A full request's partitions, each once (the last entry of one named twice), in request order. */
+    private static List<SessionPartition> requested(FetchRequest request) {
+        List<FetchTopic> topics = DistinctPartitions.lastOfEach(request.topics(), FetchTopic::topic,
+                FetchTopic::partitions, FetchPartition::partition,
+                (t, parts) -> new FetchTopic().topic(t.topic()).topicId(t.topicId()).partitions(parts));
+        List<SessionPartition> out = new ArrayList<>();
+        for (FetchTopic ft : topics) {
+            for (FetchPartition fp : ft.partitions()) {
+                out.add(new SessionPartition(ft.topic(), ft.topicId(), fp));
+            }
+        }
         return out;
     }
 
     /**
-     * The aborted transactions a READ_COMMITTED consumer must know to skip records of: those
-     * overlapping the fetched range, bounded by the last stable offset (an over-approximation
-     * of the returned data's end; the client ignores entries past what it received).
+     * Applies an incremental request to its session: partitions it names are added at the end or
+     * take the new parameters, then those in {@code forgotten_topics_data} leave. Hold the
+     * session's monitor.
      */
-    private static List<FetchResponse.AbortedTransaction> aborted(Log log, long fetchOffset, LogReadResult r) {
-        List<FetchResponse.AbortedTransaction> out = new ArrayList<>();
-        if (r.error() != Errors.NONE || r.records() == null) {
-            return out;
+    private void update(FetchSession session, FetchRequest request, boolean byId) {
+        for (FetchTopic ft : request.topics()) {
+            for (FetchPartition fp : ft.partitions()) {
+                SessionPartition known = session.get(SessionPartition.key(byId, ft.topic(), ft.topicId(), fp.partition()));
+                if (known != null) {
+                    known.update(fp);
+                } else {
+                    session.add(new SessionPartition(ft.topic(), ft.topicId(), fp));
+                }
+            }
         }
-        for (AbortedTransaction a : log.abortedTransactions(fetchOffset, r.lastStableOffset())) {
-            out.add(new FetchResponse.AbortedTransaction().producerId(a.producerId()).firstOffset(a.firstOffset()));
+        for (ForgottenTopic gone : request.forgottenTopicsData()) {
+            String name = byId ? TopicIds.nameOf(broker.topics(), gone.topicId()) : gone.topic();
+            for (int p : gone.partitions()) {
+                session.remove(SessionPartition.key(byId, name, gone.topicId(), p));
+            }
         }
-        return out;
     }
 
-    private static void failPartition(PartitionData pd, Errors error) {
-        pd.errorCode(error.code()).highWatermark(-1).lastStableOffset(-1).logStartOffset(-1);
+    /**
+     * One fetch from its first read to its answer: of the partitions of a full request
+     * ({@code requested}), or of a session's ({@code session}, which must still be at
+     * {@code expectedEpoch} when a pass runs: a duplicate request that moved it on makes this one
+     * answer INVALID_FETCH_SESSION_EPOCH, as in Kafka).
+     */
+    private final class Fetch {
+        private final RequestContext ctx;
+        private final FetchRequest request;
+        private final boolean byId;
+        private final List<SessionPartition> requested;
+        private final FetchSession session;
+        private final int expectedEpoch;
+        private final boolean createSession;
+        private final int maxBytes;
+        private final int minBytes;
+        private List<TopicPartition> watched;
+
+        Fetch(RequestContext ctx, FetchRequest request, boolean byId, List<SessionPartition> requested,
+                FetchSession session, int expectedEpoch, boolean createSession) {
+            this.ctx = ctx;
+            this.request = request;
+            this.byId = byId;
+            this.requested = requested;
+            this.session = session;
+            this.expectedEpoch = expectedEpoch;
+            this.createSession = createSession;
+            this.maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
+            this.minBytes = Math.min(request.minBytes(), maxBytes);
+        }
+
+        void start() {
+            FetchResponse now = attempt(true, false);
+            if (now != null) {
+                ctx.respond(now);
+                return;
+            }
+            DelayedFetch delayed = new DelayedFetch(waiters, watched, ctx.nonBlockingExecutor(), deadlinePassed -> {
+                FetchResponse again;
+                try {
+                    again = attempt(false, deadlinePassed);
+                } catch (RuntimeException e) {
+                    ctx.fail(e);
+                    return true;
+                }
+                if (again != null) {
+                    ctx.respond(again);
+                    return true;
+                }
+                return false;
+            });
+            delayed.start(broker.timer(), request.maxWaitMs());
+            ctx.onConnectionClosed(delayed::cancel);
+        }
+
+        /** One pass: the answer when the fetch is to be answered now, null when it is to wait. */
+        private FetchResponse attempt(boolean first, boolean deadlinePassed) {
+            if (session == null) {
+                FetchPass pass = pass(requested, false);
+                if (!answerNow(pass, first, deadlinePassed, requested)) {
+                    return null;
+                }
+                FetchSession created = null;
+                if (createSession) {
+                    pass.commit();
+                    created = sessions.create(broker.timer().nowMs(), byId, requested);
+                }
+                return pass.response(created == null ? 0 : created.id);
+            }
+            synchronized (session) {
+                if (session.epoch() != expectedEpoch) {
+                    return topLevelError(Errors.INVALID_FETCH_SESSION_EPOCH, session.id);
+                }
+                FetchPass pass = pass(session.partitions(), true);
+                if (!answerNow(pass, first, deadlinePassed, session.partitions())) {
+                    return null;
+                }
+                session.moveToEnd(pass.commit());
+                return pass.response(session.id);
+            }
+        }
+
+        private FetchPass pass(Iterable<SessionPartition> partitions, boolean incremental) {
+            return FetchPass.run(broker.topics(), partitions, maxBytes, request.isolationLevel() == 1, byId,
+                    incremental);
+        }
+
+        /**
+         * Whether to answer after this pass; on the first pass, a fetch that is to wait is
+         * admitted among the waiters here (else it is answered at once) and learns which
+         * partitions to watch.
+         */
+        private boolean answerNow(FetchPass pass, boolean first, boolean deadlinePassed,
+                Collection<SessionPartition> partitions) {
+            if (deadlinePassed || pass.errors || pass.bytes >= minBytes) {
+                return true;
+            }
+            if (!first) {
+                return false;
+            }
+            if (request.maxWaitMs() <= 0 || partitions.isEmpty() || !waiters.tryAdmit(partitions.size())) {
+                return true;
+            }
+            List<TopicPartition> tps = new ArrayList<>(partitions.size());
+            for (SessionPartition sp : partitions) {
+                tps.add(sp.topicPartition);
+            }
+            watched = tps;
+            return false;
+        }
     }
 
     private static FetchResponse topLevelError(Errors error, int sessionId) {

@@ -6,6 +6,7 @@ import io.brook.server.topic.Topics;
 import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.protocol.Errors;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Topic ids in Fetch: from v13 (KIP-516) a request names its topics by id only, and the answer
@@ -35,8 +36,8 @@ final class FetchTopicIds {
         }
     }
 
-    /** NONE when {@code byName} (looked up by the resolved name) is the topic the entry's id names. */
-    static Errors check(Topics topics, Topic byName, FetchTopic requested) {
-        return TopicIds.check(topics, byName, requested.topicId());
+    /** NONE when {@code byName} (looked up by the resolved name) is the topic {@code requestedId} names. */
+    static Errors check(Topics topics, Topic byName, UUID requestedId) {
+        return TopicIds.check(topics, byName, requestedId);
     }
 }

@@ -1,0 +1,138 @@
+package io.brook.server.api.fetch;
+
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.storage.AbortedTransaction;
+import io.brook.storage.Log;
+import io.brook.storage.LogReadResult;
+import io.brook.wire.message.FetchResponse;
+import io.brook.wire.message.FetchResponse.FetchableTopicResponse;
+import io.brook.wire.message.FetchResponse.PartitionData;
+import io.brook.wire.protocol.BufferRecords;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One pass over a fetch's partitions, in order: each partition's log is read within the
+ * remaining byte budget and the answer is assembled. A full fetch answers every partition; an
+ * incremental one only those that {@linkplain SessionPartition#mustAnswer must} be answered, and
+ * builds nothing for the others: a session partition without news costs a topic lookup and a
+ * log read that finds nothing (no file access, one small result object).
+ *
+ * <p>Nothing of the session changes here: a long poll may run several passes and answer only
+ * the last, which {@link #commit} then records in the session.
+ */
+final class FetchPass {
+
+    final List<FetchableTopicResponse> responses = new ArrayList<>();
+    /** The partitions answered and their answers, in the same order. */
+    private final List<SessionPartition> answered = new ArrayList<>();
+    private final List<PartitionData> answers = new ArrayList<>();
+    long bytes;
+    boolean errors;
+
+    private FetchPass() {
+    }
+
+    /**
+     * Reads {@code partitions}: {@code maxBytes} bounds the records over all of them (the first
+     * partition with records returns at least one whole batch, KIP-74); with
+     * {@code incremental}, partitions with nothing new are left out of the answer.
+     */
+    static FetchPass run(Topics topics, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
+            boolean byId, boolean incremental) {
+        FetchPass out = new FetchPass();
+        long budget = maxBytes;
+        for (SessionPartition sp : partitions) {
+            Topic topic = topics.get(sp.topic);
+            Errors error;
+            LogReadResult r = null;
+            Log log = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? null
+                    : topics.log(sp.topic, sp.partition);
+            Errors idError = byId ? FetchTopicIds.check(topics, topic, sp.topicId) : Errors.NONE;
+            if (idError != Errors.NONE) {
+                error = idError;
+            } else if (log == null) {
+                error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
+            } else if (sp.currentLeaderEpoch > 0) {
+                // our only leader epoch is 0: a client claiming a later one knows something we do not
+                error = Errors.UNKNOWN_LEADER_EPOCH;
+            } else {
+                int limit = (int) Math.min(Math.min(sp.partitionMaxBytes, budget), Integer.MAX_VALUE);
+                r = log.read(sp.fetchOffset, Math.max(0, limit), out.bytes == 0, readCommitted);
+                error = r.error();
+            }
+            int size = 0;
+            if (error != Errors.NONE) {
+                out.errors = true;
+            } else if (r.records() != null && r.sizeInBytes() > 0) {
+                size = r.sizeInBytes();
+                out.bytes += size;
+                budget -= size;
+            }
+            long highWatermark = r == null ? -1 : r.highWatermark();
+            long logStartOffset = r == null ? -1 : r.logStartOffset();
+            if (incremental && !sp.mustAnswer(size, error, highWatermark, logStartOffset)) {
+                continue;
+            }
+            PartitionData pd = new PartitionData().partitionIndex(sp.partition).preferredReadReplica(-1)
+                    .records(size > 0 ? r.records() : BufferRecords.EMPTY).errorCode(error.code())
+                    .highWatermark(highWatermark).logStartOffset(logStartOffset)
+                    .lastStableOffset(r == null ? -1 : r.lastStableOffset());
+            if (r != null) {
+                pd.abortedTransactions(readCommitted ? aborted(log, sp.fetchOffset, r) : null);
+            }
+            out.add(sp, pd, byId);
+        }
+        return out;
+    }
+
+    private void add(SessionPartition sp, PartitionData pd, boolean byId) {
+        FetchableTopicResponse last = responses.isEmpty() ? null : responses.get(responses.size() - 1);
+        if (last == null || !(byId ? Objects.equals(last.topicId(), sp.topicId) : last.topic().equals(sp.topic))) {
+            last = new FetchableTopicResponse().topic(sp.topic).topicId(sp.topicId);
+            responses.add(last);
+        }
+        last.partitions().add(pd);
+        answered.add(sp);
+        answers.add(pd);
+    }
+
+    /**
+     * Records in the answered partitions what this pass told the client; returns those that
+     * returned records (for the session to move to its end).
+     */
+    List<SessionPartition> commit() {
+        List<SessionPartition> withRecords = new ArrayList<>();
+        for (int i = 0; i < answered.size(); i++) {
+            PartitionData pd = answers.get(i);
+            answered.get(i).answered(pd);
+            if (pd.records().sizeInBytes() > 0) {
+                withRecords.add(answered.get(i));
+            }
+        }
+        return withRecords;
+    }
+
+    FetchResponse response(int sessionId) {
+        return new FetchResponse().errorCode(Errors.NONE.code()).sessionId(sessionId).responses(responses);
+    }
+
+    /**
+     * The aborted transactions a READ_COMMITTED consumer must know to skip records of: those
+     * overlapping the fetched range, bounded by the last stable offset (an over-approximation
+     * of the returned data's end; the client ignores entries past what it received).
+     */
+    private static List<FetchResponse.AbortedTransaction> aborted(Log log, long fetchOffset, LogReadResult r) {
+        List<FetchResponse.AbortedTransaction> out = new ArrayList<>();
+        if (r.error() != Errors.NONE || r.records() == null) {
+            return out;
+        }
+        for (AbortedTransaction a : log.abortedTransactions(fetchOffset, r.lastStableOffset())) {
+            out.add(new FetchResponse.AbortedTransaction().producerId(a.producerId()).firstOffset(a.firstOffset()));
+        }
+        return out;
+    }
+}
