@@ -46,8 +46,10 @@ import java.util.stream.Stream;
  * against the batch it names), and the segment's largest timestamp below it is the time
  * index's running maximum up to the indexed batch. The producer state and the aborted
  * transactions do not depend on where the scan began: they are rebuilt from a snapshot and the
- * batches after it, as after a full scan. Without this, a crash loop re-scans an active segment
- * that grows towards {@code segment.bytes} on every start.
+ * batches after it, as after a full scan; an unclean start ends by writing a snapshot at the log
+ * end (after forcing the data below it), so that the next one replays only what came after.
+ * Without all this, a crash loop re-reads an active segment that grows towards
+ * {@code segment.bytes} on every start.
  *
  * <p>Threading: runs once, on the thread opening the log, before the log is visible to anyone;
  * {@link #rebuildProducerState} also runs for a truncation, under the log's locks.
@@ -104,6 +106,14 @@ final class LogLoader {
         long start = Math.min(Math.max(loader.persistedStart, log.segments.firstKey()), end);
         long firstUnstable = rebuildProducerState(log, start, end, true);
         loader.forceRecovered(active);
+        if (!cleanShutdown && loader.corruption == null && (end > log.segments.firstKey() || !log.producers.isEmpty())
+                && !log.producers.snapshotOffsets().contains(end)) {
+            // The replay above read from the newest snapshot, in a crash loop the one of the
+            // active segment's roll: without a snapshot here the next unclean start would
+            // replay the whole active segment again. Written (by persist below) after the data
+            // below it was forced.
+            log.stateFiles.snapshotTaken(end, log.producers.snapshot());
+        }
         log.opened(active, start, firstUnstable, loader.corruption, false);
         // An aborted-transaction file that held entries no longer trusted is replaced now.
         log.stateFiles.persist();

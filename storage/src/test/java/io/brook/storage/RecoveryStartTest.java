@@ -1,5 +1,6 @@
 package io.brook.storage;
 
+import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -226,5 +227,29 @@ class RecoveryStartTest {
         assertThat(log.active().recoveryScanStart).isZero();
         assertThat(log.active().size()).isEqualTo(startPosition);
         assertThat(log.logEndOffset()).isEqualTo(startOffset);
+    }
+
+    @Test
+    void shouldKeepTheProducerStateAcrossUncleanStartsThatReplayOnlyFromTheirOwnSnapshot() throws Exception {
+        fx = new LogFixture(tmp.resolve("a"), SMALL_INDEX_INTERVAL);
+        Log log = fx.open();
+        int seq = 0;
+        for (int i = 0; i < 10; i++) {
+            assertThat(log.append(Batches.idempotent(7L, (short) 0, seq, 2, 1_000 + i), 0).error()).isEqualTo(Errors.NONE);
+            seq += 2;
+            log.flush();
+        }
+        for (int restart = 0; restart < 3; restart++) {
+            long end = log.logEndOffset();
+            log = fx.crashAndReopen(restart == 0 ? 0L : end);
+            // Each unclean start leaves a snapshot at the log end for the next one to replay from.
+            assertThat(log.producers.snapshotOffsets()).contains(end);
+            assertThat(log.append(Batches.idempotent(7L, (short) 0, seq + 1, 2, 2_000), 0).error())
+                    .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+            assertThat(log.append(Batches.idempotent(7L, (short) 0, seq, 2, 2_000), 0).error()).isEqualTo(Errors.NONE);
+            seq += 2;
+            log.flush();
+        }
+        assertThat(log.logEndOffset()).isEqualTo(26L);
     }
 }
