@@ -41,7 +41,9 @@ import java.util.stream.Stream;
  * The index files of the active segment are written when it rolls, at a clean close and at the
  * end of an unclean start, without an atomic replace: a crash can leave them short, stale or
  * zeroed, which those checks refuse (zeros are not growing), or an older prefix, whose entries
- * still name the batches they named when written. On any doubt the whole segment is scanned.
+ * still name the batches they named when written; a truncation deletes the index files of the
+ * segment it cuts ({@link LogTruncation}), whose entries could otherwise name batches appended
+ * again after it. On any doubt the whole segment is scanned.
  * The index entries below the start are kept for lookups (which check each entry they use
  * against the batch it names), and the segment's largest timestamp below it is the time
  * index's running maximum up to the indexed batch. The producer state and the aborted

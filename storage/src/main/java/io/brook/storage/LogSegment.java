@@ -612,6 +612,16 @@ final class LogSegment {
         }
     }
 
+    /**
+     * Deletes the index files (not the entries in memory, which the next {@link #flushIndexes}
+     * writes); the caller makes the deletion durable.
+     */
+    void deleteIndexFiles() throws IOException {
+        Files.deleteIfExists(file(dir, baseOffset, INDEX_SUFFIX));
+        Files.deleteIfExists(file(dir, baseOffset, TIME_INDEX_SUFFIX));
+        indexesDirty = true;
+    }
+
     /** Writes the index files if memory is newer, and forces them. */
     synchronized void flushIndexes() throws IOException {
         if (!indexesDirty || deleted) {

@@ -1,5 +1,7 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,9 @@ final class LogTruncation {
         try {
             List<LogSegment> removed = cut(log, offset);
             if (removed != null) {
+                if (removed.isEmpty()) {
+                    DurableFiles.fsyncDirectory(log.dir());
+                }
                 log.deleteRetired(removed);
                 log.stateFiles.persist();
             }
@@ -51,6 +56,10 @@ final class LogTruncation {
             }
             LogSegment last = log.segments.lastEntry().getValue();
             last.truncateTo(offset);
+            // Its index files may name batches that are gone, and an unclean start may begin its
+            // scan at one of their entries (see LogLoader): they go until the segment's indexes
+            // are written next. Made durable by the directory fsync below.
+            last.deleteIndexFiles();
             last.prepareForAppend();
             log.active = last;
             long end = last.nextOffset();

@@ -252,4 +252,24 @@ class RecoveryStartTest {
         }
         assertThat(log.logEndOffset()).isEqualTo(26L);
     }
+
+    @Test
+    void shouldScanTheWholeSegmentAfterATruncationEvenWhereTheSameBatchesWereAppendedAgain() throws Exception {
+        fx = new LogFixture(tmp.resolve("a"), SMALL_INDEX_INTERVAL);
+        Log log = fx.open();
+        fill(log, 0, 20);
+        log = fx.crashAndReopen(0L);
+        assertThat(Files.exists(file(LogSegment.INDEX_SUFFIX))).isTrue();
+        long recoveryPoint = log.durableOffset();
+        // The same bytes again after a truncation: every old index entry names a batch with its
+        // offset again, yet the files predate the truncation (after a power loss the checkpoint
+        // may name data appended since that never reached the disk): they are not trusted.
+        log.truncateTo(10L);
+        log.append(Batches.batch(1_000 + (5 * 37 % 50) * 10L, 2, "k5-"), 0);
+        fill(log, 6, 14);
+        assertThat(log.logEndOffset()).isEqualTo(recoveryPoint);
+        log = fx.crashAndReopen(recoveryPoint);
+        assertThat(log.active().recoveryScanStart).isZero();
+        assertThat(log.logEndOffset()).isEqualTo(40L);
+    }
 }
