@@ -49,6 +49,11 @@ final class LogTruncation {
             if (offset < log.segments.firstKey()) {
                 offset = log.segments.firstKey();
             }
+            // The index files of the segment that will end the log may name batches about to go,
+            // and an unclean start may begin its scan at one of their entries (see LogLoader):
+            // they go first (before anything changes, should that fail) until the segment's
+            // indexes are written next. Made durable by the directory fsync after the cut.
+            log.segments.floorEntry(offset).getValue().deleteIndexFiles();
             List<LogSegment> removed = new ArrayList<>(log.segments.tailMap(offset, false).values());
             for (LogSegment seg : removed) {
                 log.segments.remove(seg.baseOffset, seg);
@@ -56,10 +61,6 @@ final class LogTruncation {
             }
             LogSegment last = log.segments.lastEntry().getValue();
             last.truncateTo(offset);
-            // Its index files may name batches that are gone, and an unclean start may begin its
-            // scan at one of their entries (see LogLoader): they go until the segment's indexes
-            // are written next. Made durable by the directory fsync below.
-            last.deleteIndexFiles();
             last.prepareForAppend();
             log.active = last;
             long end = last.nextOffset();
