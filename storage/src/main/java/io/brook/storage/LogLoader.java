@@ -38,8 +38,8 @@ import java.util.stream.Stream;
  * that its index files name at or below the recovery point, accepted only when both index files
  * pass the sanity checks of a clean start (whole entries, growing, inside the file) and a whole
  * batch with the indexed base offset and a sound CRC starts exactly at the indexed position.
- * The index files of the active segment are written when it rolls, at a clean close and at the
- * end of an unclean start, without an atomic replace: a crash can leave them short, stale or
+ * The index files of the active segment are written when it rolls, at a clean close and (not
+ * forced) at the end of an unclean start, without an atomic replace: a crash can leave them short, stale or
  * zeroed, which those checks refuse (zeros are not growing), or an older prefix, whose entries
  * still name the batches they named when written; a truncation deletes the index files of the
  * segment it cuts ({@link LogTruncation}), whose entries could otherwise name batches appended
@@ -49,7 +49,8 @@ import java.util.stream.Stream;
  * index's running maximum up to the indexed batch. The producer state and the aborted
  * transactions do not depend on where the scan began: they are rebuilt from a snapshot and the
  * batches after it, as after a full scan; an unclean start ends by writing a snapshot at the log
- * end (after forcing the data below it), so that the next one replays only what came after.
+ * end (after forcing the data below it; written in the background), so that the next one
+ * replays only what came after.
  * Without all this, a crash loop re-reads an active segment that grows towards
  * {@code segment.bytes} on every start.
  *
@@ -108,17 +109,19 @@ final class LogLoader {
         long start = Math.min(Math.max(loader.persistedStart, log.segments.firstKey()), end);
         long firstUnstable = rebuildProducerState(log, start, end, true);
         loader.forceRecovered(active);
+        log.opened(active, start, firstUnstable, loader.corruption, false);
+        // An aborted-transaction file that held entries no longer trusted is replaced now.
+        log.stateFiles.persist();
         if (!cleanShutdown && loader.corruption == null && (end > log.segments.firstKey() || !log.producers.isEmpty())
                 && !log.producers.snapshotOffsets().contains(end)) {
             // The replay above read from the newest snapshot, in a crash loop the one of the
             // active segment's roll: without a snapshot here the next unclean start would
-            // replay the whole active segment again. Written (by persist below) after the data
-            // below it was forced.
+            // replay the whole active segment again. The data below it was forced above; it is
+            // written on the scheduler's thread, as a roll's, so that its fsyncs do not delay
+            // the start (a crash before it is written costs only that replay).
             log.stateFiles.snapshotTaken(end, log.producers.snapshot());
+            log.stateFiles.persistSnapshotsLater();
         }
-        log.opened(active, start, firstUnstable, loader.corruption, false);
-        // An aborted-transaction file that held entries no longer trusted is replaced now.
-        log.stateFiles.persist();
     }
 
     /**
@@ -278,9 +281,10 @@ final class LogLoader {
      * After an unclean stop the data found on disk may still sit in the page cache only: forces
      * every scanned segment before the log calls it durable (after a clean stop close() forced
      * everything), and writes the indexes of the segments other than {@code active}, and after
-     * an unclean stop the active one's too: the next unclean start finds there where to begin
-     * its scan (an active segment's index files are otherwise written only when it rolls or the
-     * log closes).
+     * an unclean stop the active one's too, without forcing them (they are checked before use,
+     * and a clean close writes and forces them again): the next unclean start finds there where
+     * to begin its scan (an active segment's index files are otherwise written only when it
+     * rolls or the log closes).
      */
     private void forceRecovered(LogSegment active) throws IOException {
         for (LogSegment seg : segments.values()) {
@@ -291,7 +295,7 @@ final class LogLoader {
                 seg.flushIndexes();
             } else if (!cleanShutdown) {
                 try {
-                    seg.flushIndexes();
+                    seg.writeIndexFiles();
                 } catch (IOException e) {
                     if (!OutOfSpace.is(e)) {
                         throw e;

@@ -553,6 +553,14 @@ final class LogSegment {
 
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
+        if (position == size && next == nextOffset && position > 0) {
+            // Only bytes past the data go (a recovery cutting a torn tail or zeros off): the
+            // indexes and statistics stay right, and no scan of the whole segment is needed.
+            tail.cutAt(position);
+            dataDirty = true;
+            channel.position(position);
+            return;
+        }
         recent.clear();
         tail.cutAt(position);
         dataDirty = true;
@@ -620,6 +628,19 @@ final class LogSegment {
         Files.deleteIfExists(file(dir, baseOffset, INDEX_SUFFIX));
         Files.deleteIfExists(file(dir, baseOffset, TIME_INDEX_SUFFIX));
         indexesDirty = true;
+    }
+
+    /**
+     * Writes the index files without forcing them and without counting them as written (a
+     * later {@link #flushIndexes} writes and forces them again): the active segment's, at the
+     * end of an unclean start, for the next one (see {@link LogLoader}).
+     */
+    synchronized void writeIndexFiles() throws IOException {
+        if (deleted) {
+            return;
+        }
+        offsetIndex.writeTo(file(dir, baseOffset, INDEX_SUFFIX));
+        timeIndex.writeTo(file(dir, baseOffset, TIME_INDEX_SUFFIX));
     }
 
     /** Writes the index files if memory is newer, and forces them. */

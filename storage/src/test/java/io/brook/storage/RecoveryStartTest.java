@@ -1,11 +1,13 @@
 package io.brook.storage;
 
+import io.brook.testkit.Await;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -229,6 +231,14 @@ class RecoveryStartTest {
         assertThat(log.logEndOffset()).isEqualTo(startOffset);
     }
 
+    private static boolean snapshotAt(Log log, long offset) {
+        try {
+            return log.producers.snapshotOffsets().contains(offset);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Test
     void shouldKeepTheProducerStateAcrossUncleanStartsThatReplayOnlyFromTheirOwnSnapshot() throws Exception {
         fx = new LogFixture(tmp.resolve("a"), SMALL_INDEX_INTERVAL);
@@ -243,7 +253,8 @@ class RecoveryStartTest {
             long end = log.logEndOffset();
             log = fx.crashAndReopen(restart == 0 ? 0L : end);
             // Each unclean start leaves a snapshot at the log end for the next one to replay from.
-            assertThat(log.producers.snapshotOffsets()).contains(end);
+            Log opened = log;
+            Await.until("a producer snapshot at " + end, () -> snapshotAt(opened, end));
             assertThat(log.append(Batches.idempotent(7L, (short) 0, seq + 1, 2, 2_000), 0).error())
                     .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
             assertThat(log.append(Batches.idempotent(7L, (short) 0, seq, 2, 2_000), 0).error()).isEqualTo(Errors.NONE);
