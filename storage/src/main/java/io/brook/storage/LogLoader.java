@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * durable point is the log end only after {@link #forceRecovered} forced what was scanned. So
  * every byte before the first batch at or above the recovery point reached the disk before the
  * checkpoint was written, and checking it again finds nothing that a crash could have changed
- * (a bad disk's damage below it is not what a recovery scan is for; reads check CRCs). Segments
+ * (a bad disk's later damage is not what a recovery scan is for, here as in the segments below;
+ * consumers check each batch's CRC). Segments
  * below the one holding the recovery point are not scanned (as in Kafka), and that one is
  * scanned from a verified position inside it rather than from its start: from the last batch
  * that its index files name at or below the recovery point, accepted only when both index files
