@@ -10,7 +10,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * File handling shared by the sparse indexes ({@link OffsetIndex}, {@link TimeIndex}): both keep
  * their entries in memory and write them as fixed-size big-endian entries, one after the other,
- * on roll and close. Loading never trusts the file: its size must be whole entries and within the
+ * on roll and close (and the active segment's at the end of an unclean start, see
+ * {@link LogLoader}). Loading never trusts the file: its size must be whole entries and within the
  * index's capacity before anything is read.
  */
 final class IndexFiles {

@@ -139,6 +139,8 @@ public final class Log implements AutoCloseable {
      * @param recoveryPoint offset below which data is known to have been fsynced (0 if unknown)
      * @param cleanShutdown whether the previous run closed the logs cleanly; if not, every segment
      *                      from the one holding the recovery point on is scanned and checked
+     *                      (that one from a verified batch at or below the recovery point, see
+     *                      {@link LogLoader})
      * @param flusher       the group-commit thread, or null to flush only by {@link #flush()}
      */
     static Log open(Path dir, String topic, int partition, LogConfig config, long recoveryPoint,

@@ -24,6 +24,37 @@ import java.util.stream.Stream;
  * the newest sound snapshot and the batches after it, and finally forces what a recovery scan
  * found before the log calls it durable.
  *
+ * <h2>Where an unclean start's scan begins</h2>
+ * The recovery point (the offset each log's entry in {@code recovery-point-offset-checkpoint}
+ * holds) is a durable point: {@code LogManager} writes there what {@link DurabilityTracker}
+ * published as durable, and that publishes an offset only after the force of the segment (and
+ * of every segment rolled before it) that holds every batch below it returned; at open the
+ * durable point is the log end only after {@link #forceRecovered} forced what was scanned. So
+ * every byte before the first batch at or above the recovery point reached the disk before the
+ * checkpoint was written, and checking it again finds nothing that a crash could have changed
+ * (a bad disk's later damage is not what a recovery scan is for, here as in the segments below;
+ * consumers check each batch's CRC). Segments
+ * below the one holding the recovery point are not scanned (as in Kafka), and that one is
+ * scanned from a verified position inside it rather than from its start: from the last batch
+ * that its index files name at or below the recovery point, accepted only when both index files
+ * pass the sanity checks of a clean start (whole entries, growing, inside the file) and a whole
+ * batch with the indexed base offset and a sound CRC starts exactly at the indexed position.
+ * The index files of the active segment are written when it rolls, at a clean close and (not
+ * forced) at the end of an unclean start, without an atomic replace: a crash can leave them short, stale or
+ * zeroed, which those checks refuse (zeros are not growing), or an older prefix, whose entries
+ * still name the batches they named when written; a truncation deletes the index files of the
+ * segment it cuts ({@link LogTruncation}), whose entries could otherwise name batches appended
+ * again after it. On any doubt the whole segment is scanned.
+ * The index entries below the start are kept for lookups (which check each entry they use
+ * against the batch it names), and the segment's largest timestamp below it is the time
+ * index's running maximum up to the indexed batch. The producer state and the aborted
+ * transactions do not depend on where the scan began: they are rebuilt from a snapshot and the
+ * batches after it, as after a full scan; an unclean start ends by writing a snapshot at the log
+ * end (after forcing the data below it; written in the background), so that the next one
+ * replays only what came after.
+ * Without all this, a crash loop re-reads an active segment that grows towards
+ * {@code segment.bytes} on every start.
+ *
  * <p>Threading: runs once, on the thread opening the log, before the log is visible to anyone;
  * {@link #rebuildProducerState} also runs for a truncation, under the log's locks.
  */
@@ -82,6 +113,16 @@ final class LogLoader {
         log.opened(active, start, firstUnstable, loader.corruption, false);
         // An aborted-transaction file that held entries no longer trusted is replaced now.
         log.stateFiles.persist();
+        if (!cleanShutdown && loader.corruption == null && (end > log.segments.firstKey() || !log.producers.isEmpty())
+                && !log.producers.snapshotOffsets().contains(end)) {
+            // The replay above read from the newest snapshot, in a crash loop the one of the
+            // active segment's roll: without a snapshot here the next unclean start would
+            // replay the whole active segment again. The data below it was forced above; it is
+            // written on the scheduler's thread, as a roll's, so that its fsyncs do not delay
+            // the start (a crash before it is written costs only that replay).
+            log.stateFiles.snapshotTaken(end, log.producers.snapshot());
+            log.stateFiles.persistSnapshotsLater();
+        }
     }
 
     /**
@@ -190,7 +231,7 @@ final class LogLoader {
                 LOG.warn("{}: index of {} missing or unsound, rebuilding", name, seg.logFile());
                 indexRebuilds++;
             }
-            Corruption c = seg.recover(null);
+            Corruption c = recover(seg, recoveryPoint);
             if (c == null) {
                 continue;
             }
@@ -224,9 +265,27 @@ final class LogLoader {
     }
 
     /**
+     * Scans and checks {@code seg}: the segment holding the recovery point from a verified
+     * position inside it where possible (see the class comment), every other one whole.
+     */
+    private Corruption recover(LogSegment seg, long recoveryPoint) throws IOException {
+        if (seg.baseOffset == scanFrom) {
+            int start = seg.verifiedRecoveryStart(recoveryPoint);
+            if (start > 0) {
+                return seg.recover(null, start, seg.offsetIndex.lastOffset());
+            }
+        }
+        return seg.recover(null);
+    }
+
+    /**
      * After an unclean stop the data found on disk may still sit in the page cache only: forces
      * every scanned segment before the log calls it durable (after a clean stop close() forced
-     * everything), and writes the indexes of the segments other than {@code active}.
+     * everything), and writes the indexes of the segments other than {@code active}, and after
+     * an unclean stop the active one's too, without forcing them (they are checked before use,
+     * and a clean close writes and forces them again): the next unclean start finds there where
+     * to begin its scan (an active segment's index files are otherwise written only when it
+     * rolls or the log closes).
      */
     private void forceRecovered(LogSegment active) throws IOException {
         for (LogSegment seg : segments.values()) {
@@ -235,6 +294,16 @@ final class LogLoader {
             }
             if (seg != active) {
                 seg.flushIndexes();
+            } else if (!cleanShutdown) {
+                try {
+                    seg.writeIndexFiles();
+                } catch (IOException e) {
+                    if (!OutOfSpace.is(e)) {
+                        throw e;
+                    }
+                    // Only a cache for the next recovery: a full disk must not keep the log closed.
+                    LOG.warn("{}: the index files of {} wait for space: {}", name, seg, e.getMessage());
+                }
             }
         }
     }

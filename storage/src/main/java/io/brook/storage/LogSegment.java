@@ -79,6 +79,9 @@ final class LogSegment {
     /** The zeros written ahead of the data (active segment only). */
     final PreallocatedTail tail;
     private final RecentBatches recent = new RecentBatches();
+    /** Where the last {@link #recover} scan started, and the bytes recovery scans went through (tests). */
+    int recoveryScanStart = -1;
+    long recoveryBytesScanned;
     /** Header reads by {@link #findBatch}, counted only with assertions on (tests): no shared write on the read path. */
     int headerReads;
 
@@ -337,16 +340,91 @@ final class LogSegment {
      *         is then the end of the sound prefix
      */
     Corruption recover(BatchConsumer replay) throws IOException {
+        return recover(replay, 0, baseOffset);
+    }
+
+    /**
+     * Where a recovery scan may start so as to check only the data at and after
+     * {@code recoveryPoint} (see {@link LogLoader}): the position of the last batch named by
+     * this segment's index files whose base offset is at or below it, once both index files pass
+     * {@link #load}'s sanity checks and a whole batch with that base offset and a sound CRC starts
+     * exactly there. On success the indexes hold the files' entries up to and including that
+     * batch's; -1 (nothing gained, or any doubt) means scan the whole file.
+     */
+    int verifiedRecoveryStart(long recoveryPoint) throws IOException {
+        if (recoveryPoint <= baseOffset) {
+            return -1;
+        }
+        String problem = offsetIndex.load(file(dir, baseOffset, INDEX_SUFFIX), size);
+        if (problem == null) {
+            problem = timeIndex.load(file(dir, baseOffset, TIME_INDEX_SUFFIX), Long.MAX_VALUE);
+        }
+        if (problem == null) {
+            problem = checkIndexedBatch(recoveryPoint);
+        }
+        if (problem != null) {
+            offsetIndex.clear();
+            timeIndex.clear();
+            LOG.info("{}: scanning all of {} for recovery: {}", this, logFile(), problem);
+            return -1;
+        }
+        int slot = offsetIndex.slotFor(recoveryPoint);
+        long startOffset = offsetIndex.offsetAt(slot);
+        offsetIndex.truncateTo(startOffset + 1);
+        timeIndex.truncateTo(startOffset + 1);
+        return offsetIndex.positionAt(slot);
+    }
+
+    /** Why the index entry for {@code recoveryPoint} cannot start a recovery scan; null if it can. */
+    private String checkIndexedBatch(long recoveryPoint) throws IOException {
+        int slot = offsetIndex.slotFor(recoveryPoint);
+        if (slot < 0) {
+            return "no index entry at or below the recovery point " + recoveryPoint;
+        }
+        long expected = offsetIndex.offsetAt(slot);
+        int position = offsetIndex.positionAt(slot);
+        BatchScanner scanner = new BatchScanner(channel, position, channel.size(), true, Integer.MAX_VALUE);
+        if (!scanner.next()) {
+            return "no sound batch at the indexed position " + position + ": " + scanner.error();
+        }
+        long base = BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition());
+        if (base != expected) {
+            return "the batch at the indexed position " + position + " has base offset " + base
+                    + ", the index says " + expected;
+        }
+        return null;
+    }
+
+    /**
+     * {@link #recover(BatchConsumer)} from {@code start}, a position that {@link
+     * #verifiedRecoveryStart} accepted for a batch with base offset {@code startOffset}: the
+     * bytes before it are taken as they are, with the index entries below it and the largest
+     * timestamp that the time index records for them (the running maximum up to the indexed
+     * batch, as the appender wrote it); position 0 scans everything.
+     */
+    Corruption recover(BatchConsumer replay, int start, long startOffset) throws IOException {
         long fileSize = channel.size();
-        offsetIndex.clear();
-        timeIndex.clear();
+        if (start == 0) {
+            offsetIndex.clear();
+            timeIndex.clear();
+            maxTimestamp = -1L;
+            rollingTimestamp = -1L;
+        } else {
+            maxTimestamp = timeIndex.lastTimestamp();
+            rollingTimestamp = -1L;
+            ByteBuffer first = ByteBuffer.allocate(BatchHeader.HEADER_SIZE);
+            if (channel.read(first, 0) == BatchHeader.HEADER_SIZE) {
+                rollingTimestamp = first.getLong(BatchHeader.MAX_TIMESTAMP);
+            }
+        }
+        // The batch at a later start carries an index entry already: the next one is due
+        // index.interval.bytes after it, as when it was appended.
         bytesSinceLastIndexEntry = 0;
-        maxTimestamp = -1L;
-        rollingTimestamp = -1L;
         lastBatchBase = -1L;
-        long expected = baseOffset;
-        BatchScanner scanner = new BatchScanner(channel, 0, fileSize, true, Integer.MAX_VALUE);
-        int validBytes = 0;
+        long expected = startOffset;
+        recoveryScanStart = start;
+        BatchScanner scanner = new BatchScanner(channel, start, fileSize, true, Integer.MAX_VALUE);
+        int validBytes = start;
         String error = null;
         while (scanner.next()) {
             ByteBuffer b = scanner.buffer();
@@ -380,6 +458,7 @@ final class LogSegment {
         if (error == null) {
             error = scanner.error();
         }
+        recoveryBytesScanned += scanner.filePosition() - start;
         size = validBytes;
         nextOffset = expected;
         indexesDirty = true;
@@ -474,6 +553,14 @@ final class LogSegment {
 
     /** Cuts the file at {@code position} (a batch boundary) where offset {@code next} would start. */
     synchronized void truncateBytes(int position, long next) throws IOException {
+        if (position == size && next == nextOffset && position > 0) {
+            // Only bytes past the data go (a recovery cutting a torn tail or zeros off): the
+            // indexes and statistics stay right, and no scan of the whole segment is needed.
+            tail.cutAt(position);
+            dataDirty = true;
+            channel.position(position);
+            return;
+        }
         recent.clear();
         tail.cutAt(position);
         dataDirty = true;
@@ -531,6 +618,29 @@ final class LogSegment {
             DurableFiles.fsyncDirectory(dir);
             directoryEntryDirty = false;
         }
+    }
+
+    /**
+     * Deletes the index files (not the entries in memory, which the next {@link #flushIndexes}
+     * writes); the caller makes the deletion durable.
+     */
+    void deleteIndexFiles() throws IOException {
+        Files.deleteIfExists(file(dir, baseOffset, INDEX_SUFFIX));
+        Files.deleteIfExists(file(dir, baseOffset, TIME_INDEX_SUFFIX));
+        indexesDirty = true;
+    }
+
+    /**
+     * Writes the index files without forcing them and without counting them as written (a
+     * later {@link #flushIndexes} writes and forces them again): the active segment's, at the
+     * end of an unclean start, for the next one (see {@link LogLoader}).
+     */
+    synchronized void writeIndexFiles() throws IOException {
+        if (deleted) {
+            return;
+        }
+        offsetIndex.writeTo(file(dir, baseOffset, INDEX_SUFFIX));
+        timeIndex.writeTo(file(dir, baseOffset, TIME_INDEX_SUFFIX));
     }
 
     /** Writes the index files if memory is newer, and forces them. */

@@ -1,5 +1,7 @@
 package io.brook.storage;
 
+import io.brook.storage.file.DurableFiles;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,9 @@ final class LogTruncation {
         try {
             List<LogSegment> removed = cut(log, offset);
             if (removed != null) {
+                if (removed.isEmpty()) {
+                    DurableFiles.fsyncDirectory(log.dir());
+                }
                 log.deleteRetired(removed);
                 log.stateFiles.persist();
             }
@@ -44,6 +49,11 @@ final class LogTruncation {
             if (offset < log.segments.firstKey()) {
                 offset = log.segments.firstKey();
             }
+            // The index files of the segment that will end the log may name batches about to go,
+            // and an unclean start may begin its scan at one of their entries (see LogLoader):
+            // they go first (before anything changes, should that fail) until the segment's
+            // indexes are written next. Made durable by the directory fsync after the cut.
+            log.segments.floorEntry(offset).getValue().deleteIndexFiles();
             List<LogSegment> removed = new ArrayList<>(log.segments.tailMap(offset, false).values());
             for (LogSegment seg : removed) {
                 log.segments.remove(seg.baseOffset, seg);

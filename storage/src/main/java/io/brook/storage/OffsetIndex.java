@@ -20,8 +20,10 @@ import java.util.Arrays;
  * segment is never indexed: position 0 is implied.
  *
  * <p>Memory: entries live in two int arrays; the file is a copy that is written when the segment
- * stops being active (roll, close) and trusted at start-up only after a sanity check. Losing it
- * costs a rebuild by scanning the segment, never data.
+ * stops being active (roll, close), and for the active segment (unforced) at the end of an
+ * unclean start, where the next one finds where to begin its scan (see {@link LogLoader}); it is
+ * trusted at start-up only after a sanity check. Losing it costs a rebuild by scanning the
+ * segment, never data.
  *
  * <p>Threading: mutated only by the log's appender (under the log lock); read by any thread.
  * Readers see a prefix of the entries: {@code count} is published after the entry is written.
