@@ -270,7 +270,7 @@ final class LogLoader {
      */
     private Corruption recover(LogSegment seg, long recoveryPoint) throws IOException {
         if (seg.baseOffset == scanFrom) {
-            int start = seg.verifiedRecoveryStart(recoveryPoint);
+            int start = RecoveryStart.verified(seg, recoveryPoint);
             if (start > 0) {
                 return seg.recover(null, start, seg.offsetIndex.lastOffset());
             }

@@ -142,6 +142,11 @@ final class LogSegment {
         return s;
     }
 
+    /** The log directory the segment's files live in. */
+    Path dir() {
+        return dir;
+    }
+
     Path logFile() {
         return file(dir, baseOffset, LOG_SUFFIX);
     }
@@ -344,60 +349,8 @@ final class LogSegment {
     }
 
     /**
-     * Where a recovery scan may start so as to check only the data at and after
-     * {@code recoveryPoint} (see {@link LogLoader}): the position of the last batch named by
-     * this segment's index files whose base offset is at or below it, once both index files pass
-     * {@link #load}'s sanity checks and a whole batch with that base offset and a sound CRC starts
-     * exactly there. On success the indexes hold the files' entries up to and including that
-     * batch's; -1 (nothing gained, or any doubt) means scan the whole file.
-     */
-    int verifiedRecoveryStart(long recoveryPoint) throws IOException {
-        if (recoveryPoint <= baseOffset) {
-            return -1;
-        }
-        String problem = offsetIndex.load(file(dir, baseOffset, INDEX_SUFFIX), size);
-        if (problem == null) {
-            problem = timeIndex.load(file(dir, baseOffset, TIME_INDEX_SUFFIX), Long.MAX_VALUE);
-        }
-        if (problem == null) {
-            problem = checkIndexedBatch(recoveryPoint);
-        }
-        if (problem != null) {
-            offsetIndex.clear();
-            timeIndex.clear();
-            LOG.info("{}: scanning all of {} for recovery: {}", this, logFile(), problem);
-            return -1;
-        }
-        int slot = offsetIndex.slotFor(recoveryPoint);
-        long startOffset = offsetIndex.offsetAt(slot);
-        offsetIndex.truncateTo(startOffset + 1);
-        timeIndex.truncateTo(startOffset + 1);
-        return offsetIndex.positionAt(slot);
-    }
-
-    /** Why the index entry for {@code recoveryPoint} cannot start a recovery scan; null if it can. */
-    private String checkIndexedBatch(long recoveryPoint) throws IOException {
-        int slot = offsetIndex.slotFor(recoveryPoint);
-        if (slot < 0) {
-            return "no index entry at or below the recovery point " + recoveryPoint;
-        }
-        long expected = offsetIndex.offsetAt(slot);
-        int position = offsetIndex.positionAt(slot);
-        BatchScanner scanner = new BatchScanner(channel, position, channel.size(), true, Integer.MAX_VALUE);
-        if (!scanner.next()) {
-            return "no sound batch at the indexed position " + position + ": " + scanner.error();
-        }
-        long base = BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition());
-        if (base != expected) {
-            return "the batch at the indexed position " + position + " has base offset " + base
-                    + ", the index says " + expected;
-        }
-        return null;
-    }
-
-    /**
      * {@link #recover(BatchConsumer)} from {@code start}, a position that {@link
-     * #verifiedRecoveryStart} accepted for a batch with base offset {@code startOffset}: the
+     * RecoveryStart#verified} accepted for a batch with base offset {@code startOffset}: the
      * bytes before it are taken as they are, with the index entries below it and the largest
      * timestamp that the time index records for them (the running maximum up to the indexed
      * batch, as the appender wrote it); position 0 scans everything.
