@@ -1,6 +1,7 @@
 package io.brook.cluster.raft;
 
 import io.brook.cluster.metadata.MetadataCodec;
+import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
@@ -49,7 +51,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: Ratis owns the threads; {@link #append} may be called from any thread.
  */
-public final class MetadataQuorumNode implements Closeable {
+public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataQuorumNode.class);
 
     /** How long a client request (an append, a snapshot, a voter's group list) waits for a reply. */
@@ -178,8 +180,10 @@ public final class MetadataQuorumNode implements Closeable {
 
     /**
      * Appends a batch of records as one log entry through the leader; completes once the entry is
-     * committed and applied on the leader, with which records the image applied.
+     * committed and applied on the leader, with which records the image applied. On the leader
+     * (the controller's node) that means applied to this node's image too.
      */
+    @Override
     public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encodeBatch(records)));
         return client.async().send(message).thenApply(MetadataQuorumNode::resultOf);
@@ -190,6 +194,16 @@ public final class MetadataQuorumNode implements Closeable {
             throw new CompletionException(reply.getException());
         }
         return AppendResult.fromMessage(reply.getMessage());
+    }
+
+    @Override
+    public <T> T read(Function<MetadataImage, T> reader) {
+        return stateMachine.read(reader);
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+        return stateMachine.lastAppliedIndex();
     }
 
     /** Takes a snapshot of this node's state machine now; returns its log index. */
