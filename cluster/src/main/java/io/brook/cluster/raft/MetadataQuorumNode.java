@@ -14,6 +14,8 @@ import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * group id is a name-based UUID of the cluster id, so a node configured with another cluster id
  * addresses another group, which the voters would refuse anyway, silently; the check says why.
  *
- * <p>Thread-safe: Ratis owns the threads; {@link #append} may be called from any thread.
+ * <p>Thread-safe: Ratis owns its threads, and one appender thread per node sends this node's
+ * appends; {@link #append} may be called from any thread.
  */
 public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataQuorumNode.class);
@@ -66,6 +69,14 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final MetadataStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
+    /**
+     * Sends this node's appends one at a time, in order, with Ratis' blocking client: in Ratis
+     * 3.1.3 the ordered asynchronous client over Netty hands a NotLeaderException reply to the
+     * caller instead of following it to the leader (its gRPC client turns that reply into a retry;
+     * the blocking client follows it on every transport). Metadata appends are few, so one thread
+     * per node is plenty.
+     */
+    private final ExecutorService appender;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
                                RaftServer server, RaftClient client) {
@@ -75,6 +86,11 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
+        this.appender = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "brook-metadata-appender-" + config.nodeId());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -186,7 +202,13 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     @Override
     public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encodeBatch(records)));
-        return client.async().send(message).thenApply(MetadataQuorumNode::resultOf);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return resultOf(client.io().send(message));
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        }, appender);
     }
 
     private static AppendResult resultOf(RaftClientReply reply) {
@@ -257,6 +279,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
     @Override
     public void close() throws IOException {
+        appender.shutdownNow();
         try {
             client.close();
         } finally {
