@@ -103,6 +103,10 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         }
         Map<Integer, InetSocketAddress> voters = parseVoters(required(props, CONTROLLER_QUORUM_VOTERS));
         if (roleSet.contains("controller")) {
+            if (!voters.containsKey(nodeId)) {
+                throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
+                        + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
+            }
             checkControllerListener(props, nodeId, voters.get(nodeId));
         }
         String logDirs = props.getOrDefault(LOG_DIRS, props.getOrDefault(LOG_DIR, "/tmp/kafka-logs"));
