@@ -131,35 +131,24 @@ public final class MetadataCodec {
     }
 
     private static MetadataRecord decodePayload(byte type, MetadataReader r) {
-        switch (type) {
-            case MetadataRecord.REGISTER_BROKER:
-                return new RegisterBroker(r.readInt("broker id"), r.readUuid("incarnation id"),
-                        r.readLong("broker epoch"), r.readEndpoints("listeners"), r.readNullableString("rack"));
-            case MetadataRecord.UNREGISTER_BROKER:
-                return new UnregisterBroker(r.readInt("broker id"), r.readLong("broker epoch"));
-            case MetadataRecord.FENCE_BROKER:
-                return new FenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
-            case MetadataRecord.UNFENCE_BROKER:
-                return new UnfenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
-            case MetadataRecord.TOPIC:
-                return new Topic(r.readString("topic name"), r.readUuid("topic id"));
-            case MetadataRecord.PARTITION:
-                return new Partition(r.readUuid("topic id"), r.readInt("partition"), r.readIntList("replicas"),
-                        r.readIntList("isr"), r.readInt("leader"), r.readInt("leader epoch"),
-                        r.readInt("partition epoch"));
-            case MetadataRecord.PARTITION_CHANGE:
-                return new PartitionChange(r.readUuid("topic id"), r.readInt("partition"), r.readInt("leader"),
-                        r.readIntList("isr"));
-            case MetadataRecord.REMOVE_TOPIC:
-                return new RemoveTopic(r.readUuid("topic id"));
-            case MetadataRecord.CONFIG:
-                return new Config(r.readByte("resource type"), r.readString("resource name"),
-                        r.readString("config key"), r.readNullableString("config value"));
-            case MetadataRecord.PRODUCER_IDS:
-                return new ProducerIds(r.readInt("broker id"), r.readLong("broker epoch"),
-                        r.readLong("next producer id"));
-            default:
-                throw new CorruptMetadataException("unknown metadata record type " + type);
-        }
+        return switch (type) {
+            case MetadataRecord.REGISTER_BROKER -> new RegisterBroker(r.readInt("broker id"), r.readUuid("incarnation id"),
+                    r.readLong("broker epoch"), r.readEndpoints("listeners"), r.readNullableString("rack"));
+            case MetadataRecord.UNREGISTER_BROKER -> new UnregisterBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.FENCE_BROKER -> new FenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.UNFENCE_BROKER -> new UnfenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.TOPIC -> new Topic(r.readString("topic name"), r.readUuid("topic id"));
+            case MetadataRecord.PARTITION -> new Partition(r.readUuid("topic id"), r.readInt("partition"),
+                    r.readIntList("replicas"), r.readIntList("isr"), r.readInt("leader"), r.readInt("leader epoch"),
+                    r.readInt("partition epoch"));
+            case MetadataRecord.PARTITION_CHANGE -> new PartitionChange(r.readUuid("topic id"), r.readInt("partition"),
+                    r.readInt("leader"), r.readIntList("isr"));
+            case MetadataRecord.REMOVE_TOPIC -> new RemoveTopic(r.readUuid("topic id"));
+            case MetadataRecord.CONFIG -> new Config(r.readByte("resource type"), r.readString("resource name"),
+                    r.readString("config key"), r.readNullableString("config value"));
+            case MetadataRecord.PRODUCER_IDS -> new ProducerIds(r.readInt("broker id"), r.readLong("broker epoch"),
+                    r.readLong("next producer id"));
+            default -> throw new CorruptMetadataException("unknown metadata record type " + type);
+        };
     }
 }

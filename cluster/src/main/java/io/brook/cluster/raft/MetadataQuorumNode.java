@@ -14,15 +14,13 @@ import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
@@ -41,7 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One voter of the metadata quorum: a Ratis server over Netty on the node's controller listener,
+ * One voter of the metadata quorum: a Ratis server over gRPC on the node's controller listener,
  * holding a {@link MetadataStateMachine}, and a Ratis client through which this node appends
  * batches of records (the client finds the leader itself).
  *
@@ -51,8 +49,7 @@ import org.slf4j.LoggerFactory;
  * group id is a name-based UUID of the cluster id, so a node configured with another cluster id
  * addresses another group, which the voters would refuse anyway, silently; the check says why.
  *
- * <p>Thread-safe: Ratis owns its threads, and one appender thread per node sends this node's
- * appends; {@link #append} may be called from any thread.
+ * <p>Thread-safe: Ratis owns the threads; {@link #append} may be called from any thread.
  */
 public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataQuorumNode.class);
@@ -69,14 +66,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final MetadataStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
-    /**
-     * Sends this node's appends one at a time, in order, with Ratis' blocking client: in Ratis
-     * 3.1.3 the ordered asynchronous client over Netty hands a NotLeaderException reply to the
-     * caller instead of following it to the leader (its gRPC client turns that reply into a retry;
-     * the blocking client follows it on every transport). Metadata appends are few, so one thread
-     * per node is plenty.
-     */
-    private final ExecutorService appender;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
                                RaftServer server, RaftClient client) {
@@ -86,11 +75,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
-        this.appender = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "brook-metadata-appender-" + config.nodeId());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     /**
@@ -149,9 +133,11 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
     private static RaftProperties properties(QuorumConfig config) {
         RaftProperties props = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.NETTY);
-        NettyConfigKeys.Server.setHost(props, config.address().getHostString());
-        NettyConfigKeys.Server.setPort(props, config.address().getPort());
+        // gRPC, not Netty: docs/cluster.md, section 2 (Ratis 3.1.3's Netty transport never reconnects
+        // to a follower that restarted). The client and admin services share the server's port.
+        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(props, config.address().getHostString());
+        GrpcConfigKeys.Server.setPort(props, config.address().getPort());
         RaftServerConfigKeys.setStorageDir(props, List.of(config.metadataDir().toFile()));
         RaftServerConfigKeys.Rpc.setTimeoutMin(props,
                 TimeDuration.valueOf(config.electionTimeoutMin().toMillis(), TimeUnit.MILLISECONDS));
@@ -163,6 +149,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
             RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, config.snapshotThreshold());
         }
         RaftClientConfigKeys.Rpc.setRequestTimeout(props, REQUEST_TIMEOUT);
+        config.ratisProperties().forEach(props::set);
         return props;
     }
 
@@ -202,13 +189,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     @Override
     public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encodeBatch(records)));
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return resultOf(client.io().send(message));
-            } catch (IOException e) {
-                throw new CompletionException(e);
-            }
-        }, appender);
+        return client.async().send(message).thenApply(MetadataQuorumNode::resultOf);
     }
 
     private static AppendResult resultOf(RaftClientReply reply) {
@@ -269,6 +250,15 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         return info == null ? -1 : info.getCurrentTerm();
     }
 
+    /** The first index this node's Raft log still holds (entries before it are in a snapshot), -1 if gone. */
+    public long logStartIndex() {
+        try {
+            return server.getDivision(group.getGroupId()).getRaftLog().getStartIndex();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     private DivisionInfo info() {
         try {
             return server.getDivision(group.getGroupId()).getInfo();
@@ -279,7 +269,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
     @Override
     public void close() throws IOException {
-        appender.shutdownNow();
         try {
             client.close();
         } finally {

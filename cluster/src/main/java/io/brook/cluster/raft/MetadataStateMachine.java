@@ -29,6 +29,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +50,9 @@ import org.slf4j.LoggerFactory;
  *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
  *       file; Ratis may then purge the log up to that index.
  *   <li><b>Recovery</b> ({@link #initialize}, {@link #reinitialize}): the newest snapshot is
- *       loaded, its MD5 and CRC checked, and Ratis replays the log after it. A follower that was
- *       sent the leader's snapshot is reinitialised from it the same way.
+ *       loaded, its MD5 and CRC checked, and Ratis replays the log after it. A follower whose log
+ *       is behind the leader's purged log is sent the leader's snapshot: Ratis {@link #pause()}s
+ *       the state machine, stores the file, and reinitialises it from that snapshot.
  * </ul>
  *
  * <p>Threading: Ratis applies entries on one thread; the image and the last applied term and
@@ -66,13 +68,33 @@ public final class MetadataStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        reinitialize();
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            loadLatestSnapshot();
+        });
+    }
+
+    /**
+     * Ratis pauses the state machine before it installs a snapshot received from the leader and
+     * then calls {@link #reinitialize()}; it checks that the state machine says PAUSED.
+     */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
     }
 
     @Override
     public void reinitialize() throws IOException {
+        loadLatestSnapshot();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    private void loadLatestSnapshot() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
         if (snapshot == null) {
             return;

@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  *
  * <p>The election time-outs and the snapshot threshold are Ratis' own settings, which Kafka has
  * no names for; the defaults suit a LAN and tests shorten them. A snapshot threshold of 0 turns
- * automatic snapshots off (snapshots are then taken only on request).
+ * automatic snapshots off (snapshots are then taken only on request). {@code ratisProperties} are
+ * further Ratis settings by Ratis' own names ({@code raft.server.log.segment.size.max}, ...), set
+ * last, for tuning and for tests that need small log segments.
  *
  * @param voters each voter's node id and controller listener address, in id order
  * @param metadataDir where Ratis keeps this node's log and snapshots: {@code
@@ -29,7 +31,7 @@ import java.util.regex.Pattern;
  */
 public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterId, Map<Integer, InetSocketAddress> voters,
                            Path metadataDir, Duration electionTimeoutMin, Duration electionTimeoutMax,
-                           long snapshotThreshold) {
+                           long snapshotThreshold, Map<String, String> ratisProperties) {
 
     public static final String PROCESS_ROLES = "process.roles";
     public static final String NODE_ID = "node.id";
@@ -51,6 +53,7 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
 
     public QuorumConfig {
         processRoles = Set.copyOf(processRoles);
+        ratisProperties = Map.copyOf(ratisProperties);
         voters = Collections.unmodifiableMap(new TreeMap<>(voters));
         if (voters.isEmpty()) {
             throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + " names no voter");
@@ -71,13 +74,22 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
 
     /** The same config with other Ratis election time-outs (tests shorten them). */
     public QuorumConfig withElectionTimeout(Duration min, Duration max) {
-        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, min, max, snapshotThreshold);
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, min, max, snapshotThreshold,
+                ratisProperties);
     }
 
     /** The same config with another automatic snapshot threshold. */
     public QuorumConfig withSnapshotThreshold(long entries) {
         return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
-                electionTimeoutMax, entries);
+                electionTimeoutMax, entries, ratisProperties);
+    }
+
+    /** The same config with one more Ratis setting, by Ratis' name. */
+    public QuorumConfig withRatisProperty(String key, String value) {
+        Map<String, String> more = new TreeMap<>(ratisProperties);
+        more.put(key, value);
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
+                electionTimeoutMax, snapshotThreshold, more);
     }
 
     /**
@@ -90,7 +102,7 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
             throw new IllegalArgumentException(PROCESS_ROLES + " is empty: this node runs single-node Brook");
         }
         Set<String> roleSet = new java.util.TreeSet<>();
-        for (String r : roles.split(",")) {
+        for (String r : roles.split(",", -1)) {
             String role = r.trim().toLowerCase(Locale.ROOT);
             if (!role.equals("broker") && !role.equals("controller")) {
                 throw new IllegalArgumentException(PROCESS_ROLES + " holds an unknown role '" + r.trim() + "'");
@@ -110,15 +122,15 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
             checkControllerListener(props, nodeId, voters.get(nodeId));
         }
         String logDirs = props.getOrDefault(LOG_DIRS, props.getOrDefault(LOG_DIR, "/tmp/kafka-logs"));
-        Path metadataDir = Path.of(logDirs.split(",")[0].trim(), "__cluster_metadata-0");
+        Path metadataDir = Path.of(logDirs.split(",", -1)[0].trim(), "__cluster_metadata-0");
         return new QuorumConfig(roleSet, nodeId, props.get(CLUSTER_ID), voters, metadataDir,
-                DEFAULT_ELECTION_TIMEOUT_MIN, DEFAULT_ELECTION_TIMEOUT_MAX, DEFAULT_SNAPSHOT_THRESHOLD);
+                DEFAULT_ELECTION_TIMEOUT_MIN, DEFAULT_ELECTION_TIMEOUT_MAX, DEFAULT_SNAPSHOT_THRESHOLD, Map.of());
     }
 
     /** {@code id@host:port,...}, Kafka's format of {@code controller.quorum.voters}. */
     static Map<Integer, InetSocketAddress> parseVoters(String value) {
         Map<Integer, InetSocketAddress> voters = new TreeMap<>();
-        for (String v : value.split(",")) {
+        for (String v : value.split(",", -1)) {
             Matcher m = VOTER.matcher(v.trim());
             if (!m.matches()) {
                 throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + ": '" + v.trim()
@@ -138,8 +150,8 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
 
     /** The first of {@code controller.listener.names} must be a listener on this voter's port. */
     private static void checkControllerListener(Map<String, String> props, int nodeId, InetSocketAddress voter) {
-        String name = required(props, CONTROLLER_LISTENER_NAMES).split(",")[0].trim();
-        for (String l : List.of(props.getOrDefault(LISTENERS, "").split(","))) {
+        String name = required(props, CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim();
+        for (String l : List.of(props.getOrDefault(LISTENERS, "").split(",", -1))) {
             Matcher m = LISTENER.matcher(l.trim());
             if (m.matches() && m.group(1).equals(name)) {
                 if (Integer.parseInt(m.group(3)) != voter.getPort()) {

@@ -38,7 +38,7 @@ class MetadataStateMachineTest {
         int port = FreePorts.next();
         return new QuorumConfig(Set.of("controller"), 1, "cluster-a",
                 Map.of(1, InetSocketAddress.createUnresolved("127.0.0.1", port)), dir.resolve("meta"),
-                Duration.ofMillis(100), Duration.ofMillis(200), 0);
+                Duration.ofMillis(100), Duration.ofMillis(200), 0, Map.of());
     }
 
     private static MetadataQuorumNode leader(QuorumConfig config) throws Exception {
@@ -105,7 +105,8 @@ class MetadataStateMachineTest {
             assertThat(node.nodeId()).isEqualTo(1);
         }
         QuorumConfig other = new QuorumConfig(config.processRoles(), 1, "cluster-b", config.voters(),
-                config.metadataDir(), config.electionTimeoutMin(), config.electionTimeoutMax(), config.snapshotThreshold());
+                config.metadataDir(), config.electionTimeoutMin(), config.electionTimeoutMax(), config.snapshotThreshold(),
+                Map.of());
 
         assertThatThrownBy(() -> MetadataQuorumNode.start(other))
                 .isInstanceOf(ClusterMembershipException.class)

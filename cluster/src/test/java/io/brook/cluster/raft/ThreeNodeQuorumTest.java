@@ -21,12 +21,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Three voters of one metadata quorum in this JVM, on loopback ports, over Ratis' Netty transport. */
+/** Three voters of one metadata quorum in this JVM, on loopback ports, over Ratis' gRPC transport. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ThreeNodeQuorumTest {
 
@@ -42,8 +43,11 @@ class ThreeNodeQuorumTest {
     private QuorumConfig config(int id, String clusterId, Map<Integer, InetSocketAddress> voterSet) {
         // elections a little slower than Ratis' LAN default: two cores run three servers and the build
         return new QuorumConfig(Set.of("broker", "controller"), id, clusterId, voterSet, dir.resolve("node-" + id),
-                Duration.ofMillis(300), Duration.ofMillis(600), 0);
+                Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
     }
+
+    /** Settings of the next nodes started, on top of {@link #config}. */
+    private UnaryOperator<QuorumConfig> tuning = UnaryOperator.identity();
 
     private void startAll() throws Exception {
         for (int id = 1; id <= 3; id++) {
@@ -55,7 +59,7 @@ class ThreeNodeQuorumTest {
     }
 
     private MetadataQuorumNode start(int id) throws Exception {
-        MetadataQuorumNode node = MetadataQuorumNode.start(config(id, CLUSTER, voters));
+        MetadataQuorumNode node = MetadataQuorumNode.start(tuning.apply(config(id, CLUSTER, voters)));
         nodes.put(id, node);
         return node;
     }
@@ -136,6 +140,34 @@ class ThreeNodeQuorumTest {
         Await.until("the restarted node catches up", WAIT, () -> image(restarted).equals(expected));
         assertThat(expected).contains(new Config(MetadataRecord.RESOURCE_TOPIC, "after", "retention.ms", "1"));
         assertThat(second.stateMachine().<Integer>read(img -> img.topics().size())).isEqualTo(2);
+    }
+
+    @Test
+    void aNodeBehindThePurgedLogCatchesUpFromTheLeadersSnapshot() throws Exception {
+        // snapshots every 10 entries, small log segments, and the log purged up to each snapshot
+        tuning = c -> c.withSnapshotThreshold(10)
+                .withRatisProperty("raft.server.log.segment.size.max", "2KB")
+                .withRatisProperty("raft.server.log.purge.gap", "1")
+                .withRatisProperty("raft.server.log.purge.upto.snapshot.index", "true");
+        startAll();
+        MetadataQuorumNode leader = awaitLeader();
+        MetadataQuorumNode lagging = nodes.values().stream().filter(n -> n != leader).findFirst().orElseThrow();
+        int laggingId = lagging.nodeId();
+        long laggingApplied = lagging.stateMachine().lastAppliedIndex();
+        lagging.close();
+        nodes.remove(laggingId);
+
+        for (int i = 0; i < 80; i++) {
+            leader.append(List.of(new Topic("topic-" + i, new UUID(5, i)))).get(30, TimeUnit.SECONDS);
+        }
+        Await.until("the leader purged its log past what the stopped node has", WAIT,
+                () -> leader.logStartIndex() > laggingApplied + 1);
+
+        MetadataQuorumNode restarted = start(laggingId);
+        List<MetadataRecord> expected = image(leader);
+        Await.until("the restarted node catches up", WAIT, () -> image(restarted).equals(expected));
+        assertThat(restarted.stateMachine().loadedSnapshotIndex()).isGreaterThan(laggingApplied);
+        assertThat(expected).hasSize(80);
     }
 
     @Test
