@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -76,10 +77,10 @@ public final class Brook implements AutoCloseable {
     /**
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
      * yet accepting (so that clients connect while the rest starts); the topic registry and the
-     * partition logs (recovered); the group coordinator (replays its offsets topic); then the
-     * listener accepts.
+     * partition logs (recovered); the group coordinator (which goes on loading its offsets topic
+     * in the background); then the listener accepts.
      */
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
+    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock, Executor groupLoadExecutor)
             throws IOException, InterruptedException {
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
@@ -99,7 +100,8 @@ public final class Brook implements AutoCloseable {
             this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
-            this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
+            this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock,
+                    groupLoadExecutor);
             Listener adv = config.advertisedListener();
             if (adv == null) {
                 adv = config.listener().withPort(bound.getPort());
@@ -240,8 +242,18 @@ public final class Brook implements AutoCloseable {
         private Integer port;
         private Path dataDir;
         private Clock clock;
+        private Executor groupLoadExecutor;
 
         private Builder() {
+        }
+
+        /**
+         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up run on this
+         * executor instead of its own thread, so that a test can hold the load.
+         */
+        Builder groupLoadExecutor(Executor executor) {
+            this.groupLoadExecutor = executor;
+            return this;
         }
 
         /**
@@ -323,7 +335,7 @@ public final class Brook implements AutoCloseable {
                 BrokerConfig config = BrokerConfig.parse(p);
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(config, dir, temp, clock);
+                Brook b = new Brook(config, dir, temp, clock, groupLoadExecutor);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());

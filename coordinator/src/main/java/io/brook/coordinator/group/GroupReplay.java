@@ -1,18 +1,21 @@
 package io.brook.coordinator.group;
 
+import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 
 /**
- * Rebuilds groups and committed offsets from the records of {@code __consumer_offsets} at start-up,
- * in log order: an offset record sets or (tombstone) removes one committed offset, a group record
+ * Rebuilds groups and committed offsets from the records of {@code __consumer_offsets} as the
+ * {@link CoordinatorLoader} reads them after start-up, partition by partition, in log order: an offset record sets or (tombstone) removes one committed offset, a group record
  * replaces the group's generation, protocol, leader and members or (tombstone) forgets the group.
  * A loaded group with members is Stable, one without is Empty. Records this code cannot read
  * (unknown key version, malformed bytes) are counted and skipped.
  *
- * <p><b>Threading.</b> Runs on the thread that starts the coordinator, before its owner thread
- * exists; {@link #complete} then arms the loaded members' session timers.
+ * <p><b>Threading.</b> Runs on the coordinator's owner thread, between requests; while a partition
+ * loads, the coordinator answers no request for its groups. {@link #loaded} then arms the session
+ * timers of that partition's members; {@link #failed} forgets the groups of a partition whose
+ * load failed.
  */
-final class GroupReplay {
+final class GroupReplay implements CoordinatorLoader.Target {
 
     private final ClassicGroups groups;
     private final Rebalance rebalance;
@@ -29,7 +32,8 @@ final class GroupReplay {
     }
 
     /** Applies one record read back from the log. */
-    void apply(CoordinatorRecord record) {
+    @Override
+    public void replay(CoordinatorRecord record) {
         try {
             CoordinatorRecords.Key key = CoordinatorRecords.readKey(record.key());
             if (key == null) {
@@ -72,10 +76,20 @@ final class GroupReplay {
         group.state = group.members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
     }
 
-    /** After the last record: members of loaded groups must heartbeat within their session timeout from now. */
-    void complete() {
+    /** After a partition's last record: its loaded members must heartbeat within their session timeout from now. */
+    @Override
+    public void loaded(int partition) {
         for (ClassicGroup g : groups.all()) {
+            if (g.partition != partition) continue;
             for (GroupMember m : g.members.values()) rebalance.scheduleSession(g, m.memberId, m.sessionTimeoutMs);
+        }
+    }
+
+    /** A partition's load failed: what was applied of it is dropped (no timer was armed for it yet). */
+    @Override
+    public void failed(int partition, Throwable cause) {
+        for (ClassicGroup g : groups.snapshot()) {
+            if (g.partition == partition) groups.remove(g.groupId);
         }
     }
 }
