@@ -404,6 +404,35 @@ public final class GroupCoordinator implements AutoCloseable {
         }, e -> new OffsetDeleteResponse().errorCode(e.code()));
     }
 
+    // ------------------------------------------------------------------ metrics
+
+    /**
+     * Every group with its state and committed offsets, taken on the coordinator thread (for
+     * metrics and consumer lag); completes exceptionally once the coordinator is closed.
+     */
+    public CompletableFuture<GroupsSnapshot> snapshot() {
+        CompletableFuture<GroupsSnapshot> result = new CompletableFuture<>();
+        if (closed || !started) {
+            result.completeExceptionally(new IllegalStateException("the group coordinator is not running"));
+            return result;
+        }
+        loop.execute(() -> {
+            try {
+                List<GroupsSnapshot.Group> out = new ArrayList<>();
+                for (ClassicGroup g : groups.all()) {
+                    List<GroupsSnapshot.CommittedOffset> committed = new ArrayList<>();
+                    g.offsets.forEach((topic, partitions) -> partitions.forEach((partition, value) ->
+                            committed.add(new GroupsSnapshot.CommittedOffset(topic, partition, value.offset()))));
+                    out.add(new GroupsSnapshot.Group(g.groupId, g.state.label(), committed));
+                }
+                result.complete(new GroupsSnapshot(out));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     /**
