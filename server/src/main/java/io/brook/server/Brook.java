@@ -5,6 +5,7 @@ import io.brook.server.api.BrokerApis;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.http.AdminHttpServer;
 import io.brook.server.metrics.BrokerMetrics;
@@ -106,7 +107,7 @@ public final class Brook implements AutoCloseable {
             this.bound = net.bind();
             m.listenerConnections(config.listener().name(), net::connectionCount);
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
-            TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
+            TopicConfigResolver topicConfigs = new TopicConfigResolver(config, DynamicBrokerConfig.open(meta.metaDir()));
             m.brokerState(BrokerMetrics.RECOVERY);
             long recovery = System.nanoTime();
             this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake,

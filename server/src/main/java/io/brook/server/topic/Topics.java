@@ -227,6 +227,16 @@ public final class Topics {
         return grown;
     }
 
+    /**
+     * Applies the broker-wide topic defaults again to every topic's logs, after a dynamic broker
+     * setting changed them ({@link TopicConfigResolver#reconfigure}); topics keep their overrides.
+     */
+    public synchronized void reconfigureAll() {
+        for (Topic t : registry.all()) {
+            logs.reconfigure(t.name(), topicConfigs.effective(t.configs()));
+        }
+    }
+
     /** Replaces the topic's config overrides (already validated); null when the topic is gone. */
     public synchronized Topic setConfigs(String name, Map<String, String> overrides) {
         Topic t = registry.get(name);
