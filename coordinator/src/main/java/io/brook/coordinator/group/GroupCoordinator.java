@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.message.DeleteGroupsRequest;
@@ -80,6 +81,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final GroupOffsets offsets;
     private final GroupAdmin admin;
     private final GroupReplay replay;
+    private final DurableWriter writer;
     private final boolean threaded;
     private final AtomicInteger taskFailures = new AtomicInteger();
     private volatile boolean started;
@@ -101,6 +103,7 @@ public final class GroupCoordinator implements AutoCloseable {
             LOG.error("group coordinator task failed", e);
         });
         DurableWriter writer = new DurableWriter(loop, log);
+        this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
         this.membership = new ClassicMembership(config, writer, groups, rebalance);
@@ -120,6 +123,27 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         started = true;
         if (threaded) loop.start("group-coordinator");
+        migrateLegacyRecords();
+    }
+
+    /**
+     * Rewrites what replay found in force in Brook's earlier record layout in Kafka's (see
+     * {@link GroupReplay#migration}), on the coordinator thread; until it is durable the old
+     * records stay, and a restart migrates them again.
+     */
+    private void migrateLegacyRecords() {
+        Map<Integer, List<CoordinatorRecord>> batches = replay.migration();
+        if (batches.isEmpty()) return;
+        int records = 0;
+        for (List<CoordinatorRecord> b : batches.values()) records += b.size();
+        LOG.info("{}: moving {} records of Brook's earlier layout to Kafka's", GroupCoordinatorConfig.OFFSETS_TOPIC,
+                records);
+        loop.execute(() -> batches.forEach((partition, batch) -> writer.write(partition, batch).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("{}-{}: could not move records to Kafka's layout; the next start tries again",
+                        GroupCoordinatorConfig.OFFSETS_TOPIC, partition, e);
+            }
+        })));
     }
 
     /** Stops the coordinator thread; parked requests are answered with NOT_COORDINATOR. */
