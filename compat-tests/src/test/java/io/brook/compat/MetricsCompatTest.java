@@ -135,6 +135,18 @@ class MetricsCompatTest {
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/nothing")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        HttpResponse<String> console = http.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(console.statusCode()).isEqualTo(200);
+        assertThat(console.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(console.body()).contains("<script src=\"console.js\">");
+        HttpResponse<String> script = http.send(HttpRequest.newBuilder(URI.create(base + "/console.js")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(script.statusCode()).isEqualTo(200);
+        assertThat(script.body()).contains("brook_consumer_consumerlag_recordslag");
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
     }
 
     private static long count(String name) {

@@ -28,8 +28,11 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
@@ -41,13 +44,17 @@ import org.slf4j.LoggerFactory;
  * event loops:
  *
  * <ul>
+ *   <li>{@code GET /}: the console, a page that reads {@code /metrics} every two seconds and shows
+ *       the broker, its topics and its consumer groups' lag (plain HTML, CSS and JavaScript in the
+ *       jar, {@code console/});</li>
  *   <li>{@code GET /metrics}: every metric in Prometheus' text format ({@link PrometheusText});</li>
  *   <li>{@code GET /health}: 200 while the process serves HTTP at all;</li>
  *   <li>{@code GET /ready}: 200 once the logs are recovered, the group coordinator has loaded
  *       and the Kafka listener accepts, else 503.</li>
  * </ul>
  *
- * Read-only: anything but GET and HEAD is answered 405. A scrape reads gauges that may wait
+ * Read-only: anything but GET and HEAD is answered 405; the listener has no authentication yet,
+ * which is why it binds to the loopback address by default. A scrape reads gauges that may wait
  * briefly for the group coordinator, so it runs on {@code blocking} (the I/O pool), never on an
  * event loop; the answer is written from there.
  */
@@ -71,12 +78,16 @@ public final class AdminHttpServer implements AutoCloseable {
             Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, Executor blocking,
             BooleanSupplier ready) {
         PrometheusText text = new PrometheusText(metrics);
+        Map<String, StaticFile> console = Map.of(
+                "/", StaticFile.load("index.html", "text/html; charset=utf-8"),
+                "/console.js", StaticFile.load("console.js", "text/javascript; charset=utf-8"),
+                "/console.css", StaticFile.load("console.css", "text/css; charset=utf-8"));
         ServerBootstrap b = new ServerBootstrap().group(loops).channel(channelClass)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                new Routes(text, blocking, ready));
+                                new Routes(text, console, blocking, ready));
                     }
                 });
         InetSocketAddress address = listener.wildcardHost() ? new InetSocketAddress(listener.port())
@@ -101,13 +112,29 @@ public final class AdminHttpServer implements AutoCloseable {
         channel.close().awaitUninterruptibly();
     }
 
+    /** A file of the console, read from the jar once. */
+    private record StaticFile(byte[] content, String contentType) {
+        static StaticFile load(String name, String contentType) {
+            try (InputStream in = AdminHttpServer.class.getResourceAsStream("console/" + name)) {
+                if (in == null) {
+                    throw new IllegalStateException("console/" + name + " is missing from the jar");
+                }
+                return new StaticFile(in.readAllBytes(), contentType);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
     private static final class Routes extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final PrometheusText text;
+        private final Map<String, StaticFile> console;
         private final Executor blocking;
         private final BooleanSupplier ready;
 
-        Routes(PrometheusText text, Executor blocking, BooleanSupplier ready) {
+        Routes(PrometheusText text, Map<String, StaticFile> console, Executor blocking, BooleanSupplier ready) {
             this.text = text;
+            this.console = console;
             this.blocking = blocking;
             this.ready = ready;
         }
@@ -133,7 +160,17 @@ public final class AdminHttpServer implements AutoCloseable {
                         send(ctx, false, head, plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "stopping\n"));
                     }
                 }
-                default -> send(ctx, keepAlive, head, plain(HttpResponseStatus.NOT_FOUND, "not found\n"));
+                default -> {
+                    StaticFile f = console.get(path);
+                    if (f == null) {
+                        send(ctx, keepAlive, head, plain(HttpResponseStatus.NOT_FOUND, "not found\n"));
+                    } else {
+                        FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                                Unpooled.wrappedBuffer(f.content()));
+                        r.headers().set(HttpHeaderNames.CONTENT_TYPE, f.contentType());
+                        send(ctx, keepAlive, head, r);
+                    }
+                }
             }
         }
 

@@ -59,6 +59,10 @@ public final class PrometheusText {
     }
 
     MetricSnapshots snapshots() {
+        GroupMetrics groups = metrics.groups();
+        if (groups != null) {
+            groups.current(); // first, so that the lag gauges of new groups are in this scrape
+        }
         Map<String, Family> families = new TreeMap<>();
         for (Map.Entry<String, Metric> e : metrics.registry().getMetrics().entrySet()) {
             MetricName name = metrics.nameOf(e.getKey());
