@@ -24,9 +24,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * same six additions on plain {@code LongAdder}s, the least a striped counter costs.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar MetricsBenchmark -prof gc} (add
- * {@code -t 2} for two threads marking the same meters, as two event loops do). Expect a few tens
- * of nanoseconds per produced partition and no allocation for the meters; a histogram update
- * stores one sample object.
+ * {@code -t 2} for two threads marking the same meters, as two event loops do). Each mark reads
+ * the clock and adds to four striped counters (the count and three moving averages), so six marks
+ * cost a few hundred nanoseconds per produced partition, without allocating; measured on the
+ * shared 2-core machine (noisy): about 380 ns against 40 ns for six plain additions, and about
+ * 900 ns for a request's six histogram updates.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
