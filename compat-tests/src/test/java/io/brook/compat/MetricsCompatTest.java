@@ -1,6 +1,7 @@
 package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
 import java.lang.management.ManagementFactory;
@@ -12,16 +13,23 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -114,6 +122,27 @@ class MetricsCompatTest {
                 () -> value(String.format(lag, "RecordsLag")) == adminLag);
         assertThat(value(String.format(lag, "TimeLagMs"))).isBetween(0L, 60_000L);
         assertThat(value("brook.consumer:type=ConsumerLag,name=RecordsLagSum,group=" + group)).isEqualTo(7);
+
+        // a batch larger than the topic allows: its bytes are rejected, and (as in Kafka) that is
+        // not a failed produce request, which counts only failures the client cannot cause
+        String small = Groups.unique("metrics-small");
+        try (Admin admin = Groups.admin(bootstrap)) {
+            admin.createTopics(List.of(new NewTopic(small, 1, (short) 1).configs(Map.of("max.message.bytes", "1000"))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(small, "x".repeat(5000))).get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(RecordTooLargeException.class);
+        }
+        String s = ",topic=" + small;
+        assertThat(count("kafka.server:type=BrokerTopicMetrics,name=BytesRejectedPerSec" + s)).isGreaterThan(5000);
+        assertThat(count("kafka.server:type=BrokerTopicMetrics,name=TotalProduceRequestsPerSec" + s)).isPositive();
+        assertThat(count("kafka.server:type=BrokerTopicMetrics,name=FailedProduceRequestsPerSec" + s)).isZero();
+        assertThat(count("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec" + s)).isZero();
 
         HttpClient http = HttpClient.newHttpClient();
         String base = "http://127.0.0.1:" + brook.httpPort();

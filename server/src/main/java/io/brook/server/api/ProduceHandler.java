@@ -184,8 +184,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     }
 
     /**
-     * Kafka's BrokerTopicMetrics for one partition of the request: records and bytes in, or a
-     * failure with the bytes refused (a topic that does not exist counts broker-wide only).
+     * Kafka's BrokerTopicMetrics for one partition of the request: records and bytes in, or its
+     * error (a topic that does not exist counts broker-wide only).
      * {@code batch} still wraps the partition's batch when it was appended.
      */
     private static void meter(BrokerMetrics metrics, String topicName, boolean exists, Records records,
@@ -195,7 +195,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         if (r.errorCode() == Errors.NONE.code()) {
             m.produced(batch.recordsCount(), bytes);
         } else {
-            m.produceFailed(bytes);
+            m.produceFailed(Errors.forCode(r.errorCode()), bytes);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.brook.server.metrics;
 
 import com.codahale.metrics.Meter;
+import io.brook.wire.protocol.Errors;
 
 /**
  * Kafka's {@code kafka.server:type=BrokerTopicMetrics} meters of one topic, or of all topics
@@ -50,30 +51,44 @@ public final class TopicMetrics {
     }
 
     /**
-     * One partition of a produce request was refused; {@code rejectedBytes} are counted as
-     * rejected (Kafka counts the batches it refuses for their size or validity).
+     * One partition of a produce request was refused with {@code error}. As in Kafka, only
+     * failures a client cannot cause by itself count as failed requests: an unknown partition,
+     * a batch too large, a corrupt one or a storage error do not; a batch larger than the topic
+     * allows counts its {@code bytes} as rejected.
      */
-    public void produceFailed(long rejectedBytes) {
+    public void produceFailed(Errors error, long bytes) {
         totalProduce.mark();
-        failedProduce.mark();
-        if (rejectedBytes > 0) {
-            bytesRejected.mark(rejectedBytes);
+        switch (error) {
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> bytesRejected.mark(bytes);
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, CORRUPT_MESSAGE, KAFKA_STORAGE_ERROR,
+                    UNKNOWN_TOPIC_ID, INCONSISTENT_TOPIC_ID -> { }
+            default -> failedProduce.mark();
         }
         if (all != null) {
-            all.produceFailed(rejectedBytes);
+            all.produceFailed(error, bytes);
         }
     }
 
-    /** One partition of an answered fetch, with the record bytes it returned, and whether it failed. */
-    public void fetched(long bytes, boolean failed) {
+    /**
+     * One partition of an answered fetch, with the record bytes it returned, or its error. As in
+     * Kafka, the errors of an ordinary fetch (an unknown partition, an offset out of range, a
+     * storage error, an unknown leader epoch...) are not failed requests.
+     */
+    public void fetched(long bytes, Errors error) {
         totalFetch.mark();
-        if (failed) {
-            failedFetch.mark();
-        } else if (bytes > 0) {
-            bytesOut.mark(bytes);
+        switch (error) {
+            case NONE -> {
+                if (bytes > 0) {
+                    bytesOut.mark(bytes);
+                }
+            }
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, FENCED_LEADER_EPOCH,
+                    REPLICA_NOT_AVAILABLE, KAFKA_STORAGE_ERROR, INCONSISTENT_TOPIC_ID, UNKNOWN_TOPIC_ID,
+                    OFFSET_OUT_OF_RANGE -> { }
+            default -> failedFetch.mark();
         }
         if (all != null) {
-            all.fetched(bytes, failed);
+            all.fetched(bytes, error);
         }
     }
 

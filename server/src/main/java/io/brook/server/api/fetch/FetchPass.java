@@ -120,16 +120,16 @@ final class FetchPass {
 
     /**
      * Kafka's BrokerTopicMetrics for the partitions this (answered) pass returns: one fetch
-     * request per partition, its record bytes out, or a failure. Only the pass that is answered
+     * request per partition, its record bytes out, or its error. Only the pass that is answered
      * counts, not every re-check of a long poll.
      */
     void meter(BrokerMetrics metrics) {
         for (int i = 0; i < answered.size(); i++) {
             PartitionData pd = answers.get(i);
-            boolean failed = pd.errorCode() != Errors.NONE.code();
-            TopicMetrics m = failed && pd.errorCode() == Errors.UNKNOWN_TOPIC_OR_PARTITION.code()
+            Errors error = Errors.forCode(pd.errorCode());
+            TopicMetrics m = error == Errors.UNKNOWN_TOPIC_OR_PARTITION || error == Errors.UNKNOWN_TOPIC_ID
                     ? metrics.allTopics() : metrics.topic(answered.get(i).topic);
-            m.fetched(pd.records().sizeInBytes(), failed);
+            m.fetched(pd.records().sizeInBytes(), error);
         }
     }
 
