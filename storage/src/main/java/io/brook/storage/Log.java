@@ -381,6 +381,20 @@ public final class Log implements AutoCloseable {
 
     public int segmentCount() { return segments.size(); }
 
+    /**
+     * Bytes appended that are not durable yet: from the durable point (the last group commit) to
+     * the end of the newest segment. Walks the segments from the durable one on: for metrics, not
+     * for the hot path.
+     */
+    public long bytesNotDurable() {
+        LogPoint d = durability.durable();
+        long n = 0;
+        for (LogSegment s : segments.tailMap(d.segmentBase(), true).values()) {
+            n += s.baseOffset == d.segmentBase() ? s.size() - d.position() : s.size();
+        }
+        return Math.max(0, n);
+    }
+
     /** Null if healthy, else the corrupt spot that stops this log from serving past it. */
     public String corruption() {
         Corruption c = corruption;

@@ -84,6 +84,7 @@ public final class LogManager implements AutoCloseable {
         private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
         private boolean backgroundThreads = true;
         private HighWatermarkListener highWatermarkListener;
+        private FlushObserver flushObserver = FlushObserver.NONE;
 
         /** {@code log.dirs} (one directory). */
         public Options(Path dataDir) {
@@ -162,6 +163,9 @@ public final class LogManager implements AutoCloseable {
         /** Installed on every log this manager opens or creates. */
         public Options highWatermarkListener(HighWatermarkListener l) { this.highWatermarkListener = l; return this; }
 
+        /** Told of every group-commit round that made data durable (see {@link FlushObserver}). */
+        public Options flushObserver(FlushObserver o) { this.flushObserver = o; return this; }
+
         /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
         public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
     }
@@ -193,6 +197,7 @@ public final class LogManager implements AutoCloseable {
         this.dir = options.dataDir;
         this.clock = options.clock;
         this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
+        flusher.observer(options.flushObserver);
         this.preallocator = options.preallocateBytes == 0 ? null
                 : new Preallocator("brook-log-preallocator", options.preallocateBytes, options.clock);
         this.scheduler = new Scheduler("brook-log-scheduler", this::onBackgroundError);

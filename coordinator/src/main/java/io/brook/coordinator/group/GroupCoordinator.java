@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.message.DeleteGroupsRequest;
@@ -96,6 +97,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final GroupAdmin admin;
     private final GroupReplay replay;
     private final CoordinatorLoader loader;
+    private final DurableWriter writer;
     private final boolean threaded;
     private final AtomicInteger taskFailures = new AtomicInteger();
     private volatile boolean started;
@@ -133,10 +135,11 @@ public final class GroupCoordinator implements AutoCloseable {
             LOG.error("group coordinator task failed", e);
         });
         DurableWriter writer = new DurableWriter(loop, log);
+        this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
         this.membership = new ClassicMembership(config, writer, groups, rebalance);
-        this.replay = new GroupReplay(groups, rebalance);
+        this.replay = new GroupReplay(groups, rebalance, this::migrateLegacyRecords);
         this.loader = new CoordinatorLoader(GroupCoordinatorConfig.OFFSETS_TOPIC, config.offsetsTopicPartitions(), log,
                 loop, replay, chunkBytes, loadExecutor, "group-coordinator-loader");
         this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
@@ -168,6 +171,22 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     public CompletableFuture<Void> loaded() {
         return loader.loaded();
+    }
+
+    /**
+     * Writes the records that move what a just-loaded partition held in Brook's earlier record
+     * layout to Kafka's (see {@link GroupReplay#migration}), on the coordinator thread; until they
+     * are durable the old records stay, and a restart moves them again.
+     */
+    private void migrateLegacyRecords(int partition, List<CoordinatorRecord> batch) {
+        LOG.info("{}-{}: moving {} records of Brook's earlier layout to Kafka's", GroupCoordinatorConfig.OFFSETS_TOPIC,
+                partition, batch.size());
+        writer.write(partition, batch).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("{}-{}: could not move records to Kafka's layout; the next start tries again",
+                        GroupCoordinatorConfig.OFFSETS_TOPIC, partition, e);
+            }
+        });
     }
 
     /** Stops the coordinator thread; parked requests are answered with NOT_COORDINATOR. */
@@ -539,6 +558,35 @@ public final class GroupCoordinator implements AutoCloseable {
     /** {@link #loadError} for the APIs where Kafka treats only a null id as invalid (the empty one is a group). */
     private Errors loadErrorUnlessNull(String groupId) {
         return groupId == null ? Errors.NONE : loadError(groupId);
+    }
+
+    // ------------------------------------------------------------------ metrics
+
+    /**
+     * Every group with its state and committed offsets, taken on the coordinator thread (for
+     * metrics and consumer lag); completes exceptionally once the coordinator is closed.
+     */
+    public CompletableFuture<GroupsSnapshot> snapshot() {
+        CompletableFuture<GroupsSnapshot> result = new CompletableFuture<>();
+        if (closed || !started) {
+            result.completeExceptionally(new IllegalStateException("the group coordinator is not running"));
+            return result;
+        }
+        loop.execute(() -> {
+            try {
+                List<GroupsSnapshot.Group> out = new ArrayList<>();
+                for (ClassicGroup g : groups.all()) {
+                    List<GroupsSnapshot.CommittedOffset> committed = new ArrayList<>();
+                    g.offsets.forEach((topic, partitions) -> partitions.forEach((partition, value) ->
+                            committed.add(new GroupsSnapshot.CommittedOffset(topic, partition, value.offset()))));
+                    out.add(new GroupsSnapshot.Group(g.groupId, g.state.label(), committed));
+                }
+                result.complete(new GroupsSnapshot(out));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
     }
 
     // ------------------------------------------------------------------ plumbing

@@ -22,7 +22,9 @@
  * fetches, deletes and expires offsets; {@code GroupAdmin} describes, lists and deletes groups;
  * {@code GroupReplay} rebuilds all of it from what the runtime's loader reads after a start. {@code ClassicGroups}, {@code ClassicGroup}
  * and {@code GroupMember} hold the state, {@code GroupState} its states and transitions,
- * {@code CoordinatorRecords} the record layouts, {@code ConsumerSubscription} the reader of
+ * {@code CoordinatorRecords} the record layouts (Kafka's own, so Kafka's offsets formatter and
+ * Burrow read the topic; {@code LegacyCoordinatorRecords} reads Brook's earlier one, which
+ * {@code GroupReplay} moves to Kafka's at start-up), {@code ConsumerSubscription} the reader of
  * consumer subscriptions. The request and result records ({@code JoinRequest},
  * {@code JoinResult}, ...) are what {@code GroupCoordinator} translates wire messages to and from.
  * Everything but the two public classes is confined to the coordinator thread.

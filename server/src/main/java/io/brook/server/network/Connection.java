@@ -103,9 +103,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** Of {@link #queuedBytes}, those written before the outstanding marker (0: no marker). */
     private long markedBytes;
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
+    private final RequestObserver observer;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
+        this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE);
+    }
+
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
+            RequestObserver observer) {
         this.apis = apis;
+        this.observer = observer;
         this.ioPool = ioPool;
         this.serial = new SerialExecutor(ioPool);
         this.limits = limits;
@@ -283,7 +290,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 continue;
             }
             switch (head.outcome()) {
-                case NO_RESPONSE, ABANDONED -> { }
+                case NO_RESPONSE -> {
+                    long now = System.nanoTime();
+                    head.observed(observer, now, now);
+                }
+                case ABANDONED -> { }
                 case CLOSE -> {
                     if (wrote) {
                         flush();
@@ -291,7 +302,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     }
                     closeNow(head.closeReason());
                 }
-                case RESPONSE -> wrote |= write(head);
+                case RESPONSE -> {
+                    long writing = System.nanoTime();
+                    wrote |= write(head);
+                    head.observed(observer, writing, System.nanoTime());
+                }
             }
         }
         boolean last = inFlight.isEmpty() && (closeReason != null || drained != null);

@@ -82,6 +82,8 @@ public final class NetworkServer {
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
     private Channel serverChannel;
+    // set (if at all) before bind(): every connection reads it when it is created
+    private volatile RequestObserver observer = RequestObserver.NONE;
 
     /**
      * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
@@ -165,7 +167,7 @@ public final class NetworkServer {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("limit", limit);
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
-                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS));
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
@@ -193,6 +195,21 @@ public final class NetworkServer {
         serverChannel.config().setAutoRead(true);
     }
 
+    /** Who is told of each answered request (metrics); set before {@link #bind()}. */
+    public void requestObserver(RequestObserver o) {
+        this.observer = o == null ? RequestObserver.NONE : o;
+    }
+
+    /** The event loops: other listeners of the broker (the HTTP admin listener) share them. */
+    public EventLoopGroup eventLoops() {
+        return group;
+    }
+
+    /** The channel class of the transport in use, for other listeners on {@link #eventLoops()}. */
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return channelClass;
+    }
+
     /** {@code epoll} or {@code nio}. */
     public String transport() {
         return channelClass == EpollServerSocketChannel.class ? "epoll" : "nio";
@@ -203,7 +220,8 @@ public final class NetworkServer {
         return readPauses.sum();
     }
 
-    int connectionCount() {
+    /** Open client connections on the listener. */
+    public int connectionCount() {
         return connectionCount.get();
     }
 
