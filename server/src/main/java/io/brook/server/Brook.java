@@ -19,6 +19,7 @@ import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
 import io.brook.server.topic.PartitionLogs;
 import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.TopicRegistry;
 import io.brook.server.topic.Topics;
 import io.brook.storage.file.DurableFiles;
@@ -152,6 +153,25 @@ public final class Brook implements AutoCloseable {
     /** The cluster id stored in the data directory. */
     public String clusterId() {
         return context.clusterId();
+    }
+
+    /**
+     * Creates a topic with the broker's default topic configuration, as a CreateTopics request
+     * would; does nothing when it exists already.
+     *
+     * @return true when this call created it
+     * @throws IllegalArgumentException for an illegal name, a partition count below 1, or a name
+     *     that collides with an existing topic's
+     */
+    public boolean createTopic(String name, int partitions) {
+        String invalid = TopicNames.invalidNameReason(name);
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
+        if (partitions < 1 || partitions > Topics.MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be between 1 and " + Topics.MAX_PARTITIONS + ": " + partitions);
+        }
+        return context.topics().create(name, partitions, Map.of()) != null;
     }
 
     /** What the handlers share (tests, and bin/brook's start-up line). */
