@@ -68,4 +68,10 @@ public @interface BrookTest {
      */
     String[] bootstrapProperties() default {};
 
+    /**
+     * Build the brokers with Brook's fault hooks ({@link io.brook.server.Brook#faults()} and the
+     * data loss of {@link io.brook.server.Brook#crash()}), on by default. Off: the brokers run
+     * exactly as in production, and those hooks refuse with an {@link IllegalStateException}.
+     */
+    boolean faults() default true;
 }

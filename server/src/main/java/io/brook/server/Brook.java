@@ -61,17 +61,25 @@ public final class Brook implements AutoCloseable {
 
     private final Path dataDir;
     private final boolean ownsDataDir;
-    private final BrokerMeta meta;
-    private final ExecutorService ioPool;
-    private final NetworkServer network;
-    private final BrokerContext context;
-    private final InetSocketAddress bound;
-    private final FetchWaiters fetchWaiters;
-    private final FetchSessionCache fetchSessions;
-    private final Timer timer;
-    private final ApiTable apis;
+    /** The settings every start parses: after the first, the listener's port is the one bound then. */
+    private final Map<String, String> settings;
+    private final Clock clock;
+    /** Null unless built with {@link Builder#faults}. */
+    private final Faults faults;
+    // One run of the broker, from a start to a stop or crash: set by run(), which
+    // the constructor and start() call; the lifecycle methods are synchronized.
+    private BrokerMeta meta;
+    private ExecutorService ioPool;
+    private NetworkServer network;
+    private BrokerContext context;
+    private InetSocketAddress bound;
+    private FetchWaiters fetchWaiters;
+    private FetchSessionCache fetchSessions;
+    private Timer timer;
+    private ApiTable apis;
     private PartitionLogs logs;
     private GroupCoordinator groups;
+    private boolean running;
     private boolean closed;
 
     /**
@@ -80,10 +88,27 @@ public final class Brook implements AutoCloseable {
      * partition logs (recovered); the group coordinator (replays its offsets topic); then the
      * listener accepts.
      */
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
+    private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults)
             throws IOException, InterruptedException {
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
+        this.settings = settings;
+        this.clock = clock;
+        this.faults = withFaults ? new Faults(dataDir) : null;
+        try {
+            run(BrokerConfig.parse(settings));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            if (faults != null) {
+                faults.uninstall();
+            }
+            throw e;
+        }
+        // a restart listens where clients were told to connect
+        settings.put(BrokerConfig.LISTENERS, context.config().listener().withPort(bound.getPort()).toString());
+    }
+
+    /** Starts one run of the broker on the data directory (see the constructor for the order). */
+    private void run(BrokerConfig config) throws IOException, InterruptedException {
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
         this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
@@ -108,6 +133,9 @@ public final class Brook implements AutoCloseable {
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            if (faults != null) {
+                faults.attach(net, apis);
+            }
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {
@@ -128,6 +156,7 @@ public final class Brook implements AutoCloseable {
         }
         this.ioPool = pool;
         this.network = net;
+        this.running = true;
     }
 
     public static Builder builder() {
@@ -206,12 +235,131 @@ public final class Brook implements AutoCloseable {
         return network.transport();
     }
 
+    /**
+     * Stops the broker cleanly, as {@link #close()} does, but keeps it (its data directory, a
+     * temporary one too, and its port) for {@link #start()}. Clients see their connections
+     * close after the answers to the requests already read; they reconnect once it starts again.
+     */
+    public synchronized void stop() {
+        checkNotClosed();
+        if (running) {
+            stopRun();
+            LOG.info("Brook stopped ({}); it may start again", bootstrapServers());
+        }
+    }
+
+    /**
+     * Starts a stopped (or crashed) broker again on the same data directory and port, recovering
+     * the logs as any start does; nothing when it runs.
+     *
+     * @throws IllegalStateException when the port was taken meanwhile, or the broker is closed
+     */
+    public synchronized void start() {
+        checkNotClosed();
+        if (running) {
+            return;
+        }
+        try {
+            long t0 = System.nanoTime();
+            run(BrokerConfig.parse(settings));
+            LOG.info("Brook started again in {} ms ({})", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                    bootstrapServers());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start Brook again on " + dataDir + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while starting", e);
+        }
+    }
+
+    /** {@link #stop()} then {@link #start()}: a clean restart keeping the data. */
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    /**
+     * Stops the broker as a kill -9 followed by a power cut would: connections drop at once,
+     * nothing is flushed, no clean-shutdown marker is written, and every write to the segment and
+     * index files that no fsync had covered is lost (the files are cut where the first such
+     * write began). {@link #start()} then recovers the logs as after a real crash. Records
+     * acknowledged to acks=all producers survive (they were fsynced before the answer);
+     * records acknowledged with acks=1 or 0 may not. Needs {@link Builder#faults}.
+     */
+    public synchronized void crash() {
+        checkNotClosed();
+        Faults f = faults();
+        if (!running) {
+            return;
+        }
+        running = false;
+        network.close(0, fetchWaiters::wakeAll);
+        f.storageCrashed();
+        ioPool.shutdownNow();
+        timer.close();
+        groups.close();
+        try {
+            logs.crash();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Crash: the logs did not all close", e);
+        }
+        try {
+            meta.close();
+        } catch (IOException e) {
+            LOG.warn("Could not release the lock on {}", dataDir, e);
+        }
+        try {
+            f.loseUnforcedWrites();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Crash: could not cut the unforced writes in " + dataDir, e);
+        }
+        LOG.info("Brook crashed ({})", bootstrapServers());
+    }
+
+    /** True between a start and a stop, crash or close. */
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * The fault hooks: the network, the disk and requests by API key (see {@link Faults}).
+     *
+     * @throws IllegalStateException when the broker was built without {@link Builder#faults}
+     */
+    public Faults faults() {
+        if (faults == null) {
+            throw new IllegalStateException("this broker was built without faults(true): it has no fault hooks");
+        }
+        return faults;
+    }
+
+    private void checkNotClosed() {
+        if (closed) {
+            throw new IllegalStateException("the broker is closed");
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (running) {
+            stopRun();
+        }
+        if (faults != null) {
+            faults.uninstall();
+        }
+        if (ownsDataDir) {
+            deleteRecursively(dataDir);
+        }
+        LOG.info("Brook stopped ({})", bootstrapServers());
+    }
+
+    /** Stops the current run cleanly: what close() did before a broker could start again. */
+    private void stopRun() {
+        running = false;
         // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
         // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
         // already being written still complete, the coordinator finishes them on the flusher's thread
@@ -240,10 +388,6 @@ public final class Brook implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("Could not release the lock on {}", dataDir, e);
         }
-        if (ownsDataDir) {
-            deleteRecursively(dataDir);
-        }
-        LOG.info("Brook stopped ({})", bootstrapServers());
     }
 
     private static void deleteRecursively(Path dir) {
@@ -260,8 +404,20 @@ public final class Brook implements AutoCloseable {
         private Integer port;
         private Path dataDir;
         private Clock clock;
+        private boolean faults;
 
         private Builder() {
+        }
+
+        /**
+         * Installs the seams of the fault hooks ({@link Brook#faults()} and the data loss of
+         * {@link Brook#crash()}): every segment file goes through a channel that can fail, every
+         * connection through a handler that can pause. For tests; off by default, and then the
+         * broker runs exactly as in production.
+         */
+        public Builder faults(boolean on) {
+            this.faults = on;
+            return this;
         }
 
         /**
@@ -340,10 +496,10 @@ public final class Brook implements AutoCloseable {
                 }
                 p.put(BrokerConfig.LOG_DIRS, dir.toString());
                 p.remove(BrokerConfig.LOG_DIR);
-                BrokerConfig config = BrokerConfig.parse(p);
+                BrokerConfig.parse(p); // invalid settings fail before anything is created
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(config, dir, temp, clock);
+                Brook b = new Brook(p, dir, temp, clock, faults);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());

@@ -40,6 +40,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,8 @@ public final class NetworkServer {
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
     private Channel serverChannel;
+    /** Fault hooks' seam: a handler put first in every connection's pipeline; null in production. */
+    private volatile Supplier<? extends ChannelHandler> firstHandler;
 
     /**
      * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
@@ -173,6 +176,10 @@ public final class NetworkServer {
                             p.addLast("idle", new IdleTimeout(timer, idle));
                         }
                         p.addLast("requests", connection);
+                        Supplier<? extends ChannelHandler> first = firstHandler;
+                        if (first != null) {
+                            p.addFirst("faults", first.get());
+                        }
                     }
                 });
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
@@ -184,6 +191,15 @@ public final class NetworkServer {
             throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Puts a handler from {@code handlers} first in the pipeline of every connection accepted
+     * from now on: the seam of the fault hooks (pausing, dropping connections). Costs a null check
+     * per accepted connection when unset.
+     */
+    public void firstHandler(Supplier<? extends ChannelHandler> handlers) {
+        this.firstHandler = handlers;
     }
 
     /** Starts accepting connections on the bound listener, answering them with {@code apis}. */
