@@ -90,7 +90,7 @@ final class RunningBroker implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         try {
             AutoCloseable a;
             synchronized (this) {
@@ -100,6 +100,8 @@ final class RunningBroker implements AutoCloseable {
             if (a != null) {
                 a.close();
             }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not close the admin client of " + brook.bootstrapServers(), e);
         } finally {
             try {
                 brook.close();

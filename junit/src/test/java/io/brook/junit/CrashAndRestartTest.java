@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -91,10 +93,18 @@ class CrashAndRestartTest {
             p.send(new ProducerRecord<>("events", "before")).get(30, TimeUnit.SECONDS);
             brook.stop();
             assertThat(brook.isRunning()).isFalse();
-            Future<RecordMetadata> during = p.send(new ProducerRecord<>("events", "during"));
-            brook.start();
-            assertThat(brook.port()).isEqualTo(port);
-            assertThat(during.get(30, TimeUnit.SECONDS).offset()).isEqualTo(1);
+            // send() may block while the producer has no metadata (it re-bootstraps when its broker
+            // is gone), so the record is sent from another thread while the broker starts again
+            ExecutorService sender = Executors.newSingleThreadExecutor();
+            try {
+                Future<RecordMetadata> during = sender.submit(
+                        () -> p.send(new ProducerRecord<>("events", "during")).get(30, TimeUnit.SECONDS));
+                brook.start();
+                assertThat(brook.port()).isEqualTo(port);
+                assertThat(during.get(60, TimeUnit.SECONDS).offset()).isEqualTo(1);
+            } finally {
+                sender.shutdownNow();
+            }
             brook.restart();
             assertThat(p.send(new ProducerRecord<>("events", "after")).get(30, TimeUnit.SECONDS).offset()).isEqualTo(2);
         }

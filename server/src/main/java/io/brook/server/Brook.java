@@ -293,6 +293,7 @@ public final class Brook implements AutoCloseable {
             return;
         }
         running = false;
+        f.dropConnections(); // at once, also those a pause holds answers for
         network.close(0, fetchWaiters::wakeAll);
         f.storageCrashed();
         ioPool.shutdownNow();

@@ -25,7 +25,8 @@ import java.util.function.Consumer;
  * rejected Produce with acks=0 is answered too, which such a client does not expect: reject
  * only requests that are answered.
  *
- * <p>Threading: any thread; rules are concurrent maps and counters.
+ * <p>Threading: any thread. Rules change under the instance's monitor (so the interceptor set on
+ * the table always matches the rules); requests read them without it (concurrent maps, counters).
  */
 public final class RequestFaults implements RequestInterceptor {
     /** A request as the log records it. */
@@ -43,13 +44,13 @@ public final class RequestFaults implements RequestInterceptor {
     }
 
     /** Serves the broker's (new) handler table: the interceptor is set there while needed. */
-    public void attach(ApiTable apis) {
+    public synchronized void attach(ApiTable apis) {
         table = apis::intercept;
         update();
     }
 
     /** The next {@code count} requests with {@code apiKey} are answered with {@code errorCode}. */
-    public void reject(short apiKey, int count, short errorCode) {
+    public synchronized void reject(short apiKey, int count, short errorCode) {
         if (count <= 0) {
             rejections.remove(apiKey);
         } else {
@@ -59,7 +60,7 @@ public final class RequestFaults implements RequestInterceptor {
     }
 
     /** Answers to requests with {@code apiKey} leave {@code delay} later (zero: no delay). */
-    public void delay(short apiKey, Duration delay) {
+    public synchronized void delay(short apiKey, Duration delay) {
         if (delay.isZero() || delay.isNegative()) {
             delays.remove(apiKey);
         } else {
@@ -69,13 +70,13 @@ public final class RequestFaults implements RequestInterceptor {
     }
 
     /** Every answer leaves {@code latency} later (on top of nothing: the larger of this and a key's delay). */
-    public void latency(Duration latency) {
+    public synchronized void latency(Duration latency) {
         latencyNanos = Math.max(0, latency.toNanos());
         update();
     }
 
     /** Starts (or stops) recording requests; starting clears the log. */
-    public void record(boolean on) {
+    public synchronized void record(boolean on) {
         synchronized (log) {
             if (on) {
                 log.clear();
@@ -99,7 +100,7 @@ public final class RequestFaults implements RequestInterceptor {
     }
 
     /** Removes every rule and stops recording (the log stays readable). */
-    public void clear() {
+    public synchronized void clear() {
         rejections.clear();
         delays.clear();
         latencyNanos = 0;
