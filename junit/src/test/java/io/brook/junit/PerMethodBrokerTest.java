@@ -1,6 +1,7 @@
 package io.brook.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
 import java.nio.file.Files;
@@ -43,5 +44,14 @@ class PerMethodBrokerTest {
         assertThat(Files.isDirectory(a.dataDir())).isTrue();
         Path dir = a.dataDir();
         assertThat(dir).isNotEqualTo(b.dataDir());
+    }
+
+    @Test
+    @BrookTest(faults = false)
+    void aBrokerWithoutFaultsRunsAsInProductionAndHasNoHooks(Brook plain) {
+        assertThatThrownBy(plain::faults).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(plain::crash).isInstanceOf(IllegalStateException.class);
+        plain.restart();
+        assertThat(plain.isRunning()).isTrue();
     }
 }

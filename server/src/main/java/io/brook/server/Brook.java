@@ -191,8 +191,12 @@ public final class Brook implements AutoCloseable {
      * @return true when this call created it
      * @throws IllegalArgumentException for an illegal name, a partition count below 1, or a name
      *     that collides with an existing topic's
+     * @throws IllegalStateException when the broker is stopped
      */
-    public boolean createTopic(String name, int partitions) {
+    public synchronized boolean createTopic(String name, int partitions) {
+        if (!running) {
+            throw new IllegalStateException("the broker is not running");
+        }
         String invalid = TopicNames.invalidNameReason(name);
         if (invalid != null) {
             throw new IllegalArgumentException(invalid);
