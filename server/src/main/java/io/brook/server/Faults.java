@@ -19,7 +19,7 @@ import java.util.List;
  * error codes are Kafka's numbers, as kafka-clients' {@code ApiKeys.PRODUCE.id} and
  * {@code Errors.NOT_LEADER_OR_FOLLOWER.code()} give them.
  *
- * <p>Where each hook sits (docs/testing.md has the client-visible effects): network hooks in a
+ * <p>Where each hook sits (docs/test-broker.md has the client-visible effects): network hooks in a
  * handler first in each connection's pipeline; disk hooks in the channel of each segment and
  * index file (storage's {@code SegmentChannels} seam); request hooks in front of the API
  * handlers (the handler table's interceptor, set only while a request hook is on).
@@ -56,6 +56,8 @@ public final class Faults {
     /**
      * The broker stops handling what clients send and answers nothing; connections stay open.
      * Clients' requests time out ({@code request.timeout.ms}), then they disconnect and retry.
+     * A {@link Brook#stop()} meanwhile waits (up to its 5 s drain) for the answers held here;
+     * {@link Brook#crash()} drops them.
      */
     public Faults pauseNetwork() {
         network.pause();
