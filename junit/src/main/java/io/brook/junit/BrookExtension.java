@@ -25,7 +25,8 @@ import org.junit.platform.commons.support.ModifierSupport;
  * <p>Where a broker lives: with a class-level {@code @BrookTest} (and no {@code perMethod}), in
  * the class's extension context, so one broker serves all its tests and closes after the last;
  * otherwise (per method, or a method-level {@code @BrookTest}) in the test method's context,
- * closed after that test. The default broker (name "") is started before the first test it
+ * closed after that test. {@code @Nested} classes share the broker of the enclosing class that
+ * carries the annotation. The default broker (name "") is started before the first test it
  * belongs to; named brokers on first use. Brokers are kept in JUnit's context stores (closed by
  * JUnit as {@link AutoCloseable}s), never in static fields, so parallel tests stay apart.
  */
@@ -128,11 +129,22 @@ public final class BrookExtension implements BeforeAllCallback, BeforeEachCallba
                 return context;
             }
         }
+        // the class context of the class that carries the annotation (an enclosing one, for
+        // @Nested classes: they share its broker)
         ExtensionContext c = context;
-        while (c.getTestMethod().isPresent() && c.getParent().isPresent()) {
-            c = c.getParent().get();
+        while (c.getParent().isPresent()
+                && (c.getTestMethod().isPresent() || !carriesSettings(c.getTestClass()))) {
+            ExtensionContext parent = c.getParent().get();
+            if (parent.getTestClass().isEmpty()) {
+                break; // the engine's context: no class up there carries it
+            }
+            c = parent;
         }
         return c;
+    }
+
+    private static boolean carriesSettings(Optional<Class<?>> testClass) {
+        return testClass.isPresent() && AnnotationSupport.isAnnotated(testClass.get(), BrookTest.class);
     }
 
     /** The method's {@code @BrookTest} if it has one, else its class's. */
@@ -141,7 +153,9 @@ public final class BrookExtension implements BeforeAllCallback, BeforeEachCallba
         return onMethod.isPresent() ? onMethod : classSettings(context);
     }
 
+    /** The test class's {@code @BrookTest}, else that of the nearest enclosing class ({@code @Nested}). */
     private static Optional<BrookTest> classSettings(ExtensionContext context) {
-        return AnnotationSupport.findAnnotation(context.getTestClass(), BrookTest.class);
+        return context.getTestClass().flatMap(c ->
+                AnnotationSupport.findAnnotation(c, BrookTest.class, context.getEnclosingTestClasses()));
     }
 }
