@@ -635,8 +635,13 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Simulated crash for tests: threads stop, nothing is flushed, no marker is written. */
-    void crash() throws IOException {
+    /**
+     * Simulated crash (tests, and the server's fault hooks): threads stop, nothing is flushed,
+     * no checkpoint or marker is written, and the directory is released, so the next open
+     * recovers as after a kill. What the page cache holds stays; a caller that wants it lost
+     * cuts it off through {@link SegmentChannels}.
+     */
+    public void crash() throws IOException {
         closed = true;
         cleanerScheduler.close();
         scheduler.close();

@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -251,6 +252,19 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             flush();
         }
         ctx.fireChannelReadComplete();
+    }
+
+    /**
+     * Runs {@code complete} (which marks a context done and calls {@link #completed}) on the event
+     * loop {@code delayNanos} from now: an answer the fault hooks delay. Nothing when the broker
+     * shut the loop down meanwhile.
+     */
+    void completedAfter(long delayNanos, Runnable complete) {
+        try {
+            channel.eventLoop().schedule(complete, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // the broker is shut down and the connection closed: nobody is left to answer
+        }
     }
 
     /** Called by a context on completion, from any thread. */

@@ -40,6 +40,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +85,8 @@ public final class NetworkServer {
     private Channel serverChannel;
     // set (if at all) before bind(): every connection reads it when it is created
     private volatile RequestObserver observer = RequestObserver.NONE;
+    /** Fault hooks' seam: a handler put first in every connection's pipeline; null in production. */
+    private volatile Supplier<? extends ChannelHandler> firstHandler;
 
     /**
      * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
@@ -175,6 +178,10 @@ public final class NetworkServer {
                             p.addLast("idle", new IdleTimeout(timer, idle));
                         }
                         p.addLast("requests", connection);
+                        Supplier<? extends ChannelHandler> first = firstHandler;
+                        if (first != null) {
+                            p.addFirst("faults", first.get());
+                        }
                     }
                 });
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
@@ -186,6 +193,15 @@ public final class NetworkServer {
             throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Puts a handler from {@code handlers} first in the pipeline of every connection accepted
+     * from now on: the seam of the fault hooks (pausing, dropping connections). Costs a null check
+     * per accepted connection when unset.
+     */
+    public void firstHandler(Supplier<? extends ChannelHandler> handlers) {
+        this.firstHandler = handlers;
     }
 
     /** Starts accepting connections on the bound listener, answering them with {@code apis}. */

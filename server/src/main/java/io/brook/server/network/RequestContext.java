@@ -50,6 +50,11 @@ public final class RequestContext {
     private volatile long handledNanos;
     private volatile long completedNanos;
     private volatile boolean failed;
+    /**
+     * Set by a {@link RequestInterceptor} before the handler runs, read at completion (the
+     * handler's hand-off of the context orders the two): 0 in production.
+     */
+    private long answerDelayNanos;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -73,6 +78,10 @@ public final class RequestContext {
     /** The request's API version (also the version the response is written in). */
     public short apiVersion() {
         return header.apiVersion();
+    }
+
+    public int correlationId() {
+        return header.correlationId();
     }
 
     public String clientId() {
@@ -101,6 +110,22 @@ public final class RequestContext {
             throw new NullPointerException("response");
         }
         complete(Outcome.RESPONSE, message, null);
+    }
+
+    /**
+     * Answers with {@code error} in the request's own error response, as its handler would for a
+     * request failing as a whole (interceptors: a rejected request).
+     */
+    public void respondWithError(Errors error) {
+        complete(Outcome.RESPONSE, errorResponse(error), null);
+    }
+
+    /**
+     * The answer, once complete, leaves {@code nanos} later (interceptors: latency). Later answers
+     * of the connection wait behind it, as they do behind any slow answer. Call before the handler.
+     */
+    public void delayAnswer(long nanos) {
+        this.answerDelayNanos = Math.max(0, nanos);
     }
 
     /** Completes without a response (Produce with acks=0); order of later responses is kept. */
@@ -168,6 +193,10 @@ public final class RequestContext {
     void run() {
         startedNanos = System.nanoTime();
         try {
+            RequestInterceptor hook = connection.apis().interceptor();
+            if (hook != null && hook.intercept(this)) {
+                return;
+            }
             @SuppressWarnings("unchecked")
             ApiHandler<ApiRequest> handler = (ApiHandler<ApiRequest>) entry.handler;
             handler.handle(this, request);
@@ -210,6 +239,14 @@ public final class RequestContext {
         this.closeReason = reason;
         this.completedNanos = System.nanoTime();
         releaseFrame();
+        long delay = answerDelayNanos;
+        if (delay > 0) {
+            connection.completedAfter(delay, () -> {
+                this.outcome = o;
+                connection.completed();
+            });
+            return;
+        }
         this.outcome = o;
         connection.completed();
     }

@@ -108,6 +108,11 @@ public final class PartitionLogs implements AutoCloseable {
         }
     }
 
+    /** Stops as a kill would: nothing flushed, no clean-shutdown marker (the fault hooks' crash). */
+    public void crash() throws IOException {
+        manager.crash();
+    }
+
     /** Flushes every log and writes the clean-shutdown marker. */
     @Override
     public void close() throws IOException {
