@@ -2,6 +2,7 @@ package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.server.api.BrokerApis;
+import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
@@ -67,6 +68,7 @@ public final class Brook implements AutoCloseable {
     private final InetSocketAddress bound;
     private final FetchWaiters fetchWaiters;
     private final FetchSessionCache fetchSessions;
+    private final FeatureLevels features;
     private final Timer timer;
     private final ApiTable apis;
     private PartitionLogs logs;
@@ -90,6 +92,7 @@ public final class Brook implements AutoCloseable {
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
+        this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
         try {
             pool = IoPool.create(config.numIoThreads());
             net = new NetworkServer(config, pool, timer);
@@ -106,7 +109,7 @@ public final class Brook implements AutoCloseable {
             }
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features);
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {
@@ -165,6 +168,11 @@ public final class Brook implements AutoCloseable {
 
     FetchWaiters fetchWaiters() {
         return fetchWaiters;
+    }
+
+    /** The feature levels ApiVersions lists (KIP-584); set them before clients connect. */
+    FeatureLevels features() {
+        return features;
     }
 
     /** The incremental fetch sessions (memory only: a new broker object starts with none). */
