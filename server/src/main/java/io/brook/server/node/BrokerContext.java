@@ -8,7 +8,8 @@ import io.brook.server.topic.Topics;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group coordinator and the timer of delayed operations. Built once
+ * the producer-id allocator, the group coordinator, the timer of delayed operations and who leads
+ * each partition ({@link LeaderHints}). Built once
  * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
@@ -21,6 +22,7 @@ public final class BrokerContext {
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
     private final Timer timer;
+    private final LeaderHints leaderHints;
 
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
@@ -31,6 +33,7 @@ public final class BrokerContext {
         this.producerIds = producerIds;
         this.groups = groups;
         this.timer = timer;
+        this.leaderHints = new LeaderHints(topics, config.nodeId(), advertised);
     }
 
     public BrokerConfig config() {
@@ -61,6 +64,11 @@ public final class BrokerContext {
     /** The group coordinator; null only where a test runs handlers without one. */
     public GroupCoordinator groups() {
         return groups;
+    }
+
+    /** Who leads each partition, for the leader hints of KIP-951. */
+    public LeaderHints leaderHints() {
+        return leaderHints;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */
