@@ -2,11 +2,6 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -19,11 +14,8 @@ import org.apache.kafka.clients.admin.SupportedVersionRange;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.FinalizedFeatureKey;
 import org.apache.kafka.common.message.ApiVersionsResponseData.SupportedFeatureKey;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,15 +74,10 @@ class FeaturesCompatTest {
      */
     @Test
     void kafkaClientsReadTheFeaturesSectionAtEveryVersion() throws Exception {
-        String[] hostPort = cluster.bootstrapServers().split(",")[0].split(":");
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])), 10_000);
-            s.setSoTimeout(10_000);
-            DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            DataInputStream in = new DataInputStream(s.getInputStream());
+        try (RawKafkaRequests raw = new RawKafkaRequests(cluster.bootstrapServers())) {
             Map<String, Short> finalizedAtV3 = null;
             for (short v = 3; v <= 5; v++) {
-                ApiVersionsResponseData r = call(out, in, v, 100 + v);
+                ApiVersionsResponseData r = ((ApiVersionsResponse) raw.call(new ApiVersionsRequest.Builder().build(v))).data();
                 assertThat(r.errorCode()).isZero();
                 assertThat(r.finalizedFeaturesEpoch()).isNotNegative();
                 Map<String, Short> finalized = new TreeMap<>();
@@ -117,18 +104,5 @@ class FeaturesCompatTest {
                 }
             }
         }
-    }
-
-    private static ApiVersionsResponseData call(DataOutputStream out, DataInputStream in, short version,
-            int correlationId) throws Exception {
-        RequestHeader header = new RequestHeader(ApiKeys.API_VERSIONS, version, "features-compat", correlationId);
-        ByteBuffer request = new ApiVersionsRequest.Builder().build(version).serializeWithHeader(header);
-        out.writeInt(request.remaining());
-        out.write(request.array(), request.arrayOffset() + request.position(), request.remaining());
-        out.flush();
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        ApiVersionsResponse response = (ApiVersionsResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(frame), header);
-        return response.data();
     }
 }
