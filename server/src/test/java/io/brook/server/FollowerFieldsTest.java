@@ -101,7 +101,7 @@ class FollowerFieldsTest {
     }
 
     @Test
-    void aFollowerIsToldItIsNotAReplicaWithTheLeaderFromV16() throws Exception {
+    void aFollowerIsToldItIsNotAReplicaWithTheCurrentLeaderFromV16() throws Exception {
         for (short v = 4; v <= 18; v++) {
             FetchRequest req = fetch(v, -1);
             if (v >= 15) {
@@ -116,12 +116,8 @@ class FollowerFieldsTest {
             if (v >= 16) {
                 assertThat(p.currentLeader().leaderId()).isEqualTo(1);
                 assertThat(p.currentLeader().leaderEpoch()).isZero();
-                assertThat(r.nodeEndpoints()).singleElement().satisfies(n -> {
-                    assertThat(n.nodeId()).isEqualTo(1);
-                    assertThat(n.host()).isEqualTo("127.0.0.1");
-                    assertThat(n.port()).isEqualTo(brook.port());
-                    assertThat(n.rack()).isNull();
-                });
+                // Kafka 4.4 lists no endpoints to a follower (seen against it: LeaderHintsCompatTest)
+                assertThat(r.nodeEndpoints()).isEmpty();
             } else {
                 assertThat(p.currentLeader().leaderId()).as("v%d", v).isEqualTo(-1);
                 assertThat(r.nodeEndpoints()).isEmpty();

@@ -83,16 +83,20 @@ class LeaderHintsTest {
     }
 
     @Test
-    void fetchAnswersGetTheLeaderFromV16OnlyForTheHintedErrors() {
+    void fetchAnswersGetTheLeaderFromV16OnlyForTheHintedErrorsAndEndpointsOnlyForConsumers() {
         FetchResponse r = new FetchResponse().responses(List.of(new FetchResponse.FetchableTopicResponse().topic("t")
                 .partitions(List.of(
                         new FetchResponse.PartitionData().partitionIndex(0).errorCode(Errors.FENCED_LEADER_EPOCH.code()),
                         new FetchResponse.PartitionData().partitionIndex(1).errorCode(Errors.UNKNOWN_LEADER_EPOCH.code())))));
-        hints.addTo(r, (short) 15);
+        hints.addTo(r, (short) 15, false);
         assertThat(r.nodeEndpoints()).isEmpty();
-        hints.addTo(r, (short) 16);
+        assertThat(r.responses().get(0).partitions().get(0).currentLeader().leaderId()).isEqualTo(-1);
+        hints.addTo(r, (short) 16, true);
+        assertThat(r.responses().get(0).partitions().get(0).currentLeader().leaderId()).isEqualTo(1);
+        assertThat(r.nodeEndpoints()).as("none for a follower").isEmpty();
+        hints.addTo(r, (short) 16, false);
         assertThat(r.responses().get(0).partitions().get(0).currentLeader().leaderId()).isEqualTo(1);
         assertThat(r.responses().get(0).partitions().get(1).currentLeader().leaderId()).isEqualTo(-1);
-        assertThat(r.nodeEndpoints()).hasSize(1);
+        assertThat(r.nodeEndpoints()).singleElement().satisfies(n -> assertThat(n.port()).isEqualTo(brook.port()));
     }
 }

@@ -20,8 +20,9 @@ import java.util.TreeMap;
  * adds no endpoint.
  *
  * <p>On a single node this node leads every partition at leader epoch 0. What answers those
- * errors here is a fetch from a follower (this node has none, see the fetch handler); the
- * cluster mode will have more. {@link #leaderOf} is the one place that says who leads.
+ * errors here is a fetch from a follower (this node has none, see the fetch handler), whose
+ * answer, as Kafka's to followers, carries the current leader but no endpoints; the cluster mode
+ * will have more. {@link #leaderOf} is the one place that says who leads.
  *
  * <p>Responses are walked only when they hold an error ({@link #addTo(ProduceResponse, short)}
  * is called by the handlers only then), so answers without errors cost nothing.
@@ -86,8 +87,12 @@ public final class LeaderHints {
         response.nodeEndpoints(endpoints);
     }
 
-    /** Adds the hints to a Fetch answer at {@code version}; topics must carry their names. */
-    public void addTo(FetchResponse response, short version) {
+    /**
+     * Adds the hints to a Fetch answer at {@code version}; topics must carry their names. An
+     * answer to a follower ({@code fromFollower}) gets the current leaders but no endpoints, as
+     * Kafka answers followers (they know the brokers from the metadata log).
+     */
+    public void addTo(FetchResponse response, short version, boolean fromFollower) {
         if (version < FETCH_MIN_VERSION) {
             return;
         }
@@ -99,6 +104,9 @@ public final class LeaderHints {
                     p.currentLeader(new FetchResponse.LeaderIdAndEpoch().leaderId(l.nodeId).leaderEpoch(l.epoch));
                 }
             }
+        }
+        if (fromFollower) {
+            return;
         }
         List<FetchResponse.NodeEndpoint> endpoints = new ArrayList<>(leaders.size());
         for (Leader l : leaders.values()) {

@@ -22,8 +22,9 @@ import java.util.List;
  * <p>A single node has no followers: a fetch naming a replica id of 0 or more (a follower's,
  * the replica state from v15) reads nothing, and each partition is answered as Kafka answers a
  * replica it does not know: UNKNOWN_LEADER_EPOCH when the partition names a current leader epoch,
- * else NOT_LEADER_OR_FOLLOWER with the leader hints of KIP-951 (v16+, added by
- * {@link io.brook.server.node.LeaderHints} to every answer with those errors). The follower
+ * else NOT_LEADER_OR_FOLLOWER with the current leader of KIP-951's hints (v16+, added by
+ * {@link io.brook.server.node.LeaderHints} to every answer with those errors; as in Kafka, an
+ * answer to a follower lists no node endpoints). The follower
  * fields of v15+ (the replica's broker epoch, KIP-903), v17 (its directory id, KIP-853) and v18
  * (its high watermark, KIP-1166) are read and ignored.
  *
@@ -277,7 +278,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         private FetchResponse answer(FetchPass pass, int sessionId) {
             FetchResponse response = pass.response(sessionId);
             if (pass.errors) {
-                broker.leaderHints().addTo(response, ctx.apiVersion());
+                broker.leaderHints().addTo(response, ctx.apiVersion(), fromFollower);
             }
             return response;
         }
