@@ -52,7 +52,7 @@ final class FetchPass {
             LogReadResult r = null;
             Log log = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? null
                     : topics.log(sp.topic, sp.partition);
-            Errors idError = byId ? FetchTopicIds.check(topics, topic, sp.topicId) : Errors.NONE;
+            Errors idError = byId ? FetchTopicIds.check(sp.topic, topic, sp.topicId) : Errors.NONE;
             if (idError != Errors.NONE) {
                 error = idError;
             } else if (log == null) {
