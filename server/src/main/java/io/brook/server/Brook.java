@@ -2,6 +2,7 @@ package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.server.api.BrokerApis;
+import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
@@ -83,6 +84,7 @@ public final class Brook implements AutoCloseable {
     private FetchWaiters fetchWaiters;
     private FetchSessionCache fetchSessions;
     private Timer timer;
+    private FeatureLevels features;
     private ApiTable apis;
     private BrokerMetrics metrics;
     private AdminHttpServer http;
@@ -132,6 +134,7 @@ public final class Brook implements AutoCloseable {
         this.metrics = new BrokerMetrics(true);
         BrokerMetrics m = metrics;
         this.http = null;
+        this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
         try {
             pool = IoPool.create(config.numIoThreads());
             net = new NetworkServer(config, pool, timer);
@@ -171,7 +174,7 @@ public final class Brook implements AutoCloseable {
             }
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer, m);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features);
             if (faults != null) {
                 faults.attach(net, apis);
             }
@@ -264,6 +267,11 @@ public final class Brook implements AutoCloseable {
 
     FetchWaiters fetchWaiters() {
         return fetchWaiters;
+    }
+
+    /** The feature levels ApiVersions lists (KIP-584); set them before clients connect. */
+    FeatureLevels features() {
+        return features;
     }
 
     /** The incremental fetch sessions (memory only: a new broker object starts with none). */

@@ -62,9 +62,10 @@ public final class BrokerApis {
 
     /**
      * The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters},
-     * incremental fetch sessions live in {@code fetchSessions}.
+     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features}.
      */
-    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions) {
+    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
+            FeatureLevels features) {
         return ApiTable.builder()
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
@@ -80,7 +81,7 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, DescribeGroupsRequest::read, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, ListGroupsRequest::read, new ListGroupsHandler(broker))
                 .register(ApiKey.API_VERSIONS, 0, 5, ApiVersionsRequest::read,
-                        new ApiVersionsHandler(broker.clusterId(), broker.nodeId()))
+                        new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
                 .register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequest::read, new CreateTopicsHandler(broker))
                 .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))

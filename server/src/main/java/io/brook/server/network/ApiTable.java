@@ -124,9 +124,9 @@ public final class ApiTable {
     }
 
     /**
-     * The ApiVersions answer: every registered key with its advertised range, nothing else (no
-     * finalized features, so Java clients use classic transactions). One shared instance:
-     * responses are only read while being encoded.
+     * The API part of the ApiVersions answer: every registered key with its advertised range
+     * (the handler adds the features section). One shared instance: responses are only read
+     * while being encoded.
      */
     public ApiVersionsResponse apiVersionsResponse() {
         return apiVersions;

@@ -9,7 +9,8 @@ import io.brook.server.topic.Topics;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group coordinator, the timer of delayed operations and the metrics. Built once
+ * the producer-id allocator, the group coordinator, the timer of delayed operations, the metrics
+ * and who leads each partition ({@link LeaderHints}). Built once
  * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
@@ -23,6 +24,7 @@ public final class BrokerContext {
     private final GroupCoordinator groups;
     private final Timer timer;
     private final BrokerMetrics metrics;
+    private final LeaderHints leaderHints;
 
     /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
@@ -40,6 +42,7 @@ public final class BrokerContext {
         this.producerIds = producerIds;
         this.groups = groups;
         this.timer = timer;
+        this.leaderHints = new LeaderHints(topics, config.nodeId(), advertised);
     }
 
     public BrokerConfig config() {
@@ -75,6 +78,11 @@ public final class BrokerContext {
     /** The broker's metrics: handlers mark the topics' meters here. */
     public BrokerMetrics metrics() {
         return metrics;
+    }
+
+    /** Who leads each partition, for the leader hints of KIP-951. */
+    public LeaderHints leaderHints() {
+        return leaderHints;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */
