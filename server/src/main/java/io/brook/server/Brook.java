@@ -14,6 +14,7 @@ import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.GroupCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
+import io.brook.server.security.BrokerSecurity;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
@@ -65,6 +66,7 @@ public final class Brook implements AutoCloseable {
     private final NetworkServer network;
     private final BrokerContext context;
     private final InetSocketAddress bound;
+    private final Map<String, InetSocketAddress> boundAddresses;
     private final FetchWaiters fetchWaiters;
     private final FetchSessionCache fetchSessions;
     private final Timer timer;
@@ -92,7 +94,7 @@ public final class Brook implements AutoCloseable {
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         try {
             pool = IoPool.create(config.numIoThreads());
-            net = new NetworkServer(config, pool, timer);
+            net = new NetworkServer(config, pool, timer, BrokerSecurity.create(config));
             this.bound = net.bind();
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
             TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
@@ -100,11 +102,13 @@ public final class Brook implements AutoCloseable {
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
             this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
-            Listener adv = config.advertisedListener();
-            if (adv == null) {
-                adv = config.listener().withPort(bound.getPort());
+            Map<String, Listener> advertised = new LinkedHashMap<>();
+            for (Listener l : config.listeners().bound()) {
+                Listener adv = config.listeners().advertised(l.name());
+                advertised.put(l.name(), adv != null ? adv : l.withPort(net.boundAddresses().get(l.name()).getPort()));
             }
-            this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
+            this.boundAddresses = net.boundAddresses();
+            this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
             net.serve(apis);
@@ -140,9 +144,20 @@ public final class Brook implements AutoCloseable {
         return host + ":" + adv.port();
     }
 
-    /** The port the broker listens on (the real one when 0 was asked for). */
+    /** The port the broker listens on (the real one when 0 was asked for): its first listener's. */
     public int port() {
         return bound.getPort();
+    }
+
+    /** {@code host:port} of the listener named {@code listenerName} (as in {@code listeners}), as advertised. */
+    public String bootstrapServers(String listenerName) {
+        String name = listenerName.toUpperCase(java.util.Locale.ROOT);
+        if (!boundAddresses.containsKey(name)) {
+            throw new IllegalArgumentException("no listener " + listenerName + "; listeners: " + boundAddresses.keySet());
+        }
+        Listener adv = context.advertised(name);
+        String host = adv.host().indexOf(':') >= 0 ? "[" + adv.host() + "]" : adv.host();
+        return host + ":" + adv.port();
     }
 
     public Path dataDir() {

@@ -14,6 +14,8 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.security.SaslAuthenticateHandler;
+import io.brook.server.api.security.SaslHandshakeHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
 import io.brook.wire.message.AlterConfigsRequest;
@@ -41,6 +43,8 @@ import io.brook.wire.message.OffsetDeleteRequest;
 import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.SaslAuthenticateRequest;
+import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.protocol.ApiKey;
 
@@ -95,6 +99,8 @@ public final class BrokerApis {
                         new IncrementalAlterConfigsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
+                .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
+                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler())
                 .build();
     }
 }

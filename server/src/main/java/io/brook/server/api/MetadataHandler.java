@@ -56,7 +56,7 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         short version = ctx.apiVersion();
         Topics topics = broker.topics();
         MetadataResponse response = new MetadataResponse()
-                .brokers(brokers(broker))
+                .brokers(brokers(broker, ctx.session().listenerName()))
                 .clusterId(broker.clusterId())
                 .controllerId(broker.nodeId());
         if (request.includeClusterAuthorizedOperations()) {
@@ -136,8 +136,8 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         return describe(t, nodeId, withOps);
     }
 
-    static List<MetadataResponseBroker> brokers(BrokerContext broker) {
-        Listener adv = broker.advertised();
+    static List<MetadataResponseBroker> brokers(BrokerContext broker, String listenerName) {
+        Listener adv = broker.advertised(listenerName);
         List<MetadataResponseBroker> list = new ArrayList<>(1);
         list.add(new MetadataResponseBroker().nodeId(broker.nodeId()).host(adv.host()).port(adv.port()).rack(null));
         return list;

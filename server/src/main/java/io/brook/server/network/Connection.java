@@ -1,5 +1,8 @@
 package io.brook.server.network;
 
+import io.brook.server.security.AuthenticationFailure;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.Session;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
@@ -75,7 +78,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 
+    /** The security state of connections made without a listener (tests that feed frames directly). */
+    private static final Session PLAINTEXT_SESSION = BrokerSecurity.plaintext();
+
     private final ApiTable apis;
+    private final Session session;
     private final SerialExecutor serial;
     private final NetworkLimits limits;
 
@@ -105,6 +112,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
+        this(apis, ioPool, limits, readPauses, inlineRequests, PLAINTEXT_SESSION);
+    }
+
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
+            Session session) {
+        this.session = session;
         this.apis = apis;
         this.ioPool = ioPool;
         this.serial = new SerialExecutor(ioPool);
@@ -124,6 +137,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     ApiTable apis() {
         return apis;
+    }
+
+    Session session() {
+        return session;
     }
 
     SocketAddress remoteAddress() {
@@ -165,6 +182,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             releaseFrame(frame, frameSize);
             return;
         }
+        if (session.expectsRawTokens()) {
+            rawSaslToken(frame, frameSize);
+            return;
+        }
         ByteBuffer buf = frame.nioBuffer();
         RequestHeader header;
         try {
@@ -180,6 +201,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             ApiKey known = header.apiKey();
             closeAfterAnswered("unsupported API key " + header.apiKeyId()
                     + (known != null ? " (" + known.displayName() + ")" : ""));
+            return;
+        }
+        if (!session.authenticated() && !Session.allowedBeforeAuthentication(entry.key())) {
+            releaseFrame(frame, frameSize);
+            closeAfterAnswered(entry.key().displayName() + " request before SASL authentication completed");
             return;
         }
         short version = header.apiVersion();
@@ -223,6 +249,33 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             ByteBuf own = frame.retain();
             serial.execute(() -> rc.runQueued(own));
         }
+    }
+
+    /**
+     * A raw SASL token, as clients send them after a v0 SaslHandshake: answered with the
+     * server's token in a frame of its own (size prefix, no header), or the connection closes.
+     * Cheap enough for the event loop: PLAIN compares a password, SCRAM computes a few HMACs.
+     */
+    private void rawSaslToken(ByteBuf frame, int frameSize) {
+        byte[] token = new byte[frameSize];
+        frame.readBytes(token);
+        releaseFrame(frame, frameSize);
+        if (!inFlight.isEmpty()) {
+            closeAfterAnswered("SASL token while requests are in flight");
+            return;
+        }
+        byte[] answer;
+        try {
+            answer = session.authenticate(token);
+        } catch (AuthenticationFailure e) {
+            LOG.info("Failed authentication with {} ({}) on listener {}", channel.remoteAddress(),
+                    LogSafe.escape(e.getMessage()), session.listenerName());
+            closeNow("failed authentication");
+            return;
+        }
+        ByteBuf out = ctx.alloc().ioBuffer(4 + answer.length);
+        out.writeInt(answer.length).writeBytes(answer);
+        ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
     /** Gives a frame's bytes back: to the allocator and to the broker-wide request budget. */
@@ -291,7 +344,15 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     }
                     closeNow(head.closeReason());
                 }
-                case RESPONSE -> wrote |= write(head);
+                case RESPONSE -> {
+                    wrote |= write(head);
+                    if (head.closeReason() != null) {
+                        // answered, then closed (a failed SASL authentication)
+                        flush();
+                        wrote = false;
+                        closeNow(head.closeReason());
+                    }
+                }
             }
         }
         boolean last = inFlight.isEmpty() && (closeReason != null || drained != null);
@@ -446,7 +507,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
-            if (cause instanceof IOException) {
+            if (cause instanceof IOException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+                // (a failed TLS handshake was logged by the TLS pipeline, without the bytes received)
                 // the client went away (reset, broken pipe): its business, as in Kafka's logs at debug
                 LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(cause));
             } else {

@@ -1,5 +1,6 @@
 package io.brook.server.network;
 
+import io.brook.server.security.Session;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
@@ -77,6 +78,11 @@ public final class RequestContext {
         return connection.remoteAddress();
     }
 
+    /** The connection's security state: its listener, its principal, its authentication. */
+    public Session session() {
+        return connection.session();
+    }
+
     /** The table this request was dispatched from (what the broker serves). */
     public ApiTable apis() {
         return connection.apis();
@@ -115,6 +121,17 @@ public final class RequestContext {
             return;
         }
         complete(Outcome.RESPONSE, error, null);
+    }
+
+    /**
+     * Answers with {@code message} and closes the connection once it is sent (Kafka's answer to
+     * a failed authentication).
+     */
+    public void respondThenClose(ApiMessage message, String reason) {
+        if (message == null) {
+            throw new NullPointerException("response");
+        }
+        complete(Outcome.RESPONSE, message, reason);
     }
 
     /** Closes the connection once every earlier response has been sent (e.g. acks=0 failures). */

@@ -1,0 +1,50 @@
+package io.brook.server.api.security;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.security.AuthenticationFailure;
+import io.brook.server.security.Session;
+import io.brook.wire.message.SaslAuthenticateRequest;
+import io.brook.wire.message.SaslAuthenticateResponse;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.LogSafe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SaslAuthenticate (key 36): one client message of the SASL exchange the handshake chose,
+ * answered with the server's next message. A failed authentication is answered with
+ * SASL_AUTHENTICATION_FAILED and its reason (never a secret), logged, and the connection closes.
+ * Outside an exchange (no handshake yet, a listener without SASL, already authenticated) the
+ * answer is ILLEGAL_SASL_STATE, as in Kafka.
+ */
+public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SaslAuthenticateHandler.class);
+
+    @Override
+    public void handle(RequestContext ctx, SaslAuthenticateRequest request) {
+        Session session = ctx.session();
+        SaslAuthenticateResponse response = new SaslAuthenticateResponse().authBytes(new byte[0]);
+        if (!session.awaitingAuthenticate()) {
+            response.errorCode(Errors.ILLEGAL_SASL_STATE.code()).errorMessage(session.authenticated()
+                    ? "SaslAuthenticate request received after successful authentication"
+                    : "SaslAuthenticate request received before a SaslHandshake v1");
+            if (session.usesSasl() && !session.authenticated()) {
+                ctx.respondThenClose(response, "unexpected SaslAuthenticate");
+            } else {
+                ctx.respond(response);
+            }
+            return;
+        }
+        try {
+            byte[] answer = session.authenticate(request.authBytes());
+            ctx.respond(response.errorCode(Errors.NONE.code()).errorMessage(null).authBytes(answer));
+        } catch (AuthenticationFailure e) {
+            LOG.info("Failed authentication with {} ({}) on listener {}", ctx.clientAddress(),
+                    LogSafe.escape(e.getMessage()), session.listenerName());
+            ctx.respondThenClose(response.errorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
+                    .errorMessage(e.getMessage()), "failed authentication");
+        }
+    }
+}
