@@ -20,6 +20,11 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,8 +35,10 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.ResourceNotFoundException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.UnacceptableCredentialException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Assumptions;
@@ -240,12 +247,65 @@ class SecurityCompatTest {
     }
 
     private static Map<String, Object> saslClient(String protocol, String user, String password) {
+        return saslClient(protocol, "PLAIN", user, password);
+    }
+
+    private static Map<String, Object> saslClient(String protocol, String mechanism, String user, String password) {
         Map<String, Object> p = protocol.equals("SASL_SSL") ? sslClient(trustBroker) : new HashMap<>();
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
-        p.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        p.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                + " username=\"" + user + "\" password=\"" + password + "\";");
+        p.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                : "org.apache.kafka.common.security.scram.ScramLoginModule";
+        p.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\"" + password
+                + "\";");
         return p;
+    }
+
+    @Test
+    void scramUsersAreManagedWithTheAdminClientAndSurviveARestart(@TempDir Path data) throws Exception {
+        Map<String, String> config = Map.of(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512",
+                "brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
+        Map<String, Object> admin = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "admin", "admin-secret");
+        Map<String, Object> alice = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-secret");
+        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            try (Admin a = admin(addr, admin)) {
+                a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "alice-secret")))
+                        .all().get(30, TimeUnit.SECONDS);
+                Map<String, UserScramCredentialsDescription> d = a.describeUserScramCredentials()
+                        .all().get(30, TimeUnit.SECONDS);
+                assertThat(d).containsOnlyKeys("admin", "alice");
+                assertThat(d.get("alice").credentialInfos()).containsExactly(
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192));
+                assertThat(d.get("admin").credentialInfos()).containsExactly(
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096));
+                assertThatThrownBy(() -> a.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("bob",
+                        ScramMechanism.SCRAM_SHA_256))).all().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(ResourceNotFoundException.class);
+                assertThatThrownBy(() -> a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("bob",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 100), "x")))
+                        .all().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(UnacceptableCredentialException.class);
+            }
+            roundTrip(addr, alice, 20, 100);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "wrong")))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "alice",
+                    "alice-secret"))).as("alice has no SCRAM-SHA-512 credential")
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            assertThat(nodes(addr, alice)).as("credentials are durable").hasSize(1);
+            try (Admin a = admin(addr, admin)) {
+                a.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("alice",
+                        ScramMechanism.SCRAM_SHA_256))).all().get(30, TimeUnit.SECONDS);
+            }
+            assertThatThrownBy(() -> nodes(addr, alice)).hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.brook.server.node.GroupCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
 import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.ScramCredentials;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
@@ -94,7 +95,8 @@ public final class Brook implements AutoCloseable {
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         try {
             pool = IoPool.create(config.numIoThreads());
-            net = new NetworkServer(config, pool, timer, BrokerSecurity.create(config));
+            BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()));
+            net = new NetworkServer(config, pool, timer, security);
             this.bound = net.bind();
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
             TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
@@ -110,7 +112,7 @@ public final class Brook implements AutoCloseable {
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, security.scram());
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {

@@ -14,11 +14,16 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.security.AlterUserScramCredentialsHandler;
+import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
 import io.brook.server.api.security.SaslAuthenticateHandler;
 import io.brook.server.api.security.SaslHandshakeHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.ScramCredentials;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterUserScramCredentialsRequest;
+import io.brook.wire.message.DescribeUserScramCredentialsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
@@ -68,6 +73,12 @@ public final class BrokerApis {
      * incremental fetch sessions live in {@code fetchSessions}.
      */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions) {
+        return table(broker, fetchWaiters, fetchSessions, ScramCredentials.inMemory());
+    }
+
+    /** As {@link #table(BrokerContext, FetchWaiters, FetchSessionCache)}, with the SCRAM credentials given. */
+    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
+            ScramCredentials scram) {
         return ApiTable.builder()
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
@@ -101,6 +112,10 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
                 .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
                 .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler())
+                .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,
+                        new DescribeUserScramCredentialsHandler(scram))
+                .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
+                        new AlterUserScramCredentialsHandler(scram))
                 .build();
     }
 }

@@ -9,30 +9,53 @@ import java.util.Map;
 
 /**
  * The broker's security as configured: each listener's {@link ListenerSecurity}, built and
- * checked at start-up. Immutable and thread-safe.
+ * checked at start-up, and the SCRAM credentials they share. Thread-safe.
  */
 public final class BrokerSecurity {
 
-    private final Map<String, ListenerSecurity> listeners;
+    /** Brook's setting for the SCRAM users made at start-up (Kafka: {@code kafka-storage format --add-scram}). */
+    public static final String SCRAM_BOOTSTRAP = "brook.sasl.scram.bootstrap.credentials";
 
-    private BrokerSecurity(Map<String, ListenerSecurity> listeners) {
+    private final Map<String, ListenerSecurity> listeners;
+    private final ScramCredentials scram;
+
+    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram) {
         this.listeners = listeners;
+        this.scram = scram;
     }
 
-    /** Reads and checks the security settings of every listener of {@code config}. */
+    /** Reads and checks the security settings of every listener of {@code config}; SCRAM users in memory only. */
     public static BrokerSecurity create(BrokerConfig config) {
+        return create(config, ScramCredentials.inMemory());
+    }
+
+    /**
+     * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
+     * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
+     * (durably) unless they have a credential for that mechanism already.
+     */
+    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram) {
+        String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
+        if (bootstrap != null && !bootstrap.isBlank()) {
+            ScramBootstrap.apply(bootstrap, scram);
+        }
         Map<String, ListenerSecurity> out = new LinkedHashMap<>();
         for (Listener l : config.listeners().bound()) {
             out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
-                    config.securitySettings()));
+                    config.securitySettings(), scram));
         }
-        return new BrokerSecurity(Collections.unmodifiableMap(out));
+        return new BrokerSecurity(Collections.unmodifiableMap(out), scram);
+    }
+
+    /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */
+    public ScramCredentials scram() {
+        return scram;
     }
 
     /** The state of a connection on a PLAINTEXT listener named PLAINTEXT (immutable: it may be shared). */
     public static Session plaintext() {
-        return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of())
-                .newSession();
+        return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of(),
+                ScramCredentials.inMemory()).newSession();
     }
 
     /** The security of the listener named {@code name}. */

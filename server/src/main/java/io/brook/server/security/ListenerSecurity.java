@@ -16,20 +16,24 @@ import java.util.Map;
  *
  * <p>Mechanisms: {@code sasl.enabled.mechanisms} (Kafka's default is GSSAPI, which Brook does not
  * serve: a SASL listener must name its mechanisms). PLAIN takes its users from the
- * {@code user_<name>="<password>"} options of {@code listener.name.<l>.plain.sasl.jaas.config}.
+ * {@code user_<name>="<password>"} options of {@code listener.name.<l>.plain.sasl.jaas.config};
+ * SCRAM-SHA-256 and SCRAM-SHA-512 check the broker's {@link ScramCredentials} (managed with
+ * AlterUserScramCredentials; their JAAS configuration, which Kafka requires, is not needed).
  */
 public final class ListenerSecurity {
 
-    static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN");
+    static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
 
     private final String name;
     private final SecurityProtocol protocol;
     private final TlsSettings tls;
     private final List<String> mechanisms;
     private final Map<String, String> plainUsers;
+    private final ScramCredentials scram;
 
     private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
-            Map<String, String> plainUsers) {
+            Map<String, String> plainUsers, ScramCredentials scram) {
+        this.scram = scram;
         this.name = name;
         this.protocol = protocol;
         this.tls = tls;
@@ -37,7 +41,8 @@ public final class ListenerSecurity {
         this.plainUsers = plainUsers;
     }
 
-    static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw) {
+    static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
+            ScramCredentials scram) {
         ListenerSettings settings = new ListenerSettings(raw, listener.name());
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
@@ -65,7 +70,7 @@ public final class ListenerSecurity {
                 plainUsers = plainUsers(settings, listener.name());
             }
         }
-        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers);
+        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram);
     }
 
     private static Map<String, String> plainUsers(ListenerSettings settings, String listenerName) {
@@ -119,6 +124,8 @@ public final class ListenerSecurity {
         }
         return switch (mechanism) {
             case "PLAIN" -> new PlainNegotiation(plainUsers);
+            case "SCRAM-SHA-256" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, scram);
+            case "SCRAM-SHA-512" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_512, scram);
             default -> null;
         };
     }
