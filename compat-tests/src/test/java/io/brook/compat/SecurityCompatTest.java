@@ -254,11 +254,29 @@ class SecurityCompatTest {
         Map<String, Object> p = protocol.equals("SASL_SSL") ? sslClient(trustBroker) : new HashMap<>();
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
         p.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        if (mechanism.equals("OAUTHBEARER")) {
+            // an unsigned token with sub=<user>, as Kafka's unsecured login makes
+            p.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+                    + " required sub=\"" + user + "\";");
+            p.put(SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS, UnsignedTokenLogin.class.getName());
+            return p;
+        }
         String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                 : "org.apache.kafka.common.security.scram.ScramLoginModule";
         p.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\"" + password
                 + "\";");
         return p;
+    }
+
+    @Test
+    void oauthBearerWithUnsecuredTokens() throws Exception {
+        try (Brook b = Brook.builder()
+                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
+                .config("sasl.enabled.mechanisms", "OAUTHBEARER")
+                .start()) {
+            roundTrip(b.bootstrapServers("SASL_PLAINTEXT"), saslClient("SASL_PLAINTEXT", "OAUTHBEARER", "alice", ""),
+                    10, 100);
+        }
     }
 
     @Test

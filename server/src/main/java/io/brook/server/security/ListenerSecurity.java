@@ -18,11 +18,13 @@ import java.util.Map;
  * serve: a SASL listener must name its mechanisms). PLAIN takes its users from the
  * {@code user_<name>="<password>"} options of {@code listener.name.<l>.plain.sasl.jaas.config};
  * SCRAM-SHA-256 and SCRAM-SHA-512 check the broker's {@link ScramCredentials} (managed with
- * AlterUserScramCredentials; their JAAS configuration, which Kafka requires, is not needed).
+ * AlterUserScramCredentials; their JAAS configuration, which Kafka requires, is not needed);
+ * OAUTHBEARER validates unsecured tokens as Kafka's default validator does, with the options of
+ * {@code listener.name.<l>.oauthbearer.sasl.jaas.config} when set.
  */
 public final class ListenerSecurity {
 
-    static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+    static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER");
 
     private final String name;
     private final SecurityProtocol protocol;
@@ -30,10 +32,12 @@ public final class ListenerSecurity {
     private final List<String> mechanisms;
     private final Map<String, String> plainUsers;
     private final ScramCredentials scram;
+    private final Map<String, String> oauthOptions;
 
     private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
-            Map<String, String> plainUsers, ScramCredentials scram) {
+            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions) {
         this.scram = scram;
+        this.oauthOptions = oauthOptions;
         this.name = name;
         this.protocol = protocol;
         this.tls = tls;
@@ -47,6 +51,7 @@ public final class ListenerSecurity {
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
         Map<String, String> plainUsers = Map.of();
+        Map<String, String> oauthOptions = Map.of();
         if (protocol.sasl()) {
             mechanisms = new ArrayList<>();
             for (String m : settings.getOrDefault("sasl.enabled.mechanisms", "GSSAPI").split(",")) {
@@ -69,8 +74,20 @@ public final class ListenerSecurity {
             if (mechanisms.contains("PLAIN")) {
                 plainUsers = plainUsers(settings, listener.name());
             }
+            if (mechanisms.contains("OAUTHBEARER")) {
+                String jaas = settings.get("oauthbearer", "sasl.jaas.config");
+                if (jaas != null && !jaas.isBlank()) {
+                    try {
+                        oauthOptions = JaasConfig.parse(jaas).options();
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("Invalid value for configuration listener.name."
+                                + listener.name().toLowerCase(Locale.ROOT) + ".oauthbearer.sasl.jaas.config: "
+                                + e.getMessage(), e);
+                    }
+                }
+            }
         }
-        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram);
+        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions);
     }
 
     private static Map<String, String> plainUsers(ListenerSettings settings, String listenerName) {
@@ -126,6 +143,7 @@ public final class ListenerSecurity {
             case "PLAIN" -> new PlainNegotiation(plainUsers);
             case "SCRAM-SHA-256" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, scram);
             case "SCRAM-SHA-512" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_512, scram);
+            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, java.time.Clock.systemUTC());
             default -> null;
         };
     }
