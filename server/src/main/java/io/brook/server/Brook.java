@@ -95,7 +95,8 @@ public final class Brook implements AutoCloseable {
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         try {
             pool = IoPool.create(config.numIoThreads());
-            BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()));
+            BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
+                    meta.metaDir());
             net = new NetworkServer(config, pool, timer, security);
             this.bound = net.bind();
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
@@ -112,7 +113,7 @@ public final class Brook implements AutoCloseable {
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     ProducerIdAllocator.open(meta.metaDir()), groups, timer);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, security.scram());
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, security);
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (net != null) {

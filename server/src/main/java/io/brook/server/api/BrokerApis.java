@@ -14,18 +14,27 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.security.AclChecks;
 import io.brook.server.api.security.AlterUserScramCredentialsHandler;
+import io.brook.server.api.security.CreateAclsHandler;
+import io.brook.server.api.security.DeleteAclsHandler;
+import io.brook.server.api.security.DescribeAclsHandler;
 import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
 import io.brook.server.api.security.SaslAuthenticateHandler;
 import io.brook.server.api.security.SaslHandshakeHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Authorizer;
+import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterUserScramCredentialsRequest;
 import io.brook.wire.message.DescribeUserScramCredentialsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.CreateAclsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.DeleteAclsRequest;
+import io.brook.wire.message.DescribeAclsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteRecordsRequest;
@@ -73,17 +82,24 @@ public final class BrokerApis {
      * incremental fetch sessions live in {@code fetchSessions}.
      */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions) {
-        return table(broker, fetchWaiters, fetchSessions, ScramCredentials.inMemory());
+        return table(broker, fetchWaiters, fetchSessions, BrokerSecurity.create(broker.config()));
     }
 
-    /** As {@link #table(BrokerContext, FetchWaiters, FetchSessionCache)}, with the SCRAM credentials given. */
+    /**
+     * As {@link #table(BrokerContext, FetchWaiters, FetchSessionCache)}, with the broker's
+     * security: its SCRAM credentials, and its authorizer, whose checks ({@link AclChecks}) go in
+     * front of every handler when it is enabled.
+     */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
-            ScramCredentials scram) {
+            BrokerSecurity security) {
+        ScramCredentials scram = security.scram();
+        Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
+                .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
-                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
+                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker, authorizer))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
@@ -116,6 +132,9 @@ public final class BrokerApis {
                         new DescribeUserScramCredentialsHandler(scram))
                 .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
                         new AlterUserScramCredentialsHandler(scram))
+                .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
+                .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
+                .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))
                 .build();
     }
 }

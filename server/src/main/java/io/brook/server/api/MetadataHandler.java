@@ -4,6 +4,8 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
@@ -46,9 +48,25 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     private static final UUID ZERO_UUID = new UUID(0, 0);
 
     private final BrokerContext broker;
+    private final Authorizer authorizer;
 
     MetadataHandler(BrokerContext broker) {
+        this(broker, null);
+    }
+
+    /**
+     * With an enabled {@code authorizer}, as Kafka: the topics the client may not DESCRIBE are
+     * left out of an all-topics answer and answered TOPIC_AUTHORIZATION_FAILED when named, and a
+     * missing topic is auto-created only with CREATE on the cluster or the topic.
+     */
+    MetadataHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
+        this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
+    }
+
+    private boolean may(RequestContext ctx, byte operation, byte type, String name) {
+        return authorizer == null || authorizer.authorize(ctx.session().principal(), ctx.clientHost(), operation, type,
+                name);
     }
 
     @Override
@@ -67,13 +85,29 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         List<MetadataRequestTopic> asked = request.topics();
         if (asked == null || (version == 0 && asked.isEmpty())) {
             for (Topic t : topics.all()) {
-                out.add(describe(t, broker.nodeId(), withOps));
+                if (may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
+                    out.add(describe(t, broker.nodeId(), withOps));
+                }
             }
         } else {
             boolean mayCreate = broker.config().autoCreateTopics() && (version < 4 || request.allowAutoTopicCreation());
-            Map<String, Creation> created = mayCreate ? autoCreate(asked, topics, broker.config().numPartitions()) : Map.of();
+            List<MetadataRequestTopic> creatable = asked;
+            if (mayCreate && authorizer != null && !may(ctx, Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME)) {
+                creatable = new ArrayList<>();
+                for (MetadataRequestTopic want : asked) {
+                    if (want.name() != null && may(ctx, Acl.CREATE, Acl.TOPIC, want.name())) {
+                        creatable.add(want);
+                    }
+                }
+            }
+            Map<String, Creation> created = mayCreate ? autoCreate(creatable, topics, broker.config().numPartitions())
+                    : Map.of();
             for (MetadataRequestTopic want : asked) {
-                out.add(lookup(want, topics, broker.nodeId(), created, withOps, version));
+                MetadataResponseTopic t = lookup(want, topics, broker.nodeId(), created, withOps, version);
+                if (authorizer != null && t.name() != null && !may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
+                    t = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).name(t.name());
+                }
+                out.add(t);
             }
         }
         ctx.respond(response.topics(out));

@@ -134,6 +134,17 @@ public final class RequestContext {
         complete(Outcome.RESPONSE, message, reason);
     }
 
+    /** Answers with the request's generated error response carrying {@code error} (e.g. an authorization failure). */
+    public void respondWithError(Errors error) {
+        complete(Outcome.RESPONSE, errorResponse(error), null);
+    }
+
+    /** The client's address as ACLs name hosts ({@code 192.0.2.1}), or {@code *} when unknown. */
+    public String clientHost() {
+        return clientAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : "*";
+    }
+
     /** Closes the connection once every earlier response has been sent (e.g. acks=0 failures). */
     public void closeConnection(String reason) {
         complete(Outcome.CLOSE, null, reason);

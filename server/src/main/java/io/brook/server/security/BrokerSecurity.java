@@ -3,6 +3,8 @@ package io.brook.server.security;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,23 +20,30 @@ public final class BrokerSecurity {
 
     private final Map<String, ListenerSecurity> listeners;
     private final ScramCredentials scram;
+    private final Authorizer authorizer;
 
-    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram) {
+    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer) {
         this.listeners = listeners;
         this.scram = scram;
+        this.authorizer = authorizer;
     }
 
-    /** Reads and checks the security settings of every listener of {@code config}; SCRAM users in memory only. */
+    /** Reads and checks the security settings of every listener of {@code config}; SCRAM users and ACLs in memory only. */
     public static BrokerSecurity create(BrokerConfig config) {
-        return create(config, ScramCredentials.inMemory());
+        try {
+            return create(config, ScramCredentials.inMemory(), null);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // (nothing is read without a directory)
+        }
     }
 
     /**
      * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
      * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
-     * (durably) unless they have a credential for that mechanism already.
+     * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
+     * {@code metaDir} (null: in memory only).
      */
-    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram) {
+    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir) throws IOException {
         String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
         if (bootstrap != null && !bootstrap.isBlank()) {
             ScramBootstrap.apply(bootstrap, scram);
@@ -44,7 +53,13 @@ public final class BrokerSecurity {
             out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
                     config.securitySettings(), scram));
         }
-        return new BrokerSecurity(Collections.unmodifiableMap(out), scram);
+        return new BrokerSecurity(Collections.unmodifiableMap(out), scram,
+                Authorizer.create(config.securitySettings(), metaDir));
+    }
+
+    /** The ACL authorizer (disabled unless authorizer.class.name is set). */
+    public Authorizer authorizer() {
+        return authorizer;
     }
 
     /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */
