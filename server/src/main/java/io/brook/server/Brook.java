@@ -343,7 +343,8 @@ public final class Brook implements AutoCloseable {
                 long t0 = System.nanoTime();
                 Brook b = new Brook(config, dir, temp, clock);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                        b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());
                 return b;
             } catch (IOException e) {
