@@ -96,7 +96,7 @@ public final class Brook implements AutoCloseable {
         try {
             pool = IoPool.create(config.numIoThreads());
             BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
-                    meta.metaDir());
+                    meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
             net = new NetworkServer(config, pool, timer, security);
             this.bound = net.bind();
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);

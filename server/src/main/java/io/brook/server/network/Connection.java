@@ -203,9 +203,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     + (known != null ? " (" + known.displayName() + ")" : ""));
             return;
         }
-        if (!session.authenticated() && !Session.allowedBeforeAuthentication(entry.key())) {
+        if ((!session.authenticated() || session.expired()) && !Session.allowedBeforeAuthentication(entry.key())) {
             releaseFrame(frame, frameSize);
-            closeAfterAnswered(entry.key().displayName() + " request before SASL authentication completed");
+            closeAfterAnswered(entry.key().displayName() + (session.authenticated()
+                    ? " request after the SASL authentication expired (connections.max.reauth.ms)"
+                    : " request before SASL authentication completed"));
             return;
         }
         short version = header.apiVersion();

@@ -80,10 +80,16 @@ final class TlsPipeline {
         SslHandler ssl = ctx.newHandler(ch.alloc());
         ssl.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
+                java.util.List<java.security.cert.Certificate> peer;
                 try {
-                    session.tlsHandshakeDone(Arrays.asList(ssl.engine().getSession().getPeerCertificates()));
+                    peer = Arrays.asList(ssl.engine().getSession().getPeerCertificates());
                 } catch (SSLPeerUnverifiedException e) {
-                    session.tlsHandshakeDone(java.util.List.of());
+                    peer = java.util.List.of();
+                }
+                if (!session.tlsHandshakeDone(peer)) {
+                    LOG.info("Failed authentication with {} (no ssl.principal.mapping.rules rule applies to the"
+                            + " client certificate) on listener {}", ch.remoteAddress(), listener);
+                    ch.close();
                 }
             } else {
                 // (never the message of a NotSslRecordException: it holds the bytes the client sent)

@@ -5,6 +5,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +32,7 @@ public final class BrokerSecurity {
     /** Reads and checks the security settings of every listener of {@code config}; SCRAM users and ACLs in memory only. */
     public static BrokerSecurity create(BrokerConfig config) {
         try {
-            return create(config, ScramCredentials.inMemory(), null);
+            return create(config, ScramCredentials.inMemory(), null, Clock.systemUTC());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // (nothing is read without a directory)
         }
@@ -41,9 +42,10 @@ public final class BrokerSecurity {
      * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
      * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
      * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
-     * {@code metaDir} (null: in memory only).
+     * {@code metaDir} (null: in memory only); authentications expire on {@code clock}'s time.
      */
-    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir) throws IOException {
+    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir, Clock clock)
+            throws IOException {
         String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
         if (bootstrap != null && !bootstrap.isBlank()) {
             ScramBootstrap.apply(bootstrap, scram);
@@ -51,7 +53,7 @@ public final class BrokerSecurity {
         Map<String, ListenerSecurity> out = new LinkedHashMap<>();
         for (Listener l : config.listeners().bound()) {
             out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
-                    config.securitySettings(), scram));
+                    config.securitySettings(), scram, clock));
         }
         return new BrokerSecurity(Collections.unmodifiableMap(out), scram,
                 Authorizer.create(config.securitySettings(), metaDir));
@@ -70,7 +72,7 @@ public final class BrokerSecurity {
     /** The state of a connection on a PLAINTEXT listener named PLAINTEXT (immutable: it may be shared). */
     public static Session plaintext() {
         return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of(),
-                ScramCredentials.inMemory()).newSession();
+                ScramCredentials.inMemory(), Clock.systemUTC()).newSession();
     }
 
     /** The security of the listener named {@code name}. */

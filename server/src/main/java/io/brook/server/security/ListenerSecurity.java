@@ -2,6 +2,7 @@ package io.brook.server.security;
 
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,9 +34,16 @@ public final class ListenerSecurity {
     private final Map<String, String> plainUsers;
     private final ScramCredentials scram;
     private final Map<String, String> oauthOptions;
+    private final long reauthMs;
+    private final Clock clock;
+    private final SslPrincipalMapper principalMapper;
 
     private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
-            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions) {
+            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions, long reauthMs,
+            Clock clock, SslPrincipalMapper principalMapper) {
+        this.principalMapper = principalMapper;
+        this.reauthMs = reauthMs;
+        this.clock = clock;
         this.scram = scram;
         this.oauthOptions = oauthOptions;
         this.name = name;
@@ -46,8 +54,19 @@ public final class ListenerSecurity {
     }
 
     static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
-            ScramCredentials scram) {
+            ScramCredentials scram, Clock clock) {
         ListenerSettings settings = new ListenerSettings(raw, listener.name());
+        long reauthMs;
+        String reauth = settings.getOrDefault("connections.max.reauth.ms", "0");
+        try {
+            reauthMs = Long.parseLong(reauth);
+        } catch (NumberFormatException e) {
+            reauthMs = -1;
+        }
+        if (reauthMs < 0) {
+            throw new IllegalArgumentException("Invalid value '" + reauth + "' for configuration "
+                    + settings.source("connections.max.reauth.ms") + ": must be a number of milliseconds, 0 or more");
+        }
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
         Map<String, String> plainUsers = Map.of();
@@ -87,7 +106,8 @@ public final class ListenerSecurity {
                 }
             }
         }
-        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions);
+        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions,
+                protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")));
     }
 
     private static Map<String, String> plainUsers(ListenerSettings settings, String listenerName) {
@@ -125,6 +145,19 @@ public final class ListenerSecurity {
         return tls;
     }
 
+    /** {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 = authentications never expire. */
+    long reauthMs() {
+        return reauthMs;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    SslPrincipalMapper principalMapper() {
+        return principalMapper;
+    }
+
     List<String> mechanisms() {
         return mechanisms;
     }
@@ -143,7 +176,7 @@ public final class ListenerSecurity {
             case "PLAIN" -> new PlainNegotiation(plainUsers);
             case "SCRAM-SHA-256" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, scram);
             case "SCRAM-SHA-512" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_512, scram);
-            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, java.time.Clock.systemUTC());
+            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, clock);
             default -> null;
         };
     }

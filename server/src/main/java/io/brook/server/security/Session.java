@@ -18,6 +18,10 @@ import java.util.List;
  *
  * Until authenticated only ApiVersions, SaslHandshake and SaslAuthenticate are served
  * ({@link #allowedBeforeAuthentication}); anything else closes the connection, as Kafka does.
+ * With {@code connections.max.reauth.ms} an authentication lasts that long (KIP-368): the client
+ * re-authenticates on the same connection (a SaslHandshake v1 with the same mechanism, then
+ * SaslAuthenticate, as the same principal) before it {@linkplain #expired expires}, or the
+ * connection closes at its next request.
  *
  * <p>Concurrency: the state is written by the connection's SASL requests, which run one at a
  * time, and read by its event loop when it reads the next frame; the fields the event loop reads
@@ -36,6 +40,8 @@ public final class Session {
     private SaslNegotiation negotiation;
     private String mechanism;
     private boolean handshakeDone;
+    /** When the authentication expires (clock millis, KIP-368), or 0 for never. */
+    private volatile long expiresAtMs;
 
     Session(ListenerSecurity listener) {
         this.listener = listener;
@@ -69,12 +75,18 @@ public final class Session {
     /**
      * The TLS handshake finished; {@code peer} is the client's certificate chain (empty when it
      * sent none). On an SSL listener the principal becomes the subject of the first certificate
-     * ({@code ssl.principal.mapping.rules=DEFAULT}: the distinguished name as RFC 2253 writes it).
+     * (the distinguished name as RFC 2253 writes it) mapped by {@code ssl.principal.mapping.rules};
+     * returns false when no rule applies (the connection must close).
      */
-    public void tlsHandshakeDone(List<Certificate> peer) {
+    public boolean tlsHandshakeDone(List<Certificate> peer) {
         if (!listener.protocol().sasl() && !peer.isEmpty() && peer.get(0) instanceof X509Certificate x) {
-            principal = "User:" + x.getSubjectX500Principal().getName();
+            String name = listener.principalMapper().map(x.getSubjectX500Principal().getName());
+            if (name == null) {
+                return false;
+            }
+            principal = "User:" + name;
         }
+        return true;
     }
 
     /** Whether the next frame is a raw SASL token (after a v0 SaslHandshake), not a request. */
@@ -95,7 +107,21 @@ public final class Session {
      * follow come raw.
      */
     public synchronized HandshakeResult handshake(String name, short version) {
-        if (!listener.protocol().sasl() || authenticated || handshakeDone) {
+        if (!listener.protocol().sasl()) {
+            return HandshakeResult.ILLEGAL_STATE;
+        }
+        if (authenticated) {
+            // KIP-368: re-authentication, with the mechanism of the first one, when sessions expire
+            if (listener.reauthMs() <= 0 || negotiation != null || version == 0) {
+                return HandshakeResult.ILLEGAL_STATE;
+            }
+            if (!mechanism.equals(name)) {
+                return HandshakeResult.UNSUPPORTED_MECHANISM;
+            }
+            negotiation = listener.newNegotiation(name);
+            return HandshakeResult.OK;
+        }
+        if (handshakeDone) {
             return HandshakeResult.ILLEGAL_STATE;
         }
         handshakeDone = true;
@@ -111,7 +137,22 @@ public final class Session {
 
     /** Whether a SaslAuthenticate may come now (after a v1 handshake, before the end). */
     public synchronized boolean awaitingAuthenticate() {
-        return negotiation != null && !authenticated && !rawTokens;
+        return negotiation != null && !rawTokens;
+    }
+
+    /**
+     * Whether the authentication expired ({@code connections.max.reauth.ms}, KIP-368): the
+     * connection must then re-authenticate before anything else, or close.
+     */
+    public boolean expired() {
+        long at = expiresAtMs;
+        return at != 0 && listener.clock().millis() >= at;
+    }
+
+    /** How long the authentication just completed lasts, for SaslAuthenticate v1+; 0 for ever. */
+    public long sessionLifetimeMs() {
+        long at = expiresAtMs;
+        return at == 0 ? 0 : Math.max(1, at - listener.clock().millis());
     }
 
     /**
@@ -119,7 +160,7 @@ public final class Session {
      * the server's answer. Throws when authentication failed; the connection must then close.
      */
     public synchronized byte[] authenticate(byte[] clientMessage) throws AuthenticationFailure {
-        if (negotiation == null || authenticated) {
+        if (negotiation == null) {
             throw new AuthenticationFailure("Unexpected SASL message");
         }
         byte[] answer;
@@ -131,10 +172,17 @@ public final class Session {
             throw e;
         }
         if (negotiation.isComplete()) {
-            principal = "User:" + negotiation.userName();
+            String who = "User:" + negotiation.userName();
             negotiation = null;
+            if (authenticated && !who.equals(principal)) {
+                throw new AuthenticationFailure("Cannot change principals during re-authentication from " + principal
+                        + ": " + who);
+            }
+            principal = who;
             rawTokens = false;
             authenticated = true;
+            long reauth = listener.reauthMs();
+            expiresAtMs = reauth > 0 ? listener.clock().millis() + reauth : 0;
         }
         return answer;
     }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * answered with the server's next message. A failed authentication is answered with
  * SASL_AUTHENTICATION_FAILED and its reason (never a secret), logged, and the connection closes.
  * Outside an exchange (no handshake yet, a listener without SASL, already authenticated) the
- * answer is ILLEGAL_SASL_STATE, as in Kafka.
+ * answer is ILLEGAL_SASL_STATE, as in Kafka. With {@code connections.max.reauth.ms} the answer
+ * (v1+) tells the client how long its authentication lasts (KIP-368).
  */
 public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
 
@@ -39,7 +40,8 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
         }
         try {
             byte[] answer = session.authenticate(request.authBytes());
-            ctx.respond(response.errorCode(Errors.NONE.code()).errorMessage(null).authBytes(answer));
+            ctx.respond(response.errorCode(Errors.NONE.code()).errorMessage(null).authBytes(answer)
+                    .sessionLifetimeMs(session.authenticated() ? session.sessionLifetimeMs() : 0));
         } catch (AuthenticationFailure e) {
             LOG.info("Failed authentication with {} ({}) on listener {}", ctx.clientAddress(),
                     LogSafe.escape(e.getMessage()), session.listenerName());
