@@ -16,7 +16,8 @@ import java.util.Base64;
  * </pre>
  *
  * The proof is checked as the RFC says: ClientKey = proof XOR HMAC(StoredKey, AuthMessage) must
- * hash to StoredKey. An unknown user, a wrong proof, a nonce other than the one the server sent
+ * hash to StoredKey. The client-final nonce may also take librdkafka's legacy form (see
+ * {@link #nonceMatches}). An unknown user, a wrong proof, a nonce other than the one the server sent
  * and an authorization id other than the user name all fail with the same message (as in Kafka).
  * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
  * delegation tokens.
@@ -33,6 +34,7 @@ final class ScramNegotiation implements SaslNegotiation {
     private String clientFirstBare;
     private String serverFirst;
     private String nonce;
+    private String clientNonce;
     private boolean complete;
 
     ScramNegotiation(ScramMechanism mechanism, ScramCredentials credentials) {
@@ -85,7 +87,8 @@ final class ScramNegotiation implements SaslNegotiation {
         RANDOM.nextBytes(serverNonce);
         user = name;
         credential = c;
-        nonce = attrs[1].substring(2) + Base64.getEncoder().withoutPadding().encodeToString(serverNonce)
+        clientNonce = attrs[1].substring(2);
+        nonce = clientNonce + Base64.getEncoder().withoutPadding().encodeToString(serverNonce)
                 .replace('/', '-').replace('+', '_');
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(c.salt()) + ",i=" + c.iterations();
         return serverFirst.getBytes(StandardCharsets.UTF_8);
@@ -98,7 +101,7 @@ final class ScramNegotiation implements SaslNegotiation {
         }
         String withoutProof = text.substring(0, p);
         String[] attrs = withoutProof.split(",");
-        if (attrs.length < 2 || !attrs[1].startsWith("r=") || !attrs[1].substring(2).equals(nonce)) {
+        if (attrs.length < 2 || !attrs[1].startsWith("r=") || !nonceMatches(attrs[1].substring(2))) {
             throw new AuthenticationFailure(INVALID);
         }
         byte[] proof;
@@ -122,6 +125,17 @@ final class ScramNegotiation implements SaslNegotiation {
         complete = true;
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(mechanism.hmac(credential.serverKey(), authMessage));
         return serverFinal.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The nonce of the client-final message: the server's ({@code cnonce + snonce}), or exactly
+     * the legacy form of librdkafka before 2.6.1, which puts its own nonce in front of it once
+     * more ({@code cnonce + cnonce + snonce}). Kafka 4 refuses that form, so those clients (kcat
+     * of Debian 12 among them) cannot log in to it at all; the whole server nonce must match
+     * either way, and the proof is checked over the message as the client sent it.
+     */
+    private boolean nonceMatches(String given) {
+        return given.equals(nonce) || given.equals(clientNonce + nonce);
     }
 
     /** A SCRAM saslname: "=2C" is ',' and "=3D" is '='. */
