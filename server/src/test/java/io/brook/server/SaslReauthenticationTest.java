@@ -1,7 +1,9 @@
 package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.testkit.Await;
 import io.brook.testkit.MutableClock;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataResponse;
@@ -9,6 +11,7 @@ import io.brook.wire.message.SaslAuthenticateRequest;
 import io.brook.wire.message.SaslAuthenticateResponse;
 import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SaslHandshakeResponse;
+import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -31,6 +34,7 @@ class SaslReauthenticationTest {
                 .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
                 .config("sasl.enabled.mechanisms", "PLAIN")
                 .config("connections.max.reauth.ms", "60000")
+                .config("connection.failed.authentication.delay.ms", "5000")
                 .config("listener.name.sasl_plaintext.plain.sasl.jaas.config",
                         "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"a\" user_bob=\"b\";")
                 .start();
@@ -52,6 +56,28 @@ class SaslReauthenticationTest {
         assertThat(a.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(a.sessionLifetimeMs()).isEqualTo(60_000L);
         return c;
+    }
+
+    /**
+     * Moves the clock past connection.failed.authentication.delay.ms until the answer comes (the
+     * handler schedules it on the pool's time, so one move may come before the schedule).
+     */
+    private SaslAuthenticateResponse answerAfterTheDelay(ProtocolClient c, int id) throws Exception {
+        SaslAuthenticateResponse[] got = new SaslAuthenticateResponse[1];
+        c.raw().setReadTimeout(100);
+        Await.until("the answer to the failed authentication", () -> {
+            clock.advance(5_000);
+            try {
+                got[0] = c.receive(ApiKey.SASL_AUTHENTICATE, (short) 2, id);
+                return true;
+            } catch (java.net.SocketTimeoutException e) {
+                return false;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        c.raw().setReadTimeout(30_000);
+        return got[0];
     }
 
     private static MetadataResponse metadata(ProtocolClient c) throws Exception {
@@ -87,7 +113,23 @@ class SaslReauthenticationTest {
     void reauthenticatingAsAnotherUserFails() throws Exception {
         try (ProtocolClient c = authenticated("alice", "a")) {
             c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
-            SaslAuthenticateResponse a = c.call(new SaslAuthenticateRequest().authBytes(plain("bob", "b")), (short) 2);
+            int id = c.send(new SaslAuthenticateRequest().authBytes(plain("bob", "b")), (short) 2);
+            SaslAuthenticateResponse a = answerAfterTheDelay(c, id);
+            assertThat(a.errorCode()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+            assertThat(c.raw().closedByBroker()).isTrue();
+        }
+    }
+
+    @Test
+    void aFailedAuthenticationIsAnsweredAfterTheConfiguredDelay() throws Exception {
+        try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers("SASL_PLAINTEXT"))) {
+            c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
+            int id = c.send(new SaslAuthenticateRequest().authBytes(plain("alice", "wrong")), (short) 2);
+            c.raw().setReadTimeout(300);
+            assertThatThrownBy(() -> c.receive(ApiKey.SASL_AUTHENTICATE, (short) 2, id))
+                    .as("nothing before the delay passed on the broker's clock")
+                    .isInstanceOf(java.net.SocketTimeoutException.class);
+            SaslAuthenticateResponse a = answerAfterTheDelay(c, id);
             assertThat(a.errorCode()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
             assertThat(c.raw().closedByBroker()).isTrue();
         }

@@ -127,7 +127,7 @@ public final class BrokerApis {
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
                 .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
-                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler())
+                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
                 .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,
                         new DescribeUserScramCredentialsHandler(scram))
                 .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,

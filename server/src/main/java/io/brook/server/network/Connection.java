@@ -272,7 +272,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         } catch (AuthenticationFailure e) {
             LOG.info("Failed authentication with {} ({}) on listener {}", channel.remoteAddress(),
                     LogSafe.escape(e.getMessage()), session.listenerName());
-            closeNow("failed authentication");
+            // nothing more is read; the close waits connection.failed.authentication.delay.ms, as in Kafka
+            closeReason = "failed authentication";
+            stopFrames();
+            channel.eventLoop().schedule(() -> closeNow("failed authentication"),
+                    session.failedAuthenticationDelayMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
             return;
         }
         ByteBuf out = ctx.alloc().ioBuffer(4 + answer.length);

@@ -37,11 +37,13 @@ public final class ListenerSecurity {
     private final long reauthMs;
     private final Clock clock;
     private final SslPrincipalMapper principalMapper;
+    private final long failedAuthenticationDelayMs;
 
     private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
             Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions, long reauthMs,
-            Clock clock, SslPrincipalMapper principalMapper) {
+            Clock clock, SslPrincipalMapper principalMapper, long failedAuthenticationDelayMs) {
         this.principalMapper = principalMapper;
+        this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
         this.reauthMs = reauthMs;
         this.clock = clock;
         this.scram = scram;
@@ -56,17 +58,7 @@ public final class ListenerSecurity {
     static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
             ScramCredentials scram, Clock clock) {
         ListenerSettings settings = new ListenerSettings(raw, listener.name());
-        long reauthMs;
-        String reauth = settings.getOrDefault("connections.max.reauth.ms", "0");
-        try {
-            reauthMs = Long.parseLong(reauth);
-        } catch (NumberFormatException e) {
-            reauthMs = -1;
-        }
-        if (reauthMs < 0) {
-            throw new IllegalArgumentException("Invalid value '" + reauth + "' for configuration "
-                    + settings.source("connections.max.reauth.ms") + ": must be a number of milliseconds, 0 or more");
-        }
+        long reauthMs = millis(settings, "connections.max.reauth.ms", "0");
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
         Map<String, String> plainUsers = Map.of();
@@ -107,7 +99,23 @@ public final class ListenerSecurity {
             }
         }
         return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions,
-                protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")));
+                protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
+                millis(settings, "connection.failed.authentication.delay.ms", "100"));
+    }
+
+    private static long millis(ListenerSettings settings, String key, String defaultValue) {
+        String v = settings.getOrDefault(key, defaultValue);
+        long ms;
+        try {
+            ms = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            ms = -1;
+        }
+        if (ms < 0) {
+            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(key)
+                    + ": must be a number of milliseconds, 0 or more");
+        }
+        return ms;
     }
 
     private static Map<String, String> plainUsers(ListenerSettings settings, String listenerName) {
@@ -152,6 +160,10 @@ public final class ListenerSecurity {
 
     Clock clock() {
         return clock;
+    }
+
+    long failedAuthenticationDelayMs() {
+        return failedAuthenticationDelayMs;
     }
 
     SslPrincipalMapper principalMapper() {

@@ -89,6 +89,15 @@ public final class Session {
         return true;
     }
 
+    /**
+     * {@code connection.failed.authentication.delay.ms} (Kafka's default 100): how long a failed
+     * authentication waits before its answer and the close, which slows down password guessing
+     * without holding a thread.
+     */
+    public long failedAuthenticationDelayMs() {
+        return listener.failedAuthenticationDelayMs();
+    }
+
     /** Whether the next frame is a raw SASL token (after a v0 SaslHandshake), not a request. */
     public boolean expectsRawTokens() {
         return rawTokens;

@@ -4,6 +4,7 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.security.AuthenticationFailure;
 import io.brook.server.security.Session;
+import io.brook.server.time.Timer;
 import io.brook.wire.message.SaslAuthenticateRequest;
 import io.brook.wire.message.SaslAuthenticateResponse;
 import io.brook.wire.protocol.Errors;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * SaslAuthenticate (key 36): one client message of the SASL exchange the handshake chose,
  * answered with the server's next message. A failed authentication is answered with
- * SASL_AUTHENTICATION_FAILED and its reason (never a secret), logged, and the connection closes.
+ * SASL_AUTHENTICATION_FAILED and its reason (never a secret), logged, and the connection closes,
+ * after {@code connection.failed.authentication.delay.ms} as in Kafka.
  * Outside an exchange (no handshake yet, a listener without SASL, already authenticated) the
  * answer is ILLEGAL_SASL_STATE, as in Kafka. With {@code connections.max.reauth.ms} the answer
  * (v1+) tells the client how long its authentication lasts (KIP-368).
@@ -22,6 +24,13 @@ import org.slf4j.LoggerFactory;
 public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
 
     private static final Logger LOG = LoggerFactory.getLogger(SaslAuthenticateHandler.class);
+
+    private final Timer timer;
+
+    /** {@code timer} delays the answer to a failed authentication (connection.failed.authentication.delay.ms). */
+    public SaslAuthenticateHandler(Timer timer) {
+        this.timer = timer;
+    }
 
     @Override
     public void handle(RequestContext ctx, SaslAuthenticateRequest request) {
@@ -45,8 +54,15 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
         } catch (AuthenticationFailure e) {
             LOG.info("Failed authentication with {} ({}) on listener {}", ctx.clientAddress(),
                     LogSafe.escape(e.getMessage()), session.listenerName());
-            ctx.respondThenClose(response.errorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
-                    .errorMessage(e.getMessage()), "failed authentication");
+            response.errorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).errorMessage(e.getMessage());
+            long delay = session.failedAuthenticationDelayMs();
+            if (delay > 0) {
+                Timer.Scheduled answer = timer.schedule(delay, () -> ctx.respondThenClose(response,
+                        "failed authentication"));
+                ctx.onConnectionClosed(answer::cancel);
+            } else {
+                ctx.respondThenClose(response, "failed authentication");
+            }
         }
     }
 }
