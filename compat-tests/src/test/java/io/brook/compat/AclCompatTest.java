@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -153,6 +154,11 @@ class AclCompatTest {
             // Metadata shows alice only the topics she may describe (READ and WRITE imply DESCRIBE)
             try (Admin alice = Admin.create(client(addr, "alice"))) {
                 assertThat(alice.listTopics().names().get(30, TimeUnit.SECONDS)).containsExactly("orders-eu");
+                // KIP-430: the operations the ACLs allow her
+                assertThat(alice.describeTopics(List.of("orders-eu"), new DescribeTopicsOptions()
+                        .includeAuthorizedOperations(true)).allTopicNames().get(30, TimeUnit.SECONDS)
+                        .get("orders-eu").authorizedOperations())
+                        .containsExactlyInAnyOrder(AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE);
             }
             // DENY wins over ALLOW
             try (Admin admin = Admin.create(client(addr, "admin"))) {

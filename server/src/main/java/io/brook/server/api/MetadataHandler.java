@@ -57,7 +57,8 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     /**
      * With an enabled {@code authorizer}, as Kafka: the topics the client may not DESCRIBE are
      * left out of an all-topics answer and answered TOPIC_AUTHORIZATION_FAILED when named, and a
-     * missing topic is auto-created only with CREATE on the cluster or the topic.
+     * missing topic is auto-created only with CREATE on the cluster or the topic; the authorized
+     * operations (KIP-430) are those the ACLs allow.
      */
     MetadataHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
@@ -78,7 +79,9 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
                 .clusterId(broker.clusterId())
                 .controllerId(broker.nodeId());
         if (request.includeClusterAuthorizedOperations()) {
-            response.clusterAuthorizedOperations(CLUSTER_OPERATIONS);
+            response.clusterAuthorizedOperations(authorizer == null ? CLUSTER_OPERATIONS
+                    : authorizer.authorizedOperations(ctx.session().principal(), ctx.clientHost(), Acl.CLUSTER,
+                            Acl.CLUSTER_NAME, CLUSTER_OPERATIONS));
         }
         boolean withOps = request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
@@ -108,6 +111,14 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
                     t = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).name(t.name());
                 }
                 out.add(t);
+            }
+        }
+        if (withOps && authorizer != null) {
+            for (MetadataResponseTopic t : out) {
+                if (t.errorCode() == Errors.NONE.code()) {
+                    t.topicAuthorizedOperations(authorizer.authorizedOperations(ctx.session().principal(),
+                            ctx.clientHost(), Acl.TOPIC, t.name(), TOPIC_OPERATIONS));
+                }
             }
         }
         ctx.respond(response.topics(out));

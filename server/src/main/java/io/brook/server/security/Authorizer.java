@@ -115,6 +115,23 @@ public final class Authorizer {
         return allowed || (!anyForResource && allowIfNoAcl);
     }
 
+    /**
+     * Of the operations in {@code candidates} (bit {@code 1 << code}), those {@code principal}
+     * may do on the resource: KIP-430's authorized operations. All of them when disabled.
+     */
+    public int authorizedOperations(String principal, String host, byte resourceType, String name, int candidates) {
+        if (!enabled) {
+            return candidates;
+        }
+        int out = 0;
+        for (byte op = Acl.READ; op <= Acl.TWO_PHASE_COMMIT; op++) {
+            if ((candidates & (1 << op)) != 0 && authorize(principal, host, op, resourceType, name)) {
+                out |= 1 << op;
+            }
+        }
+        return out;
+    }
+
     private static boolean implies(byte granted, byte wanted) {
         if (wanted == Acl.DESCRIBE) {
             return granted == Acl.READ || granted == Acl.WRITE || granted == Acl.DELETE || granted == Acl.ALTER;
