@@ -5,7 +5,11 @@ import io.brook.server.api.BrokerApis;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.http.AdminHttpServer;
+import io.brook.server.metrics.BrokerMetrics;
+import io.brook.server.metrics.GroupMetrics;
 import io.brook.server.network.ApiTable;
 import io.brook.server.network.IoPool;
 import io.brook.server.network.NetworkServer;
@@ -33,6 +37,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -72,6 +77,9 @@ public final class Brook implements AutoCloseable {
     private final FetchSessionCache fetchSessions;
     private final Timer timer;
     private final ApiTable apis;
+    private final BrokerMetrics metrics;
+    private AdminHttpServer http;
+    private volatile boolean ready;
     private PartitionLogs logs;
     private GroupCoordinator groups;
     private boolean closed;
@@ -79,10 +87,10 @@ public final class Brook implements AutoCloseable {
     /**
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
      * yet accepting (so that clients connect while the rest starts); the topic registry and the
-     * partition logs (recovered); the group coordinator (replays its offsets topic); then the
-     * listener accepts.
+     * partition logs (recovered); the group coordinator (which goes on loading its offsets topic
+     * in the background); the HTTP admin listener (metrics, health); then the listener accepts.
      */
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
+    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock, Executor groupLoadExecutor)
             throws IOException, InterruptedException {
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
@@ -93,18 +101,44 @@ public final class Brook implements AutoCloseable {
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
+        long t0 = System.nanoTime();
+        this.metrics = new BrokerMetrics(true);
+        BrokerMetrics m = metrics;
         try {
             pool = IoPool.create(config.numIoThreads());
             BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
                     meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
             net = new NetworkServer(config, pool, timer, security);
+            net.requestObserver(m::requestAnswered);
             this.bound = net.bind();
+            m.listenerConnections(config.listener().name(), net::connectionCount);
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
-            TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
-            this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
+            TopicConfigResolver topicConfigs = new TopicConfigResolver(config, DynamicBrokerConfig.open(meta.metaDir()));
+            m.brokerState(BrokerMetrics.RECOVERY);
+            long recovery = System.nanoTime();
+            this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake,
+                    m.flushObserver());
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
-            this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
+            m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
+            Clock groupClock = clock == null ? Clock.systemUTC() : clock;
+            this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
+            topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
+            m.syncLogs(topics.allLogs());
+            GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
+            Listener httpListener = config.httpListener();
+            if (httpListener != null) {
+                try {
+                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
+                            () -> ready);
+                } catch (IllegalStateException e) {
+                    if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
+                        throw e;
+                    }
+                    // the default port is taken (another broker on this machine): the broker runs without
+                    LOG.warn("{}; running without the HTTP admin listener", e.getMessage());
+                }
+            }
             Map<String, Listener> advertised = new LinkedHashMap<>();
             for (Listener l : config.listeners().bound()) {
                 Listener adv = config.listeners().advertised(l.name());
@@ -112,10 +146,17 @@ public final class Brook implements AutoCloseable {
             }
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
-                    ProducerIdAllocator.open(meta.metaDir()), groups, timer);
+                    ProducerIdAllocator.open(meta.metaDir()), groups, timer, m);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, security);
             net.serve(apis);
+            m.brokerState(BrokerMetrics.RUNNING);
+            m.startupTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            ready = true;
         } catch (IOException | InterruptedException | RuntimeException e) {
+            if (http != null) {
+                http.close();
+            }
+            m.close();
             if (net != null) {
                 net.close(0, () -> { });
             }
@@ -204,12 +245,27 @@ public final class Brook implements AutoCloseable {
         return network.transport();
     }
 
+    /** The broker's metrics (tests). */
+    BrokerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The port of the HTTP admin listener, or -1 when {@code brook.http.listener} is none. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        ready = false;
+        metrics.brokerState(BrokerMetrics.SHUTTING_DOWN);
+        if (http != null) {
+            http.close(); // (on the event loops that the network's close shuts down)
+        }
         // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
         // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
         // already being written still complete, the coordinator finishes them on the flusher's thread
@@ -238,6 +294,7 @@ public final class Brook implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("Could not release the lock on {}", dataDir, e);
         }
+        metrics.close();
         if (ownsDataDir) {
             deleteRecursively(dataDir);
         }
@@ -258,8 +315,28 @@ public final class Brook implements AutoCloseable {
         private Integer port;
         private Path dataDir;
         private Clock clock;
+        private Executor groupLoadExecutor;
+        private boolean httpListenerByDefault;
 
         private Builder() {
+        }
+
+        /**
+         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up run on this
+         * executor instead of its own thread, so that a test can hold the load.
+         */
+        Builder groupLoadExecutor(Executor executor) {
+            this.groupLoadExecutor = executor;
+            return this;
+        }
+
+        /**
+         * Without {@code brook.http.listener} set, opens the HTTP admin listener on its default
+         * address (bin/brook) instead of none (the embedded default: several brokers share a JVM).
+         */
+        Builder httpListenerByDefault() {
+            this.httpListenerByDefault = true;
+            return this;
         }
 
         /**
@@ -338,10 +415,14 @@ public final class Brook implements AutoCloseable {
                 }
                 p.put(BrokerConfig.LOG_DIRS, dir.toString());
                 p.remove(BrokerConfig.LOG_DIR);
+                // several embedded brokers share a JVM and a machine: no fixed admin port unless asked
+                if (!httpListenerByDefault) {
+                    p.putIfAbsent(BrokerConfig.HTTP_LISTENER, "none");
+                }
                 BrokerConfig config = BrokerConfig.parse(p);
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(config, dir, temp, clock);
+                Brook b = new Brook(config, dir, temp, clock, groupLoadExecutor);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
                         b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),

@@ -19,10 +19,12 @@ import org.junit.jupiter.api.Test;
  * io.brook.server (Brook, BrookMain: the composition root)
  *   -> api, api.fetch, api.group   one handler per API; the handler table with advertised versions
  *   -> launch                       what bin/brook runs besides the broker
+ *   -> http                         the HTTP admin listener (/metrics, /health, /ready)
  *        api -> network             the handler SPI (ApiHandler, RequestContext, ApiTable)
  *        api -> node                the handlers' shared context, producer ids, the group coordinator
  *        api, node -> topic         the topics and their partition logs
  *        api, network -> security      listeners' TLS and SASL settings, each connection's session
+ *        api, node, http -> metrics the broker's metrics (Kafka's names, JMX, Prometheus)
  *        network, node, api -> time the timer of delayed operations
  *        everything -> config       the broker's settings
  * </pre>
@@ -51,6 +53,8 @@ class ArchitectureTest {
                 .layer("Root").definedBy("io.brook.server")
                 .layer("Api").definedBy("io.brook.server.api..")
                 .layer("Launch").definedBy("io.brook.server.launch..")
+                .layer("Http").definedBy("io.brook.server.http..")
+                .layer("Metrics").definedBy("io.brook.server.metrics..")
                 .layer("Network").definedBy("io.brook.server.network..")
                 .layer("Node").definedBy("io.brook.server.node..")
                 .layer("Security").definedBy("io.brook.server.security..")
@@ -60,12 +64,15 @@ class ArchitectureTest {
                 .whereLayer("Root").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Launch").mayOnlyBeAccessedByLayers("Root")
+                .whereLayer("Http").mayOnlyBeAccessedByLayers("Root")
+                .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Http")
                 .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api")
                 .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api")
                 .whereLayer("Security").mayOnlyBeAccessedByLayers("Root", "Api", "Network")
                 .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Security")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http",
+                        "Security")
                 .check(classes);
     }
 

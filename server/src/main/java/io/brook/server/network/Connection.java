@@ -110,15 +110,22 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** Of {@link #queuedBytes}, those written before the outstanding marker (0: no marker). */
     private long markedBytes;
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
+    private final RequestObserver observer;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
-        this(apis, ioPool, limits, readPauses, inlineRequests, PLAINTEXT_SESSION);
+        this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE, PLAINTEXT_SESSION);
     }
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
-            Session session) {
+            RequestObserver observer) {
+        this(apis, ioPool, limits, readPauses, inlineRequests, observer, PLAINTEXT_SESSION);
+    }
+
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
+            RequestObserver observer, Session session) {
         this.session = session;
         this.apis = apis;
+        this.observer = observer;
         this.ioPool = ioPool;
         this.serial = new SerialExecutor(ioPool);
         this.limits = limits;
@@ -342,7 +349,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 continue;
             }
             switch (head.outcome()) {
-                case NO_RESPONSE, ABANDONED -> { }
+                case NO_RESPONSE -> {
+                    long now = System.nanoTime();
+                    head.observed(observer, now, now);
+                }
+                case ABANDONED -> { }
                 case CLOSE -> {
                     if (wrote) {
                         flush();
@@ -351,7 +362,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     closeNow(head.closeReason());
                 }
                 case RESPONSE -> {
+                    long writing = System.nanoTime();
                     wrote |= write(head);
+                    head.observed(observer, writing, System.nanoTime());
                     if (head.closeReason() != null) {
                         // answered, then closed (a failed SASL authentication)
                         flush();

@@ -93,6 +93,8 @@ public final class NetworkServer {
     private final BrokerSecurity security;
     private final List<Channel> serverChannels = new ArrayList<>();
     private final Map<String, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
+    // set (if at all) before bind(): every connection reads it when it is created
+    private volatile RequestObserver observer = RequestObserver.NONE;
 
     /**
      * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
@@ -203,7 +205,7 @@ public final class NetworkServer {
                             tls.addTo(ch, session);
                         }
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
-                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), session);
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer, session);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
@@ -237,6 +239,21 @@ public final class NetworkServer {
         }
     }
 
+    /** Who is told of each answered request (metrics); set before {@link #bind()}. */
+    public void requestObserver(RequestObserver o) {
+        this.observer = o == null ? RequestObserver.NONE : o;
+    }
+
+    /** The event loops: other listeners of the broker (the HTTP admin listener) share them. */
+    public EventLoopGroup eventLoops() {
+        return group;
+    }
+
+    /** The channel class of the transport in use, for other listeners on {@link #eventLoops()}. */
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return channelClass;
+    }
+
     /** {@code epoll} or {@code nio}. */
     public String transport() {
         return channelClass == EpollServerSocketChannel.class ? "epoll" : "nio";
@@ -247,7 +264,8 @@ public final class NetworkServer {
         return readPauses.sum();
     }
 
-    int connectionCount() {
+    /** Open client connections on the listener. */
+    public int connectionCount() {
         return connectionCount.get();
     }
 

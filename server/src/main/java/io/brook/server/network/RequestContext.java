@@ -45,6 +45,12 @@ public final class RequestContext {
     private volatile Outcome outcome;
     private volatile String closeReason;
     private volatile Runnable onClose;
+    // the request's path through the broker, for the RequestObserver (System.nanoTime())
+    private final long receivedNanos = System.nanoTime();
+    private volatile long startedNanos;
+    private volatile long handledNanos;
+    private volatile long completedNanos;
+    private volatile boolean failed;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -120,6 +126,7 @@ public final class RequestContext {
             closeConnection("internal error handling " + entry.key().displayName());
             return;
         }
+        failed = true;
         complete(Outcome.RESPONSE, error, null);
     }
 
@@ -187,11 +194,14 @@ public final class RequestContext {
 
     /** Runs the handler on the caller's thread (the event loop: inline requests). */
     void run() {
+        startedNanos = System.nanoTime();
         try {
             @SuppressWarnings("unchecked")
             ApiHandler<ApiRequest> handler = (ApiHandler<ApiRequest>) entry.handler;
             handler.handle(this, request);
+            handledNanos = System.nanoTime();
         } catch (Throwable t) {
+            handledNanos = System.nanoTime();
             if (isDone()) {
                 // answered already: failing it now would answer twice
                 LOG.error("{} v{} from {} (correlation id {}) failed after it was completed", entry.key().displayName(),
@@ -226,6 +236,7 @@ public final class RequestContext {
         }
         this.response = message;
         this.closeReason = reason;
+        this.completedNanos = System.nanoTime();
         releaseFrame();
         this.outcome = o;
         connection.completed();
@@ -259,5 +270,14 @@ public final class RequestContext {
 
     int frameSize() {
         return frameSize;
+    }
+
+    /** Tells {@code observer} of this answered request; {@code writing}, {@code written}: its write's start and end. */
+    void observed(RequestObserver observer, long writing, long written) {
+        long started = startedNanos == 0 ? receivedNanos : startedNanos;
+        long completed = completedNanos;
+        long handled = handledNanos == 0 ? completed : handledNanos;
+        observer.answered(entry.key(), header.apiVersion(), receivedNanos, started, handled, completed, writing, written,
+                failed);
     }
 }

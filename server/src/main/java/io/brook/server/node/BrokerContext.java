@@ -3,13 +3,14 @@ package io.brook.server.node;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.Topics;
 import java.util.Map;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group coordinator and the timer of delayed operations. Built once
+ * the producer-id allocator, the group coordinator, the timer of delayed operations and the metrics. Built once
  * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
@@ -23,15 +24,23 @@ public final class BrokerContext {
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
     private final Timer timer;
+    private final BrokerMetrics metrics;
 
+    /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
-        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, timer);
+        this(config, clusterId, advertised, topics, producerIds, groups, timer, new BrokerMetrics(false));
+    }
+
+    public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
+        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, timer, metrics);
     }
 
     /** {@code advertised}: each listener's address for clients, by listener name, the default one first. */
     public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
-            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
+            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
         this.advertisedByListener = Map.copyOf(advertised);
@@ -76,6 +85,11 @@ public final class BrokerContext {
     /** The group coordinator; null only where a test runs handlers without one. */
     public GroupCoordinator groups() {
         return groups;
+    }
+
+    /** The broker's metrics: handlers mark the topics' meters here. */
+    public BrokerMetrics metrics() {
+        return metrics;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */
