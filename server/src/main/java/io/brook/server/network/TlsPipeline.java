@@ -44,6 +44,7 @@ final class TlsPipeline {
     private final String listener;
     private volatile TlsSettings settings;
     private volatile SslContext context;
+    private volatile String lastReloadFailure;
 
     TlsPipeline(String listener, TlsSettings settings) {
         this.listener = listener;
@@ -120,8 +121,12 @@ final class TlsPipeline {
                 }
             }
         } catch (Exception e) {
-            LOG.warn("Listener {}: could not reload the key or trust store, keeping the previous one: {}", listener,
-                    e.getMessage());
+            String why = String.valueOf(e.getMessage());
+            if (!why.equals(lastReloadFailure)) { // once per problem, not once per connection
+                lastReloadFailure = why;
+                LOG.warn("Listener {}: could not reload the key or trust store, keeping the previous one: {}", listener,
+                        why);
+            }
         }
         return context;
     }
