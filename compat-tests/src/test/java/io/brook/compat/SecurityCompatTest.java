@@ -166,6 +166,13 @@ class SecurityCompatTest {
                     AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000)))
                     .isInstanceOf(ExecutionException.class);
             assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
+            // and a TLS client on the plaintext port
+            Map<String, Object> tlsOnPlain = sslClient(trustBroker);
+            tlsOnPlain.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+            tlsOnPlain.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+            assertThatThrownBy(() -> nodes(b.bootstrapServers("PLAINTEXT"), tlsOnPlain))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(nodes(b.bootstrapServers("PLAINTEXT"), Map.of())).hasSize(1);
         }
     }
 
