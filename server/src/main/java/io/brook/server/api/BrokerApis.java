@@ -14,11 +14,27 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.security.AclChecks;
+import io.brook.server.api.security.AlterUserScramCredentialsHandler;
+import io.brook.server.api.security.CreateAclsHandler;
+import io.brook.server.api.security.DeleteAclsHandler;
+import io.brook.server.api.security.DescribeAclsHandler;
+import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
+import io.brook.server.api.security.SaslAuthenticateHandler;
+import io.brook.server.api.security.SaslHandshakeHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Authorizer;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.ScramCredentials;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterUserScramCredentialsRequest;
+import io.brook.wire.message.DescribeUserScramCredentialsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.CreateAclsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.DeleteAclsRequest;
+import io.brook.wire.message.DescribeAclsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteRecordsRequest;
@@ -42,6 +58,8 @@ import io.brook.wire.message.OffsetDeleteRequest;
 import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.SaslAuthenticateRequest;
+import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.protocol.ApiKey;
 
@@ -62,15 +80,20 @@ public final class BrokerApis {
 
     /**
      * The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters},
-     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features}.
+     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features};
+     * with the broker's security: its SCRAM credentials, and its authorizer, whose checks
+     * ({@link AclChecks}) go in front of every handler when it is enabled.
      */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
-            FeatureLevels features) {
+            FeatureLevels features, BrokerSecurity security) {
+        ScramCredentials scram = security.scram();
+        Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
+                .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
-                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
+                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker, authorizer))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
@@ -98,6 +121,15 @@ public final class BrokerApis {
                         new IncrementalAlterConfigsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
+                .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
+                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
+                .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,
+                        new DescribeUserScramCredentialsHandler(scram))
+                .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
+                        new AlterUserScramCredentialsHandler(scram))
+                .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
+                .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
+                .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))
                 .build();
     }
 }

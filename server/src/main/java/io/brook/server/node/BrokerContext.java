@@ -6,6 +6,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.Topics;
+import java.util.Map;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
@@ -19,6 +20,7 @@ public final class BrokerContext {
     private final BrokerConfig config;
     private final String clusterId;
     private final Listener advertised;
+    private final Map<String, Listener> advertisedByListener;
     private final Topics topics;
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
@@ -34,15 +36,22 @@ public final class BrokerContext {
 
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
+        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, timer, metrics);
+    }
+
+    /** {@code advertised}: each listener's address for clients, by listener name, the default one first. */
+    public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
         this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
-        this.advertised = advertised;
+        this.advertisedByListener = Map.copyOf(advertised);
+        this.advertised = advertised.values().iterator().next();
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
         this.timer = timer;
-        this.leaderHints = new LeaderHints(topics, config.nodeId(), advertised);
+        this.leaderHints = new LeaderHints(topics, config.nodeId(), this.advertised);
     }
 
     public BrokerConfig config() {
@@ -57,9 +66,15 @@ public final class BrokerContext {
         return clusterId;
     }
 
-    /** The address clients are told to use. */
+    /** The address clients of the default (first) listener are told to use. */
     public Listener advertised() {
         return advertised;
+    }
+
+    /** The address clients that came in on listener {@code listenerName} are told to use (Kafka: same listener). */
+    public Listener advertised(String listenerName) {
+        Listener l = advertisedByListener.get(listenerName);
+        return l != null ? l : advertised;
     }
 
     public Topics topics() {
