@@ -11,6 +11,7 @@ import com.codahale.metrics.jmx.JmxReporter;
 import io.brook.storage.FlushObserver;
 import io.brook.storage.Log;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -136,8 +137,8 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** A request was answered; the times are {@link System#nanoTime()}s (see {@link RequestMetrics}). */
     public void requestAnswered(ApiKey key, short version, long received, long started, long handled, long completed,
-            long writing, long written, boolean failed) {
-        requests.answered(key, version, received, started, handled, completed, writing, written, failed);
+            long writing, long written, boolean failed, ApiMessage response) {
+        requests.answered(key, version, received, started, handled, completed, writing, written, failed, response);
     }
 
     /** How many requests of this type were answered since start-up. */
