@@ -16,16 +16,10 @@ import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,23 +85,12 @@ class ErrorsPerSecTest {
     }
 
     private String scrape() {
-        try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + brook.httpPort() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).isEqualTo(200);
-            return r.body();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        return Scrape.metrics(brook);
     }
 
     private static long errors(String metrics, String request, String error) {
-        Matcher m = Pattern.compile("(?m)^kafka_network_requestmetrics_errorspersec_total\\{error=\"" + error
-                + "\",request=\"" + request + "\"} (\\S+)$").matcher(metrics);
-        return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+        double v = Scrape.value(metrics, "kafka_network_requestmetrics_errorspersec_total{error=\"" + error
+                + "\",request=\"" + request + "\"}");
+        return Double.isNaN(v) ? 0 : (long) v;
     }
 }
