@@ -11,7 +11,7 @@ import java.util.Set;
  * the version, in every struct and struct array, counts once (Produce: each partition's code;
  * Fetch: the top-level code and each partition's). A top-level code counts at every version, as
  * Kafka's response objects read NONE where a version lacks it, except in the responses of
- * {@link #TOP_LEVEL}. The method returns how many codes were NONE and tells the counter of each
+ * {@link #TOP_LEVEL}; the codes below the fields of {@link #NOT_COUNTED} are not counted. The method returns how many codes were NONE and tells the counter of each
  * other one, so that the common all-NONE answer costs a walk and no call.
  */
 final class ErrorCountWriter extends Section {
@@ -23,10 +23,13 @@ final class ErrorCountWriter extends Section {
      */
     static final Map<String, String> TOP_LEVEL = Map.of(
             "MetadataResponse", "",
+            "DescribeUserScramCredentialsResponse", "",
             "OffsetFetchResponse", "=",
             "FindCoordinatorResponse", "Coordinators",
             "AddPartitionsToTxnResponse", "ResultsByTopicV3AndBelow");
     private static final Set<String> NAMES = Set.of("ErrorCode", "PartitionErrorCode");
+    /** Struct fields (message:field) whose codes Kafka does not count: DeleteAcls counts its filters' only. */
+    static final Set<String> NOT_COUNTED = Set.of("DeleteAclsResponse:MatchingAcls");
 
     private final Map<String, Boolean> hasErrors = new HashMap<>();
 
@@ -92,7 +95,8 @@ final class ErrorCountWriter extends Section {
                 if (!always) {
                     c.close();
                 }
-            } else if (f.type.isStructLike() && hasErrors(m.structs.get(f.type.structOf()))) {
+            } else if (f.type.isStructLike() && hasErrors(m.structs.get(f.type.structOf()))
+                    && !NOT_COUNTED.contains(m.name + ":" + f.name)) {
                 String guard = (cond.equals("true") ? "" : cond + " && ") + f.javaName() + " != null";
                 c.open("if (" + guard + ")");
                 if (f.type.kind == Kind.ARRAY) {
