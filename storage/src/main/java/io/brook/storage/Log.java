@@ -247,6 +247,14 @@ public final class Log implements AutoCloseable {
         durability.maybeFlushByTime(nowMs);
     }
 
+    /**
+     * Whether an I/O failure took this log offline for good (until a restart): appends and reads
+     * answer KAFKA_STORAGE_ERROR. A full disk does not, nor corruption found at start-up.
+     */
+    public boolean isOffline() {
+        return durability.failure() != null;
+    }
+
     String storageProblem() {
         if (closing) {
             return "the log of " + this + " is closed";

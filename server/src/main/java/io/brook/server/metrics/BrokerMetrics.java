@@ -11,6 +11,7 @@ import com.codahale.metrics.jmx.JmxReporter;
 import io.brook.storage.FlushObserver;
 import io.brook.storage.Log;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -32,7 +33,9 @@ import javax.management.ObjectName;
  *   <li>{@code kafka.server:type=BrokerTopicMetrics}, broker-wide and per topic ({@link #topic});</li>
  *   <li>{@code kafka.network:type=RequestMetrics} per request type ({@link RequestMetrics});</li>
  *   <li>{@code kafka.log:type=Log} per partition, kept in step with the logs by {@link #syncLogs};</li>
- *   <li>{@code kafka.server:type=ReplicaManager} and {@code kafka.server:type=KafkaServer,name=BrokerState};</li>
+ *   <li>{@code kafka.server:type=ReplicaManager} (OfflineReplicaCount: logs an I/O failure took
+ *       offline), {@code kafka.log:type=LogManager,name=OfflineLogDirectoryCount} and
+ *       {@code kafka.server:type=KafkaServer,name=BrokerState};</li>
  *   <li>{@code kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs} (forces per second and
  *       their duration) and Brook's own {@code brook.log:type=GroupCommit} (offsets per force,
  *       bytes not yet durable);</li>
@@ -94,7 +97,10 @@ public final class BrokerMetrics implements AutoCloseable {
         // one replica per partition, always in sync with itself
         gauge(MetricName.of("kafka.server", "ReplicaManager", "UnderReplicatedPartitions"), () -> 0);
         gauge(MetricName.of("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount"), () -> 0);
-        gauge(MetricName.of("kafka.server", "ReplicaManager", "OfflineReplicaCount"), () -> 0);
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "OfflineReplicaCount"), this::offlineLogs);
+        // Kafka takes a whole directory offline on an I/O error, Brook only the log that met it:
+        // the data directory counts as offline once one of its logs is, so that alerts fire alike
+        gauge(MetricName.of("kafka.log", "LogManager", "OfflineLogDirectoryCount"), () -> offlineLogs() > 0 ? 1 : 0);
         gauge(MetricName.of("brook.server", "Startup", "StartupTimeMs"), () -> startupMs);
         gauge(MetricName.of("brook.server", "Startup", "LogRecoveryTimeMs"), () -> logRecoveryMs);
         if (jmxEnabled) {
@@ -136,8 +142,8 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** A request was answered; the times are {@link System#nanoTime()}s (see {@link RequestMetrics}). */
     public void requestAnswered(ApiKey key, short version, long received, long started, long handled, long completed,
-            long writing, long written, boolean failed) {
-        requests.answered(key, version, received, started, handled, completed, writing, written, failed);
+            long writing, long written, boolean failed, ApiMessage response) {
+        requests.answered(key, version, received, started, handled, completed, writing, written, failed, response);
     }
 
     /** How many requests of this type were answered since start-up. */
@@ -206,6 +212,17 @@ public final class BrokerMetrics implements AutoCloseable {
             partitions.computeIfAbsent(e.getKey(), k -> new PartitionGauges(e.getValue()));
         }
         this.logs = java.util.List.copyOf(current);
+    }
+
+    /** Partition logs an I/O failure took offline (they stay offline until a restart). */
+    int offlineLogs() {
+        int n = 0;
+        for (Log l : logs) {
+            if (l.isOffline()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Every partition log the metrics know of (last {@link #syncLogs}). */

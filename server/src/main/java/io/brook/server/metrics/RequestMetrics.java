@@ -3,6 +3,9 @@ package io.brook.server.metrics;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.ErrorCounter;
+import io.brook.wire.protocol.Errors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -22,8 +25,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>ResponseSendTime: encoding it and handing it to the socket (not the client's reading).</li>
  * </ul>
  *
- * <p>ErrorsPerSec counts {@code error=NONE} for every answer and {@code UNKNOWN_SERVER_ERROR} for
- * a handler that failed; error codes inside a response body are not counted.
+ * <p>ErrorsPerSec counts the error codes of each answer as Kafka's request metrics do (its
+ * {@code AbstractResponse.errorCounts()}): every error code in the body once, per partition, topic
+ * or group where the response carries one, NONE included, so a produce of three partitions marks
+ * {@code error=NONE} three times. A request without an answer (acks=0) counts one NONE, or one
+ * UNKNOWN_SERVER_ERROR when its handler failed. Codes Brook does not know count as
+ * UNKNOWN_SERVER_ERROR, as in Kafka. The all-NONE answer walks the body and marks one meter once.
  *
  * <p>A type's metrics are created when its first request is answered, so the registry holds
  * only the APIs clients use. Recording is called on event loops: no allocation once created.
@@ -32,6 +39,7 @@ final class RequestMetrics {
 
     private static final int MAX_VERSIONS = 32;
     private static final ApiKey[] KEYS = ApiKey.values();
+    private static final Errors[] ERRORS = Errors.values();
 
     private final BrokerMetrics owner;
     private final AtomicReferenceArray<PerType> types = new AtomicReferenceArray<>(KEYS.length);
@@ -41,7 +49,7 @@ final class RequestMetrics {
     }
 
     void answered(ApiKey key, short version, long received, long started, long handled, long completed, long writing,
-            long written, boolean failed) {
+            long written, boolean failed, ApiMessage response) {
         PerType t = types.get(key.ordinal());
         if (t == null) {
             t = create(key);
@@ -54,7 +62,14 @@ final class RequestMetrics {
         t.remoteTime.update(millis(completed - localEnd));
         t.responseQueueTime.update(millis(writing - completed));
         t.responseSendTime.update(millis(written - writing));
-        (failed ? t.unknownServerErrors : t.noErrors).mark();
+        if (response == null) {
+            (failed ? t.unknownServerErrors : t.noErrors).mark();
+        } else {
+            int none = response.countErrors(version, t);
+            if (none > 0) {
+                t.noErrors.mark(none);
+            }
+        }
     }
 
     /** How many requests of {@code key} were answered (all versions), for tests. */
@@ -76,7 +91,7 @@ final class RequestMetrics {
         return t;
     }
 
-    private final class PerType {
+    private final class PerType implements ErrorCounter {
         private final ApiKey key;
         private final AtomicReferenceArray<Meter> requests = new AtomicReferenceArray<>(MAX_VERSIONS);
         final Histogram totalTime;
@@ -87,6 +102,7 @@ final class RequestMetrics {
         final Histogram responseSendTime;
         final Meter noErrors;
         final Meter unknownServerErrors;
+        private final AtomicReferenceArray<Meter> errors = new AtomicReferenceArray<>(ERRORS.length);
 
         PerType(ApiKey key) {
             this.key = key;
@@ -104,6 +120,24 @@ final class RequestMetrics {
                     "error", "NONE"));
             unknownServerErrors = owner.meter(MetricName.of("kafka.network", "RequestMetrics", "ErrorsPerSec",
                     "request", r, "error", "UNKNOWN_SERVER_ERROR"));
+        }
+
+        @Override
+        public void error(short code) {
+            Errors e = Errors.forCode(code);
+            Meter m = errors.get(e.ordinal());
+            if (m == null) {
+                synchronized (this) {
+                    m = errors.get(e.ordinal());
+                    if (m == null) {
+                        m = e == Errors.UNKNOWN_SERVER_ERROR ? unknownServerErrors : owner.meter(MetricName.of(
+                                "kafka.network", "RequestMetrics", "ErrorsPerSec", "request", key.displayName(),
+                                "error", e.name()));
+                        errors.set(e.ordinal(), m);
+                    }
+                }
+            }
+            m.mark();
         }
 
         Meter requests(short version) {

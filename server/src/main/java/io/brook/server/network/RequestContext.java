@@ -310,6 +310,6 @@ public final class RequestContext {
         long completed = completedNanos;
         long handled = handledNanos == 0 ? completed : handledNanos;
         observer.answered(entry.key(), header.apiVersion(), receivedNanos, started, handled, completed, writing, written,
-                failed);
+                failed, outcome == Outcome.RESPONSE ? response : null);
     }
 }

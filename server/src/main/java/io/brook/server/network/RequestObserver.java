@@ -1,6 +1,7 @@
 package io.brook.server.network;
 
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
 
 /**
  * Told of every request that was answered (or completed without an answer, acks=0), once its
@@ -20,11 +21,14 @@ import io.brook.wire.protocol.ApiKey;
 public interface RequestObserver {
 
     /** Observes nothing. */
-    RequestObserver NONE = (key, version, received, started, handled, completed, writing, written, failed) -> { };
+    RequestObserver NONE = (key, version, received, started, handled, completed, writing, written, failed,
+            response) -> { };
 
     /**
      * {@code failed}: the handler threw and the request was answered with UNKNOWN_SERVER_ERROR.
+     * {@code response}: the answer sent (already written: read it, never change it), null when
+     * there was none (acks=0).
      */
     void answered(ApiKey key, short version, long received, long started, long handled, long completed, long writing,
-            long written, boolean failed);
+            long written, boolean failed, ApiMessage response);
 }

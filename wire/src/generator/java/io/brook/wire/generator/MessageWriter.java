@@ -10,6 +10,7 @@ final class MessageWriter extends Section {
     private final SizeCode size;
     private final WriteCode write;
     private final MinSizes minSizes;
+    private final ErrorCountWriter errors;
     /** For a request: its response, which {@code errorResponse} builds. */
     private final Message response;
 
@@ -19,6 +20,7 @@ final class MessageWriter extends Section {
         this.size = new SizeCode(m, c);
         this.write = new WriteCode(m, c);
         this.minSizes = new MinSizes(m);
+        this.errors = new ErrorCountWriter(m, c);
         this.response = response;
     }
 
@@ -29,6 +31,9 @@ final class MessageWriter extends Section {
         c.line("");
         c.line("import io.brook.wire.protocol.ApiKey;");
         c.line("import io.brook.wire.protocol.ApiMessage;");
+        if (!m.isRequest()) {
+            c.line("import io.brook.wire.protocol.ErrorCounter;");
+        }
         if (m.isRequest()) {
             c.line("import io.brook.wire.protocol.ApiRequest;");
             c.line("import io.brook.wire.protocol.Errors;");
@@ -103,6 +108,10 @@ final class MessageWriter extends Section {
         size.sizeMethod(s);
         c.line("");
         write.writeMethod(s);
+        if (!m.isRequest() && (s.top || errors.hasErrors(s))) {
+            c.line("");
+            errors.countMethod(s);
+        }
         if (!s.top) {
             c.line("");
             isDefaultMethod(s);

@@ -26,6 +26,15 @@ public interface ApiMessage {
      */
     void write(ProtocolWriter out, short version);
 
+    /**
+     * Counts the error codes of a response at {@code version} as Kafka's {@code errorCounts()}
+     * does (each {@code ErrorCode} field present at the version, at every level, once): returns
+     * how many are NONE and tells {@code counter} of each other one. Requests have none.
+     */
+    default int countErrors(short version, ErrorCounter counter) {
+        return 0;
+    }
+
     /** The encoded body: exactly {@code size(version)} bytes, flipped and ready to read. */
     default ByteBuffer toByteBuffer(short version) {
         ByteBuffer buf = ByteBuffer.allocate(size(version));
