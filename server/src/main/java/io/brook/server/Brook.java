@@ -1,6 +1,7 @@
 package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.api.BrokerApis;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
@@ -12,6 +13,7 @@ import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.GroupCoordinatorSetup;
+import io.brook.server.node.TxnCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
 import io.brook.server.time.ClockTimer;
@@ -71,12 +73,14 @@ public final class Brook implements AutoCloseable {
     private final ApiTable apis;
     private PartitionLogs logs;
     private GroupCoordinator groups;
+    private TransactionCoordinator transactions;
     private boolean closed;
 
     /**
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
      * yet accepting (so that clients connect while the rest starts); the topic registry and the
-     * partition logs (recovered); the group coordinator (replays its offsets topic); then the
+     * partition logs (recovered); the group coordinator (replays its offsets topic) and the
+     * transaction coordinator (replays __transaction_state, completes prepared transactions); then the
      * listener accepts.
      */
     private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
@@ -99,13 +103,16 @@ public final class Brook implements AutoCloseable {
             this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
-            this.groups = GroupCoordinatorSetup.start(config, topics, clock == null ? Clock.systemUTC() : clock);
+            Clock coordinatorClock = clock == null ? Clock.systemUTC() : clock;
+            this.groups = GroupCoordinatorSetup.start(config, topics, coordinatorClock);
+            ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, coordinatorClock);
             Listener adv = config.advertisedListener();
             if (adv == null) {
                 adv = config.listener().withPort(bound.getPort());
             }
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
-                    ProducerIdAllocator.open(meta.metaDir()), groups, timer);
+                    producerIds, groups, transactions, timer);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
             net.serve(apis);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -116,6 +123,9 @@ public final class Brook implements AutoCloseable {
                 pool.shutdownNow();
             }
             timer.close();
+            if (transactions != null) {
+                transactions.close();
+            }
             if (groups != null) {
                 groups.close();
             }
@@ -197,6 +207,7 @@ public final class Brook implements AutoCloseable {
         // already being written still complete, the coordinator finishes them on the flusher's thread
         network.close(DRAIN_MILLIS, () -> {
             fetchWaiters.wakeAll();
+            transactions.close();
             groups.close();
         });
         timer.close();
@@ -209,7 +220,8 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        groups.close(); // (already closed above, unless that failed) before the logs it writes to
+        transactions.close(); // (already closed above, unless that failed) before the logs they write to
+        groups.close();
         try {
             logs.close();
         } catch (IOException | RuntimeException e) {

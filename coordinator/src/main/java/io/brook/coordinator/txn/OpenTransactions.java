@@ -27,8 +27,9 @@ final class OpenTransactions {
         return s != null && s.producerEpoch() == epoch && s.state() == TxnState.ONGOING && s.contains(topic, partition);
     }
 
-    /** Whether this producer id belongs to a transactional id this coordinator knows. */
-    boolean knows(long producerId) {
-        return byProducer.containsKey(producerId);
+    /** Whether this producer id has moved on to a newer epoch than {@code epoch}. */
+    boolean isFenced(long producerId, short epoch) {
+        TxnSnapshot s = byProducer.get(producerId);
+        return s != null && s.producerEpoch() > epoch;
     }
 }

@@ -215,6 +215,16 @@ public final class TransactionCoordinator implements AutoCloseable {
         return open.contains(producerId, epoch, topic, partition);
     }
 
+    /**
+     * The answer to a transactional produce: NONE when the partition is part of the producer's
+     * ongoing transaction at this epoch, INVALID_PRODUCER_EPOCH when the producer has been fenced
+     * by a newer epoch, INVALID_TXN_STATE otherwise. Any thread.
+     */
+    public Errors verifyAppend(long producerId, short epoch, String topic, int partition) {
+        if (open.contains(producerId, epoch, topic, partition)) return Errors.NONE;
+        return open.isFenced(producerId, epoch) ? Errors.INVALID_PRODUCER_EPOCH : Errors.INVALID_TXN_STATE;
+    }
+
     private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {
         CompletableFuture<R> result = new CompletableFuture<>();
         if (closed) {

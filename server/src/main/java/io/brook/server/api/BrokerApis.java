@@ -14,8 +14,15 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.txn.AddOffsetsToTxnHandler;
+import io.brook.server.api.txn.AddPartitionsToTxnHandler;
+import io.brook.server.api.txn.EndTxnHandler;
+import io.brook.server.api.txn.InitProducerIdHandler;
+import io.brook.server.api.txn.TxnOffsetCommitHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.AddOffsetsToTxnRequest;
+import io.brook.wire.message.AddPartitionsToTxnRequest;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
@@ -26,6 +33,7 @@ import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.EndTxnRequest;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.HeartbeatRequest;
@@ -42,6 +50,7 @@ import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest;
 import io.brook.wire.protocol.ApiKey;
 
 /**
@@ -84,6 +93,12 @@ public final class BrokerApis {
                 .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, 5, InitProducerIdRequest::read, new InitProducerIdHandler(broker))
+                .register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, 5, AddPartitionsToTxnRequest::read,
+                        new AddPartitionsToTxnHandler(broker))
+                .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, 4, AddOffsetsToTxnRequest::read, new AddOffsetsToTxnHandler(broker))
+                .register(ApiKey.END_TXN, 0, 5, EndTxnRequest::read, new EndTxnHandler(broker))
+                .register(ApiKey.TXN_OFFSET_COMMIT, 0, 6, TxnOffsetCommitRequest::read,
+                        new TxnOffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler(broker))
                 .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker))

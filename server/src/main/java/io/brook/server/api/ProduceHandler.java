@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -47,8 +48,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * an id that names no topic (the zero id included) is answered UNKNOWN_TOPIC_ID. v10–v12 need
  * nothing new here: v10 adds the leader hints of KIP-951 (this node leads every partition, so
  * there is nothing to hint), v11 the TRANSACTION_ABORTABLE error and v12 the implicit partition
- * registration of transactions V2 (KIP-890), neither of which applies while transactional
- * batches are refused.
+ * registration of transactions V2 (KIP-890), which this broker does not offer yet (it does not
+ * advertise {@code transaction.version} 2, so clients add partitions with AddPartitionsToTxn).
+ *
+ * <p>A transactional batch is appended only into a partition of its producer's ongoing
+ * transaction ({@link #verifyTransactional}).
  *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
@@ -184,7 +188,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
-    private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
+    private void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
             List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
@@ -206,10 +210,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             return;
         }
         if (batch.isTransactional()) {
-            // without a transaction coordinator nothing could ever commit or abort it, and the open
-            // transaction would hold the last stable offset (READ_COMMITTED readers) back for good
-            fail(r, Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet.");
-            return;
+            Errors verified = verifyTransactional(batch, log);
+            if (verified != Errors.NONE) {
+                fail(r, verified, "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
+                        + " has no ongoing transaction that this partition was added to.");
+                return;
+            }
         }
         if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
@@ -246,6 +252,21 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         } else if (!done.isDone()) {
             durable.add(new PendingDurability(r, done));
         }
+    }
+
+    /**
+     * A transactional batch is accepted only into a partition its producer added to its ongoing
+     * transaction, at the transaction's epoch (the verification of KIP-890 part 1, asked of the
+     * local coordinator): a zombie's late write cannot open a transaction that nothing would ever
+     * close and that would pin the last stable offset. A producer fenced by a newer epoch gets
+     * INVALID_PRODUCER_EPOCH, any other INVALID_TXN_STATE.
+     */
+    private Errors verifyTransactional(RecordBatch batch, Log log) {
+        TransactionCoordinator txns = broker.transactions();
+        if (txns == null) {
+            return Errors.INVALID_TXN_STATE;
+        }
+        return txns.verifyAppend(batch.producerId(), batch.producerEpoch(), log.topic(), log.partition());
     }
 
     private static void fail(PartitionProduceResponse r, Errors error, String message) {

@@ -1,6 +1,7 @@
 package io.brook.server.node;
 
 import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.time.Timer;
@@ -8,7 +9,7 @@ import io.brook.server.topic.Topics;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group coordinator and the timer of delayed operations. Built once
+ * the producer-id allocator, the group and transaction coordinators and the timer of delayed operations. Built once
  * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
@@ -20,16 +21,18 @@ public final class BrokerContext {
     private final Topics topics;
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final Timer timer;
 
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
-            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer) {
         this.config = config;
         this.clusterId = clusterId;
         this.advertised = advertised;
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
+        this.transactions = transactions;
         this.timer = timer;
     }
 
@@ -61,6 +64,11 @@ public final class BrokerContext {
     /** The group coordinator; null only where a test runs handlers without one. */
     public GroupCoordinator groups() {
         return groups;
+    }
+
+    /** The transaction coordinator; null only where a test runs handlers without one. */
+    public TransactionCoordinator transactions() {
+        return transactions;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */
