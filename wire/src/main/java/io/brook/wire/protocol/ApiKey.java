@@ -34,6 +34,7 @@ public enum ApiKey {
     ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 5, 3),
     ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3),
     END_TXN(26, "EndTxn", 0, 5, 3),
+    WRITE_TXN_MARKERS(27, "WriteTxnMarkers", 1, 2, 1),
     TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
@@ -43,6 +44,9 @@ public enum ApiKey {
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
+    DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
+    DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0),
+    LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", 0, 1, 0),
     DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0);
