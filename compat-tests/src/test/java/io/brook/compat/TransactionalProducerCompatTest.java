@@ -10,7 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,7 +40,9 @@ import org.junit.jupiter.api.Timeout;
  * Transactions with the stock Java producer and consumer: commit and abort seen through
  * read_committed and read_uncommitted consumers, the last stable offset held back by an open
  * transaction, fencing of an older producer with the same transactional id, and
- * consume-transform-produce with {@code sendOffsetsToTransaction}. Runs against Apache Kafka too.
+ * consume-transform-produce with {@code sendOffsetsToTransaction}, and the Admin calls behind
+ * {@code kafka-transactions.sh} (list, describe, describe-producers, abort). Runs against Apache
+ * Kafka too.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TransactionalProducerCompatTest {
@@ -163,6 +170,37 @@ class TransactionalProducerCompatTest {
                     .isInstanceOfAny(ProducerFencedException.class, KafkaException.class);
         }
         assertThat(readAll(topic, 2, true)).containsExactlyInAnyOrder("fresh0", "fresh1");
+    }
+
+    @Test
+    void shouldListDescribeAndAbortTransactionsWithTheAdminClient() throws Exception {
+        String topic = Groups.unique("admin");
+        Groups.createTopic(cluster.bootstrapServers(), topic, 1);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        String id = Groups.unique("tx");
+        try (KafkaProducer<String, String> producer = transactional(id);
+                Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, "k", "hanging"));
+            producer.flush();
+            // kafka-transactions.sh list / describe / describe-producers / abort use these calls
+            assertThat(admin.listTransactions(new ListTransactionsOptions()
+                    .filterStates(List.of(TransactionState.ONGOING))).all().get())
+                    .anySatisfy(t -> assertThat(t.transactionalId()).isEqualTo(id));
+            TransactionDescription d = admin.describeTransactions(List.of(id)).description(id).get();
+            assertThat(d.state()).isEqualTo(TransactionState.ONGOING);
+            assertThat(d.topicPartitions()).containsExactly(tp);
+            ProducerState p = admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().stream()
+                    .filter(x -> x.producerId() == d.producerId()).findFirst().orElseThrow();
+            assertThat(p.currentTransactionStartOffset()).hasValue(0L);
+            admin.abortTransaction(new AbortTransactionSpec(tp, p.producerId(), (short) p.producerEpoch(),
+                    p.coordinatorEpoch().orElse(-1))).all().get();
+            long lso = admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
+                    new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).partitionResult(tp).get().offset();
+            assertThat(lso).isEqualTo(2);
+        }
+        assertThat(readAll(topic, 1, true)).isEmpty();
     }
 
     @Test
