@@ -41,6 +41,8 @@ final class Transactions {
     /** How long after a failed marker write the markers are written again. */
     static final long MARKER_RETRY_MS = 100;
     private static final String ABORT_TIMER = "txn-abort-timed-out";
+    /** The group coordinator's topic: its partitions in a transaction stand for transactional offsets. */
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
     private static final String EXPIRE_TIMER = "txn-remove-expired";
 
     /** One transactional id: its durable state, and the state a write in flight moves it to. */
@@ -88,12 +90,26 @@ final class Transactions {
         e.current = s;
     }
 
-    /** After replay: completes what was prepared, arms the periodic tasks. */
+    /**
+     * After replay: completes what was prepared, aborts ongoing transactions that committed
+     * offsets, arms the periodic tasks.
+     *
+     * <p>The group coordinator holds the offsets of a transaction in memory until it ends (see
+     * its {@code TxnOffsets}), so after a restart an ongoing transaction that added a
+     * {@code __consumer_offsets} partition has lost them: committing it would commit its output
+     * without its input offsets, and the input would be processed twice. Such a transaction is
+     * fenced and aborted instead, as if it had timed out; its producer starts over.
+     */
     void start() {
         for (Entry e : entries.values()) {
             open.update(e.current);
-            if (e.current.state() == TxnState.PREPARE_COMMIT || e.current.state() == TxnState.PREPARE_ABORT) {
+            TxnState s = e.current.state();
+            if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) {
                 sendMarkers(e);
+            } else if (s == TxnState.ONGOING && e.current.partitions().containsKey(OFFSETS_TOPIC)) {
+                LOG.info("aborting transaction of {} (producer {} epoch {}): its offsets did not survive the restart",
+                        e.id, e.current.producerId(), e.current.producerEpoch());
+                fenceAndAbort(e);
             }
         }
         loop.schedule(ABORT_TIMER, config.abortTimedOutIntervalMs(), this::abortTimedOut);

@@ -292,6 +292,20 @@ class TransactionCoordinatorTest {
     }
 
     @Test
+    void anOngoingTransactionWithOffsetsIsAbortedAtRestartBecauseTheOffsetsAreGone() {
+        InitPidResult plain = init("plain");
+        add("plain", plain, "t", 0);
+        InitPidResult ctp = init("ctp");
+        add("ctp", ctp, "t", 1);
+        add("ctp", ctp, Transactions.OFFSETS_TOPIC, 7);
+        restart();
+        assertThat(coordinator.state("plain").state()).isEqualTo(TxnState.ONGOING);
+        assertThat(coordinator.state("ctp").state()).isEqualTo(TxnState.COMPLETE_ABORT);
+        assertThat(markers.calls).singleElement().satisfies(c -> assertThat(c.commit()).isFalse());
+        assertThat(end("ctp", ctp, true)).isEqualTo(Errors.PRODUCER_FENCED);
+    }
+
+    @Test
     void failedMarkersAreWrittenAgain() {
         markers.fail = true;
         InitPidResult p = init(ID);
