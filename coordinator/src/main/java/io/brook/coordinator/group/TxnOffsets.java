@@ -28,9 +28,12 @@ import io.brook.wire.protocol.Errors;
  * <p><b>Durability.</b> A TxnOffsetCommit is answered once its offsets are held here, in memory;
  * they are written (fsynced) when the transaction commits, before the commit marker counts as
  * written, so a completed commit never loses them. Kafka writes them at once into a transactional
- * batch of {@code __consumer_offsets}; here a broker crash between the producer's EndTxn and the
- * end of the commit drops the offsets of that transaction (the data is committed, the consumer
- * re-reads from the offsets committed before).
+ * batch of {@code __consumer_offsets}. A restart drops what is held here; the transaction
+ * coordinator therefore aborts, at start-up, every ongoing transaction that added a
+ * {@code __consumer_offsets} partition (its producer is fenced and starts over from the offsets
+ * committed before). What remains open is a crash in the milliseconds between a durable
+ * PrepareCommit and the write of its offsets: the output is then committed without them, and the
+ * input after the previously committed offsets is processed a second time.
  *
  * <p><b>Threading.</b> Owner thread of the group coordinator only.
  */

@@ -39,6 +39,16 @@ import org.slf4j.LoggerFactory;
 public final class TransactionCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
 
+    /**
+     * The level of the {@code transaction.version} feature (KIP-890) this coordinator implements,
+     * for the ApiVersions response's supported and finalized features: 0, classic transactions
+     * (producers add partitions with AddPartitionsToTxn and AddOffsetsToTxn, the epoch is bumped
+     * only by InitProducerId, {@code __transaction_state} values are written in version 0). Java
+     * clients turn Transactions V2 on only when the finalized level is 2 or more, so advertising
+     * this level keeps every client on the protocol implemented here.
+     */
+    public static final short TRANSACTION_VERSION = 0;
+
     private final TxnCoordinatorConfig config;
     private final CoordinatorLog log;
     private final EventLoop loop;
