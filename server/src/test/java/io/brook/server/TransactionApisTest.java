@@ -29,6 +29,10 @@ import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceRequest.PartitionProduceData;
 import io.brook.wire.message.ProduceRequest.TopicProduceData;
 import io.brook.wire.message.ProduceResponse;
+import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition;
+import io.brook.wire.message.TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic;
+import io.brook.wire.message.TxnOffsetCommitResponse;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -193,6 +197,28 @@ class TransactionApisTest {
                 assertThat(a.firstOffset()).isZero();
             });
         }
+    }
+
+    @Test
+    void shouldRefuseTransactionalOffsetsBeforeAddOffsetsToTxn() throws Exception {
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t", 1);
+            InitProducerIdResponse p = init(c, "tx");
+            assertThat(txnOffsetCommit(c, p)).isEqualTo(Errors.INVALID_TXN_STATE);
+            AddOffsetsToTxnResponse added = c.call(new AddOffsetsToTxnRequest().transactionalId("tx")
+                    .producerId(p.producerId()).producerEpoch(p.producerEpoch()).groupId("g"), (short) 3);
+            assertThat(added.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(txnOffsetCommit(c, p)).isEqualTo(Errors.NONE);
+        }
+    }
+
+    private static Errors txnOffsetCommit(ProtocolClient c, InitProducerIdResponse p) throws Exception {
+        TxnOffsetCommitResponse r = c.call(new TxnOffsetCommitRequest().transactionalId("tx").groupId("g")
+                .producerId(p.producerId()).producerEpoch(p.producerEpoch()).topics(new ArrayList<>(List.of(
+                        new TxnOffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(
+                                new TxnOffsetCommitRequestPartition().partitionIndex(0).committedOffset(5))))))),
+                (short) 3);
+        return Errors.forCode(r.topics().get(0).partitions().get(0).errorCode());
     }
 
     @Test
