@@ -31,15 +31,18 @@ import org.slf4j.LoggerFactory;
  * as in Kafka. A write that fails leaves the id as it was and answers with the error Kafka gives
  * for a failed append (NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE). An EndTxn is answered once
  * PrepareCommit or PrepareAbort is durable; the markers follow, and CompleteCommit or
- * CompleteAbort is written when they are durable. Markers that fail are written again after
- * {@link #MARKER_RETRY_MS}; a transaction found in a Prepare state at start-up has its markers
+ * CompleteAbort is written when they are durable. Markers that fail are written again, after
+ * {@link #MARKER_RETRY_MS} doubled per failure in a row up to {@link #MAX_MARKER_RETRY_MS} (a
+ * partition whose log is offline is retried until it is back, as Kafka does); a transaction found in a Prepare state at start-up has its markers
  * written again (they are idempotent for the partitions).
  */
 final class Transactions {
     private static final Logger LOG = LoggerFactory.getLogger(Transactions.class);
 
-    /** How long after a failed marker write the markers are written again. */
+    /** How long after a failed marker write the markers are written again; doubled per failure in a row. */
     static final long MARKER_RETRY_MS = 100;
+    /** The longest wait between two attempts to write the markers of one transaction. */
+    static final long MAX_MARKER_RETRY_MS = 10_000;
     private static final String ABORT_TIMER = "txn-abort-timed-out";
     /** The group coordinator's topic: its partitions in a transaction stand for transactional offsets. */
     static final String OFFSETS_TOPIC = "__consumer_offsets";
@@ -50,6 +53,8 @@ final class Transactions {
         final String id;
         TxnSnapshot current;
         TxnState pending;
+        /** Marker writes of the current transaction that failed in a row (for the back-off). */
+        int markerFailures;
 
         Entry(String id, TxnSnapshot current) {
             this.id = id;
@@ -297,14 +302,23 @@ final class Transactions {
         written.whenComplete((v, x) -> loop.execute(() -> {
             if (!isStill(e, prepared)) return;
             if (x != null) {
-                LOG.warn("markers of transactional id {} not written, trying again", e.id, x);
-                loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
+                long delay = markerRetryDelay(e.markerFailures++);
+                if (e.markerFailures == 1 || delay == MAX_MARKER_RETRY_MS) {
+                    LOG.warn("markers of transactional id {} not written, trying again in {} ms", e.id, delay, x);
+                }
+                loop.schedule("txn-markers-" + e.id, delay, () -> {
                     if (isStill(e, prepared)) sendMarkers(e);
                 });
                 return;
             }
+            e.markerFailures = 0;
             complete(e, prepared, commit);
         }));
+    }
+
+    /** 100 ms, doubled per failure in a row, at most {@link #MAX_MARKER_RETRY_MS}. */
+    static long markerRetryDelay(int failuresBefore) {
+        return failuresBefore >= 7 ? MAX_MARKER_RETRY_MS : Math.min(MAX_MARKER_RETRY_MS, MARKER_RETRY_MS << failuresBefore);
     }
 
     /** Whether {@code e} is still known and still in the state {@code prepared} (nothing changed it since). */

@@ -312,11 +312,19 @@ class TransactionCoordinatorTest {
         add(ID, p, "t", 0);
         end(ID, p, true);
         assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.PREPARE_COMMIT);
-        markers.fail = false;
         clock.advance(Transactions.MARKER_RETRY_MS);
         coordinator.runPending();
         assertThat(markers.calls).hasSize(2);
+        // the second failure in a row waits twice as long
+        clock.advance(Transactions.MARKER_RETRY_MS);
+        coordinator.runPending();
+        assertThat(markers.calls).hasSize(2);
+        markers.fail = false;
+        clock.advance(Transactions.MARKER_RETRY_MS);
+        coordinator.runPending();
+        assertThat(markers.calls).hasSize(3);
         assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_COMMIT);
+        assertThat(Transactions.markerRetryDelay(20)).isEqualTo(Transactions.MAX_MARKER_RETRY_MS);
     }
 
     @Test
