@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Transactions with the stock Java producer and consumer: commit and abort seen through
  * read_committed and read_uncommitted consumers, the last stable offset held back by an open
- * transaction, fencing of an older producer with the same transactional id, and
+ * transaction, the abort of a transaction past its time-out, fencing of an older producer with the same transactional id, and
  * consume-transform-produce with {@code sendOffsetsToTransaction}, and the Admin calls behind
  * {@code kafka-transactions.sh} (list, describe, describe-producers, abort). Runs against Apache
  * Kafka too.
@@ -51,7 +51,10 @@ class TransactionalProducerCompatTest {
 
     @BeforeAll
     static void start() {
-        cluster = new BrookCluster(Groups.BROKER_CONFIGS);
+        Map<String, String> configs = new HashMap<>(Groups.BROKER_CONFIGS);
+        // time-outs are looked for every 200 ms instead of every 10 s
+        configs.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "200");
+        cluster = new BrookCluster(configs);
     }
 
     @AfterAll
@@ -62,7 +65,12 @@ class TransactionalProducerCompatTest {
     }
 
     private static KafkaProducer<String, String> transactional(String id) {
+        return transactional(id, new Properties());
+    }
+
+    private static KafkaProducer<String, String> transactional(String id, Properties extra) {
         Properties p = new Properties();
+        p.putAll(extra);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -170,6 +178,33 @@ class TransactionalProducerCompatTest {
                     .isInstanceOfAny(ProducerFencedException.class, KafkaException.class);
         }
         assertThat(readAll(topic, 2, true)).containsExactlyInAnyOrder("fresh0", "fresh1");
+    }
+
+    @Test
+    void shouldAbortATransactionPastItsTimeoutAndFenceItsProducer() throws Exception {
+        String topic = Groups.unique("timeout");
+        Groups.createTopic(cluster.bootstrapServers(), topic, 1);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Properties p = new Properties();
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "1000");
+        try (KafkaProducer<String, String> producer = transactional(Groups.unique("tx"), p);
+                Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, "k", "abandoned"));
+            producer.flush();
+            // the coordinator aborts it once it is older than its time-out: the LSO passes the abort marker
+            Groups.pollUntil(Duration.ofSeconds(30), () -> "LSO past the abort marker", () -> { }, () -> {
+                try {
+                    return admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
+                            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).partitionResult(tp).get().offset() == 2;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+        }
+        assertThat(readAll(topic, 1, true)).isEmpty();
     }
 
     @Test
