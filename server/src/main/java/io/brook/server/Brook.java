@@ -6,7 +6,11 @@ import io.brook.server.api.BrokerApis;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.http.AdminHttpServer;
+import io.brook.server.metrics.BrokerMetrics;
+import io.brook.server.metrics.GroupMetrics;
 import io.brook.server.network.ApiTable;
 import io.brook.server.network.IoPool;
 import io.brook.server.network.NetworkServer;
@@ -21,6 +25,7 @@ import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
 import io.brook.server.topic.PartitionLogs;
 import io.brook.server.topic.TopicConfigResolver;
+import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.TopicRegistry;
 import io.brook.server.topic.Topics;
 import io.brook.storage.file.DurableFiles;
@@ -33,6 +38,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -62,31 +68,63 @@ public final class Brook implements AutoCloseable {
 
     private final Path dataDir;
     private final boolean ownsDataDir;
-    private final BrokerMeta meta;
-    private final ExecutorService ioPool;
-    private final NetworkServer network;
-    private final BrokerContext context;
-    private final InetSocketAddress bound;
-    private final FetchWaiters fetchWaiters;
-    private final FetchSessionCache fetchSessions;
-    private final Timer timer;
-    private final ApiTable apis;
+    /** The settings every start parses: after the first, the listener's port is the one bound then. */
+    private final Map<String, String> settings;
+    private final Clock clock;
+    /** Null unless a test holds the group coordinator's load (see the builder). */
+    private final Executor groupLoadExecutor;
+    /** Null unless built with {@link Builder#faults}. */
+    private final Faults faults;
+    // One run of the broker, from a start to a stop or crash: set by run(), which
+    // the constructor and start() call; the lifecycle methods are synchronized.
+    private BrokerMeta meta;
+    private ExecutorService ioPool;
+    private NetworkServer network;
+    private BrokerContext context;
+    private InetSocketAddress bound;
+    private FetchWaiters fetchWaiters;
+    private FetchSessionCache fetchSessions;
+    private Timer timer;
+    private ApiTable apis;
+    private BrokerMetrics metrics;
+    private AdminHttpServer http;
+    private volatile boolean ready;
     private PartitionLogs logs;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
+    private boolean running;
     private boolean closed;
 
     /**
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
      * yet accepting (so that clients connect while the rest starts); the topic registry and the
-     * partition logs (recovered); the group coordinator (replays its offsets topic) and the
-     * transaction coordinator (replays __transaction_state, completes prepared transactions); then the
-     * listener accepts.
+     * partition logs (recovered); the group coordinator (which goes on loading its offsets topic
+     * in the background); the transaction coordinator (replays __transaction_state, completes
+     * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
      */
-    private Brook(BrokerConfig config, Path dataDir, boolean ownsDataDir, Clock clock)
+    private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults,
+            Executor groupLoadExecutor)
             throws IOException, InterruptedException {
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
+        this.settings = settings;
+        this.clock = clock;
+        this.groupLoadExecutor = groupLoadExecutor;
+        this.faults = withFaults ? new Faults(dataDir) : null;
+        try {
+            run(BrokerConfig.parse(settings));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            if (faults != null) {
+                faults.uninstall();
+            }
+            throw e;
+        }
+        // a restart listens where clients were told to connect
+        settings.put(BrokerConfig.LISTENERS, context.config().listener().withPort(bound.getPort()).toString());
+    }
+
+    /** Starts one run of the broker on the data directory (see the constructor for the order). */
+    private void run(BrokerConfig config) throws IOException, InterruptedException {
         this.meta = BrokerMeta.open(dataDir, config.nodeId());
         this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
         this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
@@ -94,28 +132,64 @@ public final class Brook implements AutoCloseable {
         ExecutorService pool = null;
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
+        long t0 = System.nanoTime();
+        this.metrics = new BrokerMetrics(true);
+        BrokerMetrics m = metrics;
+        this.http = null;
         try {
             pool = IoPool.create(config.numIoThreads());
             net = new NetworkServer(config, pool, timer);
+            net.requestObserver(m::requestAnswered);
             this.bound = net.bind();
+            m.listenerConnections(config.listener().name(), net::connectionCount);
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
-            TopicConfigResolver topicConfigs = new TopicConfigResolver(config);
-            this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake);
+            TopicConfigResolver topicConfigs = new TopicConfigResolver(config, DynamicBrokerConfig.open(meta.metaDir()));
+            m.brokerState(BrokerMetrics.RECOVERY);
+            long recovery = System.nanoTime();
+            this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake,
+                    m.flushObserver());
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll();
-            Clock coordinatorClock = clock == null ? Clock.systemUTC() : clock;
-            this.groups = GroupCoordinatorSetup.start(config, topics, coordinatorClock);
+            m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
+            Clock groupClock = clock == null ? Clock.systemUTC() : clock;
+            this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
-            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, coordinatorClock);
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock);
+            topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
+            m.syncLogs(topics.allLogs());
+            GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
+            Listener httpListener = config.httpListener();
+            if (httpListener != null) {
+                try {
+                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
+                            () -> ready);
+                } catch (IllegalStateException e) {
+                    if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
+                        throw e;
+                    }
+                    // the default port is taken (another broker on this machine): the broker runs without
+                    LOG.warn("{}; running without the HTTP admin listener", e.getMessage());
+                }
+            }
             Listener adv = config.advertisedListener();
             if (adv == null) {
                 adv = config.listener().withPort(bound.getPort());
             }
             this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
-                    producerIds, groups, transactions, timer);
+                    producerIds, groups, transactions, timer, m);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            if (faults != null) {
+                faults.attach(net, apis);
+            }
             net.serve(apis);
+            m.brokerState(BrokerMetrics.RUNNING);
+            m.startupTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            ready = true;
         } catch (IOException | InterruptedException | RuntimeException e) {
+            if (http != null) {
+                http.close();
+            }
+            m.close();
             if (net != null) {
                 net.close(0, () -> { });
             }
@@ -137,6 +211,7 @@ public final class Brook implements AutoCloseable {
         }
         this.ioPool = pool;
         this.network = net;
+        this.running = true;
     }
 
     public static Builder builder() {
@@ -162,6 +237,29 @@ public final class Brook implements AutoCloseable {
     /** The cluster id stored in the data directory. */
     public String clusterId() {
         return context.clusterId();
+    }
+
+    /**
+     * Creates a topic with the broker's default topic configuration, as a CreateTopics request
+     * would; does nothing when it exists already.
+     *
+     * @return true when this call created it
+     * @throws IllegalArgumentException for an illegal name, a partition count below 1, or a name
+     *     that collides with an existing topic's
+     * @throws IllegalStateException when the broker is stopped
+     */
+    public synchronized boolean createTopic(String name, int partitions) {
+        if (!running) {
+            throw new IllegalStateException("the broker is not running");
+        }
+        String invalid = TopicNames.invalidNameReason(name);
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
+        if (partitions < 1 || partitions > Topics.MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be between 1 and " + Topics.MAX_PARTITIONS + ": " + partitions);
+        }
+        return context.topics().create(name, partitions, Map.of()) != null;
     }
 
     /** What the handlers share (tests, and bin/brook's start-up line). */
@@ -196,12 +294,154 @@ public final class Brook implements AutoCloseable {
         return network.transport();
     }
 
+    /** The broker's metrics (tests). */
+    BrokerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The port of the HTTP admin listener, or -1 when {@code brook.http.listener} is none. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
+    }
+
+    /**
+     * Stops the broker cleanly, as {@link #close()} does, but keeps it (its data directory, a
+     * temporary one too, and its port) for {@link #start()}. Clients see their connections
+     * close after the answers to the requests already read; they reconnect once it starts again.
+     */
+    public synchronized void stop() {
+        checkNotClosed();
+        if (running) {
+            stopRun();
+            LOG.info("Brook stopped ({}); it may start again", bootstrapServers());
+        }
+    }
+
+    /**
+     * Starts a stopped (or crashed) broker again on the same data directory and port, recovering
+     * the logs as any start does; nothing when it runs.
+     *
+     * @throws IllegalStateException when the port was taken meanwhile, or the broker is closed
+     */
+    public synchronized void start() {
+        checkNotClosed();
+        if (running) {
+            return;
+        }
+        try {
+            long t0 = System.nanoTime();
+            run(BrokerConfig.parse(settings));
+            LOG.info("Brook started again in {} ms ({})", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                    bootstrapServers());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start Brook again on " + dataDir + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while starting", e);
+        }
+    }
+
+    /** {@link #stop()} then {@link #start()}: a clean restart keeping the data. */
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    /**
+     * Stops the broker as a kill -9 followed by a power cut would: connections drop at once,
+     * nothing is flushed, no clean-shutdown marker is written, and every write to the segment and
+     * index files that no fsync had covered is lost (the files are cut where the first such
+     * write began). {@link #start()} then recovers the logs as after a real crash. Records
+     * acknowledged to acks=all producers survive (they were fsynced before the answer);
+     * records acknowledged with acks=1 or 0 may not. Needs {@link Builder#faults}.
+     */
+    public synchronized void crash() {
+        checkNotClosed();
+        Faults f = faults();
+        if (!running) {
+            return;
+        }
+        running = false;
+        ready = false;
+        if (http != null) {
+            http.close();
+        }
+        f.dropConnections(); // at once, also those a pause holds answers for
+        network.close(0, fetchWaiters::wakeAll);
+        f.storageCrashed();
+        ioPool.shutdownNow();
+        timer.close();
+        transactions.close();
+        groups.close();
+        try {
+            logs.crash();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Crash: the logs did not all close", e);
+        }
+        try {
+            meta.close();
+        } catch (IOException e) {
+            LOG.warn("Could not release the lock on {}", dataDir, e);
+        }
+        try {
+            f.loseUnforcedWrites();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Crash: could not cut the unforced writes in " + dataDir, e);
+        } finally {
+            metrics.close();
+        }
+        LOG.info("Brook crashed ({})", bootstrapServers());
+    }
+
+    /** True between a start and a stop, crash or close. */
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * The fault hooks: the network, the disk and requests by API key (see {@link Faults}).
+     *
+     * @throws IllegalStateException when the broker was built without {@link Builder#faults}
+     */
+    public Faults faults() {
+        if (faults == null) {
+            throw new IllegalStateException("this broker was built without faults(true): it has no fault hooks");
+        }
+        return faults;
+    }
+
+    private void checkNotClosed() {
+        if (closed) {
+            throw new IllegalStateException("the broker is closed");
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (running) {
+            stopRun();
+        }
+        if (faults != null) {
+            faults.uninstall();
+        }
+        if (ownsDataDir) {
+            deleteRecursively(dataDir);
+        }
+        LOG.info("Brook stopped ({})", bootstrapServers());
+    }
+
+    /** Stops the current run cleanly: what close() did before a broker could start again. */
+    private void stopRun() {
+        running = false;
+        ready = false;
+        metrics.brokerState(BrokerMetrics.SHUTTING_DOWN);
+        if (http != null) {
+            http.close(); // (on the event loops that the network's close shuts down)
+        }
         // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
         // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
         // already being written still complete, the coordinator finishes them on the flusher's thread
@@ -232,10 +472,7 @@ public final class Brook implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("Could not release the lock on {}", dataDir, e);
         }
-        if (ownsDataDir) {
-            deleteRecursively(dataDir);
-        }
-        LOG.info("Brook stopped ({})", bootstrapServers());
+        metrics.close();
     }
 
     private static void deleteRecursively(Path dir) {
@@ -252,8 +489,40 @@ public final class Brook implements AutoCloseable {
         private Integer port;
         private Path dataDir;
         private Clock clock;
+        private boolean faults;
+        private Executor groupLoadExecutor;
+        private boolean httpListenerByDefault;
 
         private Builder() {
+        }
+
+        /**
+         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up run on this
+         * executor instead of its own thread, so that a test can hold the load.
+         */
+        Builder groupLoadExecutor(Executor executor) {
+            this.groupLoadExecutor = executor;
+            return this;
+        }
+
+        /**
+         * Without {@code brook.http.listener} set, opens the HTTP admin listener on its default
+         * address (bin/brook) instead of none (the embedded default: several brokers share a JVM).
+         */
+        Builder httpListenerByDefault() {
+            this.httpListenerByDefault = true;
+            return this;
+        }
+
+        /**
+         * Installs the seams of the fault hooks ({@link Brook#faults()} and the data loss of
+         * {@link Brook#crash()}): every segment file goes through a channel that can fail, every
+         * connection through a handler that can pause. For tests; off by default, and then the
+         * broker runs exactly as in production.
+         */
+        public Builder faults(boolean on) {
+            this.faults = on;
+            return this;
         }
 
         /**
@@ -332,10 +601,14 @@ public final class Brook implements AutoCloseable {
                 }
                 p.put(BrokerConfig.LOG_DIRS, dir.toString());
                 p.remove(BrokerConfig.LOG_DIR);
-                BrokerConfig config = BrokerConfig.parse(p);
+                // several embedded brokers share a JVM and a machine: no fixed admin port unless asked
+                if (!httpListenerByDefault) {
+                    p.putIfAbsent(BrokerConfig.HTTP_LISTENER, "none");
+                }
+                BrokerConfig.parse(p); // invalid settings fail before anything is created
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(config, dir, temp, clock);
+                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());

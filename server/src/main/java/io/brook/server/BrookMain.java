@@ -178,7 +178,7 @@ public final class BrookMain {
         Brook brook;
         try {
             BrokerConfig resolved = BrokerConfig.parse(props);
-            brook = Brook.builder().config(props).dataDir(resolved.dataDir()).start();
+            brook = Brook.builder().config(props).dataDir(resolved.dataDir()).httpListenerByDefault().start();
         } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             System.err.println("brook: " + e.getMessage());
             return 2;

@@ -19,9 +19,11 @@ import org.junit.jupiter.api.Test;
  * io.brook.server (Brook, BrookMain: the composition root)
  *   -> api, api.fetch, api.group   one handler per API; the handler table with advertised versions
  *   -> launch                       what bin/brook runs besides the broker
+ *   -> http                         the HTTP admin listener (/metrics, /health, /ready)
  *        api -> network             the handler SPI (ApiHandler, RequestContext, ApiTable)
  *        api -> node                the handlers' shared context, producer ids, the group coordinator
  *        api, node -> topic         the topics and their partition logs
+ *        api, node, http -> metrics the broker's metrics (Kafka's names, JMX, Prometheus)
  *        network, node, api -> time the timer of delayed operations
  *        everything -> config       the broker's settings
  * </pre>
@@ -50,19 +52,25 @@ class ArchitectureTest {
                 .layer("Root").definedBy("io.brook.server")
                 .layer("Api").definedBy("io.brook.server.api..")
                 .layer("Launch").definedBy("io.brook.server.launch..")
+                .layer("Http").definedBy("io.brook.server.http..")
+                .layer("Metrics").definedBy("io.brook.server.metrics..")
                 .layer("Network").definedBy("io.brook.server.network..")
                 .layer("Node").definedBy("io.brook.server.node..")
                 .layer("Topic").definedBy("io.brook.server.topic..")
                 .layer("Time").definedBy("io.brook.server.time..")
                 .layer("Config").definedBy("io.brook.server.config..")
+                .layer("Fault").definedBy("io.brook.server.fault..")
                 .whereLayer("Root").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Launch").mayOnlyBeAccessedByLayers("Root")
-                .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api")
+                .whereLayer("Http").mayOnlyBeAccessedByLayers("Root")
+                .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Http")
+                .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api", "Fault")
+                .whereLayer("Fault").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api")
                 .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http")
                 .check(classes);
     }
 

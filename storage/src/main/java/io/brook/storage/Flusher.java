@@ -46,6 +46,7 @@ final class Flusher implements AutoCloseable {
     private final Object stopToken = new Object();
     private final Thread[] threads;
     private volatile boolean running = true;
+    private volatile FlushObserver observer = FlushObserver.NONE;
 
     Flusher(String name) {
         this(name, 1);
@@ -69,6 +70,11 @@ final class Flusher implements AutoCloseable {
     static final int FLUSHING = 2;
     static final int FLUSHING_AGAIN = 3;
 
+    /** Who is told of each round that made data durable (metrics); {@link FlushObserver#NONE} by default. */
+    void observer(FlushObserver o) {
+        this.observer = o == null ? FlushObserver.NONE : o;
+    }
+
     void request(Log log) {
         java.util.concurrent.atomic.AtomicInteger state = log.durability.flushState;
         while (true) {
@@ -90,7 +96,13 @@ final class Flusher implements AutoCloseable {
         while (true) {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
             try {
+                long before = log.durability.durable().offset();
+                long t0 = System.nanoTime();
                 log.flush();
+                long covered = log.durability.durable().offset() - before;
+                if (covered > 0) {
+                    observer.forced(System.nanoTime() - t0, covered);
+                }
             } catch (RuntimeException | Error e) {
                 // The flush takes its log offline itself; this thread must live on for the others.
                 LOG.error("flush of {} failed", log, e);

@@ -84,6 +84,7 @@ public final class Log implements AutoCloseable {
     /** Writes zeros ahead of the active segment's data; null for none. */
     final Preallocator preallocator;
     private volatile HighWatermarkListener listener;
+    private volatile LogTruncation.Listener truncationListener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     /** Serialises appends, rolls and every change of the segment map and the offsets. Never held across an fsync. */
@@ -348,6 +349,15 @@ public final class Log implements AutoCloseable {
         return listener;
     }
 
+    /** Sets the one listener told when a truncation lowered the durable offset (the log manager's checkpoint). */
+    void setTruncationListener(LogTruncation.Listener l) {
+        this.truncationListener = l;
+    }
+
+    LogTruncation.Listener truncationListener() {
+        return truncationListener;
+    }
+
     public long logStartOffset() { return logStartOffset; }
 
     public long logEndOffset() { return logEndOffset; }
@@ -370,6 +380,20 @@ public final class Log implements AutoCloseable {
     }
 
     public int segmentCount() { return segments.size(); }
+
+    /**
+     * Bytes appended that are not durable yet: from the durable point (the last group commit) to
+     * the end of the newest segment. Walks the segments from the durable one on: for metrics, not
+     * for the hot path.
+     */
+    public long bytesNotDurable() {
+        LogPoint d = durability.durable();
+        long n = 0;
+        for (LogSegment s : segments.tailMap(d.segmentBase(), true).values()) {
+            n += s.baseOffset == d.segmentBase() ? s.size() - d.position() : s.size();
+        }
+        return Math.max(0, n);
+    }
 
     /** Null if healthy, else the corrupt spot that stops this log from serving past it. */
     public String corruption() {
@@ -421,7 +445,8 @@ public final class Log implements AutoCloseable {
     /**
      * Removes every record at or above {@code offset} (for replication); a batch straddling it is
      * removed whole, so the new log end may be lower than {@code offset}. Waiters above the new
-     * end fail.
+     * end fail. A log of a {@link LogManager} returns once the recovery-point checkpoint no
+     * longer names an offset above the new end.
      */
     public void truncateTo(long offset) throws IOException {
         LogTruncation.truncateTo(this, offset);

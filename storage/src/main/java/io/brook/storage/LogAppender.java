@@ -87,7 +87,11 @@ final class LogAppender {
                 try {
                     log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(batch, p)), batch, p, base);
                 } catch (IOException e) {
-                    LOG.warn("{}: could not record an aborted transaction", log, e);
+                    // Not a reason to stop the log: the entry is in memory, the file is rewritten
+                    // before a producer snapshot relies on it, and a start rebuilds it from the
+                    // marker (see docs/storage-faults.md).
+                    LOG.warn("{}: could not append an aborted transaction to its file; it is kept in memory and"
+                            + " the file is rewritten with it before the next producer snapshot", log, e);
                 }
             }
             boolean copiedHeader = srcs.length > 1;

@@ -244,7 +244,12 @@ final class LogLoader {
                 seg.truncateBytes(c.position(), c.offset());
                 continue;
             }
-            if (corruption == null && (last || (!cleanShutdown && c.offset() >= recoveryPoint))) {
+            if (corruption == null && !cleanShutdown && c.offset() >= recoveryPoint) {
+                // Above the recovery point: a write a crash interrupted, never acknowledged as
+                // durable. Kafka truncates there too, with a warning. Below it (or anywhere after a
+                // clean stop) the bytes were forced, so they are damaged durable data: cutting
+                // them would silently drop acknowledged records and hand their offsets to new
+                // ones, so that is a corruption (below), logged at ERROR.
                 LOG.warn("{}: truncating invalid tail of {}", name, c);
                 seg.truncateBytes(c.position(), c.offset());
                 for (int j = i + 1; j < list.size(); j++) {

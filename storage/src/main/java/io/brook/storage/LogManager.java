@@ -84,6 +84,7 @@ public final class LogManager implements AutoCloseable {
         private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
         private boolean backgroundThreads = true;
         private HighWatermarkListener highWatermarkListener;
+        private FlushObserver flushObserver = FlushObserver.NONE;
 
         /** {@code log.dirs} (one directory). */
         public Options(Path dataDir) {
@@ -162,6 +163,9 @@ public final class LogManager implements AutoCloseable {
         /** Installed on every log this manager opens or creates. */
         public Options highWatermarkListener(HighWatermarkListener l) { this.highWatermarkListener = l; return this; }
 
+        /** Told of every group-commit round that made data durable (see {@link FlushObserver}). */
+        public Options flushObserver(FlushObserver o) { this.flushObserver = o; return this; }
+
         /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
         public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
     }
@@ -193,6 +197,7 @@ public final class LogManager implements AutoCloseable {
         this.dir = options.dataDir;
         this.clock = options.clock;
         this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
+        flusher.observer(options.flushObserver);
         this.preallocator = options.preallocateBytes == 0 ? null
                 : new Preallocator("brook-log-preallocator", options.preallocateBytes, options.clock);
         this.scheduler = new Scheduler("brook-log-scheduler", this::onBackgroundError);
@@ -262,6 +267,7 @@ public final class LogManager implements AutoCloseable {
                     Log log = futures.get(i).get();
                     log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
                     log.setHighWatermarkListener(options.highWatermarkListener);
+                    log.setTruncationListener(truncated -> checkpointRecoveryPoints());
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
                     LOG.error("could not open {}", partitionDirs.get(i), e.getCause());
@@ -391,6 +397,7 @@ public final class LogManager implements AutoCloseable {
                     flusher, preallocator);
             log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
             log.setHighWatermarkListener(options.highWatermarkListener);
+            log.setTruncationListener(truncated -> checkpointRecoveryPoints());
             logs.put(tp, log);
             return log;
         }
@@ -412,8 +419,15 @@ public final class LogManager implements AutoCloseable {
             Path renamed = dir.resolve(deleteDirName(topic, partition));
             DurableFiles.moveAtomically(log.dir(), renamed);
             DurableFiles.deleteRecursively(renamed);
-            return true;
         }
+        // As Kafka does: a checkpoint that still named the deleted log would hand its recovery
+        // point to a log created again under the same name after a crash.
+        try {
+            checkpointRecoveryPoints();
+        } catch (IOException e) {
+            LOG.warn("could not write the recovery-point checkpoint after deleting {}-{}", topic, partition, e);
+        }
+        return true;
     }
 
     /**
@@ -495,17 +509,21 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Writes every log's durable offset to {@code recovery-point-offset-checkpoint}. */
-    public void checkpointRecoveryPoints() throws IOException {
-        Map<String, Long> points = new HashMap<>();
+    /**
+     * Writes every log's durable offset to {@code recovery-point-offset-checkpoint}. Serialised:
+     * the offsets are read inside, so the last writer writes the latest (a truncation's lowered
+     * offset is never overwritten by an older, higher one).
+     */
+    public synchronized void checkpointRecoveryPoints() throws IOException {
+        // one pass over the logs: one created or deleted meanwhile is in both parts or in neither
+        StringBuilder lines = new StringBuilder();
+        int count = 0;
         for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
-            points.put(e.getKey().toString(), e.getValue().durableOffset());
+            lines.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
+                    .append(e.getValue().durableOffset()).append('\n');
+            count++;
         }
-        StringBuilder sb = new StringBuilder("0\n").append(points.size()).append('\n');
-        for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
-            sb.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
-                    .append(points.get(e.getKey().toString())).append('\n');
-        }
+        StringBuilder sb = new StringBuilder("0\n").append(count).append('\n').append(lines);
         DurableFiles.writeAtomically(dir.resolve(RECOVERY_POINT_FILE), sb.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -617,8 +635,13 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Simulated crash for tests: threads stop, nothing is flushed, no marker is written. */
-    void crash() throws IOException {
+    /**
+     * Simulated crash (tests, and the server's fault hooks): threads stop, nothing is flushed,
+     * no checkpoint or marker is written, and the directory is released, so the next open
+     * recovers as after a kill. What the page cache holds stays; a caller that wants it lost
+     * cuts it off through {@link SegmentChannels}.
+     */
+    public void crash() throws IOException {
         closed = true;
         cleanerScheduler.close();
         scheduler.close();

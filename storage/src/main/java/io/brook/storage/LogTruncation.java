@@ -9,7 +9,12 @@ import java.util.List;
 /**
  * Removing data from the end of a log ({@link Log#truncateTo}): every record at or above an
  * offset goes, a batch straddling it whole; producer state and the aborted transactions are
- * rebuilt as of the new end, and durability waiters above it fail.
+ * rebuilt as of the new end, and durability waiters above it fail. The durable offset follows the
+ * end down, and before {@code truncateTo} returns the {@link Listener} (the log manager) writes it
+ * to the recovery-point checkpoint, as Kafka's {@code LogManager.truncateTo} does: a checkpoint
+ * left above the new end would let the next unclean start take records appended after the
+ * truncation, not yet forced, for durable ones, and their torn tail for corruption of acknowledged
+ * data.
  *
  * <p>Threading: holds the log's state-file lock, flush lock and append lock (in that order), so
  * no flush, state-file write or append interleaves with it. Removed segments are renamed under
@@ -18,6 +23,12 @@ import java.util.List;
  * and the state files written after the append lock is released.
  */
 final class LogTruncation {
+
+    /** Told after a truncation lowered a log's durable offset, before {@code truncateTo} returns. */
+    @FunctionalInterface
+    interface Listener {
+        void truncated(Log log) throws IOException;
+    }
 
     private LogTruncation() {
     }
@@ -32,6 +43,10 @@ final class LogTruncation {
                 }
                 log.deleteRetired(removed);
                 log.stateFiles.persist();
+                Listener l = log.truncationListener();
+                if (l != null) {
+                    l.truncated(log);
+                }
             }
         } finally {
             log.stateFiles.writeLock.unlock();

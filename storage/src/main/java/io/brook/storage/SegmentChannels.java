@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Opens the channels of segment files (data and index files): the one seam through which the storage
  * tests put a channel that fails on demand (no space, I/O errors and short writes on write,
- * force and read; see {@code docs/storage-faults.md}).
+ * force and read; see {@code docs/storage-faults.md}), and through which the server's fault hooks
+ * (an embedded broker built with {@code faults(true)}) fail fsyncs, fill the disk and lose what
+ * was not forced when they simulate a crash.
  *
  * <p>Cost: production installs nothing, so {@link #open} returns the JDK's own channel and every
  * write, force and read of a segment calls the one {@link FileChannel} class the JVM has loaded
@@ -20,10 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Threading: any thread; interceptors are keyed by directory, so tests running in parallel
  * in one JVM each see only their own files.
  */
-final class SegmentChannels {
+public final class SegmentChannels {
     /** Replaces a freshly opened channel (or fails the open). */
     @FunctionalInterface
-    interface Interceptor {
+    public interface Interceptor {
         FileChannel opened(Path file, FileChannel channel) throws IOException;
     }
 
@@ -32,13 +34,13 @@ final class SegmentChannels {
     private SegmentChannels() {
     }
 
-    /** Test seam: channels of files below {@code dir} are opened through {@code interceptor}. */
-    static void intercept(Path dir, Interceptor interceptor) {
+    /** Channels of files below {@code dir} are opened through {@code interceptor}. */
+    public static void intercept(Path dir, Interceptor interceptor) {
         INTERCEPTORS.put(dir.toAbsolutePath(), interceptor);
     }
 
     /** Removes the interceptor of {@code dir}. */
-    static void stopIntercepting(Path dir) {
+    public static void stopIntercepting(Path dir) {
         INTERCEPTORS.remove(dir.toAbsolutePath());
     }
 

@@ -157,6 +157,50 @@ class LogManagerTest {
     }
 
     @Test
+    void shouldLowerTheRecoveryPointCheckpointWhenALogIsTruncated() throws Exception {
+        LogManager m = open();
+        Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+        for (int i = 0; i < 10; i++) {
+            AppendResult r = log.append(Batches.batch(1000, 2, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+        }
+        m.checkpointRecoveryPoints();
+        Path checkpoint = tmp.resolve(LogManager.RECOVERY_POINT_FILE);
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 20");
+
+        log.truncateTo(10);
+        // before truncateTo returns, not at the next periodic checkpoint
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 10").doesNotContain("t 0 20");
+
+        // Appended after the truncation and not forced, then torn by a crash: a stale checkpoint (20)
+        // would have called these offsets durable.
+        log.append(Batches.batch(1000, 4, "k"), 0);
+        m.crash();
+        Path seg = tmp.resolve("t-0").resolve("00000000000000000000.log");
+        Files.write(seg, new byte[] {0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 99}, java.nio.file.StandardOpenOption.APPEND);
+        try (LogManager m2 = open()) {
+            Log again = m2.getLog("t", 0);
+            assertThat(again.logEndOffset()).isBetween(10L, 14L);
+            long end = again.logEndOffset();
+            assertThat(again.append(Batches.batch(1000, 1, "k"), 0).baseOffset()).isEqualTo(end);
+        }
+    }
+
+    @Test
+    void shouldForgetADeletedLogInTheRecoveryPointCheckpoint() throws Exception {
+        try (LogManager m = open()) {
+            Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+            AppendResult r = log.append(Batches.batch(1000, 5, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+            m.checkpointRecoveryPoints();
+            Path checkpoint = tmp.resolve(LogManager.RECOVERY_POINT_FILE);
+            assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 5");
+            m.deleteLog("t", 0);
+            assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).noneMatch(l -> l.startsWith("t 0 "));
+        }
+    }
+
+    @Test
     void shouldCheckpointRecoveryPointsOnceLogsAreOpenedAfterAnUncleanStart() throws Exception {
         LogManager m = open();
         Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());

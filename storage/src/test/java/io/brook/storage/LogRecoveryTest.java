@@ -118,6 +118,25 @@ class LogRecoveryTest {
     }
 
     @Test
+    void shouldReportCorruptionInTheActiveSegmentBelowTheRecoveryPointInsteadOfTruncatingDurableData() throws Exception {
+        fx = new LogFixture(tmp, Map.of());
+        Log log = fx.open();
+        long[] ends = fill(log, 6);
+        Path f = lastLogFile(log);
+        long end = log.logEndOffset();
+        long size = Files.size(f);
+        // the fourth batch is damaged, and the recovery point says all six were forced
+        log = fx.crashAndReopenAfter(() -> flip(f, ends[2] + 70), end);
+        assertThat(log.corruption()).contains(f.toString());
+        assertThat(Files.size(f)).as("acknowledged records not cut off").isEqualTo(size);
+        assertThat(end).isEqualTo(12);
+        assertThat(Batches.records(log.read(0, 1 << 20, true).records())).hasSize(6);
+        assertThat(log.read(6, 100, true).error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+        assertThat(log.append(Batches.batch(1, 1, "k"), 0).error()).as("no offset handed out twice")
+                .isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+    }
+
+    @Test
     void shouldTruncateTornTailOfRolledSegmentAboveRecoveryPointAndDropLaterSegments() throws Exception {
         fx = new LogFixture(tmp, Map.of(LogConfig.SEGMENT_BYTES, 300));
         Log log = fx.open();

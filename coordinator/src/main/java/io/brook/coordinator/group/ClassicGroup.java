@@ -234,6 +234,12 @@ final class ClassicGroup {
         return n;
     }
 
+    /** The committed offset of a partition, or null. */
+    CoordinatorRecords.OffsetValue offset(String topic, int partition) {
+        TreeMap<Integer, CoordinatorRecords.OffsetValue> parts = offsets.get(topic);
+        return parts == null ? null : parts.get(partition);
+    }
+
     void putOffset(String topic, int partition, CoordinatorRecords.OffsetValue value) {
         offsets.computeIfAbsent(topic, t -> new TreeMap<>()).put(partition, value);
     }

@@ -6,55 +6,71 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The record layouts of {@code __consumer_offsets} as Brook writes them. All integers are
- * big-endian. A string is an int32 byte length followed by UTF-8 bytes, length -1 meaning null;
- * bytes are an int32 length followed by the bytes, -1 meaning null. The key's leading version tells
- * what the record is; values carry their own version so that either can evolve.
+ * The records of {@code __consumer_offsets} in Kafka's own layout and versions, as Kafka 4.x
+ * writes them, so that Kafka's offsets formatter
+ * ({@code kafka-console-consumer --formatter org.apache.kafka.tools.consumer.OffsetsMessageFormatter}),
+ * Burrow and other tools that read the topic decode Brook's. A key starts with an int16 that is
+ * its record type (Kafka's "key version"); a value starts with its own version. Integers are
+ * big-endian; a string is an int16 length and UTF-8 bytes (length -1: null, where nullable);
+ * bytes are an int32 length and the bytes. Written versions (Kafka's for a 4.x metadata version):
  *
  * <pre>
- * Offset commit key (KEY_OFFSET = 1):
- *   +---------------+--------------+--------------+-----------------+
- *   | int16 version | string group | string topic | int32 partition |
- *   +---------------+--------------+--------------+-----------------+
- * Offset commit value (version 1), null = the offset was deleted/expired:
- *   +---------------+--------------+--------------------+-----------------+------------------------+
- *   | int16 version | int64 offset | int32 leader epoch | string metadata | int64 commit timestamp |
- *   +---------------+--------------+--------------------+-----------------+------------------------+
+ * OffsetCommitKey (type 1; type 0 is read too, same fields):
+ *   +-------------+--------------+--------------+-----------------+
+ *   | int16 1     | string group | string topic | int32 partition |
+ *   +-------------+--------------+--------------+-----------------+
+ * OffsetCommitValue v3 (null value: the offset was deleted or expired):
+ *   +----------+--------------+--------------------+-----------------+------------------------+
+ *   | int16 3  | int64 offset | int32 leader epoch | string metadata | int64 commit timestamp |
+ *   +----------+--------------+--------------------+-----------------+------------------------+
+ *   (read: v0 and v2 without the epoch, v1 with an int64 expire timestamp after the commit
+ *    timestamp, v4 flexible: compact strings and tagged fields)
  *
- * Group metadata key (KEY_GROUP = 2):
- *   +---------------+--------------+
- *   | int16 version | string group |
- *   +---------------+--------------+
- * Group metadata value (version 1), null = the group was deleted:
- *   +---------------+----------------------+------------------+----------------------+---------------+
- *   | int16 version | string protocol type | int32 generation | string protocol name | string leader |
- *   +---------------+----------------------+------------------+----------------------+---------------+
- *   | int64 state timestamp | int32 member count | member ...                                        |
- *   +-----------------------+--------------------+---------------------------------------------------+
- *   member:
- *   +------------------+------------------------+-----------------+-------------------+
- *   | string member id | string group instance  | string client id| string client host|
- *   +------------------+------------------------+-----------------+-------------------+
- *   | int32 rebalance timeout | int32 session timeout | int32 protocol count |
- *   +-------------------------+-----------------------+----------------------+
- *   | protocol: string name, bytes metadata ... | bytes assignment |
- *   +-------------------------------------------+------------------+
+ * GroupMetadataKey (type 2):
+ *   +-------------+--------------+
+ *   | int16 2     | string group |
+ *   +-------------+--------------+
+ * GroupMetadataValue v3 (null value: the group was deleted):
+ *   +---------+----------------------+------------------+-------------------------+
+ *   | int16 3 | string protocol type | int32 generation | nullable string protocol|
+ *   +---------+----------------------+------------------+-------------------------+
+ *   | nullable string leader | int64 state timestamp | int32 member count | member ...
+ *   +------------------------+-----------------------+--------------------+-----------
+ *   member: string member id, nullable string group instance id, string client id,
+ *           string client host, int32 rebalance timeout, int32 session timeout,
+ *           bytes subscription, bytes assignment
+ *   (read: v0 without rebalance timeout, state timestamp and instance id, v1 and v2 without
+ *    the later ones, v4 flexible)
  * </pre>
  *
- * Decoding checks every length against the bytes that remain and throws
+ * What Kafka's layout cannot hold: a member's subscription is that of the group's chosen protocol
+ * only (Kafka keeps no more, and a member that rejoins sends all of its own again); a group
+ * without a protocol type is written with the empty one, and read back without; a missing
+ * assignment is written empty.
+ *
+ * <p>Keys in Brook's earlier layout ({@link LegacyCoordinatorRecords}) are recognised: a key that
+ * does not parse as Kafka's, exactly to its last byte, is read as Brook's and returned wrapped in
+ * {@link Legacy}, whose value is to be read with the legacy decoders. The two cannot be mistaken
+ * for one another: Brook's strings have int32 lengths, so as Kafka's they leave bytes over.
+ *
+ * <p>Decoding checks every length against the bytes that remain and throws
  * {@link IllegalArgumentException} on a malformed record.
  */
 final class CoordinatorRecords {
 
+    static final short KEY_OFFSET_V0 = 0;
     static final short KEY_OFFSET = 1;
     static final short KEY_GROUP = 2;
-    static final short OFFSET_VALUE_VERSION = 1;
-    static final short GROUP_VALUE_VERSION = 1;
+    static final short OFFSET_VALUE_VERSION = 3;
+    static final short GROUP_VALUE_VERSION = 3;
+    private static final short MAX_OFFSET_VALUE_VERSION = 4;
+    private static final short MAX_GROUP_VALUE_VERSION = 4;
+    private static final byte[] EMPTY = new byte[0];
 
     private CoordinatorRecords() {
     }
 
-    sealed interface Key permits OffsetKey, GroupKey {
+    sealed interface Key permits OffsetKey, GroupKey, Legacy {
         String group();
     }
 
@@ -62,6 +78,14 @@ final class CoordinatorRecords {
     }
 
     record GroupKey(String group) implements Key {
+    }
+
+    /** A key in Brook's earlier layout: its value is in that layout too. */
+    record Legacy(Key key) implements Key {
+        @Override
+        public String group() {
+            return key.group();
+        }
     }
 
     record OffsetValue(long offset, int leaderEpoch, String metadata, long commitTimestamp) {
@@ -78,212 +102,317 @@ final class CoordinatorRecords {
     // ---------------------------------------------------------------- encoding
 
     static byte[] offsetKey(String group, String topic, int partition) {
-        byte[] g = utf8(group);
-        byte[] t = utf8(topic);
-        ByteBuffer b = ByteBuffer.allocate(2 + 4 + g.length + 4 + t.length + 4);
+        byte[] g = string(group, "group");
+        byte[] t = string(topic, "topic");
+        ByteBuffer b = ByteBuffer.allocate(2 + 2 + g.length + 2 + t.length + 4);
         b.putShort(KEY_OFFSET);
-        putBytes(b, g);
-        putBytes(b, t);
+        putString(b, g);
+        putString(b, t);
         b.putInt(partition);
         return b.array();
     }
 
     static byte[] groupKey(String group) {
-        byte[] g = utf8(group);
-        ByteBuffer b = ByteBuffer.allocate(2 + 4 + g.length);
+        byte[] g = string(group, "group");
+        ByteBuffer b = ByteBuffer.allocate(2 + 2 + g.length);
         b.putShort(KEY_GROUP);
-        putBytes(b, g);
+        putString(b, g);
         return b.array();
     }
 
     static byte[] offsetValue(OffsetValue v) {
-        byte[] m = utf8(v.metadata());
-        ByteBuffer b = ByteBuffer.allocate(2 + 8 + 4 + 4 + len(m) + 8);
+        byte[] m = string(v.metadata() == null ? "" : v.metadata(), "metadata");
+        ByteBuffer b = ByteBuffer.allocate(2 + 8 + 4 + 2 + m.length + 8);
         b.putShort(OFFSET_VALUE_VERSION);
         b.putLong(v.offset());
         b.putInt(v.leaderEpoch());
-        putBytes(b, m);
+        putString(b, m);
         b.putLong(v.commitTimestamp());
         return b.array();
     }
 
     static byte[] groupValue(GroupValue v) {
+        byte[] type = string(v.protocolType() == null ? "" : v.protocolType(), "protocol type");
+        byte[] protocol = nullableString(v.protocolName());
+        byte[] leader = nullableString(v.leader());
+        int size = 2 + 2 + type.length + 4 + 2 + len(protocol) + 2 + len(leader) + 8 + 4;
         List<byte[]> parts = new ArrayList<>();
-        byte[] type = utf8(v.protocolType());
-        byte[] name = utf8(v.protocolName());
-        byte[] leader = utf8(v.leader());
-        int size = 2 + 4 + len(type) + 4 + 4 + len(name) + 4 + len(leader) + 8 + 4;
         for (MemberValue m : v.members()) {
-            byte[][] f = {utf8(m.memberId()), utf8(m.instanceId()), utf8(m.clientId()), utf8(m.clientHost())};
+            byte[][] f = {string(m.memberId(), "member id"), nullableString(m.instanceId()),
+                string(m.clientId(), "client id"), string(m.clientHost(), "client host"),
+                subscription(m, v.protocolName()), m.assignment() == null ? EMPTY : m.assignment()};
+            for (int i = 0; i < 4; i++) {
+                size += 2 + len(f[i]);
+            }
+            size += 4 + 4 + 4 + f[4].length + 4 + f[5].length;
             for (byte[] x : f) {
                 parts.add(x);
-                size += 4 + len(x);
             }
-            size += 4 + 4 + 4;
-            for (Protocol p : m.protocols()) {
-                byte[] pn = utf8(p.name());
-                parts.add(pn);
-                size += 4 + len(pn) + 4 + len(p.metadata());
-            }
-            size += 4 + len(m.assignment());
         }
         ByteBuffer b = ByteBuffer.allocate(size);
         b.putShort(GROUP_VALUE_VERSION);
-        putBytes(b, type);
+        putString(b, type);
         b.putInt(v.generation());
-        putBytes(b, name);
-        putBytes(b, leader);
+        putString(b, protocol);
+        putString(b, leader);
         b.putLong(v.stateTimestamp());
         b.putInt(v.members().size());
         int i = 0;
         for (MemberValue m : v.members()) {
-            for (int k = 0; k < 4; k++) putBytes(b, parts.get(i++));
+            putString(b, parts.get(i++));
+            putString(b, parts.get(i++));
+            putString(b, parts.get(i++));
+            putString(b, parts.get(i++));
             b.putInt(m.rebalanceTimeoutMs());
             b.putInt(m.sessionTimeoutMs());
-            b.putInt(m.protocols().size());
-            for (Protocol p : m.protocols()) {
-                putBytes(b, parts.get(i++));
-                putBytes(b, p.metadata());
-            }
-            putBytes(b, m.assignment());
+            putBytes(b, parts.get(i++));
+            putBytes(b, parts.get(i++));
         }
         return b.array();
     }
 
-    // ---------------------------------------------------------------- decoding
-
-    /** @return the decoded key, or null for a key version this code does not know (skipped on replay) */
-    static Key readKey(byte[] key) {
-        ByteBuffer b = ByteBuffer.wrap(key);
-        short version = getShort(b);
-        switch (version) {
-            case KEY_OFFSET -> {
-                String group = getString(b);
-                String topic = getString(b);
-                int partition = getInt(b);
-                if (group == null || topic == null) throw new IllegalArgumentException("offset key with null group or topic");
-                return new OffsetKey(group, topic, partition);
-            }
-            case KEY_GROUP -> {
-                String group = getString(b);
-                if (group == null) throw new IllegalArgumentException("group key with null group");
-                return new GroupKey(group);
-            }
-            default -> {
-                return null;
+    /** The member's metadata for the group's protocol: what Kafka stores as its subscription. */
+    private static byte[] subscription(MemberValue m, String protocolName) {
+        if (protocolName != null) {
+            for (Protocol p : m.protocols()) {
+                if (p.name().equals(protocolName)) {
+                    return p.metadata() == null ? EMPTY : p.metadata();
+                }
             }
         }
+        return EMPTY;
+    }
+
+    // ---------------------------------------------------------------- decoding
+
+    /**
+     * @return the decoded key ({@link Legacy} for Brook's earlier layout), or null for a record
+     *     type this code does not know (e.g. KIP-848 groups' records: skipped on replay)
+     */
+    static Key readKey(byte[] key) {
+        Reader r = new Reader(key, false);
+        short version = r.int16();
+        if (version != KEY_OFFSET_V0 && version != KEY_OFFSET && version != KEY_GROUP) {
+            return null;
+        }
+        Key kafka = null;
+        try {
+            if (version == KEY_GROUP) {
+                kafka = new GroupKey(r.string());
+            } else {
+                kafka = new OffsetKey(r.string(), r.string(), r.int32());
+            }
+            r.end();
+        } catch (IllegalArgumentException e) {
+            kafka = null;
+        }
+        if (kafka != null) {
+            return kafka;
+        }
+        Key legacy = LegacyCoordinatorRecords.readKey(key);
+        if (legacy == null) {
+            throw new IllegalArgumentException("key of type " + version + " is neither Kafka's nor Brook's layout");
+        }
+        return new Legacy(legacy);
     }
 
     static OffsetValue readOffsetValue(byte[] value) {
-        ByteBuffer b = ByteBuffer.wrap(value);
-        short version = getShort(b);
-        if (version != OFFSET_VALUE_VERSION) throw new IllegalArgumentException("unknown offset value version " + version);
-        long offset = getLong(b);
-        int epoch = getInt(b);
-        String metadata = getString(b);
-        long ts = getLong(b);
-        return new OffsetValue(offset, epoch, metadata, ts);
+        Reader r = new Reader(value, false);
+        short version = r.int16();
+        if (version < 0 || version > MAX_OFFSET_VALUE_VERSION) {
+            throw new IllegalArgumentException("unknown offset value version " + version);
+        }
+        r.flexible = version >= 4;
+        long offset = r.int64();
+        int epoch = version >= 3 ? r.int32() : -1;
+        String metadata = r.string();
+        long commitTimestamp = r.int64();
+        if (version == 1) {
+            r.int64(); // expire timestamp: Brook expires by the commit timestamp and the group's retention
+        }
+        r.taggedFields();
+        return new OffsetValue(offset, epoch, metadata, commitTimestamp);
     }
 
     static GroupValue readGroupValue(byte[] value) {
-        ByteBuffer b = ByteBuffer.wrap(value);
-        short version = getShort(b);
-        if (version != GROUP_VALUE_VERSION) throw new IllegalArgumentException("unknown group value version " + version);
-        String type = getString(b);
-        int generation = getInt(b);
-        String name = getString(b);
-        String leader = getString(b);
-        long ts = getLong(b);
-        int count = getInt(b);
-        // Each member takes at least 9 int32 fields; reject counts the bytes cannot hold.
-        checkCount(count, 36, b);
+        Reader r = new Reader(value, false);
+        short version = r.int16();
+        if (version < 0 || version > MAX_GROUP_VALUE_VERSION) {
+            throw new IllegalArgumentException("unknown group value version " + version);
+        }
+        r.flexible = version >= 4;
+        String type = r.string();
+        int generation = r.int32();
+        String protocol = r.nullableString();
+        String leader = r.nullableString();
+        long stateTimestamp = version >= 2 ? r.int64() : -1;
+        // a member takes at least its four strings' lengths, two int32s and two byte lengths
+        int count = r.arrayLength(r.flexible ? 8 : 20);
         List<MemberValue> members = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            String memberId = getString(b);
-            String instanceId = getString(b);
-            String clientId = getString(b);
-            String clientHost = getString(b);
-            int rebalance = getInt(b);
-            int session = getInt(b);
-            int pc = getInt(b);
-            checkCount(pc, 8, b);
-            List<Protocol> protocols = new ArrayList<>(pc);
-            for (int p = 0; p < pc; p++) {
-                String protocolName = getString(b);
-                byte[] metadata = getBytes(b);
-                if (protocolName == null || metadata == null) {
-                    throw new IllegalArgumentException("member protocol with null name or metadata");
-                }
-                protocols.add(new Protocol(protocolName, metadata));
+            String memberId = r.string();
+            String instanceId = version >= 3 ? r.nullableString() : null;
+            String clientId = r.string();
+            String clientHost = r.string();
+            int rebalance = version >= 1 ? r.int32() : -1;
+            int session = r.int32();
+            byte[] subscription = r.bytes();
+            byte[] assignment = r.bytes();
+            r.taggedFields();
+            if (version == 0) {
+                rebalance = session; // Kafka's reading of a v0 member: the session time-out bounds the rebalance
             }
-            byte[] assignment = getBytes(b);
-            if (memberId == null || clientId == null || clientHost == null) {
-                throw new IllegalArgumentException("member with null id, client id or host");
-            }
-            members.add(new MemberValue(memberId, instanceId, clientId, clientHost, rebalance, session, protocols, assignment));
+            List<Protocol> protocols = protocol == null ? List.of() : List.of(new Protocol(protocol, subscription));
+            members.add(new MemberValue(memberId, instanceId, clientId, clientHost, rebalance, session, protocols,
+                    assignment));
         }
-        return new GroupValue(type, generation, name, leader, ts, members);
+        r.taggedFields();
+        return new GroupValue(type.isEmpty() ? null : type, generation, protocol, leader, stateTimestamp, members);
     }
 
     // ---------------------------------------------------------------- helpers
 
-    private static byte[] utf8(String s) {
-        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    private static byte[] string(String s, String what) {
+        if (s == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        return checked(s.getBytes(StandardCharsets.UTF_8), what);
+    }
+
+    private static byte[] nullableString(String s) {
+        return s == null ? null : checked(s.getBytes(StandardCharsets.UTF_8), "string");
+    }
+
+    private static byte[] checked(byte[] b, String what) {
+        if (b.length > Short.MAX_VALUE) {
+            throw new IllegalArgumentException(what + " is longer than " + Short.MAX_VALUE + " bytes");
+        }
+        return b;
     }
 
     private static int len(byte[] b) {
         return b == null ? 0 : b.length;
     }
 
-    private static void putBytes(ByteBuffer b, byte[] bytes) {
-        if (bytes == null) {
-            b.putInt(-1);
+    private static void putString(ByteBuffer b, byte[] s) {
+        if (s == null) {
+            b.putShort((short) -1);
         } else {
-            b.putInt(bytes.length);
-            b.put(bytes);
+            b.putShort((short) s.length);
+            b.put(s);
         }
     }
 
-    private static void need(ByteBuffer b, int n, String what) {
-        if (b.remaining() < n) {
-            throw new IllegalArgumentException(what + ": need " + n + " bytes, " + b.remaining() + " remain");
+    private static void putBytes(ByteBuffer b, byte[] bytes) {
+        b.putInt(bytes.length);
+        b.put(bytes);
+    }
+
+    /** Reads Kafka's primitive types, classic or (flexible) compact, bounded by what remains. */
+    private static final class Reader {
+        private final ByteBuffer b;
+        boolean flexible;
+
+        Reader(byte[] bytes, boolean flexible) {
+            this.b = ByteBuffer.wrap(bytes);
+            this.flexible = flexible;
         }
-    }
 
-    private static void checkCount(int count, int minBytesEach, ByteBuffer b) {
-        if (count < 0 || (long) count * minBytesEach > b.remaining()) {
-            throw new IllegalArgumentException("count " + count + " exceeds remaining " + b.remaining() + " bytes");
+        private void need(int n, String what) {
+            if (n < 0 || b.remaining() < n) {
+                throw new IllegalArgumentException(what + ": need " + n + " bytes, " + b.remaining() + " remain");
+            }
         }
-    }
 
-    private static short getShort(ByteBuffer b) {
-        need(b, 2, "int16");
-        return b.getShort();
-    }
+        short int16() {
+            need(2, "int16");
+            return b.getShort();
+        }
 
-    private static int getInt(ByteBuffer b) {
-        need(b, 4, "int32");
-        return b.getInt();
-    }
+        int int32() {
+            need(4, "int32");
+            return b.getInt();
+        }
 
-    private static long getLong(ByteBuffer b) {
-        need(b, 8, "int64");
-        return b.getLong();
-    }
+        long int64() {
+            need(8, "int64");
+            return b.getLong();
+        }
 
-    private static byte[] getBytes(ByteBuffer b) {
-        int n = getInt(b);
-        if (n == -1) return null;
-        if (n < 0) throw new IllegalArgumentException("negative length " + n);
-        need(b, n, "bytes");
-        byte[] out = new byte[n];
-        b.get(out);
-        return out;
-    }
+        int unsignedVarint() {
+            int value = 0;
+            for (int shift = 0; shift < 35; shift += 7) {
+                need(1, "varint");
+                byte x = b.get();
+                value |= (x & 0x7f) << shift;
+                if ((x & 0x80) == 0) {
+                    return value;
+                }
+            }
+            throw new IllegalArgumentException("varint longer than 5 bytes");
+        }
 
-    private static String getString(ByteBuffer b) {
-        byte[] bytes = getBytes(b);
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+        /** A length: -1 for null, else the count that follows. */
+        private int length() {
+            return flexible ? unsignedVarint() - 1 : int16();
+        }
+
+        String nullableString() {
+            int n = length();
+            if (n == -1) {
+                return null;
+            }
+            need(n, "string");
+            byte[] s = new byte[n];
+            b.get(s);
+            return new String(s, StandardCharsets.UTF_8);
+        }
+
+        String string() {
+            String s = nullableString();
+            if (s == null) {
+                throw new IllegalArgumentException("null string where one is required");
+            }
+            return s;
+        }
+
+        byte[] bytes() {
+            int n = flexible ? unsignedVarint() - 1 : int32();
+            if (n < 0) {
+                throw new IllegalArgumentException("null or negative bytes length " + n);
+            }
+            need(n, "bytes");
+            byte[] out = new byte[n];
+            b.get(out);
+            return out;
+        }
+
+        int arrayLength(int minBytesEach) {
+            int n = flexible ? unsignedVarint() - 1 : int32();
+            if (n < 0 || (long) n * minBytesEach > b.remaining()) {
+                throw new IllegalArgumentException("count " + n + " exceeds remaining " + b.remaining() + " bytes");
+            }
+            return n;
+        }
+
+        /** Skips a flexible version's tagged fields (none in a classic version). */
+        void taggedFields() {
+            if (!flexible) {
+                return;
+            }
+            int count = unsignedVarint();
+            for (int i = 0; i < count; i++) {
+                unsignedVarint(); // tag
+                int size = unsignedVarint();
+                need(size, "tagged field");
+                b.position(b.position() + size);
+            }
+        }
+
+        void end() {
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " bytes left over");
+            }
+        }
     }
 }

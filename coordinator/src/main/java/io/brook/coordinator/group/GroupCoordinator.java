@@ -2,15 +2,19 @@ package io.brook.coordinator.group;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.message.DeleteGroupsRequest;
@@ -45,9 +49,22 @@ import org.slf4j.LoggerFactory;
  * turns wire messages into calls of {@link ClassicMembership}, {@link GroupOffsets} and
  * {@link GroupAdmin} and their results back into responses.
  *
- * <p><b>Use.</b> Construct, call {@link #start()} (replays the log on the calling thread, then starts
- * the coordinator thread), call one method per API from any thread, {@link #close()} at shutdown.
- * FindCoordinator is answered by the server itself: this node is the coordinator of every group.
+ * <p><b>Use.</b> Construct, call {@link #start()} (starts the coordinator thread and the loading of
+ * {@code __consumer_offsets} in the background), call one method per API from any thread,
+ * {@link #close()} at shutdown. FindCoordinator is answered by the server itself: this node is the
+ * coordinator of every group.
+ *
+ * <p><b>Loading.</b> As in Kafka, the coordinator serves while it loads: a {@link CoordinatorLoader}
+ * reads the partitions of {@code __consumer_offsets} one after another, and until a group's
+ * partition is loaded every request for that group gets Kafka's answer for a loading coordinator —
+ * COORDINATOR_LOAD_IN_PROGRESS (retriable) in the place each API has for an error (per partition
+ * of OffsetCommit, per group of DescribeGroups, DeleteGroups and OffsetFetch v8+, the response's
+ * error otherwise; OffsetFetch v0-1 has only partition errors), except Heartbeat, which Kafka
+ * answers NONE meanwhile, and ListGroups, which gets it as long as any partition loads. Requests
+ * with an empty group id are answered INVALID_GROUP_ID first, as Kafka does. Groups of a
+ * partition whose load failed get NOT_COORDINATOR until a restart and are left out of ListGroups.
+ * No answer comes from a partially loaded partition, no write of its groups is made meanwhile
+ * (so no committed offset goes backwards), and neither session timers nor offset expiry touch it.
  *
  * <p><b>Threading.</b> Every method may be called from any thread (e.g. Netty event loops). Each
  * request is handed through the {@link EventLoop}'s MPSC queue to the one coordinator thread that
@@ -74,7 +91,6 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
 
     private final GroupCoordinatorConfig config;
-    private final CoordinatorLog log;
     private final EventLoop loop;
     private final ClassicGroups groups;
     private final ClassicMembership membership;
@@ -83,6 +99,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private final GroupAdmin admin;
     private final TxnOffsets txnOffsets;
     private final GroupReplay replay;
+    private final CoordinatorLoader loader;
+    private final DurableWriter writer;
     private final boolean threaded;
     private final AtomicInteger taskFailures = new AtomicInteger();
     private volatile boolean started;
@@ -91,39 +109,88 @@ public final class GroupCoordinator implements AutoCloseable {
     private boolean shutdown;
 
     public GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock) {
-        this(config, log, clock, true);
+        this(config, log, clock, null);
     }
 
-    /** With {@code threaded = false} no thread is started; tests drive the loop with {@link #runPending()}. */
+    /**
+     * @param loadExecutor runs the reads of {@code __consumer_offsets} at start-up; null for a thread
+     *                     of the coordinator's own ({@code group-coordinator-loader})
+     */
+    public GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock, Executor loadExecutor) {
+        this(config, log, clock, true, loadExecutor, CoordinatorLoader.DEFAULT_CHUNK_BYTES);
+    }
+
+    /**
+     * With {@code threaded = false} no thread is started; tests drive the loop with {@link #runPending()},
+     * and the log is read on the test thread too, so that {@link #start()} returns loaded.
+     */
     GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock, boolean threaded) {
+        this(config, log, clock, threaded, threaded ? null : Runnable::run, CoordinatorLoader.DEFAULT_CHUNK_BYTES);
+    }
+
+    /** Tests: the loading's reads run on {@code loadExecutor}, {@code chunkBytes} at a time. */
+    GroupCoordinator(GroupCoordinatorConfig config, CoordinatorLog log, Clock clock, boolean threaded,
+                     Executor loadExecutor, int chunkBytes) {
         this.config = config;
-        this.log = log;
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> {
             taskFailures.incrementAndGet();
             LOG.error("group coordinator task failed", e);
         });
         DurableWriter writer = new DurableWriter(loop, log);
+        this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
         this.membership = new ClassicMembership(config, writer, groups, rebalance);
-        this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance);
+        this.replay = new GroupReplay(groups, rebalance, this::migrateLegacyRecords);
+        this.loader = new CoordinatorLoader(GroupCoordinatorConfig.OFFSETS_TOPIC, config.offsetsTopicPartitions(), log,
+                loop, replay, chunkBytes, loadExecutor, "group-coordinator-loader");
+        this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
+                p -> loader.state(p) == CoordinatorLoader.State.ACTIVE);
         this.admin = new GroupAdmin(loop, writer, groups);
         this.txnOffsets = new TxnOffsets(config, loop, writer, groups);
-        this.replay = new GroupReplay(groups, rebalance);
     }
 
-    /** Replays {@code __consumer_offsets} into memory, then starts serving. Call once. */
+    /**
+     * Starts serving, and loading {@code __consumer_offsets} in the background (see the class
+     * comment). Never fails because of what that topic holds. Call once.
+     */
     public synchronized void start() {
         if (started) throw new IllegalStateException("already started");
-        log.replay(replay::apply);
-        replay.complete();
+        loader.loaded().thenRun(() -> {
+            if (replay.skipped() > 0) {
+                LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, replay.skipped());
+            }
+        });
         offsets.scheduleExpiry();
-        if (replay.skipped() > 0) {
-            LOG.warn("{}: skipped {} unreadable records while loading", GroupCoordinatorConfig.OFFSETS_TOPIC, replay.skipped());
-        }
         started = true;
         if (threaded) loop.start("group-coordinator");
+        loader.start();
+        if (!threaded) loop.runPending();
+    }
+
+    /**
+     * Completes once no partition of {@code __consumer_offsets} is loading any more (each is loaded,
+     * or failed); on the coordinator thread, so a dependent action must not block.
+     */
+    public CompletableFuture<Void> loaded() {
+        return loader.loaded();
+    }
+
+    /**
+     * Writes the records that move what a just-loaded partition held in Brook's earlier record
+     * layout to Kafka's (see {@link GroupReplay#migration}), on the coordinator thread; until they
+     * are durable the old records stay, and a restart moves them again.
+     */
+    private void migrateLegacyRecords(int partition, List<CoordinatorRecord> batch) {
+        LOG.info("{}-{}: moving {} records of Brook's earlier layout to Kafka's", GroupCoordinatorConfig.OFFSETS_TOPIC,
+                partition, batch.size());
+        writer.write(partition, batch).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("{}-{}: could not move records to Kafka's layout; the next start tries again",
+                        GroupCoordinatorConfig.OFFSETS_TOPIC, partition, e);
+            }
+        });
     }
 
     /** Stops the coordinator thread; parked requests are answered with NOT_COORDINATOR. */
@@ -132,6 +199,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (closed) return;
         closed = true;
         if (!started) return;
+        loader.close();
         loop.execute(() -> {
             shutdown = true;
             rebalance.answerParked(Errors.NOT_COORDINATOR);
@@ -156,6 +224,13 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<JoinGroupResponse> joinGroup(JoinGroupRequest request, short version, String clientId, String clientHost) {
         return submit(() -> {
+            String groupId = request.groupId();
+            if (groupId != null && !groupId.isEmpty() && request.sessionTimeoutMs() >= config.minSessionTimeoutMs()
+                    && request.sessionTimeoutMs() <= config.maxSessionTimeoutMs()) {
+                // Kafka checks the id and the session timeout first, and answers a loading group with no member id
+                Errors notLoaded = loadError(groupId);
+                if (notLoaded != Errors.NONE) return CompletableFuture.completedFuture(toJoinResponse(JoinResult.error(notLoaded, ""), version));
+            }
             List<Protocol> protocols = new ArrayList<>(request.protocols().size());
             for (JoinGroupRequest.JoinGroupRequestProtocol p : request.protocols()) {
                 protocols.add(new Protocol(p.name(), p.metadata() == null ? GroupMember.EMPTY_BYTES : p.metadata()));
@@ -187,7 +262,7 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ SyncGroup
 
     public CompletableFuture<SyncGroupResponse> syncGroup(SyncGroupRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
             Map<String, byte[]> assignments = new LinkedHashMap<>();
             for (SyncGroupRequest.SyncGroupRequestAssignment a : request.assignments()) {
                 assignments.put(a.memberId(), a.assignment());
@@ -207,16 +282,23 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ Heartbeat
 
     public CompletableFuture<HeartbeatResponse> heartbeat(HeartbeatRequest request, short version) {
-        return submit(() -> CompletableFuture.completedFuture(new HeartbeatResponse().errorCode(
-                membership.heartbeat(request.groupId(), request.generationId(), request.memberId(),
-                        version >= 3 ? request.groupInstanceId() : null).code())),
-                e -> new HeartbeatResponse().errorCode(e.code()));
+        return submit(() -> {
+            Errors notLoaded = loadErrorUnlessEmpty(request.groupId());
+            if (notLoaded != Errors.NONE) {
+                // Kafka answers the heartbeat of a group still loading blindly: NONE
+                Errors answer = notLoaded == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.NONE : notLoaded;
+                return CompletableFuture.completedFuture(new HeartbeatResponse().errorCode(answer.code()));
+            }
+            return CompletableFuture.completedFuture(new HeartbeatResponse().errorCode(
+                    membership.heartbeat(request.groupId(), request.generationId(), request.memberId(),
+                            version >= 3 ? request.groupInstanceId() : null).code()));
+        }, e -> new HeartbeatResponse().errorCode(e.code()));
     }
 
     // ------------------------------------------------------------------ LeaveGroup
 
     public CompletableFuture<LeaveGroupResponse> leaveGroup(LeaveGroupRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
             List<LeavingMember> leaving = new ArrayList<>();
             if (version < 3) {
                 leaving.add(new LeavingMember(request.memberId(), null));
@@ -244,7 +326,7 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ OffsetCommit
 
     public CompletableFuture<OffsetCommitResponse> commitOffsets(OffsetCommitRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> loadErrorUnlessNull(request.groupId()), () -> {
             List<CommitPartition> partitions = new ArrayList<>();
             for (OffsetCommitRequest.OffsetCommitRequestTopic t : request.topics()) {
                 for (OffsetCommitRequest.OffsetCommitRequestPartition p : t.partitions()) {
@@ -283,7 +365,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * Topics are named (the caller resolves the topic ids of v6).
      */
     public CompletableFuture<TxnOffsetCommitResponse> txnOffsetCommit(TxnOffsetCommitRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
             List<CommitPartition> partitions = new ArrayList<>();
             for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
                 for (TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition p : t.partitions()) {
@@ -353,7 +435,7 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ OffsetFetch
 
     public CompletableFuture<OffsetFetchResponse> fetchOffsets(OffsetFetchRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> version < 8 ? loadErrorUnlessNull(request.groupId()) : Errors.NONE, () -> {
             boolean requireStable = version >= 7 && request.requireStable();
             if (version < 8) {
                 Map<String, List<Integer>> topics = null;
@@ -376,6 +458,11 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
+                Errors notLoaded = loadErrorUnlessNull(g.groupId());
+                if (notLoaded != Errors.NONE) {
+                    groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(notLoaded.code()));
+                    continue;
+                }
                 Map<String, List<Integer>> topics = null;
                 if (g.topics() != null) {
                     topics = new LinkedHashMap<>();
@@ -396,6 +483,19 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(new OffsetFetchResponse().groups(groups));
         }, e -> {
+            if (version < 2) {
+                // no error of its own before v2: each partition asked for carries it (as Kafka's error response)
+                List<OffsetFetchResponse.OffsetFetchResponseTopic> topics = new ArrayList<>();
+                for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
+                    OffsetFetchResponse.OffsetFetchResponseTopic topic = new OffsetFetchResponse.OffsetFetchResponseTopic().name(t.name());
+                    for (int p : t.partitionIndexes()) {
+                        topic.partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition().partitionIndex(p)
+                                .committedOffset(-1).committedLeaderEpoch(-1).metadata("").errorCode(e.code()));
+                    }
+                    topics.add(topic);
+                }
+                return new OffsetFetchResponse().topics(topics).errorCode(e.code());
+            }
             if (version < 8) return new OffsetFetchResponse().errorCode(e.code());
             List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
@@ -411,7 +511,22 @@ public final class GroupCoordinator implements AutoCloseable {
         return submit(() -> {
             boolean withOperations = version >= 3 && request.includeAuthorizedOperations();
             List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
-            for (DescribedGroup g : admin.describe(request.groups(), version)) {
+            List<String> loadedIds = new ArrayList<>(request.groups().size());
+            List<Errors> notLoaded = new ArrayList<>(request.groups().size());
+            for (String id : request.groups()) {
+                Errors e = loadErrorUnlessNull(id);
+                notLoaded.add(e);
+                if (e == Errors.NONE) loadedIds.add(id);
+            }
+            Iterator<DescribedGroup> loadedGroups = admin.describe(loadedIds, version).iterator();
+            for (int i = 0; i < request.groups().size(); i++) {
+                if (notLoaded.get(i) != Errors.NONE) {
+                    // Kafka's shape for a group it cannot look at: the id and the error, every other field at its default
+                    out.add(new DescribeGroupsResponse.DescribedGroup().groupId(request.groups().get(i))
+                            .errorCode(notLoaded.get(i).code()).groupState("").protocolType("").protocolData(""));
+                    continue;
+                }
+                DescribedGroup g = loadedGroups.next();
                 List<DescribeGroupsResponse.DescribedGroupMember> members = new ArrayList<>(g.members().size());
                 for (DescribedMember m : g.members()) {
                     members.add(new DescribeGroupsResponse.DescribedGroupMember().memberId(m.memberId())
@@ -437,6 +552,10 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public CompletableFuture<ListGroupsResponse> listGroups(ListGroupsRequest request, short version) {
         return submit(() -> {
+            if (loader.anyLoading()) {
+                // Kafka lists every partition's groups or none: a partition still loading fails the whole request
+                return CompletableFuture.completedFuture(new ListGroupsResponse().errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code()));
+            }
             List<ListGroupsResponse.ListedGroup> out = new ArrayList<>();
             for (ListedGroup g : admin.list(version >= 4 ? request.statesFilter() : null,
                     version >= 5 ? request.typesFilter() : null)) {
@@ -450,13 +569,25 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ DeleteGroups / OffsetDelete
 
     public CompletableFuture<DeleteGroupsResponse> deleteGroups(DeleteGroupsRequest request, short version) {
-        return submit(() -> admin.delete(request.groupsNames()).thenApply(results -> {
-            List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>(results.size());
-            for (Map.Entry<String, Errors> r : results) {
-                out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(r.getKey()).errorCode(r.getValue().code()));
+        return submit(() -> {
+            List<String> ids = request.groupsNames();
+            List<String> loadedIds = new ArrayList<>(ids.size());
+            List<Errors> notLoaded = new ArrayList<>(ids.size());
+            for (String id : ids) {
+                Errors e = loadErrorUnlessNull(id);
+                notLoaded.add(e);
+                if (e == Errors.NONE) loadedIds.add(id);
             }
-            return new DeleteGroupsResponse().results(out);
-        }), e -> {
+            return admin.delete(loadedIds).thenApply(results -> {
+                Iterator<Map.Entry<String, Errors>> deleted = results.iterator();
+                List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>(ids.size());
+                for (int i = 0; i < ids.size(); i++) {
+                    Map.Entry<String, Errors> r = notLoaded.get(i) != Errors.NONE ? Map.entry(ids.get(i), notLoaded.get(i)) : deleted.next();
+                    out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(r.getKey()).errorCode(r.getValue().code()));
+                }
+                return new DeleteGroupsResponse().results(out);
+            });
+        }, e -> {
             List<DeleteGroupsResponse.DeletableGroupResult> out = new ArrayList<>();
             for (String id : request.groupsNames()) out.add(new DeleteGroupsResponse.DeletableGroupResult().groupId(id).errorCode(e.code()));
             return new DeleteGroupsResponse().results(out);
@@ -464,7 +595,7 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     public CompletableFuture<OffsetDeleteResponse> deleteOffsets(OffsetDeleteRequest request, short version) {
-        return submit(() -> {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
             Map<String, List<Integer>> topics = new LinkedHashMap<>();
             for (OffsetDeleteRequest.OffsetDeleteRequestTopic t : request.topics()) {
                 List<Integer> parts = topics.computeIfAbsent(t.name(), n -> new ArrayList<>());
@@ -482,7 +613,73 @@ public final class GroupCoordinator implements AutoCloseable {
         }, e -> new OffsetDeleteResponse().errorCode(e.code()));
     }
 
+    // ------------------------------------------------------------------ loading
+
+    /**
+     * Kafka's error for a group whose partition of {@code __consumer_offsets} is not loaded:
+     * COORDINATOR_LOAD_IN_PROGRESS while it loads, NOT_COORDINATOR once its load failed; NONE when
+     * loaded. Coordinator thread.
+     */
+    private Errors loadError(String groupId) {
+        return switch (loader.state(config.partitionFor(groupId))) {
+            case ACTIVE -> Errors.NONE;
+            case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            case FAILED -> Errors.NOT_COORDINATOR;
+        };
+    }
+
+    /** {@link #loadError} for the APIs that Kafka answers INVALID_GROUP_ID first for a null or empty id. */
+    private Errors loadErrorUnlessEmpty(String groupId) {
+        return groupId == null || groupId.isEmpty() ? Errors.NONE : loadError(groupId);
+    }
+
+    /** {@link #loadError} for the APIs where Kafka treats only a null id as invalid (the empty one is a group). */
+    private Errors loadErrorUnlessNull(String groupId) {
+        return groupId == null ? Errors.NONE : loadError(groupId);
+    }
+
+    // ------------------------------------------------------------------ metrics
+
+    /**
+     * Every group with its state and committed offsets, taken on the coordinator thread (for
+     * metrics and consumer lag); completes exceptionally once the coordinator is closed.
+     */
+    public CompletableFuture<GroupsSnapshot> snapshot() {
+        CompletableFuture<GroupsSnapshot> result = new CompletableFuture<>();
+        if (closed || !started) {
+            result.completeExceptionally(new IllegalStateException("the group coordinator is not running"));
+            return result;
+        }
+        loop.execute(() -> {
+            try {
+                List<GroupsSnapshot.Group> out = new ArrayList<>();
+                for (ClassicGroup g : groups.all()) {
+                    List<GroupsSnapshot.CommittedOffset> committed = new ArrayList<>();
+                    g.offsets.forEach((topic, partitions) -> partitions.forEach((partition, value) ->
+                            committed.add(new GroupsSnapshot.CommittedOffset(topic, partition, value.offset()))));
+                    out.add(new GroupsSnapshot.Group(g.groupId, g.state.label(), committed));
+                }
+                result.complete(new GroupsSnapshot(out));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
     // ------------------------------------------------------------------ plumbing
+
+    /**
+     * {@link #submit(Supplier, Function)} behind a check on the coordinator thread: when
+     * {@code gate} says other than NONE, the API's error response with it is the answer.
+     */
+    private <R> CompletableFuture<R> submit(Supplier<Errors> gate, Supplier<CompletableFuture<R>> task,
+                                            Function<Errors, R> errorResponse) {
+        return submit(() -> {
+            Errors e = gate.get();
+            return e == Errors.NONE ? task.get() : CompletableFuture.completedFuture(errorResponse.apply(e));
+        }, errorResponse);
+    }
 
     /**
      * Runs {@code task} on the coordinator thread; any exception becomes the API's error response.

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntPredicate;
 
 import io.brook.coordinator.runtime.CoordinatorLogException;
 import io.brook.coordinator.runtime.CoordinatorRecord;
@@ -36,13 +37,17 @@ final class GroupOffsets {
     private final DurableWriter writer;
     private final ClassicGroups groups;
     private final Rebalance rebalance;
+    /** Whether a partition of {@code __consumer_offsets} is loaded: expiry leaves the others alone. */
+    private final IntPredicate loaded;
 
-    GroupOffsets(GroupCoordinatorConfig config, EventLoop loop, DurableWriter writer, ClassicGroups groups, Rebalance rebalance) {
+    GroupOffsets(GroupCoordinatorConfig config, EventLoop loop, DurableWriter writer, ClassicGroups groups,
+                 Rebalance rebalance, IntPredicate loaded) {
         this.config = config;
         this.loop = loop;
         this.writer = writer;
         this.groups = groups;
         this.rebalance = rebalance;
+        this.loaded = loaded;
     }
 
     // ------------------------------------------------------------------ OffsetCommit
@@ -243,7 +248,8 @@ final class GroupOffsets {
      * expires {@code offsets.retention} after the group became Empty; for a simple group (never had
      * members), each offset expires that long after its commit; for a Stable consumer group, offsets
      * of topics nobody subscribes to expire that long after their commit. Empty groups left with no
-     * offsets are deleted too.
+     * offsets are deleted too. Groups of a partition not (yet) loaded are left alone: their state is
+     * partial, and a tombstone written from it could delete an offset the rest of the load sets.
      */
     // an expired offset is removed only if it is still the very value that expired (identity):
     // a commit made meanwhile replaced it with another object
@@ -252,7 +258,7 @@ final class GroupOffsets {
         long now = loop.now();
         long retention = config.offsetsRetentionMs();
         for (ClassicGroup group : groups.snapshot()) {
-            if (group.is(GroupState.DEAD)) continue;
+            if (group.is(GroupState.DEAD) || !loaded.test(group.partition)) continue;
             Set<String> subscribed = null;
             boolean byStateTime;
             if (group.protocolType == null) {

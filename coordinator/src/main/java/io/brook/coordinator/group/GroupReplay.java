@@ -1,26 +1,47 @@
 package io.brook.coordinator.group;
 
+import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorRecord;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
- * Rebuilds groups and committed offsets from the records of {@code __consumer_offsets} at start-up,
- * in log order: an offset record sets or (tombstone) removes one committed offset, a group record
- * replaces the group's generation, protocol, leader and members or (tombstone) forgets the group.
+ * Rebuilds groups and committed offsets from the records of {@code __consumer_offsets} as the
+ * {@link CoordinatorLoader} reads them after start-up, partition by partition, in log order: an
+ * offset record sets or (tombstone) removes one committed offset, a group record replaces the group's generation, protocol, leader and members or (tombstone) forgets the group.
  * A loaded group with members is Stable, one without is Empty. Records this code cannot read
  * (unknown key version, malformed bytes) are counted and skipped.
  *
- * <p><b>Threading.</b> Runs on the thread that starts the coordinator, before its owner thread
- * exists; {@link #complete} then arms the loaded members' session timers.
+ * <p><b>Upgrade.</b> Records in Brook's earlier layout ({@link LegacyCoordinatorRecords}) load
+ * like Kafka's. The keys of those still in force are remembered, and once their partition is
+ * loaded {@link #migration} gives the records that move them to Kafka's layout: the current state
+ * under Kafka's key, then a tombstone for the old key (without it, compaction would keep the old
+ * record, and once the new tombstones of a later deletion were cleaned, a replay would bring the
+ * old state back). They are handed to the coordinator's writer through the {@code migrate} hook.
+ *
+ * <p><b>Threading.</b> Runs on the coordinator's owner thread, between requests; while a partition
+ * loads, the coordinator answers no request for its groups. {@link #loaded} then arms the session
+ * timers of that partition's members and moves its earlier-layout records; {@link #failed}
+ * forgets the groups of a partition whose load failed.
  */
-final class GroupReplay {
+final class GroupReplay implements CoordinatorLoader.Target {
 
     private final ClassicGroups groups;
     private final Rebalance rebalance;
     private int skipped;
+    /** Keys in the earlier layout whose record is in force, by the key they stand for. */
+    private final Map<CoordinatorRecords.Key, CoordinatorRecord> legacy = new LinkedHashMap<>();
 
-    GroupReplay(ClassicGroups groups, Rebalance rebalance) {
+    private final BiConsumer<Integer, List<CoordinatorRecord>> migrate;
+
+    GroupReplay(ClassicGroups groups, Rebalance rebalance, BiConsumer<Integer, List<CoordinatorRecord>> migrate) {
         this.groups = groups;
         this.rebalance = rebalance;
+        this.migrate = migrate;
     }
 
     /** Records skipped as unreadable so far. */
@@ -29,26 +50,40 @@ final class GroupReplay {
     }
 
     /** Applies one record read back from the log. */
-    void apply(CoordinatorRecord record) {
+    @Override
+    public void replay(CoordinatorRecord record) {
         try {
             CoordinatorRecords.Key key = CoordinatorRecords.readKey(record.key());
             if (key == null) {
                 skipped++;
                 return;
             }
+            boolean old = key instanceof CoordinatorRecords.Legacy;
+            if (key instanceof CoordinatorRecords.Legacy l) {
+                key = l.key();
+            }
             if (key instanceof CoordinatorRecords.OffsetKey k) {
                 if (record.isTombstone()) {
                     ClassicGroup g = groups.get(k.group());
                     if (g != null) g.removeOffset(k.topic(), k.partition());
                 } else {
-                    CoordinatorRecords.OffsetValue v = CoordinatorRecords.readOffsetValue(record.value());
+                    CoordinatorRecords.OffsetValue v = old ? LegacyCoordinatorRecords.readOffsetValue(record.value())
+                            : CoordinatorRecords.readOffsetValue(record.value());
                     groups.getOrCreate(k.group()).putOffset(k.topic(), k.partition(), v);
                 }
             } else if (key instanceof CoordinatorRecords.GroupKey k) {
                 if (record.isTombstone()) {
                     groups.remove(k.group());
                 } else {
-                    load(groups.getOrCreate(k.group()), CoordinatorRecords.readGroupValue(record.value()));
+                    load(groups.getOrCreate(k.group()), old ? LegacyCoordinatorRecords.readGroupValue(record.value())
+                            : CoordinatorRecords.readGroupValue(record.value()));
+                }
+            }
+            if (old) {
+                if (record.isTombstone()) {
+                    legacy.remove(key);
+                } else {
+                    legacy.put(key, record);
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -72,10 +107,56 @@ final class GroupReplay {
         group.state = group.members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
     }
 
-    /** After the last record: members of loaded groups must heartbeat within their session timeout from now. */
-    void complete() {
+    /**
+     * The records that move what {@code partition} holds in force in the earlier layout to Kafka's,
+     * in one batch (each key's new record before the old key's tombstone, so that a crash between
+     * them loses nothing), and forgets those keys. Empty when there is nothing to move. Call once
+     * the partition is loaded.
+     */
+    List<CoordinatorRecord> migration(int partition) {
+        List<CoordinatorRecord> batch = new ArrayList<>();
+        Iterator<Map.Entry<CoordinatorRecords.Key, CoordinatorRecord>> it = legacy.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<CoordinatorRecords.Key, CoordinatorRecord> e = it.next();
+            CoordinatorRecord old = e.getValue();
+            if (old.partition() != partition) continue;
+            it.remove();
+            ClassicGroup g = groups.get(e.getKey().group());
+            if (e.getKey() instanceof CoordinatorRecords.OffsetKey k) {
+                CoordinatorRecords.OffsetValue v = g == null ? null : g.offset(k.topic(), k.partition());
+                if (v != null) {
+                    batch.add(new CoordinatorRecord(old.partition(),
+                            CoordinatorRecords.offsetKey(k.group(), k.topic(), k.partition()),
+                            CoordinatorRecords.offsetValue(v)));
+                }
+            } else if (g != null) {
+                batch.add(g.metadataRecord(null));
+            }
+            batch.add(new CoordinatorRecord(old.partition(), old.key(), null));
+        }
+        return batch;
+    }
+
+    /**
+     * After a partition's last record: its loaded members must heartbeat within their session
+     * timeout from now, and what it holds in the earlier layout is moved to Kafka's.
+     */
+    @Override
+    public void loaded(int partition) {
         for (ClassicGroup g : groups.all()) {
+            if (g.partition != partition) continue;
             for (GroupMember m : g.members.values()) rebalance.scheduleSession(g, m.memberId, m.sessionTimeoutMs);
         }
+        List<CoordinatorRecord> moves = migration(partition);
+        if (!moves.isEmpty()) migrate.accept(partition, moves);
+    }
+
+    /** A partition's load failed: what was applied of it is dropped (no timer was armed for it yet). */
+    @Override
+    public void failed(int partition, Throwable cause) {
+        for (ClassicGroup g : groups.snapshot()) {
+            if (g.partition == partition) groups.remove(g.groupId);
+        }
+        legacy.values().removeIf(r -> r.partition() == partition);
     }
 }

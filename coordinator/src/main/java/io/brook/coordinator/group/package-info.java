@@ -10,7 +10,9 @@
  * <ul>
  *   <li>{@link io.brook.coordinator.group.GroupCoordinator}: one method per API, taking the
  *       generated request message and its version and returning a future of the response message;
- *       {@code start()} replays {@code __consumer_offsets}, {@code close()} stops.</li>
+ *       {@code start()} starts serving and loading {@code __consumer_offsets} in the background
+ *       (COORDINATOR_LOAD_IN_PROGRESS for a group until its partition is loaded; the class comment
+ *       has Kafka's answer per API), {@code close()} stops.</li>
  *   <li>{@link io.brook.coordinator.group.GroupCoordinatorConfig}: Kafka's config names and defaults.</li>
  * </ul>
  *
@@ -18,9 +20,11 @@
  * {@code ClassicMembership} answers the membership requests and {@code Rebalance} moves a group from
  * generation to generation (join phase, sync phase, session timeouts); {@code GroupOffsets} commits,
  * fetches, deletes and expires offsets; {@code GroupAdmin} describes, lists and deletes groups;
- * {@code GroupReplay} rebuilds all of it at start-up. {@code ClassicGroups}, {@code ClassicGroup}
+ * {@code GroupReplay} rebuilds all of it from what the runtime's loader reads after a start. {@code ClassicGroups}, {@code ClassicGroup}
  * and {@code GroupMember} hold the state, {@code GroupState} its states and transitions,
- * {@code CoordinatorRecords} the record layouts, {@code ConsumerSubscription} the reader of
+ * {@code CoordinatorRecords} the record layouts (Kafka's own, so Kafka's offsets formatter and
+ * Burrow read the topic; {@code LegacyCoordinatorRecords} reads Brook's earlier one, which
+ * {@code GroupReplay} moves to Kafka's at start-up), {@code ConsumerSubscription} the reader of
  * consumer subscriptions. The request and result records ({@code JoinRequest},
  * {@code JoinResult}, ...) are what {@code GroupCoordinator} translates wire messages to and from.
  * Everything but the two public classes is confined to the coordinator thread.

@@ -19,10 +19,13 @@ import java.util.function.Consumer;
  *       {@link CoordinatorLogException} that says why, never with an exception of the storage
  *       layer; a call outside this contract (a partition the log does not have, no records) fails
  *       with an {@link IllegalArgumentException}.</li>
- *   <li>{@link #replay} hands every record that survived (in offset order per partition, partitions
- *       in any order) to the consumer on the calling thread, before the coordinator accepts requests.
- *       Compaction may already have dropped superseded records and tombstones. A log that cannot be
- *       read throws a {@link CoordinatorLogException}.</li>
+ *   <li>{@link #read} returns the records of one partition that survived (compaction may already
+ *       have dropped superseded records and tombstones), in offset order from the offset asked for,
+ *       about {@code maxBytes} at a time (a larger first batch is still returned whole), so that a
+ *       coordinator loads its state in bounded memory (see {@link CoordinatorLoader}). It may be
+ *       called on any thread, also while {@link #append} is in use for other partitions. A log that
+ *       cannot be read throws a {@link CoordinatorLogException}; a partition the log does not have
+ *       yet (the topic is created on the first append) reads as empty.</li>
  * </ul>
  */
 public interface CoordinatorLog {
@@ -34,6 +37,20 @@ public interface CoordinatorLog {
      */
     CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records);
 
-    /** Reads back everything written before, for start-up. */
-    void replay(Consumer<CoordinatorRecord> consumer);
+    /**
+     * Reads records of one partition from {@code fromOffset} (or from the log start, when that is
+     * later) up to about {@code maxBytes}.
+     */
+    ReplayChunk read(int partition, long fromOffset, int maxBytes);
+
+    /** Reads one partition to its end on the calling thread, in chunks of about {@code maxBytes}. */
+    default void replay(int partition, int maxBytes, Consumer<CoordinatorRecord> consumer) {
+        long offset = 0;
+        while (true) {
+            ReplayChunk chunk = read(partition, offset, maxBytes);
+            chunk.records().forEach(consumer);
+            if (chunk.end() || (chunk.nextOffset() <= offset && chunk.records().isEmpty())) return;
+            offset = chunk.nextOffset();
+        }
+    }
 }

@@ -3,11 +3,11 @@ package io.brook.coordinator.runtime;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import io.brook.coordinator.runtime.CoordinatorLogException.Reason;
@@ -30,16 +30,16 @@ import io.brook.wire.record.RecordBatches;
  *
  * <p>Failures of the storage layer never pass through: a refused append (log closed, offline or
  * corrupt, batch over {@code max.message.bytes}), a log that cannot be looked up, a flush that
- * fails and a read error during replay all become a {@link CoordinatorLogException}.
+ * fails and a read error all become a {@link CoordinatorLogException}.
+ *
+ * <p>Reads stop at the high watermark, so that a coordinator never loads a record whose append
+ * was not answered (with fsync-on-ack, one a crash could still take back).
  *
  * <p>Threading: {@link #append} is called from the coordinator's owner thread only; completions
- * arrive on the storage flusher thread. {@link #replay} runs on the thread that starts the
- * coordinator, before anything is appended.
+ * arrive on the storage flusher thread. {@link #read} runs on a coordinator's loader thread (reads
+ * take no lock in storage).
  */
 public final class StorageCoordinatorLog implements CoordinatorLog {
-
-    /** How much one read during replay asks for; a larger first batch is still returned whole. */
-    private static final int REPLAY_READ_BYTES = 1 << 20;
 
     private final String topic;
     private final int partitions;
@@ -106,46 +106,49 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
-    public void replay(Consumer<CoordinatorRecord> consumer) {
-        RecordBatches walker = new RecordBatches();
-        for (int p = 0; p < partitions; p++) {
-            Log log;
-            try {
-                log = logs.apply(p);
-            } catch (RuntimeException e) {
-                throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + ": " + e.getMessage(), e);
-            }
-            long offset = log.logStartOffset();
-            long end = log.highWatermark();
-            while (offset < end) {
-                LogReadResult read = log.read(offset, REPLAY_READ_BYTES, true);
-                if (read.error() != Errors.NONE) {
-                    throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + " at offset " + offset + ": " + read.error());
-                }
-                if (read.records() == null || read.sizeInBytes() == 0) break;
-                ByteBuffer bytes;
-                try {
-                    bytes = read.records().readAll();
-                } catch (IOException e) {
-                    throw new CoordinatorLogException(Reason.UNAVAILABLE, "replay of " + name(p) + " at offset " + offset + ": " + e, e);
-                }
-                long next = offset;
-                walker.wrap(bytes);
-                RecordBatch batch;
-                while ((batch = walker.next()) != null) {
-                    if (!batch.isControl()) {
-                        for (Iterator<Record> it = batch.records(); it.hasNext(); ) {
-                            Record r = it.next();
-                            if (r.offset() < offset || r.key() == null) continue;
-                            consumer.accept(new CoordinatorRecord(p, copy(r.key()), r.value() == null ? null : copy(r.value())));
-                        }
-                    }
-                    next = batch.lastOffset() + 1;
-                }
-                if (next <= offset) break; // nothing whole could be read: stop rather than spin
-                offset = next;
-            }
+    public ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+        if (partition < 0 || partition >= partitions) {
+            throw new IllegalArgumentException("partition " + partition + " of " + partitions);
         }
+        Log log;
+        try {
+            log = logs.apply(partition);
+        } catch (RuntimeException e) {
+            throw new CoordinatorLogException(Reason.UNAVAILABLE, "read of " + name(partition) + ": " + e.getMessage(), e);
+        }
+        long offset = Math.max(fromOffset, log.logStartOffset());
+        // the high watermark: what a consumer could read, i.e. only what an append was answered for
+        long end = log.highWatermark();
+        if (offset >= end) return ReplayChunk.end(offset);
+        LogReadResult read = log.read(offset, Math.max(1, maxBytes), true);
+        if (read.error() != Errors.NONE) {
+            throw new CoordinatorLogException(Reason.UNAVAILABLE, "read of " + name(partition) + " at offset " + offset + ": " + read.error());
+        }
+        if (read.records() == null || read.sizeInBytes() == 0) return ReplayChunk.end(offset);
+        ByteBuffer bytes;
+        try {
+            bytes = read.records().readAll();
+        } catch (IOException e) {
+            throw new CoordinatorLogException(Reason.UNAVAILABLE, "read of " + name(partition) + " at offset " + offset + ": " + e, e);
+        }
+        List<CoordinatorRecord> out = new ArrayList<>();
+        long next = offset;
+        RecordBatches walker = new RecordBatches();
+        walker.wrap(bytes);
+        RecordBatch batch;
+        while ((batch = walker.next()) != null) {
+            if (!batch.isControl()) {
+                for (Iterator<Record> it = batch.records(); it.hasNext(); ) {
+                    Record r = it.next();
+                    if (r.offset() < offset || r.offset() >= end || r.key() == null) continue;
+                    out.add(new CoordinatorRecord(partition, copy(r.key()), r.value() == null ? null : copy(r.value())));
+                }
+            }
+            next = batch.lastOffset() + 1;
+        }
+        // nothing whole could be read: stop rather than spin
+        if (next <= offset) return new ReplayChunk(out, offset, true);
+        return new ReplayChunk(out, next, next >= end);
     }
 
     private String name(int partition) {

@@ -49,6 +49,9 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public static final short TRANSACTION_VERSION = 0;
 
+    /** How much of {@code __transaction_state} one read of the replay asks for. */
+    private static final int REPLAY_CHUNK_BYTES = 1 << 20;
+
     private final TxnCoordinatorConfig config;
     private final CoordinatorLog log;
     private final EventLoop loop;
@@ -86,13 +89,15 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Replays {@code __transaction_state}, then starts serving. Call once. */
     public synchronized void start() {
         if (started) throw new IllegalStateException("already started");
-        log.replay(r -> {
-            try {
-                txns.replay(r);
-            } catch (IllegalArgumentException e) {
-                replaySkipped++;
-            }
-        });
+        for (int p = 0; p < config.partitions(); p++) {
+            log.replay(p, REPLAY_CHUNK_BYTES, r -> {
+                try {
+                    txns.replay(r);
+                } catch (IllegalArgumentException e) {
+                    replaySkipped++;
+                }
+            });
+        }
         if (replaySkipped > 0) {
             LOG.warn("{}: skipped {} unreadable records while loading", TxnCoordinatorConfig.TOPIC, replaySkipped);
         }

@@ -15,8 +15,10 @@ class CoordinatorRecordsTest {
         assertThat(CoordinatorRecords.readKey(key)).isEqualTo(new CoordinatorRecords.OffsetKey("grüppe", "topic", 7));
         CoordinatorRecords.OffsetValue v = new CoordinatorRecords.OffsetValue(123L, 4, "meta", 99L);
         assertThat(CoordinatorRecords.readOffsetValue(CoordinatorRecords.offsetValue(v))).isEqualTo(v);
+        // Kafka's metadata is not nullable: none is the empty string (what a commit stores anyway)
         CoordinatorRecords.OffsetValue nullMeta = new CoordinatorRecords.OffsetValue(1L, -1, null, 2L);
-        assertThat(CoordinatorRecords.readOffsetValue(CoordinatorRecords.offsetValue(nullMeta))).isEqualTo(nullMeta);
+        assertThat(CoordinatorRecords.readOffsetValue(CoordinatorRecords.offsetValue(nullMeta)))
+                .isEqualTo(new CoordinatorRecords.OffsetValue(1L, -1, "", 2L));
     }
 
     @Test
@@ -36,11 +38,12 @@ class CoordinatorRecordsTest {
         assertThat(back.members()).hasSize(2);
         CoordinatorRecords.MemberValue b1 = back.members().get(0);
         assertThat(b1.instanceId()).isEqualTo("inst");
-        assertThat(b1.protocols()).extracting(Protocol::name).containsExactly("range", "sticky");
+        // Kafka's layout keeps each member's subscription to the group's protocol only
+        assertThat(b1.protocols()).extracting(Protocol::name).containsExactly("range");
         assertThat(b1.protocols().get(0).metadata()).containsExactly(1, 2);
         assertThat(b1.assignment()).containsExactly(9);
         assertThat(back.members().get(1).instanceId()).isNull();
-        assertThat(back.members().get(1).assignment()).isNull();
+        assertThat(back.members().get(1).assignment()).isEmpty();
     }
 
     @Test
@@ -55,5 +58,19 @@ class CoordinatorRecordsTest {
         value[value.length - 4] = 0x7f;
         assertThatThrownBy(() -> CoordinatorRecords.readGroupValue(value))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds remaining");
+    }
+
+    @Test
+    void shouldReadKeysOfBrooksEarlierLayoutAsLegacy() {
+        assertThat(CoordinatorRecords.readKey(LegacyCoordinatorRecords.offsetKey("g", "t", 7)))
+                .isEqualTo(new CoordinatorRecords.Legacy(new CoordinatorRecords.OffsetKey("g", "t", 7)));
+        assertThat(CoordinatorRecords.readKey(LegacyCoordinatorRecords.groupKey("g")))
+                .isEqualTo(new CoordinatorRecords.Legacy(new CoordinatorRecords.GroupKey("g")));
+        assertThat(CoordinatorRecords.readKey(LegacyCoordinatorRecords.groupKey("")))
+                .isEqualTo(new CoordinatorRecords.Legacy(new CoordinatorRecords.GroupKey("")));
+        // and Kafka's never as legacy, the empty group's included
+        assertThat(CoordinatorRecords.readKey(CoordinatorRecords.groupKey(""))).isEqualTo(new CoordinatorRecords.GroupKey(""));
+        assertThat(CoordinatorRecords.readKey(CoordinatorRecords.offsetKey("", "t", 0)))
+                .isEqualTo(new CoordinatorRecords.OffsetKey("", "t", 0));
     }
 }

@@ -66,6 +66,7 @@ class GroupCoordinatorStorageTest {
              GroupCoordinator c = new GroupCoordinator(config(),
                      StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC()), Clock.systemUTC())) {
             c.start();
+            get(c.loaded());
             JoinGroupResponse first = get(c.joinGroup(join("g", ""), (short) 9, "cli", "h"));
             JoinGroupResponse joined = get(c.joinGroup(join("g", first.memberId()), (short) 9, "cli", "h"));
             member = joined.memberId();
@@ -84,10 +85,11 @@ class GroupCoordinatorStorageTest {
         try (LogManager logs = openLogs()) {
             StorageCoordinatorLog storageLog = StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC());
             List<CoordinatorRecord> all = new ArrayList<>();
-            storageLog.replay(all::add);
+            for (int p = 0; p < PARTITIONS; p++) storageLog.replay(p, 1 << 20, all::add);
             assertThat(all).isNotEmpty().allMatch(r -> r.partition() < PARTITIONS);
             try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
                 c.start();
+                get(c.loaded());
                 OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7));
                 assertThat(f.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(50);
                 assertThat(f.topics().get(0).partitions().get(0).metadata()).isEqualTo("md");
@@ -106,6 +108,7 @@ class GroupCoordinatorStorageTest {
             StorageCoordinatorLog storageLog = StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC());
             try (GroupCoordinator c = new GroupCoordinator(config(), storageLog, Clock.systemUTC())) {
                 c.start();
+                get(c.loaded());
                 get(c.commitOffsets(commit("g", -1, "", 1), (short) 8));
                 logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g")).close();
                 OffsetCommitResponse r = get(c.commitOffsets(commit("g", -1, "", 2), (short) 8));

@@ -117,7 +117,8 @@ class ReplayTest {
             }
 
             @Override
-            public void replay(java.util.function.Consumer<CoordinatorRecord> consumer) {
+            public io.brook.coordinator.runtime.ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+                return io.brook.coordinator.runtime.ReplayChunk.end(fromOffset);
             }
         };
         GroupCoordinator c = new GroupCoordinator(GroupHarness.config(), spy, h.clock, false);

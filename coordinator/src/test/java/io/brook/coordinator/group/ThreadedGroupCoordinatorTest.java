@@ -34,6 +34,8 @@ class ThreadedGroupCoordinatorTest {
         InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
         try (GroupCoordinator c = new GroupCoordinator(GroupHarness.config(), log, Clock.systemUTC())) {
             c.start();
+        get(c.loaded());
+            get(c.loaded());
             JoinGroupResponse first = get(c.joinGroup(GroupHarness.joinRequest("g", "", null, "range"), (short) 9, "cli", "h"));
             assertThat(Errors.forCode(first.errorCode())).isEqualTo(Errors.MEMBER_ID_REQUIRED);
             JoinGroupResponse joined = get(c.joinGroup(GroupHarness.joinRequest("g", first.memberId(), null, "range"), (short) 9, "cli", "h"));
@@ -75,6 +77,7 @@ class ThreadedGroupCoordinatorTest {
         GroupCoordinator c = new GroupCoordinator(GroupHarness.config().withInitialRebalanceDelayMs(60_000),
                 new InMemoryCoordinatorLog(), Clock.systemUTC());
         c.start();
+        get(c.loaded());
         CompletableFuture<JoinGroupResponse> parked = c.joinGroup(GroupHarness.joinRequest("g", "", null, "range"), (short) 3, "cli", "h");
         // Make sure the join reached the coordinator thread before closing.
         get(c.heartbeat(new HeartbeatRequest().groupId("g").generationId(0).memberId("x"), (short) 4));
@@ -89,6 +92,7 @@ class ThreadedGroupCoordinatorTest {
         InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
         GroupCoordinator c = new GroupCoordinator(GroupHarness.config(), log, Clock.systemUTC());
         c.start();
+        get(c.loaded());
         log.holdAppends(true);
         CompletableFuture<OffsetCommitResponse> f = c.commitOffsets(new OffsetCommitRequest().groupId("g").topics(new ArrayList<>(List.of(
                 new OffsetCommitRequest.OffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(

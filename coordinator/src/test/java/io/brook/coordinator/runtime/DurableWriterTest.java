@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 import io.brook.testkit.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -38,7 +37,8 @@ class DurableWriterTest {
             }
 
             @Override
-            public void replay(Consumer<CoordinatorRecord> consumer) {
+            public ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+                return ReplayChunk.end(fromOffset);
             }
         });
         CompletableFuture<Void> a = throwing.write(0, List.of(new CoordinatorRecord(0, new byte[]{1}, null)));

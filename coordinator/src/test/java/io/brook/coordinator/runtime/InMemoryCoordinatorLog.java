@@ -1,20 +1,23 @@
 package io.brook.coordinator.runtime;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * A {@link CoordinatorLog} for tests that keeps records in memory: "durable" means appended to a
  * list that outlives a coordinator, so a new coordinator over the same instance sees what the old
  * one wrote, as after a restart. Appends complete at once unless {@link #holdAppends(boolean)} parks
  * them, which lets tests observe that nothing is answered before the write completes, or
- * {@link #failAppends(boolean)} makes them fail. Thread-safe (one lock).
+ * {@link #failAppends(boolean)} makes them fail. Offsets count per partition from 0, one per record;
+ * a read returns at most {@code maxBytes} records (at least one). Thread-safe (one lock).
  */
 public final class InMemoryCoordinatorLog implements CoordinatorLog {
 
-    private final List<CoordinatorRecord> records = new ArrayList<>();
+    private final Map<Integer, List<CoordinatorRecord>> partitions = new HashMap<>();
+    private int size;
     private final List<Runnable> held = new ArrayList<>();
     private boolean hold;
     private boolean fail;
@@ -32,7 +35,9 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
                 complete = () -> {
                     long last;
                     synchronized (InMemoryCoordinatorLog.this) {
+                        List<CoordinatorRecord> records = partitions.computeIfAbsent(partition, p -> new ArrayList<>());
                         records.addAll(copy);
+                        size += copy.size();
                         last = records.size() - 1;
                     }
                     result.complete(last);
@@ -48,12 +53,12 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
-    public void replay(Consumer<CoordinatorRecord> consumer) {
-        List<CoordinatorRecord> snapshot;
-        synchronized (this) {
-            snapshot = List.copyOf(records);
-        }
-        snapshot.forEach(consumer);
+    public synchronized ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+        List<CoordinatorRecord> records = partitions.getOrDefault(partition, List.of());
+        int from = (int) Math.max(0, fromOffset);
+        if (from >= records.size()) return ReplayChunk.end(from);
+        int to = (int) Math.min(records.size(), (long) from + Math.max(1, maxBytes));
+        return new ReplayChunk(List.copyOf(records.subList(from, to)), to, to == records.size());
     }
 
     /** While true, appends are parked until {@link #releaseHeld()}. */
@@ -83,6 +88,6 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
 
     /** Number of records written so far (tombstones included). */
     public synchronized int size() {
-        return records.size();
+        return size;
     }
 }

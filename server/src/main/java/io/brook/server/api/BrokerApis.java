@@ -37,6 +37,7 @@ import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.DescribeLogDirsRequest;
 import io.brook.wire.message.DescribeProducersRequest;
 import io.brook.wire.message.DescribeTransactionsRequest;
 import io.brook.wire.message.EndTxnRequest;
@@ -112,6 +113,7 @@ public final class BrokerApis {
                         new OffsetForLeaderEpochHandler(broker))
                 .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker))
                 .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker))
+                .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, DescribeLogDirsRequest::read, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
                         new CreatePartitionsHandler(broker))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))

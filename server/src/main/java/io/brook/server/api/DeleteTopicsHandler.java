@@ -69,6 +69,7 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
                 results.add(fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic."));
                 continue;
             }
+            broker.metrics().topicDeleted(t.name());
             results.add(r.errorCode(Errors.NONE.code()));
         }
         ctx.respond(new DeleteTopicsResponse().responses(results));

@@ -1,6 +1,7 @@
 package io.brook.server.api;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -20,11 +21,13 @@ import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * DescribeConfigs (key 32) for topics (every topic config with its effective value and source:
- * topic override, broker setting, or default) and for this broker (every key Brook knows,
- * read-only: Brook has no dynamic broker configs).
+ * topic override, dynamic or static broker setting, or default) and for brokers: this broker's id
+ * gives every key Brook knows with the value in force (writable: the {@link DynamicBrokerConfig}
+ * keys), the empty name the cluster-wide default scope (only what was set in it), as Kafka does.
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
 
@@ -107,23 +110,47 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             return;
         }
         BrokerConfig config = broker.config();
+        DynamicBrokerConfig dynamic = broker.topics().configs().dynamic();
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
+        if (name.isEmpty()) {
+            // the cluster-wide default scope holds only what was set dynamically in it (as in Kafka)
+            for (Map.Entry<String, String> e : dynamic.clusterDefault().entrySet()) {
+                if (wanted(res.configurationKeys(), e.getKey())) {
+                    out.add(brokerEntry(e.getKey(), e.getValue(), DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER,
+                            version));
+                }
+            }
+            r.configs(out);
+            return;
+        }
+        Map<String, String> inForce = dynamic.effective();
         for (ConfigKey key : BrokerConfig.KEYS.values()) {
             if (!wanted(res.configurationKeys(), key.name())) {
                 continue;
             }
-            Object v = config.value(key.name());
-            String value = v == null ? null : v instanceof Collection<?> c ? join(c) : v.toString();
-            DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(key.name()).value(value)
-                    .readOnly(true).isSensitive(false)
-                    .configSource(config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
-                            : TopicConfigResolver.SOURCE_DEFAULT);
-            if (version >= 3) {
-                c.configType(TopicConfigResolver.type(key));
+            byte source = dynamic.source(key.name());
+            String value;
+            if (source != 0) {
+                value = inForce.get(key.name());
+            } else {
+                Object v = config.value(key.name());
+                value = v == null ? null : v instanceof Collection<?> c ? join(c) : v.toString();
+                source = config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
+                        : TopicConfigResolver.SOURCE_DEFAULT;
             }
-            out.add(c);
+            out.add(brokerEntry(key.name(), value, source, version));
         }
         r.configs(out);
+    }
+
+    private static DescribeConfigsResourceResult brokerEntry(String name, String value, byte source, short version) {
+        DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(name).value(value)
+                .readOnly(!DynamicBrokerConfig.RECONFIGURABLE.contains(name)).isSensitive(false).configSource(source);
+        ConfigKey key = BrokerConfig.KEYS.get(name);
+        if (version >= 3 && key != null) {
+            c.configType(TopicConfigResolver.type(key));
+        }
+        return c;
     }
 
     private static String join(Collection<?> c) {

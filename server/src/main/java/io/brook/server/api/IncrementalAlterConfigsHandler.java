@@ -24,7 +24,8 @@ import java.util.Set;
 /**
  * IncrementalAlterConfigs (key 44, KIP-339) for topic configs: SET, DELETE, APPEND and SUBTRACT
  * (the last two for list configs only) applied to the topic's current overrides, then validated
- * and stored as a whole.
+ * and stored as a whole. For broker resources, the settings that may change at run time
+ * ({@link BrokerConfigChange}).
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
 
@@ -45,11 +46,16 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
         Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsResource res : request.resources()) {
-            Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
-                    ? TopicConfigChange.DUPLICATE_RESOURCE
-                    : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
-            if (err == null) {
-                err = alter(broker, res, request.validateOnly());
+            Failure err;
+            if (duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))) {
+                err = TopicConfigChange.DUPLICATE_RESOURCE;
+            } else if (res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER) {
+                err = BrokerConfigChange.alter(broker, res, request.validateOnly());
+            } else {
+                err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+                if (err == null) {
+                    err = alter(broker, res, request.validateOnly());
+                }
             }
             out.add(response(res.resourceType(), res.resourceName(), err));
         }

@@ -1,6 +1,8 @@
 package io.brook.server.api;
 
 import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.metrics.BrokerMetrics;
+import io.brook.server.metrics.TopicMetrics;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -132,6 +134,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 } else {
                     append(log, pd.records(), batch, version, r, durable);
                 }
+                meter(broker.metrics(), td.name(), topic != null, pd.records(), batch, r);
                 anyError |= r.errorCode() != Errors.NONE.code();
                 parts.add(r);
             }
@@ -182,6 +185,22 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             deadline.cancel();
             answer.run();
         });
+    }
+
+    /**
+     * Kafka's BrokerTopicMetrics for one partition of the request: records and bytes in, or its
+     * error (a topic that does not exist counts broker-wide only).
+     * {@code batch} still wraps the partition's batch when it was appended.
+     */
+    private static void meter(BrokerMetrics metrics, String topicName, boolean exists, Records records,
+            RecordBatch batch, PartitionProduceResponse r) {
+        TopicMetrics m = exists ? metrics.topic(topicName) : metrics.allTopics();
+        int bytes = records == null ? 0 : records.sizeInBytes();
+        if (r.errorCode() == Errors.NONE.code()) {
+            m.produced(batch.recordsCount(), bytes);
+        } else {
+            m.produceFailed(Errors.forCode(r.errorCode()), bytes);
+        }
     }
 
     /** A partition's answer and the durability it waits for. */

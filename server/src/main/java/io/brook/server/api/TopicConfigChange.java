@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * What IncrementalAlterConfigs and AlterConfigs share: the resource check (only existing topics;
- * broker configs are static in Brook) and the validation and storing of a topic's new overrides,
- * all of a resource's changes or none. Stored overrides are persisted by the registry, then
+ * broker settings change through IncrementalAlterConfigs only, see {@link BrokerConfigChange}) and
+ * the validation and storing of a topic's new overrides, all of a resource's changes or none. Stored overrides are persisted by the registry, then
  * applied to the topic's logs.
  */
 final class TopicConfigChange {
@@ -48,8 +48,8 @@ final class TopicConfigChange {
     /** Null when the resource is a topic that exists, else why not. */
     static Failure checkTopic(BrokerContext broker, byte type, String name) {
         if (type == DescribeConfigsHandler.RESOURCE_BROKER) {
-            return new Failure(Errors.INVALID_REQUEST, "Brook's broker configs are static; change the"
-                    + " properties file and restart");
+            return new Failure(Errors.INVALID_REQUEST, "Brook changes broker configs with IncrementalAlterConfigs"
+                    + " (kafka-configs.sh --alter --entity-type brokers) only");
         }
         if (type != DescribeConfigsHandler.RESOURCE_TOPIC) {
             return new Failure(Errors.INVALID_REQUEST, "Unsupported resource type " + type);

@@ -78,6 +78,8 @@ public final class BrokerConfig {
     public static final String LOG_PREALLOCATE_BYTES = "brook.log.preallocate.bytes";
     public static final String NETWORK_EPOLL = "brook.network.epoll";
     public static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
+    /** The HTTP admin listener (metrics, health): {@code HOST:PORT}, or {@code none}. */
+    public static final String HTTP_LISTENER = "brook.http.listener";
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     public static final String LOG_ROLL_MS = "log.roll.ms";
@@ -323,6 +325,16 @@ public final class BrokerConfig {
 
     public Listener listener() {
         return listener;
+    }
+
+    /** The HTTP admin listener ({@code brook.http.listener}), or null when it is {@code none}. */
+    public Listener httpListener() {
+        String spec = string(HTTP_LISTENER).trim();
+        if (spec.isEmpty() || spec.equalsIgnoreCase("none")) {
+            return null;
+        }
+        Listener l = Listener.parse(HTTP_LISTENER, "PLAINTEXT://" + spec);
+        return new Listener("HTTP", l.host(), l.port());
     }
 
     /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */

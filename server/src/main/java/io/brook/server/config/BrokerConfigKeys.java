@@ -81,6 +81,9 @@ final class BrokerConfigKeys {
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),
+                key(HTTP_LISTENER, Type.STRING, "127.0.0.1:9644", Check.NONE,
+                        "HOST:PORT of the HTTP admin listener (/metrics in Prometheus text, /health, /ready);"
+                                + " port 0 picks a free one, none disables it."),
                 key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
                         "Use Linux's native epoll transport when available; false = Java NIO."),
                 key(NETWORK_INLINE_REQUESTS, Type.BOOLEAN, "true", Check.NONE,

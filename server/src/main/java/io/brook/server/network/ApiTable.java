@@ -83,6 +83,8 @@ public final class ApiTable {
     private final Entry<?>[] byId;
     private final List<Entry<?>> entries;
     private final ApiVersionsResponse apiVersions;
+    /** Fault hooks' seam: sees every request before its handler; null unless a hook is set. */
+    private volatile RequestInterceptor interceptor;
 
     private ApiTable(Entry<?>[] byId) {
         this.byId = byId;
@@ -105,6 +107,15 @@ public final class ApiTable {
     /** The entry for a raw key id from the wire, or null when not implemented. */
     Entry<?> entry(int apiKeyId) {
         return apiKeyId >= 0 && apiKeyId < SIZE ? byId[apiKeyId] : null;
+    }
+
+    /** Sets (or, with null, removes) what sees every request before its handler. */
+    public void intercept(RequestInterceptor interceptor) {
+        this.interceptor = interceptor;
+    }
+
+    RequestInterceptor interceptor() {
+        return interceptor;
     }
 
     /** All registered entries in key-id order. */

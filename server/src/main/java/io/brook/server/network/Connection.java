@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,9 +104,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** Of {@link #queuedBytes}, those written before the outstanding marker (0: no marker). */
     private long markedBytes;
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
+    private final RequestObserver observer;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
+        this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE);
+    }
+
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
+            RequestObserver observer) {
         this.apis = apis;
+        this.observer = observer;
         this.ioPool = ioPool;
         this.serial = new SerialExecutor(ioPool);
         this.limits = limits;
@@ -246,6 +254,19 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         ctx.fireChannelReadComplete();
     }
 
+    /**
+     * Runs {@code complete} (which marks a context done and calls {@link #completed}) on the event
+     * loop {@code delayNanos} from now: an answer the fault hooks delay. Nothing when the broker
+     * shut the loop down meanwhile.
+     */
+    void completedAfter(long delayNanos, Runnable complete) {
+        try {
+            channel.eventLoop().schedule(complete, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // the broker is shut down and the connection closed: nobody is left to answer
+        }
+    }
+
     /** Called by a context on completion, from any thread. */
     void completed() {
         Channel c = channel;
@@ -283,7 +304,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 continue;
             }
             switch (head.outcome()) {
-                case NO_RESPONSE, ABANDONED -> { }
+                case NO_RESPONSE -> {
+                    long now = System.nanoTime();
+                    head.observed(observer, now, now);
+                }
+                case ABANDONED -> { }
                 case CLOSE -> {
                     if (wrote) {
                         flush();
@@ -291,7 +316,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     }
                     closeNow(head.closeReason());
                 }
-                case RESPONSE -> wrote |= write(head);
+                case RESPONSE -> {
+                    long writing = System.nanoTime();
+                    wrote |= write(head);
+                    head.observed(observer, writing, System.nanoTime());
+                }
             }
         }
         boolean last = inFlight.isEmpty() && (closeReason != null || drained != null);

@@ -40,6 +40,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,10 @@ public final class NetworkServer {
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
     private Channel serverChannel;
+    // set (if at all) before bind(): every connection reads it when it is created
+    private volatile RequestObserver observer = RequestObserver.NONE;
+    /** Fault hooks' seam: a handler put first in every connection's pipeline; null in production. */
+    private volatile Supplier<? extends ChannelHandler> firstHandler;
 
     /**
      * A server for {@code config}'s listener whose blocking handlers run on {@code ioPool} and
@@ -165,7 +170,7 @@ public final class NetworkServer {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("limit", limit);
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
-                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS));
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
@@ -173,6 +178,10 @@ public final class NetworkServer {
                             p.addLast("idle", new IdleTimeout(timer, idle));
                         }
                         p.addLast("requests", connection);
+                        Supplier<? extends ChannelHandler> first = firstHandler;
+                        if (first != null) {
+                            p.addFirst("faults", first.get());
+                        }
                     }
                 });
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
@@ -186,11 +195,35 @@ public final class NetworkServer {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /**
+     * Puts a handler from {@code handlers} first in the pipeline of every connection accepted
+     * from now on: the seam of the fault hooks (pausing, dropping connections). Costs a null check
+     * per accepted connection when unset.
+     */
+    public void firstHandler(Supplier<? extends ChannelHandler> handlers) {
+        this.firstHandler = handlers;
+    }
+
     /** Starts accepting connections on the bound listener, answering them with {@code apis}. */
     public void serve(ApiTable apis) {
         this.apis = apis;
         // (the volatile write above happens before the accept loop, and so every connection, reads them)
         serverChannel.config().setAutoRead(true);
+    }
+
+    /** Who is told of each answered request (metrics); set before {@link #bind()}. */
+    public void requestObserver(RequestObserver o) {
+        this.observer = o == null ? RequestObserver.NONE : o;
+    }
+
+    /** The event loops: other listeners of the broker (the HTTP admin listener) share them. */
+    public EventLoopGroup eventLoops() {
+        return group;
+    }
+
+    /** The channel class of the transport in use, for other listeners on {@link #eventLoops()}. */
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return channelClass;
     }
 
     /** {@code epoll} or {@code nio}. */
@@ -203,7 +236,8 @@ public final class NetworkServer {
         return readPauses.sum();
     }
 
-    int connectionCount() {
+    /** Open client connections on the listener. */
+    public int connectionCount() {
         return connectionCount.get();
     }
 

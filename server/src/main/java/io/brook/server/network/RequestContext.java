@@ -44,6 +44,17 @@ public final class RequestContext {
     private volatile Outcome outcome;
     private volatile String closeReason;
     private volatile Runnable onClose;
+    // the request's path through the broker, for the RequestObserver (System.nanoTime())
+    private final long receivedNanos = System.nanoTime();
+    private volatile long startedNanos;
+    private volatile long handledNanos;
+    private volatile long completedNanos;
+    private volatile boolean failed;
+    /**
+     * Set by a {@link RequestInterceptor} before the handler runs, read at completion (the
+     * handler's hand-off of the context orders the two): 0 in production.
+     */
+    private long answerDelayNanos;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -67,6 +78,10 @@ public final class RequestContext {
     /** The request's API version (also the version the response is written in). */
     public short apiVersion() {
         return header.apiVersion();
+    }
+
+    public int correlationId() {
+        return header.correlationId();
     }
 
     public String clientId() {
@@ -97,6 +112,22 @@ public final class RequestContext {
         complete(Outcome.RESPONSE, message, null);
     }
 
+    /**
+     * Answers with {@code error} in the request's own error response, as its handler would for a
+     * request failing as a whole (interceptors: a rejected request).
+     */
+    public void respondWithError(Errors error) {
+        complete(Outcome.RESPONSE, errorResponse(error), null);
+    }
+
+    /**
+     * The answer, once complete, leaves {@code nanos} later (interceptors: latency). Later answers
+     * of the connection wait behind it, as they do behind any slow answer. Call before the handler.
+     */
+    public void delayAnswer(long nanos) {
+        this.answerDelayNanos = Math.max(0, nanos);
+    }
+
     /** Completes without a response (Produce with acks=0); order of later responses is kept. */
     public void noResponse() {
         complete(Outcome.NO_RESPONSE, null, null);
@@ -114,6 +145,7 @@ public final class RequestContext {
             closeConnection("internal error handling " + entry.key().displayName());
             return;
         }
+        failed = true;
         complete(Outcome.RESPONSE, error, null);
     }
 
@@ -159,11 +191,18 @@ public final class RequestContext {
 
     /** Runs the handler on the caller's thread (the event loop: inline requests). */
     void run() {
+        startedNanos = System.nanoTime();
         try {
+            RequestInterceptor hook = connection.apis().interceptor();
+            if (hook != null && hook.intercept(this)) {
+                return;
+            }
             @SuppressWarnings("unchecked")
             ApiHandler<ApiRequest> handler = (ApiHandler<ApiRequest>) entry.handler;
             handler.handle(this, request);
+            handledNanos = System.nanoTime();
         } catch (Throwable t) {
+            handledNanos = System.nanoTime();
             if (isDone()) {
                 // answered already: failing it now would answer twice
                 LOG.error("{} v{} from {} (correlation id {}) failed after it was completed", entry.key().displayName(),
@@ -198,7 +237,16 @@ public final class RequestContext {
         }
         this.response = message;
         this.closeReason = reason;
+        this.completedNanos = System.nanoTime();
         releaseFrame();
+        long delay = answerDelayNanos;
+        if (delay > 0) {
+            connection.completedAfter(delay, () -> {
+                this.outcome = o;
+                connection.completed();
+            });
+            return;
+        }
         this.outcome = o;
         connection.completed();
     }
@@ -231,5 +279,14 @@ public final class RequestContext {
 
     int frameSize() {
         return frameSize;
+    }
+
+    /** Tells {@code observer} of this answered request; {@code writing}, {@code written}: its write's start and end. */
+    void observed(RequestObserver observer, long writing, long written) {
+        long started = startedNanos == 0 ? receivedNanos : startedNanos;
+        long completed = completedNanos;
+        long handled = handledNanos == 0 ? completed : handledNanos;
+        observer.answered(entry.key(), header.apiVersion(), receivedNanos, started, handled, completed, writing, written,
+                failed);
     }
 }

@@ -4,13 +4,14 @@ import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.Topics;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group and transaction coordinators and the timer of delayed operations. Built once
- * the listener is bound (the advertised address may depend on the bound port) and immutable; the
+ * the producer-id allocator, the group and transaction coordinators, the timer of delayed
+ * operations and the metrics. Built once the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
 public final class BrokerContext {
@@ -23,9 +24,18 @@ public final class BrokerContext {
     private final GroupCoordinator groups;
     private final TransactionCoordinator transactions;
     private final Timer timer;
+    private final BrokerMetrics metrics;
 
+    /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer) {
+        this(config, clusterId, advertised, topics, producerIds, groups, transactions, timer, new BrokerMetrics(false));
+    }
+
+    public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
+            BrokerMetrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
         this.advertised = advertised;
@@ -69,6 +79,11 @@ public final class BrokerContext {
     /** The transaction coordinator; null only where a test runs handlers without one. */
     public TransactionCoordinator transactions() {
         return transactions;
+    }
+
+    /** The broker's metrics: handlers mark the topics' meters here. */
+    public BrokerMetrics metrics() {
+        return metrics;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */

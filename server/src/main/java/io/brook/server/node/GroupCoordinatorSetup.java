@@ -4,6 +4,7 @@ import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.coordinator.runtime.CoordinatorLog;
 import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.ReplayChunk;
 import io.brook.coordinator.runtime.StorageCoordinatorLog;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.topic.Topic;
@@ -15,7 +16,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
+import java.util.concurrent.Executor;
 
 /**
  * Creates the group coordinator at broker start-up over the {@code __consumer_offsets} topic.
@@ -29,6 +30,11 @@ import java.util.function.Consumer;
  * ignored, as in Kafka. Clients cannot create it, produce to it, delete records from it, delete it
  * or add partitions to it (see the CreateTopics, Produce, DeleteRecords, DeleteTopics and
  * CreatePartitions handlers).
+ *
+ * <p>The coordinator loads the topic in the background once started (see {@link GroupCoordinator}):
+ * the broker serves Produce, Fetch and Metadata at once, group requests get
+ * COORDINATOR_LOAD_IN_PROGRESS until their partition is loaded, and nothing the topic holds (an
+ * unreadable partition included) keeps the broker from starting.
  */
 public final class GroupCoordinatorSetup {
 
@@ -38,15 +44,19 @@ public final class GroupCoordinatorSetup {
     private GroupCoordinatorSetup() {
     }
 
-    /** A started coordinator; replays {@code __consumer_offsets} when it exists. */
-    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock) {
+    /**
+     * A started coordinator, loading {@code __consumer_offsets} (when it exists) in the background.
+     *
+     * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
+     */
+    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor) {
         GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
         if (existing != null) {
             config = config.withOffsetsTopicPartitions(existing.partitions());
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
-                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock);
+                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
         coordinator.start();
         return coordinator;
     }
@@ -54,7 +64,7 @@ public final class GroupCoordinatorSetup {
     /**
      * The coordinator's log over {@code __consumer_offsets}, creating the topic on the first
      * append. Threading: appends come from the coordinator thread only (the creation, a one-off
-     * of a few milliseconds per partition, runs there); replay runs before it starts.
+     * of a few milliseconds per partition, runs there); reads from its loader thread.
      */
     static final class OffsetsTopicLog implements CoordinatorLog {
         private final Topics topics;
@@ -87,10 +97,11 @@ public final class GroupCoordinatorSetup {
         }
 
         @Override
-        public void replay(Consumer<CoordinatorRecord> consumer) {
-            if (topics.get(TopicNames.CONSUMER_OFFSETS) != null) {
-                storage.replay(consumer);
+        public ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+            if (topics.get(TopicNames.CONSUMER_OFFSETS) == null) {
+                return ReplayChunk.end(fromOffset);
             }
+            return storage.read(partition, fromOffset, maxBytes);
         }
     }
 }

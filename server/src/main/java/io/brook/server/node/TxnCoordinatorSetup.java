@@ -3,6 +3,7 @@ package io.brook.server.node;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.runtime.CoordinatorLog;
 import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.ReplayChunk;
 import io.brook.coordinator.runtime.StorageCoordinatorLog;
 import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.coordinator.txn.TxnCoordinatorConfig;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * Creates the transaction coordinator at broker start-up over the {@code __transaction_state}
@@ -49,7 +49,7 @@ public final class TxnCoordinatorSetup {
 
     /**
      * The coordinator's log over {@code __transaction_state}, creating the topic on the first
-     * append. Appends come from the coordinator thread only; replay runs before it starts.
+     * append. Appends come from the coordinator thread only; the replay reads before it starts.
      */
     static final class TxnStateTopicLog implements CoordinatorLog {
         private final Topics topics;
@@ -82,10 +82,11 @@ public final class TxnCoordinatorSetup {
         }
 
         @Override
-        public void replay(Consumer<CoordinatorRecord> consumer) {
-            if (topics.get(TopicNames.TRANSACTION_STATE) != null) {
-                storage.replay(consumer);
+        public ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+            if (topics.get(TopicNames.TRANSACTION_STATE) == null) {
+                return ReplayChunk.end(fromOffset);
             }
+            return storage.read(partition, fromOffset, maxBytes);
         }
     }
 }

@@ -1,12 +1,14 @@
 package io.brook.server.topic;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.storage.FlushObserver;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -35,6 +37,12 @@ public final class PartitionLogs implements AutoCloseable {
      */
     public static PartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry,
             TopicConfigResolver configs, Consumer<TopicPartition> onNewData) throws IOException {
+        return open(broker, dataDir, registry, configs, onNewData, FlushObserver.NONE);
+    }
+
+    /** As above, telling {@code flushes} of every group-commit round (metrics). */
+    public static PartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry,
+            TopicConfigResolver configs, Consumer<TopicPartition> onNewData, FlushObserver flushes) throws IOException {
         LogManager.Options options = new LogManager.Options(dataDir)
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
@@ -47,6 +55,7 @@ public final class PartitionLogs implements AutoCloseable {
                 .cleanerDedupeBufferSize(broker.longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE))
                 .producerIdExpirationMs(broker.intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_MS))
                 .maxProducerIdsPerPartition(broker.intValue(BrokerConfig.MAX_PRODUCER_IDS_PER_PARTITION))
+                .flushObserver(flushes)
                 .highWatermarkListener((log, hw) -> onNewData.accept(new TopicPartition(log.topic(), log.partition())))
                 .defaults(configs.effective(Map.of()))
                 .topicConfigs(topic -> {
@@ -59,6 +68,11 @@ public final class PartitionLogs implements AutoCloseable {
     /** The log of a partition, or null when there is none. */
     Log log(String topic, int partition) {
         return manager.getLog(topic, partition);
+    }
+
+    /** Every partition log, internal topics' included. */
+    Collection<Log> all() {
+        return manager.allLogs();
     }
 
     /** Every partition that has a log. */
@@ -92,6 +106,11 @@ public final class PartitionLogs implements AutoCloseable {
         for (int p = 0; p < partitions; p++) {
             manager.deleteLog(topic, p);
         }
+    }
+
+    /** Stops as a kill would: nothing flushed, no clean-shutdown marker (the fault hooks' crash). */
+    public void crash() throws IOException {
+        manager.crash();
     }
 
     /** Flushes every log and writes the clean-shutdown marker. */

@@ -1,10 +1,12 @@
 package io.brook.server.topic;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.storage.LogConfig;
 import io.brook.storage.config.ConfigKey;
 import io.brook.storage.config.InvalidConfigException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,47 +41,102 @@ public final class TopicConfigResolver {
     }
 
     private final BrokerConfig broker;
-    /** topic config name -> broker key that sets its default. */
-    private final Map<String, String> synonyms = new LinkedHashMap<>();
-    /** topic config name -> value derived from the broker config, for every synonym. */
-    private final Map<String, String> brokerValues = new LinkedHashMap<>();
-    private final LogConfig base;
+    private final DynamicBrokerConfig dynamic;
+    private volatile Derived derived;
+
+    /**
+     * What the broker settings make of the topic configs: for each topic config with a broker
+     * synonym, the broker key that sets its default and the value it gives. Immutable.
+     */
+    private record Derived(Map<String, String> synonyms, Map<String, String> brokerValues, LogConfig base) {
+    }
 
     public TopicConfigResolver(BrokerConfig broker) {
+        this(broker, DynamicBrokerConfig.none());
+    }
+
+    /** With the broker settings changed at run time ({@code dynamic}) over the static ones. */
+    public TopicConfigResolver(BrokerConfig broker, DynamicBrokerConfig dynamic) {
         this.broker = broker;
-        derive(LogConfig.RETENTION_MS, retentionKey(), Long.toString(broker.retentionMs()));
-        derive(LogConfig.RETENTION_BYTES, BrokerConfig.LOG_RETENTION_BYTES, broker.string(BrokerConfig.LOG_RETENTION_BYTES));
-        derive(LogConfig.SEGMENT_BYTES, BrokerConfig.LOG_SEGMENT_BYTES, broker.string(BrokerConfig.LOG_SEGMENT_BYTES));
-        derive(LogConfig.SEGMENT_MS, broker.value(BrokerConfig.LOG_ROLL_MS) != null ? BrokerConfig.LOG_ROLL_MS
-                : BrokerConfig.LOG_ROLL_HOURS, Long.toString(broker.rollMs()));
-        derive(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY,
-                String.join(",", broker.list(BrokerConfig.LOG_CLEANUP_POLICY)));
-        derive(LogConfig.MAX_MESSAGE_BYTES, BrokerConfig.MESSAGE_MAX_BYTES, broker.string(BrokerConfig.MESSAGE_MAX_BYTES));
-        derive(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE, broker.string(BrokerConfig.COMPRESSION_TYPE));
-        derive(LogConfig.MESSAGE_TIMESTAMP_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE,
-                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE));
-        derive(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
-                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS));
-        derive(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS,
-                broker.string(BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS));
-        derive(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS, broker.string(BrokerConfig.MIN_INSYNC_REPLICAS));
-        derive(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
-        derive(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
-                broker.string(BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS));
-        derive(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS,
-                broker.string(BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS));
-        derive(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES,
-                broker.string(BrokerConfig.LOG_INDEX_INTERVAL_BYTES));
-        derive(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES,
-                broker.string(BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES));
-        derive(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES,
-                broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES));
-        if (broker.value(BrokerConfig.LOG_FLUSH_INTERVAL_MS) != null) {
-            derive(LogConfig.FLUSH_MS, BrokerConfig.LOG_FLUSH_INTERVAL_MS, broker.string(BrokerConfig.LOG_FLUSH_INTERVAL_MS));
+        this.dynamic = dynamic;
+        this.derived = derive(dynamic.effective());
+    }
+
+    /** The broker settings changed at run time. */
+    public DynamicBrokerConfig dynamic() {
+        return dynamic;
+    }
+
+    /**
+     * Null when the topic defaults these dynamic broker settings give are valid, else why not
+     * (e.g. a {@code log.segment.bytes} below the topic minimum).
+     */
+    public String invalidDynamic(Map<String, String> dynamicSettings) {
+        try {
+            derive(dynamicSettings);
+            return null;
+        } catch (InvalidConfigException e) {
+            return e.getMessage();
+        } catch (IllegalArgumentException e) {
+            return "Invalid broker config: " + e.getMessage();
         }
-        derive(LogConfig.FILE_DELETE_DELAY_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS,
-                broker.string(BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS));
-        this.base = LogConfig.defaults().with(brokerValues);
+    }
+
+    /** Takes these dynamic broker settings (validated) as the topics' defaults from now on. */
+    public void reconfigure(Map<String, String> dynamicSettings) {
+        this.derived = derive(dynamicSettings);
+    }
+
+    private Derived derive(Map<String, String> dyn) {
+        Map<String, String> synonyms = new LinkedHashMap<>();
+        Map<String, String> values = new LinkedHashMap<>();
+        java.util.function.BiConsumer<String, String> fromKey = (topicName, brokerKey) -> {
+            synonyms.put(topicName, brokerKey);
+            values.put(topicName, dyn.containsKey(brokerKey) ? dyn.get(brokerKey) : broker.string(brokerKey));
+        };
+        if (dyn.containsKey(BrokerConfig.LOG_RETENTION_MS)) {
+            fromKey.accept(LogConfig.RETENTION_MS, BrokerConfig.LOG_RETENTION_MS);
+        } else {
+            synonyms.put(LogConfig.RETENTION_MS, retentionKey());
+            values.put(LogConfig.RETENTION_MS, Long.toString(broker.retentionMs()));
+        }
+        fromKey.accept(LogConfig.RETENTION_BYTES, BrokerConfig.LOG_RETENTION_BYTES);
+        fromKey.accept(LogConfig.SEGMENT_BYTES, BrokerConfig.LOG_SEGMENT_BYTES);
+        if (dyn.containsKey(BrokerConfig.LOG_ROLL_MS)) {
+            fromKey.accept(LogConfig.SEGMENT_MS, BrokerConfig.LOG_ROLL_MS);
+        } else {
+            synonyms.put(LogConfig.SEGMENT_MS, broker.value(BrokerConfig.LOG_ROLL_MS) != null ? BrokerConfig.LOG_ROLL_MS
+                    : BrokerConfig.LOG_ROLL_HOURS);
+            values.put(LogConfig.SEGMENT_MS, Long.toString(broker.rollMs()));
+        }
+        if (dyn.containsKey(BrokerConfig.LOG_CLEANUP_POLICY)) {
+            fromKey.accept(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY);
+        } else {
+            synonyms.put(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY);
+            values.put(LogConfig.CLEANUP_POLICY, String.join(",", broker.list(BrokerConfig.LOG_CLEANUP_POLICY)));
+        }
+        fromKey.accept(LogConfig.MAX_MESSAGE_BYTES, BrokerConfig.MESSAGE_MAX_BYTES);
+        fromKey.accept(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE);
+        fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE);
+        fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+        fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+        fromKey.accept(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS);
+        if (dyn.containsKey(BrokerConfig.FSYNC_ON_ACK)) {
+            fromKey.accept(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK);
+        } else {
+            synonyms.put(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK);
+            values.put(LogConfig.FLUSH_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
+        }
+        fromKey.accept(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS);
+        fromKey.accept(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+        fromKey.accept(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES);
+        fromKey.accept(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES);
+        fromKey.accept(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES);
+        if (broker.value(BrokerConfig.LOG_FLUSH_INTERVAL_MS) != null || dyn.containsKey(BrokerConfig.LOG_FLUSH_INTERVAL_MS)) {
+            fromKey.accept(LogConfig.FLUSH_MS, BrokerConfig.LOG_FLUSH_INTERVAL_MS);
+        }
+        fromKey.accept(LogConfig.FILE_DELETE_DELAY_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS);
+        return new Derived(Map.copyOf(synonyms), Collections.unmodifiableMap(values), LogConfig.defaults().with(values));
     }
 
     private String retentionKey() {
@@ -90,14 +147,9 @@ public final class TopicConfigResolver {
                 : BrokerConfig.LOG_RETENTION_HOURS;
     }
 
-    private void derive(String topicName, String brokerKey, String value) {
-        synonyms.put(topicName, brokerKey);
-        brokerValues.put(topicName, value);
-    }
-
     /** The effective storage config of a topic with these overrides. Throws for invalid ones. */
     public LogConfig effective(Map<String, String> overrides) {
-        return base.with(overrides);
+        return derived.base().with(overrides);
     }
 
     /** Null when the overrides are valid topic configs, else a message for INVALID_CONFIG. */
@@ -112,7 +164,7 @@ public final class TopicConfigResolver {
         }
         try {
             LogConfig.checkRequested(overrides);
-            base.with(overrides);
+            derived.base().with(overrides);
             return null;
         } catch (InvalidConfigException e) {
             return e.getMessage();
@@ -127,27 +179,30 @@ public final class TopicConfigResolver {
 
     /** Every topic config of a topic with value and source, in a stable order. */
     public List<Described> describe(Map<String, String> overrides) {
-        LogConfig eff = effective(overrides);
+        Derived d = derived;
+        LogConfig eff = d.base().with(overrides);
         List<Described> out = new ArrayList<>();
         for (String name : LogConfig.names()) {
             String value = eff.values().get(name);
-            String syn = synonyms.get(name);
+            String syn = d.synonyms().get(name);
             byte source;
             if (overrides.containsKey(name)) {
                 source = SOURCE_TOPIC;
+            } else if (syn != null && dynamic.source(syn) != 0) {
+                source = dynamic.source(syn);
             } else if (syn != null && broker.isExplicit(syn)) {
                 source = SOURCE_STATIC_BROKER;
             } else {
                 source = SOURCE_DEFAULT;
             }
-            out.add(new Described(name, value, source, syn, syn == null ? null : brokerValues.get(name)));
+            out.add(new Described(name, value, source, syn, syn == null ? null : d.brokerValues().get(name)));
         }
         return out;
     }
 
-    /** Whether a broker key was set explicitly (for the synonym's source). */
+    /** Whether a broker key was set explicitly, in the file or at run time (for the synonym's source). */
     public boolean brokerExplicit(String brokerKey) {
-        return broker.isExplicit(brokerKey);
+        return broker.isExplicit(brokerKey) || dynamic.source(brokerKey) != 0;
     }
 
     public static byte type(String topicConfig) {

@@ -5,6 +5,7 @@ import io.brook.wire.protocol.LogSafe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class Topics {
     private final TopicRegistry registry;
     private final TopicConfigResolver topicConfigs;
     private final PartitionLogs logs;
+    private volatile Runnable partitionsChanged = () -> { };
 
     public Topics(TopicRegistry registry, TopicConfigResolver topicConfigs, PartitionLogs logs) {
         this.registry = registry;
@@ -64,6 +66,19 @@ public final class Topics {
         for (Topic t : registry.all()) {
             logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
         }
+    }
+
+    /**
+     * Runs {@code r} after every change of the set of partition logs (creation, growth, deletion),
+     * on the thread that made it and possibly under this object's lock: keep it short.
+     */
+    public void onPartitionsChanged(Runnable r) {
+        this.partitionsChanged = r;
+    }
+
+    /** Every partition log, the internal topics' included. */
+    public Collection<Log> allLogs() {
+        return logs.all();
     }
 
     /** How the topics' configs resolve, validate and describe. */
@@ -147,6 +162,7 @@ public final class Topics {
         for (Topic t : registry.createAll(toRegister)) {
             out.put(t.name(), new Creation(t, true, null, false));
         }
+        partitionsChanged.run();
         return out;
     }
 
@@ -175,7 +191,9 @@ public final class Topics {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the logs of topic " + name, e);
         }
-        return registry.create(name, partitions, configs);
+        Topic created = registry.create(name, partitions, configs);
+        partitionsChanged.run();
+        return created;
     }
 
     public synchronized boolean delete(String name) {
@@ -187,6 +205,8 @@ public final class Topics {
             logs.delete(name, t.partitions());
         } catch (IOException e) {
             throw new UncheckedIOException("Topic " + name + " is deleted but its logs could not be removed", e);
+        } finally {
+            partitionsChanged.run();
         }
         return true;
     }
@@ -202,7 +222,19 @@ public final class Topics {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create new partitions of topic " + name, e);
         }
-        return registry.update(t.withPartitions(count));
+        Topic grown = registry.update(t.withPartitions(count));
+        partitionsChanged.run();
+        return grown;
+    }
+
+    /**
+     * Applies the broker-wide topic defaults again to every topic's logs, after a dynamic broker
+     * setting changed them ({@link TopicConfigResolver#reconfigure}); topics keep their overrides.
+     */
+    public synchronized void reconfigureAll() {
+        for (Topic t : registry.all()) {
+            logs.reconfigure(t.name(), topicConfigs.effective(t.configs()));
+        }
     }
 
     /** Replaces the topic's config overrides (already validated); null when the topic is gone. */

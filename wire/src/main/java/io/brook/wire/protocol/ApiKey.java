@@ -38,6 +38,7 @@ public enum ApiKey {
     TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
+    DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     SASL_AUTHENTICATE(36, "SaslAuthenticate", 0, 2, 2),
     CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
     DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2),

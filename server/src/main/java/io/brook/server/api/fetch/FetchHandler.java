@@ -241,6 +241,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     pass.commit();
                     created = sessions.create(broker.timer().nowMs(), byId, requested);
                 }
+                pass.meter(broker.metrics());
                 return pass.response(created == null ? 0 : created.id);
             }
             synchronized (session) {
@@ -252,6 +253,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     return null;
                 }
                 session.moveToEnd(pass.commit());
+                pass.meter(broker.metrics());
                 return pass.response(session.id);
             }
         }

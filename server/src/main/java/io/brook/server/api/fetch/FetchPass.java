@@ -1,5 +1,7 @@
 package io.brook.server.api.fetch;
 
+import io.brook.server.metrics.BrokerMetrics;
+import io.brook.server.metrics.TopicMetrics;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AbortedTransaction;
@@ -114,6 +116,21 @@ final class FetchPass {
             }
         }
         return withRecords;
+    }
+
+    /**
+     * Kafka's BrokerTopicMetrics for the partitions this (answered) pass returns: one fetch
+     * request per partition, its record bytes out, or its error. Only the pass that is answered
+     * counts, not every re-check of a long poll.
+     */
+    void meter(BrokerMetrics metrics) {
+        for (int i = 0; i < answered.size(); i++) {
+            PartitionData pd = answers.get(i);
+            Errors error = Errors.forCode(pd.errorCode());
+            TopicMetrics m = error == Errors.UNKNOWN_TOPIC_OR_PARTITION || error == Errors.UNKNOWN_TOPIC_ID
+                    ? metrics.allTopics() : metrics.topic(answered.get(i).topic);
+            m.fetched(pd.records().sizeInBytes(), error);
+        }
     }
 
     FetchResponse response(int sessionId) {

@@ -1,0 +1,294 @@
+package io.brook.cluster.controller;
+
+import io.brook.cluster.metadata.BrokerInfo;
+import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
+import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.Partition;
+import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
+import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
+import io.brook.cluster.metadata.MetadataRecord.Topic;
+import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
+import io.brook.cluster.metadata.PartitionInfo;
+import io.brook.cluster.metadata.TopicInfo;
+import io.brook.cluster.raft.AppendResult;
+import io.brook.cluster.raft.MetadataLog;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * The controller's decisions (docs/cluster.md, section 5): broker registration, heartbeats,
+ * fencing and unfencing, placement of new partitions, topic deletion, configs and producer-id
+ * blocks. The node that is the Ratis leader runs one; every decision is a batch of records
+ * appended to the {@link MetadataLog}, and it takes effect, here as on every node, only when
+ * the batch is committed and applied.
+ *
+ * <p>Decisions run one at a time, in the order they were asked for: each reads the image after
+ * the previous one was applied, so two decisions never rest on the same stale state. A batch the
+ * image rejects in part (possible only if another controller wrote in between) fails the decision
+ * with NOT_CONTROLLER.
+ *
+ * <p>Time: {@link #tick()} fences the brokers not heard for {@code broker.session.timeout.ms}
+ * by the injected clock; the caller schedules it (a broker would call it about every heartbeat
+ * interval). Thread-safe: any thread may ask for decisions.
+ */
+public final class Controller {
+
+    /** Kafka's default of broker.session.timeout.ms. */
+    public static final long DEFAULT_SESSION_TIMEOUT_MS = 9000;
+
+    private static final Pattern LEGAL_TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+    private final Clock clock;
+    private final long sessionTimeoutMs;
+    private final MetadataLog log;
+    private final Supplier<UUID> topicIds;
+    private final BrokerLiveness liveness = new BrokerLiveness();
+    private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
+
+    /**
+     * @param topicIds where new topic ids come from ({@code UUID::randomUUID}; tests fix them)
+     */
+    public Controller(Clock clock, long sessionTimeoutMs, MetadataLog log, Supplier<UUID> topicIds) {
+        this.clock = clock;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.log = log;
+        this.topicIds = topicIds;
+    }
+
+    /** Runs {@code decision} after every decision asked for before it has completed. */
+    private synchronized <T> CompletableFuture<T> decide(Supplier<CompletableFuture<T>> decision) {
+        CompletableFuture<T> next = last.handle((v, e) -> null).thenCompose(v -> {
+            try {
+                return decision.get();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+        last = next;
+        return next;
+    }
+
+    private CompletableFuture<AppendResult> append(List<MetadataRecord> records) {
+        return log.append(records).thenApply(result -> {
+            if (!result.allApplied()) {
+                throw new ControllerException(ControllerError.NOT_CONTROLLER, "the metadata changed under the decision "
+                        + records + " (applied " + result.applied() + "); another controller wrote in between");
+            }
+            return result;
+        });
+    }
+
+    /**
+     * Registers a broker (fenced, until its first heartbeat) and returns its new epoch, above its
+     * old one and above every log index so far, so that an epoch is never given twice even after
+     * the broker was unregistered. Refused with DUPLICATE_BROKER_REGISTRATION while another
+     * process (another incarnation id) holds the id and heartbeats.
+     */
+    public CompletableFuture<Long> registerBroker(int brokerId, UUID incarnationId, List<Endpoint> listeners,
+                                                  String rack) {
+        return decide(() -> {
+            long now = clock.millis();
+            BrokerInfo old = log.read(image -> image.brokers().get(brokerId));
+            if (old != null && !old.incarnationId().equals(incarnationId) && !old.fenced()
+                    && liveness.alive(brokerId, now, sessionTimeoutMs)) {
+                throw new ControllerException(ControllerError.DUPLICATE_BROKER_REGISTRATION, "broker id " + brokerId
+                        + " is in use by another process (incarnation " + old.incarnationId() + ", heard "
+                        + liveness.sinceHeard(brokerId, now) + " ms ago)");
+            }
+            long epoch = Math.max(old == null ? 0 : old.epoch(), log.lastAppliedIndex()) + 1;
+            return append(List.of(new RegisterBroker(brokerId, incarnationId, epoch, listeners, rack)))
+                    .thenApply(r -> {
+                        liveness.heard(brokerId, now);
+                        return epoch;
+                    });
+        });
+    }
+
+    /**
+     * A broker's heartbeat: refreshes its session and unfences it if it was fenced. Completes
+     * once the broker is unfenced; fails with STALE_BROKER_EPOCH for an epoch that is not its
+     * current one (it must register again) or BROKER_ID_NOT_REGISTERED.
+     */
+    public CompletableFuture<Void> heartbeat(int brokerId, long brokerEpoch) {
+        return decide(() -> {
+            BrokerInfo b = requireBroker(brokerId, brokerEpoch);
+            liveness.heard(brokerId, clock.millis());
+            if (!b.fenced()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(new UnfenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
+        });
+    }
+
+    private BrokerInfo requireBroker(int brokerId, long brokerEpoch) {
+        BrokerInfo b = log.read(image -> image.brokers().get(brokerId));
+        if (b == null) {
+            throw new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED, "broker " + brokerId
+                    + " is not registered");
+        }
+        if (b.epoch() != brokerEpoch) {
+            throw new ControllerException(ControllerError.STALE_BROKER_EPOCH, "broker " + brokerId + " has epoch "
+                    + b.epoch() + ", not " + brokerEpoch);
+        }
+        return b;
+    }
+
+    /**
+     * Fences every unfenced broker not heard for longer than the session time-out; completes with
+     * their ids (empty if none). The partitions they led move as {@code FenceBroker} says.
+     */
+    public CompletableFuture<List<Integer>> tick() {
+        return decide(() -> {
+            long now = clock.millis();
+            List<MetadataRecord> fences = new ArrayList<>();
+            List<Integer> ids = new ArrayList<>();
+            for (BrokerInfo b : log.read(image -> List.copyOf(image.brokers().values()))) {
+                if (!b.fenced() && !liveness.alive(b.id(), now, sessionTimeoutMs)) {
+                    fences.add(new FenceBroker(b.id(), b.epoch()));
+                    ids.add(b.id());
+                }
+            }
+            if (fences.isEmpty()) {
+                return CompletableFuture.completedFuture(List.of());
+            }
+            return append(fences).thenApply(r -> List.copyOf(ids));
+        });
+    }
+
+    /**
+     * Creates a topic: its partitions placed over the live brokers ({@link PartitionPlacer}), the
+     * first replica leading, every replica in the ISR, and its configs, all in one batch.
+     */
+    public CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
+                                               Map<String, String> configs) {
+        return decide(() -> {
+            if (!LEGAL_TOPIC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+                throw new ControllerException(ControllerError.INVALID_TOPIC_EXCEPTION, "illegal topic name '" + name + "'");
+            }
+            if (partitions < 1) {
+                throw new ControllerException(ControllerError.INVALID_PARTITIONS, "partitions must be at least 1, not "
+                        + partitions);
+            }
+            Placement placement = log.read(image -> {
+                if (image.topicId(name) != null) {
+                    throw new ControllerException(ControllerError.TOPIC_ALREADY_EXISTS, "topic '" + name + "' already exists");
+                }
+                return new Placement(liveBrokers(image), totalPartitions(image), newTopicId(image));
+            });
+            List<List<Integer>> replicas = PartitionPlacer.place(0, partitions, replicationFactor, placement.live(),
+                    placement.start());
+            List<MetadataRecord> records = new ArrayList<>();
+            records.add(new Topic(name, placement.topicId()));
+            for (int p = 0; p < partitions; p++) {
+                List<Integer> r = replicas.get(p);
+                records.add(new Partition(placement.topicId(), p, r, r, r.get(0), 0, 0));
+            }
+            configs.forEach((k, v) -> records.add(new Config(MetadataRecord.RESOURCE_TOPIC, name, k, v)));
+            return append(records).thenApply(r -> placement.topicId());
+        });
+    }
+
+    /** Adds partitions to a topic up to {@code totalCount}, with the replication factor of its partition 0. */
+    public CompletableFuture<Void> createPartitions(String name, int totalCount) {
+        return decide(() -> {
+            record Existing(UUID id, int count, int replicationFactor, List<BrokerInfo> live, int start) {
+            }
+            Existing t = log.read(image -> {
+                TopicInfo topic = requireTopic(image, name);
+                PartitionInfo first = topic.partitions().firstEntry().getValue();
+                return new Existing(topic.id(), topic.partitions().size(), first.replicas().size(), liveBrokers(image),
+                        totalPartitions(image));
+            });
+            if (totalCount <= t.count()) {
+                throw new ControllerException(ControllerError.INVALID_PARTITIONS, "topic '" + name + "' has "
+                        + t.count() + " partitions; the new count " + totalCount + " must be larger");
+            }
+            List<List<Integer>> replicas = PartitionPlacer.place(t.count(), totalCount - t.count(),
+                    t.replicationFactor(), t.live(), t.start());
+            List<MetadataRecord> records = new ArrayList<>();
+            for (int k = 0; k < replicas.size(); k++) {
+                List<Integer> r = replicas.get(k);
+                records.add(new Partition(t.id(), t.count() + k, r, r, r.get(0), 0, 0));
+            }
+            return append(records).thenApply(r -> null);
+        });
+    }
+
+    /** Deletes a topic with its partitions and configs. */
+    public CompletableFuture<Void> deleteTopic(String name) {
+        return decide(() -> {
+            UUID id = log.read(image -> requireTopic(image, name).id());
+            return append(List.of(new RemoveTopic(id))).thenApply(r -> null);
+        });
+    }
+
+    /** Sets ({@code value} non-null) or removes a topic config. */
+    public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
+        return decide(() -> {
+            log.read(image -> requireTopic(image, topic));
+            return append(List.of(new Config(MetadataRecord.RESOURCE_TOPIC, topic, key, value))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Gives a registered broker the next block of {@link ProducerIdBlock#SIZE} producer ids. The
+     * block is recorded before it is handed out, so no id is given twice, even across controllers.
+     */
+    public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
+        return decide(() -> {
+            requireBroker(brokerId, brokerEpoch);
+            long first = log.read(MetadataImage::nextProducerId);
+            ProducerIdBlock block = new ProducerIdBlock(brokerId, first, ProducerIdBlock.SIZE);
+            return append(List.of(new ProducerIds(brokerId, brokerEpoch, block.nextBlockFirstId())))
+                    .thenApply(r -> block);
+        });
+    }
+
+    private record Placement(List<BrokerInfo> live, int start, UUID topicId) {
+    }
+
+    private static List<BrokerInfo> liveBrokers(MetadataImage image) {
+        List<BrokerInfo> live = new ArrayList<>();
+        for (BrokerInfo b : image.brokers().values()) {
+            if (!b.fenced()) {
+                live.add(b);
+            }
+        }
+        return live;
+    }
+
+    /** All partitions of all topics: where the next topic's first leader starts, to spread leaders over topics. */
+    private static int totalPartitions(MetadataImage image) {
+        int total = 0;
+        for (TopicInfo t : image.topics().values()) {
+            total += t.partitions().size();
+        }
+        return total;
+    }
+
+    private UUID newTopicId(MetadataImage image) {
+        UUID id = topicIds.get();
+        while (id.equals(new UUID(0, 0)) || image.topics().containsKey(id)) {
+            id = topicIds.get();
+        }
+        return id;
+    }
+
+    private static TopicInfo requireTopic(MetadataImage image, String name) {
+        UUID id = image.topicId(name);
+        if (id == null) {
+            throw new ControllerException(ControllerError.UNKNOWN_TOPIC_OR_PARTITION, "no topic '" + name + "'");
+        }
+        return image.topics().get(id);
+    }
+}

@@ -1,0 +1,26 @@
+package io.brook.cluster.controller;
+
+/** The Kafka error a controller decision fails with (Kafka's name and code). */
+public enum ControllerError {
+    UNKNOWN_TOPIC_OR_PARTITION(3),
+    INVALID_TOPIC_EXCEPTION(17),
+    TOPIC_ALREADY_EXISTS(36),
+    INVALID_PARTITIONS(37),
+    INVALID_REPLICATION_FACTOR(38),
+    INVALID_CONFIG(40),
+    /** The decision could not be committed by this node as controller: retriable elsewhere. */
+    NOT_CONTROLLER(41),
+    STALE_BROKER_EPOCH(77),
+    DUPLICATE_BROKER_REGISTRATION(101),
+    BROKER_ID_NOT_REGISTERED(102);
+
+    private final short code;
+
+    ControllerError(int code) {
+        this.code = (short) code;
+    }
+
+    public short code() {
+        return code;
+    }
+}

@@ -1,0 +1,154 @@
+package io.brook.cluster.metadata;
+
+import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.Partition;
+import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
+import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
+import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
+import io.brook.cluster.metadata.MetadataRecord.Topic;
+import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary format of the metadata log: a batch (one Raft log entry) of records.
+ *
+ * <pre>
+ * batch:  magic 'B' 'M' (2) | format version u8 = 1 | record count i32 | records
+ * record: type u8 | record version u8 = 1 | payload size i32 | payload
+ * </pre>
+ *
+ * Payloads, big-endian, strings as i16 length (-1 null) + UTF-8, UUIDs as 16 bytes, int lists as
+ * i32 count + elements:
+ * <pre>
+ * RegisterBroker   broker id i32, incarnation uuid, epoch i64, listeners, rack string?
+ * UnregisterBroker broker id i32, epoch i64        (so FenceBroker, UnfenceBroker)
+ * Topic            name string, topic id uuid
+ * Partition        topic id uuid, partition i32, replicas, isr, leader i32, leader epoch i32, partition epoch i32
+ * PartitionChange  topic id uuid, partition i32, leader i32, isr
+ * RemoveTopic      topic id uuid
+ * Config           resource type u8, resource name string, key string, value string?
+ * ProducerIds      broker id i32, broker epoch i64, next producer id i64
+ * </pre>
+ *
+ * Decoding checks every length and count against what remains, requires each payload to be
+ * consumed exactly and the batch to end with its last record, and refuses unknown magic, format
+ * versions, types and record versions: a node never skips what it cannot read.
+ */
+public final class MetadataCodec {
+
+    static final byte MAGIC_0 = 'B';
+    static final byte MAGIC_1 = 'M';
+    static final byte FORMAT_VERSION = 1;
+    static final byte RECORD_VERSION = 1;
+    /** Magic, version and count. */
+    static final int BATCH_HEADER_BYTES = 2 + 1 + 4;
+    /** Type, version and payload size. */
+    static final int RECORD_HEADER_BYTES = 1 + 1 + 4;
+
+    private MetadataCodec() {
+    }
+
+    /** The bytes of one batch holding {@code records} in order. */
+    public static byte[] encodeBatch(List<? extends MetadataRecord> records) {
+        MetadataWriter w = new MetadataWriter();
+        w.writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(FORMAT_VERSION).writeInt(records.size());
+        for (MetadataRecord r : records) {
+            byte[] payload = encodePayload(r);
+            w.writeByte(r.type()).writeByte(RECORD_VERSION).writeInt(payload.length).writeBytes(payload);
+        }
+        return w.toByteArray();
+    }
+
+    /** The records of one batch; the whole of {@code buf}'s remaining bytes must be that batch. */
+    public static List<MetadataRecord> decodeBatch(ByteBuffer buf) {
+        MetadataReader r = new MetadataReader(buf.duplicate());
+        byte m0 = r.readByte("magic");
+        byte m1 = r.readByte("magic");
+        if (m0 != MAGIC_0 || m1 != MAGIC_1) {
+            throw new CorruptMetadataException("not a metadata batch: bad magic " + m0 + "," + m1);
+        }
+        byte version = r.readByte("format version");
+        if (version != FORMAT_VERSION) {
+            throw new CorruptMetadataException("unsupported metadata format version " + version
+                    + " (this node reads version " + FORMAT_VERSION + ")");
+        }
+        int count = r.readCount("records", RECORD_HEADER_BYTES);
+        List<MetadataRecord> records = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            byte type = r.readByte("record type");
+            byte recordVersion = r.readByte("record version");
+            if (recordVersion != RECORD_VERSION) {
+                throw new CorruptMetadataException("record " + i + " of type " + type
+                        + " has unsupported version " + recordVersion);
+            }
+            MetadataReader payload = r.slice(r.readInt("payload size"), "payload of record " + i);
+            records.add(decodePayload(type, payload));
+            if (payload.remaining() != 0) {
+                throw new CorruptMetadataException("record " + i + " of type " + type + " has "
+                        + payload.remaining() + " unread payload bytes");
+            }
+        }
+        if (r.remaining() != 0) {
+            throw new CorruptMetadataException(r.remaining() + " bytes after the last of " + count + " records");
+        }
+        return records;
+    }
+
+    private static byte[] encodePayload(MetadataRecord record) {
+        MetadataWriter w = new MetadataWriter();
+        if (record instanceof RegisterBroker r) {
+            w.writeInt(r.brokerId()).writeUuid(r.incarnationId()).writeLong(r.brokerEpoch())
+                    .writeEndpoints(r.listeners()).writeNullableString(r.rack());
+        } else if (record instanceof UnregisterBroker r) {
+            w.writeInt(r.brokerId()).writeLong(r.brokerEpoch());
+        } else if (record instanceof FenceBroker r) {
+            w.writeInt(r.brokerId()).writeLong(r.brokerEpoch());
+        } else if (record instanceof UnfenceBroker r) {
+            w.writeInt(r.brokerId()).writeLong(r.brokerEpoch());
+        } else if (record instanceof Topic r) {
+            w.writeNullableString(r.name()).writeUuid(r.topicId());
+        } else if (record instanceof Partition r) {
+            w.writeUuid(r.topicId()).writeInt(r.partition()).writeIntList(r.replicas()).writeIntList(r.isr())
+                    .writeInt(r.leader()).writeInt(r.leaderEpoch()).writeInt(r.partitionEpoch());
+        } else if (record instanceof PartitionChange r) {
+            w.writeUuid(r.topicId()).writeInt(r.partition()).writeInt(r.leader()).writeIntList(r.isr());
+        } else if (record instanceof RemoveTopic r) {
+            w.writeUuid(r.topicId());
+        } else if (record instanceof Config r) {
+            w.writeByte(r.resourceType()).writeNullableString(r.resourceName()).writeNullableString(r.key())
+                    .writeNullableString(r.value());
+        } else if (record instanceof ProducerIds r) {
+            w.writeInt(r.brokerId()).writeLong(r.brokerEpoch()).writeLong(r.nextProducerId());
+        } else {
+            throw new IllegalArgumentException("unknown record " + record);
+        }
+        return w.toByteArray();
+    }
+
+    private static MetadataRecord decodePayload(byte type, MetadataReader r) {
+        return switch (type) {
+            case MetadataRecord.REGISTER_BROKER -> new RegisterBroker(r.readInt("broker id"), r.readUuid("incarnation id"),
+                    r.readLong("broker epoch"), r.readEndpoints("listeners"), r.readNullableString("rack"));
+            case MetadataRecord.UNREGISTER_BROKER -> new UnregisterBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.FENCE_BROKER -> new FenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.UNFENCE_BROKER -> new UnfenceBroker(r.readInt("broker id"), r.readLong("broker epoch"));
+            case MetadataRecord.TOPIC -> new Topic(r.readString("topic name"), r.readUuid("topic id"));
+            case MetadataRecord.PARTITION -> new Partition(r.readUuid("topic id"), r.readInt("partition"),
+                    r.readIntList("replicas"), r.readIntList("isr"), r.readInt("leader"), r.readInt("leader epoch"),
+                    r.readInt("partition epoch"));
+            case MetadataRecord.PARTITION_CHANGE -> new PartitionChange(r.readUuid("topic id"), r.readInt("partition"),
+                    r.readInt("leader"), r.readIntList("isr"));
+            case MetadataRecord.REMOVE_TOPIC -> new RemoveTopic(r.readUuid("topic id"));
+            case MetadataRecord.CONFIG -> new Config(r.readByte("resource type"), r.readString("resource name"),
+                    r.readString("config key"), r.readNullableString("config value"));
+            case MetadataRecord.PRODUCER_IDS -> new ProducerIds(r.readInt("broker id"), r.readLong("broker epoch"),
+                    r.readLong("next producer id"));
+            default -> throw new CorruptMetadataException("unknown metadata record type " + type);
+        };
+    }
+}

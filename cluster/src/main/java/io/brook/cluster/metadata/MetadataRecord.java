@@ -1,0 +1,149 @@
+package io.brook.cluster.metadata;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The records of the metadata log (docs/cluster.md, "Record types"). A decision of the controller
+ * is one or more of these, committed together as one Raft log entry and applied in order by
+ * {@link MetadataImage#apply(MetadataRecord)} on every node.
+ *
+ * <p>The numeric {@link #type()} of each record is part of the binary format ({@link
+ * MetadataCodec}) and never changes meaning; a changed layout gets a new record version there.
+ */
+public sealed interface MetadataRecord {
+
+    byte REGISTER_BROKER = 1;
+    byte UNREGISTER_BROKER = 2;
+    byte FENCE_BROKER = 3;
+    byte UNFENCE_BROKER = 4;
+    byte TOPIC = 5;
+    byte PARTITION = 6;
+    byte PARTITION_CHANGE = 7;
+    byte REMOVE_TOPIC = 8;
+    byte CONFIG = 9;
+    byte PRODUCER_IDS = 10;
+
+    /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
+    byte RESOURCE_TOPIC = 2;
+    byte RESOURCE_BROKER = 4;
+
+    /** A partition without a leader (Kafka's -1, LeaderAndIsr.NO_LEADER). */
+    int NO_LEADER = -1;
+
+    /** This record's type code in the binary format. */
+    byte type();
+
+    /** A broker (re)registers; it starts fenced, with an epoch above any it had. */
+    record RegisterBroker(int brokerId, UUID incarnationId, long brokerEpoch, List<Endpoint> listeners, String rack)
+            implements MetadataRecord {
+        public RegisterBroker {
+            Objects.requireNonNull(incarnationId, "incarnationId");
+            listeners = List.copyOf(listeners);
+        }
+
+        @Override
+        public byte type() {
+            return REGISTER_BROKER;
+        }
+    }
+
+    /** A fenced broker leaves the cluster. */
+    record UnregisterBroker(int brokerId, long brokerEpoch) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return UNREGISTER_BROKER;
+        }
+    }
+
+    /** A broker is fenced (its session timed out): it leads nothing. */
+    record FenceBroker(int brokerId, long brokerEpoch) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return FENCE_BROKER;
+        }
+    }
+
+    /** A fenced broker is back: it may lead again. */
+    record UnfenceBroker(int brokerId, long brokerEpoch) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return UNFENCE_BROKER;
+        }
+    }
+
+    /** A topic is created (its partitions follow as {@link Partition} records). */
+    record Topic(String name, UUID topicId) implements MetadataRecord {
+        public Topic {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(topicId, "topicId");
+        }
+
+        @Override
+        public byte type() {
+            return TOPIC;
+        }
+    }
+
+    /** A partition of an existing topic, with its whole state. */
+    record Partition(UUID topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader,
+                     int leaderEpoch, int partitionEpoch) implements MetadataRecord {
+        public Partition {
+            Objects.requireNonNull(topicId, "topicId");
+            replicas = List.copyOf(replicas);
+            isr = List.copyOf(isr);
+        }
+
+        @Override
+        public byte type() {
+            return PARTITION;
+        }
+    }
+
+    /** A partition's leader and ISR are replaced; the image bumps its epochs. */
+    record PartitionChange(UUID topicId, int partition, int leader, List<Integer> isr) implements MetadataRecord {
+        public PartitionChange {
+            Objects.requireNonNull(topicId, "topicId");
+            isr = List.copyOf(isr);
+        }
+
+        @Override
+        public byte type() {
+            return PARTITION_CHANGE;
+        }
+    }
+
+    /** A topic is deleted with its partitions and configs. */
+    record RemoveTopic(UUID topicId) implements MetadataRecord {
+        public RemoveTopic {
+            Objects.requireNonNull(topicId, "topicId");
+        }
+
+        @Override
+        public byte type() {
+            return REMOVE_TOPIC;
+        }
+    }
+
+    /** A topic or broker config is set, or removed when {@code value} is null. */
+    record Config(byte resourceType, String resourceName, String key, String value) implements MetadataRecord {
+        public Config {
+            Objects.requireNonNull(resourceName, "resourceName");
+            Objects.requireNonNull(key, "key");
+        }
+
+        @Override
+        public byte type() {
+            return CONFIG;
+        }
+    }
+
+    /** The producer ids below {@code nextProducerId}, from the previous high-water mark, go to a broker. */
+    record ProducerIds(int brokerId, long brokerEpoch, long nextProducerId) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return PRODUCER_IDS;
+        }
+    }
+}

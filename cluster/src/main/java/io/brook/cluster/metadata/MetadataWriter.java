@@ -1,0 +1,96 @@
+package io.brook.cluster.metadata;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+/** Writes the primitives of the metadata format (big-endian), the mirror of {@link MetadataReader}. */
+final class MetadataWriter {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final DataOutputStream out = new DataOutputStream(bytes);
+
+    MetadataWriter writeByte(int v) {
+        try {
+            out.writeByte(v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    MetadataWriter writeShort(int v) {
+        try {
+            out.writeShort(v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    MetadataWriter writeInt(int v) {
+        try {
+            out.writeInt(v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    MetadataWriter writeLong(long v) {
+        try {
+            out.writeLong(v);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    MetadataWriter writeUuid(UUID v) {
+        return writeLong(v.getMostSignificantBits()).writeLong(v.getLeastSignificantBits());
+    }
+
+    MetadataWriter writeNullableString(String s) {
+        if (s == null) {
+            return writeShort(-1);
+        }
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        if (b.length > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("string of " + b.length + " bytes is longer than " + Short.MAX_VALUE);
+        }
+        writeShort(b.length);
+        return writeBytes(b);
+    }
+
+    MetadataWriter writeIntList(List<Integer> list) {
+        writeInt(list.size());
+        for (int v : list) {
+            writeInt(v);
+        }
+        return this;
+    }
+
+    MetadataWriter writeEndpoints(List<Endpoint> list) {
+        writeInt(list.size());
+        for (Endpoint e : list) {
+            writeNullableString(e.name()).writeNullableString(e.host()).writeInt(e.port());
+        }
+        return this;
+    }
+
+    MetadataWriter writeBytes(byte[] b) {
+        try {
+            out.write(b);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    byte[] toByteArray() {
+        return bytes.toByteArray();
+    }
+}

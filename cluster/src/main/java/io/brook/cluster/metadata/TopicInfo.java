@@ -1,0 +1,35 @@
+package io.brook.cluster.metadata;
+
+import java.util.Collections;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** A topic in the metadata image: its name, id and partitions by index. Changed only by {@link MetadataImage}. */
+public final class TopicInfo {
+    private final String name;
+    private final UUID id;
+    private final TreeMap<Integer, PartitionInfo> partitions = new TreeMap<>();
+
+    TopicInfo(String name, UUID id) {
+        this.name = name;
+        this.id = id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    /** The partitions by index, in order; a read-only view. */
+    public NavigableMap<Integer, PartitionInfo> partitions() {
+        return Collections.unmodifiableNavigableMap(partitions);
+    }
+
+    void put(int partition, PartitionInfo info) {
+        partitions.put(partition, info);
+    }
+}

@@ -1,0 +1,278 @@
+package io.brook.cluster.raft;
+
+import io.brook.cluster.metadata.MetadataCodec;
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One voter of the metadata quorum: a Ratis server over gRPC on the node's controller listener,
+ * holding a {@link MetadataStateMachine}, and a Ratis client through which this node appends
+ * batches of records (the client finds the leader itself).
+ *
+ * <p>Before its server starts, a node checks that it belongs to the cluster (docs/cluster.md,
+ * section 9): its metadata directory must have been made for this cluster id and node id ({@link
+ * QuorumIdentityFile}), and no reachable voter may serve another cluster's metadata group. The
+ * group id is a name-based UUID of the cluster id, so a node configured with another cluster id
+ * addresses another group, which the voters would refuse anyway, silently; the check says why.
+ *
+ * <p>Thread-safe: Ratis owns the threads; {@link #append} may be called from any thread.
+ */
+public final class MetadataQuorumNode implements MetadataLog, Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataQuorumNode.class);
+
+    /** How long a client request (an append, a snapshot, a voter's group list) waits for a reply. */
+    private static final TimeDuration REQUEST_TIMEOUT = TimeDuration.valueOf(3, TimeUnit.SECONDS);
+    /** Retries of an append while a leader is elected: 100 × 100 ms, about ten election rounds. */
+    private static final int APPEND_ATTEMPTS = 100;
+    private static final TimeDuration APPEND_RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+
+    private final QuorumConfig config;
+    private final RaftGroup group;
+    private final RaftPeerId selfId;
+    private final MetadataStateMachine stateMachine;
+    private final RaftServer server;
+    private final RaftClient client;
+
+    private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
+                               RaftServer server, RaftClient client) {
+        this.config = config;
+        this.group = group;
+        this.selfId = peerId(config.nodeId());
+        this.stateMachine = stateMachine;
+        this.server = server;
+        this.client = client;
+    }
+
+    /**
+     * Checks that this node belongs to the cluster, then starts its Ratis server (recovering its
+     * log and newest snapshot if it has them) and its client.
+     *
+     * @throws ClusterMembershipException if the node belongs to another cluster or node id
+     */
+    public static MetadataQuorumNode start(QuorumConfig config) throws IOException {
+        RaftGroupId groupId = groupId(config.clusterId());
+        List<RaftPeer> peers = new ArrayList<>();
+        for (Map.Entry<Integer, InetSocketAddress> v : config.voters().entrySet()) {
+            peers.add(RaftPeer.newBuilder().setId(peerId(v.getKey()))
+                    .setAddress(v.getValue().getHostString() + ":" + v.getValue().getPort()).build());
+        }
+        RaftGroup group = RaftGroup.valueOf(groupId, peers);
+        RaftProperties props = properties(config);
+
+        boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
+        checkVoters(config, group, props);
+        if (!known) {
+            QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
+        }
+
+        MetadataStateMachine stateMachine = new MetadataStateMachine();
+        RaftServer server = RaftServer.newBuilder()
+                .setServerId(peerId(config.nodeId()))
+                .setGroup(group)
+                .setStateMachine(stateMachine)
+                .setProperties(props)
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .build();
+        RaftClient client = null;
+        try {
+            server.start();
+            client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
+                    .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
+                    .build();
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        LOG.info("Node {} started in the metadata quorum of cluster {} (group {}, voters {})", config.nodeId(),
+                config.clusterId(), groupId, config.voters().keySet());
+        return new MetadataQuorumNode(config, group, stateMachine, server, client);
+    }
+
+    /** The metadata group of a cluster: a name-based UUID of its cluster id. */
+    public static RaftGroupId groupId(String clusterId) {
+        return RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("brook-metadata:" + clusterId).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static RaftPeerId peerId(int nodeId) {
+        return RaftPeerId.valueOf(String.valueOf(nodeId));
+    }
+
+    private static RaftProperties properties(QuorumConfig config) {
+        RaftProperties props = new RaftProperties();
+        // gRPC, not Netty: docs/cluster.md, section 2 (Ratis 3.1.3's Netty transport never reconnects
+        // to a follower that restarted). The client and admin services share the server's port.
+        RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(props, config.address().getHostString());
+        GrpcConfigKeys.Server.setPort(props, config.address().getPort());
+        RaftServerConfigKeys.setStorageDir(props, List.of(config.metadataDir().toFile()));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(props,
+                TimeDuration.valueOf(config.electionTimeoutMin().toMillis(), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(props,
+                TimeDuration.valueOf(config.electionTimeoutMax().toMillis(), TimeUnit.MILLISECONDS));
+        // automatic snapshots (also one when the server stops) unless the threshold is 0
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, config.snapshotThreshold() > 0);
+        if (config.snapshotThreshold() > 0) {
+            RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, config.snapshotThreshold());
+        }
+        RaftClientConfigKeys.Rpc.setRequestTimeout(props, REQUEST_TIMEOUT);
+        config.ratisProperties().forEach(props::set);
+        return props;
+    }
+
+    /**
+     * Asks each other voter which groups it serves; one that is reachable and serves groups, none
+     * of them ours, belongs to another cluster and this node is refused. A voter that does not
+     * answer may not have started yet and is not held against the node.
+     */
+    private static void checkVoters(QuorumConfig config, RaftGroup group, RaftProperties props) {
+        for (RaftPeer peer : group.getPeers()) {
+            if (peer.getId().equals(peerId(config.nodeId()))) {
+                continue;
+            }
+            List<RaftGroupId> served;
+            try (RaftClient c = RaftClient.newBuilder().setProperties(props)
+                    .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), peer))
+                    .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+                served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Voter {} at {} did not answer: {}", peer.getId(), peer.getAddress(), e.toString());
+                continue;
+            }
+            if (!served.isEmpty() && !served.contains(group.getGroupId())) {
+                throw new ClusterMembershipException("node " + config.nodeId() + " is configured for cluster "
+                        + config.clusterId() + " (metadata group " + group.getGroupId().getUuid() + "), but voter "
+                        + peer.getId() + " at " + peer.getAddress() + " serves another cluster (metadata group "
+                        + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
+            }
+        }
+    }
+
+    /**
+     * Appends a batch of records as one log entry through the leader; completes once the entry is
+     * committed and applied on the leader, with which records the image applied. On the leader
+     * (the controller's node) that means applied to this node's image too.
+     */
+    @Override
+    public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
+        Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(MetadataCodec.encodeBatch(records)));
+        return client.async().send(message).thenApply(MetadataQuorumNode::resultOf);
+    }
+
+    private static AppendResult resultOf(RaftClientReply reply) {
+        if (!reply.isSuccess()) {
+            throw new CompletionException(reply.getException());
+        }
+        return AppendResult.fromMessage(reply.getMessage());
+    }
+
+    @Override
+    public <T> T read(Function<MetadataImage, T> reader) {
+        return stateMachine.read(reader);
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+        return stateMachine.lastAppliedIndex();
+    }
+
+    /** Takes a snapshot of this node's state machine now; returns its log index. */
+    public long takeSnapshot() throws IOException {
+        RaftClientReply reply = client.getSnapshotManagementApi(selfId)
+                .create(true, REQUEST_TIMEOUT.toLong(TimeUnit.MILLISECONDS));
+        if (!reply.isSuccess()) {
+            throw new IOException("snapshot of node " + config.nodeId() + " failed", reply.getException());
+        }
+        return reply.getLogIndex();
+    }
+
+    public int nodeId() {
+        return config.nodeId();
+    }
+
+    public QuorumConfig config() {
+        return config;
+    }
+
+    public MetadataStateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    /** Whether this node is the Ratis leader, that is, the controller. */
+    public boolean isLeader() {
+        DivisionInfo info = info();
+        return info != null && info.isLeader();
+    }
+
+    /** The node id of the leader as this node knows it, if it knows one. */
+    public OptionalInt leaderId() {
+        DivisionInfo info = info();
+        RaftPeerId leader = info == null ? null : info.getLeaderId();
+        return leader == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(leader.toString()));
+    }
+
+    /** The current Raft term as this node knows it, -1 if its division is gone. */
+    public long term() {
+        DivisionInfo info = info();
+        return info == null ? -1 : info.getCurrentTerm();
+    }
+
+    /** The first index this node's Raft log still holds (entries before it are in a snapshot), -1 if gone. */
+    public long logStartIndex() {
+        try {
+            return server.getDivision(group.getGroupId()).getRaftLog().getStartIndex();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private DivisionInfo info() {
+        try {
+            return server.getDivision(group.getGroupId()).getInfo();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            server.close();
+        }
+    }
+}

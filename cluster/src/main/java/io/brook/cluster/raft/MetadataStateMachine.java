@@ -1,0 +1,207 @@
+package io.brook.cluster.raft;
+
+import io.brook.cluster.metadata.CorruptMetadataException;
+import io.brook.cluster.metadata.MetadataCodec;
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
+import io.brook.cluster.metadata.RejectedRecordException;
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.apache.ratis.io.MD5Hash;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Ratis state machine of the metadata quorum: each committed log entry is a batch of {@link
+ * MetadataRecord}s, applied in order to this node's {@link MetadataImage}.
+ *
+ * <ul>
+ *   <li><b>Before the log</b> ({@link #startTransaction}, on the leader): a request whose bytes are
+ *       not a well-formed batch is refused and never enters the log.
+ *   <li><b>Apply</b>: each record of a committed batch is applied on its own; a record the image
+ *       rejects is skipped and counted ({@link #rejectedRecords()}), identically on every node.
+ *       The reply to the appender says which records were applied ({@link AppendResult}). A
+ *       committed entry that this node cannot decode (written by a newer version) stops the
+ *       state machine: Ratis stops applying rather than let this node's image diverge.
+ *   <li><b>Snapshots</b> ({@link #takeSnapshot}, on Ratis' trigger): the image's records go to
+ *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
+ *       file; Ratis may then purge the log up to that index.
+ *   <li><b>Recovery</b> ({@link #initialize}, {@link #reinitialize}): the newest snapshot is
+ *       loaded, its MD5 and CRC checked, and Ratis replays the log after it. A follower whose log
+ *       is behind the leader's purged log is sent the leader's snapshot: Ratis {@link #pause()}s
+ *       the state machine, stores the file, and reinitialises it from that snapshot.
+ * </ul>
+ *
+ * <p>Threading: Ratis applies entries on one thread; the image and the last applied term and
+ * index change together under this object's lock, and {@link #read} takes the same lock.
+ */
+public final class MetadataStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
+
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private MetadataImage image = new MetadataImage();
+    private long rejectedRecords;
+    private long loadedSnapshotIndex = -1;
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            loadLatestSnapshot();
+        });
+    }
+
+    /**
+     * Ratis pauses the state machine before it installs a snapshot received from the leader and
+     * then calls {@link #reinitialize()}; it checks that the state machine says PAUSED.
+     */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        loadLatestSnapshot();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    private void loadLatestSnapshot() throws IOException {
+        SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+        if (snapshot == null) {
+            return;
+        }
+        Path file = snapshot.getFile().getPath();
+        MD5Hash md5 = snapshot.getFile().getFileDigest();
+        if (md5 != null) {
+            MD5FileUtil.verifySavedMD5(file.toFile(), md5);
+        }
+        MetadataImage loaded = new MetadataImage();
+        for (MetadataRecord r : MetadataSnapshotFile.read(file)) {
+            try {
+                loaded.apply(r);
+            } catch (RejectedRecordException e) {
+                throw new CorruptMetadataException("snapshot " + file + " does not rebuild an image: " + e.getMessage());
+            }
+        }
+        synchronized (this) {
+            image = loaded;
+            setLastAppliedTermIndex(snapshot.getTermIndex());
+            loadedSnapshotIndex = snapshot.getIndex();
+        }
+        LOG.info("Loaded the metadata snapshot {} ({} brokers, {} topics)", file, loaded.brokers().size(),
+                loaded.topics().size());
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public SingleFileSnapshotInfo getLatestSnapshot() {
+        return storage.getLatestSnapshot();
+    }
+
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+        TransactionContext trx = super.startTransaction(request);
+        try {
+            MetadataCodec.decodeBatch(request.getMessage().getContent().asReadOnlyByteBuffer());
+        } catch (CorruptMetadataException e) {
+            trx.setException(e);
+        }
+        return trx;
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        ByteBuffer data = entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer();
+        List<MetadataRecord> records = MetadataCodec.decodeBatch(data);
+        TermIndex termIndex = TermIndex.valueOf(entry);
+        List<Boolean> applied = new ArrayList<>(records.size());
+        synchronized (this) {
+            for (MetadataRecord r : records) {
+                try {
+                    image.apply(r);
+                    applied.add(true);
+                } catch (RejectedRecordException e) {
+                    applied.add(false);
+                    rejectedRecords++;
+                    LOG.debug("Skipped metadata record {} at {}: {}", r, termIndex, e.getMessage());
+                }
+            }
+            updateLastAppliedTermIndex(termIndex);
+        }
+        return CompletableFuture.completedFuture(new AppendResult(termIndex.getIndex(), applied).toMessage());
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        List<MetadataRecord> records;
+        TermIndex last;
+        synchronized (this) {
+            records = image.toRecords();
+            last = getLastAppliedTermIndex();
+        }
+        if (last == null || last.getIndex() < 0) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Files.createDirectories(file.toPath().getParent());
+        MetadataSnapshotFile.write(file.toPath(), records);
+        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
+        return last.getIndex();
+    }
+
+    /** Reads the image under the state machine's lock; {@code reader} must not keep references to it. */
+    public synchronized <T> T read(Function<MetadataImage, T> reader) {
+        return reader.apply(image);
+    }
+
+    /** The index of the last log entry applied to the image (or loaded with a snapshot), -1 before any. */
+    public synchronized long lastAppliedIndex() {
+        TermIndex last = getLastAppliedTermIndex();
+        return last == null ? -1 : last.getIndex();
+    }
+
+    /** The log index of the snapshot the image was last loaded from, -1 if none. */
+    public synchronized long loadedSnapshotIndex() {
+        return loadedSnapshotIndex;
+    }
+
+    /** How many committed records this node's image rejected since it started. */
+    public synchronized long rejectedRecords() {
+        return rejectedRecords;
+    }
+}

@@ -1,0 +1,183 @@
+package io.brook.cluster.raft;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A node's place in the metadata quorum, read from Kafka's KRaft property names
+ * (docs/cluster.md, section 8): {@code process.roles}, {@code node.id}, {@code
+ * controller.quorum.voters}, {@code controller.listener.names}, {@code listeners}, {@code
+ * log.dirs}, plus Brook's {@code cluster.id} (Kafka writes it with its format step, which Brook
+ * does without).
+ *
+ * <p>The election time-outs and the snapshot threshold are Ratis' own settings, which Kafka has
+ * no names for; the defaults suit a LAN and tests shorten them. A snapshot threshold of 0 turns
+ * automatic snapshots off (snapshots are then taken only on request). {@code ratisProperties} are
+ * further Ratis settings by Ratis' own names ({@code raft.server.log.segment.size.max}, ...), set
+ * last, for tuning and for tests that need small log segments.
+ *
+ * @param voters each voter's node id and controller listener address, in id order
+ * @param metadataDir where Ratis keeps this node's log and snapshots: {@code
+ *     <first log dir>/__cluster_metadata-0}, Kafka's directory name
+ */
+public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterId, Map<Integer, InetSocketAddress> voters,
+                           Path metadataDir, Duration electionTimeoutMin, Duration electionTimeoutMax,
+                           long snapshotThreshold, Map<String, String> ratisProperties) {
+
+    public static final String PROCESS_ROLES = "process.roles";
+    public static final String NODE_ID = "node.id";
+    public static final String CLUSTER_ID = "cluster.id";
+    public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
+    public static final String LISTENERS = "listeners";
+    public static final String LOG_DIRS = "log.dirs";
+    public static final String LOG_DIR = "log.dir";
+
+    /** Ratis' usual range, for voters on one LAN. */
+    static final Duration DEFAULT_ELECTION_TIMEOUT_MIN = Duration.ofMillis(150);
+    static final Duration DEFAULT_ELECTION_TIMEOUT_MAX = Duration.ofMillis(300);
+    /** Entries between automatic snapshots (a Ratis setting; Kafka counts bytes instead). */
+    static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
+
+    private static final Pattern VOTER = Pattern.compile("(\\d+)@(.+):(\\d+)");
+    private static final Pattern LISTENER = Pattern.compile("([A-Za-z0-9_]+)://(.*):(\\d+)");
+
+    public QuorumConfig {
+        processRoles = Set.copyOf(processRoles);
+        ratisProperties = Map.copyOf(ratisProperties);
+        voters = Collections.unmodifiableMap(new TreeMap<>(voters));
+        if (voters.isEmpty()) {
+            throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + " names no voter");
+        }
+        if (processRoles.contains("controller") && !voters.containsKey(nodeId)) {
+            throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
+                    + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
+        }
+        if (clusterId == null || clusterId.isEmpty()) {
+            throw new IllegalArgumentException(CLUSTER_ID + " is required in cluster mode");
+        }
+    }
+
+    /** This node's controller listener address. */
+    public InetSocketAddress address() {
+        return voters.get(nodeId);
+    }
+
+    /** The same config with other Ratis election time-outs (tests shorten them). */
+    public QuorumConfig withElectionTimeout(Duration min, Duration max) {
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, min, max, snapshotThreshold,
+                ratisProperties);
+    }
+
+    /** The same config with another automatic snapshot threshold. */
+    public QuorumConfig withSnapshotThreshold(long entries) {
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
+                electionTimeoutMax, entries, ratisProperties);
+    }
+
+    /** The same config with one more Ratis setting, by Ratis' name. */
+    public QuorumConfig withRatisProperty(String key, String value) {
+        Map<String, String> more = new TreeMap<>(ratisProperties);
+        more.put(key, value);
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
+                electionTimeoutMax, snapshotThreshold, more);
+    }
+
+    /**
+     * Reads a node's properties; an empty {@code process.roles} means single-node Brook, which has
+     * no quorum (an {@link IllegalArgumentException} here, as every other inconsistency).
+     */
+    public static QuorumConfig fromProperties(Map<String, String> props) {
+        String roles = props.getOrDefault(PROCESS_ROLES, "").trim();
+        if (roles.isEmpty()) {
+            throw new IllegalArgumentException(PROCESS_ROLES + " is empty: this node runs single-node Brook");
+        }
+        Set<String> roleSet = new java.util.TreeSet<>();
+        for (String r : roles.split(",", -1)) {
+            String role = r.trim().toLowerCase(Locale.ROOT);
+            if (!role.equals("broker") && !role.equals("controller")) {
+                throw new IllegalArgumentException(PROCESS_ROLES + " holds an unknown role '" + r.trim() + "'");
+            }
+            roleSet.add(role);
+        }
+        int nodeId = parseInt(NODE_ID, required(props, NODE_ID));
+        if (nodeId < 0) {
+            throw new IllegalArgumentException(NODE_ID + " must not be negative: " + nodeId);
+        }
+        Map<Integer, InetSocketAddress> voters = parseVoters(required(props, CONTROLLER_QUORUM_VOTERS));
+        if (roleSet.contains("controller")) {
+            if (!voters.containsKey(nodeId)) {
+                throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
+                        + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
+            }
+            checkControllerListener(props, nodeId, voters.get(nodeId));
+        }
+        String logDirs = props.getOrDefault(LOG_DIRS, props.getOrDefault(LOG_DIR, "/tmp/kafka-logs"));
+        Path metadataDir = Path.of(logDirs.split(",", -1)[0].trim(), "__cluster_metadata-0");
+        return new QuorumConfig(roleSet, nodeId, props.get(CLUSTER_ID), voters, metadataDir,
+                DEFAULT_ELECTION_TIMEOUT_MIN, DEFAULT_ELECTION_TIMEOUT_MAX, DEFAULT_SNAPSHOT_THRESHOLD, Map.of());
+    }
+
+    /** {@code id@host:port,...}, Kafka's format of {@code controller.quorum.voters}. */
+    static Map<Integer, InetSocketAddress> parseVoters(String value) {
+        Map<Integer, InetSocketAddress> voters = new TreeMap<>();
+        for (String v : value.split(",", -1)) {
+            Matcher m = VOTER.matcher(v.trim());
+            if (!m.matches()) {
+                throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + ": '" + v.trim()
+                        + "' is not of the form id@host:port");
+            }
+            int id = parseInt(CONTROLLER_QUORUM_VOTERS, m.group(1));
+            int port = parseInt(CONTROLLER_QUORUM_VOTERS, m.group(3));
+            if (port > 65535) {
+                throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + ": port out of range in '" + v.trim() + "'");
+            }
+            if (voters.put(id, InetSocketAddress.createUnresolved(m.group(2), port)) != null) {
+                throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + " names voter " + id + " twice");
+            }
+        }
+        return voters;
+    }
+
+    /** The first of {@code controller.listener.names} must be a listener on this voter's port. */
+    private static void checkControllerListener(Map<String, String> props, int nodeId, InetSocketAddress voter) {
+        String name = required(props, CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim();
+        for (String l : List.of(props.getOrDefault(LISTENERS, "").split(",", -1))) {
+            Matcher m = LISTENER.matcher(l.trim());
+            if (m.matches() && m.group(1).equals(name)) {
+                if (Integer.parseInt(m.group(3)) != voter.getPort()) {
+                    throw new IllegalArgumentException("listener " + name + " of node " + nodeId + " is on port "
+                            + m.group(3) + ", but " + CONTROLLER_QUORUM_VOTERS + " gives port " + voter.getPort());
+                }
+                return;
+            }
+        }
+        throw new IllegalArgumentException(CONTROLLER_LISTENER_NAMES + " names " + name + ", which is not in "
+                + LISTENERS);
+    }
+
+    private static String required(Map<String, String> props, String key) {
+        String v = props.get(key);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(key + " is required in cluster mode");
+        }
+        return v.trim();
+    }
+
+    private static int parseInt(String key, String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": '" + v + "' is not a number", e);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.brook.cluster.raft;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+/** Loopback ports that were free a moment ago, for quorum nodes in tests. */
+final class FreePorts {
+    private FreePorts() {
+    }
+
+    static int next() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

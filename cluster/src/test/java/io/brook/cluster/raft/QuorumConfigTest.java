@@ -1,0 +1,71 @@
+package io.brook.cluster.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A Kafka KRaft server.properties read as a quorum config. */
+class QuorumConfigTest {
+
+    private static Map<String, String> kafkaProperties() {
+        Map<String, String> p = new HashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "2");
+        p.put("cluster.id", "MkU3OEVBNTcwNTJENDM2Qk");
+        p.put("controller.quorum.voters", "1@localhost:9093, 2@localhost:9095,3@localhost:9097");
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("listeners", "PLAINTEXT://:9094,CONTROLLER://:9095");
+        p.put("log.dirs", "/data/brook-2,/data2/brook-2");
+        return p;
+    }
+
+    @Test
+    void readsKafkasKraftPropertyNames() {
+        QuorumConfig c = QuorumConfig.fromProperties(kafkaProperties());
+
+        assertThat(c.processRoles()).isEqualTo(Set.of("broker", "controller"));
+        assertThat(c.nodeId()).isEqualTo(2);
+        assertThat(c.voters()).containsOnlyKeys(1, 2, 3);
+        assertThat(c.address()).isEqualTo(InetSocketAddress.createUnresolved("localhost", 9095));
+        assertThat(c.metadataDir()).isEqualTo(Path.of("/data/brook-2", "__cluster_metadata-0"));
+    }
+
+    @Test
+    void refusesInconsistentSettingsWithTheKeyInTheMessage() {
+        Map<String, String> p = kafkaProperties();
+        p.put("process.roles", "");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(p)).hasMessageContaining("single-node Brook");
+
+        Map<String, String> notVoter = kafkaProperties();
+        notVoter.put("node.id", "4");
+        notVoter.put("listeners", "CONTROLLER://:9099");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(notVoter)).hasMessageContaining("not in controller.quorum.voters");
+
+        Map<String, String> wrongPort = kafkaProperties();
+        wrongPort.put("listeners", "PLAINTEXT://:9094,CONTROLLER://:9999");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(wrongPort)).hasMessageContaining("port 9999")
+                .hasMessageContaining("gives port 9095");
+
+        Map<String, String> twice = kafkaProperties();
+        twice.put("controller.quorum.voters", "1@a:1,1@b:2");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(twice)).hasMessageContaining("voter 1 twice");
+
+        Map<String, String> malformed = kafkaProperties();
+        malformed.put("controller.quorum.voters", "1@localhost");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(malformed)).hasMessageContaining("id@host:port");
+
+        Map<String, String> noCluster = kafkaProperties();
+        noCluster.remove("cluster.id");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(noCluster)).hasMessageContaining("cluster.id is required");
+
+        Map<String, String> badRole = kafkaProperties();
+        badRole.put("process.roles", "broker,zookeeper");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(badRole)).hasMessageContaining("unknown role 'zookeeper'");
+    }
+}

@@ -1,0 +1,65 @@
+package io.brook.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * DescribeLogDirs through the Admin client, as {@code kafka-log-dirs.sh --describe}, kafka-ui and
+ * AKHQ call it: the data directory, each partition's size, and the volume's sizes (KIP-827).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LogDirsCompatTest {
+
+    private static BrookCluster cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = new BrookCluster();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void describesEveryPartitionWithItsSizeAndTheVolume() throws Exception {
+        String topic = Groups.unique("log-dirs");
+        Groups.createTopic(cluster.bootstrapServers(), topic, 2);
+        Groups.produce(cluster.bootstrapServers(), topic, 2, 5);
+        try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            int node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(List.of(node)).allDescriptions()
+                    .get(30, TimeUnit.SECONDS).get(node);
+            assertThat(dirs).isNotEmpty();
+            LogDirDescription dir = dirs.values().stream()
+                    .filter(d -> d.replicaInfos().containsKey(new TopicPartition(topic, 0)))
+                    .findFirst().orElseThrow();
+            assertThat(dir.error()).isNull();
+            ReplicaInfo p0 = dir.replicaInfos().get(new TopicPartition(topic, 0));
+            ReplicaInfo p1 = dir.replicaInfos().get(new TopicPartition(topic, 1));
+            assertThat(p0.size()).isPositive();
+            assertThat(p1.size()).isPositive();
+            assertThat(p0.offsetLag()).isZero();
+            assertThat(p0.isFuture()).isFalse();
+            assertThat(dir.totalBytes().orElse(-1)).isPositive();
+            assertThat(dir.usableBytes().orElse(-1)).isPositive();
+
+            // the replica-level view (kafka-reassign-partitions' and AKHQ's) reads the same answer
+            var replica = new org.apache.kafka.common.TopicPartitionReplica(topic, 1, node);
+            assertThat(admin.describeReplicaLogDirs(List.of(replica)).all().get(30, TimeUnit.SECONDS).get(replica)
+                    .getCurrentReplicaLogDir()).isNotNull();
+        }
+    }
+}

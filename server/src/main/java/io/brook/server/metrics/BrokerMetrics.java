@@ -1,0 +1,312 @@
+package io.brook.server.metrics;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.Metric;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import com.codahale.metrics.jmx.JmxReporter;
+import io.brook.storage.FlushObserver;
+import io.brook.storage.Log;
+import io.brook.wire.protocol.ApiKey;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/**
+ * The broker's metrics: one Dropwizard {@link MetricRegistry} keyed by Kafka's JMX names
+ * ({@link MetricName}), published as MBeans on the platform MBean server (metrics-jmx's reporter,
+ * whose attributes are those of Kafka's Yammer metrics: {@code Count}, {@code OneMinuteRate},
+ * {@code 99thPercentile}, {@code Value}...) and as Prometheus text ({@link PrometheusText}).
+ *
+ * <p>What it holds:
+ * <ul>
+ *   <li>{@code kafka.server:type=BrokerTopicMetrics}, broker-wide and per topic ({@link #topic});</li>
+ *   <li>{@code kafka.network:type=RequestMetrics} per request type ({@link RequestMetrics});</li>
+ *   <li>{@code kafka.log:type=Log} per partition, kept in step with the logs by {@link #syncLogs};</li>
+ *   <li>{@code kafka.server:type=ReplicaManager} and {@code kafka.server:type=KafkaServer,name=BrokerState};</li>
+ *   <li>{@code kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs} (forces per second and
+ *       their duration) and Brook's own {@code brook.log:type=GroupCommit} (offsets per force,
+ *       bytes not yet durable);</li>
+ *   <li>the group coordinator's gauges and consumer lag ({@link GroupMetrics});</li>
+ *   <li>connections per listener and start-up durations.</li>
+ * </ul>
+ *
+ * <p>Hot path: handlers mark meters of objects they hold (a topic's {@link TopicMetrics} is
+ * created once and found again with one map lookup per topic and request, never per record);
+ * a meter is a few striped {@code LongAdder}s, so marking it neither locks nor allocates.
+ * Histograms use a lock-free exponentially decaying reservoir biased to the last five minutes,
+ * as Kafka's do; an update stores one small sample object.
+ *
+ * <p>Several brokers in one JVM (tests) share the platform MBean server: the first one to
+ * register a name keeps it, the others' MBeans of that name are not published (their metrics
+ * still count, and Prometheus shows each broker's own).
+ */
+public final class BrokerMetrics implements AutoCloseable {
+
+    /** Kafka's {@code BrokerState} values (org.apache.kafka.metadata.BrokerState). */
+    public static final int NOT_RUNNING = 0;
+    public static final int STARTING = 1;
+    public static final int RECOVERY = 2;
+    public static final int RUNNING = 3;
+    public static final int PENDING_CONTROLLED_SHUTDOWN = 6;
+    public static final int SHUTTING_DOWN = 7;
+
+    private final MetricRegistry registry = new MetricRegistry();
+    private final ConcurrentMap<String, MetricName> names = new ConcurrentHashMap<>();
+    private final JmxReporter jmx;
+    private final TopicMetrics allTopics;
+    private final ConcurrentMap<String, TopicMetrics> topics = new ConcurrentHashMap<>();
+    private final RequestMetrics requests;
+    private final Timer flushes;
+    private final Histogram groupCommitOffsets;
+    private final Map<String, PartitionGauges> partitions = new HashMap<>();
+    private volatile Collection<Log> logs = java.util.List.of();
+    private volatile int brokerState = STARTING;
+    private volatile long startupMs = -1;
+    private volatile long logRecoveryMs = -1;
+    private volatile GroupMetrics groups;
+
+    public BrokerMetrics(boolean jmxEnabled) {
+        this.allTopics = new TopicMetrics(topicMeters(null), null);
+        this.requests = new RequestMetrics(this);
+        this.flushes = register(MetricName.of("kafka.log", "LogFlushStats", "LogFlushRateAndTimeMs"),
+                new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        this.groupCommitOffsets = histogram(MetricName.of("brook.log", "GroupCommit", "OffsetsPerForce"));
+        gauge(MetricName.of("brook.log", "GroupCommit", "BytesNotDurable"), () -> {
+            long n = 0;
+            for (Log l : logs) {
+                n += l.bytesNotDurable();
+            }
+            return n;
+        });
+        gauge(MetricName.of("kafka.server", "KafkaServer", "BrokerState"), () -> brokerState);
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "PartitionCount"), () -> logs.size());
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "LeaderCount"), () -> logs.size());
+        // one replica per partition, always in sync with itself
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "UnderReplicatedPartitions"), () -> 0);
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "UnderMinIsrPartitionCount"), () -> 0);
+        gauge(MetricName.of("kafka.server", "ReplicaManager", "OfflineReplicaCount"), () -> 0);
+        gauge(MetricName.of("brook.server", "Startup", "StartupTimeMs"), () -> startupMs);
+        gauge(MetricName.of("brook.server", "Startup", "LogRecoveryTimeMs"), () -> logRecoveryMs);
+        if (jmxEnabled) {
+            this.jmx = JmxReporter.forRegistry(registry)
+                    .createsObjectNamesWith((type, domain, name) -> objectName(name))
+                    .convertDurationsTo(TimeUnit.MILLISECONDS)
+                    .convertRatesTo(TimeUnit.SECONDS)
+                    .build();
+            jmx.start();
+        } else {
+            this.jmx = null;
+        }
+    }
+
+    // ------------------------------------------------------------------ what handlers mark
+
+    /** The broker-wide BrokerTopicMetrics (no topic tag). */
+    public TopicMetrics allTopics() {
+        return allTopics;
+    }
+
+    /** A topic's BrokerTopicMetrics, created on first use; its marks also count broker-wide. */
+    public TopicMetrics topic(String name) {
+        TopicMetrics t = topics.get(name);
+        if (t == null) {
+            t = topics.computeIfAbsent(name, n -> new TopicMetrics(topicMeters(n), allTopics));
+        }
+        return t;
+    }
+
+    /** Forgets a deleted topic's metrics. */
+    public void topicDeleted(String name) {
+        if (topics.remove(name) != null) {
+            for (String m : TopicMetrics.NAMES) {
+                remove(MetricName.of("kafka.server", "BrokerTopicMetrics", m, "topic", name));
+            }
+        }
+    }
+
+    /** A request was answered; the times are {@link System#nanoTime()}s (see {@link RequestMetrics}). */
+    public void requestAnswered(ApiKey key, short version, long received, long started, long handled, long completed,
+            long writing, long written, boolean failed) {
+        requests.answered(key, version, received, started, handled, completed, writing, written, failed);
+    }
+
+    /** How many requests of this type were answered since start-up. */
+    public long requestsAnswered(ApiKey key) {
+        return requests.count(key);
+    }
+
+    /** The storage's group commit: told of each force (for {@code LogManager.Options.flushObserver}). */
+    public FlushObserver flushObserver() {
+        return (nanos, offsets) -> {
+            flushes.update(nanos, TimeUnit.NANOSECONDS);
+            groupCommitOffsets.update(offsets);
+        };
+    }
+
+    /** The group gauges and consumer lag, once registered (null before). */
+    public GroupMetrics groups() {
+        return groups;
+    }
+
+    void groups(GroupMetrics g) {
+        this.groups = g;
+    }
+
+    // ------------------------------------------------------------------ broker state
+
+    public void brokerState(int state) {
+        this.brokerState = state;
+    }
+
+    public int brokerState() {
+        return brokerState;
+    }
+
+    public void startupTime(long millis) {
+        this.startupMs = millis;
+    }
+
+    public void logRecoveryTime(long millis) {
+        this.logRecoveryMs = millis;
+    }
+
+    /** The open connections of a listener, read when asked. */
+    public void listenerConnections(String listener, IntSupplier count) {
+        gauge(MetricName.of("kafka.server", "socket-server-metrics", "connection-count", "listener", listener),
+                count::getAsInt);
+    }
+
+    /**
+     * Brings the {@code kafka.log:type=Log} gauges in step with {@code current}, every partition
+     * log of the broker: registers those of new logs, removes those of logs gone.
+     */
+    public synchronized void syncLogs(Collection<Log> current) {
+        Map<String, Log> now = new HashMap<>();
+        for (Log l : current) {
+            now.put(l.topic() + "-" + l.partition(), l);
+        }
+        partitions.entrySet().removeIf(e -> {
+            if (now.get(e.getKey()) != e.getValue().log) {
+                e.getValue().unregister();
+                return true;
+            }
+            return false;
+        });
+        for (Map.Entry<String, Log> e : now.entrySet()) {
+            partitions.computeIfAbsent(e.getKey(), k -> new PartitionGauges(e.getValue()));
+        }
+        this.logs = java.util.List.copyOf(current);
+    }
+
+    /** Every partition log the metrics know of (last {@link #syncLogs}). */
+    Collection<Log> logs() {
+        return logs;
+    }
+
+    private final class PartitionGauges {
+        final Log log;
+        private final MetricName[] names;
+
+        PartitionGauges(Log log) {
+            this.log = log;
+            String t = log.topic();
+            String p = Integer.toString(log.partition());
+            names = new MetricName[] {
+                MetricName.of("kafka.log", "Log", "Size", "topic", t, "partition", p),
+                MetricName.of("kafka.log", "Log", "NumLogSegments", "topic", t, "partition", p),
+                MetricName.of("kafka.log", "Log", "LogStartOffset", "topic", t, "partition", p),
+                MetricName.of("kafka.log", "Log", "LogEndOffset", "topic", t, "partition", p),
+            };
+            gauge(names[0], log::sizeInBytes);
+            gauge(names[1], log::segmentCount);
+            gauge(names[2], log::logStartOffset);
+            gauge(names[3], log::logEndOffset);
+        }
+
+        void unregister() {
+            for (MetricName n : names) {
+                remove(n);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the registry
+
+    Meter meter(MetricName name) {
+        return register(name, new Meter());
+    }
+
+    Histogram histogram(MetricName name) {
+        return register(name, new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+    }
+
+    <T> Gauge<T> gauge(MetricName name, Gauge<T> gauge) {
+        return register(name, gauge);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <M extends Metric> M register(MetricName name, M metric) {
+        names.put(name.objectName(), name);
+        Metric existing = registry.getMetrics().get(name.objectName());
+        if (existing != null) {
+            return (M) existing;
+        }
+        try {
+            return registry.register(name.objectName(), metric);
+        } catch (IllegalArgumentException raced) {
+            return (M) registry.getMetrics().get(name.objectName());
+        }
+    }
+
+    void remove(MetricName name) {
+        registry.remove(name.objectName());
+        names.remove(name.objectName());
+    }
+
+    MetricRegistry registry() {
+        return registry;
+    }
+
+    /** The Kafka name of a registry entry. */
+    MetricName nameOf(String key) {
+        return names.get(key);
+    }
+
+    private Meter[] topicMeters(String topic) {
+        Meter[] meters = new Meter[TopicMetrics.NAMES.length];
+        for (int i = 0; i < meters.length; i++) {
+            MetricName n = topic == null
+                    ? MetricName.of("kafka.server", "BrokerTopicMetrics", TopicMetrics.NAMES[i])
+                    : MetricName.of("kafka.server", "BrokerTopicMetrics", TopicMetrics.NAMES[i], "topic", topic);
+            meters[i] = meter(n);
+        }
+        return meters;
+    }
+
+    private static ObjectName objectName(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException("not a JMX name: " + name, e);
+        }
+    }
+
+    /** Unpublishes the MBeans. */
+    @Override
+    public void close() {
+        brokerState = NOT_RUNNING;
+        if (jmx != null) {
+            jmx.close();
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.brook.server.metrics;
+
+import com.codahale.metrics.Meter;
+import io.brook.wire.protocol.Errors;
+
+/**
+ * Kafka's {@code kafka.server:type=BrokerTopicMetrics} meters of one topic, or of all topics
+ * together (no {@code topic} tag). Handlers mark a topic's object and the broker-wide one with the
+ * same call ({@link #produced}, ...): per request and partition, never per record, and without
+ * allocating (a Dropwizard meter is a few striped {@code LongAdder}s).
+ */
+public final class TopicMetrics {
+
+    static final String[] NAMES = {
+        "MessagesInPerSec", "BytesInPerSec", "BytesOutPerSec", "BytesRejectedPerSec",
+        "FailedProduceRequestsPerSec", "FailedFetchRequestsPerSec", "TotalProduceRequestsPerSec",
+        "TotalFetchRequestsPerSec",
+    };
+
+    private final TopicMetrics all;
+    final Meter messagesIn;
+    final Meter bytesIn;
+    final Meter bytesOut;
+    final Meter bytesRejected;
+    final Meter failedProduce;
+    final Meter failedFetch;
+    final Meter totalProduce;
+    final Meter totalFetch;
+
+    /** {@code all}: the broker-wide object this topic's marks also go to (null for that one itself). */
+    TopicMetrics(Meter[] meters, TopicMetrics all) {
+        this.all = all;
+        this.messagesIn = meters[0];
+        this.bytesIn = meters[1];
+        this.bytesOut = meters[2];
+        this.bytesRejected = meters[3];
+        this.failedProduce = meters[4];
+        this.failedFetch = meters[5];
+        this.totalProduce = meters[6];
+        this.totalFetch = meters[7];
+    }
+
+    /** One partition of a produce request was appended: {@code records} in {@code bytes}. */
+    public void produced(long records, long bytes) {
+        totalProduce.mark();
+        messagesIn.mark(records);
+        bytesIn.mark(bytes);
+        if (all != null) {
+            all.produced(records, bytes);
+        }
+    }
+
+    /**
+     * One partition of a produce request was refused with {@code error}. As in Kafka, only
+     * failures a client cannot cause by itself count as failed requests: an unknown partition,
+     * a batch too large, a corrupt one or a storage error do not; a batch larger than the topic
+     * allows counts its {@code bytes} as rejected.
+     */
+    public void produceFailed(Errors error, long bytes) {
+        totalProduce.mark();
+        switch (error) {
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> bytesRejected.mark(bytes);
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, CORRUPT_MESSAGE, KAFKA_STORAGE_ERROR,
+                    UNKNOWN_TOPIC_ID, INCONSISTENT_TOPIC_ID -> { }
+            default -> failedProduce.mark();
+        }
+        if (all != null) {
+            all.produceFailed(error, bytes);
+        }
+    }
+
+    /**
+     * One partition of an answered fetch, with the record bytes it returned, or its error. As in
+     * Kafka, the errors of an ordinary fetch (an unknown partition, an offset out of range, a
+     * storage error, an unknown leader epoch...) are not failed requests.
+     */
+    public void fetched(long bytes, Errors error) {
+        totalFetch.mark();
+        switch (error) {
+            case NONE -> {
+                if (bytes > 0) {
+                    bytesOut.mark(bytes);
+                }
+            }
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, FENCED_LEADER_EPOCH,
+                    REPLICA_NOT_AVAILABLE, KAFKA_STORAGE_ERROR, INCONSISTENT_TOPIC_ID, UNKNOWN_TOPIC_ID,
+                    OFFSET_OUT_OF_RANGE -> { }
+            default -> failedFetch.mark();
+        }
+        if (all != null) {
+            all.fetched(bytes, error);
+        }
+    }
+
+    public long messagesIn() {
+        return messagesIn.getCount();
+    }
+
+    public long bytesIn() {
+        return bytesIn.getCount();
+    }
+
+    public long bytesOut() {
+        return bytesOut.getCount();
+    }
+}

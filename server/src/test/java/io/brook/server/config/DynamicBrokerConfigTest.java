@@ -1,0 +1,52 @@
+package io.brook.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The broker settings changed at run time: both scopes, persisted, and what may change. */
+class DynamicBrokerConfigTest {
+
+    @TempDir
+    Path meta;
+
+    @Test
+    void persistsBothScopesAndThisBrokersWins() throws IOException {
+        DynamicBrokerConfig d = DynamicBrokerConfig.open(meta);
+        assertThat(d.effective()).isEmpty();
+        AtomicReference<Map<String, String>> applied = new AtomicReference<>();
+        d.replace(true, Map.of("log.retention.ms", "1000", "message.max.bytes", "2000"), applied::set);
+        d.replace(false, Map.of("log.retention.ms", "5000"), applied::set);
+        assertThat(applied.get()).containsEntry("log.retention.ms", "5000").containsEntry("message.max.bytes", "2000");
+        assertThat(d.source("log.retention.ms")).isEqualTo(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER);
+        assertThat(d.source("message.max.bytes")).isEqualTo(DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER);
+        assertThat(d.source("log.segment.bytes")).isZero();
+
+        DynamicBrokerConfig reopened = DynamicBrokerConfig.open(meta);
+        assertThat(reopened.broker()).isEqualTo(Map.of("log.retention.ms", "5000"));
+        assertThat(reopened.clusterDefault()).isEqualTo(Map.of("log.retention.ms", "1000", "message.max.bytes", "2000"));
+    }
+
+    @Test
+    void refusesKeysThatCannotChangeAndValuesThatDoNotParse() {
+        assertThat(DynamicBrokerConfig.invalid("log.retention.ms", "60000")).isNull();
+        assertThat(DynamicBrokerConfig.invalid("num.io.threads", "4")).contains("Cannot update these configs dynamically");
+        assertThat(DynamicBrokerConfig.invalid("no.such.key", "1")).contains("Unknown broker config");
+        assertThat(DynamicBrokerConfig.invalid("log.retention.ms", "soon")).isNotNull();
+    }
+
+    @Test
+    void aFileWithAKeyThatCannotChangeStopsTheStart() throws IOException {
+        Files.writeString(meta.resolve(DynamicBrokerConfig.FILE), "broker.num.io.threads=4\n", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> DynamicBrokerConfig.open(meta)).isInstanceOf(IOException.class)
+                .hasMessageContaining("num.io.threads");
+    }
+}
