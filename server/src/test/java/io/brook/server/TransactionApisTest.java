@@ -53,8 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The transaction APIs over raw sockets against an embedded broker: what AddPartitionsToTxn
  * answers for partitions this node does not host, the batched and verify-only forms, the
  * verification of transactional produce, the markers (the last stable offset and the aborted
- * transactions a read_committed fetch gets), the fencing error old versions see, and an open
- * transaction surviving a restart.
+ * transactions a read_committed fetch gets), the fencing error old versions see, an open
+ * transaction surviving a restart, and both a committed and an open transaction surviving a crash.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TransactionApisTest {
@@ -72,7 +72,8 @@ class TransactionApisTest {
     }
 
     private static Brook start(Path dataDir) {
-        return Brook.builder().port(0).dataDir(dataDir).config("transaction.state.log.num.partitions", "3").start();
+        return Brook.builder().port(0).dataDir(dataDir).faults(true).config("transaction.state.log.num.partitions", "3")
+                .start();
     }
 
     @AfterEach
@@ -232,6 +233,32 @@ class TransactionApisTest {
             AddOffsetsToTxnResponse offsets = c.call(new AddOffsetsToTxnRequest().transactionalId("tx")
                     .producerId(old.producerId()).producerEpoch(old.producerEpoch()).groupId("g"), (short) 3);
             assertThat(offsets.errorCode()).isEqualTo(Errors.PRODUCER_FENCED.code());
+        }
+    }
+
+    @Test
+    void shouldCompleteACommittedTransactionAndKeepAnOpenOneAcrossACrash() throws Exception {
+        InitProducerIdResponse committed;
+        InitProducerIdResponse open;
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t", 2);
+            committed = init(c, "done");
+            add(c, "done", committed, "t", 0);
+            assertThat(produce(c, committed, "t", 0, 0, "committed")).isEqualTo(Errors.NONE.code());
+            assertThat(end(c, "done", committed, true, (short) 3)).isEqualTo(Errors.NONE.code());
+            open = init(c, "open");
+            add(c, "open", open, "t", 1);
+            assertThat(produce(c, open, "t", 1, 0, "pending")).isEqualTo(Errors.NONE.code());
+        }
+        // kill -9 and power cut: writes no fsync covered are lost (the commit marker may be among them)
+        brook.crash();
+        brook.start();
+        try (ProtocolClient c = client()) {
+            Await.until("the commit completed after the crash", () -> lso(c, "t", 0) == 2);
+            assertThat(lso(c, "t", 1)).isZero();
+            assertThat(end(c, "open", open, false, (short) 3)).isEqualTo(Errors.NONE.code());
+            Await.until("the abort after the crash", () -> lso(c, "t", 1) == 2);
+            assertThat(end(c, "done", committed, true, (short) 3)).isEqualTo(Errors.NONE.code());
         }
     }
 
