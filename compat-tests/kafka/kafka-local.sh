@@ -13,11 +13,14 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="${KAFKA_LOCAL_DIR:-$here/target/reference-kafka}"
 libs="$work/libs"
 
+# the Kafka version of pom.xml; libraries resolved for another version are replaced
+version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")"
+
 resolve() {
-  if [ ! -f "$libs/.complete" ]; then
-    mkdir -p "$libs"
+  if [ ! -f "$libs/.complete-$version" ]; then
+    rm -rf "$libs" && mkdir -p "$libs"
     mvn -B -q -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$libs" >&2
-    touch "$libs/.complete"
+    touch "$libs/.complete-$version"
   fi
 }
 

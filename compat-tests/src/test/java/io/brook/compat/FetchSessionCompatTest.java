@@ -94,7 +94,18 @@ class FetchSessionCompatTest {
         cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(pp);
                 KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp)) {
+            // one record in every partition first: Kafka makes a new topic's partitions writable and
+            // readable a moment after its metadata shows them (NOT_LEADER_OR_FOLLOWER until then,
+            // which would make the consumer rebuild its session inside the measured window)
+            for (TopicPartition tp : all) {
+                var unused = producer.send(new ProducerRecord<>(topic, tp.partition(), null, bytes("prime")));
+            }
+            producer.flush();
             consumer.assign(all);
+            consumer.seekToEnd(all);
+            for (TopicPartition tp : all) {
+                consumer.position(tp, Duration.ofSeconds(30));
+            }
             producer.send(new ProducerRecord<>(topic, 0, null, bytes("first"))).get(30, TimeUnit.SECONDS);
             List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
             Groups.pollUntil(Duration.ofSeconds(30), () -> "the first record", () -> consumer.poll(Duration.ofMillis(100))

@@ -3,6 +3,7 @@ package io.brook.server;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.api.BrokerApis;
+import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.BrokerConfig;
@@ -20,6 +21,8 @@ import io.brook.server.node.GroupCoordinatorSetup;
 import io.brook.server.node.TxnCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.ScramCredentials;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
@@ -35,7 +38,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executor;
@@ -82,9 +87,11 @@ public final class Brook implements AutoCloseable {
     private NetworkServer network;
     private BrokerContext context;
     private InetSocketAddress bound;
+    private Map<String, InetSocketAddress> boundAddresses;
     private FetchWaiters fetchWaiters;
     private FetchSessionCache fetchSessions;
     private Timer timer;
+    private FeatureLevels features;
     private ApiTable apis;
     private BrokerMetrics metrics;
     private AdminHttpServer http;
@@ -120,7 +127,11 @@ public final class Brook implements AutoCloseable {
             throw e;
         }
         // a restart listens where clients were told to connect
-        settings.put(BrokerConfig.LISTENERS, context.config().listener().withPort(bound.getPort()).toString());
+        List<String> listeners = new ArrayList<>();
+        for (Listener l : context.config().listeners().bound()) {
+            listeners.add(l.withPort(boundAddresses.get(l.name()).getPort()).toString());
+        }
+        settings.put(BrokerConfig.LISTENERS, String.join(",", listeners));
     }
 
     /** Starts one run of the broker on the data directory (see the constructor for the order). */
@@ -136,9 +147,12 @@ public final class Brook implements AutoCloseable {
         this.metrics = new BrokerMetrics(true);
         BrokerMetrics m = metrics;
         this.http = null;
+        this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
         try {
             pool = IoPool.create(config.numIoThreads());
-            net = new NetworkServer(config, pool, timer);
+            BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
+                    meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
+            net = new NetworkServer(config, pool, timer, security);
             net.requestObserver(m::requestAnswered);
             this.bound = net.bind();
             m.listenerConnections(config.listener().name(), net::connectionCount);
@@ -171,13 +185,15 @@ public final class Brook implements AutoCloseable {
                     LOG.warn("{}; running without the HTTP admin listener", e.getMessage());
                 }
             }
-            Listener adv = config.advertisedListener();
-            if (adv == null) {
-                adv = config.listener().withPort(bound.getPort());
+            Map<String, Listener> advertised = new LinkedHashMap<>();
+            for (Listener l : config.listeners().bound()) {
+                Listener adv = config.listeners().advertised(l.name());
+                advertised.put(l.name(), adv != null ? adv : l.withPort(net.boundAddresses().get(l.name()).getPort()));
             }
-            this.context = new BrokerContext(config, meta.clusterId(), adv, topics,
+            this.boundAddresses = net.boundAddresses();
+            this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security);
             if (faults != null) {
                 faults.attach(net, apis);
             }
@@ -225,9 +241,20 @@ public final class Brook implements AutoCloseable {
         return host + ":" + adv.port();
     }
 
-    /** The port the broker listens on (the real one when 0 was asked for). */
+    /** The port the broker listens on (the real one when 0 was asked for): its first listener's. */
     public int port() {
         return bound.getPort();
+    }
+
+    /** {@code host:port} of the listener named {@code listenerName} (as in {@code listeners}), as advertised. */
+    public String bootstrapServers(String listenerName) {
+        String name = listenerName.toUpperCase(java.util.Locale.ROOT);
+        if (!boundAddresses.containsKey(name)) {
+            throw new IllegalArgumentException("no listener " + listenerName + "; listeners: " + boundAddresses.keySet());
+        }
+        Listener adv = context.advertised(name);
+        String host = adv.host().indexOf(':') >= 0 ? "[" + adv.host() + "]" : adv.host();
+        return host + ":" + adv.port();
     }
 
     public Path dataDir() {
@@ -273,6 +300,11 @@ public final class Brook implements AutoCloseable {
 
     FetchWaiters fetchWaiters() {
         return fetchWaiters;
+    }
+
+    /** The feature levels ApiVersions lists (KIP-584); set them before clients connect. */
+    FeatureLevels features() {
+        return features;
     }
 
     /** The incremental fetch sessions (memory only: a new broker object starts with none). */
@@ -610,7 +642,8 @@ public final class Brook implements AutoCloseable {
                 long t0 = System.nanoTime();
                 Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), b.bound, b.transport(),
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
+                        b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());
                 return b;
             } catch (IOException e) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  *        api -> network             the handler SPI (ApiHandler, RequestContext, ApiTable)
  *        api -> node                the handlers' shared context, producer ids, the group coordinator
  *        api, node -> topic         the topics and their partition logs
+ *        api, network -> security      listeners' TLS and SASL settings, each connection's session
  *        api, node, http -> metrics the broker's metrics (Kafka's names, JMX, Prometheus)
  *        network, node, api -> time the timer of delayed operations
  *        everything -> config       the broker's settings
@@ -56,6 +57,7 @@ class ArchitectureTest {
                 .layer("Metrics").definedBy("io.brook.server.metrics..")
                 .layer("Network").definedBy("io.brook.server.network..")
                 .layer("Node").definedBy("io.brook.server.node..")
+                .layer("Security").definedBy("io.brook.server.security..")
                 .layer("Topic").definedBy("io.brook.server.topic..")
                 .layer("Time").definedBy("io.brook.server.time..")
                 .layer("Config").definedBy("io.brook.server.config..")
@@ -68,9 +70,11 @@ class ArchitectureTest {
                 .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api", "Fault")
                 .whereLayer("Fault").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api")
+                .whereLayer("Security").mayOnlyBeAccessedByLayers("Root", "Api", "Network")
                 .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http",
+                        "Security")
                 .check(classes);
     }
 
@@ -85,7 +89,7 @@ class ArchitectureTest {
     @Test
     void theTopicsAndTheConfigDoNotTouchNetty() {
         noClasses().that().resideInAnyPackage("io.brook.server.topic..", "io.brook.server.config..",
-                        "io.brook.server.node..")
+                        "io.brook.server.node..", "io.brook.server.security..")
                 .should().dependOnClassesThat().resideInAPackage("io.netty..")
                 .check(classes);
     }

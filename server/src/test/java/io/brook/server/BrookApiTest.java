@@ -3,6 +3,7 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.network.ApiTable;
+import io.brook.server.api.FeatureLevels;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
@@ -117,6 +118,57 @@ class BrookApiTest {
                     .isEqualTo(Errors.INVALID_REQUEST.code());
             assertThat(((ApiVersionsResponse) c.call(software().clusterId(brook.clusterId()), v5)).errorCode())
                     .isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+    }
+
+    /**
+     * The features section (v3+, KIP-584): metadata.version finalized at Kafka 4.4's level and
+     * every other feature supported at level 0 only, listed from v4 (Kafka hides features whose
+     * minimum is 0 from older requests, KAFKA-17492); a feature finalized later shows on the next
+     * request, with a higher epoch.
+     */
+    @Test
+    void shouldListFeatureLevelsFromV3() throws Exception {
+        try (ProtocolClient c = client()) {
+            ApiVersionsResponse v2 = c.call(new ApiVersionsRequest(), (short) 2);
+            assertThat(v2.supportedFeatures()).isEmpty();
+            assertThat(v2.finalizedFeaturesEpoch()).isEqualTo(-1L);
+
+            ApiVersionsResponse v3 = c.call(software(), (short) 3);
+            assertThat(v3.supportedFeatures()).singleElement().satisfies(f -> {
+                assertThat(f.name()).isEqualTo("metadata.version");
+                assertThat(f.minVersion()).isEqualTo((short) 33);
+                assertThat(f.maxVersion()).isEqualTo((short) 33);
+            });
+            assertThat(v3.finalizedFeatures()).singleElement().satisfies(f -> {
+                assertThat(f.name()).isEqualTo("metadata.version");
+                assertThat(f.minVersionLevel()).isEqualTo((short) 33);
+                assertThat(f.maxVersionLevel()).isEqualTo((short) 33);
+            });
+            long epoch = v3.finalizedFeaturesEpoch();
+            assertThat(epoch).isGreaterThanOrEqualTo(0L);
+
+            ApiVersionsResponse v4 = c.call(software(), (short) 4);
+            assertThat(v4.supportedFeatures()).extracting(ApiVersionsResponse.SupportedFeatureKey::name).containsExactly(
+                    "metadata.version", "kraft.version", "transaction.version", "group.version",
+                    "eligible.leader.replicas.version", "share.version", "streams.version");
+            assertThat(v4.supportedFeatures()).filteredOn(f -> !f.name().equals("metadata.version"))
+                    .allSatisfy(f -> assertThat(f.maxVersion()).isZero());
+            assertThat(v4.finalizedFeatures()).hasSize(1);
+
+            brook.features().setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 2);
+            brook.features().setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
+            ApiVersionsResponse later = c.call(software(), (short) 5);
+            assertThat(later.finalizedFeaturesEpoch()).isGreaterThan(epoch);
+            assertThat(later.finalizedFeatures()).anySatisfy(f -> {
+                assertThat(f.name()).isEqualTo("transaction.version");
+                assertThat(f.minVersionLevel()).isEqualTo((short) 2);
+                assertThat(f.maxVersionLevel()).isEqualTo((short) 2);
+            });
+            assertThat(later.supportedFeatures()).anySatisfy(f -> {
+                assertThat(f.name()).isEqualTo("transaction.version");
+                assertThat(f.maxVersion()).isEqualTo((short) 2);
+            });
         }
     }
 

@@ -39,7 +39,9 @@ import org.junit.jupiter.api.Timeout;
  * The versions that name topics by id (KIP-516): Produce v13, Fetch v13+, OffsetCommit and
  * OffsetFetch v10. Known ids work like names, unknown ids (the zero id included) are answered
  * UNKNOWN_TOPIC_ID, answers name topics by the id asked with, and a topic deleted and created
- * again under the same name is a new topic to a client holding the old id.
+ * again under the same name is a new topic to a client holding the old id (a fetch that resolved
+ * the id before, in a long poll or a session, is told UNKNOWN_TOPIC_OR_PARTITION or
+ * INCONSISTENT_TOPIC_ID, as by Kafka).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TopicIdApisTest {
@@ -139,6 +141,39 @@ class TopicIdApisTest {
         assertThat(fetch((short) 13, fresh).responses().get(0).partitions().get(0).highWatermark()).isEqualTo(1);
     }
 
+    /**
+     * Under a fetch session a partition keeps the name its id resolved to when it joined, as in
+     * Kafka: its topic deleted is UNKNOWN_TOPIC_OR_PARTITION, created again under the name (another
+     * id) INCONSISTENT_TOPIC_ID. Seen so from the Java consumer against Kafka 4.4
+     * (compat-tests' TopicRecreateCompatTest).
+     */
+    @Test
+    void aSessionPartitionOfADeletedAndRecreatedTopicIsAnsweredAsKafkaAnswersIt() throws Exception {
+        UUID old = create("orders");
+        short v = 17;
+        FetchRequest.FetchTopic topic = new FetchRequest.FetchTopic().topicId(old).partitions(List.of(
+                new FetchRequest.FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20)));
+        FetchResponse opened = c.call(new FetchRequest().maxWaitMs(0).minBytes(0).maxBytes(1 << 20).sessionEpoch(0)
+                .topics(List.of(topic)), v);
+        int session = opened.sessionId();
+        assertThat(session).isNotZero();
+        FetchRequest incremental = new FetchRequest().maxWaitMs(0).minBytes(0).maxBytes(1 << 20).sessionId(session);
+
+        delete("orders");
+        FetchResponse deleted = c.call(incremental.sessionEpoch(1), v);
+        assertThat(deleted.responses()).singleElement().satisfies(t -> {
+            assertThat(t.topicId()).isEqualTo(old);
+            assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        });
+
+        create("orders");
+        FetchResponse recreated = c.call(incremental.sessionEpoch(2), v);
+        assertThat(recreated.responses()).singleElement().satisfies(t -> {
+            assertThat(t.topicId()).isEqualTo(old);
+            assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.INCONSISTENT_TOPIC_ID.code());
+        });
+    }
+
     @Test
     void commitsAndFetchesOffsetsByTopicId() throws Exception {
         UUID id = create("orders");
@@ -185,9 +220,12 @@ class TopicIdApisTest {
         assertThat(afterDelete.groups().get(0).topics()).isEmpty();
     }
 
-    /** A long poll re-reads by id: a topic deleted while the fetch waits is answered UNKNOWN_TOPIC_ID at the deadline. */
+    /**
+     * A long poll re-reads by the name its id resolved to: a topic deleted while the fetch waits is
+     * answered UNKNOWN_TOPIC_OR_PARTITION at the deadline, as Kafka's delayed fetch answers it.
+     */
     @Test
-    void aLongPollOnADeletedTopicEndsWithUnknownTopicId() throws Exception {
+    void aLongPollOnADeletedTopicEndsWithUnknownTopicOrPartition() throws Exception {
         MutableClock clock = new MutableClock(1_000_000);
         try (Brook b = Brook.builder().clock(clock).config("connections.max.idle.ms", "-1").start();
                 ProtocolClient waiting = new ProtocolClient(b.bootstrapServers());
@@ -208,7 +246,7 @@ class TopicIdApisTest {
             FetchResponse r = waiting.receive(ApiKey.FETCH, v, correlation);
             assertThat(r.responses()).singleElement().satisfies(t -> {
                 assertThat(t.topicId()).isEqualTo(id);
-                assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+                assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             });
         }
     }

@@ -370,6 +370,11 @@ public final class BenchRunner {
                 }
                 step(r, label, Workloads.manyPartitionsName(plan.manyPartitions),
                         () -> w.manyPartitions(plan.manyPartitions, plan.manyPartitionRecords));
+                for (boolean sessions : new boolean[] {true, false}) {
+                    step(r, label, FetchSessionWorkload.name(plan.manyPartitions, sessions),
+                            () -> FetchSessionWorkload.run(w, r.bootstrap(), label, pid, clockTicks,
+                                    plan.manyPartitions, plan.fetchSessionDuration, sessions));
+                }
             }
             results.add(Result.of(WHOLE_RUN, label)
                     .put(Metric.PEAK_RSS_MIB, (double) ProcFs.peakRssBytes(pid) / (1024 * 1024)).build());

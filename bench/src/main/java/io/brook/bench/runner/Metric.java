@@ -20,6 +20,10 @@ enum Metric {
     /** The runner's own process (producers and consumers) over the same phase: shows which side is the bottleneck. */
     CLIENT_CPU_S("client CPU s", false, "%,.2f"),
     STARTUP_MS("start-up ms", false, "%,.0f"),
+    /** Bytes a client sent per request while tailing many partitions (fetch sessions workload). */
+    FETCH_REQUEST_BYTES("bytes/fetch request", false, "%,.0f"),
+    FETCHES_PER_S("fetches/s", true, "%,.1f"),
+    BROKER_CPU_MS_PER_FETCH("broker CPU ms/fetch", false, "%,.3f"),
     PEAK_RSS_MIB("peak RSS MiB", false, "%,.0f");
 
     final String label;

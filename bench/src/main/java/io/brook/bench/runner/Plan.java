@@ -31,10 +31,12 @@ final class Plan {
     final int manyPartitions;
     final long manyPartitionRecords;
     final long warmupRecords;
+    /** How long each phase of the fetch-sessions workload tails the many-partition topic. */
+    final Duration fetchSessionDuration;
 
     private Plan(boolean quick, List<ProduceCell> produce, long smallRecords, long largeRecords, long consumeRecords,
                  List<Integer> latencyRates, Duration latencyDuration, Duration latencyWarmup,
-                 int manyPartitions, long manyPartitionRecords, long warmupRecords) {
+                 int manyPartitions, long manyPartitionRecords, long warmupRecords, Duration fetchSessionDuration) {
         this.quick = quick;
         this.produce = List.copyOf(produce);
         this.smallRecords = smallRecords;
@@ -46,6 +48,7 @@ final class Plan {
         this.manyPartitions = manyPartitions;
         this.manyPartitionRecords = manyPartitionRecords;
         this.warmupRecords = warmupRecords;
+        this.fetchSessionDuration = fetchSessionDuration;
     }
 
     /** 1 and 8 partitions × 100 B and 1 KiB × acks=1 and all × batch 16 and 256 KiB; 10 M records to consume. */
@@ -63,7 +66,7 @@ final class Plan {
         // 1 GB per 100 B cell and 2 GB per 1 KiB cell: seconds per cell even at the fastest rates,
         // so that a cell is not over before the broker's group commit and the client settle
         return new Plan(false, cells, 10_000_000, 2_000_000, 10_000_000, List.of(5_000, 50_000),
-                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 300_000);
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 300_000, Duration.ofSeconds(20));
     }
 
     /** Three produce cells that span the matrix, and small counts: a few seconds per workload. */
@@ -74,7 +77,7 @@ final class Plan {
                 new ProduceCell(8, 1024, "all", 256 * 1024));
         // 250 rather than 1,000 partitions: creating 1,000 takes each broker ten seconds or more
         return new Plan(true, cells, 200_000, 20_000, 300_000, List.of(5_000, 50_000),
-                Duration.ofSeconds(2), Duration.ofMillis(500), 250, 20_000, 20_000);
+                Duration.ofSeconds(2), Duration.ofMillis(500), 250, 20_000, 20_000, Duration.ofSeconds(5));
     }
 
     long produceRecords(ProduceCell cell) {

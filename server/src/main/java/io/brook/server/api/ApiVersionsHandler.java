@@ -5,15 +5,14 @@ import io.brook.server.network.ApiTable;
 import io.brook.server.network.RequestContext;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.ApiVersionsResponse;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
-import java.util.ArrayList;
 import java.util.regex.Pattern;
 
 /**
- * ApiVersions (key 18), answered from the {@link ApiTable}: every registered key with its
- * advertised range, nothing else — no finalized features, so Java clients use the classic
- * transaction protocol rather than KIP-890's.
+ * ApiVersions (key 18), answered from the {@link ApiTable} (every registered key with its
+ * advertised range) and, from v3, the features section of {@link FeatureLevels}: the supported
+ * and finalized feature levels and their epoch. While {@code transaction.version} is not
+ * finalized at 2, Java clients use the classic transaction protocol rather than KIP-890's.
  *
  * <p>v5 (KIP-1242) lets a client name the cluster and node it meant to reach, so that a
  * connection misrouted by DNS or a proxy is found out before any other request: a request naming
@@ -33,10 +32,12 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
 
     private final String clusterId;
     private final int nodeId;
+    private final FeatureLevels features;
 
-    ApiVersionsHandler(String clusterId, int nodeId) {
+    ApiVersionsHandler(String clusterId, int nodeId, FeatureLevels features) {
         this.clusterId = clusterId;
         this.nodeId = nodeId;
+        this.features = features;
     }
 
     @Override
@@ -53,7 +54,10 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
             ctx.respond(request.errorResponse(version, Errors.REBOOTSTRAP_REQUIRED));
             return;
         }
-        ctx.respond(ctx.apis().apiVersionsResponse());
+        ApiVersionsResponse table = ctx.apis().apiVersionsResponse();
+        ApiVersionsResponse response = new ApiVersionsResponse().errorCode(table.errorCode()).apiKeys(table.apiKeys());
+        features.addTo(response, version);
+        ctx.respond(response);
     }
 
     private static boolean valid(String s) {

@@ -27,9 +27,27 @@ import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
 import io.brook.wire.message.AddOffsetsToTxnRequest;
 import io.brook.wire.message.AddPartitionsToTxnRequest;
+import io.brook.server.api.security.AclChecks;
+import io.brook.server.api.security.AlterUserScramCredentialsHandler;
+import io.brook.server.api.security.CreateAclsHandler;
+import io.brook.server.api.security.DeleteAclsHandler;
+import io.brook.server.api.security.DescribeAclsHandler;
+import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
+import io.brook.server.api.security.SaslAuthenticateHandler;
+import io.brook.server.api.security.SaslHandshakeHandler;
+import io.brook.server.network.ApiTable;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Authorizer;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.ScramCredentials;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterUserScramCredentialsRequest;
+import io.brook.wire.message.DescribeUserScramCredentialsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
+import io.brook.wire.message.CreateAclsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.DeleteAclsRequest;
+import io.brook.wire.message.DescribeAclsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteRecordsRequest;
@@ -57,6 +75,8 @@ import io.brook.wire.message.OffsetDeleteRequest;
 import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.SaslAuthenticateRequest;
+import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.TxnOffsetCommitRequest;
 import io.brook.wire.message.WriteTxnMarkersRequest;
@@ -79,14 +99,20 @@ public final class BrokerApis {
 
     /**
      * The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters},
-     * incremental fetch sessions live in {@code fetchSessions}.
+     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features};
+     * with the broker's security: its SCRAM credentials, and its authorizer, whose checks
+     * ({@link AclChecks}) go in front of every handler when it is enabled.
      */
-    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions) {
+    public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
+            FeatureLevels features, BrokerSecurity security) {
+        ScramCredentials scram = security.scram();
+        Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
+                .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
-                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker))
+                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker, authorizer))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
@@ -97,7 +123,7 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, DescribeGroupsRequest::read, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, ListGroupsRequest::read, new ListGroupsHandler(broker))
                 .register(ApiKey.API_VERSIONS, 0, 5, ApiVersionsRequest::read,
-                        new ApiVersionsHandler(broker.clusterId(), broker.nodeId()))
+                        new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
                 .register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequest::read, new CreateTopicsHandler(broker))
                 .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
@@ -126,6 +152,15 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0, DescribeTransactionsRequest::read,
                         new DescribeTransactionsHandler(broker))
                 .register(ApiKey.LIST_TRANSACTIONS, 0, 2, ListTransactionsRequest::read, new ListTransactionsHandler(broker))
+                .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
+                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
+                .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,
+                        new DescribeUserScramCredentialsHandler(scram))
+                .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
+                        new AlterUserScramCredentialsHandler(scram))
+                .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
+                .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
+                .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))
                 .build();
     }
 }

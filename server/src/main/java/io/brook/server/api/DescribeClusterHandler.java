@@ -31,7 +31,7 @@ final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest>
                     .clusterId(broker.clusterId()));
             return;
         }
-        Listener adv = broker.advertised();
+        Listener adv = broker.advertised(ctx.session().listenerName());
         DescribeClusterResponse r = new DescribeClusterResponse()
                 .errorCode(Errors.NONE.code())
                 .clusterId(broker.clusterId())

@@ -4,6 +4,8 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
@@ -46,9 +48,26 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     private static final UUID ZERO_UUID = new UUID(0, 0);
 
     private final BrokerContext broker;
+    private final Authorizer authorizer;
 
     MetadataHandler(BrokerContext broker) {
+        this(broker, null);
+    }
+
+    /**
+     * With an enabled {@code authorizer}, as Kafka: the topics the client may not DESCRIBE are
+     * left out of an all-topics answer and answered TOPIC_AUTHORIZATION_FAILED when named, and a
+     * missing topic is auto-created only with CREATE on the cluster or the topic; the authorized
+     * operations (KIP-430) are those the ACLs allow.
+     */
+    MetadataHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
+        this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
+    }
+
+    private boolean may(RequestContext ctx, byte operation, byte type, String name) {
+        return authorizer == null || authorizer.authorize(ctx.session().principal(), ctx.clientHost(), operation, type,
+                name);
     }
 
     @Override
@@ -56,24 +75,50 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         short version = ctx.apiVersion();
         Topics topics = broker.topics();
         MetadataResponse response = new MetadataResponse()
-                .brokers(brokers(broker))
+                .brokers(brokers(broker, ctx.session().listenerName()))
                 .clusterId(broker.clusterId())
                 .controllerId(broker.nodeId());
         if (request.includeClusterAuthorizedOperations()) {
-            response.clusterAuthorizedOperations(CLUSTER_OPERATIONS);
+            response.clusterAuthorizedOperations(authorizer == null ? CLUSTER_OPERATIONS
+                    : authorizer.authorizedOperations(ctx.session().principal(), ctx.clientHost(), Acl.CLUSTER,
+                            Acl.CLUSTER_NAME, CLUSTER_OPERATIONS));
         }
         boolean withOps = request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
         List<MetadataRequestTopic> asked = request.topics();
         if (asked == null || (version == 0 && asked.isEmpty())) {
             for (Topic t : topics.all()) {
-                out.add(describe(t, broker.nodeId(), withOps));
+                if (may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
+                    out.add(describe(t, broker.nodeId(), withOps));
+                }
             }
         } else {
             boolean mayCreate = broker.config().autoCreateTopics() && (version < 4 || request.allowAutoTopicCreation());
-            Map<String, Creation> created = mayCreate ? autoCreate(asked, topics, broker.config().numPartitions()) : Map.of();
+            List<MetadataRequestTopic> creatable = asked;
+            if (mayCreate && authorizer != null && !may(ctx, Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME)) {
+                creatable = new ArrayList<>();
+                for (MetadataRequestTopic want : asked) {
+                    if (want.name() != null && may(ctx, Acl.CREATE, Acl.TOPIC, want.name())) {
+                        creatable.add(want);
+                    }
+                }
+            }
+            Map<String, Creation> created = mayCreate ? autoCreate(creatable, topics, broker.config().numPartitions())
+                    : Map.of();
             for (MetadataRequestTopic want : asked) {
-                out.add(lookup(want, topics, broker.nodeId(), created, withOps, version));
+                MetadataResponseTopic t = lookup(want, topics, broker.nodeId(), created, withOps, version);
+                if (authorizer != null && t.name() != null && !may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
+                    t = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).name(t.name());
+                }
+                out.add(t);
+            }
+        }
+        if (withOps && authorizer != null) {
+            for (MetadataResponseTopic t : out) {
+                if (t.errorCode() == Errors.NONE.code()) {
+                    t.topicAuthorizedOperations(authorizer.authorizedOperations(ctx.session().principal(),
+                            ctx.clientHost(), Acl.TOPIC, t.name(), TOPIC_OPERATIONS));
+                }
             }
         }
         ctx.respond(response.topics(out));
@@ -136,8 +181,8 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         return describe(t, nodeId, withOps);
     }
 
-    static List<MetadataResponseBroker> brokers(BrokerContext broker) {
-        Listener adv = broker.advertised();
+    static List<MetadataResponseBroker> brokers(BrokerContext broker, String listenerName) {
+        Listener adv = broker.advertised(listenerName);
         List<MetadataResponseBroker> list = new ArrayList<>(1);
         list.add(new MetadataResponseBroker().nodeId(broker.nodeId()).host(adv.host()).port(adv.port()).rack(null));
         return list;

@@ -47,11 +47,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * by the storage's high-watermark events, not from here.
  *
  * <p>From v13 topics are named by id: ids are resolved to names on arrival ({@link TopicIds});
- * an id that names no topic (the zero id included) is answered UNKNOWN_TOPIC_ID. v10–v12 need
- * nothing new here: v10 adds the leader hints of KIP-951 (this node leads every partition, so
- * there is nothing to hint), v11 the TRANSACTION_ABORTABLE error and v12 the implicit partition
- * registration of transactions V2 (KIP-890), which this broker does not offer yet (it does not
- * advertise {@code transaction.version} 2, so clients add partitions with AddPartitionsToTxn).
+ * an id that names no topic (the zero id included) is answered UNKNOWN_TOPIC_ID. v10 adds the
+ * leader hints of KIP-951, added to partitions answered NOT_LEADER_OR_FOLLOWER (by
+ * {@link io.brook.server.node.LeaderHints}; a single node leads every partition, so none of its
+ * own answers carries that error today), v11 the TRANSACTION_ABORTABLE error and v12 the implicit
+ * partition registration of transactions V2 (KIP-890), which this broker does not offer yet (it
+ * does not finalize {@code transaction.version} 2, so clients add partitions with
+ * AddPartitionsToTxn).
  *
  * <p>A transactional batch is appended only into a partition of its producer's ongoing
  * transaction ({@link #verifyTransactional}).
@@ -141,6 +143,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             responses.add(new TopicProduceResponse().name(td.name()).topicId(td.topicId()).partitionResponses(parts));
         }
         ProduceResponse response = new ProduceResponse().responses(responses);
+        if (anyError) {
+            broker.leaderHints().addTo(response, version);
+        }
         if (acks == 0) {
             if (anyError) {
                 ctx.closeConnection("acks=0 produce failed: " + firstError(response));

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,7 @@ public final class BrokerConfig {
 
     public static final String LISTENERS = "listeners";
     public static final String ADVERTISED_LISTENERS = "advertised.listeners";
+    public static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
     public static final String NODE_ID = "node.id";
     public static final String BROKER_ID = "broker.id";
     public static final String LOG_DIRS = "log.dirs";
@@ -124,29 +126,22 @@ public final class BrokerConfig {
     private final Set<String> unknown;
     private final GroupCoordinatorConfig groupCoordinator;
     private final TxnCoordinatorConfig txnCoordinator;
-    private final Listener listener;
-    private final Listener advertised;
+    private final Listeners listeners;
+    private final Map<String, String> securitySettings;
     private final Path dataDir;
     private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 
     private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
-            GroupCoordinatorConfig groupCoordinator, TxnCoordinatorConfig txnCoordinator) {
+            GroupCoordinatorConfig groupCoordinator, TxnCoordinatorConfig txnCoordinator,
+            Map<String, String> securitySettings) {
         this.values = values;
         this.explicit = explicit;
         this.unknown = unknown;
         this.groupCoordinator = groupCoordinator;
         this.txnCoordinator = txnCoordinator;
-        this.listener = singleListener(LISTENERS, list(LISTENERS));
-        List<String> adv = list(ADVERTISED_LISTENERS);
-        this.advertised = adv == null ? null : singleListener(ADVERTISED_LISTENERS, adv);
-        if (advertised == null && listener.wildcardHost()) {
-            throw new IllegalArgumentException("Invalid value '" + listener + "' for configuration " + LISTENERS
-                    + ": a wildcard host needs advertised.listeners with a host clients can reach");
-        }
-        if (advertised != null && (advertised.wildcardHost() || advertised.port() == 0)) {
-            throw new IllegalArgumentException("Invalid value '" + advertised + "' for configuration "
-                    + ADVERTISED_LISTENERS + ": must name a concrete host and port");
-        }
+        this.securitySettings = securitySettings;
+        this.listeners = Listeners.parse(list(LISTENERS), list(ADVERTISED_LISTENERS),
+                string(LISTENER_SECURITY_PROTOCOL_MAP));
         List<String> dirs = list(LOG_DIRS);
         if (dirs != null && dirs.size() != 1) {
             throw new IllegalArgumentException("Invalid value '" + String.join(",", dirs) + "' for configuration "
@@ -215,8 +210,13 @@ public final class BrokerConfig {
         Map<String, String> viaSynonym = new HashMap<>();
         Map<String, String> groupSettings = new HashMap<>();
         Map<String, String> txnSettings = new HashMap<>();
+        Map<String, String> security = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = e.getKey().trim();
+            if (isSecuritySetting(name)) {
+                security.put(name, e.getValue());
+                continue;
+            }
             if (GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
                 groupSettings.put(name, e.getValue().trim());
             }
@@ -268,7 +268,20 @@ public final class BrokerConfig {
             LOG.warn("Ignoring unknown configuration {}", name);
         }
         return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
-                group, txn);
+                group, txn, Collections.unmodifiableMap(security));
+    }
+
+    /**
+     * Whether {@code name} is one of the security settings ({@code ssl.*}, {@code sasl.*},
+     * {@code listener.name.*}, the authorizer's): kept as written for the security package, which
+     * checks them, and never listed by DescribeConfigs (they hold passwords).
+     */
+    static boolean isSecuritySetting(String name) {
+        return name.startsWith("ssl.") || name.startsWith("sasl.") || name.startsWith("listener.name.")
+                || name.startsWith("brook.sasl.")
+                || name.equals("super.users") || name.equals("authorizer.class.name")
+                || name.equals("allow.everyone.if.no.acl.found") || name.equals("connections.max.reauth.ms")
+                || name.equals("connection.failed.authentication.delay.ms");
     }
 
     private static ConfigKey bySynonym(String name) {
@@ -278,14 +291,6 @@ public final class BrokerConfig {
             }
         }
         return null;
-    }
-
-    private static Listener singleListener(String key, List<String> specs) {
-        if (specs.size() != 1) {
-            throw new IllegalArgumentException("Invalid value '" + String.join(",", specs) + "' for configuration "
-                    + key + ": Brook serves exactly one listener");
-        }
-        return Listener.parse(key, specs.get(0));
     }
 
     /** The effective value (after defaults) or null when neither set nor defaulted. */
@@ -323,8 +328,22 @@ public final class BrokerConfig {
         return (List<String>) values.get(name);
     }
 
+    /** The first listener of {@code listeners}: the default one (embedded API, start-up line). */
     public Listener listener() {
-        return listener;
+        return listeners.bound().get(0);
+    }
+
+    /** Every listener with its advertised address and security protocol. */
+    public Listeners listeners() {
+        return listeners;
+    }
+
+    /**
+     * The security settings as written ({@code ssl.*}, {@code sasl.*}, {@code listener.name.*},
+     * {@code super.users}, ...), for the security package to resolve per listener and check.
+     */
+    public Map<String, String> securitySettings() {
+        return securitySettings;
     }
 
     /** The HTTP admin listener ({@code brook.http.listener}), or null when it is {@code none}. */
@@ -347,9 +366,9 @@ public final class BrokerConfig {
         return txnCoordinator;
     }
 
-    /** The advertised listener, or null when it is the bound one (known only after binding for port 0). */
+    /** The first listener's advertised address, or null when it is the bound one (known only after binding for port 0). */
     public Listener advertisedListener() {
-        return advertised;
+        return listeners.advertised(listener().name());
     }
 
     public Path dataDir() {

@@ -24,9 +24,11 @@ final class BrokerConfigKeys {
     static Map<String, ConfigKey> all() {
         List<ConfigKey> keys = List.of(
                 key(LISTENERS, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Check.NONE,
-                        "The one listener the broker binds: PLAINTEXT://host:port; port 0 picks a free port."),
+                        "The listeners the broker binds: NAME://host:port,...; port 0 picks a free port."),
                 key(ADVERTISED_LISTENERS, Type.LIST, null, Check.NONE,
-                        "The address clients are told to connect to; defaults to the bound listener."),
+                        "The address clients are told to connect to, per listener; defaults to the bound one."),
+                key(LISTENER_SECURITY_PROTOCOL_MAP, Type.STRING, Listeners.DEFAULT_PROTOCOL_MAP, Check.NONE,
+                        "Each listener name's security protocol: NAME:PROTOCOL,..."),
                 new ConfigKey(NODE_ID, Type.INT, "1", Check.atLeast(0), List.of(BROKER_ID),
                         "This broker's id (broker.id is accepted as a synonym)."),
                 key(LOG_DIRS, Type.LIST, null, Check.NONE,

@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /**
  * A listener as written in {@code listeners} / {@code advertised.listeners}:
- * {@code NAME://host:port}, IPv6 hosts in brackets. An empty host means every interface.
+ * {@code NAME://host:port}, IPv6 hosts in brackets. An empty host means every interface. The
+ * name is the listener's name (upper-cased, as Kafka does), which
+ * {@code listener.security.protocol.map} maps to its {@link SecurityProtocol}; see {@link Listeners}.
  */
 public record Listener(String name, String host, int port) {
 
@@ -32,8 +34,8 @@ public record Listener(String name, String host, int port) {
         if (port < 0 || port > 65535) {
             throw invalid(key, spec, "port must be between 0 and 65535");
         }
-        if (!name.equals("PLAINTEXT")) {
-            throw invalid(key, spec, "only the PLAINTEXT security protocol is supported");
+        if (!name.matches("[A-Z0-9_]+")) {
+            throw invalid(key, spec, "a listener name is made of letters, digits and '_'");
         }
         return new Listener(name, host, port);
     }

@@ -124,9 +124,9 @@ public final class ApiTable {
     }
 
     /**
-     * The ApiVersions answer: every registered key with its advertised range, nothing else (no
-     * finalized features, so Java clients use classic transactions). One shared instance:
-     * responses are only read while being encoded.
+     * The API part of the ApiVersions answer: every registered key with its advertised range
+     * (the handler adds the features section). One shared instance: responses are only read
+     * while being encoded.
      */
     public ApiVersionsResponse apiVersionsResponse() {
         return apiVersions;
@@ -152,10 +152,23 @@ public final class ApiTable {
         return max;
     }
 
+    /** Wraps each handler as it is registered (the authorizer's checks go in front of it). */
+    @FunctionalInterface
+    public interface HandlerWrapper {
+        <Q extends ApiRequest> ApiHandler<Q> wrap(ApiKey key, ApiHandler<Q> handler);
+    }
+
     public static final class Builder {
         private final Entry<?>[] byId = new Entry<?>[SIZE];
+        private HandlerWrapper wrapper;
 
         private Builder() {
+        }
+
+        /** Wraps every handler registered from now on with {@code w}. */
+        public Builder wrapping(HandlerWrapper w) {
+            this.wrapper = w;
+            return this;
         }
 
         /** Registers {@code key}, advertising and accepting versions {@code min..max}. */
@@ -173,7 +186,8 @@ public final class ApiTable {
             if (byId[key.id()] != null) {
                 throw new IllegalArgumentException(key + " registered twice");
             }
-            byId[key.id()] = new Entry<>(key, (short) min, (short) max, (short) acceptFrom, reader, handler);
+            ApiHandler<Q> h = wrapper == null ? handler : wrapper.wrap(key, handler);
+            byId[key.id()] = new Entry<>(key, (short) min, (short) max, (short) acceptFrom, reader, h);
             return this;
         }
 

@@ -1,5 +1,8 @@
 package io.brook.server.network;
 
+import io.brook.server.security.AuthenticationFailure;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.Session;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
@@ -76,7 +79,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 
+    /** The security state of connections made without a listener (tests that feed frames directly). */
+    private static final Session PLAINTEXT_SESSION = BrokerSecurity.plaintext();
+
     private final ApiTable apis;
+    private final Session session;
     private final SerialExecutor serial;
     private final NetworkLimits limits;
 
@@ -107,11 +114,17 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private final RequestObserver observer;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
-        this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE);
+        this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE, PLAINTEXT_SESSION);
     }
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
             RequestObserver observer) {
+        this(apis, ioPool, limits, readPauses, inlineRequests, observer, PLAINTEXT_SESSION);
+    }
+
+    Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests,
+            RequestObserver observer, Session session) {
+        this.session = session;
         this.apis = apis;
         this.observer = observer;
         this.ioPool = ioPool;
@@ -132,6 +145,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     ApiTable apis() {
         return apis;
+    }
+
+    Session session() {
+        return session;
     }
 
     SocketAddress remoteAddress() {
@@ -173,6 +190,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             releaseFrame(frame, frameSize);
             return;
         }
+        if (session.expectsRawTokens()) {
+            rawSaslToken(frame, frameSize);
+            return;
+        }
         ByteBuffer buf = frame.nioBuffer();
         RequestHeader header;
         try {
@@ -188,6 +209,13 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             ApiKey known = header.apiKey();
             closeAfterAnswered("unsupported API key " + header.apiKeyId()
                     + (known != null ? " (" + known.displayName() + ")" : ""));
+            return;
+        }
+        if ((!session.authenticated() || session.expired()) && !Session.allowedBeforeAuthentication(entry.key())) {
+            releaseFrame(frame, frameSize);
+            closeAfterAnswered(entry.key().displayName() + (session.authenticated()
+                    ? " request after the SASL authentication expired (connections.max.reauth.ms)"
+                    : " request before SASL authentication completed"));
             return;
         }
         short version = header.apiVersion();
@@ -231,6 +259,37 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             ByteBuf own = frame.retain();
             serial.execute(() -> rc.runQueued(own));
         }
+    }
+
+    /**
+     * A raw SASL token, as clients send them after a v0 SaslHandshake: answered with the
+     * server's token in a frame of its own (size prefix, no header), or the connection closes.
+     * Cheap enough for the event loop: PLAIN compares a password, SCRAM computes a few HMACs.
+     */
+    private void rawSaslToken(ByteBuf frame, int frameSize) {
+        byte[] token = new byte[frameSize];
+        frame.readBytes(token);
+        releaseFrame(frame, frameSize);
+        if (!inFlight.isEmpty()) {
+            closeAfterAnswered("SASL token while requests are in flight");
+            return;
+        }
+        byte[] answer;
+        try {
+            answer = session.authenticate(token);
+        } catch (AuthenticationFailure e) {
+            LOG.info("Failed authentication with {} ({}) on listener {}", channel.remoteAddress(),
+                    LogSafe.escape(e.getMessage()), session.listenerName());
+            // nothing more is read; the close waits connection.failed.authentication.delay.ms, as in Kafka
+            closeReason = "failed authentication";
+            stopFrames();
+            channel.eventLoop().schedule(() -> closeNow("failed authentication"),
+                    session.failedAuthenticationDelayMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return;
+        }
+        ByteBuf out = ctx.alloc().ioBuffer(4 + answer.length);
+        out.writeInt(answer.length).writeBytes(answer);
+        ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
     /** Gives a frame's bytes back: to the allocator and to the broker-wide request budget. */
@@ -320,6 +379,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     long writing = System.nanoTime();
                     wrote |= write(head);
                     head.observed(observer, writing, System.nanoTime());
+                    if (head.closeReason() != null) {
+                        // answered, then closed (a failed SASL authentication)
+                        flush();
+                        wrote = false;
+                        closeNow(head.closeReason());
+                    }
                 }
             }
         }
@@ -475,7 +540,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
-            if (cause instanceof IOException) {
+            if (cause instanceof IOException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+                // (a failed TLS handshake was logged by the TLS pipeline, without the bytes received)
                 // the client went away (reset, broken pipe): its business, as in Kafka's logs at debug
                 LOG.debug("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(cause));
             } else {

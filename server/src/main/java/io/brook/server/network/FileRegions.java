@@ -27,8 +27,16 @@ final class FileRegions {
 
     /** A region over a file someone else owns: released without closing the file. */
     static final class SharedFileRegion extends DefaultFileRegion {
+        private final FileChannel file;
+
         SharedFileRegion(FileChannel file, long position, long count) {
             super(file, position, count);
+            this.file = file;
+        }
+
+        /** The file (for copying when it cannot be sent with sendfile: TLS). */
+        FileChannel file() {
+            return file;
         }
 
         @Override

@@ -2,6 +2,8 @@ package io.brook.server.network;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.ListenerSecurity;
 import io.brook.server.time.Timer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -31,6 +33,8 @@ import io.netty.util.concurrent.Promise;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,7 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listener: binds the configured address with Netty (native epoll where the platform has
+ * The listeners: binds each configured address with Netty (native epoll where the platform has
  * it, NIO otherwise) and builds each connection's pipeline:
  *
  * <pre>
@@ -54,6 +58,11 @@ import org.slf4j.LoggerFactory;
  *    max.connections.per.ip) queued.max.request.bytes,                                 ordered responses,
  *                           brook.request.receive.timeout.ms)                          back-pressure)
  * </pre>
+ *
+ * On a TLS listener (SSL, SASL_SSL) {@link TlsPipeline} puts its handlers after the limit; a
+ * PLAINTEXT listener's pipeline is exactly the one above. Each connection gets its listener's
+ * {@link io.brook.server.security.Session}: its principal, and on a SASL listener the state of
+ * its authentication, which {@link Connection} enforces.
  *
  * The broker-wide budgets ({@code queued.max.request.bytes}, {@code brook.queued.max.response.bytes})
  * are created here and shared by every connection.
@@ -82,7 +91,9 @@ public final class NetworkServer {
     private final ConnectionLimit limit;
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
-    private Channel serverChannel;
+    private final BrokerSecurity security;
+    private final List<Channel> serverChannels = new ArrayList<>();
+    private final Map<String, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
     // set (if at all) before bind(): every connection reads it when it is created
     private volatile RequestObserver observer = RequestObserver.NONE;
     /** Fault hooks' seam: a handler put first in every connection's pipeline; null in production. */
@@ -94,7 +105,13 @@ public final class NetworkServer {
      * broker exists and {@link #serve}s once it does.
      */
     public NetworkServer(BrokerConfig config, Executor ioPool, Timer timer) {
+        this(config, ioPool, timer, BrokerSecurity.create(config));
+    }
+
+    /** As {@link #NetworkServer(BrokerConfig, Executor, Timer)}, with the listeners' security given. */
+    public NetworkServer(BrokerConfig config, Executor ioPool, Timer timer, BrokerSecurity security) {
         this.config = config;
+        this.security = security;
         this.ioPool = ioPool;
         this.timer = timer;
         this.limit = new ConnectionLimit(config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides());
@@ -151,7 +168,24 @@ public final class NetworkServer {
      * reconnect back-off, while the rest of the broker starts.
      */
     public InetSocketAddress bind() throws InterruptedException {
-        Listener l = config.listener();
+        InetSocketAddress first = null;
+        for (Listener l : config.listeners().bound()) {
+            InetSocketAddress bound = bind(l, security.listener(l.name()));
+            boundAddresses.put(l.name(), bound);
+            if (first == null) {
+                first = bound;
+            }
+        }
+        return first;
+    }
+
+    /** Where each listener is bound, by listener name, in the configured order. */
+    public Map<String, InetSocketAddress> boundAddresses() {
+        return Collections.unmodifiableMap(boundAddresses);
+    }
+
+    private InetSocketAddress bind(Listener l, ListenerSecurity listenerSecurity) throws InterruptedException {
+        TlsPipeline tls = listenerSecurity.tls() == null ? null : new TlsPipeline(l.name(), listenerSecurity.tls());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
@@ -169,8 +203,12 @@ public final class NetworkServer {
                     protected void initChannel(SocketChannel ch) {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("limit", limit);
+                        io.brook.server.security.Session session = listenerSecurity.newSession();
+                        if (tls != null) {
+                            tls.addTo(ch, session);
+                        }
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
-                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer);
+                                config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer, session);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
@@ -187,12 +225,16 @@ public final class NetworkServer {
         InetSocketAddress bindAddress = l.wildcardHost() ? new InetSocketAddress(l.port())
                 : new InetSocketAddress(l.host(), l.port());
         try {
-            serverChannel = b.bind(bindAddress).sync().channel();
+            Channel ch = b.bind(bindAddress).sync().channel();
+            serverChannels.add(ch);
+            return (InetSocketAddress) ch.localAddress();
         } catch (Exception e) {
+            for (Channel ch : serverChannels) {
+                ch.close().awaitUninterruptibly();
+            }
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw new IllegalStateException("Cannot listen on " + l + ": " + e.getMessage(), e);
         }
-        return (InetSocketAddress) serverChannel.localAddress();
     }
 
     /**
@@ -208,7 +250,9 @@ public final class NetworkServer {
     public void serve(ApiTable apis) {
         this.apis = apis;
         // (the volatile write above happens before the accept loop, and so every connection, reads them)
-        serverChannel.config().setAutoRead(true);
+        for (Channel ch : serverChannels) {
+            ch.config().setAutoRead(true);
+        }
     }
 
     /** Who is told of each answered request (metrics); set before {@link #bind()}. */
@@ -261,8 +305,8 @@ public final class NetworkServer {
 
     /** As {@link #close(long)}, running {@code afterStopReading} once no connection reads any more. */
     public void close(long drainMillis, Runnable afterStopReading) {
-        if (serverChannel != null) {
-            serverChannel.close().awaitUninterruptibly();
+        for (Channel ch : serverChannels) {
+            ch.close().awaitUninterruptibly();
         }
         List<Channel> open = new ArrayList<>(connections);
         List<Future<Void>> drains = new ArrayList<>(open.size());

@@ -1,5 +1,6 @@
 package io.brook.server.network;
 
+import io.brook.server.security.Session;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
@@ -92,6 +93,11 @@ public final class RequestContext {
         return connection.remoteAddress();
     }
 
+    /** The connection's security state: its listener, its principal, its authentication. */
+    public Session session() {
+        return connection.session();
+    }
+
     /** The table this request was dispatched from (what the broker serves). */
     public ApiTable apis() {
         return connection.apis();
@@ -114,7 +120,7 @@ public final class RequestContext {
 
     /**
      * Answers with {@code error} in the request's own error response, as its handler would for a
-     * request failing as a whole (interceptors: a rejected request).
+     * request failing as a whole (interceptors: a rejected request; an authorization failure).
      */
     public void respondWithError(Errors error) {
         complete(Outcome.RESPONSE, errorResponse(error), null);
@@ -147,6 +153,23 @@ public final class RequestContext {
         }
         failed = true;
         complete(Outcome.RESPONSE, error, null);
+    }
+
+    /**
+     * Answers with {@code message} and closes the connection once it is sent (Kafka's answer to
+     * a failed authentication).
+     */
+    public void respondThenClose(ApiMessage message, String reason) {
+        if (message == null) {
+            throw new NullPointerException("response");
+        }
+        complete(Outcome.RESPONSE, message, reason);
+    }
+
+    /** The client's address as ACLs name hosts ({@code 192.0.2.1}), or {@code *} when unknown. */
+    public String clientHost() {
+        return clientAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : "*";
     }
 
     /** Closes the connection once every earlier response has been sent (e.g. acks=0 failures). */

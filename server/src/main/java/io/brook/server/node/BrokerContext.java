@@ -7,11 +7,13 @@ import io.brook.server.config.Listener;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.Topics;
+import java.util.Map;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
  * the producer-id allocator, the group and transaction coordinators, the timer of delayed
- * operations and the metrics. Built once the listener is bound (the advertised address may depend on the bound port) and immutable; the
+ * operations, the metrics and who leads each partition ({@link LeaderHints}). Built once
+ * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
 public final class BrokerContext {
@@ -19,12 +21,14 @@ public final class BrokerContext {
     private final BrokerConfig config;
     private final String clusterId;
     private final Listener advertised;
+    private final Map<String, Listener> advertisedByListener;
     private final Topics topics;
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
     private final TransactionCoordinator transactions;
     private final Timer timer;
     private final BrokerMetrics metrics;
+    private final LeaderHints leaderHints;
 
     /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
@@ -35,15 +39,25 @@ public final class BrokerContext {
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
             BrokerMetrics metrics) {
+        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, transactions, timer,
+                metrics);
+    }
+
+    /** {@code advertised}: each listener's address for clients, by listener name, the default one first. */
+    public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
+            BrokerMetrics metrics) {
         this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
-        this.advertised = advertised;
+        this.advertisedByListener = Map.copyOf(advertised);
+        this.advertised = advertised.values().iterator().next();
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
         this.transactions = transactions;
         this.timer = timer;
+        this.leaderHints = new LeaderHints(topics, config.nodeId(), this.advertised);
     }
 
     public BrokerConfig config() {
@@ -58,9 +72,15 @@ public final class BrokerContext {
         return clusterId;
     }
 
-    /** The address clients are told to use. */
+    /** The address clients of the default (first) listener are told to use. */
     public Listener advertised() {
         return advertised;
+    }
+
+    /** The address clients that came in on listener {@code listenerName} are told to use (Kafka: same listener). */
+    public Listener advertised(String listenerName) {
+        Listener l = advertisedByListener.get(listenerName);
+        return l != null ? l : advertised;
     }
 
     public Topics topics() {
@@ -84,6 +104,11 @@ public final class BrokerContext {
     /** The broker's metrics: handlers mark the topics' meters here. */
     public BrokerMetrics metrics() {
         return metrics;
+    }
+
+    /** Who leads each partition, for the leader hints of KIP-951. */
+    public LeaderHints leaderHints() {
+        return leaderHints;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */

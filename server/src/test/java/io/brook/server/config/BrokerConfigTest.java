@@ -120,10 +120,18 @@ class BrokerConfigTest {
 
     @Test
     void shouldRejectListenersBrookCannotServe() {
-        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "SSL://127.0.0.1:9093")))
-                .hasMessageContaining("PLAINTEXT");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "INTERNAL://127.0.0.1:9093")))
+                .hasMessageContaining("no security protocol for listener INTERNAL");
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://a:1,PLAINTEXT://b:2")))
-                .hasMessageContaining("exactly one listener");
+                .hasMessageContaining("appears twice");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://a:1,SSL://b:1")))
+                .hasMessageContaining("port 1 appears twice");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://a:1",
+                "advertised.listeners", "SSL://b:2")))
+                .hasMessageContaining("SSL is not one of listeners");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "A://a:1",
+                "listener.security.protocol.map", "A:TLS")))
+                .hasMessageContaining("listener.security.protocol.map");
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://127.0.0.1:70000")))
                 .hasMessageContaining("65535");
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("listeners", "127.0.0.1:9092")))
@@ -133,6 +141,27 @@ class BrokerConfigTest {
         BrokerConfig wildcard = BrokerConfig.parse(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092",
                 "advertised.listeners", "PLAINTEXT://host.example:9092"));
         assertThat(wildcard.listener().wildcardHost()).isTrue();
+    }
+
+    @Test
+    void shouldReadSeveralNamedListenersWithTheirProtocolsAndAdvertisedAddresses() {
+        BrokerConfig c = BrokerConfig.parse(Map.of(
+                "listeners", "PLAINTEXT://127.0.0.1:9092,client://0.0.0.0:9094,SSL://127.0.0.1:9093",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CLIENT:SASL_SSL,SSL:SSL",
+                "advertised.listeners", "CLIENT://broker.example:19094",
+                "listener.name.client.plain.sasl.jaas.config", "x required;",
+                "ssl.keystore.location", "/k.p12"));
+        Listeners l = c.listeners();
+        assertThat(l.bound()).extracting(Listener::name).containsExactly("PLAINTEXT", "CLIENT", "SSL");
+        assertThat(l.protocol("CLIENT")).isEqualTo(SecurityProtocol.SASL_SSL);
+        assertThat(l.protocol("SSL")).isEqualTo(SecurityProtocol.SSL);
+        assertThat(l.advertised("CLIENT")).isEqualTo(new Listener("CLIENT", "broker.example", 19094));
+        assertThat(l.advertised("PLAINTEXT")).isNull();
+        assertThat(c.listener().name()).isEqualTo("PLAINTEXT");
+        // security settings are kept for the security package, not reported as unknown
+        assertThat(c.unknownKeys()).isEmpty();
+        assertThat(c.securitySettings()).containsKeys("listener.name.client.plain.sasl.jaas.config",
+                "ssl.keystore.location");
     }
 
     @Test

@@ -17,8 +17,16 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Fetch (key 1) for consumers (no follower fetching). From v13 topics are named by id
- * ({@link FetchTopicIds}).
+ * Fetch (key 1) for consumers. From v13 topics are named by id ({@link FetchTopicIds}).
+ *
+ * <p>A single node has no followers: a fetch naming a replica id of 0 or more (a follower's,
+ * the replica state from v15) reads nothing, and each partition is answered as Kafka answers a
+ * replica it does not know: UNKNOWN_LEADER_EPOCH when the partition names a current leader epoch,
+ * else NOT_LEADER_OR_FOLLOWER with the current leader of KIP-951's hints (v16+, added by
+ * {@link io.brook.server.node.LeaderHints} to every answer with those errors; as in Kafka, an
+ * answer to a follower lists no node endpoints). The follower
+ * fields of v15+ (the replica's broker epoch, KIP-903), v17 (its directory id, KIP-853) and v18
+ * (its high watermark, KIP-1166) are read and ignored.
  *
  * <ul>
  *   <li>Fetch sessions (KIP-227, as Kafka's): a full request (epoch 0 or -1) names every
@@ -66,6 +74,9 @@ import java.util.List;
  * </ul>
  */
 public final class FetchHandler implements ApiHandler<FetchRequest> {
+
+    /** The first version that carries the replica id in the replica state, with its broker epoch (KIP-903). */
+    static final short REPLICA_STATE_MIN_VERSION = 15;
 
     private final BrokerContext broker;
     private final FetchWaiters waiters;
@@ -190,6 +201,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         private final boolean createSession;
         private final int maxBytes;
         private final int minBytes;
+        private final boolean fromFollower;
         private List<TopicPartition> watched;
 
         Fetch(RequestContext ctx, FetchRequest request, boolean byId, List<SessionPartition> requested,
@@ -203,6 +215,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             this.createSession = createSession;
             this.maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
             this.minBytes = Math.min(request.minBytes(), maxBytes);
+            this.fromFollower = replicaId(request, ctx.apiVersion()) >= 0;
         }
 
         void start() {
@@ -242,7 +255,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     created = sessions.create(broker.timer().nowMs(), byId, requested);
                 }
                 pass.meter(broker.metrics());
-                return pass.response(created == null ? 0 : created.id);
+                return answer(pass, created == null ? 0 : created.id);
             }
             synchronized (session) {
                 if (session.epoch() != expectedEpoch) {
@@ -254,13 +267,22 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                 }
                 session.moveToEnd(pass.commit());
                 pass.meter(broker.metrics());
-                return pass.response(session.id);
+                return answer(pass, session.id);
             }
         }
 
         private FetchPass pass(Iterable<SessionPartition> partitions, boolean incremental) {
             return FetchPass.run(broker.topics(), partitions, maxBytes, request.isolationLevel() == 1, byId,
-                    incremental);
+                    incremental, fromFollower);
+        }
+
+        /** The pass's answer, with KIP-951 leader hints on partitions that need them. */
+        private FetchResponse answer(FetchPass pass, int sessionId) {
+            FetchResponse response = pass.response(sessionId);
+            if (pass.errors) {
+                broker.leaderHints().addTo(response, ctx.apiVersion(), fromFollower);
+            }
+            return response;
         }
 
         /**
@@ -286,6 +308,15 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             watched = tps;
             return false;
         }
+    }
+
+    /**
+     * The replica id of a follower's fetch, negative for a consumer's (-1, or -2 and -3 for
+     * debugging and future-log consumers): from v15 in the replica state (KIP-903), before in
+     * the replica id field.
+     */
+    static int replicaId(FetchRequest request, short version) {
+        return version >= REPLICA_STATE_MIN_VERSION ? request.replicaState().replicaId() : request.replicaId();
     }
 
     private static FetchResponse topLevelError(Errors error, int sessionId) {

@@ -41,10 +41,11 @@ final class FetchPass {
     /**
      * Reads {@code partitions}: {@code maxBytes} bounds the records over all of them (the first
      * partition with records returns at least one whole batch, KIP-74); with
-     * {@code incremental}, partitions with nothing new are left out of the answer.
+     * {@code incremental}, partitions with nothing new are left out of the answer; a fetch
+     * {@code fromFollower} reads nothing (see {@link FetchHandler}).
      */
     static FetchPass run(Topics topics, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
-            boolean byId, boolean incremental) {
+            boolean byId, boolean incremental, boolean fromFollower) {
         FetchPass out = new FetchPass();
         long budget = maxBytes;
         for (SessionPartition sp : partitions) {
@@ -53,7 +54,7 @@ final class FetchPass {
             LogReadResult r = null;
             Log log = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? null
                     : topics.log(sp.topic, sp.partition);
-            Errors idError = byId ? FetchTopicIds.check(topics, topic, sp.topicId) : Errors.NONE;
+            Errors idError = byId ? FetchTopicIds.check(sp.topic, topic, sp.topicId) : Errors.NONE;
             if (idError != Errors.NONE) {
                 error = idError;
             } else if (log == null) {
@@ -61,6 +62,10 @@ final class FetchPass {
             } else if (sp.currentLeaderEpoch > 0) {
                 // our only leader epoch is 0: a client claiming a later one knows something we do not
                 error = Errors.UNKNOWN_LEADER_EPOCH;
+            } else if (fromFollower) {
+                // this node has no followers: Kafka answers a replica it does not know so, asking it to
+                // retry (UNKNOWN_LEADER_EPOCH when the request names our epoch, else NOT_LEADER_OR_FOLLOWER)
+                error = sp.currentLeaderEpoch >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
             } else {
                 int limit = (int) Math.min(Math.min(sp.partitionMaxBytes, budget), Integer.MAX_VALUE);
                 r = log.read(sp.fetchOffset, Math.max(0, limit), out.bytes == 0, readCommitted);

@@ -13,13 +13,13 @@ import java.util.UUID;
  * names them the same way. The handler resolves the ids to names once, before anything else
  * ({@link #resolveNames}), and from then on reads by name as for older versions; each read
  * checks that the name still belongs to the requested id ({@link #check}), so a topic deleted
- * during a long poll is answered UNKNOWN_TOPIC_ID (see {@link TopicIds}).
+ * during a long poll, or under a fetch session, is answered as Kafka answers it.
  *
- * <p>Fetch v14–v18 add nothing a single node must act on: v14 may answer
+ * <p>Fetch v14–v18 add nothing else a single node must act on: v14 may answer
  * OFFSET_MOVED_TO_TIERED_STORAGE (never, without tiered storage), v15 replaces the replica id by
  * a replica state (KIP-903) and v17 adds a replica directory id (KIP-853), both from followers
- * only, v16 adds the node endpoints of KIP-951 leader hints (empty: this node is every
- * partition's leader), v18 a follower's high watermark (KIP-1166). Consumers send -1 replica ids.
+ * (see {@link FetchHandler} for a follower's fetch), v16 adds the node endpoints of KIP-951
+ * leader hints, v18 a follower's high watermark (KIP-1166). Consumers send -1 replica ids.
  */
 final class FetchTopicIds {
 
@@ -36,8 +36,22 @@ final class FetchTopicIds {
         }
     }
 
-    /** NONE when {@code byName} (looked up by the resolved name) is the topic {@code requestedId} names. */
-    static Errors check(Topics topics, Topic byName, UUID requestedId) {
-        return TopicIds.check(topics, byName, requestedId);
+    /**
+     * Whether a partition named by {@code requestedId}, whose id resolved to {@code resolvedName}
+     * (when the request arrived, or when the partition joined its session), may be read from
+     * {@code byName}, the topic registered under that name now. As Kafka answers: an id that
+     * named no topic is UNKNOWN_TOPIC_ID; once resolved, the partition is read by name, so a
+     * topic deleted since is UNKNOWN_TOPIC_OR_PARTITION, and one created again under the name
+     * since (another id) INCONSISTENT_TOPIC_ID. The Java client answers all three with a
+     * metadata refresh, and moves to the new id.
+     */
+    static Errors check(String resolvedName, Topic byName, UUID requestedId) {
+        if (TopicIds.isPlaceholder(resolvedName)) {
+            return Errors.UNKNOWN_TOPIC_ID;
+        }
+        if (byName == null) {
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        return byName.id().equals(requestedId) ? Errors.NONE : Errors.INCONSISTENT_TOPIC_ID;
     }
 }

@@ -36,7 +36,7 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         short version = ctx.apiVersion();
         byte keyType = version >= 1 ? request.keyType() : KEY_TYPE_GROUP;
         if (version < 4) {
-            Coordinator c = lookup(broker, keyType, request.key());
+            Coordinator c = lookup(broker, ctx.session().listenerName(), keyType, request.key());
             FindCoordinatorResponse r = new FindCoordinatorResponse().errorCode(c.errorCode()).nodeId(c.nodeId())
                     .host(c.host()).port(c.port());
             if (version >= 1) {
@@ -47,18 +47,18 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         }
         List<Coordinator> out = new ArrayList<>(request.coordinatorKeys().size());
         for (String key : request.coordinatorKeys()) {
-            out.add(lookup(broker, keyType, key));
+            out.add(lookup(broker, ctx.session().listenerName(), keyType, key));
         }
         ctx.respond(new FindCoordinatorResponse().coordinators(out));
     }
 
-    private static Coordinator lookup(BrokerContext broker, byte keyType, String key) {
+    private static Coordinator lookup(BrokerContext broker, String listenerName, byte keyType, String key) {
         Coordinator c = new Coordinator().key(key);
         if (keyType == KEY_TYPE_GROUP) {
             if (broker.groups() == null) {
                 return fail(c, Errors.COORDINATOR_NOT_AVAILABLE, "The group coordinator is not running");
             }
-            Listener adv = broker.advertised();
+            Listener adv = broker.advertised(listenerName);
             return c.errorCode(Errors.NONE.code()).errorMessage(null).nodeId(broker.nodeId()).host(adv.host())
                     .port(adv.port());
         }

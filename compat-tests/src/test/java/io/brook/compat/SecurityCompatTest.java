@@ -1,0 +1,358 @@
+package io.brook.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.server.Brook;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.ResourceNotFoundException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.UnacceptableCredentialException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The stock Java clients over Brook's TLS and SASL listeners: SSL beside PLAINTEXT with each
+ * listener advertising itself, mutual TLS, key stores as PKCS12, JKS and inline PEM, SASL/PLAIN
+ * over TLS, and a key store replaced while the broker runs. Certificates are made by keytool for
+ * each run (see {@link TestCertificates}). Embedded broker only: the listeners are configured here.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SecurityCompatTest {
+
+    private static final String PW = TestCertificates.PASSWORD;
+    private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"alice-secret\";";
+
+    @TempDir
+    static Path dir;
+    private static TestCertificates certs;
+    private static Path broker;
+    private static Path client;
+    private static Path trustBroker;
+
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("bootstrap.servers") == null
+                || System.getProperty("bootstrap.servers").isBlank(), "embedded broker only");
+        certs = new TestCertificates(dir);
+        broker = certs.keyStore("broker", "localhost");
+        client = certs.keyStore("client", "alice");
+        trustBroker = certs.trustStore("trust-broker", broker);
+    }
+
+    private static Map<String, Object> sslClient(Path trustStore) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+        p.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, trustStore.toString());
+        p.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, PW);
+        p.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
+        return p;
+    }
+
+    private static Admin admin(String bootstrap, Map<String, Object> extra) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        p.putAll(extra);
+        return Admin.create(p);
+    }
+
+    private static Collection<Node> nodes(String bootstrap, Map<String, Object> extra) throws Exception {
+        try (Admin a = admin(bootstrap, extra)) {
+            return a.describeCluster().nodes().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int port(String hostPort) {
+        return Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1));
+    }
+
+    /** Produces {@code count} records of {@code size} bytes and reads them back, all over {@code extra}'s security. */
+    private static void roundTrip(String bootstrap, Map<String, Object> extra, int count, int size) throws Exception {
+        String topic = "sec-" + System.nanoTime();
+        try (Admin a = admin(bootstrap, extra)) {
+            a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        Properties pp = new Properties();
+        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        pp.putAll(extra);
+        String value = "v".repeat(size);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, Integer.toString(i), value));
+            }
+            producer.flush();
+        }
+        Properties cp = new Properties();
+        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        cp.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        cp.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        cp.put(ConsumerConfig.GROUP_ID_CONFIG, "g-" + topic);
+        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cp.putAll(extra);
+        List<ConsumerRecord<String, String>> got = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp)) {
+            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (got.size() < count && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(got::add);
+            }
+            consumer.commitSync();
+        }
+        assertThat(got).hasSize(count);
+        for (int i = 0; i < count; i++) {
+            assertThat(got.get(i).key()).isEqualTo(Integer.toString(i));
+            assertThat(got.get(i).value()).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself() throws Exception {
+        try (Brook b = Brook.builder()
+                .config("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .start()) {
+            String ssl = b.bootstrapServers("SSL");
+            assertThat(nodes(ssl, sslClient(trustBroker))).extracting(Node::port).containsExactly(port(ssl));
+            assertThat(nodes(b.bootstrapServers("PLAINTEXT"), Map.of())).extracting(Node::port)
+                    .containsExactly(b.port());
+            // small records (copied into the answer) and large ones (file slices read in chunks)
+            roundTrip(ssl, sslClient(trustBroker), 200, 100);
+            roundTrip(ssl, sslClient(trustBroker), 40, 200_000);
+            // a plaintext client on the TLS port is refused, the broker carries on
+            assertThatThrownBy(() -> nodes(ssl, Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000)))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
+            // and a TLS client on the plaintext port
+            Map<String, Object> tlsOnPlain = sslClient(trustBroker);
+            tlsOnPlain.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+            tlsOnPlain.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+            assertThatThrownBy(() -> nodes(b.bootstrapServers("PLAINTEXT"), tlsOnPlain))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(nodes(b.bootstrapServers("PLAINTEXT"), Map.of())).hasSize(1);
+        }
+    }
+
+    @Test
+    void mutualTlsRequiresAClientCertificateTheBrokerTrusts() throws Exception {
+        Path trustClient = certs.trustStore("trust-client", client);
+        try (Brook b = Brook.builder()
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .config("ssl.truststore.location", trustClient.toString())
+                .config("ssl.truststore.type", "PKCS12")
+                .config("ssl.truststore.password", PW)
+                .config("ssl.client.auth", "required")
+                .start()) {
+            String ssl = b.bootstrapServers("SSL");
+            assertThatThrownBy(() -> nodes(ssl, sslClient(trustBroker)))
+                    .hasCauseInstanceOf(SslAuthenticationException.class);
+            Map<String, Object> withCert = sslClient(trustBroker);
+            withCert.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, client.toString());
+            withCert.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, PW);
+            withCert.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
+            roundTrip(ssl, withCert, 10, 100);
+        }
+    }
+
+    @Test
+    void keyStoresAsJksAndInlinePemPerListener() throws Exception {
+        Path jks = certs.asJks(broker, "broker-jks");
+        try (Brook b = Brook.builder()
+                .config("listeners", "JKS://127.0.0.1:0,PEM://127.0.0.1:0")
+                .config("listener.security.protocol.map", "JKS:SSL,PEM:SSL")
+                .config("listener.name.jks.ssl.keystore.location", jks.toString())
+                .config("listener.name.jks.ssl.keystore.password", PW)
+                .config("listener.name.pem.ssl.keystore.type", "PEM")
+                .config("listener.name.pem.ssl.keystore.key", TestCertificates.privateKeyPem(broker))
+                .config("listener.name.pem.ssl.keystore.certificate.chain", TestCertificates.certificatePem(broker))
+                .start()) {
+            assertThat(nodes(b.bootstrapServers("JKS"), sslClient(trustBroker))).hasSize(1);
+            Map<String, Object> pemTrust = new HashMap<>();
+            pemTrust.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+            pemTrust.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM");
+            pemTrust.put(SslConfigs.SSL_TRUSTSTORE_CERTIFICATES_CONFIG, TestCertificates.certificatePem(broker));
+            assertThat(nodes(b.bootstrapServers("PEM"), pemTrust)).extracting(Node::port)
+                    .containsExactly(port(b.bootstrapServers("PEM")));
+        }
+    }
+
+    @Test
+    void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords() throws Exception {
+        try (Brook b = Brook.builder()
+                .config("listeners", "SASL_SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .config("sasl.enabled.mechanisms", "PLAIN")
+                .config("listener.name.sasl_ssl.plain.sasl.jaas.config", JAAS)
+                .start()) {
+            String addr = b.bootstrapServers("SASL_SSL");
+            roundTrip(addr, saslClient("SASL_SSL", "alice", "alice-secret"), 20, 1000);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_SSL", "alice", "wrong")))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    @Test
+    void saslPlaintextWithPlain() throws Exception {
+        try (Brook b = Brook.builder()
+                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
+                .config("sasl.enabled.mechanisms", "PLAIN")
+                .config("listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS)
+                .start()) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            roundTrip(addr, saslClient("SASL_PLAINTEXT", "admin", "admin-secret"), 20, 1000);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "mallory", "x")))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    private static Map<String, Object> saslClient(String protocol, String user, String password) {
+        return saslClient(protocol, "PLAIN", user, password);
+    }
+
+    private static Map<String, Object> saslClient(String protocol, String mechanism, String user, String password) {
+        Map<String, Object> p = protocol.equals("SASL_SSL") ? sslClient(trustBroker) : new HashMap<>();
+        p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
+        p.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        if (mechanism.equals("OAUTHBEARER")) {
+            // an unsigned token with sub=<user>, as Kafka's unsecured login makes
+            p.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+                    + " required sub=\"" + user + "\";");
+            p.put(SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS, UnsignedTokenLogin.class.getName());
+            return p;
+        }
+        String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                : "org.apache.kafka.common.security.scram.ScramLoginModule";
+        p.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\"" + password
+                + "\";");
+        return p;
+    }
+
+    @Test
+    void oauthBearerWithUnsecuredTokens() throws Exception {
+        try (Brook b = Brook.builder()
+                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
+                .config("sasl.enabled.mechanisms", "OAUTHBEARER")
+                .start()) {
+            roundTrip(b.bootstrapServers("SASL_PLAINTEXT"), saslClient("SASL_PLAINTEXT", "OAUTHBEARER", "alice", ""),
+                    10, 100);
+        }
+    }
+
+    @Test
+    void scramUsersAreManagedWithTheAdminClientAndSurviveARestart(@TempDir Path data) throws Exception {
+        Map<String, String> config = Map.of(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512",
+                "brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
+        Map<String, Object> admin = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "admin", "admin-secret");
+        Map<String, Object> alice = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-secret");
+        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            try (Admin a = admin(addr, admin)) {
+                a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "alice-secret")))
+                        .all().get(30, TimeUnit.SECONDS);
+                Map<String, UserScramCredentialsDescription> d = a.describeUserScramCredentials()
+                        .all().get(30, TimeUnit.SECONDS);
+                assertThat(d).containsOnlyKeys("admin", "alice");
+                assertThat(d.get("alice").credentialInfos()).containsExactly(
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192));
+                assertThat(d.get("admin").credentialInfos()).containsExactly(
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096));
+                assertThatThrownBy(() -> a.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("bob",
+                        ScramMechanism.SCRAM_SHA_256))).all().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(ResourceNotFoundException.class);
+                assertThatThrownBy(() -> a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("bob",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 100), "x")))
+                        .all().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(UnacceptableCredentialException.class);
+            }
+            roundTrip(addr, alice, 20, 100);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "wrong")))
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+            assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "alice",
+                    "alice-secret"))).as("alice has no SCRAM-SHA-512 credential")
+                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            assertThat(nodes(addr, alice)).as("credentials are durable").hasSize(1);
+            try (Admin a = admin(addr, admin)) {
+                a.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("alice",
+                        ScramMechanism.SCRAM_SHA_256))).all().get(30, TimeUnit.SECONDS);
+            }
+            assertThatThrownBy(() -> nodes(addr, alice)).hasCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    @Test
+    void aReplacedKeyStoreServesNewConnectionsWithoutRestart() throws Exception {
+        Path other = certs.keyStore("other", "localhost");
+        Path trustOther = certs.trustStore("trust-other", other);
+        Path live = dir.resolve("live.p12");
+        Files.copy(broker, live, StandardCopyOption.REPLACE_EXISTING);
+        try (Brook b = Brook.builder()
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", live.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .start()) {
+            String ssl = b.bootstrapServers("SSL");
+            assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
+            assertThatThrownBy(() -> nodes(ssl, sslClient(trustOther)))
+                    .hasCauseInstanceOf(SslAuthenticationException.class);
+            Path next = dir.resolve("live.p12.new");
+            Files.copy(other, next, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(next, live, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            assertThat(nodes(ssl, sslClient(trustOther))).hasSize(1);
+        }
+    }
+}

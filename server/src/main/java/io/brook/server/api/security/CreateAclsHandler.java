@@ -1,0 +1,60 @@
+package io.brook.server.api.security;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
+import io.brook.wire.message.CreateAclsRequest;
+import io.brook.wire.message.CreateAclsRequest.AclCreation;
+import io.brook.wire.message.CreateAclsResponse;
+import io.brook.wire.message.CreateAclsResponse.AclCreationResult;
+import io.brook.wire.protocol.Errors;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CreateAcls (key 30): adds ACL entries, durably, one result per entry in request order. An
+ * invalid entry (unknown codes, a pattern other than LITERAL or PREFIXED, an unparsable
+ * principal, an empty name) is INVALID_REQUEST and the others are still created; without an
+ * authorizer every entry is SECURITY_DISABLED, as in Kafka. Needs ALTER on the cluster
+ * ({@link AclChecks}).
+ */
+public final class CreateAclsHandler implements ApiHandler<CreateAclsRequest> {
+
+    private final Authorizer authorizer;
+
+    public CreateAclsHandler(Authorizer authorizer) {
+        this.authorizer = authorizer;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, CreateAclsRequest request) {
+        if (!authorizer.enabled()) {
+            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED));
+            return;
+        }
+        List<AclCreationResult> results = new ArrayList<>();
+        List<Acl> valid = new ArrayList<>();
+        for (AclCreation c : request.creations()) {
+            Acl acl = new Acl(c.resourceType(), c.resourceName(), c.resourcePatternType(), c.principal(), c.host(),
+                    c.operation(), c.permissionType());
+            String problem = acl.problem();
+            if (problem != null) {
+                results.add(new AclCreationResult().errorCode(Errors.INVALID_REQUEST.code()).errorMessage(problem));
+            } else {
+                valid.add(acl);
+                results.add(new AclCreationResult().errorCode(Errors.NONE.code()).errorMessage(null));
+            }
+        }
+        if (!valid.isEmpty()) {
+            try {
+                authorizer.create(valid);
+            } catch (IOException e) {
+                ctx.fail(e);
+                return;
+            }
+        }
+        ctx.respond(new CreateAclsResponse().results(results));
+    }
+}

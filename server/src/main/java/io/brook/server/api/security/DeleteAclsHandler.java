@@ -1,0 +1,73 @@
+package io.brook.server.api.security;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.AclFilter;
+import io.brook.server.security.Authorizer;
+import io.brook.wire.message.DeleteAclsRequest;
+import io.brook.wire.message.DeleteAclsRequest.DeleteAclsFilter;
+import io.brook.wire.message.DeleteAclsResponse;
+import io.brook.wire.message.DeleteAclsResponse.DeleteAclsFilterResult;
+import io.brook.wire.message.DeleteAclsResponse.DeleteAclsMatchingAcl;
+import io.brook.wire.protocol.Errors;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DeleteAcls (key 31): removes every entry each filter matches, durably, and answers with what
+ * each filter removed. Without an authorizer SECURITY_DISABLED, as in Kafka. Needs ALTER on the
+ * cluster ({@link AclChecks}).
+ */
+public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
+
+    private final Authorizer authorizer;
+
+    public DeleteAclsHandler(Authorizer authorizer) {
+        this.authorizer = authorizer;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DeleteAclsRequest request) {
+        if (!authorizer.enabled()) {
+            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED));
+            return;
+        }
+        List<AclFilter> filters = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (DeleteAclsFilter f : request.filters()) {
+            AclFilter filter = new AclFilter(f.resourceTypeFilter(), f.resourceNameFilter(), f.patternTypeFilter(),
+                    f.principalFilter(), f.hostFilter(), f.operation(), f.permissionType());
+            problems.add(filter.problem());
+            // an unusable filter matches nothing
+            filters.add(filter.problem() == null ? filter
+                    : new AclFilter((byte) 0, null, Acl.ANY, null, null, Acl.ANY, Acl.ANY));
+        }
+        List<List<Acl>> removed;
+        try {
+            removed = authorizer.delete(filters);
+        } catch (IOException e) {
+            ctx.fail(e);
+            return;
+        }
+        List<DeleteAclsFilterResult> results = new ArrayList<>();
+        for (int i = 0; i < filters.size(); i++) {
+            if (problems.get(i) != null) {
+                results.add(new DeleteAclsFilterResult().errorCode(Errors.INVALID_REQUEST.code())
+                        .errorMessage(problems.get(i)).matchingAcls(List.of()));
+                continue;
+            }
+            List<DeleteAclsMatchingAcl> matching = new ArrayList<>();
+            for (Acl a : removed.get(i)) {
+                matching.add(new DeleteAclsMatchingAcl().errorCode(Errors.NONE.code()).errorMessage(null)
+                        .resourceType(a.resourceType()).resourceName(a.resourceName()).patternType(a.patternType())
+                        .principal(a.principal()).host(a.host()).operation(a.operation())
+                        .permissionType(a.permission()));
+            }
+            results.add(new DeleteAclsFilterResult().errorCode(Errors.NONE.code()).errorMessage(null)
+                    .matchingAcls(matching));
+        }
+        ctx.respond(new DeleteAclsResponse().filterResults(results));
+    }
+}

@@ -1,0 +1,133 @@
+package io.brook.server.network;
+
+import io.brook.server.security.Session;
+import io.brook.server.security.TlsSettings;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.util.Arrays;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TLS part of a TLS listener's pipeline:
+ *
+ * <pre>
+ * ConnectionLimit -> SslHandler -> ChunkedWriteHandler -> FileSliceChunker -> RequestFrameDecoder -> ...
+ *                    (encrypts,    (writes file slices    (file regions become
+ *                     decrypts)     chunk by chunk as      file slices read in
+ *                                   the socket drains)     chunks)
+ * </pre>
+ *
+ * Records cannot leave with {@code sendfile} when they must be encrypted: each file region of a
+ * Fetch answer is read in chunks of {@value FileSliceChunker#CHUNK} bytes, one {@code pread}
+ * each into a pooled direct buffer that the engine encrypts from; the next chunk is read only
+ * when the socket took the previous ones, so a large answer never sits in memory whole.
+ *
+ * <p>The {@link SslContext} is built with the JDK's engine from the listener's
+ * {@link TlsSettings}. Before each new connection the key and trust store files are checked for
+ * a change (one {@code stat} each); a changed store is read again and the new context serves
+ * the connections from then on, while connections already open keep theirs. A store that cannot
+ * be read keeps the old context and is logged.
+ */
+final class TlsPipeline {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TlsPipeline.class);
+
+    private final String listener;
+    private volatile TlsSettings settings;
+    private volatile SslContext context;
+    private volatile String lastReloadFailure;
+
+    TlsPipeline(String listener, TlsSettings settings) {
+        this.listener = listener;
+        this.settings = settings;
+        try {
+            this.context = build(settings);
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("Invalid TLS configuration of listener " + listener + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    static SslContext build(TlsSettings s) throws SSLException {
+        SslContextBuilder b = SslContextBuilder.forServer(s.keyManagers())
+                .sslProvider(SslProvider.JDK)
+                .protocols(s.protocols())
+                .clientAuth(switch (s.clientAuth()) {
+                    case NONE -> ClientAuth.NONE;
+                    case REQUESTED -> ClientAuth.OPTIONAL;
+                    case REQUIRED -> ClientAuth.REQUIRE;
+                });
+        if (s.trustManagers() != null) {
+            b.trustManager(s.trustManagers());
+        }
+        if (s.cipherSuites() != null) {
+            b.ciphers(s.cipherSuites());
+        }
+        return b.build();
+    }
+
+    /** Adds the TLS handlers to a new connection's pipeline (after the connection limit). */
+    void addTo(SocketChannel ch, Session session) {
+        SslContext ctx = current();
+        SslHandler ssl = ctx.newHandler(ch.alloc());
+        ssl.handshakeFuture().addListener(f -> {
+            if (f.isSuccess()) {
+                java.util.List<java.security.cert.Certificate> peer;
+                try {
+                    peer = Arrays.asList(ssl.engine().getSession().getPeerCertificates());
+                } catch (SSLPeerUnverifiedException e) {
+                    peer = java.util.List.of();
+                }
+                if (!session.tlsHandshakeDone(peer)) {
+                    LOG.info("Failed authentication with {} (no ssl.principal.mapping.rules rule applies to the"
+                            + " client certificate) on listener {}", ch.remoteAddress(), listener);
+                    ch.close();
+                }
+            } else {
+                // (never the message of a NotSslRecordException: it holds the bytes the client sent)
+                Throwable cause = f.cause();
+                String why = cause == null ? "closed" : cause instanceof io.netty.handler.ssl.NotSslRecordException
+                        ? "not a TLS client" : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+                LOG.info("Failed authentication with {} (TLS handshake failed: {}) on listener {}", ch.remoteAddress(),
+                        io.brook.wire.protocol.LogSafe.escape(why), listener);
+            }
+        });
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("ssl", ssl);
+        p.addLast("chunks", new ChunkedWriteHandler());
+        p.addLast("file-slices", new FileSliceChunker());
+    }
+
+    private SslContext current() {
+        TlsSettings s = settings;
+        try {
+            TlsSettings fresh = s.reloadIfChanged();
+            if (fresh != null) {
+                synchronized (this) {
+                    if (settings == s) {
+                        context = build(fresh);
+                        settings = fresh;
+                        LOG.info("Listener {}: key or trust store changed, new connections use it", listener);
+                    }
+                }
+            }
+        } catch (Exception e) {
+            String why = String.valueOf(e.getMessage());
+            if (!why.equals(lastReloadFailure)) { // once per problem, not once per connection
+                lastReloadFailure = why;
+                LOG.warn("Listener {}: could not reload the key or trust store, keeping the previous one: {}", listener,
+                        why);
+            }
+        }
+        return context;
+    }
+}

@@ -1,0 +1,219 @@
+package io.brook.server.security;
+
+import io.brook.storage.file.DurableFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * ACL authorization with the semantics of Kafka's StandardAuthorizer, enabled by
+ * {@code authorizer.class.name} (Kafka's own value,
+ * {@code org.apache.kafka.metadata.authorizer.StandardAuthorizer}, is the one accepted):
+ *
+ * <ul>
+ * <li>a principal of {@code super.users} ({@code User:a;User:b}) may do everything;
+ * <li>the entries that apply to a request are those whose pattern covers the resource (LITERAL
+ *     name, LITERAL {@code *}, PREFIXED prefix), whose principal is the client's or
+ *     {@code User:*}, and whose host is the client's address or {@code *};
+ * <li>a DENY for the operation (or ALL) wins over any ALLOW;
+ * <li>an ALLOW for the operation, or ALL, allows it; so does an ALLOW of READ, WRITE, DELETE or
+ *     ALTER for DESCRIBE, and of ALTER_CONFIGS for DESCRIBE_CONFIGS (implied operations);
+ * <li>with no entry for the resource at all, {@code allow.everyone.if.no.acl.found} decides
+ *     (default false).
+ * </ul>
+ *
+ * Without {@code authorizer.class.name} the broker authorizes everything and the ACL APIs
+ * answer SECURITY_DISABLED, as Kafka does.
+ *
+ * <p>The entries are stored in the metadata directory (file {@value #FILE_NAME}), written with
+ * {@link DurableFiles#writeAtomically} before a change is acknowledged. Reads see an immutable
+ * snapshot (lock-free, any thread); changes are serialized.
+ */
+public final class Authorizer {
+
+    public static final String KAFKA_STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    static final String FILE_NAME = "acls";
+
+    private final boolean enabled;
+    private final Set<String> superUsers;
+    private final boolean allowIfNoAcl;
+    private final Path file;
+    private volatile List<Acl> acls;
+
+    private Authorizer(boolean enabled, Set<String> superUsers, boolean allowIfNoAcl, Path file, List<Acl> acls) {
+        this.enabled = enabled;
+        this.superUsers = superUsers;
+        this.allowIfNoAcl = allowIfNoAcl;
+        this.file = file;
+        this.acls = acls;
+    }
+
+    /** The authorizer {@code settings} ask for; ACLs kept in {@code metaDir} (null: memory only). */
+    static Authorizer create(Map<String, String> settings, Path metaDir) throws IOException {
+        String className = settings.getOrDefault("authorizer.class.name", "").trim();
+        if (className.isEmpty()) {
+            return new Authorizer(false, Set.of(), true, null, List.of());
+        }
+        if (!className.equals(KAFKA_STANDARD_AUTHORIZER)) {
+            throw new IllegalArgumentException("Invalid value '" + className + "' for configuration"
+                    + " authorizer.class.name: Brook provides " + KAFKA_STANDARD_AUTHORIZER + "'s semantics only");
+        }
+        Set<String> supers = new LinkedHashSet<>();
+        for (String s : settings.getOrDefault("super.users", "").split(";")) {
+            if (!s.isBlank()) {
+                supers.add(s.trim());
+            }
+        }
+        String allow = settings.getOrDefault("allow.everyone.if.no.acl.found", "false").trim();
+        if (!allow.equalsIgnoreCase("true") && !allow.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("Invalid value '" + allow + "' for configuration"
+                    + " allow.everyone.if.no.acl.found: must be true or false");
+        }
+        Path f = metaDir == null ? null : metaDir.resolve(FILE_NAME);
+        return new Authorizer(true, Set.copyOf(supers), Boolean.parseBoolean(allow), f, load(f));
+    }
+
+    /** Whether ACLs are enforced (an authorizer is configured). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * Whether {@code principal} connecting from {@code host} may do {@code operation} on the
+     * resource {@code resourceType}/{@code name}.
+     */
+    public boolean authorize(String principal, String host, byte operation, byte resourceType, String name) {
+        if (!enabled || superUsers.contains(principal)) {
+            return true;
+        }
+        boolean anyForResource = false;
+        boolean allowed = false;
+        for (Acl acl : acls) {
+            if (!acl.covers(resourceType, name)) {
+                continue;
+            }
+            anyForResource = true;
+            if (!(acl.principal().equals(principal) || acl.principal().equals(Acl.WILDCARD_PRINCIPAL))
+                    || !(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))) {
+                continue;
+            }
+            if (acl.permission() == Acl.DENY) {
+                if (acl.operation() == operation || acl.operation() == Acl.ALL) {
+                    return false;
+                }
+            } else if (acl.operation() == operation || acl.operation() == Acl.ALL || implies(acl.operation(), operation)) {
+                allowed = true;
+            }
+        }
+        return allowed || (!anyForResource && allowIfNoAcl);
+    }
+
+    /**
+     * Of the operations in {@code candidates} (bit {@code 1 << code}), those {@code principal}
+     * may do on the resource: KIP-430's authorized operations. All of them when disabled.
+     */
+    public int authorizedOperations(String principal, String host, byte resourceType, String name, int candidates) {
+        if (!enabled) {
+            return candidates;
+        }
+        int out = 0;
+        for (byte op = Acl.READ; op <= Acl.TWO_PHASE_COMMIT; op++) {
+            if ((candidates & (1 << op)) != 0 && authorize(principal, host, op, resourceType, name)) {
+                out |= 1 << op;
+            }
+        }
+        return out;
+    }
+
+    private static boolean implies(byte granted, byte wanted) {
+        if (wanted == Acl.DESCRIBE) {
+            return granted == Acl.READ || granted == Acl.WRITE || granted == Acl.DELETE || granted == Acl.ALTER;
+        }
+        return wanted == Acl.DESCRIBE_CONFIGS && granted == Acl.ALTER_CONFIGS;
+    }
+
+    /** Every entry the filter matches. */
+    public List<Acl> describe(AclFilter filter) {
+        List<Acl> out = new ArrayList<>();
+        for (Acl acl : acls) {
+            if (filter.matches(acl)) {
+                out.add(acl);
+            }
+        }
+        return out;
+    }
+
+    /** Adds the entries (those present already stay once), durably. */
+    public synchronized void create(List<Acl> added) throws IOException {
+        LinkedHashSet<Acl> next = new LinkedHashSet<>(acls);
+        next.addAll(added);
+        store(List.copyOf(next));
+    }
+
+    /** Removes every entry one of the filters matches, durably; returns, per filter, what it removed. */
+    public synchronized List<List<Acl>> delete(List<AclFilter> filters) throws IOException {
+        List<List<Acl>> removed = new ArrayList<>();
+        List<Acl> next = new ArrayList<>(acls);
+        for (AclFilter f : filters) {
+            List<Acl> mine = new ArrayList<>();
+            for (Acl acl : acls) {
+                if (f.matches(acl)) {
+                    mine.add(acl);
+                    next.remove(acl);
+                }
+            }
+            removed.add(mine);
+        }
+        if (next.size() != acls.size()) {
+            store(List.copyOf(next));
+        }
+        return removed;
+    }
+
+    private void store(List<Acl> next) throws IOException {
+        if (file != null) {
+            Base64.Encoder b64 = Base64.getEncoder();
+            StringBuilder out = new StringBuilder("# ACLs: type pattern operation permission name principal host (base64)\n");
+            for (Acl a : next) {
+                out.append(a.resourceType()).append(' ').append(a.patternType()).append(' ').append(a.operation())
+                        .append(' ').append(a.permission()).append(' ')
+                        .append(b64.encodeToString(a.resourceName().getBytes(StandardCharsets.UTF_8))).append(' ')
+                        .append(b64.encodeToString(a.principal().getBytes(StandardCharsets.UTF_8))).append(' ')
+                        .append(b64.encodeToString(a.host().getBytes(StandardCharsets.UTF_8))).append('\n');
+            }
+            DurableFiles.writeAtomically(file, out.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        acls = next;
+    }
+
+    private static List<Acl> load(Path file) throws IOException {
+        if (file == null || !Files.exists(file)) {
+            return List.of();
+        }
+        Base64.Decoder b64 = Base64.getDecoder();
+        List<Acl> out = new ArrayList<>();
+        int n = 0;
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            n++;
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.trim().split(" ");
+            try {
+                out.add(new Acl(Byte.parseByte(f[0]), new String(b64.decode(f[4]), StandardCharsets.UTF_8),
+                        Byte.parseByte(f[1]), new String(b64.decode(f[5]), StandardCharsets.UTF_8),
+                        new String(b64.decode(f[6]), StandardCharsets.UTF_8), Byte.parseByte(f[2]), Byte.parseByte(f[3])));
+            } catch (RuntimeException e) {
+                throw new IOException(file + " line " + n + ": not an ACL", e);
+            }
+        }
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,86 @@
+package io.brook.server.security;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
+import io.brook.server.config.SecurityProtocol;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The broker's security as configured: each listener's {@link ListenerSecurity}, built and
+ * checked at start-up, and the SCRAM credentials they share. Thread-safe.
+ */
+public final class BrokerSecurity {
+
+    /** Brook's setting for the SCRAM users made at start-up (Kafka: {@code kafka-storage format --add-scram}). */
+    public static final String SCRAM_BOOTSTRAP = "brook.sasl.scram.bootstrap.credentials";
+
+    private final Map<String, ListenerSecurity> listeners;
+    private final ScramCredentials scram;
+    private final Authorizer authorizer;
+
+    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer) {
+        this.listeners = listeners;
+        this.scram = scram;
+        this.authorizer = authorizer;
+    }
+
+    /** Reads and checks the security settings of every listener of {@code config}; SCRAM users and ACLs in memory only. */
+    public static BrokerSecurity create(BrokerConfig config) {
+        try {
+            return create(config, ScramCredentials.inMemory(), null, Clock.systemUTC());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // (nothing is read without a directory)
+        }
+    }
+
+    /**
+     * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
+     * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
+     * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
+     * {@code metaDir} (null: in memory only); authentications expire on {@code clock}'s time.
+     */
+    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir, Clock clock)
+            throws IOException {
+        String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
+        if (bootstrap != null && !bootstrap.isBlank()) {
+            ScramBootstrap.apply(bootstrap, scram);
+        }
+        Map<String, ListenerSecurity> out = new LinkedHashMap<>();
+        for (Listener l : config.listeners().bound()) {
+            out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
+                    config.securitySettings(), scram, clock));
+        }
+        return new BrokerSecurity(Collections.unmodifiableMap(out), scram,
+                Authorizer.create(config.securitySettings(), metaDir));
+    }
+
+    /** The ACL authorizer (disabled unless authorizer.class.name is set). */
+    public Authorizer authorizer() {
+        return authorizer;
+    }
+
+    /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */
+    public ScramCredentials scram() {
+        return scram;
+    }
+
+    /** The state of a connection on a PLAINTEXT listener named PLAINTEXT (immutable: it may be shared). */
+    public static Session plaintext() {
+        return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of(),
+                ScramCredentials.inMemory(), Clock.systemUTC()).newSession();
+    }
+
+    /** The security of the listener named {@code name}. */
+    public ListenerSecurity listener(String name) {
+        ListenerSecurity l = listeners.get(name);
+        if (l == null) {
+            throw new IllegalArgumentException("no listener " + name);
+        }
+        return l;
+    }
+}

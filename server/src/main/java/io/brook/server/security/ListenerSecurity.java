@@ -1,0 +1,195 @@
+package io.brook.server.security;
+
+import io.brook.server.config.Listener;
+import io.brook.server.config.SecurityProtocol;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One listener's security: its protocol, its TLS material (SSL and SASL_SSL) and its SASL
+ * mechanisms (SASL_PLAINTEXT and SASL_SSL) with what each checks credentials against. Built
+ * and checked once at start-up, so a wrong setting stops the broker instead of failing clients.
+ *
+ * <p>Mechanisms: {@code sasl.enabled.mechanisms} (Kafka's default is GSSAPI, which Brook does not
+ * serve: a SASL listener must name its mechanisms). PLAIN takes its users from the
+ * {@code user_<name>="<password>"} options of {@code listener.name.<l>.plain.sasl.jaas.config};
+ * SCRAM-SHA-256 and SCRAM-SHA-512 check the broker's {@link ScramCredentials} (managed with
+ * AlterUserScramCredentials; their JAAS configuration, which Kafka requires, is not needed);
+ * OAUTHBEARER validates unsecured tokens as Kafka's default validator does, with the options of
+ * {@code listener.name.<l>.oauthbearer.sasl.jaas.config} when set.
+ */
+public final class ListenerSecurity {
+
+    static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER");
+
+    private final String name;
+    private final SecurityProtocol protocol;
+    private final TlsSettings tls;
+    private final List<String> mechanisms;
+    private final Map<String, String> plainUsers;
+    private final ScramCredentials scram;
+    private final Map<String, String> oauthOptions;
+    private final long reauthMs;
+    private final Clock clock;
+    private final SslPrincipalMapper principalMapper;
+    private final long failedAuthenticationDelayMs;
+
+    private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
+            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions, long reauthMs,
+            Clock clock, SslPrincipalMapper principalMapper, long failedAuthenticationDelayMs) {
+        this.principalMapper = principalMapper;
+        this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
+        this.reauthMs = reauthMs;
+        this.clock = clock;
+        this.scram = scram;
+        this.oauthOptions = oauthOptions;
+        this.name = name;
+        this.protocol = protocol;
+        this.tls = tls;
+        this.mechanisms = mechanisms;
+        this.plainUsers = plainUsers;
+    }
+
+    static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
+            ScramCredentials scram, Clock clock) {
+        ListenerSettings settings = new ListenerSettings(raw, listener.name());
+        long reauthMs = millis(settings, "connections.max.reauth.ms", "0");
+        TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
+        List<String> mechanisms = List.of();
+        Map<String, String> plainUsers = Map.of();
+        Map<String, String> oauthOptions = Map.of();
+        if (protocol.sasl()) {
+            mechanisms = new ArrayList<>();
+            for (String m : settings.getOrDefault("sasl.enabled.mechanisms", "GSSAPI").split(",")) {
+                if (!m.isBlank()) {
+                    mechanisms.add(m.trim().toUpperCase(Locale.ROOT));
+                }
+            }
+            for (String m : mechanisms) {
+                if (!SUPPORTED_MECHANISMS.contains(m)) {
+                    throw new IllegalArgumentException("Invalid value '" + String.join(",", mechanisms)
+                            + "' for configuration " + settings.source("sasl.enabled.mechanisms") + " of listener "
+                            + listener.name() + ": Brook supports " + SUPPORTED_MECHANISMS + ", not " + m);
+                }
+            }
+            if (mechanisms.isEmpty()) {
+                throw new IllegalArgumentException("Listener " + listener.name() + " uses SASL but"
+                        + " sasl.enabled.mechanisms is empty");
+            }
+            mechanisms = List.copyOf(mechanisms);
+            if (mechanisms.contains("PLAIN")) {
+                plainUsers = plainUsers(settings, listener.name());
+            }
+            if (mechanisms.contains("OAUTHBEARER")) {
+                String jaas = settings.get("oauthbearer", "sasl.jaas.config");
+                if (jaas != null && !jaas.isBlank()) {
+                    try {
+                        oauthOptions = JaasConfig.parse(jaas).options();
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("Invalid value for configuration listener.name."
+                                + listener.name().toLowerCase(Locale.ROOT) + ".oauthbearer.sasl.jaas.config: "
+                                + e.getMessage(), e);
+                    }
+                }
+            }
+        }
+        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions,
+                protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
+                millis(settings, "connection.failed.authentication.delay.ms", "100"));
+    }
+
+    private static long millis(ListenerSettings settings, String key, String defaultValue) {
+        String v = settings.getOrDefault(key, defaultValue);
+        long ms;
+        try {
+            ms = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            ms = -1;
+        }
+        if (ms < 0) {
+            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(key)
+                    + ": must be a number of milliseconds, 0 or more");
+        }
+        return ms;
+    }
+
+    private static Map<String, String> plainUsers(ListenerSettings settings, String listenerName) {
+        String jaas = settings.get("plain", "sasl.jaas.config");
+        String key = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".plain.sasl.jaas.config";
+        if (jaas == null || jaas.isBlank()) {
+            throw new IllegalArgumentException("Listener " + listenerName + " enables SASL/PLAIN but " + key
+                    + " is not set (PlainLoginModule with user_<name>=\"<password>\" options)");
+        }
+        JaasConfig config;
+        try {
+            config = JaasConfig.parse(jaas);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid value for configuration " + key + ": " + e.getMessage(), e);
+        }
+        Map<String, String> users = new LinkedHashMap<>();
+        config.options().forEach((option, value) -> {
+            if (option.startsWith("user_") && option.length() > 5) {
+                users.put(option.substring(5), value);
+            }
+        });
+        return Collections.unmodifiableMap(users);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public SecurityProtocol protocol() {
+        return protocol;
+    }
+
+    /** The TLS settings, or null on a listener without TLS. */
+    public TlsSettings tls() {
+        return tls;
+    }
+
+    /** {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 = authentications never expire. */
+    long reauthMs() {
+        return reauthMs;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    long failedAuthenticationDelayMs() {
+        return failedAuthenticationDelayMs;
+    }
+
+    SslPrincipalMapper principalMapper() {
+        return principalMapper;
+    }
+
+    List<String> mechanisms() {
+        return mechanisms;
+    }
+
+    /** A new connection's security state. */
+    public Session newSession() {
+        return new Session(this);
+    }
+
+    /** The server side of {@code mechanism} for one connection, or null when this listener does not enable it. */
+    SaslNegotiation newNegotiation(String mechanism) {
+        if (!mechanisms.contains(mechanism)) {
+            return null;
+        }
+        return switch (mechanism) {
+            case "PLAIN" -> new PlainNegotiation(plainUsers);
+            case "SCRAM-SHA-256" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, scram);
+            case "SCRAM-SHA-512" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_512, scram);
+            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, clock);
+            default -> null;
+        };
+    }
+}

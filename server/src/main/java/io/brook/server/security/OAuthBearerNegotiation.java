@@ -1,0 +1,138 @@
+package io.brook.server.security;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SASL/OAUTHBEARER (RFC 7628) with Kafka's default broker-side validator, the unsecured one
+ * (for development: it checks the token's form and claims, not a signature). The one client
+ * message is {@code gs2-header ^A auth=Bearer <token> ^A [key=value ^A]* ^A}; the token is an
+ * unsecured JWS ({@code header.claims.}, header {@code "alg":"none"}). As Kafka's
+ * OAuthBearerUnsecuredJws and its validator:
+ *
+ * <ul>
+ * <li>the principal is the claim named by {@code unsecuredValidatorPrincipalClaimName}
+ *     (default {@code sub}), a non-empty string;
+ * <li>{@code exp} (seconds) is required and must not have passed, and {@code iat}, when given,
+ *     must not be in the future, each within {@code unsecuredValidatorAllowableClockSkewMs};
+ * <li>the scopes in {@code unsecuredValidatorScopeClaimName} (default {@code scope}) must hold
+ *     every one of {@code unsecuredValidatorRequiredScope}.
+ * </ul>
+ *
+ * Those options come from the listener's {@code oauthbearer.sasl.jaas.config}. Signed tokens
+ * validated against a JWKS are not implemented.
+ */
+final class OAuthBearerNegotiation implements SaslNegotiation {
+
+    private final Map<String, String> options;
+    private final Clock clock;
+    private String user;
+
+    OAuthBearerNegotiation(Map<String, String> options, Clock clock) {
+        this.options = options;
+        this.clock = clock;
+    }
+
+    @Override
+    public byte[] evaluate(byte[] message) throws AuthenticationFailure {
+        if (user != null) {
+            throw new AuthenticationFailure("Authentication failed: OAUTHBEARER takes one message");
+        }
+        String text = new String(message, StandardCharsets.UTF_8);
+        int sep = text.indexOf('\u0001');
+        if (sep < 0 || !(text.startsWith("n,") || text.startsWith("y,")) || !text.endsWith("\u0001\u0001")) {
+            throw new AuthenticationFailure("Authentication failed: invalid OAUTHBEARER client message");
+        }
+        String authzid = text.substring(2, text.indexOf(',', 2) < 0 ? 2 : text.indexOf(',', 2));
+        String token = null;
+        for (String kv : text.substring(sep + 1, text.length() - 2).split("\u0001")) {
+            if (kv.startsWith("auth=")) {
+                String auth = kv.substring(5);
+                if (!auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+                    throw new AuthenticationFailure("Authentication failed: expected a Bearer token");
+                }
+                token = auth.substring(7).trim();
+            }
+        }
+        if (token == null || token.isEmpty()) {
+            throw new AuthenticationFailure("Authentication failed: no token");
+        }
+        String principal = validate(token);
+        if (!authzid.isEmpty() && !authzid.equals("a=" + principal)) {
+            throw new AuthenticationFailure("Authentication failed: Client requested an authorization id that is"
+                    + " different from the token's principal");
+        }
+        user = principal;
+        return new byte[0];
+    }
+
+    private String validate(String token) throws AuthenticationFailure {
+        String[] parts = token.split("\\.", -1);
+        if (parts.length != 3) {
+            throw new AuthenticationFailure("Authentication failed: the token is not a JWS (header.claims.signature)");
+        }
+        Map<String, Object> header;
+        Map<String, Object> claims;
+        try {
+            header = FlatJson.parseObject(decode(parts[0]));
+            claims = FlatJson.parseObject(decode(parts[1]));
+        } catch (IllegalArgumentException e) {
+            throw new AuthenticationFailure("Authentication failed: malformed token: " + e.getMessage());
+        }
+        if (!"none".equals(header.get("alg")) || !parts[2].isEmpty()) {
+            throw new AuthenticationFailure("Authentication failed: the unsecured validator accepts only unsigned"
+                    + " tokens (alg none)");
+        }
+        long skew = parseLong(options.getOrDefault("unsecuredValidatorAllowableClockSkewMs", "0"));
+        long now = clock.millis();
+        if (!(claims.get("exp") instanceof Double exp)) {
+            throw new AuthenticationFailure("Authentication failed: the token has no exp claim");
+        }
+        if (now - skew >= (long) (exp * 1000)) {
+            throw new AuthenticationFailure("Authentication failed: the token expired");
+        }
+        if (claims.get("iat") instanceof Double iat && (long) (iat * 1000) > now + skew) {
+            throw new AuthenticationFailure("Authentication failed: the token was issued in the future");
+        }
+        String principalClaim = options.getOrDefault("unsecuredValidatorPrincipalClaimName", "sub");
+        if (!(claims.get(principalClaim) instanceof String principal) || principal.isBlank()) {
+            throw new AuthenticationFailure("Authentication failed: the token has no " + principalClaim + " claim");
+        }
+        String required = options.getOrDefault("unsecuredValidatorRequiredScope", "");
+        if (!required.isBlank()) {
+            Object scope = claims.get(options.getOrDefault("unsecuredValidatorScopeClaimName", "scope"));
+            List<?> granted = scope instanceof List<?> l ? l : scope instanceof String s ? List.of(s.split(" ")) : List.of();
+            for (String need : required.split(",")) {
+                if (!need.isBlank() && !granted.contains(need.trim())) {
+                    throw new AuthenticationFailure("Authentication failed: the token lacks the scope " + need.trim());
+                }
+            }
+        }
+        return principal;
+    }
+
+    private static String decode(String part) {
+        return new String(Base64.getUrlDecoder().decode(part), StandardCharsets.UTF_8);
+    }
+
+    private static long parseLong(String v) throws AuthenticationFailure {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new AuthenticationFailure("Authentication failed: broker misconfigured");
+        }
+    }
+
+    @Override
+    public boolean isComplete() {
+        return user != null;
+    }
+
+    @Override
+    public String userName() {
+        return user;
+    }
+}

@@ -1,0 +1,151 @@
+package io.brook.server.security;
+
+import io.brook.storage.file.DurableFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The SCRAM credentials of every user, kept durably in the metadata directory (file
+ * {@value #FILE_NAME}), one line per user and mechanism:
+ *
+ * <pre>
+ * &lt;mechanism&gt; &lt;iterations&gt; &lt;base64 user&gt; &lt;base64 salt&gt; &lt;base64 stored key&gt; &lt;base64 server key&gt;
+ * </pre>
+ *
+ * A change is written with {@link DurableFiles#writeAtomically} (temp file, fsync, rename,
+ * directory fsync) before it is visible: a credential acknowledged to the client survives a
+ * crash, and a crash never leaves half a file. Reads are lock-free (an immutable snapshot);
+ * changes are serialized.
+ */
+public final class ScramCredentials {
+
+    static final String FILE_NAME = "scram-credentials";
+    private static final String HEADER = "# SCRAM credentials: mechanism iterations user salt stored-key server-key (base64)";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path file;
+    private volatile Map<String, Map<ScramMechanism, ScramCredential>> users;
+
+    private ScramCredentials(Path file, Map<String, Map<ScramMechanism, ScramCredential>> users) {
+        this.file = file;
+        this.users = users;
+    }
+
+    /** The credentials stored in {@code metaDir} (none when the file does not exist yet). */
+    public static ScramCredentials open(Path metaDir) throws IOException {
+        Path file = metaDir.resolve(FILE_NAME);
+        Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
+        if (Files.exists(file)) {
+            Base64.Decoder b64 = Base64.getDecoder();
+            int n = 0;
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                n++;
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] f = line.trim().split(" ");
+                ScramMechanism m = f.length == 6 ? ScramMechanism.ofName(f[0]) : null;
+                if (m == null) {
+                    throw new IOException(file + " line " + n + ": not a SCRAM credential");
+                }
+                try {
+                    String user = new String(b64.decode(f[2]), StandardCharsets.UTF_8);
+                    users.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(m,
+                            new ScramCredential(b64.decode(f[3]), b64.decode(f[4]), b64.decode(f[5]),
+                                    Integer.parseInt(f[1])));
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(file + " line " + n + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return new ScramCredentials(file, freeze(users));
+    }
+
+    /** Credentials that live in memory only (a broker without a metadata directory: tests). */
+    public static ScramCredentials inMemory() {
+        return new ScramCredentials(null, Map.of());
+    }
+
+    ScramCredential get(String user, ScramMechanism mechanism) {
+        Map<ScramMechanism, ScramCredential> m = users.get(user);
+        return m == null ? null : m.get(mechanism);
+    }
+
+    /** Every user with credentials, and the iteration count of each mechanism it has. */
+    public Map<String, Map<ScramMechanism, Integer>> describe() {
+        Map<String, Map<ScramMechanism, Integer>> out = new TreeMap<>();
+        users.forEach((user, creds) -> {
+            Map<ScramMechanism, Integer> it = new EnumMap<>(ScramMechanism.class);
+            creds.forEach((m, c) -> it.put(m, c.iterations()));
+            out.put(user, it);
+        });
+        return out;
+    }
+
+    /** One change: a new salted password (salt and salted password given), or a deletion (both null). */
+    public record Change(String user, ScramMechanism mechanism, int iterations, byte[] salt, byte[] saltedPassword) {
+    }
+
+    /** Applies {@code changes} together, durably, then makes them visible. */
+    public synchronized void apply(List<Change> changes) throws IOException {
+        Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
+        users.forEach((u, m) -> next.put(u, new EnumMap<>(m)));
+        for (Change c : changes) {
+            if (c.salt() == null) {
+                Map<ScramMechanism, ScramCredential> m = next.get(c.user());
+                if (m != null) {
+                    m.remove(c.mechanism());
+                    if (m.isEmpty()) {
+                        next.remove(c.user());
+                    }
+                }
+            } else {
+                next.computeIfAbsent(c.user(), u -> new EnumMap<>(ScramMechanism.class)).put(c.mechanism(),
+                        c.mechanism().credential(c.salt(), c.saltedPassword(), c.iterations()));
+            }
+        }
+        if (file != null) {
+            DurableFiles.writeAtomically(file, encode(next));
+        }
+        users = freeze(next);
+    }
+
+    /** Adds {@code user}'s password for {@code mechanism} unless it has one already (the bootstrap users). */
+    public synchronized boolean addIfAbsent(String user, ScramMechanism mechanism, String password, int iterations)
+            throws IOException {
+        if (get(user, mechanism) != null) {
+            return false;
+        }
+        byte[] salt = new byte[32];
+        RANDOM.nextBytes(salt);
+        apply(List.of(new Change(user, mechanism, iterations, salt,
+                mechanism.saltedPassword(password, salt, iterations))));
+        return true;
+    }
+
+    private static byte[] encode(Map<String, Map<ScramMechanism, ScramCredential>> users) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        StringBuilder out = new StringBuilder(HEADER).append('\n');
+        users.forEach((user, creds) -> creds.forEach((m, c) -> out.append(m.mechanismName()).append(' ')
+                .append(c.iterations()).append(' ').append(b64.encodeToString(user.getBytes(StandardCharsets.UTF_8)))
+                .append(' ').append(b64.encodeToString(c.salt())).append(' ').append(b64.encodeToString(c.storedKey()))
+                .append(' ').append(b64.encodeToString(c.serverKey())).append('\n')));
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Map<ScramMechanism, ScramCredential>> freeze(
+            Map<String, Map<ScramMechanism, ScramCredential>> users) {
+        Map<String, Map<ScramMechanism, ScramCredential>> out = new TreeMap<>();
+        users.forEach((u, m) -> out.put(u, Collections.unmodifiableMap(new EnumMap<>(m))));
+        return Collections.unmodifiableMap(out);
+    }
+}

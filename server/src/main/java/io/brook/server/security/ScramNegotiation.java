@@ -1,0 +1,155 @@
+package io.brook.server.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * The server side of SCRAM (RFC 5802) against the stored credentials: two client messages.
+ *
+ * <pre>
+ * client-first  gs2-header client-first-bare     "n,," "n=user,r=cnonce"
+ * server-first  "r=cnonce+snonce,s=salt,i=iterations"
+ * client-final  "c=base64(gs2-header),r=cnonce+snonce,p=proof"
+ * server-final  "v=base64(HMAC(ServerKey, AuthMessage))"
+ * </pre>
+ *
+ * The proof is checked as the RFC says: ClientKey = proof XOR HMAC(StoredKey, AuthMessage) must
+ * hash to StoredKey. The client-final nonce may also take librdkafka's legacy form (see
+ * {@link #nonceMatches}). An unknown user, a wrong proof, a nonce other than the one the server sent
+ * and an authorization id other than the user name all fail with the same message (as in Kafka).
+ * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
+ * delegation tokens.
+ */
+final class ScramNegotiation implements SaslNegotiation {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String INVALID = "Authentication failed: Invalid user credentials";
+
+    private final ScramMechanism mechanism;
+    private final ScramCredentials credentials;
+    private String user;
+    private ScramCredential credential;
+    private String clientFirstBare;
+    private String serverFirst;
+    private String nonce;
+    private String clientNonce;
+    private boolean complete;
+
+    ScramNegotiation(ScramMechanism mechanism, ScramCredentials credentials) {
+        this.mechanism = mechanism;
+        this.credentials = credentials;
+    }
+
+    @Override
+    public byte[] evaluate(byte[] message) throws AuthenticationFailure {
+        String text = new String(message, StandardCharsets.UTF_8);
+        if (serverFirst == null) {
+            return first(text);
+        }
+        if (!complete && credential != null) {
+            return last(text);
+        }
+        throw new AuthenticationFailure("Authentication failed: unexpected SCRAM message");
+    }
+
+    private byte[] first(String text) throws AuthenticationFailure {
+        // gs2-header: "n," or "y," (no channel binding), then an optional "a=authzid", then ","
+        if (!(text.startsWith("n,") || text.startsWith("y,"))) {
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message"
+                    + " (channel binding is not supported)");
+        }
+        int comma = text.indexOf(',', 2);
+        if (comma < 0) {
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message");
+        }
+        String authzid = text.substring(2, comma);
+        clientFirstBare = text.substring(comma + 1);
+        String[] attrs = clientFirstBare.split(",");
+        if (attrs.length < 2 || !attrs[0].startsWith("n=") || !attrs[1].startsWith("r=") || attrs[1].length() <= 2) {
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message");
+        }
+        if (attrs.length > 2) {
+            throw new AuthenticationFailure("Authentication failed: SCRAM extensions (delegation tokens) are not"
+                    + " supported");
+        }
+        String name = unescape(attrs[0].substring(2));
+        if (!authzid.isEmpty() && !(authzid.startsWith("a=") && unescape(authzid.substring(2)).equals(name))) {
+            throw new AuthenticationFailure("Authentication failed: Client requested an authorization id that is"
+                    + " different from username");
+        }
+        ScramCredential c = credentials.get(name, mechanism);
+        if (c == null) {
+            throw new AuthenticationFailure(INVALID);
+        }
+        byte[] serverNonce = new byte[24];
+        RANDOM.nextBytes(serverNonce);
+        user = name;
+        credential = c;
+        clientNonce = attrs[1].substring(2);
+        nonce = clientNonce + Base64.getEncoder().withoutPadding().encodeToString(serverNonce)
+                .replace('/', '-').replace('+', '_');
+        serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(c.salt()) + ",i=" + c.iterations();
+        return serverFirst.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] last(String text) throws AuthenticationFailure {
+        int p = text.lastIndexOf(",p=");
+        if (!text.startsWith("c=") || p < 0) {
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-final message");
+        }
+        String withoutProof = text.substring(0, p);
+        String[] attrs = withoutProof.split(",");
+        if (attrs.length < 2 || !attrs[1].startsWith("r=") || !nonceMatches(attrs[1].substring(2))) {
+            throw new AuthenticationFailure(INVALID);
+        }
+        byte[] proof;
+        try {
+            proof = Base64.getDecoder().decode(text.substring(p + 3));
+        } catch (IllegalArgumentException e) {
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM client proof");
+        }
+        byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        byte[] signature = mechanism.hmac(credential.storedKey(), authMessage);
+        if (proof.length != signature.length) {
+            throw new AuthenticationFailure(INVALID);
+        }
+        byte[] clientKey = new byte[proof.length];
+        for (int i = 0; i < proof.length; i++) {
+            clientKey[i] = (byte) (proof[i] ^ signature[i]);
+        }
+        if (!MessageDigest.isEqual(mechanism.hash(clientKey), credential.storedKey())) {
+            throw new AuthenticationFailure(INVALID);
+        }
+        complete = true;
+        String serverFinal = "v=" + Base64.getEncoder().encodeToString(mechanism.hmac(credential.serverKey(), authMessage));
+        return serverFinal.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The nonce of the client-final message: the server's ({@code cnonce + snonce}), or exactly
+     * the legacy form of librdkafka before 2.6.1, which puts its own nonce in front of it once
+     * more ({@code cnonce + cnonce + snonce}). Kafka 4 refuses that form, so those clients (kcat
+     * of Debian 12 among them) cannot log in to it at all; the whole server nonce must match
+     * either way, and the proof is checked over the message as the client sent it.
+     */
+    private boolean nonceMatches(String given) {
+        return given.equals(nonce) || given.equals(clientNonce + nonce);
+    }
+
+    /** A SCRAM saslname: "=2C" is ',' and "=3D" is '='. */
+    private static String unescape(String name) {
+        return name.replace("=2C", ",").replace("=3D", "=");
+    }
+
+    @Override
+    public boolean isComplete() {
+        return complete;
+    }
+
+    @Override
+    public String userName() {
+        return user;
+    }
+}

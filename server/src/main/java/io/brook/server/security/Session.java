@@ -1,0 +1,203 @@
+package io.brook.server.security;
+
+import io.brook.wire.protocol.ApiKey;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+/**
+ * One connection's security state: the listener it came in on, who it is (the principal) and,
+ * on a SASL listener, how far its authentication got. Kafka's order is kept:
+ *
+ * <pre>
+ * SASL listener:  [ApiVersions] -> SaslHandshake -> SaslAuthenticate* -> authenticated
+ *                 (a v0 handshake is followed by raw SASL tokens instead of SaslAuthenticate)
+ * otherwise:      authenticated from the start (User:ANONYMOUS, or the TLS client certificate's
+ *                 subject once the handshake presented one)
+ * </pre>
+ *
+ * Until authenticated only ApiVersions, SaslHandshake and SaslAuthenticate are served
+ * ({@link #allowedBeforeAuthentication}); anything else closes the connection, as Kafka does.
+ * With {@code connections.max.reauth.ms} an authentication lasts that long (KIP-368): the client
+ * re-authenticates on the same connection (a SaslHandshake v1 with the same mechanism, then
+ * SaslAuthenticate, as the same principal) before it {@linkplain #expired expires}, or the
+ * connection closes at its next request.
+ *
+ * <p>Concurrency: the state is written by the connection's SASL requests, which run one at a
+ * time, and read by its event loop when it reads the next frame; the fields the event loop reads
+ * are volatile. A client sends its next request only after the answer to the previous one,
+ * so a well-behaved client never races its own authentication; one that pipelines a request
+ * behind its SaslAuthenticate finds itself unauthenticated and is closed.
+ */
+public final class Session {
+
+    public static final String ANONYMOUS = "User:ANONYMOUS";
+
+    private final ListenerSecurity listener;
+    private volatile boolean authenticated;
+    private volatile boolean rawTokens;
+    private volatile String principal = ANONYMOUS;
+    private SaslNegotiation negotiation;
+    private String mechanism;
+    private boolean handshakeDone;
+    /** When the authentication expires (clock millis, KIP-368), or 0 for never. */
+    private volatile long expiresAtMs;
+
+    Session(ListenerSecurity listener) {
+        this.listener = listener;
+        this.authenticated = !listener.protocol().sasl();
+    }
+
+    /** The name of the listener the connection came in on (Metadata answers with its addresses). */
+    public String listenerName() {
+        return listener.name();
+    }
+
+    /** {@code User:<name>}: who the connection acts as. */
+    public String principal() {
+        return principal;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    /** Whether this connection authenticates with SASL (a SASL_PLAINTEXT or SASL_SSL listener). */
+    public boolean usesSasl() {
+        return listener.protocol().sasl();
+    }
+
+    /** What a connection may send before it authenticated. */
+    public static boolean allowedBeforeAuthentication(ApiKey key) {
+        return key == ApiKey.API_VERSIONS || key == ApiKey.SASL_HANDSHAKE || key == ApiKey.SASL_AUTHENTICATE;
+    }
+
+    /**
+     * The TLS handshake finished; {@code peer} is the client's certificate chain (empty when it
+     * sent none). On an SSL listener the principal becomes the subject of the first certificate
+     * (the distinguished name as RFC 2253 writes it) mapped by {@code ssl.principal.mapping.rules};
+     * returns false when no rule applies (the connection must close).
+     */
+    public boolean tlsHandshakeDone(List<Certificate> peer) {
+        if (!listener.protocol().sasl() && !peer.isEmpty() && peer.get(0) instanceof X509Certificate x) {
+            String name = listener.principalMapper().map(x.getSubjectX500Principal().getName());
+            if (name == null) {
+                return false;
+            }
+            principal = "User:" + name;
+        }
+        return true;
+    }
+
+    /**
+     * {@code connection.failed.authentication.delay.ms} (Kafka's default 100): how long a failed
+     * authentication waits before its answer and the close, which slows down password guessing
+     * without holding a thread.
+     */
+    public long failedAuthenticationDelayMs() {
+        return listener.failedAuthenticationDelayMs();
+    }
+
+    /** Whether the next frame is a raw SASL token (after a v0 SaslHandshake), not a request. */
+    public boolean expectsRawTokens() {
+        return rawTokens;
+    }
+
+    /** The mechanisms this listener enables, for SaslHandshake's answer. */
+    public List<String> enabledMechanisms() {
+        return listener.mechanisms();
+    }
+
+    /** How a SaslHandshake went. */
+    public enum HandshakeResult { OK, UNSUPPORTED_MECHANISM, ILLEGAL_STATE }
+
+    /**
+     * SaslHandshake: picks {@code name} for this connection; at {@code version} 0 the tokens that
+     * follow come raw.
+     */
+    public synchronized HandshakeResult handshake(String name, short version) {
+        if (!listener.protocol().sasl()) {
+            return HandshakeResult.ILLEGAL_STATE;
+        }
+        if (authenticated) {
+            // KIP-368: re-authentication, with the mechanism of the first one, when sessions expire
+            if (listener.reauthMs() <= 0 || negotiation != null || version == 0) {
+                return HandshakeResult.ILLEGAL_STATE;
+            }
+            if (!mechanism.equals(name)) {
+                return HandshakeResult.UNSUPPORTED_MECHANISM;
+            }
+            negotiation = listener.newNegotiation(name);
+            return HandshakeResult.OK;
+        }
+        if (handshakeDone) {
+            return HandshakeResult.ILLEGAL_STATE;
+        }
+        handshakeDone = true;
+        SaslNegotiation n = name == null ? null : listener.newNegotiation(name);
+        if (n == null) {
+            return HandshakeResult.UNSUPPORTED_MECHANISM;
+        }
+        negotiation = n;
+        mechanism = name;
+        rawTokens = version == 0;
+        return HandshakeResult.OK;
+    }
+
+    /** Whether a SaslAuthenticate may come now (after a v1 handshake, before the end). */
+    public synchronized boolean awaitingAuthenticate() {
+        return negotiation != null && !rawTokens;
+    }
+
+    /**
+     * Whether the authentication expired ({@code connections.max.reauth.ms}, KIP-368): the
+     * connection must then re-authenticate before anything else, or close.
+     */
+    public boolean expired() {
+        long at = expiresAtMs;
+        return at != 0 && listener.clock().millis() >= at;
+    }
+
+    /** How long the authentication just completed lasts, for SaslAuthenticate v1+; 0 for ever. */
+    public long sessionLifetimeMs() {
+        long at = expiresAtMs;
+        return at == 0 ? 0 : Math.max(1, at - listener.clock().millis());
+    }
+
+    /**
+     * The next client message of the exchange (a SaslAuthenticate's bytes or a raw token); returns
+     * the server's answer. Throws when authentication failed; the connection must then close.
+     */
+    public synchronized byte[] authenticate(byte[] clientMessage) throws AuthenticationFailure {
+        if (negotiation == null) {
+            throw new AuthenticationFailure("Unexpected SASL message");
+        }
+        byte[] answer;
+        try {
+            answer = negotiation.evaluate(clientMessage);
+        } catch (AuthenticationFailure e) {
+            negotiation = null;
+            rawTokens = false;
+            throw e;
+        }
+        if (negotiation.isComplete()) {
+            String who = "User:" + negotiation.userName();
+            negotiation = null;
+            if (authenticated && !who.equals(principal)) {
+                throw new AuthenticationFailure("Cannot change principals during re-authentication from " + principal
+                        + ": " + who);
+            }
+            principal = who;
+            rawTokens = false;
+            authenticated = true;
+            long reauth = listener.reauthMs();
+            expiresAtMs = reauth > 0 ? listener.clock().millis() + reauth : 0;
+        }
+        return answer;
+    }
+
+    /** The mechanism chosen by the handshake, or null. */
+    public synchronized String mechanism() {
+        return mechanism;
+    }
+}

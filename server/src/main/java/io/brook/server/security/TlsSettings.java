@@ -1,0 +1,216 @@
+package io.brook.server.security;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * One TLS listener's key material and handshake rules, read from Kafka's {@code ssl.*} settings
+ * (each one overridable per listener as {@code listener.name.<l>.ssl.*}):
+ *
+ * <ul>
+ * <li>{@code ssl.keystore.type} JKS (default), PKCS12 or PEM, from {@code ssl.keystore.location}
+ *     with {@code ssl.keystore.password} (and {@code ssl.key.password} for the key when it
+ *     differs), or as PEM text in {@code ssl.keystore.key} and {@code ssl.keystore.certificate.chain};
+ * <li>{@code ssl.truststore.type}/{@code .location}/{@code .password}, or PEM text in
+ *     {@code ssl.truststore.certificates}: the CAs client certificates are checked against;
+ *     without one the JDK's default CAs;
+ * <li>{@code ssl.client.auth} none (default), requested or required;
+ * <li>{@code ssl.enabled.protocols} (default TLSv1.2,TLSv1.3) and {@code ssl.cipher.suites}
+ *     (default: the engine's);
+ * <li>{@code ssl.keymanager.algorithm}, {@code ssl.trustmanager.algorithm} (the JDK's defaults).
+ * </ul>
+ *
+ * Immutable; {@link #reloadIfChanged} reads the files again when their modification time, size
+ * or inode changed (a file replaced by a rename, as certificate tools do, always counts), which is how a renewed certificate is picked up without a restart (Kafka does it on a
+ * dynamic config update of the key store; a new file at the same path does it here).
+ */
+public final class TlsSettings {
+
+    /** {@code ssl.client.auth}. */
+    public enum ClientAuth { NONE, REQUESTED, REQUIRED }
+
+    private final ListenerSettings settings;
+    private final KeyManagerFactory keyManagers;
+    private final TrustManagerFactory trustManagers;
+    private final ClientAuth clientAuth;
+    private final List<String> protocols;
+    private final List<String> cipherSuites;
+    private final List<Path> files;
+    private final List<String> stamps;
+
+    private TlsSettings(ListenerSettings settings) throws GeneralSecurityException, IOException {
+        this.settings = settings;
+        this.files = new ArrayList<>();
+        this.keyManagers = loadKeyManagers();
+        this.trustManagers = loadTrustManagers();
+        this.clientAuth = clientAuth(settings.getOrDefault("ssl.client.auth", "none"));
+        this.protocols = list(settings.getOrDefault("ssl.enabled.protocols", "TLSv1.2,TLSv1.3"));
+        List<String> ciphers = list(settings.getOrDefault("ssl.cipher.suites", ""));
+        this.cipherSuites = ciphers.isEmpty() ? null : ciphers;
+        this.stamps = stamps(files);
+    }
+
+    static TlsSettings read(ListenerSettings settings, String listenerName) {
+        try {
+            return new TlsSettings(settings);
+        } catch (GeneralSecurityException | IOException | RuntimeException e) {
+            throw new IllegalArgumentException("Invalid TLS configuration of listener " + listenerName + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Settings read anew when a key or trust store file changed since these were read, else
+     * null; throws when the changed files cannot be used (the caller keeps these).
+     */
+    public TlsSettings reloadIfChanged() throws GeneralSecurityException, IOException {
+        if (files.isEmpty() || stamps(files).equals(stamps)) {
+            return null;
+        }
+        return new TlsSettings(settings);
+    }
+
+    public KeyManagerFactory keyManagers() {
+        return keyManagers;
+    }
+
+    /** The trust managers client certificates are checked with; null for the JDK's default CAs. */
+    public TrustManagerFactory trustManagers() {
+        return trustManagers;
+    }
+
+    public ClientAuth clientAuth() {
+        return clientAuth;
+    }
+
+    public List<String> protocols() {
+        return protocols;
+    }
+
+    /** The cipher suites to enable, or null for the engine's defaults. */
+    public List<String> cipherSuites() {
+        return cipherSuites;
+    }
+
+    private KeyManagerFactory loadKeyManagers() throws GeneralSecurityException, IOException {
+        String type = settings.getOrDefault("ssl.keystore.type", "JKS").toUpperCase(Locale.ROOT);
+        String location = settings.get("ssl.keystore.location");
+        String password = settings.get("ssl.keystore.password");
+        String keyPassword = settings.get("ssl.key.password");
+        String inlineKey = settings.get("ssl.keystore.key");
+        String inlineChain = settings.get("ssl.keystore.certificate.chain");
+        KeyStore ks;
+        char[] keyPass;
+        if (inlineKey != null && !inlineKey.isBlank()) {
+            if (!type.equals("PEM")) {
+                throw new GeneralSecurityException("ssl.keystore.key needs ssl.keystore.type=PEM");
+            }
+            if (inlineChain == null || inlineChain.isBlank()) {
+                throw new GeneralSecurityException("ssl.keystore.key needs ssl.keystore.certificate.chain");
+            }
+            keyPass = new char[0];
+            ks = PemStores.keyStore(inlineKey + "\n" + inlineChain, chars(keyPassword), keyPass);
+        } else if (location != null && !location.isBlank()) {
+            Path path = Path.of(location.trim());
+            files.add(path);
+            if (type.equals("PEM")) {
+                keyPass = new char[0];
+                ks = PemStores.keyStore(PemStores.text(Files.readAllBytes(path)), chars(keyPassword), keyPass);
+            } else {
+                if (password == null) {
+                    throw new GeneralSecurityException("ssl.keystore.password is needed for a " + type + " key store");
+                }
+                ks = load(type, path, password);
+                keyPass = chars(keyPassword != null ? keyPassword : password);
+            }
+        } else {
+            throw new GeneralSecurityException("a TLS listener needs ssl.keystore.location (or ssl.keystore.key"
+                    + " and ssl.keystore.certificate.chain with ssl.keystore.type=PEM)");
+        }
+        String algorithm = settings.getOrDefault("ssl.keymanager.algorithm", KeyManagerFactory.getDefaultAlgorithm());
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(algorithm);
+        kmf.init(ks, keyPass);
+        return kmf;
+    }
+
+    private TrustManagerFactory loadTrustManagers() throws GeneralSecurityException, IOException {
+        String type = settings.getOrDefault("ssl.truststore.type", "JKS").toUpperCase(Locale.ROOT);
+        String location = settings.get("ssl.truststore.location");
+        String inline = settings.get("ssl.truststore.certificates");
+        KeyStore ts;
+        if (inline != null && !inline.isBlank()) {
+            ts = PemStores.trustStore(inline);
+        } else if (location != null && !location.isBlank()) {
+            Path path = Path.of(location.trim());
+            files.add(path);
+            ts = type.equals("PEM") ? PemStores.trustStore(PemStores.text(Files.readAllBytes(path)))
+                    : load(type, path, settings.get("ssl.truststore.password"));
+        } else {
+            return null;
+        }
+        String algorithm = settings.getOrDefault("ssl.trustmanager.algorithm", TrustManagerFactory.getDefaultAlgorithm());
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(algorithm);
+        tmf.init(ts);
+        return tmf;
+    }
+
+    private static KeyStore load(String type, Path path, String password) throws GeneralSecurityException, IOException {
+        KeyStore ks = KeyStore.getInstance(type);
+        try (InputStream in = Files.newInputStream(path)) {
+            ks.load(in, chars(password));
+        }
+        return ks;
+    }
+
+    private static ClientAuth clientAuth(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "none" -> ClientAuth.NONE;
+            case "requested" -> ClientAuth.REQUESTED;
+            case "required" -> ClientAuth.REQUIRED;
+            default -> throw new IllegalArgumentException("ssl.client.auth must be none, requested or required: " + value);
+        };
+    }
+
+    private static List<String> list(String value) {
+        List<String> out = new ArrayList<>();
+        for (String s : value.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static char[] chars(String s) {
+        return s == null ? null : s.toCharArray();
+    }
+
+    private static List<String> stamps(List<Path> files) {
+        List<String> out = new ArrayList<>(files.size());
+        for (Path p : files) {
+            try {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                out.add(a.lastModifiedTime().to(TimeUnit.NANOSECONDS) + "/" + a.size() + "/" + a.fileKey());
+            } catch (IOException e) {
+                out.add("missing");
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "TLS(clientAuth=" + clientAuth + ", protocols=" + protocols + ", files=" + files + ")";
+    }
+}

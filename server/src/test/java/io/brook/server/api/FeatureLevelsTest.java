@@ -1,0 +1,71 @@
+package io.brook.server.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.testkit.MutableClock;
+import io.brook.wire.message.ApiVersionsResponse;
+import org.junit.jupiter.api.Test;
+
+class FeatureLevelsTest {
+
+    private final MutableClock clock = new MutableClock(1_700_000_000_000L);
+
+    @Test
+    void defaultsAreWhatBrookImplementsToday() {
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        assertThat(f.finalizedLevel(FeatureLevels.METADATA_VERSION)).isEqualTo((short) 33);
+        for (String name : new String[] {FeatureLevels.KRAFT_VERSION, FeatureLevels.TRANSACTION_VERSION,
+                FeatureLevels.GROUP_VERSION, FeatureLevels.ELIGIBLE_LEADER_REPLICAS_VERSION, FeatureLevels.SHARE_VERSION,
+                FeatureLevels.STREAMS_VERSION}) {
+            assertThat(f.levels(name)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 0, (short) 0));
+        }
+        assertThat(f.finalizedLevel("no.such.feature")).isZero();
+        assertThat(f.epoch()).isEqualTo(clock.millis());
+    }
+
+    @Test
+    void aFeatureIsFinalizedOnlyWithinWhatIsSupported() {
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        assertThatThrownBy(() -> f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> f.setFinalized("no.such.feature", (short) 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 2);
+        f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
+        assertThat(f.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isEqualTo((short) 2);
+        // the supported range may not be narrowed below the finalized level
+        assertThatThrownBy(() -> f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Java clients keep the features of the answer with the highest epoch, so every change must raise it. */
+    @Test
+    void everyChangeRaisesTheEpochEvenWithinOneMillisecond() {
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        long first = f.epoch();
+        f.setSupported(FeatureLevels.GROUP_VERSION, (short) 0, (short) 1);
+        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1);
+        assertThat(f.epoch()).isEqualTo(first + 2);
+        clock.advance(5_000);
+        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 0);
+        assertThat(f.epoch()).isEqualTo(clock.millis());
+    }
+
+    @Test
+    void answersShowFinalizedFeaturesAboveZeroAndHideMinimumZeroBelowV4() {
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 2);
+        f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
+        ApiVersionsResponse v3 = new ApiVersionsResponse();
+        f.addTo(v3, (short) 3);
+        assertThat(v3.supportedFeatures()).extracting(ApiVersionsResponse.SupportedFeatureKey::name)
+                .containsExactly(FeatureLevels.METADATA_VERSION);
+        assertThat(v3.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
+                .containsExactly(FeatureLevels.METADATA_VERSION, FeatureLevels.TRANSACTION_VERSION);
+        assertThat(v3.finalizedFeaturesEpoch()).isEqualTo(f.epoch());
+        ApiVersionsResponse v4 = new ApiVersionsResponse();
+        f.addTo(v4, (short) 4);
+        assertThat(v4.supportedFeatures()).hasSize(7);
+    }
+}

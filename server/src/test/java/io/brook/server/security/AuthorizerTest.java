@@ -1,0 +1,108 @@
+package io.brook.server.security;
+
+import static io.brook.server.security.Acl.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuthorizerTest {
+
+    @TempDir
+    Path dir;
+
+    private Authorizer authorizer(String... extra) throws Exception {
+        Map<String, String> s = new HashMap<>();
+        s.put("authorizer.class.name", Authorizer.KAFKA_STANDARD_AUTHORIZER);
+        s.put("super.users", "User:admin;User:ops");
+        for (int i = 0; i < extra.length; i += 2) {
+            s.put(extra[i], extra[i + 1]);
+        }
+        return Authorizer.create(s, dir);
+    }
+
+    private static Acl acl(byte type, String name, byte pattern, String principal, byte op, byte permission) {
+        return new Acl(type, name, pattern, principal, "*", op, permission);
+    }
+
+    @Test
+    void superUsersMayDoEverythingAndOthersNothingWithoutAcls() throws Exception {
+        Authorizer a = authorizer();
+        assertThat(a.authorize("User:ops", "10.0.0.1", ALTER, CLUSTER, CLUSTER_NAME)).isTrue();
+        assertThat(a.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isFalse();
+        Authorizer open = authorizer("allow.everyone.if.no.acl.found", "true");
+        assertThat(open.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isTrue();
+        open.create(List.of(acl(TOPIC, "t", LITERAL, "User:bob", READ, ALLOW)));
+        assertThat(open.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).as("the topic has ACLs now").isFalse();
+    }
+
+    @Test
+    void matchesLiteralWildcardAndPrefixedPatternsAndWildcardPrincipals() throws Exception {
+        Authorizer a = authorizer();
+        a.create(List.of(acl(TOPIC, "orders-", PREFIXED, "User:alice", WRITE, ALLOW),
+                acl(TOPIC, "*", LITERAL, "User:*", DESCRIBE, ALLOW),
+                acl(GROUP, "g1", LITERAL, "User:alice", READ, ALLOW)));
+        assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "orders-eu")).isTrue();
+        assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "order")).isFalse();
+        assertThat(a.authorize("User:bob", "h", DESCRIBE, TOPIC, "anything")).isTrue();
+        assertThat(a.authorize("User:alice", "h", READ, GROUP, "g1")).isTrue();
+        assertThat(a.authorize("User:alice", "h", READ, GROUP, "g10")).isFalse();
+        assertThat(a.authorize("User:alice", "h", READ, TOPIC, "orders-eu")).isFalse();
+    }
+
+    @Test
+    void denyWinsAndImpliedOperationsAreAllowOnly() throws Exception {
+        Authorizer a = authorizer();
+        a.create(List.of(acl(TOPIC, "t", LITERAL, "User:alice", ALL, ALLOW),
+                acl(TOPIC, "t", LITERAL, "User:alice", WRITE, DENY),
+                acl(TOPIC, "u", LITERAL, "User:alice", READ, ALLOW),
+                acl(TOPIC, "u", LITERAL, "User:alice", READ, DENY),
+                acl(TOPIC, "v", LITERAL, "User:alice", ALTER_CONFIGS, ALLOW),
+                acl(TOPIC, "v", LITERAL, "User:alice", READ, ALLOW)));
+        assertThat(a.authorize("User:alice", "h", READ, TOPIC, "t")).isTrue();
+        assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "t")).isFalse();
+        assertThat(a.authorize("User:alice", "h", READ, TOPIC, "u")).isFalse();
+        assertThat(a.authorize("User:alice", "h", DESCRIBE, TOPIC, "u")).as("a DENY of READ denies READ only").isTrue();
+        assertThat(a.authorize("User:alice", "h", DESCRIBE, TOPIC, "v")).isTrue();
+        assertThat(a.authorize("User:alice", "h", DESCRIBE_CONFIGS, TOPIC, "v")).isTrue();
+        assertThat(a.authorize("User:alice", "h", ALTER, TOPIC, "v")).isFalse();
+    }
+
+    @Test
+    void hostsMustMatch() throws Exception {
+        Authorizer a = authorizer();
+        a.create(List.of(new Acl(TOPIC, "t", LITERAL, "User:alice", "10.0.0.1", READ, ALLOW)));
+        assertThat(a.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isTrue();
+        assertThat(a.authorize("User:alice", "10.0.0.2", READ, TOPIC, "t")).isFalse();
+    }
+
+    @Test
+    void aclsSurviveAReopenAndDeleteByFilter() throws Exception {
+        Authorizer a = authorizer();
+        a.create(List.of(acl(TOPIC, "t", LITERAL, "User:alice", READ, ALLOW),
+                acl(TOPIC, "t-", PREFIXED, "User:bob", READ, ALLOW),
+                acl(GROUP, "g", LITERAL, "User:alice", READ, ALLOW)));
+        Authorizer reopened = authorizer();
+        assertThat(reopened.describe(new AclFilter(ANY, null, ANY, null, null, ANY, ANY))).hasSize(3);
+        assertThat(reopened.describe(new AclFilter(TOPIC, "t-1", MATCH, null, null, ANY, ANY)))
+                .extracting(Acl::principal).containsExactly("User:bob");
+        List<List<Acl>> removed = reopened.delete(List.of(new AclFilter(ANY, null, ANY, "User:alice", null, ANY, ANY)));
+        assertThat(removed.get(0)).hasSize(2);
+        assertThat(authorizer().describe(new AclFilter(ANY, null, ANY, null, null, ANY, ANY))).hasSize(1);
+    }
+
+    @Test
+    void refusesOtherAuthorizersAndInvalidEntries() {
+        assertThatThrownBy(() -> Authorizer.create(Map.of("authorizer.class.name", "com.example.Mine"), dir))
+                .hasMessageContaining("authorizer.class.name");
+        assertThat(acl(TOPIC, "t", MATCH, "User:a", READ, ALLOW).problem()).contains("patternType");
+        assertThat(acl(TOPIC, "t", LITERAL, "alice", READ, ALLOW).problem()).contains("principal");
+        assertThat(acl(CLUSTER, "c", LITERAL, "User:a", ALTER, ALLOW).problem()).contains("kafka-cluster");
+        assertThat(acl(TOPIC, "t", LITERAL, "User:a", ANY, ALLOW).problem()).contains("operation");
+    }
+}

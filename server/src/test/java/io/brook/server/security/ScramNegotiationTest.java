@@ -1,0 +1,80 @@
+package io.brook.server.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+
+/** The server side of SCRAM against a client written out here, RFC 5802's computations by hand. */
+class ScramNegotiationTest {
+
+    private static final ScramMechanism M = ScramMechanism.SCRAM_SHA_512;
+
+    private static ScramCredentials alice() throws Exception {
+        ScramCredentials c = ScramCredentials.inMemory();
+        c.addIfAbsent("alice", M, "alice-secret", 4096);
+        return c;
+    }
+
+    /** The client-final message for {@code finalNonce}, with the proof a client knowing {@code password} computes. */
+    private static String clientFinal(String clientFirstBare, String serverFirst, String finalNonce, String password) {
+        String salt = serverFirst.split(",")[1].substring(2);
+        int iterations = Integer.parseInt(serverFirst.split(",")[2].substring(2));
+        byte[] salted = M.saltedPassword(password, Base64.getDecoder().decode(salt), iterations);
+        byte[] clientKey = M.hmac(salted, "Client Key".getBytes(StandardCharsets.US_ASCII));
+        String withoutProof = "c=biws,r=" + finalNonce;
+        byte[] auth = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
+        byte[] signature = M.hmac(M.hash(clientKey), auth);
+        byte[] proof = new byte[clientKey.length];
+        for (int i = 0; i < proof.length; i++) {
+            proof[i] = (byte) (clientKey[i] ^ signature[i]);
+        }
+        return withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String exchange(String password, boolean legacyNonce, String nonceOverride) throws Exception {
+        ScramNegotiation n = new ScramNegotiation(M, alice());
+        String bare = "n=alice,r=cnonce123";
+        String serverFirst = new String(n.evaluate(utf8("n,," + bare)), StandardCharsets.UTF_8);
+        String serverNonce = serverFirst.split(",")[0].substring(2);
+        assertThat(serverNonce).startsWith("cnonce123").hasSizeGreaterThan("cnonce123".length());
+        String finalNonce = nonceOverride != null ? nonceOverride : legacyNonce ? "cnonce123" + serverNonce : serverNonce;
+        String serverFinal = new String(n.evaluate(utf8(clientFinal(bare, serverFirst, finalNonce, password))),
+                StandardCharsets.UTF_8);
+        assertThat(n.isComplete()).isTrue();
+        assertThat(n.userName()).isEqualTo("alice");
+        return serverFinal;
+    }
+
+    @Test
+    void authenticatesAndProvesTheServerKnowsTheCredential() throws Exception {
+        assertThat(exchange("alice-secret", false, null)).startsWith("v=");
+    }
+
+    @Test
+    void acceptsLibrdkafkasLegacyNonceAndNothingLooser() throws Exception {
+        assertThat(exchange("alice-secret", true, null)).startsWith("v=");
+        assertThatThrownBy(() -> exchange("alice-secret", false, "cnonce123"))
+                .isInstanceOf(AuthenticationFailure.class);
+        assertThatThrownBy(() -> exchange("alice-secret", false, "cnonce123cnonce123cnonce123"))
+                .isInstanceOf(AuthenticationFailure.class);
+        assertThatThrownBy(() -> exchange("alice-secret", false, "other"))
+                .isInstanceOf(AuthenticationFailure.class);
+    }
+
+    @Test
+    void refusesAWrongPasswordAndAnUnknownUser() throws Exception {
+        assertThatThrownBy(() -> exchange("wrong", false, null)).hasMessageContaining("Invalid user credentials");
+        ScramNegotiation n = new ScramNegotiation(M, alice());
+        assertThatThrownBy(() -> n.evaluate(utf8("n,,n=bob,r=x"))).hasMessageContaining("Invalid user credentials");
+        ScramNegotiation sha256 = new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, alice());
+        assertThatThrownBy(() -> sha256.evaluate(utf8("n,,n=alice,r=x"))).as("alice has SHA-512 only")
+                .hasMessageContaining("Invalid user credentials");
+    }
+}
