@@ -1,6 +1,7 @@
 package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.api.BrokerApis;
 import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
@@ -17,6 +18,7 @@ import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.GroupCoordinatorSetup;
+import io.brook.server.node.TxnCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
 import io.brook.server.security.BrokerSecurity;
@@ -96,6 +98,7 @@ public final class Brook implements AutoCloseable {
     private volatile boolean ready;
     private PartitionLogs logs;
     private GroupCoordinator groups;
+    private TransactionCoordinator transactions;
     private boolean running;
     private boolean closed;
 
@@ -103,7 +106,8 @@ public final class Brook implements AutoCloseable {
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
      * yet accepting (so that clients connect while the rest starts); the topic registry and the
      * partition logs (recovered); the group coordinator (which goes on loading its offsets topic
-     * in the background); the HTTP admin listener (metrics, health); then the listener accepts.
+     * in the background); the transaction coordinator (replays __transaction_state, completes
+     * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
      */
     private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults,
             Executor groupLoadExecutor)
@@ -163,6 +167,8 @@ public final class Brook implements AutoCloseable {
             m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
+            ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock);
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
@@ -186,7 +192,7 @@ public final class Brook implements AutoCloseable {
             }
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
-                    ProducerIdAllocator.open(meta.metaDir()), groups, timer, m);
+                    producerIds, groups, transactions, timer, m);
             this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security);
             if (faults != null) {
                 faults.attach(net, apis);
@@ -207,6 +213,9 @@ public final class Brook implements AutoCloseable {
                 pool.shutdownNow();
             }
             timer.close();
+            if (transactions != null) {
+                transactions.close();
+            }
             if (groups != null) {
                 groups.close();
             }
@@ -394,6 +403,7 @@ public final class Brook implements AutoCloseable {
         f.storageCrashed();
         ioPool.shutdownNow();
         timer.close();
+        transactions.close();
         groups.close();
         try {
             logs.crash();
@@ -469,6 +479,7 @@ public final class Brook implements AutoCloseable {
         // already being written still complete, the coordinator finishes them on the flusher's thread
         network.close(DRAIN_MILLIS, () -> {
             fetchWaiters.wakeAll();
+            transactions.close();
             groups.close();
         });
         timer.close();
@@ -481,7 +492,8 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        groups.close(); // (already closed above, unless that failed) before the logs it writes to
+        transactions.close(); // (already closed above, unless that failed) before the logs they write to
+        groups.close();
         try {
             logs.close();
         } catch (IOException | RuntimeException e) {

@@ -460,6 +460,16 @@ public final class Log implements AutoCloseable {
         LogTruncation.truncateTo(this, offset);
     }
 
+    /** The producers whose state this partition holds (DescribeProducers); a copy. */
+    public List<ActiveProducer> activeProducers() {
+        appendLock.lock();
+        try {
+            return producers.describe();
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
     /** Drops the state of producers idle longer than {@code expirationMs}; returns how many. */
     int expireProducers(long nowMs, long expirationMs) {
         appendLock.lock();

@@ -108,6 +108,15 @@ final class ProducerStateManager {
         return producers.get(producerId);
     }
 
+    /** The producers held, for DescribeProducers. Under the log's append lock. */
+    List<ActiveProducer> describe() {
+        List<ActiveProducer> out = new ArrayList<>(producers.size());
+        for (ProducerStateEntry e : producers.values()) {
+            out.add(new ActiveProducer(e.producerId, e.epoch, e.lastSeq(), e.lastTimestamp, e.currentTxnFirstOffset));
+        }
+        return out;
+    }
+
     /** First offset of the earliest open transaction, or -1. */
     long firstUnstableOffset() {
         return ongoingTxns.isEmpty() ? -1L : ongoingTxns.firstKey();

@@ -37,6 +37,8 @@ import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.SyncGroupResponse;
+import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.TxnOffsetCommitResponse;
 import io.brook.wire.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +97,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final Rebalance rebalance;
     private final GroupOffsets offsets;
     private final GroupAdmin admin;
+    private final TxnOffsets txnOffsets;
     private final GroupReplay replay;
     private final CoordinatorLoader loader;
     private final DurableWriter writer;
@@ -145,6 +148,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
                 p -> loader.state(p) == CoordinatorLoader.State.ACTIVE);
         this.admin = new GroupAdmin(loop, writer, groups);
+        this.txnOffsets = new TxnOffsets(config, loop, writer, groups);
     }
 
     /**
@@ -212,7 +216,7 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /** The {@code __consumer_offsets} partition of a group. */
-    int partitionFor(String groupId) {
+    public int partitionFor(String groupId) {
         return config.partitionFor(groupId);
     }
 
@@ -352,6 +356,80 @@ public final class GroupCoordinator implements AutoCloseable {
                             .partitionIndex(r.partition()).errorCode(r.error().code()));
         }
         return new OffsetCommitResponse().topics(new ArrayList<>(topics.values()));
+    }
+
+    // ------------------------------------------------------------------ TxnOffsetCommit
+
+    /**
+     * TxnOffsetCommit: offsets of a transaction, held until its end ({@link #completeTransaction}).
+     * Topics are named (the caller resolves the topic ids of v6).
+     */
+    public CompletableFuture<TxnOffsetCommitResponse> txnOffsetCommit(TxnOffsetCommitRequest request, short version) {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
+            List<CommitPartition> partitions = new ArrayList<>();
+            for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
+                for (TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition p : t.partitions()) {
+                    partitions.add(new CommitPartition(t.name(), p.partitionIndex(), p.committedOffset(),
+                            version >= 2 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
+                }
+            }
+            boolean v3 = version >= 3;
+            return CompletableFuture.completedFuture(toTxnCommitResponse(txnOffsets.commit(request.groupId(),
+                    request.producerId(), v3 ? request.generationIdOrMemberEpoch() : -1, v3 ? request.memberId() : "",
+                    v3 ? request.groupInstanceId() : null, partitions)));
+        }, e -> {
+            List<PartitionResult> failed = new ArrayList<>();
+            for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
+                for (TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition p : t.partitions()) {
+                    failed.add(new PartitionResult(t.name(), p.partitionIndex(), e));
+                }
+            }
+            return toTxnCommitResponse(failed);
+        });
+    }
+
+    private static TxnOffsetCommitResponse toTxnCommitResponse(List<PartitionResult> results) {
+        Map<String, TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic> topics = new LinkedHashMap<>();
+        for (PartitionResult r : results) {
+            topics.computeIfAbsent(r.topic(), n -> new TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic().name(n))
+                    .partitions().add(new TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition()
+                            .partitionIndex(r.partition()).errorCode(r.error().code()));
+        }
+        return new TxnOffsetCommitResponse().topics(new ArrayList<>(topics.values()));
+    }
+
+    /**
+     * The end of a transaction for the offsets {@code producerId} committed in it (the marker of a
+     * {@code __consumer_offsets} partition): written and made visible on commit, dropped on abort.
+     *
+     * @return completes once the committed offsets are durable; fails when they could not be written
+     */
+    public CompletableFuture<Void> completeTransaction(long producerId, boolean commit) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        if (closed) {
+            result.completeExceptionally(new IllegalStateException("group coordinator closed"));
+            return result;
+        }
+        loop.execute(() -> {
+            if (shutdown) {
+                result.completeExceptionally(new IllegalStateException("group coordinator closed"));
+                return;
+            }
+            try {
+                txnOffsets.complete(producerId, commit).whenComplete((v, e) -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(null);
+                    }
+                });
+            } catch (RuntimeException e) {
+                taskFailures.incrementAndGet();
+                LOG.error("group coordinator: completing a transaction failed", e);
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
     }
 
     // ------------------------------------------------------------------ OffsetFetch

@@ -14,6 +14,19 @@ import io.brook.server.api.group.OffsetCommitHandler;
 import io.brook.server.api.group.OffsetDeleteHandler;
 import io.brook.server.api.group.OffsetFetchHandler;
 import io.brook.server.api.group.SyncGroupHandler;
+import io.brook.server.api.txn.AddOffsetsToTxnHandler;
+import io.brook.server.api.txn.AddPartitionsToTxnHandler;
+import io.brook.server.api.txn.DescribeProducersHandler;
+import io.brook.server.api.txn.DescribeTransactionsHandler;
+import io.brook.server.api.txn.EndTxnHandler;
+import io.brook.server.api.txn.InitProducerIdHandler;
+import io.brook.server.api.txn.ListTransactionsHandler;
+import io.brook.server.api.txn.TxnOffsetCommitHandler;
+import io.brook.server.api.txn.WriteTxnMarkersHandler;
+import io.brook.server.network.ApiTable;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.AddOffsetsToTxnRequest;
+import io.brook.wire.message.AddPartitionsToTxnRequest;
 import io.brook.server.api.security.AclChecks;
 import io.brook.server.api.security.AlterUserScramCredentialsHandler;
 import io.brook.server.api.security.CreateAclsHandler;
@@ -43,6 +56,9 @@ import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeGroupsRequest;
 import io.brook.wire.message.DescribeLogDirsRequest;
+import io.brook.wire.message.DescribeProducersRequest;
+import io.brook.wire.message.DescribeTransactionsRequest;
+import io.brook.wire.message.EndTxnRequest;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.HeartbeatRequest;
@@ -52,6 +68,7 @@ import io.brook.wire.message.JoinGroupRequest;
 import io.brook.wire.message.LeaveGroupRequest;
 import io.brook.wire.message.ListGroupsRequest;
 import io.brook.wire.message.ListOffsetsRequest;
+import io.brook.wire.message.ListTransactionsRequest;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.OffsetCommitRequest;
 import io.brook.wire.message.OffsetDeleteRequest;
@@ -61,6 +78,8 @@ import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.SaslAuthenticateRequest;
 import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.WriteTxnMarkersRequest;
 import io.brook.wire.protocol.ApiKey;
 
 /**
@@ -109,6 +128,13 @@ public final class BrokerApis {
                 .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, 5, InitProducerIdRequest::read, new InitProducerIdHandler(broker))
+                .register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, 5, AddPartitionsToTxnRequest::read,
+                        new AddPartitionsToTxnHandler(broker))
+                .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, 4, AddOffsetsToTxnRequest::read, new AddOffsetsToTxnHandler(broker))
+                .register(ApiKey.END_TXN, 0, 5, EndTxnRequest::read, new EndTxnHandler(broker))
+                .register(ApiKey.WRITE_TXN_MARKERS, 1, 2, WriteTxnMarkersRequest::read, new WriteTxnMarkersHandler(broker))
+                .register(ApiKey.TXN_OFFSET_COMMIT, 0, 6, TxnOffsetCommitRequest::read,
+                        new TxnOffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler(broker))
                 .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker))
@@ -121,6 +147,11 @@ public final class BrokerApis {
                         new IncrementalAlterConfigsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
+                .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0, DescribeProducersRequest::read,
+                        new DescribeProducersHandler(broker))
+                .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0, DescribeTransactionsRequest::read,
+                        new DescribeTransactionsHandler(broker))
+                .register(ApiKey.LIST_TRANSACTIONS, 0, 2, ListTransactionsRequest::read, new ListTransactionsHandler(broker))
                 .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
                 .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
                 .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,

@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.FinalizedFeatureKey;
 import io.brook.wire.message.ApiVersionsResponse.SupportedFeatureKey;
@@ -26,8 +27,9 @@ import java.util.Map;
  *       Kafka 4.4 whose APIs Brook serves; there is no metadata log to run at an older one
  *       (Kafka supports 7–33)</td></tr>
  *   <tr><td>kraft.version</td><td>0–0</td><td>0</td><td>no KRaft quorum (Kafka 0–1)</td></tr>
- *   <tr><td>transaction.version</td><td>0–0</td><td>0</td><td>transactional batches are refused
- *       (Kafka 0–2, finalized 2)</td></tr>
+ *   <tr><td>transaction.version</td><td>0–0</td><td>0</td><td>classic transactions: the level
+ *       the transaction coordinator implements ({@code TransactionCoordinator.TRANSACTION_VERSION});
+ *       no Transactions V2 (Kafka 0–2, finalized 2)</td></tr>
  *   <tr><td>group.version</td><td>0–0</td><td>0</td><td>classic groups only, no KIP-848
  *       (Kafka 0–1)</td></tr>
  *   <tr><td>eligible.leader.replicas.version</td><td>0–0</td><td>0</td><td>no replication
@@ -96,6 +98,8 @@ public final class FeatureLevels {
                 ELIGIBLE_LEADER_REPLICAS_VERSION, SHARE_VERSION, STREAMS_VERSION)) {
             f.put(name, new Levels((short) 0, (short) 0, (short) 0));
         }
+        short txn = TransactionCoordinator.TRANSACTION_VERSION;
+        f.put(TRANSACTION_VERSION, new Levels((short) 0, txn, txn));
         return new FeatureLevels(clock, f);
     }
 

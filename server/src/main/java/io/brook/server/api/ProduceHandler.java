@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.TopicMetrics;
 import io.brook.server.network.ApiHandler;
@@ -49,9 +50,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * an id that names no topic (the zero id included) is answered UNKNOWN_TOPIC_ID. v10 adds the
  * leader hints of KIP-951, added to partitions answered NOT_LEADER_OR_FOLLOWER (by
  * {@link io.brook.server.node.LeaderHints}; a single node leads every partition, so none of its
- * own answers carries that error today), v11 the TRANSACTION_ABORTABLE error and v12 the implicit partition
- * registration of transactions V2 (KIP-890), neither of which applies while transactional
- * batches are refused.
+ * own answers carries that error today), v11 the TRANSACTION_ABORTABLE error and v12 the implicit
+ * partition registration of transactions V2 (KIP-890), which this broker does not offer yet (it
+ * does not finalize {@code transaction.version} 2, so clients add partitions with
+ * AddPartitionsToTxn).
+ *
+ * <p>A transactional batch is appended only into a partition of its producer's ongoing
+ * transaction ({@link #verifyTransactional}).
  *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
@@ -207,7 +212,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
-    private static void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
+    private void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
             List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
@@ -229,10 +234,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             return;
         }
         if (batch.isTransactional()) {
-            // without a transaction coordinator nothing could ever commit or abort it, and the open
-            // transaction would hold the last stable offset (READ_COMMITTED readers) back for good
-            fail(r, Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet.");
-            return;
+            Errors verified = verifyTransactional(batch, log);
+            if (verified != Errors.NONE) {
+                fail(r, verified, "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
+                        + " has no ongoing transaction that this partition was added to.");
+                return;
+            }
         }
         if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
@@ -269,6 +276,21 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         } else if (!done.isDone()) {
             durable.add(new PendingDurability(r, done));
         }
+    }
+
+    /**
+     * A transactional batch is accepted only into a partition its producer added to its ongoing
+     * transaction, at the transaction's epoch (the verification of KIP-890 part 1, asked of the
+     * local coordinator): a zombie's late write cannot open a transaction that nothing would ever
+     * close and that would pin the last stable offset. A producer fenced by a newer epoch gets
+     * INVALID_PRODUCER_EPOCH, any other INVALID_TXN_STATE.
+     */
+    private Errors verifyTransactional(RecordBatch batch, Log log) {
+        TransactionCoordinator txns = broker.transactions();
+        if (txns == null) {
+            return Errors.INVALID_TXN_STATE;
+        }
+        return txns.verifyAppend(batch.producerId(), batch.producerEpoch(), log.topic(), log.partition());
     }
 
     private static void fail(PartitionProduceResponse r, Errors error, String message) {

@@ -1,6 +1,7 @@
 package io.brook.server.config;
 
 import io.brook.coordinator.group.GroupCoordinatorConfig;
+import io.brook.coordinator.txn.TxnCoordinatorConfig;
 import io.brook.storage.config.ConfigKey;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The consumer-group settings ({@code group.*}, {@code offsets.retention.*}, ...) are the
  * coordinator's ({@link GroupCoordinatorConfig#CONFIG_NAMES}): known here, checked when parsed
- * and handed over as a {@link GroupCoordinatorConfig}.
+ * and handed over as a {@link GroupCoordinatorConfig}; the transaction settings
+ * ({@code transaction.*}, {@code transactional.id.expiration.ms}) likewise as a
+ * {@link TxnCoordinatorConfig}.
  *
  * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
  * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
@@ -122,17 +125,20 @@ public final class BrokerConfig {
     private final Set<String> explicit;
     private final Set<String> unknown;
     private final GroupCoordinatorConfig groupCoordinator;
+    private final TxnCoordinatorConfig txnCoordinator;
     private final Listeners listeners;
     private final Map<String, String> securitySettings;
     private final Path dataDir;
     private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 
     private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
-            GroupCoordinatorConfig groupCoordinator, Map<String, String> securitySettings) {
+            GroupCoordinatorConfig groupCoordinator, TxnCoordinatorConfig txnCoordinator,
+            Map<String, String> securitySettings) {
         this.values = values;
         this.explicit = explicit;
         this.unknown = unknown;
         this.groupCoordinator = groupCoordinator;
+        this.txnCoordinator = txnCoordinator;
         this.securitySettings = securitySettings;
         this.listeners = Listeners.parse(list(LISTENERS), list(ADVERTISED_LISTENERS),
                 string(LISTENER_SECURITY_PROTOCOL_MAP));
@@ -203,6 +209,7 @@ public final class BrokerConfig {
         Set<String> unknown = new TreeSet<>();
         Map<String, String> viaSynonym = new HashMap<>();
         Map<String, String> groupSettings = new HashMap<>();
+        Map<String, String> txnSettings = new HashMap<>();
         Map<String, String> security = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = e.getKey().trim();
@@ -213,11 +220,15 @@ public final class BrokerConfig {
             if (GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
                 groupSettings.put(name, e.getValue().trim());
             }
+            if (TxnCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                txnSettings.put(name, e.getValue().trim());
+            }
             ConfigKey key = KEYS.get(name);
             if (key == null) {
                 key = bySynonym(name);
                 if (key == null) {
-                    if (!GroupCoordinatorConfig.CONFIG_NAMES.contains(name)) {
+                    if (!GroupCoordinatorConfig.CONFIG_NAMES.contains(name)
+                            && !TxnCoordinatorConfig.CONFIG_NAMES.contains(name)) {
                         unknown.add(name);
                     }
                     continue;
@@ -247,11 +258,17 @@ public final class BrokerConfig {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IllegalArgumentException("Invalid group coordinator configuration: " + e.getMessage(), e);
         }
+        TxnCoordinatorConfig txn;
+        try {
+            txn = TxnCoordinatorConfig.fromConfigs(txnSettings);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Invalid transaction coordinator configuration: " + e.getMessage(), e);
+        }
         for (String name : unknown) {
             LOG.warn("Ignoring unknown configuration {}", name);
         }
         return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
-                group, Collections.unmodifiableMap(security));
+                group, txn, Collections.unmodifiableMap(security));
     }
 
     /**
@@ -342,6 +359,11 @@ public final class BrokerConfig {
     /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */
     public GroupCoordinatorConfig groupCoordinator() {
         return groupCoordinator;
+    }
+
+    /** The transaction coordinator's settings (Kafka's {@code transaction.*} names). */
+    public TxnCoordinatorConfig txnCoordinator() {
+        return txnCoordinator;
     }
 
     /** The first listener's advertised address, or null when it is the bound one (known only after binding for port 0). */

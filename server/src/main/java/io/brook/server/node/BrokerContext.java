@@ -1,6 +1,7 @@
 package io.brook.server.node;
 
 import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.metrics.BrokerMetrics;
@@ -10,8 +11,8 @@ import java.util.Map;
 
 /**
  * What request handlers share: the configuration, this node's identity and address, the topics,
- * the producer-id allocator, the group coordinator, the timer of delayed operations, the metrics
- * and who leads each partition ({@link LeaderHints}). Built once
+ * the producer-id allocator, the group and transaction coordinators, the timer of delayed
+ * operations, the metrics and who leads each partition ({@link LeaderHints}). Built once
  * the listener is bound (the advertised address may depend on the bound port) and immutable; the
  * components it points to are thread-safe themselves.
  */
@@ -24,24 +25,28 @@ public final class BrokerContext {
     private final Topics topics;
     private final ProducerIdAllocator producerIds;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final Timer timer;
     private final BrokerMetrics metrics;
     private final LeaderHints leaderHints;
 
     /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
-            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer) {
-        this(config, clusterId, advertised, topics, producerIds, groups, timer, new BrokerMetrics(false));
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer) {
+        this(config, clusterId, advertised, topics, producerIds, groups, transactions, timer, new BrokerMetrics(false));
     }
 
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
-            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
-        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, timer, metrics);
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
+            BrokerMetrics metrics) {
+        this(config, clusterId, Map.of(advertised.name(), advertised), topics, producerIds, groups, transactions, timer,
+                metrics);
     }
 
     /** {@code advertised}: each listener's address for clients, by listener name, the default one first. */
     public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
-            ProducerIdAllocator producerIds, GroupCoordinator groups, Timer timer, BrokerMetrics metrics) {
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
+            BrokerMetrics metrics) {
         this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
@@ -50,6 +55,7 @@ public final class BrokerContext {
         this.topics = topics;
         this.producerIds = producerIds;
         this.groups = groups;
+        this.transactions = transactions;
         this.timer = timer;
         this.leaderHints = new LeaderHints(topics, config.nodeId(), this.advertised);
     }
@@ -88,6 +94,11 @@ public final class BrokerContext {
     /** The group coordinator; null only where a test runs handlers without one. */
     public GroupCoordinator groups() {
         return groups;
+    }
+
+    /** The transaction coordinator; null only where a test runs handlers without one. */
+    public TransactionCoordinator transactions() {
+        return transactions;
     }
 
     /** The broker's metrics: handlers mark the topics' meters here. */

@@ -34,6 +34,7 @@ public enum ApiKey {
     ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 5, 3),
     ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3),
     END_TXN(26, "EndTxn", 0, 5, 3),
+    WRITE_TXN_MARKERS(27, "WriteTxnMarkers", 1, 2, 1),
     TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 6, 3),
     DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
     CREATE_ACLS(30, "CreateAcls", 1, 3, 2),
@@ -49,6 +50,9 @@ public enum ApiKey {
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, "DescribeUserScramCredentials", 0, 0, 0),
     ALTER_USER_SCRAM_CREDENTIALS(51, "AlterUserScramCredentials", 0, 0, 0),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
+    DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
+    DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0),
+    LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", 0, 1, 0),
     DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0);

@@ -13,23 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * FindCoordinator (key 10): this node coordinates every group. v0–3 ask for one
+ * FindCoordinator (key 10): this node coordinates every group and transactional id. v0–3 ask for one
  * key, v4+ for a batch ({@code coordinator_keys}) answered key by key.
  *
- * <p>Key types: 0 (group) → this node. 1 (transaction) → INVALID_REQUEST with a message, because
- * there is no transaction coordinator yet. The choice is deliberate: the Java producer re-sends a
- * FindCoordinator that failed with a retriable error (COORDINATOR_NOT_AVAILABLE) until
- * {@code max.block.ms} runs out and then only reports a time-out, whereas a non-retriable error
- * fails {@code initTransactions()} at once with "Could not find a coordinator with type
- * TRANSACTION ... due to unexpected error: " followed by our message. 2 (share groups, KIP-932)
- * and unknown types → INVALID_REQUEST.
+ * <p>Key types: 0 (group) and 1 (transaction) → this node, COORDINATOR_NOT_AVAILABLE while that
+ * coordinator is not running; an empty transactional id → INVALID_REQUEST, as in Kafka. 2 (share
+ * groups, KIP-932) and unknown types → INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequest> {
 
     static final byte KEY_TYPE_GROUP = 0;
     static final byte KEY_TYPE_TRANSACTION = 1;
-    static final String NO_TRANSACTIONS = "Brook has no transaction coordinator yet: transactional producers"
-            + " are not supported";
 
     private final BrokerContext broker;
 
@@ -69,7 +63,15 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
                     .port(adv.port());
         }
         if (keyType == KEY_TYPE_TRANSACTION) {
-            return fail(c, Errors.INVALID_REQUEST, NO_TRANSACTIONS);
+            if (key == null || key.isEmpty()) {
+                return fail(c, Errors.INVALID_REQUEST, "The transactional id is empty");
+            }
+            if (broker.transactions() == null) {
+                return fail(c, Errors.COORDINATOR_NOT_AVAILABLE, "The transaction coordinator is not running");
+            }
+            Listener adv = broker.advertised();
+            return c.errorCode(Errors.NONE.code()).errorMessage(null).nodeId(broker.nodeId()).host(adv.host())
+                    .port(adv.port());
         }
         return fail(c, Errors.INVALID_REQUEST, "Unsupported key type " + keyType);
     }

@@ -1,0 +1,296 @@
+package io.brook.coordinator.txn;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.DurableWriter;
+import io.brook.coordinator.runtime.EventLoop;
+import io.brook.wire.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transaction coordinator of a single node: every transactional id, its producer id and epoch
+ * and its open transaction, kept in {@code __transaction_state} through a {@link CoordinatorLog}
+ * in Kafka's record layout ({@link TxnLogRecords}), with the state machine of {@link Transactions}.
+ *
+ * <p><b>Use.</b> Construct, {@link #start()} (replays the log on the calling thread, then starts
+ * the coordinator thread and completes the transactions found prepared), one method per API from
+ * any thread, {@link #close()} at shutdown.
+ *
+ * <p><b>Threading.</b> As the group coordinator: each call is handed to the one owner thread of
+ * an {@link EventLoop}; returned futures complete there (or, for writes, once the record is
+ * durable). {@link #inOngoingTransaction} reads a concurrent view and may be called from any
+ * thread without a hand-over.
+ *
+ * <p><b>Errors.</b> Expected failures are Kafka's error codes in the results. An unexpected
+ * exception gives UNKNOWN_SERVER_ERROR; a call after {@link #close()} gives NOT_COORDINATOR.
+ */
+public final class TransactionCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
+
+    /**
+     * The level of the {@code transaction.version} feature (KIP-890) this coordinator implements,
+     * for the ApiVersions response's supported and finalized features: 0, classic transactions
+     * (producers add partitions with AddPartitionsToTxn and AddOffsetsToTxn, the epoch is bumped
+     * only by InitProducerId, {@code __transaction_state} values are written in version 0). Java
+     * clients turn Transactions V2 on only when the finalized level is 2 or more, so advertising
+     * this level keeps every client on the protocol implemented here.
+     */
+    public static final short TRANSACTION_VERSION = 0;
+
+    /** How much of {@code __transaction_state} one read of the replay asks for. */
+    private static final int REPLAY_CHUNK_BYTES = 1 << 20;
+
+    private final TxnCoordinatorConfig config;
+    private final CoordinatorLog log;
+    private final EventLoop loop;
+    private final Transactions txns;
+    private final OpenTransactions open = new OpenTransactions();
+    private final boolean threaded;
+    private final AtomicInteger taskFailures = new AtomicInteger();
+    private int replaySkipped;
+    private volatile boolean started;
+    private volatile boolean closed;
+    private boolean shutdown;
+
+    /**
+     * @param producerIds hands out new producer ids (called on the coordinator thread)
+     * @param markers     writes the markers that end transactions
+     */
+    public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
+                                  TxnMarkers markers) {
+        this(config, log, clock, producerIds, markers, true);
+    }
+
+    /** With {@code threaded = false} no thread is started; tests drive the loop with {@link #runPending()}. */
+    TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
+                           TxnMarkers markers, boolean threaded) {
+        this.config = config;
+        this.log = log;
+        this.threaded = threaded;
+        this.loop = new EventLoop(clock, e -> {
+            taskFailures.incrementAndGet();
+            LOG.error("transaction coordinator task failed", e);
+        });
+        this.txns = new Transactions(config, loop, new DurableWriter(loop, log), producerIds, markers, open);
+    }
+
+    /** Replays {@code __transaction_state}, then starts serving. Call once. */
+    public synchronized void start() {
+        if (started) throw new IllegalStateException("already started");
+        for (int p = 0; p < config.partitions(); p++) {
+            log.replay(p, REPLAY_CHUNK_BYTES, r -> {
+                try {
+                    txns.replay(r);
+                } catch (IllegalArgumentException e) {
+                    replaySkipped++;
+                }
+            });
+        }
+        if (replaySkipped > 0) {
+            LOG.warn("{}: skipped {} unreadable records while loading", TxnCoordinatorConfig.TOPIC, replaySkipped);
+        }
+        started = true;
+        loop.execute(txns::start);
+        if (threaded) loop.start("txn-coordinator");
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        if (!started) return;
+        loop.execute(() -> shutdown = true);
+        if (threaded) {
+            try {
+                loop.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            loop.runPending();
+        }
+    }
+
+    /** The settings in force. */
+    public TxnCoordinatorConfig config() {
+        return config;
+    }
+
+    /**
+     * InitProducerId with a transactional id.
+     *
+     * @param expectedPid   the producer id the client has (KIP-360), or -1
+     * @param expectedEpoch its epoch, or -1
+     */
+    public CompletableFuture<InitPidResult> initProducerId(String transactionalId, int timeoutMs, long expectedPid,
+                                                           short expectedEpoch) {
+        return submit(() -> txns.initProducerId(transactionalId, timeoutMs, expectedPid, expectedEpoch), InitPidResult::failed);
+    }
+
+    /** AddPartitionsToTxn (and AddOffsetsToTxn, with the group's {@code __consumer_offsets} partition). */
+    public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short epoch,
+                                                   Map<String, ? extends Set<Integer>> partitions) {
+        return submit(() -> txns.addPartitions(transactionalId, producerId, epoch, partitions), e -> e);
+    }
+
+    /**
+     * AddPartitionsToTxn with {@code verify_only}: NONE for each partition in the ongoing
+     * transaction, INVALID_TXN_STATE for the others, or one error for all of them.
+     */
+    public CompletableFuture<Map<String, Map<Integer, Errors>>> verifyPartitions(String transactionalId, long producerId,
+                                                                                  short epoch,
+                                                                                  Map<String, ? extends Set<Integer>> partitions) {
+        return submit(() -> {
+            Errors all = txns.verify(transactionalId, producerId, epoch);
+            Map<String, Map<Integer, Errors>> out = new LinkedHashMap<>();
+            partitions.forEach((t, ps) -> {
+                Map<Integer, Errors> m = out.computeIfAbsent(t, x -> new LinkedHashMap<>());
+                for (int p : ps) {
+                    m.put(p, all != Errors.NONE ? all
+                            : txns.contains(transactionalId, t, p) ? Errors.NONE : Errors.INVALID_TXN_STATE);
+                }
+            });
+            return CompletableFuture.completedFuture(out);
+        }, e -> {
+            Map<String, Map<Integer, Errors>> out = new LinkedHashMap<>();
+            partitions.forEach((t, ps) -> {
+                Map<Integer, Errors> m = out.computeIfAbsent(t, x -> new LinkedHashMap<>());
+                for (int p : ps) m.put(p, e);
+            });
+            return out;
+        });
+    }
+
+    /** EndTxn: commit or abort the ongoing transaction. */
+    public CompletableFuture<EndTxnResult> endTxn(String transactionalId, long producerId, short epoch, boolean commit) {
+        return submit(() -> txns.endTxn(transactionalId, producerId, epoch, commit), EndTxnResult::of);
+    }
+
+    /** DescribeTransactions: each id, or TRANSACTIONAL_ID_NOT_FOUND. */
+    public CompletableFuture<List<TxnDescription>> describe(List<String> transactionalIds) {
+        return submit(() -> {
+            List<TxnDescription> out = new ArrayList<>(transactionalIds.size());
+            for (String id : transactionalIds) {
+                Transactions.Entry e = txns.get(id);
+                out.add(e == null || e.current.producerEpoch() < 0
+                        ? new TxnDescription(id, Errors.TRANSACTIONAL_ID_NOT_FOUND, "", -1, (short) -1, 0, -1, Map.of())
+                        : describe(e));
+            }
+            return CompletableFuture.completedFuture(out);
+        }, e -> {
+            List<TxnDescription> out = new ArrayList<>();
+            for (String id : transactionalIds) out.add(new TxnDescription(id, e, "", -1, (short) -1, 0, -1, Map.of()));
+            return out;
+        });
+    }
+
+    /**
+     * ListTransactions: every known id, filtered by state names (Kafka's labels), producer ids and a
+     * minimum running time (empty filters and a negative duration filter nothing).
+     */
+    public CompletableFuture<List<TxnDescription>> list(Set<String> states, Set<Long> producerIds, long minDurationMs) {
+        return submit(() -> {
+            long now = loop.now();
+            List<TxnDescription> out = new ArrayList<>();
+            for (Transactions.Entry e : txns.all()) {
+                TxnSnapshot s = e.current;
+                if (s.producerEpoch() < 0) continue;
+                if (!states.isEmpty() && !states.contains(s.state().label())) continue;
+                if (!producerIds.isEmpty() && !producerIds.contains(s.producerId())) continue;
+                if (minDurationMs >= 0 && (s.state() != TxnState.ONGOING || now - s.startMs() < minDurationMs)) continue;
+                out.add(describe(e));
+            }
+            return CompletableFuture.completedFuture(out);
+        }, e -> List.of());
+    }
+
+    private static TxnDescription describe(Transactions.Entry e) {
+        TxnSnapshot s = e.current;
+        return new TxnDescription(e.id, Errors.NONE, s.state().label(), s.producerId(), s.producerEpoch(), s.timeoutMs(),
+                s.startMs(), s.partitions());
+    }
+
+    /**
+     * Whether a transactional batch of this producer and epoch may be appended to this partition:
+     * the partition was added to the producer's ongoing transaction. Any thread.
+     */
+    public boolean inOngoingTransaction(long producerId, short epoch, String topic, int partition) {
+        return open.contains(producerId, epoch, topic, partition);
+    }
+
+    /**
+     * The answer to a transactional produce: NONE when the partition is part of the producer's
+     * ongoing transaction at this epoch, INVALID_PRODUCER_EPOCH when the producer has been fenced
+     * by a newer epoch, INVALID_TXN_STATE otherwise. Any thread.
+     */
+    public Errors verifyAppend(long producerId, short epoch, String topic, int partition) {
+        if (open.contains(producerId, epoch, topic, partition)) return Errors.NONE;
+        return open.isFenced(producerId, epoch) ? Errors.INVALID_PRODUCER_EPOCH : Errors.INVALID_TXN_STATE;
+    }
+
+    private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {
+        CompletableFuture<R> result = new CompletableFuture<>();
+        if (closed) {
+            result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
+            return result;
+        }
+        loop.execute(() -> {
+            if (shutdown) {
+                result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
+                return;
+            }
+            CompletableFuture<R> inner;
+            try {
+                inner = task.get();
+            } catch (RuntimeException e) {
+                taskFailures.incrementAndGet();
+                LOG.error("transaction coordinator request failed", e);
+                result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
+                return;
+            }
+            inner.whenComplete((r, e) -> {
+                if (e != null) {
+                    taskFailures.incrementAndGet();
+                    LOG.error("transaction coordinator request failed", e);
+                    result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
+                } else {
+                    result.complete(r);
+                }
+            });
+        });
+        return result;
+    }
+
+    /** Test hook: runs what is queued and every timer that is due (only when not threaded). */
+    int runPending() {
+        if (threaded) throw new IllegalStateException("driven by its own thread");
+        return loop.runPending();
+    }
+
+    /** Requests and timers that failed with an exception (a bug if not zero). */
+    int taskFailures() {
+        return taskFailures.get();
+    }
+
+    /** Test view: the durable state of an id, or null. */
+    TxnSnapshot state(String transactionalId) {
+        Transactions.Entry e = txns.get(transactionalId);
+        return e == null ? null : e.current;
+    }
+
+    int replaySkipped() {
+        return replaySkipped;
+    }
+}

@@ -1,0 +1,426 @@
+package io.brook.coordinator.txn;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.LongSupplier;
+
+import io.brook.coordinator.runtime.CoordinatorLogException;
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.DurableWriter;
+import io.brook.coordinator.runtime.EventLoop;
+import io.brook.wire.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state machine of every transactional id (see {@link TxnState}): InitProducerId,
+ * AddPartitionsToTxn, EndTxn, the markers that complete a transaction, the abort of transactions
+ * past their time-out and the removal of expired transactional ids, with Kafka's errors.
+ *
+ * <p><b>Threading.</b> Owner thread of the coordinator's {@link EventLoop} only; futures complete
+ * there.
+ *
+ * <p><b>Durability.</b> Every change of a transactional id is a record of {@code __transaction_state}
+ * and takes effect in memory, and is answered, only once that record is durable. While it is in
+ * flight the id is "pending": every other request for it gets CONCURRENT_TRANSACTIONS (retriable),
+ * as in Kafka. A write that fails leaves the id as it was and answers with the error Kafka gives
+ * for a failed append (NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE). An EndTxn is answered once
+ * PrepareCommit or PrepareAbort is durable; the markers follow, and CompleteCommit or
+ * CompleteAbort is written when they are durable. Markers that fail are written again, after
+ * {@link #MARKER_RETRY_MS} doubled per failure in a row up to {@link #MAX_MARKER_RETRY_MS} (a
+ * partition whose log is offline is retried until it is back, as Kafka does); a transaction found in a Prepare state at start-up has its markers
+ * written again (they are idempotent for the partitions).
+ */
+final class Transactions {
+    private static final Logger LOG = LoggerFactory.getLogger(Transactions.class);
+
+    /** How long after a failed marker write the markers are written again; doubled per failure in a row. */
+    static final long MARKER_RETRY_MS = 100;
+    /** The longest wait between two attempts to write the markers of one transaction. */
+    static final long MAX_MARKER_RETRY_MS = 10_000;
+    private static final String ABORT_TIMER = "txn-abort-timed-out";
+    /** The group coordinator's topic: its partitions in a transaction stand for transactional offsets. */
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
+    private static final String EXPIRE_TIMER = "txn-remove-expired";
+
+    /** One transactional id: its durable state, and the state a write in flight moves it to. */
+    static final class Entry {
+        final String id;
+        TxnSnapshot current;
+        TxnState pending;
+        /** Marker writes of the current transaction that failed in a row (for the back-off). */
+        int markerFailures;
+
+        Entry(String id, TxnSnapshot current) {
+            this.id = id;
+            this.current = current;
+        }
+    }
+
+    private final TxnCoordinatorConfig config;
+    private final EventLoop loop;
+    private final DurableWriter writer;
+    private final LongSupplier producerIds;
+    private final TxnMarkers markers;
+    private final OpenTransactions open;
+    private final Map<String, Entry> entries = new HashMap<>();
+
+    Transactions(TxnCoordinatorConfig config, EventLoop loop, DurableWriter writer, LongSupplier producerIds,
+                 TxnMarkers markers, OpenTransactions open) {
+        this.config = config;
+        this.loop = loop;
+        this.writer = writer;
+        this.producerIds = producerIds;
+        this.markers = markers;
+        this.open = open;
+    }
+
+    // ------------------------------------------------------------------ replay
+
+    /** Applies one record of {@code __transaction_state} at start-up. */
+    void replay(CoordinatorRecord r) {
+        String id = TxnLogRecords.readKey(r.key());
+        if (id == null) return;
+        if (r.isTombstone()) {
+            entries.remove(id);
+            return;
+        }
+        TxnSnapshot s = TxnLogRecords.readValue(r.value());
+        Entry e = entries.computeIfAbsent(id, x -> new Entry(x, s));
+        e.current = s;
+    }
+
+    /**
+     * After replay: completes what was prepared, aborts ongoing transactions that committed
+     * offsets, arms the periodic tasks.
+     *
+     * <p>The group coordinator holds the offsets of a transaction in memory until it ends (see
+     * its {@code TxnOffsets}), so after a restart an ongoing transaction that added a
+     * {@code __consumer_offsets} partition has lost them: committing it would commit its output
+     * without its input offsets, and the input would be processed twice. Such a transaction is
+     * fenced and aborted instead, as if it had timed out; its producer starts over.
+     */
+    void start() {
+        for (Entry e : entries.values()) {
+            open.update(e.current);
+            TxnState s = e.current.state();
+            if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) {
+                sendMarkers(e);
+            } else if (s == TxnState.ONGOING && e.current.partitions().containsKey(OFFSETS_TOPIC)) {
+                LOG.info("aborting transaction of {} (producer {} epoch {}): its offsets did not survive the restart",
+                        e.id, e.current.producerId(), e.current.producerEpoch());
+                fenceAndAbort(e);
+            }
+        }
+        loop.schedule(ABORT_TIMER, config.abortTimedOutIntervalMs(), this::abortTimedOut);
+        loop.schedule(EXPIRE_TIMER, config.removeExpiredIntervalMs(), this::removeExpired);
+    }
+
+    Entry get(String id) {
+        return entries.get(id);
+    }
+
+    Iterable<Entry> all() {
+        return entries.values();
+    }
+
+    // ------------------------------------------------------------------ InitProducerId
+
+    CompletableFuture<InitPidResult> initProducerId(String id, int timeoutMs, long expectedPid, short expectedEpoch) {
+        if (id.isEmpty()) return done(InitPidResult.failed(Errors.INVALID_REQUEST));
+        if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) return done(InitPidResult.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
+        long now = loop.now();
+        Entry e = entries.get(id);
+        if (e == null) {
+            long pid;
+            try {
+                pid = producerIds.getAsLong();
+            } catch (RuntimeException x) {
+                LOG.warn("no producer id for transactional id {}", id, x);
+                return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
+            }
+            e = new Entry(id, new TxnSnapshot(pid, (short) -1, (short) -1, timeoutMs, TxnState.EMPTY,
+                    TxnSnapshot.NONE, -1L, now));
+            entries.put(id, e);
+            TxnSnapshot target = new TxnSnapshot(pid, (short) 0, (short) -1, timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
+            Entry created = e;
+            return write(e, target).thenApply(err -> {
+                if (err != Errors.NONE && created.current.producerEpoch() < 0 && created.pending == null) {
+                    entries.remove(id, created); // never written: forget it again
+                }
+                return err == Errors.NONE ? new InitPidResult(Errors.NONE, pid, (short) 0) : InitPidResult.failed(err);
+            });
+        }
+        if (e.pending != null) return done(InitPidResult.failed(Errors.CONCURRENT_TRANSACTIONS));
+        TxnSnapshot cur = e.current;
+        if (expectedPid >= 0 && !(expectedPid == cur.producerId()
+                && (expectedEpoch == cur.producerEpoch() || expectedEpoch == cur.lastProducerEpoch()))) {
+            return done(InitPidResult.failed(Errors.PRODUCER_FENCED));
+        }
+        switch (cur.state()) {
+            case PREPARE_COMMIT, PREPARE_ABORT -> {
+                return done(InitPidResult.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            case ONGOING -> {
+                // A new incarnation of the producer: fence the old one and abort what it left open;
+                // the client retries on CONCURRENT_TRANSACTIONS until the abort is complete.
+                fenceAndAbort(e);
+                return done(InitPidResult.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            case EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT -> {
+                if (expectedPid >= 0 && cur.lastProducerEpoch() >= 0 && expectedEpoch == cur.lastProducerEpoch()
+                        && expectedEpoch != cur.producerEpoch()) {
+                    // The retry of a bump that already happened: answer it again.
+                    return done(new InitPidResult(Errors.NONE, cur.producerId(), cur.producerEpoch()));
+                }
+                TxnSnapshot target;
+                if (cur.producerEpoch() >= Short.MAX_VALUE - 1) {
+                    long pid;
+                    try {
+                        pid = producerIds.getAsLong();
+                    } catch (RuntimeException x) {
+                        LOG.warn("no producer id for transactional id {}", id, x);
+                        return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
+                    }
+                    target = new TxnSnapshot(pid, (short) 0, (short) -1, timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
+                } else {
+                    target = new TxnSnapshot(cur.producerId(), (short) (cur.producerEpoch() + 1), cur.producerEpoch(),
+                            timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
+                }
+                return write(e, target).thenApply(err -> err == Errors.NONE
+                        ? new InitPidResult(Errors.NONE, target.producerId(), target.producerEpoch())
+                        : InitPidResult.failed(err));
+            }
+            default -> {
+                return done(InitPidResult.failed(Errors.UNKNOWN_SERVER_ERROR));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ AddPartitionsToTxn
+
+    /** Errors every request of a running transaction shares: unknown id, wrong producer, fenced, busy. */
+    private Errors check(Entry e, long pid, short epoch) {
+        if (e == null || e.current.producerEpoch() < 0) return Errors.INVALID_PRODUCER_ID_MAPPING;
+        if (e.current.producerId() != pid) return Errors.INVALID_PRODUCER_ID_MAPPING;
+        if (e.current.producerEpoch() != epoch) return Errors.PRODUCER_FENCED;
+        if (e.pending != null) return Errors.CONCURRENT_TRANSACTIONS;
+        return Errors.NONE;
+    }
+
+    CompletableFuture<Errors> addPartitions(String id, long pid, short epoch, Map<String, ? extends Set<Integer>> partitions) {
+        Entry e = entries.get(id);
+        Errors err = check(e, pid, epoch);
+        if (err != Errors.NONE) return done(err);
+        TxnState s = e.current.state();
+        if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) return done(Errors.CONCURRENT_TRANSACTIONS);
+        if (s == TxnState.ONGOING && e.current.containsAll(partitions)) return done(Errors.NONE);
+        if (!TxnState.ONGOING.canFollow(s)) return done(Errors.INVALID_TXN_STATE);
+        return write(e, e.current.withPartitions(partitions, loop.now()));
+    }
+
+    /** AddPartitionsToTxn with {@code verify_only}: whether each partition is part of the open transaction. */
+    Errors verify(String id, long pid, short epoch) {
+        Entry e = entries.get(id);
+        Errors err = check(e, pid, epoch);
+        if (err != Errors.NONE) return err;
+        return e.current.state() == TxnState.ONGOING ? Errors.NONE : Errors.INVALID_TXN_STATE;
+    }
+
+    boolean contains(String id, String topic, int partition) {
+        Entry e = entries.get(id);
+        return e != null && e.current.state() == TxnState.ONGOING && e.current.contains(topic, partition);
+    }
+
+    // ------------------------------------------------------------------ EndTxn
+
+    CompletableFuture<EndTxnResult> endTxn(String id, long pid, short epoch, boolean commit) {
+        Entry e = entries.get(id);
+        Errors err = check(e, pid, epoch);
+        if (err != Errors.NONE) return done(EndTxnResult.of(err));
+        TxnState s = e.current.state();
+        switch (s) {
+            case ONGOING -> {
+                TxnSnapshot target = e.current.withState(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, loop.now());
+                return write(e, target).thenApply(w -> {
+                    if (w == Errors.NONE) sendMarkers(e);
+                    return EndTxnResult.of(w);
+                });
+            }
+            case COMPLETE_COMMIT -> {
+                return done(EndTxnResult.of(commit ? Errors.NONE : Errors.INVALID_TXN_STATE));
+            }
+            case COMPLETE_ABORT -> {
+                return done(EndTxnResult.of(commit ? Errors.INVALID_TXN_STATE : Errors.NONE));
+            }
+            case PREPARE_COMMIT -> {
+                return done(EndTxnResult.of(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE));
+            }
+            case PREPARE_ABORT -> {
+                return done(EndTxnResult.of(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS));
+            }
+            default -> {
+                return done(EndTxnResult.of(Errors.INVALID_TXN_STATE));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ fencing, markers, time-outs
+
+    /**
+     * Bumps the epoch of an ongoing transaction (so that its producer is fenced) and aborts it
+     * with the new epoch; PrepareEpochFence while the PrepareAbort record is in flight.
+     */
+    private void fenceAndAbort(Entry e) {
+        TxnSnapshot cur = e.current;
+        short epoch = cur.producerEpoch() < Short.MAX_VALUE - 1 ? (short) (cur.producerEpoch() + 1) : cur.producerEpoch();
+        TxnSnapshot target = new TxnSnapshot(cur.producerId(), epoch, cur.producerEpoch(), cur.timeoutMs(),
+                TxnState.PREPARE_ABORT, cur.partitions(), cur.startMs(), loop.now());
+        write(e, target, TxnState.PREPARE_EPOCH_FENCE).thenAccept(w -> {
+            if (w == Errors.NONE) sendMarkers(e);
+        });
+    }
+
+    private void sendMarkers(Entry e) {
+        TxnSnapshot prepared = e.current;
+        boolean commit = prepared.state() == TxnState.PREPARE_COMMIT;
+        CompletableFuture<Void> written;
+        if (prepared.partitions().isEmpty()) {
+            written = CompletableFuture.completedFuture(null);
+        } else {
+            try {
+                written = markers.write(prepared.producerId(), prepared.producerEpoch(), commit, prepared.partitions());
+            } catch (RuntimeException x) {
+                written = CompletableFuture.failedFuture(x);
+            }
+        }
+        written.whenComplete((v, x) -> loop.execute(() -> {
+            if (!isStill(e, prepared)) return;
+            if (x != null) {
+                long delay = markerRetryDelay(e.markerFailures++);
+                if (e.markerFailures == 1 || delay == MAX_MARKER_RETRY_MS) {
+                    LOG.warn("markers of transactional id {} not written, trying again in {} ms", e.id, delay, x);
+                }
+                loop.schedule("txn-markers-" + e.id, delay, () -> {
+                    if (isStill(e, prepared)) sendMarkers(e);
+                });
+                return;
+            }
+            e.markerFailures = 0;
+            complete(e, prepared, commit);
+        }));
+    }
+
+    /** 100 ms, doubled per failure in a row, at most {@link #MAX_MARKER_RETRY_MS}. */
+    static long markerRetryDelay(int failuresBefore) {
+        return failuresBefore >= 7 ? MAX_MARKER_RETRY_MS : Math.min(MAX_MARKER_RETRY_MS, MARKER_RETRY_MS << failuresBefore);
+    }
+
+    /** Whether {@code e} is still known and still in the state {@code prepared} (nothing changed it since). */
+    private boolean isStill(Entry e, TxnSnapshot prepared) {
+        return entries.get(e.id) == e && e.current.equals(prepared);
+    }
+
+    private void complete(Entry e, TxnSnapshot prepared, boolean commit) {
+        if (e.pending != null) {
+            // Cannot happen (a Prepare state accepts no other change), but never write over a write.
+            loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> complete(e, prepared, commit));
+            return;
+        }
+        TxnSnapshot target = prepared.completed(commit ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT, loop.now());
+        write(e, target).thenAccept(w -> {
+            if (w != Errors.NONE) {
+                loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
+                    if (isStill(e, prepared)) complete(e, prepared, commit);
+                });
+            }
+        });
+    }
+
+    /** Aborts every ongoing transaction older than its time-out, fencing its producer (Kafka's task). */
+    void abortTimedOut() {
+        long now = loop.now();
+        for (Entry e : new ArrayList<>(entries.values())) {
+            TxnSnapshot s = e.current;
+            if (e.pending == null && s.state() == TxnState.ONGOING && s.startMs() >= 0 && now - s.startMs() > s.timeoutMs()) {
+                LOG.info("aborting transaction of {} (producer {} epoch {}): older than its time-out of {} ms",
+                        e.id, s.producerId(), s.producerEpoch(), s.timeoutMs());
+                fenceAndAbort(e);
+            }
+        }
+        loop.schedule(ABORT_TIMER, config.abortTimedOutIntervalMs(), this::abortTimedOut);
+    }
+
+    /** Forgets transactional ids idle for {@code transactional.id.expiration.ms} (a tombstone each). */
+    void removeExpired() {
+        long now = loop.now();
+        Map<Integer, List<CoordinatorRecord>> byPartition = new HashMap<>();
+        List<Entry> expiring = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            TxnSnapshot s = e.current;
+            if (e.pending == null && s.state().isComplete() && now - s.updateMs() >= config.transactionalIdExpirationMs()) {
+                int p = config.partitionFor(e.id);
+                byPartition.computeIfAbsent(p, x -> new ArrayList<>())
+                        .add(new CoordinatorRecord(p, TxnLogRecords.key(e.id), null));
+                e.pending = TxnState.DEAD;
+                expiring.add(e);
+            }
+        }
+        for (Map.Entry<Integer, List<CoordinatorRecord>> part : byPartition.entrySet()) {
+            writer.write(part.getKey(), part.getValue()).whenComplete((v, x) -> {
+                for (Entry e : expiring) {
+                    if (config.partitionFor(e.id) != part.getKey()) continue;
+                    e.pending = null;
+                    if (x == null) {
+                        entries.remove(e.id, e);
+                        open.remove(e.current.producerId());
+                    }
+                }
+            });
+        }
+        loop.schedule(EXPIRE_TIMER, config.removeExpiredIntervalMs(), this::removeExpired);
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    private CompletableFuture<Errors> write(Entry e, TxnSnapshot target) {
+        return write(e, target, target.state());
+    }
+
+    /** Writes {@code target} for {@code e}; applies it when durable. Completes with NONE or the error to answer. */
+    private CompletableFuture<Errors> write(Entry e, TxnSnapshot target, TxnState pending) {
+        e.pending = pending;
+        int partition = config.partitionFor(e.id);
+        CoordinatorRecord record = new CoordinatorRecord(partition, TxnLogRecords.key(e.id), TxnLogRecords.value(target));
+        return writer.write(partition, List.of(record)).handle((v, x) -> {
+            e.pending = null;
+            if (x != null) {
+                LOG.warn("transaction state of {} not written", e.id, x);
+                return appendError(x);
+            }
+            TxnSnapshot before = e.current;
+            e.current = target;
+            if (before.producerId() != target.producerId()) open.remove(before.producerId());
+            open.update(target);
+            return Errors.NONE;
+        });
+    }
+
+    /** Kafka's answer to a failed append to the transaction log. */
+    static Errors appendError(Throwable x) {
+        Throwable cause = x instanceof CompletionException && x.getCause() != null ? x.getCause() : x;
+        if (cause instanceof CoordinatorLogException c && c.reason() == CoordinatorLogException.Reason.NOT_LEADER) {
+            return Errors.NOT_COORDINATOR;
+        }
+        return Errors.COORDINATOR_NOT_AVAILABLE;
+    }
+
+    private static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

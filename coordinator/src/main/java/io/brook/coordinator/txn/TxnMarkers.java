@@ -1,0 +1,27 @@
+package io.brook.coordinator.txn;
+
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Writes the end of a transaction into the partitions it touched: a COMMIT or ABORT control batch
+ * into each data partition, and for {@code __consumer_offsets} partitions the completion of the
+ * transactional offset commits of the producer. Implemented by the broker (Kafka's
+ * WriteTxnMarkers, sent by a broker to itself here).
+ */
+public interface TxnMarkers {
+
+    /**
+     * Writes the markers of one transaction.
+     *
+     * @param producerId    the transaction's producer id
+     * @param producerEpoch the epoch the markers carry
+     * @param commit        COMMIT or ABORT
+     * @param partitions    topic → partitions of the transaction
+     * @return completes, on any thread, once every marker is durable (a partition that no longer
+     *         exists counts as done); fails when one could not be written, and is then retried
+     */
+    CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
+                                  Map<String, SortedSet<Integer>> partitions);
+}

@@ -1,0 +1,31 @@
+/**
+ * The transaction coordinator: transactional ids, their producer ids and epochs, and the
+ * transactions they run (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn,
+ * DescribeTransactions, ListTransactions), on the {@link io.brook.coordinator.runtime coordinator
+ * runtime} like the group coordinator: one owner thread, keyed timers, state written to and
+ * replayed from {@code __transaction_state} through a {@link io.brook.coordinator.runtime.CoordinatorLog}.
+ *
+ * <h2>Public surface</h2>
+ * <ul>
+ *   <li>{@link io.brook.coordinator.txn.TransactionCoordinator}: one method per API, results as
+ *       plain records ({@link io.brook.coordinator.txn.InitPidResult},
+ *       {@link io.brook.coordinator.txn.EndTxnResult}, {@link io.brook.coordinator.txn.TxnDescription})
+ *       or Kafka error codes; {@code start()} replays the log, {@code close()} stops.</li>
+ *   <li>{@link io.brook.coordinator.txn.TxnCoordinatorConfig}: Kafka's config names and defaults.</li>
+ *   <li>{@link io.brook.coordinator.txn.TxnMarkers}: what the broker implements to write the
+ *       COMMIT and ABORT markers that end a transaction in its partitions.</li>
+ *   <li>{@link io.brook.coordinator.txn.TxnState}: the states, with Kafka's ids and names.</li>
+ * </ul>
+ *
+ * <h2>Inside</h2>
+ * {@code Transactions} is the state machine (confined to the owner thread), {@code TxnSnapshot}
+ * the durable state of one id, {@code TxnLogRecords} the record layout (Kafka's TransactionLogKey
+ * and TransactionLogValue version 0), {@code OpenTransactions} the concurrent view of ongoing
+ * transactions that the produce path reads.
+ *
+ * <h2>Partitioning</h2>
+ * A transactional id's records live in partition {@code abs(id.hashCode()) % transaction.state.log.num.partitions}
+ * of {@code __transaction_state} (Kafka's formula, 50 partitions by default). On a single node the
+ * one coordinator serves every partition.
+ */
+package io.brook.coordinator.txn;

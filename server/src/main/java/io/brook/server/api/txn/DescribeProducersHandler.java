@@ -1,0 +1,58 @@
+package io.brook.server.api.txn;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.storage.ActiveProducer;
+import io.brook.storage.Log;
+import io.brook.wire.message.DescribeProducersRequest;
+import io.brook.wire.message.DescribeProducersRequest.TopicRequest;
+import io.brook.wire.message.DescribeProducersResponse;
+import io.brook.wire.message.DescribeProducersResponse.PartitionResponse;
+import io.brook.wire.message.DescribeProducersResponse.ProducerState;
+import io.brook.wire.message.DescribeProducersResponse.TopicResponse;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DescribeProducers (key 61): the producers whose state each partition holds, with the first
+ * offset of an open transaction ({@code kafka-transactions.sh describe-producers} and
+ * {@code find-hanging}). The coordinator epoch is 0: the one coordinator of this node writes its
+ * markers with epoch 0.
+ */
+public final class DescribeProducersHandler implements ApiHandler<DescribeProducersRequest> {
+
+    private final BrokerContext broker;
+
+    public DescribeProducersHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, DescribeProducersRequest request) {
+        List<TopicResponse> topics = new ArrayList<>(request.topics().size());
+        for (TopicRequest t : request.topics()) {
+            Topic topic = t.name() == null ? null : broker.topics().get(t.name());
+            List<PartitionResponse> parts = new ArrayList<>(t.partitionIndexes().size());
+            for (int p : t.partitionIndexes()) {
+                PartitionResponse r = new PartitionResponse().partitionIndex(p);
+                Log log = topic == null || p < 0 || p >= topic.partitions() ? null : broker.topics().log(t.name(), p);
+                if (log == null) {
+                    parts.add(r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
+                    continue;
+                }
+                List<ProducerState> producers = new ArrayList<>();
+                for (ActiveProducer a : log.activeProducers()) {
+                    producers.add(new ProducerState().producerId(a.producerId()).producerEpoch(a.producerEpoch())
+                            .lastSequence(a.lastSequence()).lastTimestamp(a.lastTimestamp()).coordinatorEpoch(0)
+                            .currentTxnStartOffset(a.currentTxnStartOffset()));
+                }
+                parts.add(r.errorCode(Errors.NONE.code()).activeProducers(producers));
+            }
+            topics.add(new TopicResponse().name(t.name()).partitions(parts));
+        }
+        ctx.respond(new DescribeProducersResponse().topics(topics));
+    }
+}

@@ -1,0 +1,30 @@
+package io.brook.server.api.txn;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.EndTxnRequest;
+import io.brook.wire.message.EndTxnResponse;
+
+/**
+ * EndTxn (key 26): commit or abort. Answered once PrepareCommit or PrepareAbort is durable in
+ * {@code __transaction_state}; the markers follow (the producer's next request for this
+ * transactional id gets CONCURRENT_TRANSACTIONS until they are written).
+ */
+public final class EndTxnHandler implements ApiHandler<EndTxnRequest> {
+
+    private final BrokerContext broker;
+
+    public EndTxnHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, EndTxnRequest request) {
+        short version = ctx.apiVersion();
+        TxnRequests.reply(ctx, TxnRequests.coordinator(broker)
+                .endTxn(request.transactionalId(), request.producerId(), request.producerEpoch(), request.committed())
+                .thenApply(r -> new EndTxnResponse().errorCode(TxnRequests.forVersion(r.error(), version, 2).code())
+                        .producerId(r.producerId()).producerEpoch(r.producerEpoch())));
+    }
+}

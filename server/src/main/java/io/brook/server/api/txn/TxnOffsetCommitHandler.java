@@ -1,0 +1,140 @@
+package io.brook.server.api.txn;
+
+import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicIds;
+import io.brook.server.topic.TopicNames;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition;
+import io.brook.wire.message.TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic;
+import io.brook.wire.message.TxnOffsetCommitResponse;
+import io.brook.wire.message.TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition;
+import io.brook.wire.message.TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic;
+import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * TxnOffsetCommit (key 28): the offsets of a consume-transform-produce transaction, handed to the
+ * group coordinator, which checks the group metadata of KIP-447 (generation, member id, instance
+ * id) and holds them until the transaction ends. The producer must have added the group's
+ * offsets partition to its ongoing transaction first ({@link #verify}). Partitions this node does not host get
+ * UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID for an unknown id in v6, where topics are named by
+ * id) without reaching the coordinator.
+ */
+public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitRequest> {
+
+    /** The first version that names topics by id. */
+    static final short TOPIC_IDS_MIN_VERSION = 6;
+
+    private final BrokerContext broker;
+
+    public TxnOffsetCommitHandler(BrokerContext broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, TxnOffsetCommitRequest request) {
+        short version = ctx.apiVersion();
+        Topics topics = broker.topics();
+        boolean byId = version >= TOPIC_IDS_MIN_VERSION;
+        Map<String, UUID> ids = new HashMap<>();
+        if (byId) {
+            for (TxnOffsetCommitRequestTopic t : request.topics()) {
+                t.name(TopicIds.nameOf(topics, t.topicId()));
+                ids.put(t.name(), t.topicId());
+            }
+        }
+        List<TxnOffsetCommitResponseTopic> unknown = new ArrayList<>();
+        List<TxnOffsetCommitRequestTopic> known = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic t : request.topics()) {
+            Topic topic = t.name() == null ? null : topics.get(t.name());
+            List<TxnOffsetCommitRequestPartition> keep = new ArrayList<>();
+            List<TxnOffsetCommitResponsePartition> refused = new ArrayList<>();
+            for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                if (topic != null && p.partitionIndex() >= 0 && p.partitionIndex() < topic.partitions()) {
+                    keep.add(p);
+                } else {
+                    Errors e = byId && TopicIds.isPlaceholder(t.name()) ? Errors.UNKNOWN_TOPIC_ID
+                            : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    refused.add(new TxnOffsetCommitResponsePartition().partitionIndex(p.partitionIndex()).errorCode(e.code()));
+                }
+            }
+            if (!keep.isEmpty()) {
+                known.add(new TxnOffsetCommitRequestTopic().name(t.name()).topicId(t.topicId()).partitions(keep));
+            }
+            if (!refused.isEmpty()) {
+                unknown.add(new TxnOffsetCommitResponseTopic().name(t.name()).partitions(refused));
+            }
+        }
+        GroupCoordinator groups = broker.groups();
+        if (known.isEmpty() || groups == null) {
+            Errors e = Errors.COORDINATOR_NOT_AVAILABLE;
+            if (groups == null) {
+                for (TxnOffsetCommitRequestTopic t : known) {
+                    List<TxnOffsetCommitResponsePartition> parts = new ArrayList<>();
+                    for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                        parts.add(new TxnOffsetCommitResponsePartition().partitionIndex(p.partitionIndex()).errorCode(e.code()));
+                    }
+                    unknown.add(new TxnOffsetCommitResponseTopic().name(t.name()).partitions(parts));
+                }
+            }
+            ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
+            return;
+        }
+        Errors verified = verify(request, groups);
+        if (verified != Errors.NONE) {
+            for (TxnOffsetCommitRequestTopic t : known) {
+                List<TxnOffsetCommitResponsePartition> parts = new ArrayList<>();
+                for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                    parts.add(new TxnOffsetCommitResponsePartition().partitionIndex(p.partitionIndex())
+                            .errorCode(verified.code()));
+                }
+                unknown.add(new TxnOffsetCommitResponseTopic().name(t.name()).partitions(parts));
+            }
+            ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
+            return;
+        }
+        request.topics(known); // the coordinator reads the request only after this point
+        TxnRequests.reply(ctx, groups.txnOffsetCommit(request, version).thenApply(r -> {
+            List<TxnOffsetCommitResponseTopic> all = new ArrayList<>(r.topics());
+            all.addAll(unknown);
+            return withIds(r.topics(all), byId ? ids : null);
+        }));
+    }
+
+    /**
+     * The producer must have added the group's {@code __consumer_offsets} partition to its ongoing
+     * transaction (AddOffsetsToTxn) at this epoch: offsets of any other producer would never be
+     * completed by a marker. INVALID_PRODUCER_EPOCH for a fenced producer, INVALID_TXN_STATE
+     * otherwise (the verification of KIP-890 part 1, asked of the local coordinator).
+     */
+    private Errors verify(TxnOffsetCommitRequest request, GroupCoordinator groups) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return Errors.NONE; // the group coordinator answers INVALID_GROUP_ID
+        }
+        TransactionCoordinator txns = broker.transactions();
+        if (txns == null) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        return txns.verifyAppend(request.producerId(), request.producerEpoch(), TopicNames.CONSUMER_OFFSETS,
+                groups.partitionFor(request.groupId()));
+    }
+
+    private static TxnOffsetCommitResponse withIds(TxnOffsetCommitResponse response, Map<String, UUID> ids) {
+        if (ids != null) {
+            for (TxnOffsetCommitResponseTopic t : response.topics()) {
+                t.topicId(ids.getOrDefault(t.name(), TopicIds.ZERO));
+            }
+        }
+        return response;
+    }
+}

@@ -1,0 +1,48 @@
+package io.brook.server.api.txn;
+
+import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.protocol.ApiMessage;
+import io.brook.wire.protocol.Errors;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the transaction API handlers share. Each (InitProducerId with a transactional id,
+ * AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, DescribeTransactions, ListTransactions) is a thin
+ * adapter over the {@link TransactionCoordinator}, which owns all transaction state on its own
+ * thread and completes the future there, after its write is durable; the completion only calls
+ * {@link RequestContext#respond}.
+ */
+final class TxnRequests {
+
+    private TxnRequests() {
+    }
+
+    static void reply(RequestContext ctx, CompletableFuture<? extends ApiMessage> future) {
+        future.whenComplete((response, failure) -> {
+            if (failure != null) {
+                ctx.fail(failure);
+            } else {
+                ctx.respond(response);
+            }
+        });
+    }
+
+    static TransactionCoordinator coordinator(BrokerContext broker) {
+        TransactionCoordinator c = broker.transactions();
+        if (c == null) {
+            throw new IllegalStateException("the transaction coordinator is not running");
+        }
+        return c;
+    }
+
+    /**
+     * PRODUCER_FENCED came with Kafka 2.7; older request versions are told INVALID_PRODUCER_EPOCH,
+     * as Kafka does ({@code firstFencedVersion}: InitProducerId 4, AddPartitionsToTxn, AddOffsetsToTxn
+     * and EndTxn 2).
+     */
+    static Errors forVersion(Errors e, short version, int firstFencedVersion) {
+        return e == Errors.PRODUCER_FENCED && version < firstFencedVersion ? Errors.INVALID_PRODUCER_EPOCH : e;
+    }
+}

@@ -1,0 +1,92 @@
+package io.brook.server.node;
+
+import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.ReplayChunk;
+import io.brook.coordinator.runtime.StorageCoordinatorLog;
+import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.coordinator.txn.TxnCoordinatorConfig;
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicNames;
+import io.brook.server.topic.Topics;
+import io.brook.storage.Log;
+import io.brook.storage.LogConfig;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Creates the transaction coordinator at broker start-up over the {@code __transaction_state}
+ * topic, with the markers written into this node's own partition logs ({@link PartitionMarkers}).
+ *
+ * <p>As {@code __consumer_offsets}, {@code __transaction_state} is an internal topic created on
+ * the coordinator's first write with {@code transaction.state.log.num.partitions} partitions,
+ * {@code cleanup.policy=compact} and {@code transaction.state.log.segment.bytes}; once it exists
+ * its partition count is what counts. Clients cannot produce to it, delete it or add partitions.
+ */
+public final class TxnCoordinatorSetup {
+
+    private TxnCoordinatorSetup() {
+    }
+
+    /** A started coordinator; replays {@code __transaction_state} when it exists. */
+    public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
+            ProducerIdAllocator producerIds, Clock clock) {
+        TxnCoordinatorConfig config = brokerConfig.txnCoordinator();
+        Topic existing = topics.get(TopicNames.TRANSACTION_STATE);
+        if (existing != null) {
+            config = config.withPartitions(existing.partitions());
+        }
+        TransactionCoordinator coordinator = new TransactionCoordinator(config,
+                new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
+                new PartitionMarkers(topics, groups, clock));
+        coordinator.start();
+        return coordinator;
+    }
+
+    /**
+     * The coordinator's log over {@code __transaction_state}, creating the topic on the first
+     * append. Appends come from the coordinator thread only; the replay reads before it starts.
+     */
+    static final class TxnStateTopicLog implements CoordinatorLog {
+        private final Topics topics;
+        private final TxnCoordinatorConfig config;
+        private final StorageCoordinatorLog storage;
+
+        TxnStateTopicLog(Topics topics, TxnCoordinatorConfig config, Clock clock) {
+            this.topics = topics;
+            this.config = config;
+            this.storage = new StorageCoordinatorLog(TopicNames.TRANSACTION_STATE, config.partitions(), p -> {
+                Log log = topics.log(TopicNames.TRANSACTION_STATE, p);
+                if (log == null) {
+                    throw new IllegalStateException(TopicNames.TRANSACTION_STATE + "-" + p + " has no log");
+                }
+                return log;
+            }, clock);
+        }
+
+        @Override
+        public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
+            if (topics.get(TopicNames.TRANSACTION_STATE) == null) {
+                try {
+                    topics.create(TopicNames.TRANSACTION_STATE, config.partitions(), Map.of(LogConfig.CLEANUP_POLICY,
+                            "compact", LogConfig.SEGMENT_BYTES, Integer.toString(config.segmentBytes())));
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            }
+            return storage.append(partition, records);
+        }
+
+        @Override
+        public ReplayChunk read(int partition, long fromOffset, int maxBytes) {
+            if (topics.get(TopicNames.TRANSACTION_STATE) == null) {
+                return ReplayChunk.end(fromOffset);
+            }
+            return storage.read(partition, fromOffset, maxBytes);
+        }
+    }
+}
