@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
 import io.brook.server.RecordedRequest;
+import io.brook.testkit.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -65,6 +66,30 @@ class RequestFaultsTest {
             assertThatThrownBy(() -> p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
         }
+    }
+
+    @Test
+    void aRejectedAcksZeroProduceClosesTheConnectionInsteadOfAnswering() throws Exception {
+        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(),
+                Map.of(ProducerConfig.ACKS_CONFIG, "0", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false))) {
+            p.partitionsFor("t");
+            brook.faults().reject(ApiKeys.PRODUCE.id, 1, Errors.NOT_LEADER_OR_FOLLOWER.code());
+            assertThat(p.send(new ProducerRecord<>("t", "lost")).get(30, TimeUnit.SECONDS).hasOffset())
+                    .as("acks=0: the send completes without an answer").isFalse();
+            // an answer the client does not expect would leave the connection open (and break its
+            // bookkeeping); Kafka closes the connection of a failed acks=0 produce, and so does the rule
+            Await.until("the broker closed the producer's connection", () -> connectionCloses(p) >= 1);
+            assertThat(brook.faults().rejectionsLeft(ApiKeys.PRODUCE.id)).isZero();
+            p.send(new ProducerRecord<>("t", "kept")).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(Clients.readAll(brook.bootstrapServers(), "t", 1)).as("the rejected record was not written")
+                .containsExactly("kept");
+    }
+
+    private static double connectionCloses(KafkaProducer<String, String> p) {
+        return p.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-close-total") && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
     @Test
