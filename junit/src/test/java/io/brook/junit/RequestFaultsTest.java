@@ -15,7 +15,6 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -29,33 +28,6 @@ class RequestFaultsTest {
 
     @Broker
     Brook brook;
-
-    private long produces() {
-        return brook.faults().recordedRequests().stream().filter(r -> r.apiKey() == ApiKeys.PRODUCE.id).count();
-    }
-
-    @Test
-    void aProducerRetriesThroughNotLeaderOrFollower() throws Exception {
-        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(), Map.of())) {
-            p.partitionsFor("t");
-            brook.faults().recordRequests().reject(ApiKeys.PRODUCE.id, 2, Errors.NOT_LEADER_OR_FOLLOWER.code());
-            RecordMetadata md = p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS);
-            assertThat(md.offset()).as("the rejected attempts wrote nothing").isZero();
-            assertThat(brook.faults().rejectionsLeft(ApiKeys.PRODUCE.id)).isZero();
-            assertThat(produces()).isEqualTo(3);
-        }
-    }
-
-    @Test
-    void aProducerRetriesThroughRequestTimedOut() throws Exception {
-        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(), Map.of())) {
-            p.partitionsFor("t");
-            brook.faults().recordRequests().reject(ApiKeys.PRODUCE.id, 1, Errors.REQUEST_TIMED_OUT.code());
-            assertThat(p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS).offset()).isZero();
-            assertThat(produces()).isEqualTo(2);
-        }
-        assertThat(Clients.readAll(brook.bootstrapServers(), "t", 1)).containsExactly("v");
-    }
 
     @Test
     void aNonRetriableErrorReachesTheApplication() throws Exception {
