@@ -15,11 +15,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Stock kafka-clients with settings that keep the tests quick (short back-offs). */
-final class Clients {
+public final class Clients {
     private Clients() {
     }
 
-    static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> overrides) {
+    public static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> overrides) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
@@ -31,7 +31,7 @@ final class Clients {
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
-    static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
+    public static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -44,7 +44,7 @@ final class Clients {
     }
 
     /** Every value of {@code topic}'s partition 0 from offset 0, read with a plain assigned consumer. */
-    static List<String> readAll(String bootstrap, String topic, int expected) {
+    public static List<String> readAll(String bootstrap, String topic, int expected) {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> c = consumer(bootstrap, "reader-" + System.nanoTime())) {
             TopicPartition tp = new TopicPartition(topic, 0);

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.Brook;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -49,41 +46,6 @@ class CrashAndRestartTest {
             assertThat(after.send(new ProducerRecord<>("events", "next")).get(30, TimeUnit.SECONDS).offset())
                     .as("appends continue where the durable log ends").isEqualTo(10);
         }
-    }
-
-    @Test
-    void aConsumerResumesFromItsCommittedOffsetAfterACrashAndRestart() throws Exception {
-        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(), Map.of())) {
-            for (int i = 0; i < 6; i++) {
-                p.send(new ProducerRecord<>("events", "r" + i)).get(30, TimeUnit.SECONDS);
-            }
-        }
-        List<String> seen = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Clients.consumer(brook.bootstrapServers(), "app")) {
-            c.subscribe(List.of("events"));
-            while (seen.size() < 6) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    seen.add(r.value());
-                    if (seen.size() == 3) {
-                        c.commitSync(Map.of(new org.apache.kafka.common.TopicPartition("events", 0),
-                                new org.apache.kafka.clients.consumer.OffsetAndMetadata(r.offset() + 1)));
-                    }
-                }
-            }
-        }
-        brook.crash();
-        brook.start();
-        List<String> again = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Clients.consumer(brook.bootstrapServers(), "app")) {
-            c.subscribe(List.of("events"));
-            while (again.size() < 3) {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    again.add(r.value());
-                }
-            }
-        }
-        // at least once: what was read after the last commit is read again, nothing before it
-        assertThat(again).containsExactly("r3", "r4", "r5");
     }
 
     @Test

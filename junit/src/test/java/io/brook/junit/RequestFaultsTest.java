@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
 import io.brook.server.RecordedRequest;
+import io.brook.testkit.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +15,6 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -29,33 +29,6 @@ class RequestFaultsTest {
     @Broker
     Brook brook;
 
-    private long produces() {
-        return brook.faults().recordedRequests().stream().filter(r -> r.apiKey() == ApiKeys.PRODUCE.id).count();
-    }
-
-    @Test
-    void aProducerRetriesThroughNotLeaderOrFollower() throws Exception {
-        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(), Map.of())) {
-            p.partitionsFor("t");
-            brook.faults().recordRequests().reject(ApiKeys.PRODUCE.id, 2, Errors.NOT_LEADER_OR_FOLLOWER.code());
-            RecordMetadata md = p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS);
-            assertThat(md.offset()).as("the rejected attempts wrote nothing").isZero();
-            assertThat(brook.faults().rejectionsLeft(ApiKeys.PRODUCE.id)).isZero();
-            assertThat(produces()).isEqualTo(3);
-        }
-    }
-
-    @Test
-    void aProducerRetriesThroughRequestTimedOut() throws Exception {
-        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(), Map.of())) {
-            p.partitionsFor("t");
-            brook.faults().recordRequests().reject(ApiKeys.PRODUCE.id, 1, Errors.REQUEST_TIMED_OUT.code());
-            assertThat(p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS).offset()).isZero();
-            assertThat(produces()).isEqualTo(2);
-        }
-        assertThat(Clients.readAll(brook.bootstrapServers(), "t", 1)).containsExactly("v");
-    }
-
     @Test
     void aNonRetriableErrorReachesTheApplication() throws Exception {
         try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(),
@@ -65,6 +38,30 @@ class RequestFaultsTest {
             assertThatThrownBy(() -> p.send(new ProducerRecord<>("t", "v")).get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
         }
+    }
+
+    @Test
+    void aRejectedAcksZeroProduceClosesTheConnectionInsteadOfAnswering() throws Exception {
+        try (KafkaProducer<String, String> p = Clients.producer(brook.bootstrapServers(),
+                Map.of(ProducerConfig.ACKS_CONFIG, "0", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false))) {
+            p.partitionsFor("t");
+            brook.faults().reject(ApiKeys.PRODUCE.id, 1, Errors.NOT_LEADER_OR_FOLLOWER.code());
+            assertThat(p.send(new ProducerRecord<>("t", "lost")).get(30, TimeUnit.SECONDS).hasOffset())
+                    .as("acks=0: the send completes without an answer").isFalse();
+            // an answer the client does not expect would leave the connection open (and break its
+            // bookkeeping); Kafka closes the connection of a failed acks=0 produce, and so does the rule
+            Await.until("the broker closed the producer's connection", () -> connectionCloses(p) >= 1);
+            assertThat(brook.faults().rejectionsLeft(ApiKeys.PRODUCE.id)).isZero();
+            p.send(new ProducerRecord<>("t", "kept")).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(Clients.readAll(brook.bootstrapServers(), "t", 1)).as("the rejected record was not written")
+                .containsExactly("kept");
+    }
+
+    private static double connectionCloses(KafkaProducer<String, String> p) {
+        return p.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-close-total") && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
     @Test

@@ -114,7 +114,8 @@ public final class Faults {
 
     /**
      * The next {@code count} requests with {@code apiKey} are answered with {@code errorCode}
-     * without being handled (nothing is written); count 0 lifts it.
+     * without being handled (nothing is written); count 0 lifts it. A Produce with acks=0, which
+     * is never answered, closes its connection instead (as Kafka does when one fails).
      */
     public Faults reject(short apiKey, int count, short errorCode) {
         requests.reject(apiKey, count, errorCode);

@@ -3,6 +3,7 @@ package io.brook.server.fault;
 import io.brook.server.network.ApiTable;
 import io.brook.server.network.RequestContext;
 import io.brook.server.network.RequestInterceptor;
+import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.protocol.Errors;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +23,9 @@ import java.util.function.Consumer;
  * own error response (every topic and partition of a Produce, for instance), without the handler
  * running, so nothing is written; a delayed request is handled at once and its answer leaves
  * later, with the answers behind it on the same connection (answers keep request order). A
- * rejected Produce with acks=0 is answered too, which such a client does not expect: reject
- * only requests that are answered.
+ * Produce with acks=0 expects no answer: rejecting one closes its connection after the answers
+ * before it, as Kafka (and {@code ProduceHandler}) does when an acks=0 produce fails, so the
+ * client loses the records without being told and reconnects on its next send.
  *
  * <p>Threading: any thread. Rules change under the instance's monitor (so the interceptor set on
  * the table always matches the rules); requests read them without it (concurrent maps, counters).
@@ -124,7 +126,11 @@ public final class RequestFaults implements RequestInterceptor {
         }
         Rejection r = rejections.get(key);
         if (r != null && r.left().getAndDecrement() > 0) {
-            request.respondWithError(r.error());
+            if (request.request() instanceof ProduceRequest produce && produce.acks() == 0) {
+                request.closeConnection("acks=0 produce rejected by a fault rule: " + r.error());
+            } else {
+                request.respondWithError(r.error());
+            }
             return true;
         }
         long delay = Math.max(latencyNanos, delays.getOrDefault(key, 0L));

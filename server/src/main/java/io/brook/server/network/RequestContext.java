@@ -72,6 +72,11 @@ public final class RequestContext {
         return header;
     }
 
+    /** The decoded request body (interceptors: a rule that depends on the request's fields). */
+    public ApiRequest request() {
+        return request;
+    }
+
     public ApiKey apiKey() {
         return entry.key();
     }
