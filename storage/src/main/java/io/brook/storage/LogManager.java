@@ -300,7 +300,9 @@ public final class LogManager implements AutoCloseable {
         } finally {
             pool.shutdownNow();
         }
-        progress.finish();
+        if (!partitionDirs.isEmpty()) {
+            progress.finish();
+        }
         LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
         if (!clean) {
             // Recovery forced everything it scanned: record that, or the next unclean start (a
