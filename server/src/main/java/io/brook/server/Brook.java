@@ -175,8 +175,10 @@ public final class Brook implements AutoCloseable {
             Listener httpListener = config.httpListener();
             if (httpListener != null) {
                 try {
+                    GroupCoordinator loading = groups;
+                    // ready: recovered, listening, and __consumer_offsets loaded (in the background)
                     this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
-                            () -> ready);
+                            () -> ready && loading.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;

@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -87,6 +88,8 @@ public final class LogManager implements AutoCloseable {
         private FlushObserver flushObserver = FlushObserver.NONE;
 
         /** {@code log.dirs} (one directory). */
+        private Consumer<String> progressLines = LOG::info;
+
         public Options(Path dataDir) {
             this.dataDir = dataDir;
         }
@@ -168,6 +171,9 @@ public final class LogManager implements AutoCloseable {
 
         /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
         public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
+
+        /** Where the progress lines of start-up recovery go ({@link ProgressLog}); the log by default. */
+        public Options progressLines(Consumer<String> lines) { this.progressLines = lines; return this; }
     }
 
     private record TopicPartition(String topic, int partition) {
@@ -253,13 +259,21 @@ public final class LogManager implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        String where = (clean ? "Opening logs in " : "Recovering logs in ") + dir;
+        ProgressLog progress = new ProgressLog(where, clean ? "Opened logs in " + dir : "Recovered logs in " + dir,
+                "logs", partitionDirs.size(), ProgressLog.Unit.BYTES, System::nanoTime, ProgressLog.DEFAULT_INTERVAL_MS,
+                options.progressLines);
         try {
             List<Future<Log>> futures = new ArrayList<>();
             for (Path p : partitionDirs) {
                 TopicPartition tp = parse(p.getFileName().toString());
                 long rp = recoveryPoints.getOrDefault(tp.toString(), 0L);
-                futures.add(pool.submit(() -> Log.open(p, tp.topic(), tp.partition(), configFor(tp.topic()), rp, clean,
-                        clock, scheduler, flusher, preallocator)));
+                futures.add(pool.submit(() -> {
+                    Log log = Log.open(p, tp.topic(), tp.partition(), configFor(tp.topic()), rp, clean,
+                            clock, scheduler, flusher, preallocator);
+                    progress.advance(1, log.sizeInBytes());
+                    return log;
+                }));
             }
             List<String> failures = new ArrayList<>();
             for (int i = 0; i < futures.size(); i++) {
@@ -285,6 +299,9 @@ public final class LogManager implements AutoCloseable {
             }
         } finally {
             pool.shutdownNow();
+        }
+        if (!partitionDirs.isEmpty()) {
+            progress.finish();
         }
         LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
         if (!clean) {

@@ -61,6 +61,13 @@ final class GroupReplay implements CoordinatorLoader.Target {
             boolean old = key instanceof CoordinatorRecords.Legacy;
             if (key instanceof CoordinatorRecords.Legacy l) {
                 key = l.key();
+                if (record.isTombstone() && !legacy.containsKey(key)) {
+                    // the tombstone with which a migration retired an old key, after it wrote the
+                    // key's state under Kafka's key: that state stays
+                    return;
+                }
+            } else {
+                legacy.remove(key); // moved already (or superseded): nothing of it to move again
             }
             if (key instanceof CoordinatorRecords.OffsetKey k) {
                 if (record.isTombstone()) {

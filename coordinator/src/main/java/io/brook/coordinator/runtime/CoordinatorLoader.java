@@ -8,6 +8,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import io.brook.storage.ProgressLog;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,6 +93,10 @@ public final class CoordinatorLoader implements AutoCloseable {
     private final ReentrantLock reading = new ReentrantLock();
     private volatile boolean closed;
     private long startNanos;
+    private LongSupplier nanoTime = System::nanoTime;
+    private Consumer<String> progressLines = LOG::info;
+    /** Owner thread; from {@link #start()}. */
+    private ProgressLog progress;
     private long records;
     private int failures;
 
@@ -123,9 +131,21 @@ public final class CoordinatorLoader implements AutoCloseable {
         }
     }
 
+    /**
+     * Where the progress lines of a long load go (partitions done, records, rate; at most one
+     * every {@value ProgressLog#DEFAULT_INTERVAL_MS} ms, see {@link ProgressLog}) and the time they
+     * are measured with; the log and {@code System::nanoTime} unless set. Before {@link #start()}.
+     */
+    public void progress(LongSupplier nanoTime, Consumer<String> lines) {
+        this.nanoTime = nanoTime;
+        this.progressLines = lines;
+    }
+
     /** Starts loading partition 0, then the others in turn. Call once. */
     public void start() {
         startNanos = System.nanoTime();
+        progress = new ProgressLog("Loading " + topic, "Loaded " + topic, "partitions", states.length,
+                ProgressLog.Unit.RECORDS, nanoTime, ProgressLog.DEFAULT_INTERVAL_MS, progressLines);
         submitRead(0, 0);
     }
 
@@ -191,9 +211,11 @@ public final class CoordinatorLoader implements AutoCloseable {
         }
         records += chunk.records().size();
         if (!chunk.end() && chunk.nextOffset() > offset) {
+            progress.advance(0, chunk.records().size());
             submitRead(partition, chunk.nextOffset());
             return;
         }
+        progress.advance(1, chunk.records().size());
         states[partition] = State.ACTIVE;
         try {
             target.loaded(partition);
@@ -206,6 +228,9 @@ public final class CoordinatorLoader implements AutoCloseable {
 
     /** Owner thread. */
     private void fail(int partition, Throwable cause) {
+        if (states[partition] == State.LOADING) {
+            progress.advance(1, 0);
+        }
         states[partition] = State.FAILED;
         failures++;
         LOG.error("Cannot load {}-{}: requests for its part of the state are refused until a restart", topic, partition, cause);

@@ -68,6 +68,35 @@ class LegacyOffsetsMigrationTest {
         assertThat(records(compacted)).hasSize(compacted.size()).hasSize(3); // nothing more to move
     }
 
+    /**
+     * A restart before compaction replays the old records, the moved ones and the tombstones that
+     * retired the old keys: the tombstones must not delete what now lives under Kafka's keys.
+     */
+    @Test
+    void keepsWhatWasMovedWhenTheLogIsReadAgainBeforeCompaction() {
+        InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+        CoordinatorRecords.MemberValue member = new CoordinatorRecords.MemberValue("m-1", null, "client", "/10.0.0.1",
+                30_000, 10_000, List.of(new Protocol("range", GroupHarness.subscription("t"))), new byte[] {1, 2, 3});
+        log.append(0, List.of(
+                legacyOffset("g", "t", 0, 5),
+                legacyOffset("g", "t", 0, 7),
+                legacyOffset("g", "t", 1, 6),
+                new CoordinatorRecord(0, LegacyCoordinatorRecords.offsetKey("g", "t", 1), null),
+                new CoordinatorRecord(0, LegacyCoordinatorRecords.groupKey("g2"), LegacyCoordinatorRecords.groupValue(
+                        new CoordinatorRecords.GroupValue("consumer", 3, "range", "m-1", 77L, List.of(member)))))).join();
+        GroupHarness first = new GroupHarness(GroupHarness.config(), log, new MutableClock(1_000_000));
+        first.run();
+        first.coordinator.close();
+        int written = records(log).size();
+
+        GroupHarness again = new GroupHarness(GroupHarness.config(), log, new MutableClock(1_000_000));
+        again.run();
+        assertThat(again.committed("g", "t", 0)).isEqualTo(7);
+        assertThat(again.committed("g", "t", 1)).isEqualTo(-1);
+        assertThat(again.group("g2").generation).isEqualTo(3);
+        assertThat(records(log)).hasSize(written); // nothing left to move
+    }
+
     private static CoordinatorRecord legacyOffset(String group, String topic, int partition, long offset) {
         return new CoordinatorRecord(0, LegacyCoordinatorRecords.offsetKey(group, topic, partition),
                 LegacyCoordinatorRecords.offsetValue(new CoordinatorRecords.OffsetValue(offset, -1, "", 1000L)));

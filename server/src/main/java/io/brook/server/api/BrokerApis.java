@@ -59,6 +59,8 @@ import io.brook.wire.message.DescribeLogDirsRequest;
 import io.brook.wire.message.DescribeProducersRequest;
 import io.brook.wire.message.DescribeTransactionsRequest;
 import io.brook.wire.message.EndTxnRequest;
+import io.brook.wire.message.DescribeQuorumRequest;
+import io.brook.wire.message.ElectLeadersRequest;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.HeartbeatRequest;
@@ -69,6 +71,7 @@ import io.brook.wire.message.LeaveGroupRequest;
 import io.brook.wire.message.ListGroupsRequest;
 import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ListTransactionsRequest;
+import io.brook.wire.message.ListPartitionReassignmentsRequest;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.OffsetCommitRequest;
 import io.brook.wire.message.OffsetDeleteRequest;
@@ -143,9 +146,13 @@ public final class BrokerApis {
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
                         new CreatePartitionsHandler(broker))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
+                .register(ApiKey.ELECT_LEADERS, 0, 2, ElectLeadersRequest::read, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
                         new IncrementalAlterConfigsHandler(broker))
+                .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0, ListPartitionReassignmentsRequest::read,
+                        new ListPartitionReassignmentsHandler())
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
+                .register(ApiKey.DESCRIBE_QUORUM, 0, 2, DescribeQuorumRequest::read, new DescribeQuorumHandler(broker))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0, DescribeProducersRequest::read,
                         new DescribeProducersHandler(broker))

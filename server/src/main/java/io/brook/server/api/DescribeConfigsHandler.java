@@ -50,6 +50,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             switch (res.resourceType()) {
                 case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, version);
                 case RESOURCE_BROKER -> broker(broker, res, r, version);
+                case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
                         .errorMessage("Unsupported resource type " + res.resourceType());
             }

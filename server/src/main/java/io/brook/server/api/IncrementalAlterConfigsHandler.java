@@ -51,6 +51,8 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 err = TopicConfigChange.DUPLICATE_RESOURCE;
             } else if (res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER) {
                 err = BrokerConfigChange.alter(broker, res, request.validateOnly());
+            } else if (res.resourceType() == BrokerLoggers.RESOURCE_BROKER_LOGGER) {
+                err = BrokerLoggers.alter(broker, res, request.validateOnly());
             } else {
                 err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {

@@ -1,0 +1,139 @@
+package io.brook.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Kafka's command-line tools against Brook, each run as its script runs it: a JVM of its own
+ * (the test class path, which holds kafka-tools) starting the tool's main
+ * class, its exit status and output checked. {@code kafka-log-dirs.sh --describe},
+ * {@code kafka-configs.sh} for brokers and broker-loggers, {@code kafka-leader-election.sh},
+ * {@code kafka-reassign-partitions.sh --list} and {@code kafka-metadata-quorum.sh describe --status}.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class CliToolsCompatTest {
+
+    private static final String LOG_DIRS = org.apache.kafka.tools.LogDirsCommand.class.getName();
+    private static final String CONFIGS = org.apache.kafka.tools.ConfigCommand.class.getName();
+    private static final String LEADER_ELECTION = org.apache.kafka.tools.LeaderElectionCommand.class.getName();
+    private static final String REASSIGN = org.apache.kafka.tools.reassign.ReassignPartitionsCommand.class.getName();
+    private static final String QUORUM = org.apache.kafka.tools.MetadataQuorumCommand.class.getName();
+
+    private static BrookCluster cluster;
+    private static String topic;
+    private static String node;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new BrookCluster();
+        topic = Groups.unique("cli-tools");
+        Groups.createTopic(cluster.bootstrapServers(), topic, 2);
+        Groups.produce(cluster.bootstrapServers(), topic, 2, 5);
+        try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().idString();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    /** What a tool printed (standard output and error together) and how it exited. */
+    private record Run(int exit, String output) { }
+
+    private static Run tool(String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        cmd.add(mainClass);
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s exits", mainClass).isTrue();
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    private static String[] withBootstrap(String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "--bootstrap-server";
+        all[1] = cluster.bootstrapServers();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return all;
+    }
+
+    @Test
+    void logDirsDescribeListsThePartitionsOfTheDataDirectory() throws Exception {
+        Run r = tool(LOG_DIRS, withBootstrap("--describe", "--topic-list", topic));
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("\"logDir\":").contains("\"partition\":\"" + topic + "-0\"")
+                .contains("\"partition\":\"" + topic + "-1\"");
+    }
+
+    @Test
+    void configsDescribeAndAlterABrokersDynamicConfig() throws Exception {
+        Run all = tool(CONFIGS, withBootstrap("--describe", "--entity-type", "brokers", "--entity-name", node, "--all"));
+        assertThat(all.exit()).as(all.output()).isZero();
+        assertThat(all.output()).contains("All configs for broker " + node).contains("log.retention.ms=");
+
+        Run alter = tool(CONFIGS, withBootstrap("--alter", "--entity-type", "brokers", "--entity-name", node,
+                "--add-config", "log.cleaner.delete.retention.ms=3600000"));
+        assertThat(alter.exit()).as(alter.output()).isZero();
+        Run dynamic = tool(CONFIGS, withBootstrap("--describe", "--entity-type", "brokers", "--entity-name", node));
+        assertThat(dynamic.output()).contains("log.cleaner.delete.retention.ms=3600000");
+
+        Run undo = tool(CONFIGS, withBootstrap("--alter", "--entity-type", "brokers", "--entity-name", node,
+                "--delete-config", "log.cleaner.delete.retention.ms"));
+        assertThat(undo.exit()).as(undo.output()).isZero();
+    }
+
+    @Test
+    void configsDescribeBrokerLoggersAndExplainWhyALevelCannotChange() throws Exception {
+        Run levels = tool(CONFIGS, withBootstrap("--describe", "--entity-type", "broker-loggers", "--entity-name", node));
+        assertThat(levels.exit()).as(levels.output()).isZero();
+        assertThat(levels.output()).containsPattern("root=(TRACE|DEBUG|INFO|WARN|ERROR|OFF)");
+
+        Run alter = tool(CONFIGS, withBootstrap("--alter", "--entity-type", "broker-loggers", "--entity-name", node,
+                "--add-config", "io.brook=DEBUG"));
+        assertThat(alter.exit()).as(alter.output()).isNotZero();
+        assertThat(alter.output()).contains("Log levels cannot change at run time");
+    }
+
+    @Test
+    void leaderElectionFindsNothingToElect() throws Exception {
+        Run all = tool(LEADER_ELECTION, withBootstrap("--election-type", "preferred", "--all-topic-partitions"));
+        assertThat(all.exit()).as(all.output()).isZero();
+        Run one = tool(LEADER_ELECTION, withBootstrap("--election-type", "preferred", "--topic", topic,
+                "--partition", "0"));
+        assertThat(one.exit()).as(one.output()).isZero();
+        assertThat(one.output()).contains("Valid replica already elected for partitions " + topic + "-0");
+    }
+
+    @Test
+    void reassignPartitionsListsNone() throws Exception {
+        Run r = tool(REASSIGN, withBootstrap("--list"));
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("No partition reassignments found.");
+    }
+
+    @Test
+    void metadataQuorumDescribesThisNodeAsItsLeader() throws Exception {
+        Run r = tool(QUORUM, withBootstrap("describe", "--status"));
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(r.output()).contains("LeaderId:               " + node).contains("HighWatermark:")
+                .contains("CurrentVoters:          [{\"id\": " + node);
+    }
+}
