@@ -46,6 +46,8 @@ public enum ApiKey {
     DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1),
+    DESCRIBE_CLIENT_QUOTAS(48, "DescribeClientQuotas", 0, 1, 1),
+    ALTER_CLIENT_QUOTAS(49, "AlterClientQuotas", 0, 1, 1),
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, "DescribeUserScramCredentials", 0, 0, 0),
     ALTER_USER_SCRAM_CREDENTIALS(51, "AlterUserScramCredentials", 0, 0, 0),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
