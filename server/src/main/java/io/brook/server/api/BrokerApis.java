@@ -28,10 +28,12 @@ import io.brook.server.node.BrokerContext;
 import io.brook.wire.message.AddOffsetsToTxnRequest;
 import io.brook.wire.message.AddPartitionsToTxnRequest;
 import io.brook.server.api.security.AclChecks;
+import io.brook.server.api.security.AlterClientQuotasHandler;
 import io.brook.server.api.security.AlterUserScramCredentialsHandler;
 import io.brook.server.api.security.CreateAclsHandler;
 import io.brook.server.api.security.DeleteAclsHandler;
 import io.brook.server.api.security.DescribeAclsHandler;
+import io.brook.server.api.security.DescribeClientQuotasHandler;
 import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
 import io.brook.server.api.security.SaslAuthenticateHandler;
 import io.brook.server.api.security.SaslHandshakeHandler;
@@ -40,6 +42,7 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.security.Authorizer;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
+import io.brook.wire.message.AlterClientQuotasRequest;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterUserScramCredentialsRequest;
 import io.brook.wire.message.DescribeUserScramCredentialsRequest;
@@ -48,6 +51,7 @@ import io.brook.wire.message.CreateAclsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.DeleteAclsRequest;
 import io.brook.wire.message.DescribeAclsRequest;
+import io.brook.wire.message.DescribeClientQuotasRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteRecordsRequest;
@@ -112,8 +116,9 @@ public final class BrokerApis {
         Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
                 .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
-                .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker))
-                .register(ApiKey.FETCH, 4, 18, FetchRequest::read, new FetchHandler(broker, fetchWaiters, fetchSessions))
+                .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker, security.quotas()))
+                .register(ApiKey.FETCH, 4, 18, FetchRequest::read,
+                        new FetchHandler(broker, fetchWaiters, fetchSessions, security.quotas()))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
                 .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker, authorizer))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
@@ -165,6 +170,10 @@ public final class BrokerApis {
                         new DescribeUserScramCredentialsHandler(scram))
                 .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
                         new AlterUserScramCredentialsHandler(scram))
+                .register(ApiKey.DESCRIBE_CLIENT_QUOTAS, 0, 1, DescribeClientQuotasRequest::read,
+                        new DescribeClientQuotasHandler(security.quotaStore()))
+                .register(ApiKey.ALTER_CLIENT_QUOTAS, 0, 1, AlterClientQuotasRequest::read,
+                        new AlterClientQuotasHandler(security.quotaStore()))
                 .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
                 .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
                 .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))

@@ -6,6 +6,7 @@ import io.brook.server.metrics.TopicMetrics;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.quota.ClientQuotas;
 import io.brook.server.time.Timer;
 import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.topic.Topic;
@@ -70,9 +71,15 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     static final short TOPIC_IDS_MIN_VERSION = 13;
 
     private final BrokerContext broker;
+    private final ClientQuotas quotas;
 
     ProduceHandler(BrokerContext broker) {
+        this(broker, ClientQuotas.none());
+    }
+
+    ProduceHandler(BrokerContext broker, ClientQuotas quotas) {
         this.broker = broker;
+        this.quotas = quotas;
     }
 
     /**
@@ -142,7 +149,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             }
             responses.add(new TopicProduceResponse().name(td.name()).topicId(td.topicId()).partitionResponses(parts));
         }
-        ProduceResponse response = new ProduceResponse().responses(responses);
+        int throttleMs = quotas.produced(ctx.session().principal(), ctx.clientId(), ctx.requestBytes());
+        ProduceResponse response = new ProduceResponse().responses(responses).throttleTimeMs(throttleMs);
+        ctx.throttle(throttleMs);
         if (anyError) {
             broker.leaderHints().addTo(response, version);
         }

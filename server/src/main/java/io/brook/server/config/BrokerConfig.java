@@ -117,6 +117,8 @@ public final class BrokerConfig {
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     public static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
     public static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
+    public static final String QUOTA_WINDOW_NUM = "quota.window.num";
+    public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
 
     /** Every key Brook understands, in the order DescribeConfigs lists them. */
     public static final Map<String, ConfigKey> KEYS = BrokerConfigKeys.all();

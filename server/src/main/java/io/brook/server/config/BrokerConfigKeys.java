@@ -166,7 +166,11 @@ final class BrokerConfigKeys {
                 key(TXN_STATE_LOG_REPLICATION_FACTOR, Type.SHORT, "1", Check.atLeast(1),
                         "Accepted for compatibility; a single node keeps one replica."),
                 key(TXN_STATE_LOG_MIN_ISR, Type.INT, "1", Check.atLeast(1),
-                        "Accepted for compatibility."));
+                        "Accepted for compatibility."),
+                key(QUOTA_WINDOW_NUM, Type.INT, "11", Check.atLeast(1),
+                        "Samples kept of each client quota's rate."),
+                key(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, "1", Check.atLeast(1),
+                        "Time span of each sample of a client quota's rate."));
         Map<String, ConfigKey> m = new LinkedHashMap<>();
         for (ConfigKey k : keys) {
             m.put(k.name(), k);

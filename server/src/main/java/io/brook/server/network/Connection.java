@@ -3,6 +3,7 @@ package io.brook.server.network;
 import io.brook.server.security.AuthenticationFailure;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.Session;
+import io.brook.server.time.Timer;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
@@ -112,6 +113,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private long markedBytes;
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
     private final RequestObserver observer;
+    /** The time line throttles are measured on (null: the event loop's own scheduling). */
+    private Timer timer;
+    /** While true (a quota throttle), nothing more is read; event loop only. */
+    private boolean muted;
+    /** When the current throttle ends, on {@link #timer}'s time line. */
+    private long mutedUntilMs;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
         this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE, PLAINTEXT_SESSION);
@@ -147,6 +154,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         return apis;
     }
 
+    /** Measures throttles ({@link RequestContext#throttle}) on {@code timer}; call before the channel is active. */
+    void throttleTimer(Timer timer) {
+        this.timer = timer;
+    }
+
     Session session() {
         return session;
     }
@@ -165,7 +177,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     @Override
     public boolean acceptsFrame() {
-        if (closing || closeReason != null || shuttingDown) {
+        if (closing || closeReason != null || shuttingDown || muted) {
             return false;
         }
         if (inFlight.size() >= limits.maxInflightRequests() || inflightBytes >= limits.maxInflightBytes()) {
@@ -362,6 +374,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             if (closing) {
                 continue;
             }
+            if (head.throttleMs() > 0) {
+                mute(head.throttleMs());
+            }
             switch (head.outcome()) {
                 case NO_RESPONSE -> {
                     long now = System.nanoTime();
@@ -404,6 +419,43 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             drained.trySuccess(null); // what was written is flushed before the close that follows
         }
         maybeResumeReading();
+    }
+
+    /**
+     * Reads nothing more for {@code ms} (a throttled answer, KIP-219); a longer throttle already
+     * running stays. Requests already read are answered meanwhile; the decoder keeps what arrives.
+     */
+    private void mute(int ms) {
+        Timer t = timer;
+        long now = t == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) : t.nowMs();
+        if (muted && mutedUntilMs >= now + ms) {
+            return;
+        }
+        muted = true;
+        mutedUntilMs = now + ms;
+        Runnable unmute = () -> {
+            try {
+                channel.eventLoop().execute(this::unmuteIfDue);
+            } catch (RejectedExecutionException e) {
+                // the broker is shut down and the connection closed
+            }
+        };
+        if (t == null) {
+            completedAfter(TimeUnit.MILLISECONDS.toNanos(ms), this::unmuteIfDue);
+        } else {
+            t.schedule(ms, unmute);
+        }
+    }
+
+    private void unmuteIfDue() {
+        Timer t = timer;
+        long now = t == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) : t.nowMs();
+        if (muted && now >= mutedUntilMs) {
+            muted = false;
+            if (!closing) {
+                maybeResumeReading();
+            }
+        }
     }
 
     private void maybeResumeReading() {

@@ -209,6 +209,7 @@ public final class NetworkServer {
                         }
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
                                 config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer, session);
+                        connection.throttleTimer(timer);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();

@@ -56,6 +56,8 @@ public final class RequestContext {
      * handler's hand-off of the context orders the two): 0 in production.
      */
     private long answerDelayNanos;
+    /** Set by the handler before it completes the context (completion publishes it): 0 unless throttled. */
+    private volatile int throttleMs;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -137,6 +139,19 @@ public final class RequestContext {
      */
     public void delayAnswer(long nanos) {
         this.answerDelayNanos = Math.max(0, nanos);
+    }
+
+    /**
+     * Once this request's answer is sent (or, without one, once it is complete), the connection
+     * reads nothing more for {@code ms} (a quota's throttle time, KIP-219: the client is told in
+     * the response and the broker holds the connection meanwhile). Call before completing.
+     */
+    public void throttle(int ms) {
+        this.throttleMs = Math.max(0, ms);
+    }
+
+    int throttleMs() {
+        return throttleMs;
     }
 
     /** Completes without a response (Produce with acks=0); order of later responses is kept. */
@@ -303,6 +318,11 @@ public final class RequestContext {
 
     short responseVersion() {
         return responseVersion;
+    }
+
+    /** The size of the request as it came in (its frame, without the size prefix). */
+    public int requestBytes() {
+        return frameSize;
     }
 
     int frameSize() {

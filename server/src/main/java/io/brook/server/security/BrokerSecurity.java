@@ -3,6 +3,8 @@ package io.brook.server.security;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
+import io.brook.server.security.quota.ClientQuotaStore;
+import io.brook.server.security.quota.ClientQuotas;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,11 +24,16 @@ public final class BrokerSecurity {
     private final Map<String, ListenerSecurity> listeners;
     private final ScramCredentials scram;
     private final Authorizer authorizer;
+    private final ClientQuotaStore quotaStore;
+    private final ClientQuotas quotas;
 
-    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer) {
+    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer,
+            ClientQuotaStore quotaStore, ClientQuotas quotas) {
         this.listeners = listeners;
         this.scram = scram;
         this.authorizer = authorizer;
+        this.quotaStore = quotaStore;
+        this.quotas = quotas;
     }
 
     /** Reads and checks the security settings of every listener of {@code config}; SCRAM users and ACLs in memory only. */
@@ -42,7 +49,8 @@ public final class BrokerSecurity {
      * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
      * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
      * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
-     * {@code metaDir} (null: in memory only); authentications expire on {@code clock}'s time.
+     * {@code metaDir} (null: in memory only), as are the client quotas; authentications expire,
+     * and quota rates are measured, on {@code clock}'s time.
      */
     public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir, Clock clock)
             throws IOException {
@@ -55,13 +63,26 @@ public final class BrokerSecurity {
             out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
                     config.securitySettings(), scram, clock));
         }
+        ClientQuotaStore quotaStore = metaDir == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(metaDir);
+        ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
+                config.intValue(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L, clock::millis);
         return new BrokerSecurity(Collections.unmodifiableMap(out), scram,
-                Authorizer.create(config.securitySettings(), metaDir));
+                Authorizer.create(config.securitySettings(), metaDir), quotaStore, quotas);
     }
 
     /** The ACL authorizer (disabled unless authorizer.class.name is set). */
     public Authorizer authorizer() {
         return authorizer;
+    }
+
+    /** The client quota settings (AlterClientQuotas, DescribeClientQuotas). */
+    public ClientQuotaStore quotaStore() {
+        return quotaStore;
+    }
+
+    /** The produce and fetch byte-rate quotas, enforced. */
+    public ClientQuotas quotas() {
+        return quotas;
     }
 
     /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */

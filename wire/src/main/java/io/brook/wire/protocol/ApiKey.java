@@ -49,6 +49,8 @@ public enum ApiKey {
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1),
+    DESCRIBE_CLIENT_QUOTAS(48, "DescribeClientQuotas", 0, 1, 1),
+    ALTER_CLIENT_QUOTAS(49, "AlterClientQuotas", 0, 1, 1),
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, "DescribeUserScramCredentials", 0, 0, 0),
     ALTER_USER_SCRAM_CREDENTIALS(51, "AlterUserScramCredentials", 0, 0, 0),
     DESCRIBE_QUORUM(55, "DescribeQuorum", 0, 2, 0),

@@ -4,6 +4,7 @@ import io.brook.server.topic.DistinctPartitions;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.quota.ClientQuotas;
 import io.brook.server.topic.TopicPartition;
 import io.brook.server.topic.TopicIds;
 import io.brook.wire.message.FetchRequest;
@@ -82,8 +83,15 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     private final FetchWaiters waiters;
     private final FetchSessionCache sessions;
     private final int fetchMaxBytes;
+    private final ClientQuotas quotas;
 
     public FetchHandler(BrokerContext broker, FetchWaiters waiters, FetchSessionCache sessions) {
+        this(broker, waiters, sessions, ClientQuotas.none());
+    }
+
+    /** A handler whose consumers' fetches count against their {@code consumer_byte_rate} in {@code quotas}. */
+    public FetchHandler(BrokerContext broker, FetchWaiters waiters, FetchSessionCache sessions, ClientQuotas quotas) {
+        this.quotas = quotas;
         this.broker = broker;
         this.waiters = waiters;
         this.sessions = sessions;
@@ -281,6 +289,13 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             FetchResponse response = pass.response(sessionId);
             if (pass.errors) {
                 broker.leaderHints().addTo(response, ctx.apiVersion(), fromFollower);
+            }
+            if (!fromFollower) {
+                // Kafka answers a throttled fetch without data; here the data goes out (a fetch
+                // session may have moved on already) and the connection is held for the throttle
+                int throttleMs = quotas.fetched(ctx.session().principal(), ctx.clientId(), pass.bytes);
+                response.throttleTimeMs(throttleMs);
+                ctx.throttle(throttleMs);
             }
             return response;
         }

@@ -1,0 +1,117 @@
+package io.brook.server.security.quota;
+
+import io.brook.server.security.quota.QuotaEntity.Name;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Produce and fetch byte-rate quotas, enforced as Kafka enforces them. Each request's bytes (a
+ * produce request's size, a fetch response's size) are added to the rate of the quota that
+ * applies to the request's user and client id, and when that rate is over the quota the answer
+ * carries the time it takes to come back within it ({@link RateWindows#throttleMs}), for which the
+ * network layer then stops reading the connection (KIP-219).
+ *
+ * <p>Which quota applies is Kafka's order of precedence, the first entity with a setting for the
+ * key winning: user and client id; user and default client id; user; default user and client id;
+ * default user and default client id; default user; client id; default client id. The rate is
+ * shared by everyone that entity covers: a user quota by all of the user's clients; a quota
+ * that names (or defaults) both user and client id by each user and client id pair; a client-id
+ * quota by all users of that client id.
+ *
+ * <p>Settings come from the {@link ClientQuotaStore} and take effect for the next request. With no
+ * byte-rate quota set anywhere, a request costs one volatile read here.
+ */
+public final class ClientQuotas {
+
+    /** Kafka's {@code quota.window.num} default: samples kept of each rate. */
+    public static final int DEFAULT_WINDOW_NUM = 11;
+    /** Kafka's {@code quota.window.size.seconds} default, in milliseconds. */
+    public static final long DEFAULT_WINDOW_MS = 1000;
+
+    private final int windowNum;
+    private final long windowMs;
+    private final LongSupplier nowMs;
+    /** The settings of every entity with a byte-rate quota; null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> byteRates;
+    private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
+
+    /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
+    private record Rated(QuotaKey key, String user, String clientId) {
+    }
+
+    /** Quotas following {@code store}, measured over {@code windowNum} windows of {@code windowMs} on {@code nowMs}. */
+    public ClientQuotas(ClientQuotaStore store, int windowNum, long windowMs, LongSupplier nowMs) {
+        this.windowNum = windowNum;
+        this.windowMs = windowMs;
+        this.nowMs = nowMs;
+        store.listen(this::update);
+    }
+
+    /** No quotas, ever (brokers and tests without a store). */
+    public static ClientQuotas none() {
+        return new ClientQuotas(ClientQuotaStore.inMemory(), DEFAULT_WINDOW_NUM, DEFAULT_WINDOW_MS, () -> 0L);
+    }
+
+    private void update(Map<QuotaEntity, Map<QuotaKey, Double>> all) {
+        boolean any = false;
+        for (Map<QuotaKey, Double> m : all.values()) {
+            any |= m.containsKey(QuotaKey.PRODUCER_BYTE_RATE) || m.containsKey(QuotaKey.CONSUMER_BYTE_RATE);
+        }
+        byteRates = any ? all : null;
+    }
+
+    /** Records a produce request of {@code bytes}; the throttle time in ms (0: within quota). */
+    public int produced(String principal, String clientId, long bytes) {
+        return record(QuotaKey.PRODUCER_BYTE_RATE, principal, clientId, bytes);
+    }
+
+    /** Records a fetch response of {@code bytes}; the throttle time in ms (0: within quota). */
+    public int fetched(String principal, String clientId, long bytes) {
+        return record(QuotaKey.CONSUMER_BYTE_RATE, principal, clientId, bytes);
+    }
+
+    private int record(QuotaKey key, String principal, String clientId, long bytes) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = byteRates;
+        if (all == null) {
+            return 0;
+        }
+        String user = userName(principal);
+        String client = clientId == null ? "" : clientId;
+        Name u = Name.of(user);
+        Name c = Name.of(client);
+        Name d = Name.DEFAULT;
+        Double bound;
+        Rated rated;
+        if ((bound = get(all, key, u, c)) != null || (bound = get(all, key, u, d)) != null) {
+            rated = new Rated(key, user, client);
+        } else if ((bound = get(all, key, u, null)) != null) {
+            rated = new Rated(key, user, "");
+        } else if ((bound = get(all, key, d, c)) != null || (bound = get(all, key, d, d)) != null) {
+            rated = new Rated(key, user, client);
+        } else if ((bound = get(all, key, d, null)) != null) {
+            rated = new Rated(key, user, "");
+        } else if ((bound = get(all, key, null, c)) != null || (bound = get(all, key, null, d)) != null) {
+            rated = new Rated(key, "", client);
+        } else {
+            return 0;
+        }
+        RateWindows w = rates.computeIfAbsent(rated, r -> new RateWindows(windowNum, windowMs));
+        long now = nowMs.getAsLong();
+        synchronized (w) {
+            w.record((double) bytes, now);
+            return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(bound, now));
+        }
+    }
+
+    private static Double get(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, Name user, Name client) {
+        Map<QuotaKey, Double> m = all.get(new QuotaEntity(user, client, null));
+        return m == null ? null : m.get(key);
+    }
+
+    /** The user name of a principal ({@code User:alice} is user {@code alice}), as quota entities name users. */
+    static String userName(String principal) {
+        int colon = principal == null ? -1 : principal.indexOf(':');
+        return colon < 0 ? String.valueOf(principal) : principal.substring(colon + 1);
+    }
+}

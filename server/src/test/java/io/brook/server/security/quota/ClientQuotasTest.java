@@ -1,0 +1,72 @@
+package io.brook.server.security.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.brook.server.security.quota.QuotaEntity.Name;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which quota applies to whom, who shares a rate, and the settings surviving a restart. */
+class ClientQuotasTest {
+
+    private final AtomicLong now = new AtomicLong(1_000_000);
+    private final ClientQuotaStore store = ClientQuotaStore.inMemory();
+    private final ClientQuotas quotas = new ClientQuotas(store, 11, 1000, now::get);
+
+    private void set(Name user, Name client, QuotaKey key, double value) throws Exception {
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(user, client, null), key, value)));
+    }
+
+    @Test
+    void withoutQuotasNothingIsThrottled() {
+        assertThat(quotas.produced("User:alice", "c", Long.MAX_VALUE / 2)).isZero();
+        assertThat(quotas.fetched("User:alice", "c", Long.MAX_VALUE / 2)).isZero();
+    }
+
+    @Test
+    void aUserQuotaIsSharedByTheUsersClients() throws Exception {
+        set(Name.of("alice"), null, QuotaKey.PRODUCER_BYTE_RATE, 1000);
+        assertThat(quotas.produced("User:alice", "one", 10_000)).isZero(); // 1000 B/s over 10 s: at the quota
+        assertThat(quotas.produced("User:alice", "two", 10_000)).isEqualTo(10_000); // 2000 B/s together
+        assertThat(quotas.produced("User:bob", "one", 1_000_000)).isZero(); // no quota for bob
+        assertThat(quotas.fetched("User:alice", "one", 1_000_000)).isZero(); // a produce quota only
+    }
+
+    @Test
+    void theMostSpecificEntityWinsAndDefaultsApplyPerName() throws Exception {
+        set(Name.DEFAULT, null, QuotaKey.PRODUCER_BYTE_RATE, 1000);
+        set(Name.of("alice"), Name.of("fast"), QuotaKey.PRODUCER_BYTE_RATE, 100_000);
+        set(null, Name.of("fast"), QuotaKey.PRODUCER_BYTE_RATE, 10);
+        assertThat(quotas.produced("User:alice", "fast", 500_000)).isZero(); // user and client id: 100 000
+        assertThat(quotas.produced("User:alice", "slow", 10_000)).isZero(); // default user: alice's own rate
+        assertThat(quotas.produced("User:bob", "slow", 10_000)).isZero(); // default user: bob's own rate
+        assertThat(quotas.produced("User:bob", "slow", 10_000)).isEqualTo(10_000);
+    }
+
+    @Test
+    void aChangeAppliesToTheNextRequestAndARemovalLiftsTheQuota() throws Exception {
+        set(null, Name.DEFAULT, QuotaKey.CONSUMER_BYTE_RATE, 1000);
+        assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isEqualTo(10_000);
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, Name.DEFAULT, null),
+                QuotaKey.CONSUMER_BYTE_RATE, null)));
+        assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isZero();
+        set(null, Name.DEFAULT, QuotaKey.CONSUMER_BYTE_RATE, 1_000_000);
+        assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isZero();
+    }
+
+    @Test
+    void settingsSurviveReopening(@TempDir Path dir) throws Exception {
+        ClientQuotaStore s = ClientQuotaStore.open(dir);
+        QuotaEntity both = new QuotaEntity(Name.of("a b=,+"), Name.DEFAULT, null);
+        QuotaEntity ip = new QuotaEntity(null, null, Name.of("192.0.2.1"));
+        s.apply(List.of(new ClientQuotaStore.Change(both, QuotaKey.PRODUCER_BYTE_RATE, 1024.0),
+                new ClientQuotaStore.Change(both, QuotaKey.REQUEST_PERCENTAGE, 12.5),
+                new ClientQuotaStore.Change(ip, QuotaKey.CONNECTION_CREATION_RATE, 5.0)));
+        ClientQuotaStore again = ClientQuotaStore.open(dir);
+        assertThat(again.all()).isEqualTo(s.all()).hasSize(2);
+        assertThat(again.all().get(both)).containsEntry(QuotaKey.REQUEST_PERCENTAGE, 12.5);
+    }
+}
