@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRequests;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
@@ -102,7 +102,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private final CoordinatorLoader loader;
     private final DurableWriter writer;
     private final boolean threaded;
-    private final AtomicInteger taskFailures = new AtomicInteger();
+    private final CoordinatorRequests requests =
+            new CoordinatorRequests("group coordinator", () -> this.closed, () -> this.shutdown);
     private volatile boolean started;
     private volatile boolean closed;
     /** Set on the coordinator thread at close; from then on every request gets NOT_COORDINATOR. */
@@ -133,10 +134,8 @@ public final class GroupCoordinator implements AutoCloseable {
                      Executor loadExecutor, int chunkBytes) {
         this.config = config;
         this.threaded = threaded;
-        this.loop = new EventLoop(clock, e -> {
-            taskFailures.incrementAndGet();
-            LOG.error("group coordinator task failed", e);
-        });
+        this.loop = new EventLoop(clock, e -> requests.failed("task", e));
+        requests.runOn(loop);
         DurableWriter writer = new DurableWriter(loop, log);
         this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
@@ -424,8 +423,7 @@ public final class GroupCoordinator implements AutoCloseable {
                     }
                 });
             } catch (RuntimeException e) {
-                taskFailures.incrementAndGet();
-                LOG.error("group coordinator: completing a transaction failed", e);
+                requests.failed("completing a transaction", e);
                 result.completeExceptionally(e);
             }
         });
@@ -652,14 +650,7 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         loop.execute(() -> {
             try {
-                List<GroupsSnapshot.Group> out = new ArrayList<>();
-                for (ClassicGroup g : groups.all()) {
-                    List<GroupsSnapshot.CommittedOffset> committed = new ArrayList<>();
-                    g.offsets.forEach((topic, partitions) -> partitions.forEach((partition, value) ->
-                            committed.add(new GroupsSnapshot.CommittedOffset(topic, partition, value.offset()))));
-                    out.add(new GroupsSnapshot.Group(g.groupId, g.state.label(), committed));
-                }
-                result.complete(new GroupsSnapshot(out));
+                result.complete(GroupsSnapshot.of(groups.all()));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
@@ -669,52 +660,15 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ plumbing
 
-    /**
-     * {@link #submit(Supplier, Function)} behind a check on the coordinator thread: when
-     * {@code gate} says other than NONE, the API's error response with it is the answer.
-     */
+    /** {@link CoordinatorRequests#submit(Supplier, Supplier, Function)}: behind a check on the coordinator thread. */
     private <R> CompletableFuture<R> submit(Supplier<Errors> gate, Supplier<CompletableFuture<R>> task,
                                             Function<Errors, R> errorResponse) {
-        return submit(() -> {
-            Errors e = gate.get();
-            return e == Errors.NONE ? task.get() : CompletableFuture.completedFuture(errorResponse.apply(e));
-        }, errorResponse);
+        return requests.submit(gate, task, errorResponse);
     }
 
-    /**
-     * Runs {@code task} on the coordinator thread; any exception becomes the API's error response.
-     */
+    /** Runs {@code task} on the coordinator thread; any exception becomes the API's error response. */
     private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {
-        CompletableFuture<R> result = new CompletableFuture<>();
-        if (closed) {
-            result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
-            return result;
-        }
-        loop.execute(() -> {
-            if (shutdown) {
-                result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
-                return;
-            }
-            CompletableFuture<R> inner;
-            try {
-                inner = task.get();
-            } catch (RuntimeException e) {
-                taskFailures.incrementAndGet();
-                LOG.error("group coordinator request failed", e);
-                result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
-                return;
-            }
-            inner.whenComplete((r, e) -> {
-                if (e != null) {
-                    taskFailures.incrementAndGet();
-                    LOG.error("group coordinator request failed", e);
-                    result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
-                } else {
-                    result.complete(r);
-                }
-            });
-        });
-        return result;
+        return requests.submit(task, errorResponse);
     }
 
     /** Test hook: runs what is queued and every timer that is due (only when not threaded). */
@@ -725,7 +679,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Number of requests and timers that failed with an exception (a bug if not zero). */
     int taskFailures() {
-        return taskFailures.get();
+        return requests.failures();
     }
 
     /** Test view: a group as the coordinator thread sees it, or null. */

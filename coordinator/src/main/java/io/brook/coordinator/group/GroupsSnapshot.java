@@ -1,5 +1,6 @@
 package io.brook.coordinator.group;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -8,6 +9,18 @@ import java.util.List;
  * immutable.
  */
 public record GroupsSnapshot(List<Group> groups) {
+
+    /** What {@code groups} hold now: each group's state and committed offsets. Coordinator thread. */
+    static GroupsSnapshot of(Iterable<ClassicGroup> groups) {
+        List<Group> out = new ArrayList<>();
+        for (ClassicGroup g : groups) {
+            List<CommittedOffset> committed = new ArrayList<>();
+            g.offsets.forEach((topic, partitions) -> partitions.forEach((partition, value) ->
+                    committed.add(new CommittedOffset(topic, partition, value.offset()))));
+            out.add(new Group(g.groupId, g.state.label(), committed));
+        }
+        return new GroupsSnapshot(out);
+    }
 
     public GroupsSnapshot {
         groups = List.copyOf(groups);

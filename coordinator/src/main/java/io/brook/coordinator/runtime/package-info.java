@@ -6,7 +6,9 @@
  * logs in {@link io.brook.coordinator.runtime.StorageCoordinatorLog}), loaded back in the
  * background after a start while the coordinator already serves
  * ({@link io.brook.coordinator.runtime.CoordinatorLoader}), and writes that resume on the owner
- * thread once durable ({@link io.brook.coordinator.runtime.DurableWriter}). A log that
+ * thread once durable ({@link io.brook.coordinator.runtime.DurableWriter}); requests reach the
+ * owner thread through {@link io.brook.coordinator.runtime.CoordinatorRequests}, which answers
+ * every one, with the API's error response when it cannot be served. A log that
  * cannot write or read says why with a {@link io.brook.coordinator.runtime.CoordinatorLogException};
  * nothing of the storage layer reaches a coordinator through the interface.
  *

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRequests;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.protocol.Errors;
@@ -58,7 +58,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final Transactions txns;
     private final OpenTransactions open = new OpenTransactions();
     private final boolean threaded;
-    private final AtomicInteger taskFailures = new AtomicInteger();
+    private final CoordinatorRequests requests =
+            new CoordinatorRequests("transaction coordinator", () -> this.closed, () -> this.shutdown);
     private int replaySkipped;
     private volatile boolean started;
     private volatile boolean closed;
@@ -79,10 +80,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.config = config;
         this.log = log;
         this.threaded = threaded;
-        this.loop = new EventLoop(clock, e -> {
-            taskFailures.incrementAndGet();
-            LOG.error("transaction coordinator task failed", e);
-        });
+        this.loop = new EventLoop(clock, e -> requests.failed("task", e));
+        requests.runOn(loop);
         this.txns = new Transactions(config, loop, new DurableWriter(loop, log), producerIds, markers, open);
     }
 
@@ -241,36 +240,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     }
 
     private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {
-        CompletableFuture<R> result = new CompletableFuture<>();
-        if (closed) {
-            result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
-            return result;
-        }
-        loop.execute(() -> {
-            if (shutdown) {
-                result.complete(errorResponse.apply(Errors.NOT_COORDINATOR));
-                return;
-            }
-            CompletableFuture<R> inner;
-            try {
-                inner = task.get();
-            } catch (RuntimeException e) {
-                taskFailures.incrementAndGet();
-                LOG.error("transaction coordinator request failed", e);
-                result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
-                return;
-            }
-            inner.whenComplete((r, e) -> {
-                if (e != null) {
-                    taskFailures.incrementAndGet();
-                    LOG.error("transaction coordinator request failed", e);
-                    result.complete(errorResponse.apply(Errors.UNKNOWN_SERVER_ERROR));
-                } else {
-                    result.complete(r);
-                }
-            });
-        });
-        return result;
+        return requests.submit(task, errorResponse);
     }
 
     /** Test hook: runs what is queued and every timer that is due (only when not threaded). */
@@ -281,7 +251,7 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /** Requests and timers that failed with an exception (a bug if not zero). */
     int taskFailures() {
-        return taskFailures.get();
+        return requests.failures();
     }
 
     /** Test view: the durable state of an id, or null. */
