@@ -43,6 +43,7 @@ class JmxExporterRulesTest {
             String topic = Groups.unique("jmx-rules");
             Groups.createTopic(brook.bootstrapServers(), topic, 2);
             Groups.produce(brook.bootstrapServers(), topic, 2, 12);
+            MetricsCompatTest.awaitMBeans();
 
             PrometheusRegistry registry = new PrometheusRegistry();
             try (InputStream rules = getClass().getResourceAsStream("/jmx-exporter/kafka.yml")) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
+import io.brook.testkit.Await;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,6 +55,18 @@ class MetricsCompatTest {
         configs.put("brook.http.listener", "127.0.0.1:0");
         brook = Brook.builder().port(0).config(configs).start();
         bootstrap = brook.bootstrapServers();
+        awaitMBeans();
+    }
+
+    /** A broker publishes its MBeans on a thread of its own once it serves: waits for them. */
+    static void awaitMBeans() {
+        Await.until("the broker's MBeans are published", () -> {
+            try {
+                return JMX.isRegistered(new ObjectName("kafka.server:type=KafkaServer,name=BrokerState"));
+            } catch (MalformedObjectNameException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     @AfterAll

@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +71,8 @@ public final class Brook implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Brook.class);
     private static final long DRAIN_MILLIS = 5_000;
+    /** How long after a start the metrics appear as MBeans (see run()). */
+    private static final long JMX_PUBLISH_DELAY_MS = 2_000;
 
     private final Path dataDir;
     private final boolean ownsDataDir;
@@ -203,6 +206,11 @@ public final class Brook implements AutoCloseable {
             m.brokerState(BrokerMetrics.RUNNING);
             m.startupTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             ready = true;
+            // the platform MBean server's first use sets up every MXBean of the JVM: measured at
+            // ~170 ms of a 2-core machine's CPU, which on the start-up path (or beside it, on a
+            // thread of its own) delayed a new client's first answer by as much; so later
+            CompletableFuture.runAsync(m::publishJmx,
+                    CompletableFuture.delayedExecutor(JMX_PUBLISH_DELAY_MS, TimeUnit.MILLISECONDS));
         } catch (IOException | InterruptedException | RuntimeException e) {
             if (http != null) {
                 http.close();

@@ -65,7 +65,9 @@ public final class BrokerMetrics implements AutoCloseable {
 
     private final MetricRegistry registry = new MetricRegistry();
     private final ConcurrentMap<String, MetricName> names = new ConcurrentHashMap<>();
-    private final JmxReporter jmx;
+    private final boolean jmxEnabled;
+    private JmxReporter jmx;
+    private boolean closed;
     private final TopicMetrics allTopics;
     private final ConcurrentMap<String, TopicMetrics> topics = new ConcurrentHashMap<>();
     private final RequestMetrics requests;
@@ -103,16 +105,26 @@ public final class BrokerMetrics implements AutoCloseable {
         gauge(MetricName.of("kafka.log", "LogManager", "OfflineLogDirectoryCount"), () -> offlineLogs() > 0 ? 1 : 0);
         gauge(MetricName.of("brook.server", "Startup", "StartupTimeMs"), () -> startupMs);
         gauge(MetricName.of("brook.server", "Startup", "LogRecoveryTimeMs"), () -> logRecoveryMs);
-        if (jmxEnabled) {
-            this.jmx = JmxReporter.forRegistry(registry)
-                    .createsObjectNamesWith((type, domain, name) -> objectName(name))
-                    .convertDurationsTo(TimeUnit.MILLISECONDS)
-                    .convertRatesTo(TimeUnit.SECONDS)
-                    .build();
-            jmx.start();
-        } else {
-            this.jmx = null;
+        this.jmxEnabled = jmxEnabled;
+    }
+
+    /**
+     * Publishes the metrics as MBeans on the platform MBean server (the ones registered later
+     * follow at once); nothing when built without JMX, when already published, or once closed.
+     * The first use of the platform MBean server sets up every platform MXBean of the JVM (tens
+     * of milliseconds), so the broker calls this on a thread of its own once it serves, keeping
+     * that work out of its start-up.
+     */
+    public synchronized void publishJmx() {
+        if (!jmxEnabled || jmx != null || closed) {
+            return;
         }
+        jmx = JmxReporter.forRegistry(registry)
+                .createsObjectNamesWith((type, domain, name) -> objectName(name))
+                .convertDurationsTo(TimeUnit.MILLISECONDS)
+                .convertRatesTo(TimeUnit.SECONDS)
+                .build();
+        jmx.start();
     }
 
     // ------------------------------------------------------------------ what handlers mark
@@ -320,8 +332,9 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** Unpublishes the MBeans. */
     @Override
-    public void close() {
+    public synchronized void close() {
         brokerState = NOT_RUNNING;
+        closed = true;
         if (jmx != null) {
             jmx.close();
         }

@@ -45,12 +45,21 @@ public final class PrometheusText {
     private static final double NANOS_PER_MS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final BrokerMetrics metrics;
-    private final PrometheusRegistry jvm = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    /** The JVM's metrics, set up at the first scrape (it reads the platform MXBeans: slow to start). */
+    private PrometheusRegistry jvm;
 
     public PrometheusText(BrokerMetrics metrics) {
         this.metrics = metrics;
-        JvmMetrics.builder().register(jvm);
+    }
+
+    private synchronized PrometheusRegistry jvm() {
+        if (jvm == null) {
+            PrometheusRegistry r = new PrometheusRegistry();
+            JvmMetrics.builder().register(r);
+            jvm = r;
+        }
+        return jvm;
     }
 
     /** Writes every metric; may block briefly for the group coordinator's snapshot. */
@@ -80,7 +89,7 @@ public final class PrometheusText {
                 out.add(s);
             }
         }
-        for (MetricSnapshot s : jvm.scrape()) {
+        for (MetricSnapshot s : jvm().scrape()) {
             out.add(s);
         }
         return new MetricSnapshots(out);
