@@ -107,7 +107,13 @@ class CliToolsCompatTest {
         assertThat(levels.output()).containsPattern("root=(TRACE|DEBUG|INFO|WARN|ERROR|OFF)");
 
         Run alter = tool(CONFIGS, withBootstrap("--alter", "--entity-type", "broker-loggers", "--entity-name", node,
-                "--add-config", "io.brook=DEBUG"));
+                "--add-config", "root=INFO"));
+        String external = System.getProperty("bootstrap.servers");
+        if (external != null && !external.isBlank()) {
+            // Kafka's log4j changes a level at run time; Brook's slf4j-simple cannot (KAFKA-DIFFERENCES.md)
+            assertThat(alter.exit()).as(alter.output()).isZero();
+            return;
+        }
         assertThat(alter.exit()).as(alter.output()).isNotZero();
         assertThat(alter.output()).contains("Log levels cannot change at run time");
     }
