@@ -8,6 +8,7 @@ import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
 import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -108,6 +109,21 @@ public final class RequestContext {
     /** The table this request was dispatched from (what the broker serves). */
     public ApiTable apis() {
         return connection.apis();
+    }
+
+    /**
+     * Answers once {@code future} completes, on whichever thread completes it: with its response,
+     * or, when it completes exceptionally, as {@link #fail} does. For handlers over a coordinator
+     * that completes its futures after its writes are durable.
+     */
+    public void respondWhenDone(CompletableFuture<? extends ApiMessage> future) {
+        future.whenComplete((response, failure) -> {
+            if (failure != null) {
+                fail(failure);
+            } else {
+                respond(response);
+            }
+        });
     }
 
     /**

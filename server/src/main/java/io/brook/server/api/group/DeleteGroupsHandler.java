@@ -26,6 +26,6 @@ public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest
 
     @Override
     public void handle(RequestContext ctx, DeleteGroupsRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).deleteGroups(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).deleteGroups(request, ctx.apiVersion()));
     }
 }

@@ -25,6 +25,6 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
 
     @Override
     public void handle(RequestContext ctx, DescribeGroupsRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).describeGroups(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).describeGroups(request, ctx.apiVersion()));
     }
 }

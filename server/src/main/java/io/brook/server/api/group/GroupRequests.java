@@ -5,10 +5,8 @@ import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
-import io.brook.wire.protocol.ApiMessage;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * What the group API handlers share. Each of them (JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
@@ -30,17 +28,6 @@ import java.util.concurrent.CompletableFuture;
 final class GroupRequests {
 
     private GroupRequests() {
-    }
-
-    /** Answers {@code ctx} when {@code future} completes; an exceptional completion becomes the API's error response. */
-    static void reply(RequestContext ctx, CompletableFuture<? extends ApiMessage> future) {
-        future.whenComplete((response, failure) -> {
-            if (failure != null) {
-                ctx.fail(failure);
-            } else {
-                ctx.respond(response);
-            }
-        });
     }
 
     static GroupCoordinator coordinator(BrokerContext broker) {

@@ -22,6 +22,6 @@ public final class HeartbeatHandler implements ApiHandler<HeartbeatRequest> {
 
     @Override
     public void handle(RequestContext ctx, HeartbeatRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).heartbeat(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).heartbeat(request, ctx.apiVersion()));
     }
 }

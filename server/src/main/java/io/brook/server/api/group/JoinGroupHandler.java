@@ -22,7 +22,7 @@ public final class JoinGroupHandler implements ApiHandler<JoinGroupRequest> {
 
     @Override
     public void handle(RequestContext ctx, JoinGroupRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).joinGroup(request, ctx.apiVersion(), ctx.clientId(),
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).joinGroup(request, ctx.apiVersion(), ctx.clientId(),
                 GroupRequests.clientHost(ctx.clientAddress())));
     }
 }

@@ -25,6 +25,6 @@ public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequest> {
 
     @Override
     public void handle(RequestContext ctx, LeaveGroupRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).leaveGroup(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).leaveGroup(request, ctx.apiVersion()));
     }
 }

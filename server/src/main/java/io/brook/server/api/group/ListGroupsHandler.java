@@ -22,6 +22,6 @@ public final class ListGroupsHandler implements ApiHandler<ListGroupsRequest> {
 
     @Override
     public void handle(RequestContext ctx, ListGroupsRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).listGroups(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).listGroups(request, ctx.apiVersion()));
     }
 }

@@ -70,7 +70,7 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
             }
         }
         if (unknown.isEmpty()) {
-            GroupRequests.reply(ctx, GroupRequests.coordinator(broker).commitOffsets(request, ctx.apiVersion())
+            ctx.respondWhenDone(GroupRequests.coordinator(broker).commitOffsets(request, ctx.apiVersion())
                     .thenApply(r -> withIds(r, ids)));
             return;
         }
@@ -79,7 +79,7 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
             return;
         }
         request.topics(known); // the coordinator reads the request only after this point
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).commitOffsets(request, ctx.apiVersion())
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).commitOffsets(request, ctx.apiVersion())
                 .thenApply(r -> withIds(r.topics(merge(r.topics(), unknown)), ids)));
     }
 

@@ -49,11 +49,11 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
             }
         }
         if (unknown.isEmpty()) {
-            GroupRequests.reply(ctx, GroupRequests.coordinator(broker).deleteOffsets(request, ctx.apiVersion()));
+            ctx.respondWhenDone(GroupRequests.coordinator(broker).deleteOffsets(request, ctx.apiVersion()));
             return;
         }
         request.topics(known);
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).deleteOffsets(request, ctx.apiVersion()).thenApply(r -> {
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).deleteOffsets(request, ctx.apiVersion()).thenApply(r -> {
             if (r.errorCode() != Errors.NONE.code()) {
                 return r; // a group-level error answers for every partition
             }

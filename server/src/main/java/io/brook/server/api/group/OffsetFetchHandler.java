@@ -42,7 +42,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
     @Override
     public void handle(RequestContext ctx, OffsetFetchRequest request) {
         if (ctx.apiVersion() < TOPIC_IDS_MIN_VERSION) {
-            GroupRequests.reply(ctx, GroupRequests.coordinator(broker).fetchOffsets(request, ctx.apiVersion()));
+            ctx.respondWhenDone(GroupRequests.coordinator(broker).fetchOffsets(request, ctx.apiVersion()));
             return;
         }
         Topics topics = broker.topics();
@@ -58,7 +58,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
                 }
             }
         }
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).fetchOffsets(request, ctx.apiVersion())
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).fetchOffsets(request, ctx.apiVersion())
                 .thenApply(r -> withIds(r, topics, unknownIds)));
     }
 

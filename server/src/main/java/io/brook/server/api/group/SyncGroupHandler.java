@@ -22,6 +22,6 @@ public final class SyncGroupHandler implements ApiHandler<SyncGroupRequest> {
 
     @Override
     public void handle(RequestContext ctx, SyncGroupRequest request) {
-        GroupRequests.reply(ctx, GroupRequests.coordinator(broker).syncGroup(request, ctx.apiVersion()));
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).syncGroup(request, ctx.apiVersion()));
     }
 }

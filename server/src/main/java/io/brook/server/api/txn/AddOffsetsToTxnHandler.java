@@ -37,7 +37,7 @@ public final class AddOffsetsToTxnHandler implements ApiHandler<AddOffsetsToTxnR
             return;
         }
         int partition = groups.partitionFor(request.groupId());
-        TxnRequests.reply(ctx, TxnRequests.coordinator(broker)
+        ctx.respondWhenDone(TxnRequests.coordinator(broker)
                 .addPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(),
                         Map.of(TopicNames.CONSUMER_OFFSETS, Set.of(partition)))
                 .thenApply(e -> new AddOffsetsToTxnResponse().errorCode(TxnRequests.forVersion(e, version, 2).code())));

@@ -49,7 +49,7 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
         short version = ctx.apiVersion();
         TransactionCoordinator coordinator = TxnRequests.coordinator(broker);
         if (version < BATCHED_VERSION) {
-            TxnRequests.reply(ctx, one(coordinator, request.v3AndBelowTransactionalId(), request.v3AndBelowProducerId(),
+            ctx.respondWhenDone(one(coordinator, request.v3AndBelowTransactionalId(), request.v3AndBelowProducerId(),
                     request.v3AndBelowProducerEpoch(), false, request.v3AndBelowTopics(), version)
                     .thenApply(r -> new AddPartitionsToTxnResponse().resultsByTopicV3AndBelow(r.topicResults())));
             return;
@@ -59,7 +59,7 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
             each.add(one(coordinator, t.transactionalId(), t.producerId(), t.producerEpoch(), t.verifyOnly(), t.topics(),
                     version));
         }
-        TxnRequests.reply(ctx, CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+        ctx.respondWhenDone(CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
             List<AddPartitionsToTxnResult> results = new ArrayList<>(each.size());
             for (CompletableFuture<AddPartitionsToTxnResult> f : each) {
                 results.add(f.join());

@@ -22,7 +22,7 @@ public final class DescribeTransactionsHandler implements ApiHandler<DescribeTra
 
     @Override
     public void handle(RequestContext ctx, DescribeTransactionsRequest request) {
-        TxnRequests.reply(ctx, TxnRequests.coordinator(broker).describe(request.transactionalIds()).thenApply(list -> {
+        ctx.respondWhenDone(TxnRequests.coordinator(broker).describe(request.transactionalIds()).thenApply(list -> {
             List<TransactionState> out = new ArrayList<>(list.size());
             for (TxnDescription d : list) {
                 List<TopicData> topics = new ArrayList<>();

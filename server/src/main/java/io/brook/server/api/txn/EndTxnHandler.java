@@ -22,7 +22,7 @@ public final class EndTxnHandler implements ApiHandler<EndTxnRequest> {
     @Override
     public void handle(RequestContext ctx, EndTxnRequest request) {
         short version = ctx.apiVersion();
-        TxnRequests.reply(ctx, TxnRequests.coordinator(broker)
+        ctx.respondWhenDone(TxnRequests.coordinator(broker)
                 .endTxn(request.transactionalId(), request.producerId(), request.producerEpoch(), request.committed())
                 .thenApply(r -> new EndTxnResponse().errorCode(TxnRequests.forVersion(r.error(), version, 2).code())
                         .producerId(r.producerId()).producerEpoch(r.producerEpoch())));

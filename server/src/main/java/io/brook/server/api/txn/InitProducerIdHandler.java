@@ -32,7 +32,7 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
         }
         long expectedPid = version >= 3 ? request.producerId() : -1L;
         short expectedEpoch = version >= 3 ? request.producerEpoch() : -1;
-        TxnRequests.reply(ctx, TxnRequests.coordinator(broker)
+        ctx.respondWhenDone(TxnRequests.coordinator(broker)
                 .initProducerId(request.transactionalId(), request.transactionTimeoutMs(), expectedPid, expectedEpoch)
                 .thenApply(r -> new InitProducerIdResponse().errorCode(TxnRequests.forVersion(r.error(), version, 4).code())
                         .producerId(r.producerId()).producerEpoch(r.producerEpoch())));

@@ -59,7 +59,7 @@ public final class ListTransactionsHandler implements ApiHandler<ListTransaction
         }
         Pattern ids = pattern;
         long duration = version >= 1 ? request.durationFilter() : -1L;
-        TxnRequests.reply(ctx, TxnRequests.coordinator(broker)
+        ctx.respondWhenDone(TxnRequests.coordinator(broker)
                 .list(states, new HashSet<>(request.producerIdFilters()), duration).thenApply(list -> {
                     List<TransactionState> out = new ArrayList<>(list.size());
                     for (TxnDescription d : list) {

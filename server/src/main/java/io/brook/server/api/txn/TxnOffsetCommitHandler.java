@@ -104,7 +104,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             return;
         }
         request.topics(known); // the coordinator reads the request only after this point
-        TxnRequests.reply(ctx, groups.txnOffsetCommit(request, version).thenApply(r -> {
+        ctx.respondWhenDone(groups.txnOffsetCommit(request, version).thenApply(r -> {
             List<TxnOffsetCommitResponseTopic> all = new ArrayList<>(r.topics());
             all.addAll(unknown);
             return withIds(r.topics(all), byId ? ids : null);

@@ -3,9 +3,7 @@ package io.brook.server.api.txn;
 import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * What the transaction API handlers share. Each (InitProducerId with a transactional id,
@@ -17,16 +15,6 @@ import java.util.concurrent.CompletableFuture;
 final class TxnRequests {
 
     private TxnRequests() {
-    }
-
-    static void reply(RequestContext ctx, CompletableFuture<? extends ApiMessage> future) {
-        future.whenComplete((response, failure) -> {
-            if (failure != null) {
-                ctx.fail(failure);
-            } else {
-                ctx.respond(response);
-            }
-        });
     }
 
     static TransactionCoordinator coordinator(BrokerContext broker) {
