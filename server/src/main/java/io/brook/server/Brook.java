@@ -13,6 +13,7 @@ import io.brook.server.http.AdminHttpServer;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.GroupMetrics;
 import io.brook.server.network.ApiTable;
+import io.brook.server.network.BackgroundBind;
 import io.brook.server.network.IoPool;
 import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
@@ -107,7 +108,8 @@ public final class Brook implements AutoCloseable {
 
     /**
      * Starts in this order: the data directory's lock and identity; the listener, bound but not
-     * yet accepting (so that clients connect while the rest starts); the topic registry and the
+     * yet accepting (so that clients connect while the rest starts; created and bound on a thread
+     * of its own while the steps up to the coordinators run, see {@link BackgroundBind}); the topic registry and the
      * partition logs (recovered); the group coordinator (which goes on loading its offsets topic
      * in the background); the transaction coordinator (replays __transaction_state, completes
      * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
@@ -151,14 +153,17 @@ public final class Brook implements AutoCloseable {
         BrokerMetrics m = metrics;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
+        BackgroundBind binding = null;
         try {
-            pool = IoPool.create(config.numIoThreads());
+            ExecutorService ioPool = IoPool.create(config.numIoThreads());
+            pool = ioPool;
             BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
                     meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
-            net = new NetworkServer(config, pool, timer, security);
-            net.requestObserver(m::requestAnswered);
-            this.bound = net.bind();
-            m.listenerConnections(config.listener().name(), net::connectionCount);
+            binding = BackgroundBind.start(() -> {
+                NetworkServer server = new NetworkServer(config, ioPool, timer, security);
+                server.requestObserver(m::requestAnswered);
+                return server;
+            });
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
             TopicConfigResolver topicConfigs = new TopicConfigResolver(config, DynamicBrokerConfig.open(meta.metaDir()));
             m.brokerState(BrokerMetrics.RECOVERY);
@@ -175,6 +180,9 @@ public final class Brook implements AutoCloseable {
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
+            net = binding.join();
+            this.bound = net.boundAddresses().values().iterator().next();
+            m.listenerConnections(config.listener().name(), net::connectionCount);
             Listener httpListener = config.httpListener();
             if (httpListener != null) {
                 try {
@@ -218,6 +226,8 @@ public final class Brook implements AutoCloseable {
             m.close();
             if (net != null) {
                 net.close(0, () -> { });
+            } else if (binding != null) {
+                binding.abandon();
             }
             if (pool != null) {
                 pool.shutdownNow();

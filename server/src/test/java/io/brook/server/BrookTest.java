@@ -98,9 +98,14 @@ class BrookTest {
 
     @Test
     void shouldRefuseAPortInUse() {
+        Path dir = tmp.resolve("port-in-use");
         try (Brook a = Brook.builder().start()) {
-            assertThatThrownBy(() -> Brook.builder().port(a.port()).start())
+            assertThatThrownBy(() -> Brook.builder().dataDir(dir).port(a.port()).start())
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("Cannot listen");
+        }
+        // the failed start let go of the data directory and of the logs it had opened meanwhile
+        try (Brook b = Brook.builder().dataDir(dir).start()) {
+            assertThat(b.createTopic("after-failed-start", 1)).isTrue();
         }
     }
 
@@ -115,7 +120,15 @@ class BrookTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[12] ^= 0x55;
         Files.write(file, bytes);
-        assertThatThrownBy(() -> Brook.builder().dataDir(dir).start()).hasMessageContaining("checksum");
+        int port;
+        try (Brook probe = Brook.builder().start()) {
+            port = probe.port();
+        }
+        assertThatThrownBy(() -> Brook.builder().dataDir(dir).port(port).start()).hasMessageContaining("checksum");
+        // the listener bound while the registry was read is closed again
+        try (Brook other = Brook.builder().port(port).start()) {
+            assertThat(other.port()).isEqualTo(port);
+        }
     }
 
     @Test
