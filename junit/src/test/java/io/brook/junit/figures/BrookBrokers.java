@@ -14,4 +14,9 @@ final class BrookBrokers {
         FirstProduce.produce(brook.bootstrapServers());
         return brook;
     }
+
+    /** The bootstrap servers of a broker from {@link #startWithTopic()}. */
+    static String bootstrapServers(AutoCloseable broker) {
+        return ((Brook) broker).bootstrapServers();
+    }
 }

@@ -45,6 +45,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * with topic "t" and one record); after each start the heap is collected and its used size and
  * the process's resident set (VmRSS) are read; a broker's share is the growth from one running
  * broker to {@value #BROKERS_IN_MEMORY}, divided by the brokers added.
+ * <b>The client's own share</b> (variant {@code client}): a new JVM whose first producer sends
+ * its first record to a broker that is already running and warm (in the JVM that runs the
+ * variant), timed from the JVM's {@code main}. It is what kafka-clients costs in a new JVM with
+ * any broker, and so the floor of the first test's time for every test broker.
  */
 public final class StartupFigures {
     static final int BROKERS_IN_SEQUENCE = 5;
@@ -65,14 +69,34 @@ public final class StartupFigures {
             opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         String variant = opts.getOrDefault("variant", "brook");
-        if (!variant.equals("brook") && !variant.equals("kafka")) {
-            throw new IllegalArgumentException("--variant is brook or kafka");
+        if (!variant.equals("brook") && !variant.equals("kafka") && !variant.equals("client")) {
+            throw new IllegalArgumentException("--variant is brook, kafka or client");
         }
         int runs = Integer.parseInt(opts.getOrDefault("runs", "0"));
-        if (runs > 0) {
+        if (variant.equals("client")) {
+            clientShare(runs, opts.get("bootstrap"));
+        } else if (runs > 0) {
             summarize(variant, runs, opts.getOrDefault("added-classpath", ""));
         } else {
             measureOnce(variant);
+        }
+    }
+
+    /**
+     * The client's own share: with {@code runs > 0}, starts a warm broker here and runs the
+     * client-only JVMs against it; otherwise (in such a JVM) times the first produce to {@code bootstrap}.
+     */
+    private static void clientShare(int runs, String bootstrap) throws Exception {
+        if (runs <= 0) {
+            long started = System.nanoTime();
+            FirstProduce.produce(bootstrap);
+            System.out.println("figures variant=client first_ms=" + fmt((FirstProduce.acknowledged().get(0) - started) / 1e6));
+            return;
+        }
+        try (AutoCloseable broker = BrookBrokers.startWithTopic()) {
+            Map<String, List<Double>> values = runJvms("client", runs, List.of("--bootstrap", BrookBrokers.bootstrapServers(broker)));
+            System.out.printf(Locale.ROOT, "summary variant=client runs=%d first_ms=%s%n", runs,
+                    fmt(median(values.get("first_ms"))));
         }
     }
 
@@ -160,12 +184,24 @@ public final class StartupFigures {
 
     /** Runs {@code runs} fresh JVMs of this class (same java, options, class path) and prints medians. */
     private static void summarize(String variant, int runs, String addedClassPath) throws Exception {
+        Map<String, List<Double>> values = runJvms(variant, runs, List.of());
+        long[] jars = addedJars(addedClassPath);
+        System.out.printf(Locale.ROOT,
+                "summary variant=%s runs=%d first_ms=%s later_ms=%s heap_mb_per_broker=%s rss_mb_per_broker=%s added_jars=%d added_mb=%.1f%n",
+                variant, runs, fmt(median(values.get("first_ms"))), fmt(median(values.get("later_ms"))),
+                fmt(median(values.get("heap_mb_per_broker"))), fmt(median(values.get("rss_mb_per_broker"))),
+                jars[0], jars[1] / 1048576.0);
+    }
+
+    /** Runs {@code runs} fresh JVMs of this class for {@code variant}; the summarized figures of each, by key. */
+    private static Map<String, List<Double>> runJvms(String variant, int runs, List<String> extraArgs) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartupFigures.class.getName(),
                 "--variant", variant));
+        command.addAll(extraArgs);
         Map<String, List<Double>> values = new HashMap<>();
         for (int r = 1; r <= runs; r++) {
             Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -189,12 +225,7 @@ public final class StartupFigures {
                 }
             }
         }
-        long[] jars = addedJars(addedClassPath);
-        System.out.printf(Locale.ROOT,
-                "summary variant=%s runs=%d first_ms=%s later_ms=%s heap_mb_per_broker=%s rss_mb_per_broker=%s added_jars=%d added_mb=%.1f%n",
-                variant, runs, fmt(median(values.get("first_ms"))), fmt(median(values.get("later_ms"))),
-                fmt(median(values.get("heap_mb_per_broker"))), fmt(median(values.get("rss_mb_per_broker"))),
-                jars[0], jars[1] / 1048576.0);
+        return values;
     }
 
     /** Count and bytes of the class path entries not in {@link #BASELINE}. */
