@@ -10,23 +10,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,13 +28,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Kafka Streams application with {@code processing.guarantee=exactly_once_v2}: a count per key
- * through a repartition topic and a changelogged store, run in two instances one after the other
- * (the second restores the store from its changelog and continues from the committed offsets).
- * The counts read with read_committed must be exact: every input counted once. Runs against
- * Apache Kafka too.
+ * A Kafka Streams application with {@code processing.guarantee=exactly_once_v2} ({@link
+ * StreamsCountApp}: a count per key through a repartition topic and a changelogged store). Run in
+ * two instances one after the other (the second restores the store from its changelog and
+ * continues from the committed offsets), and killed with SIGKILL in a JVM of its own while input
+ * arrives and it writes counts, then started again. The counts read with read_committed must be
+ * exact: every input counted once, never over-counted. Runs against Apache Kafka too.
  */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class StreamsExactlyOnceCompatTest {
 
     private static final int KEYS = 5;
@@ -63,23 +58,8 @@ class StreamsExactlyOnceCompatTest {
     }
 
     private KafkaStreams streams(String appId, String input, String output) throws Exception {
-        StreamsBuilder b = new StreamsBuilder();
-        b.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
-                .groupBy((k, v) -> v, Grouped.with(Serdes.String(), Serdes.String()))
-                .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts"))
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
-                .toStream()
-                .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(stateDir, "state").toString());
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), "500");
-        return new KafkaStreams(b.build(), p);
+        return StreamsCountApp.create(cluster.bootstrapServers(), appId, input, output,
+                Files.createTempDirectory(stateDir, "state"));
     }
 
     private static void produceValues(String topic, int from, int count) throws Exception {
@@ -135,6 +115,70 @@ class StreamsExactlyOnceCompatTest {
         try (KafkaStreams second = streams(appId, input, output)) {
             second.start();
             assertThat(awaitCounts(output, expected(150))).isEqualTo(expected(150));
+        }
+    }
+
+    @Test
+    void shouldCountEachInputExactlyOnceWhenTheApplicationIsKilledMidStream() throws Exception {
+        String appId = Groups.unique("eos-kill");
+        String input = Groups.unique("words");
+        String output = Groups.unique("counts");
+        Groups.createTopic(cluster.bootstrapServers(), input, 2);
+        Groups.createTopic(cluster.bootstrapServers(), output, 2);
+        Path state = Files.createTempDirectory(stateDir, "state");
+        produceValues(input, 0, 200);
+        Path log = Files.createTempFile(stateDir, "app", ".log");
+        Process app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                StreamsCountApp.class.getName(), cluster.bootstrapServers(), appId, input, output, state.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread more = null;
+        try {
+            Groups.await(Duration.ofSeconds(90), "the application running and writing counts", () -> {
+                assertThat(app.isAlive()).as("the application is alive; its log: %s", readQuietly(log)).isTrue();
+                return outputEnd(output) > 0;
+            });
+            // more input while it works; killed once it has written some of that input's counts
+            long before = outputEnd(output);
+            more = new Thread(() -> {
+                try {
+                    produceValues(input, 200, 300);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "more-input");
+            more.start();
+            Groups.await(Duration.ofSeconds(60), "counts of the new input being written", () -> outputEnd(output) > before);
+        } finally {
+            app.destroyForcibly(); // SIGKILL: no commit, no close, an open transaction left behind
+            assertThat(app.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+        more.join(TimeUnit.SECONDS.toMillis(60));
+        assertThat(more.isAlive()).isFalse();
+        // the same instance again (same state directory, so the same transactional ids), in this JVM
+        try (KafkaStreams again = StreamsCountApp.create(cluster.bootstrapServers(), appId, input, output, state)) {
+            again.start();
+            assertThat(awaitCounts(output, expected(500))).isEqualTo(expected(500));
+        }
+    }
+
+    /** The sum of the output's end offsets, read_uncommitted (what the application has written so far). */
+    private static long outputEnd(String output) {
+        try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            Map<TopicPartition, OffsetSpec> latest = Map.of(new TopicPartition(output, 0), OffsetSpec.latest(),
+                    new TopicPartition(output, 1), OffsetSpec.latest());
+            return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(ListOffsetsResultInfo::offset).sum();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
         }
     }
 }
