@@ -307,9 +307,16 @@ public final class ClientTelemetry {
         return id;
     }
 
-    /** Forgets the instances not heard from for their expiry time (at most once a second). */
+    /**
+     * Forgets the instances not heard from for their expiry time: at most once a second on the
+     * requests' path, at every scrape (which walks them all anyway).
+     */
     private void sweep(long now) {
-        if (now - lastSweepMs < SWEEP_EVERY_MS && lastSweepMs != Long.MIN_VALUE) {
+        sweep(now, false);
+    }
+
+    private void sweep(long now, boolean always) {
+        if (!always && now - lastSweepMs < SWEEP_EVERY_MS && lastSweepMs != Long.MIN_VALUE) {
             return;
         }
         lastSweepMs = now;
@@ -329,7 +336,7 @@ public final class ClientTelemetry {
     public List<MetricSnapshot> snapshots() {
         List<ClientMetricsExposition.Labelled> all = new ArrayList<>();
         synchronized (this) {
-            sweep(clock.millis());
+            sweep(clock.millis(), true);
             for (ClientInstance inst : instances.values()) {
                 String instanceId = TelemetryIds.toKafkaString(inst.id);
                 for (MetricPoint p : inst.points.values()) {
