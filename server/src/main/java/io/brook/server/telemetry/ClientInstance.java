@@ -26,6 +26,8 @@ final class ClientInstance {
     long lastPushMs = Long.MIN_VALUE / 2;
     long lastHeardMs;
     boolean terminating;
+    /** A subscription was handed out since the last accepted push (Kafka compares the two times). */
+    boolean gotSinceLastPush;
     Errors lastError = Errors.NONE;
     final Map<MetricPoint.Series, MetricPoint> points = new LinkedHashMap<>();
 
@@ -50,10 +52,15 @@ final class ClientInstance {
      */
     boolean acceptGet(long now) {
         if (now - Math.max(lastGetMs, lastPushMs) >= pushIntervalMs) {
-            lastGetMs = now;
+            gotSubscription(now);
             return true;
         }
         return false;
+    }
+
+    void gotSubscription(long now) {
+        lastGetMs = now;
+        gotSinceLastPush = true;
     }
 
     /**
@@ -62,8 +69,9 @@ final class ClientInstance {
      * interval; records the time when accepted.
      */
     boolean acceptPush(long now) {
-        if (lastGetMs > lastPushMs || now - lastPushMs >= pushIntervalMs) {
+        if (gotSinceLastPush || now - lastPushMs >= pushIntervalMs) {
             lastPushMs = now;
+            gotSinceLastPush = false;
             return true;
         }
         return false;

@@ -163,7 +163,7 @@ public final class ClientTelemetry {
         if (!inst.acceptGet(now) && !retry) {
             return new GetTelemetrySubscriptionsResponse().errorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code());
         }
-        inst.lastGetMs = now;
+        inst.gotSubscription(now);
         inst.lastError = Errors.NONE;
         return new GetTelemetrySubscriptionsResponse().errorCode(Errors.NONE.code()).clientInstanceId(id)
                 .subscriptionId(inst.subscriptionId).acceptedCompressionTypes(ACCEPTED_COMPRESSION)
