@@ -43,6 +43,36 @@ class ClientTelemetryApisTest {
     }
 
     @Test
+    void alterConfigsReplacesASubscriptionAndListConfigResourcesV1ListsByType() throws Exception {
+        try (Brook brook = Brook.builder().start(); ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            brook.createTopic("listed", 1);
+            c.call(set("whole", "metrics", "a.", "interval.ms", "1000"), (short) 1);
+            io.brook.wire.message.AlterConfigsResponse replaced = c.call(new io.brook.wire.message.AlterConfigsRequest()
+                    .resources(List.of(new io.brook.wire.message.AlterConfigsRequest.AlterConfigsResource()
+                            .resourceType(CLIENT_METRICS).resourceName("whole").configs(List.of(
+                                    new io.brook.wire.message.AlterConfigsRequest.AlterableConfig().name("metrics")
+                                            .value("b."))))), (short) 2);
+            assertThat(replaced.responses().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            DescribeConfigsResponse described = c.call(new DescribeConfigsRequest().resources(List.of(
+                    new DescribeConfigsRequest.DescribeConfigsResource().resourceType(CLIENT_METRICS).resourceName("whole")
+                            .configurationKeys(null))), (short) 4);
+            assertThat(described.results().get(0).configs()).extracting(r -> r.name() + "=" + r.value())
+                    .containsExactly("metrics=b.");
+
+            ListConfigResourcesResponse metricsOnly = c.call(new ListConfigResourcesRequest()
+                    .resourceTypes(List.of(CLIENT_METRICS)), (short) 1);
+            assertThat(metricsOnly.configResources()).extracting(r -> r.resourceType() + ":" + r.resourceName())
+                    .containsExactly("16:whole");
+            ListConfigResourcesResponse all = c.call(new ListConfigResourcesRequest(), (short) 1);
+            assertThat(all.configResources()).extracting(r -> r.resourceType() + ":" + r.resourceName())
+                    .contains("2:listed", "16:whole");
+            ListConfigResourcesResponse unknown = c.call(new ListConfigResourcesRequest()
+                    .resourceTypes(List.of((byte) 99)), (short) 1);
+            assertThat(unknown.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        }
+    }
+
+    @Test
     void badPushesGetKafkasErrorsAndTheBrokerKeepsServing() throws Exception {
         MutableClock clock = new MutableClock(1_000_000);
         try (Brook brook = Brook.builder().clock(clock).config("telemetry.max.bytes", "1000").start();
