@@ -24,6 +24,7 @@ import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
+import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
@@ -206,7 +207,10 @@ public final class Brook implements AutoCloseable {
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security);
+            ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),
+                    clock == null ? Clock.systemUTC() : clock, RandomIds::uuid);
+            m.clientMetrics(telemetry::snapshots);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security, telemetry);
             if (faults != null) {
                 faults.attach(net, apis);
             }

@@ -4,6 +4,7 @@ import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterConfigsResponse;
 import io.brook.wire.protocol.ApiMessage;
@@ -16,14 +17,17 @@ import java.util.Set;
 
 /**
  * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
- * of the topic's overrides. Apache Kafka 4.x still serves it, and kafkajs and librdkafka use it.
+ * of the topic's overrides (and for client metrics subscriptions, {@link ClientMetricsResources}).
+ * Apache Kafka 4.x still serves it, and kafkajs and librdkafka use it.
  */
 final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
 
     private final BrokerContext broker;
+    private final ClientTelemetry telemetry;
 
-    AlterConfigsHandler(BrokerContext broker) {
+    AlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
         this.broker = broker;
+        this.telemetry = telemetry;
     }
 
     @Override
@@ -32,10 +36,12 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
         Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
+            boolean clientMetrics = res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS;
             Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
                     ? TopicConfigChange.DUPLICATE_RESOURCE
+                    : clientMetrics ? ClientMetricsResources.replace(telemetry, res, request.validateOnly())
                     : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
-            if (err == null) {
+            if (err == null && !clientMetrics) {
                 Map<String, String> next = new LinkedHashMap<>();
                 for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
                     if (c.value() == null) {

@@ -54,6 +54,9 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
             ctx.respond(request.errorResponse(version, Errors.REBOOTSTRAP_REQUIRED));
             return;
         }
+        if (version >= 3 && ctx.session() != null) {
+            ctx.session().clientSoftware(request.clientSoftwareName(), request.clientSoftwareVersion());
+        }
         ApiVersionsResponse table = ctx.apis().apiVersionsResponse();
         ApiVersionsResponse response = new ApiVersionsResponse().errorCode(table.errorCode()).apiKeys(table.apiKeys());
         features.addTo(response, version);

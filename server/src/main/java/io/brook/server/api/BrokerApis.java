@@ -88,6 +88,10 @@ import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.TxnOffsetCommitRequest;
 import io.brook.wire.message.WriteTxnMarkersRequest;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.server.telemetry.ClientTelemetry;
+import io.brook.wire.message.GetTelemetrySubscriptionsRequest;
+import io.brook.wire.message.ListConfigResourcesRequest;
+import io.brook.wire.message.PushTelemetryRequest;
 
 /**
  * The APIs this broker serves, each with the version range it advertises in ApiVersions: the one
@@ -106,12 +110,13 @@ public final class BrokerApis {
 
     /**
      * The handler table over {@code broker}; long-poll fetches wait in {@code fetchWaiters},
-     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features};
+     * incremental fetch sessions live in {@code fetchSessions}, ApiVersions lists {@code features},
+     * KIP-714 client telemetry goes to {@code telemetry};
      * with the broker's security: its SCRAM credentials, and its authorizer, whose checks
      * ({@link AclChecks}) go in front of every handler when it is enabled.
      */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
-            FeatureLevels features, BrokerSecurity security) {
+            FeatureLevels features, BrokerSecurity security, ClientTelemetry telemetry) {
         ScramCredentials scram = security.scram();
         Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
@@ -145,15 +150,15 @@ public final class BrokerApis {
                         new TxnOffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler(broker))
-                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker))
-                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker))
+                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker, telemetry))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker, telemetry))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, DescribeLogDirsRequest::read, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
                         new CreatePartitionsHandler(broker))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
                 .register(ApiKey.ELECT_LEADERS, 0, 2, ElectLeadersRequest::read, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
-                        new IncrementalAlterConfigsHandler(broker))
+                        new IncrementalAlterConfigsHandler(broker, telemetry))
                 .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0, ListPartitionReassignmentsRequest::read,
                         new ListPartitionReassignmentsHandler())
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
@@ -174,6 +179,11 @@ public final class BrokerApis {
                         new DescribeClientQuotasHandler(security.quotaStore()))
                 .register(ApiKey.ALTER_CLIENT_QUOTAS, 0, 1, AlterClientQuotasRequest::read,
                         new AlterClientQuotasHandler(security.quotaStore()))
+                .register(ApiKey.GET_TELEMETRY_SUBSCRIPTIONS, 0, 0, GetTelemetrySubscriptionsRequest::read,
+                        new GetTelemetrySubscriptionsHandler(telemetry))
+                .register(ApiKey.PUSH_TELEMETRY, 0, 0, PushTelemetryRequest::read, new PushTelemetryHandler(telemetry))
+                .register(ApiKey.LIST_CONFIG_RESOURCES, 0, 1, ListConfigResourcesRequest::read,
+                        new ListConfigResourcesHandler(broker, telemetry))
                 .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
                 .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
                 .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))

@@ -5,6 +5,7 @@ import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
@@ -27,7 +28,8 @@ import java.util.Map;
  * DescribeConfigs (key 32) for topics (every topic config with its effective value and source:
  * topic override, dynamic or static broker setting, or default) and for brokers: this broker's id
  * gives every key Brook knows with the value in force (writable: the {@link DynamicBrokerConfig}
- * keys), the empty name the cluster-wide default scope (only what was set in it), as Kafka does.
+ * keys), the empty name the cluster-wide default scope (only what was set in it), as Kafka does;
+ * for client metrics subscriptions ({@link ClientMetricsResources}).
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
 
@@ -35,9 +37,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     static final byte RESOURCE_BROKER = 4;
 
     private final BrokerContext broker;
+    private final ClientTelemetry telemetry;
 
-    DescribeConfigsHandler(BrokerContext broker) {
+    DescribeConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
         this.broker = broker;
+        this.telemetry = telemetry;
     }
 
     @Override
@@ -51,6 +55,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, version);
                 case RESOURCE_BROKER -> broker(broker, res, r, version);
                 case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
+                case ClientMetricsResources.RESOURCE_CLIENT_METRICS -> ClientMetricsResources.describe(telemetry, res, r);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
                         .errorMessage("Unsupported resource type " + res.resourceType());
             }

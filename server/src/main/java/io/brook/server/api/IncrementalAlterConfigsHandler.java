@@ -4,6 +4,7 @@ import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.wire.message.IncrementalAlterConfigsRequest;
@@ -25,7 +26,7 @@ import java.util.Set;
  * IncrementalAlterConfigs (key 44, KIP-339) for topic configs: SET, DELETE, APPEND and SUBTRACT
  * (the last two for list configs only) applied to the topic's current overrides, then validated
  * and stored as a whole. For broker resources, the settings that may change at run time
- * ({@link BrokerConfigChange}).
+ * ({@link BrokerConfigChange}); for client metrics subscriptions, {@link ClientMetricsResources}.
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
 
@@ -35,9 +36,11 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
     static final byte OP_SUBTRACT = 3;
 
     private final BrokerContext broker;
+    private final ClientTelemetry telemetry;
 
-    IncrementalAlterConfigsHandler(BrokerContext broker) {
+    IncrementalAlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
         this.broker = broker;
+        this.telemetry = telemetry;
     }
 
     @Override
@@ -53,6 +56,8 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 err = BrokerConfigChange.alter(broker, res, request.validateOnly());
             } else if (res.resourceType() == BrokerLoggers.RESOURCE_BROKER_LOGGER) {
                 err = BrokerLoggers.alter(broker, res, request.validateOnly());
+            } else if (res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS) {
+                err = ClientMetricsResources.alter(telemetry, res, request.validateOnly());
             } else {
                 err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {

@@ -82,6 +82,8 @@ public final class BrokerConfig {
     public static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
     /** The HTTP admin listener (metrics, health): {@code HOST:PORT}, or {@code none}. */
     public static final String HTTP_LISTENER = "brook.http.listener";
+    /** KIP-714: the largest PushTelemetry payload (compressed) accepted. */
+    public static final String TELEMETRY_MAX_BYTES = "telemetry.max.bytes";
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
     public static final String LOG_ROLL_MS = "log.roll.ms";
@@ -453,6 +455,10 @@ public final class BrokerConfig {
 
     public int fetchMaxWaitingPartitions() {
         return intValue(FETCH_MAX_WAITING_PARTITIONS);
+    }
+
+    public int telemetryMaxBytes() {
+        return intValue(TELEMETRY_MAX_BYTES);
     }
 
     /** Most incremental fetch sessions (KIP-227) open at once; 0 = none (every fetch sessionless). */

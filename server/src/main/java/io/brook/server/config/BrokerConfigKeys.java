@@ -86,6 +86,8 @@ final class BrokerConfigKeys {
                 key(HTTP_LISTENER, Type.STRING, "127.0.0.1:9644", Check.NONE,
                         "HOST:PORT of the HTTP admin listener (/metrics in Prometheus text, /health, /ready);"
                                 + " port 0 picks a free one, none disables it."),
+                key(TELEMETRY_MAX_BYTES, Type.INT, "1048576", Check.atLeast(1),
+                        "Largest client metrics payload (KIP-714 PushTelemetry, after compression) accepted."),
                 key(NETWORK_EPOLL, Type.BOOLEAN, "true", Check.NONE,
                         "Use Linux's native epoll transport when available; false = Java NIO."),
                 key(NETWORK_INLINE_REQUESTS, Type.BOOLEAN, "true", Check.NONE,

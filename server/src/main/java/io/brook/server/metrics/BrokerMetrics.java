@@ -79,6 +79,8 @@ public final class BrokerMetrics implements AutoCloseable {
     private volatile long startupMs = -1;
     private volatile long logRecoveryMs = -1;
     private volatile GroupMetrics groups;
+    private volatile java.util.function.Supplier<java.util.List<io.prometheus.metrics.model.snapshots.MetricSnapshot>>
+            clientMetrics = java.util.List::of;
 
     public BrokerMetrics(boolean jmxEnabled) {
         this.allTopics = new TopicMetrics(topicMeters(null), null);
@@ -178,6 +180,19 @@ public final class BrokerMetrics implements AutoCloseable {
 
     void groups(GroupMetrics g) {
         this.groups = g;
+    }
+
+    /**
+     * Where the Prometheus endpoint gets the metrics clients pushed (KIP-714), families whose
+     * names are not the broker's own; none until set.
+     */
+    public void clientMetrics(
+            java.util.function.Supplier<java.util.List<io.prometheus.metrics.model.snapshots.MetricSnapshot>> source) {
+        this.clientMetrics = source;
+    }
+
+    java.util.List<io.prometheus.metrics.model.snapshots.MetricSnapshot> clientMetrics() {
+        return clientMetrics.get();
     }
 
     // ------------------------------------------------------------------ broker state

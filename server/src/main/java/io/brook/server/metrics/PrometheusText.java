@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * The broker's metrics in Prometheus' text format, written by the Prometheus Java client's
  * exposition library from snapshots of the Dropwizard registry (the client's own Dropwizard
  * bridge is not used: it would name the metrics after the registry keys, which are JMX names),
- * plus the client's JVM metrics ({@code jvm_*}, {@code process_*}).
+ * plus the client's JVM metrics ({@code jvm_*}, {@code process_*}) and the metrics clients pushed
+ * (KIP-714, {@link BrokerMetrics#clientMetrics}).
  *
  * <p>Mapping, as the usual jmx_exporter rules for Kafka do it: the family name is
  * {@link MetricName#prometheusName()}, the tags other than type and name are labels; a meter is a
@@ -91,6 +92,16 @@ public final class PrometheusText {
         }
         for (MetricSnapshot s : jvm().scrape()) {
             out.add(s);
+        }
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (MetricSnapshot s : out) {
+            taken.add(s.getMetadata().getPrometheusName());
+        }
+        for (MetricSnapshot s : metrics.clientMetrics()) {
+            // a pushed family never replaces one of the broker's own
+            if (taken.add(s.getMetadata().getPrometheusName())) {
+                out.add(s);
+            }
         }
         return new MetricSnapshots(out);
     }

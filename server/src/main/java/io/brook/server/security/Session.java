@@ -32,6 +32,7 @@ import java.util.List;
 public final class Session {
 
     public static final String ANONYMOUS = "User:ANONYMOUS";
+    public static final String UNKNOWN_SOFTWARE = "unknown";
 
     private final ListenerSecurity listener;
     private volatile boolean authenticated;
@@ -42,6 +43,9 @@ public final class Session {
     private boolean handshakeDone;
     /** When the authentication expires (clock millis, KIP-368), or 0 for never. */
     private volatile long expiresAtMs;
+    /** What the client said it is in ApiVersions v3+ (KIP-511); Kafka's "unknown" until then. */
+    private volatile String clientSoftwareName = UNKNOWN_SOFTWARE;
+    private volatile String clientSoftwareVersion = UNKNOWN_SOFTWARE;
 
     Session(ListenerSecurity listener) {
         this.listener = listener;
@@ -56,6 +60,20 @@ public final class Session {
     /** {@code User:<name>}: who the connection acts as. */
     public String principal() {
         return principal;
+    }
+
+    /** Records the client software name and version of an ApiVersions request (v3+). */
+    public void clientSoftware(String name, String version) {
+        this.clientSoftwareName = name;
+        this.clientSoftwareVersion = version;
+    }
+
+    public String clientSoftwareName() {
+        return clientSoftwareName;
+    }
+
+    public String clientSoftwareVersion() {
+        return clientSoftwareVersion;
     }
 
     public boolean authenticated() {

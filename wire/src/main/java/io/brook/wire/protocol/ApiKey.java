@@ -60,6 +60,9 @@ public enum ApiKey {
     LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", 0, 1, 0),
+    GET_TELEMETRY_SUBSCRIPTIONS(71, "GetTelemetrySubscriptions", 0, 0, 0),
+    PUSH_TELEMETRY(72, "PushTelemetry", 0, 0, 0),
+    LIST_CONFIG_RESOURCES(74, "ListConfigResources", 0, 1, 0),
     DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0);
 
     /** Highest API key id plus one; keys are small, so lookup is an array index. */

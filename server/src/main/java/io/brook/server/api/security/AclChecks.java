@@ -336,6 +336,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
+            case LIST_CONFIG_RESOURCES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER_CONFIGS);
             case CREATE_ACLS, DELETE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             default -> null;
