@@ -151,6 +151,7 @@ public final class Brook implements AutoCloseable {
         BrokerMetrics m = metrics;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
+        features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE));
         try {
             pool = IoPool.create(config.numIoThreads());
             BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
