@@ -10,6 +10,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.http.AdminHttpServer;
+import io.brook.server.http.ConsoleState;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.GroupMetrics;
 import io.brook.server.network.ApiTable;
@@ -47,6 +48,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -181,8 +183,10 @@ public final class Brook implements AutoCloseable {
                 try {
                     GroupCoordinator loading = groups;
                     // ready: recovered, listening, and __consumer_offsets loaded (in the background)
-                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
-                            () -> ready && loading.loaded().isDone());
+                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m,
+                            new ConsoleState(() -> topics.all().stream()
+                                    .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
+                            pool, () -> ready && loading.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;
