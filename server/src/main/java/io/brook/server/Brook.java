@@ -77,6 +77,7 @@ public final class Brook implements AutoCloseable {
     private static final long JMX_PUBLISH_DELAY_MS = 2_000;
 
     private final Path dataDir;
+    private final boolean metricsRecording;
     private final boolean ownsDataDir;
     /** The settings every start parses: after the first, the listener's port is the one bound then. */
     private final Map<String, String> settings;
@@ -115,8 +116,9 @@ public final class Brook implements AutoCloseable {
      * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
      */
     private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults,
-            Executor groupLoadExecutor)
+            Executor groupLoadExecutor, boolean metricsRecording)
             throws IOException, InterruptedException {
+        this.metricsRecording = metricsRecording;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.settings = settings;
@@ -149,7 +151,7 @@ public final class Brook implements AutoCloseable {
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         long t0 = System.nanoTime();
-        this.metrics = new BrokerMetrics(true);
+        this.metrics = new BrokerMetrics(true, metricsRecording);
         BrokerMetrics m = metrics;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
@@ -537,6 +539,7 @@ public final class Brook implements AutoCloseable {
         private Path dataDir;
         private Clock clock;
         private boolean faults;
+        private boolean metricsRecording = true;
         private Executor groupLoadExecutor;
         private boolean httpListenerByDefault;
 
@@ -569,6 +572,16 @@ public final class Brook implements AutoCloseable {
          */
         public Builder faults(boolean on) {
             this.faults = on;
+            return this;
+        }
+
+        /**
+         * Benchmarks: {@code false} makes the hot path record no metrics (BrokerTopicMetrics,
+         * request metrics, flush timings), so that a benchmark can measure what recording costs.
+         * On by default, and always in bin/brook.
+         */
+        public Builder metricsRecording(boolean on) {
+            this.metricsRecording = on;
             return this;
         }
 
@@ -655,7 +668,7 @@ public final class Brook implements AutoCloseable {
                 BrokerConfig.parse(p); // invalid settings fail before anything is created
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor);
+                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor, metricsRecording);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
                         b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),
