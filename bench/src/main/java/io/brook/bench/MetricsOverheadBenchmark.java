@@ -60,12 +60,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * of a partition filled beforehand. Old segments are deleted by size retention so that long runs
  * do not fill the disk.
  *
- * <p>Run on a quiet machine, after {@code mvn -B -q -pl wire,storage,coordinator,server,bench -am
+ * <p>Run on a quiet machine, after {@code mvn -B -q -pl testkit,wire,storage,coordinator,server,bench
  * package -DskipTests}:
  * <pre>java -jar bench/target/benchmarks.jar MetricsOverheadBenchmark</pre>
- * (two parameter values × two benchmarks × three forks × (5 + 10) two-second iterations: about
- * 6 minutes; add {@code -t 2} for two connections, {@code -f 1 -wi 1 -i 1 -w 1 -r 1} for a quick
- * check that it works). Compare each benchmark's two scores and their error bars: a difference
+ * (two parameter values × two benchmarks × three forks × (5 + 10) two-second iterations, and a
+ * broker start per fork: about 8 minutes; add {@code -t 2} for two connections, or
+ * {@code -f 1 -wi 1 -i 1 -w 2 -r 2} for a check that it works, under a minute). Compare each benchmark's two scores and their error bars: a difference
  * within the error says the cost is below what the run can resolve.
  */
 @State(Scope.Benchmark)
