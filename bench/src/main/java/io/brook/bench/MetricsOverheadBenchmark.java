@@ -65,8 +65,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>java -jar bench/target/benchmarks.jar MetricsOverheadBenchmark</pre>
  * (two parameter values × two benchmarks × three forks × (5 + 10) two-second iterations, and a
  * broker start per fork: about 8 minutes; add {@code -t 2} for two connections, or
- * {@code -f 1 -wi 1 -i 1 -w 2 -r 2} for a check that it works, under a minute). Compare each benchmark's two scores and their error bars: a difference
- * within the error says the cost is below what the run can resolve.
+ * {@code -f 1 -wi 1 -i 1 -w 2 -r 2} for a check that it works, under a minute). Compare each
+ * benchmark's two scores and their error bars: a difference within the error says the cost is
+ * below what the run can resolve.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
