@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.api.FeatureLevels;
+import io.brook.testkit.MutableClock;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
@@ -120,18 +121,22 @@ class UpdateFeaturesTest {
         }
     }
 
+    /** Clients keep the features of the highest epoch they saw: a restart must not lower it, even when the clock did. */
     @Test
     void finalizedLevelsAndTheirEpochSurviveARestart() throws Exception {
         Path data = tmp.resolve("data");
+        MutableClock clock = new MutableClock(System.currentTimeMillis());
         long epoch;
-        try (Brook brook = Brook.builder().port(0).dataDir(data).start(); Admin admin = admin(brook)) {
+        try (Brook brook = Brook.builder().port(0).dataDir(data).clock(clock).start(); Admin admin = admin(brook)) {
             update(admin, FeatureLevels.GROUP_VERSION, 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE, false);
+            clock.advance(60_000);
             update(admin, MV, 33, FeatureUpdate.UpgradeType.UPGRADE, false);
             epoch = describe(admin).finalizedFeaturesEpoch().orElseThrow();
-            assertThat(brook.features().epoch()).isEqualTo(epoch);
+            assertThat(brook.features().epoch()).isEqualTo(epoch).isEqualTo(clock.millis());
         }
-        try (Brook brook = Brook.builder().port(0).dataDir(data).start(); Admin admin = admin(brook)) {
-            assertThat(brook.features().epoch()).isGreaterThanOrEqualTo(epoch);
+        clock.advance(-30_000);
+        try (Brook brook = Brook.builder().port(0).dataDir(data).clock(clock).start(); Admin admin = admin(brook)) {
+            assertThat(describe(admin).finalizedFeaturesEpoch()).hasValue(epoch);
             assertThat(describe(admin).finalizedFeatures().get(MV).maxVersionLevel()).isEqualTo((short) 33);
         }
     }
