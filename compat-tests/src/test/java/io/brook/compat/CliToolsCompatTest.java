@@ -51,9 +51,9 @@ class CliToolsCompatTest {
     }
 
     /** What a tool printed (standard output and error together) and how it exited. */
-    private record Run(int exit, String output) { }
+    record Run(int exit, String output) { }
 
-    private static Run tool(String mainClass, String... args) throws IOException, InterruptedException {
+    static Run tool(String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");

@@ -10,6 +10,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.http.AdminHttpServer;
+import io.brook.server.http.ConsoleState;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.GroupMetrics;
 import io.brook.server.network.ApiTable;
@@ -49,6 +50,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +79,7 @@ public final class Brook implements AutoCloseable {
     private static final long JMX_PUBLISH_DELAY_MS = 2_000;
 
     private final Path dataDir;
+    private final boolean metricsRecording;
     private final boolean ownsDataDir;
     /** The settings every start parses: after the first, the listener's port is the one bound then. */
     private final Map<String, String> settings;
@@ -116,8 +119,9 @@ public final class Brook implements AutoCloseable {
      * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
      */
     private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults,
-            Executor groupLoadExecutor)
+            Executor groupLoadExecutor, boolean metricsRecording)
             throws IOException, InterruptedException {
+        this.metricsRecording = metricsRecording;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
         this.settings = settings;
@@ -150,10 +154,11 @@ public final class Brook implements AutoCloseable {
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         long t0 = System.nanoTime();
-        this.metrics = new BrokerMetrics(true);
+        this.metrics = new BrokerMetrics(true, metricsRecording);
         BrokerMetrics m = metrics;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
+        features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE));
         BackgroundBind binding = null;
         try {
             ExecutorService ioPool = IoPool.create(config.numIoThreads());
@@ -189,8 +194,10 @@ public final class Brook implements AutoCloseable {
                 try {
                     GroupCoordinator loading = groups;
                     // ready: recovered, listening, and __consumer_offsets loaded (in the background)
-                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
-                            () -> ready && loading.loaded().isDone());
+                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m,
+                            new ConsoleState(() -> topics.all().stream()
+                                    .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
+                            pool, () -> ready && loading.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;
@@ -546,6 +553,7 @@ public final class Brook implements AutoCloseable {
         private Path dataDir;
         private Clock clock;
         private boolean faults;
+        private boolean metricsRecording = true;
         private Executor groupLoadExecutor;
         private boolean httpListenerByDefault;
 
@@ -578,6 +586,16 @@ public final class Brook implements AutoCloseable {
          */
         public Builder faults(boolean on) {
             this.faults = on;
+            return this;
+        }
+
+        /**
+         * Benchmarks: {@code false} makes the hot path record no metrics (BrokerTopicMetrics,
+         * request metrics, flush timings), so that a benchmark can measure what recording costs.
+         * On by default, and always in bin/brook.
+         */
+        public Builder metricsRecording(boolean on) {
+            this.metricsRecording = on;
             return this;
         }
 
@@ -664,7 +682,7 @@ public final class Brook implements AutoCloseable {
                 BrokerConfig.parse(p); // invalid settings fail before anything is created
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor);
+                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor, metricsRecording);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
                         b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),

@@ -86,6 +86,7 @@ import io.brook.wire.message.SaslAuthenticateRequest;
 import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.UpdateFeaturesRequest;
 import io.brook.wire.message.WriteTxnMarkersRequest;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.server.telemetry.ClientTelemetry;
@@ -163,6 +164,8 @@ public final class BrokerApis {
                         new ListPartitionReassignmentsHandler())
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_QUORUM, 0, 2, DescribeQuorumRequest::read, new DescribeQuorumHandler(broker))
+                .register(ApiKey.UPDATE_FEATURES, 0, 2, UpdateFeaturesRequest::read,
+                        new UpdateFeaturesHandler(broker.nodeId(), features))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0, DescribeProducersRequest::read,
                         new DescribeProducersHandler(broker))

@@ -1,15 +1,26 @@
 package io.brook.server.api;
 
 import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.storage.file.DurableFiles;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.FinalizedFeatureKey;
 import io.brook.wire.message.ApiVersionsResponse.SupportedFeatureKey;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * The feature levels of this broker (KIP-584): for each feature the range of levels Brook
@@ -50,6 +61,13 @@ import java.util.Map;
  * two changes fall into the same millisecond (Kafka uses the offset of the change in its metadata
  * log).
  *
+ * <p>Levels an operator finalizes (UpdateFeatures, {@code kafka-features.sh}) go through
+ * {@link #finalizeLevels(Map)}: once {@link #persistIn(Path)} named a file, they are written there
+ * durably before they are in force, and read back at the next start, where they replace the
+ * defaults above (only the features an operator set; the others keep Brook's default level). A
+ * stored level outside what this Brook supports stops the start, as an incompatible finalized
+ * level stops a Kafka broker.
+ *
  * <p>Thread-safe: changes replace an immutable snapshot that the ApiVersions handler reads.
  */
 public final class FeatureLevels {
@@ -82,8 +100,19 @@ public final class FeatureLevels {
             List<SupportedFeatureKey> supportedWithoutLevel0, List<FinalizedFeatureKey> finalized) {
     }
 
+    /** Name of the file in the meta directory that keeps the levels operators finalized. */
+    public static final String FILE = "finalized-features";
+
+    /** Key of the epoch in the file of {@link #persistIn(Path)}; the levels are under {@value #LEVEL_PREFIX}. */
+    private static final String EPOCH_KEY = "epoch";
+    private static final String LEVEL_PREFIX = "level.";
+
     private final Clock clock;
     private volatile Snapshot snapshot;
+    /** Where finalized levels are kept, or null (not persisted). Guarded by this. */
+    private Path file;
+    /** The levels operators finalized, as stored in {@link #file}. Guarded by this. */
+    private Map<String, Short> operatorLevels = Map.of();
 
     private FeatureLevels(Clock clock, Map<String, Levels> features) {
         this.clock = clock;
@@ -135,6 +164,86 @@ public final class FeatureLevels {
             throw new IllegalArgumentException("unknown feature " + feature);
         }
         change(feature, new Levels(old.min, old.max, level));
+    }
+
+    /**
+     * Reads the levels an operator finalized from {@code file} (when it exists) and keeps later
+     * changes there. Call once, at start, after the supported ranges are set.
+     *
+     * @throws IllegalStateException when a stored level is not one this Brook supports
+     */
+    public synchronized void persistIn(Path file) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            this.file = file;
+            return;
+        }
+        Snapshot old = snapshot;
+        Map<String, Levels> f = new LinkedHashMap<>(old.features);
+        Map<String, Short> stored = new TreeMap<>();
+        long epoch = old.epoch;
+        for (String key : p.stringPropertyNames()) {
+            String value = p.getProperty(key).trim();
+            if (key.equals(EPOCH_KEY)) {
+                epoch = Math.max(epoch, Long.parseLong(value));
+                continue;
+            }
+            if (!key.startsWith(LEVEL_PREFIX)) {
+                continue;
+            }
+            String feature = key.substring(LEVEL_PREFIX.length());
+            short level = Short.parseShort(value);
+            Levels l = f.get(feature);
+            if (l == null || !supports(l, level)) {
+                throw new IllegalStateException(file + " finalizes " + feature + " at level " + level
+                        + ", which this Brook does not support (" + (l == null ? "unknown feature"
+                        : "supported " + l.min + ".." + l.max) + ")");
+            }
+            f.put(feature, new Levels(l.min, l.max, level));
+            stored.put(feature, level);
+        }
+        this.operatorLevels = Collections.unmodifiableMap(stored);
+        this.file = file;
+        snapshot = snapshot(f, epoch);
+    }
+
+    /**
+     * Finalizes every feature of {@code updates} at its level (0 turns it off) as one change, one
+     * epoch step (also when no level differs, as a Kafka controller appends the records anyway);
+     * persisted first when {@link #persistIn(Path)} named a file. Every level must be supported:
+     * callers validate (see the UpdateFeatures handler).
+     */
+    public synchronized void finalizeLevels(Map<String, Short> updates) throws IOException {
+        Snapshot old = snapshot;
+        Map<String, Levels> f = new LinkedHashMap<>(old.features);
+        Map<String, Short> stored = new TreeMap<>(operatorLevels);
+        for (Map.Entry<String, Short> e : updates.entrySet()) {
+            Levels l = f.get(e.getKey());
+            short level = e.getValue();
+            if (l == null || !supports(l, level)) {
+                throw new IllegalArgumentException("unsupported level " + level + " of " + e.getKey());
+            }
+            f.put(e.getKey(), new Levels(l.min, l.max, level));
+            stored.put(e.getKey(), level);
+        }
+        long epoch = Math.max(old.epoch + 1, clock.millis());
+        if (file != null) {
+            Properties p = new Properties();
+            p.setProperty(EPOCH_KEY, Long.toString(epoch));
+            stored.forEach((k, v) -> p.setProperty(LEVEL_PREFIX + k, Short.toString(v)));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            p.store(new OutputStreamWriter(out, StandardCharsets.UTF_8), "Brook: feature levels finalized by operators");
+            DurableFiles.writeAtomically(file, out.toByteArray());
+        }
+        this.operatorLevels = Collections.unmodifiableMap(stored);
+        snapshot = snapshot(f, epoch);
+    }
+
+    /** Whether {@code level} is within the supported range of {@code l} (0, off, only when the range holds it). */
+    private static boolean supports(Levels l, short level) {
+        return level >= l.min && level <= l.max;
     }
 
     private void change(String feature, Levels levels) {

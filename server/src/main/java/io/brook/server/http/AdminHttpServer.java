@@ -44,9 +44,11 @@ import org.slf4j.LoggerFactory;
  * event loops:
  *
  * <ul>
- *   <li>{@code GET /}: the console, a page that reads {@code /metrics} every two seconds and shows
- *       the broker, its topics and its consumer groups' lag (plain HTML, CSS and JavaScript in the
- *       jar, {@code console/});</li>
+ *   <li>{@code GET /}: the console, a page that reads {@code /metrics} and {@code /console.json}
+ *       every two seconds and shows the broker, its topics (with their configs) and its consumer
+ *       groups' lag and members (plain HTML, CSS and JavaScript in the jar, {@code console/});</li>
+ *   <li>{@code GET /console.json}: what the console shows besides metrics: topic configs and
+ *       group members ({@link ConsoleState});</li>
  *   <li>{@code GET /metrics}: every metric in Prometheus' text format ({@link PrometheusText});</li>
  *   <li>{@code GET /health}: 200 while the process serves HTTP at all;</li>
  *   <li>{@code GET /ready}: 200 once the logs are recovered, the group coordinator has loaded
@@ -55,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *
  * Read-only: anything but GET and HEAD is answered 405; the listener has no authentication yet,
  * which is why it binds to the loopback address by default. A scrape reads gauges that may wait
- * briefly for the group coordinator, so it runs on {@code blocking} (the I/O pool), never on an
+ * briefly for the group coordinator (so does {@code /console.json}), so it runs on {@code blocking} (the I/O pool), never on an
  * event loop; the answer is written from there.
  */
 public final class AdminHttpServer implements AutoCloseable {
@@ -75,7 +77,7 @@ public final class AdminHttpServer implements AutoCloseable {
      * @throws IllegalStateException when the address cannot be bound
      */
     public static AdminHttpServer start(Listener listener, EventLoopGroup loops,
-            Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, Executor blocking,
+            Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, ConsoleState state, Executor blocking,
             BooleanSupplier ready) {
         PrometheusText text = new PrometheusText(metrics);
         Map<String, StaticFile> console = Map.of(
@@ -87,7 +89,7 @@ public final class AdminHttpServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
-                                new Routes(text, console, blocking, ready));
+                                new Routes(text, state, console, blocking, ready));
                     }
                 });
         InetSocketAddress address = listener.wildcardHost() ? new InetSocketAddress(listener.port())
@@ -128,12 +130,15 @@ public final class AdminHttpServer implements AutoCloseable {
 
     private static final class Routes extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final PrometheusText text;
+        private final ConsoleState state;
         private final Map<String, StaticFile> console;
         private final Executor blocking;
         private final BooleanSupplier ready;
 
-        Routes(PrometheusText text, Map<String, StaticFile> console, Executor blocking, BooleanSupplier ready) {
+        Routes(PrometheusText text, ConsoleState state, Map<String, StaticFile> console, Executor blocking,
+                BooleanSupplier ready) {
             this.text = text;
+            this.state = state;
             this.console = console;
             this.blocking = blocking;
             this.ready = ready;
@@ -156,6 +161,13 @@ public final class AdminHttpServer implements AutoCloseable {
                 case "/metrics" -> {
                     try {
                         blocking.execute(() -> send(ctx, keepAlive, head, scrape(ctx)));
+                    } catch (RejectedExecutionException e) {
+                        send(ctx, false, head, plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "stopping\n"));
+                    }
+                }
+                case "/console.json" -> {
+                    try {
+                        blocking.execute(() -> send(ctx, keepAlive, head, json(state.json())));
                     } catch (RejectedExecutionException e) {
                         send(ctx, false, head, plain(HttpResponseStatus.SERVICE_UNAVAILABLE, "stopping\n"));
                     }
@@ -185,6 +197,14 @@ public final class AdminHttpServer implements AutoCloseable {
             }
             FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body);
             r.headers().set(HttpHeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
+            return r;
+        }
+
+        private static FullHttpResponse json(String json) {
+            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                    Unpooled.copiedBuffer(json, StandardCharsets.UTF_8));
+            r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+            r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
             return r;
         }
 

@@ -66,6 +66,9 @@ public final class BrokerMetrics implements AutoCloseable {
     private final MetricRegistry registry = new MetricRegistry();
     private final ConcurrentMap<String, MetricName> names = new ConcurrentHashMap<>();
     private final boolean jmxEnabled;
+    private final boolean recording;
+    /** What handlers mark when not {@link #recording}: meters that count nothing. */
+    private final TopicMetrics notRecorded;
     private JmxReporter jmx;
     private boolean closed;
     private final TopicMetrics allTopics;
@@ -83,6 +86,18 @@ public final class BrokerMetrics implements AutoCloseable {
             clientMetrics = java.util.List::of;
 
     public BrokerMetrics(boolean jmxEnabled) {
+        this(jmxEnabled, true);
+    }
+
+    /**
+     * {@code recording} false: the hot path records nothing (the BrokerTopicMetrics handlers
+     * mark, the request metrics, the flush timings), which only a benchmark wants, to measure
+     * what recording costs (bench's {@code MetricsOverheadBenchmark}); gauges still read what
+     * they read when asked.
+     */
+    public BrokerMetrics(boolean jmxEnabled, boolean recording) {
+        this.recording = recording;
+        this.notRecorded = recording ? null : new TopicMetrics(notRecordingMeters(), null);
         this.allTopics = new TopicMetrics(topicMeters(null), null);
         this.requests = new RequestMetrics(this);
         this.flushes = register(MetricName.of("kafka.log", "LogFlushStats", "LogFlushRateAndTimeMs"),
@@ -133,11 +148,14 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** The broker-wide BrokerTopicMetrics (no topic tag). */
     public TopicMetrics allTopics() {
-        return allTopics;
+        return recording ? allTopics : notRecorded;
     }
 
     /** A topic's BrokerTopicMetrics, created on first use; its marks also count broker-wide. */
     public TopicMetrics topic(String name) {
+        if (!recording) {
+            return notRecorded;
+        }
         TopicMetrics t = topics.get(name);
         if (t == null) {
             t = topics.computeIfAbsent(name, n -> new TopicMetrics(topicMeters(n), allTopics));
@@ -157,6 +175,9 @@ public final class BrokerMetrics implements AutoCloseable {
     /** A request was answered; the times are {@link System#nanoTime()}s (see {@link RequestMetrics}). */
     public void requestAnswered(ApiKey key, short version, long received, long started, long handled, long completed,
             long writing, long written, boolean failed, ApiMessage response) {
+        if (!recording) {
+            return;
+        }
         requests.answered(key, version, received, started, handled, completed, writing, written, failed, response);
     }
 
@@ -167,6 +188,9 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** The storage's group commit: told of each force (for {@code LogManager.Options.flushObserver}). */
     public FlushObserver flushObserver() {
+        if (!recording) {
+            return (nanos, offsets) -> { };
+        }
         return (nanos, offsets) -> {
             flushes.update(nanos, TimeUnit.NANOSECONDS);
             groupCommitOffsets.update(offsets);
@@ -324,6 +348,19 @@ public final class BrokerMetrics implements AutoCloseable {
     /** The Kafka name of a registry entry. */
     MetricName nameOf(String key) {
         return names.get(key);
+    }
+
+    private static Meter[] notRecordingMeters() {
+        Meter[] meters = new Meter[TopicMetrics.NAMES.length];
+        for (int i = 0; i < meters.length; i++) {
+            meters[i] = new Meter() {
+                @Override
+                public void mark(long n) {
+                    // not recording
+                }
+            };
+        }
+        return meters;
     }
 
     private Meter[] topicMeters(String topic) {

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.testkit.MutableClock;
 import io.brook.wire.message.ApiVersionsResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FeatureLevelsTest {
 
@@ -67,5 +71,42 @@ class FeatureLevelsTest {
         ApiVersionsResponse v4 = new ApiVersionsResponse();
         f.addTo(v4, (short) 4);
         assertThat(v4.supportedFeatures()).hasSize(7);
+    }
+
+    @Test
+    void levelsAnOperatorFinalizedAreReadBackAtTheNextStart(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve(FeatureLevels.FILE);
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        f.setSupported(FeatureLevels.SHARE_VERSION, (short) 0, (short) 1);
+        f.persistIn(file);
+        assertThat(file).doesNotExist();
+        f.finalizeLevels(Map.of(FeatureLevels.SHARE_VERSION, (short) 1));
+        long epoch = f.epoch();
+        assertThat(epoch).isGreaterThan(clock.millis() - 1);
+
+        clock.advance(-60_000); // a clock that went back must not lower the epoch
+        FeatureLevels again = FeatureLevels.brookDefaults(clock);
+        again.setSupported(FeatureLevels.SHARE_VERSION, (short) 0, (short) 1);
+        again.persistIn(file);
+        assertThat(again.finalizedLevel(FeatureLevels.SHARE_VERSION)).isEqualTo((short) 1);
+        assertThat(again.epoch()).isEqualTo(epoch);
+        // only what an operator set is kept: the other features take this Brook's defaults
+        assertThat(Files.readString(file)).contains("level.share.version=1").doesNotContain("metadata.version");
+
+        // a Brook that does not support the stored level refuses to start on it
+        FeatureLevels older = FeatureLevels.brookDefaults(clock);
+        assertThatThrownBy(() -> older.persistIn(file)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("share.version at level 1");
+    }
+
+    @Test
+    void aLevelOutsideTheSupportedRangeIsNotFinalized() {
+        FeatureLevels f = FeatureLevels.brookDefaults(clock);
+        long epoch = f.epoch();
+        assertThatThrownBy(() -> f.finalizeLevels(Map.of(FeatureLevels.GROUP_VERSION, (short) 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> f.finalizeLevels(Map.of(FeatureLevels.METADATA_VERSION, (short) 0)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(f.epoch()).isEqualTo(epoch);
     }
 }

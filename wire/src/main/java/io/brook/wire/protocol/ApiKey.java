@@ -54,6 +54,7 @@ public enum ApiKey {
     DESCRIBE_USER_SCRAM_CREDENTIALS(50, "DescribeUserScramCredentials", 0, 0, 0),
     ALTER_USER_SCRAM_CREDENTIALS(51, "AlterUserScramCredentials", 0, 0, 0),
     DESCRIBE_QUORUM(55, "DescribeQuorum", 0, 2, 0),
+    UPDATE_FEATURES(57, "UpdateFeatures", 0, 2, 0),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0),

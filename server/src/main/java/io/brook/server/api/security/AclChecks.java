@@ -58,6 +58,7 @@ import java.util.UUID;
  * DescribeConfigs       DESCRIBE_CONFIGS topic or cluster
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic or cluster
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
+ * UpdateFeatures        ALTER cluster
  * </pre>
  */
 public final class AclChecks implements ApiTable.HandlerWrapper {
@@ -334,6 +335,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             };
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case UPDATE_FEATURES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
             case LIST_CONFIG_RESOURCES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);

@@ -1,5 +1,5 @@
-// Brook's console: reads /metrics (Prometheus text) every two seconds and shows the broker, its
-// topics and consumer groups. Counters become rates between two readings; charts keep the last
+// Brook's console: reads /metrics (Prometheus text) and /console.json (topic configs, group
+// members) every two seconds and shows the broker, its topics and consumer groups. Counters become rates between two readings; charts keep the last
 // sixty readings. Everything is written with textContent: names from the broker are never markup.
 "use strict";
 
@@ -91,7 +91,17 @@ function cell(tr, text, cls) {
   return td;
 }
 
-function render(samples, at) {
+function configsText(configs) {
+  return Object.keys(configs || {}).sort().map(k => k + "=" + configs[k]).join(", ");
+}
+
+function assignmentText(assignment) {
+  return Object.keys(assignment).sort().map(t => t + ": " + assignment[t].join(", ")).join("; ");
+}
+
+function render(samples, at, details) {
+  const configs = {};
+  for (const t of details.topics || []) configs[t.name] = t.configs;
   const seconds = previous ? (at - previous.at) / 1000 : 0;
   const state = one(samples, "kafka_server_kafkaserver_brokerstate");
   const stateEl = document.getElementById("state");
@@ -145,6 +155,7 @@ function render(samples, at) {
     cell(tr, String(one(samples, "kafka_server_brokertopicmetrics_messagesinpersec_total", { topic: name }) || 0), "num");
     cell(tr, bytes(rate(samples, "kafka_server_brokertopicmetrics_bytesinpersec_total", { topic: name }, seconds)), "num");
     cell(tr, bytes(rate(samples, "kafka_server_brokertopicmetrics_bytesoutpersec_total", { topic: name }, seconds)), "num");
+    cell(tr, configsText(configs[name]), "configs");
     tbody.appendChild(tr);
   }
 
@@ -169,13 +180,31 @@ function render(samples, at) {
     draw(canvas, remember("lag|" + group + "|" + topic + "|" + partition, s.value));
     gbody.appendChild(tr);
   }
+
+  const mbody = document.querySelector("#members tbody");
+  mbody.replaceChildren();
+  for (const g of details.groups || []) {
+    for (const m of g.members) {
+      const tr = document.createElement("tr");
+      tr.dataset.member = m.memberId;
+      cell(tr, g.group);
+      cell(tr, m.memberId);
+      cell(tr, m.clientId);
+      cell(tr, m.host);
+      cell(tr, assignmentText(m.assignment));
+      mbody.appendChild(tr);
+    }
+  }
   previous = { samples, at };
 }
 
 async function refresh() {
   try {
-    const response = await fetch("/metrics", { cache: "no-store" });
-    render(parse(await response.text()), Date.now());
+    const [metrics, details] = await Promise.all([
+      fetch("/metrics", { cache: "no-store" }).then(r => r.text()),
+      fetch("/console.json", { cache: "no-store" }).then(r => r.json()).catch(() => ({})),
+    ]);
+    render(parse(metrics), Date.now(), details);
   } catch (e) {
     document.getElementById("state").textContent = "unreachable";
   }
