@@ -3,7 +3,7 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.brook.server.Brook;
+import io.brook.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,8 +39,6 @@ import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,19 +47,14 @@ import org.junit.jupiter.api.io.TempDir;
  * ACLs with the stock admin client, producer and consumer over SASL/PLAIN: a producer without
  * WRITE, a consumer without READ on its group, a user without ALTER on the cluster, prefixed
  * ACLs, DENY over ALLOW, a super user, Metadata hiding topics, ACLs surviving a restart, and
- * SECURITY_DISABLED without an authorizer. Embedded broker only.
+ * SECURITY_DISABLED without an authorizer. The secured broker is described once and started as
+ * the embedded Brook or, under run-against-kafka.sh, as the reference Kafka ({@link SecuredBroker}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AclCompatTest {
 
     private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
             + " user_admin=\"admin-secret\" user_alice=\"alice-secret\";";
-
-    @BeforeAll
-    static void embeddedOnly() {
-        Assumptions.assumeTrue(System.getProperty("bootstrap.servers") == null
-                || System.getProperty("bootstrap.servers").isBlank(), "embedded broker only");
-    }
 
     private static Map<String, String> brokerConfig() {
         return Map.of(
@@ -72,7 +65,22 @@ class AclCompatTest {
                 "super.users", "User:admin");
     }
 
-    private static Properties client(String bootstrap, String user) {
+    private static java.util.Collection<AclBinding> describe(Admin admin, AclBindingFilter filter) {
+        return admin.describeAcls(filter).values().toCompletionStage().toCompletableFuture().join();
+    }
+
+    /**
+     * Creates ACLs and waits until the broker describes them: Kafka applies an ACL from its metadata
+     * log a moment after acknowledging it (Brook at once), and enforces what it describes.
+     */
+    static void createAndAwait(Admin admin, List<AclBinding> acls) throws Exception {
+        admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+        Await.until("the broker describes " + acls, Duration.ofSeconds(30),
+                () -> acls.stream().allMatch(acl -> describe(admin, acl.toFilter()).contains(acl)));
+    }
+
+    /** A SASL_PLAINTEXT/PLAIN client of {@code user}, whose password is {@code <user>-secret}. */
+    static Properties client(String bootstrap, String user) {
         Properties p = new Properties();
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
@@ -89,7 +97,8 @@ class AclCompatTest {
                 new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW));
     }
 
-    private static void produce(String bootstrap, String user, String topic) throws Exception {
+    /** Writes one record to partition 0 as {@code user}; throws what the producer saw. */
+    static void produce(String bootstrap, String user, String topic) throws Exception {
         Properties p = client(bootstrap, user);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -100,7 +109,8 @@ class AclCompatTest {
         }
     }
 
-    private static int consume(String bootstrap, String user, String topic, String group) {
+    /** Reads partition 0 from the start as {@code user} in {@code group} and commits; the records read. */
+    static int consume(String bootstrap, String user, String topic, String group) {
         Properties p = client(bootstrap, user);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -121,7 +131,7 @@ class AclCompatTest {
 
     @Test
     void enforcesTopicGroupAndClusterAclsAsKafkaDoes(@TempDir Path data) throws Exception {
-        try (Brook b = Brook.builder().dataDir(data).config(brokerConfig()).start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, brokerConfig())) {
             String addr = b.bootstrapServers("SASL_PLAINTEXT");
             try (Admin admin = Admin.create(client(addr, "admin"))) {
                 admin.createTopics(List.of(new NewTopic("orders-eu", 1, (short) 1), new NewTopic("secret", 1,
@@ -137,18 +147,17 @@ class AclCompatTest {
                         .hasCauseInstanceOf(ClusterAuthorizationException.class);
             }
             try (Admin admin = Admin.create(client(addr, "admin"))) {
-                admin.createAcls(List.of(
+                createAndAwait(admin, List.of(
                         allow(ResourceType.TOPIC, "orders-", PatternType.PREFIXED, "alice", AclOperation.WRITE),
-                        allow(ResourceType.TOPIC, "orders-", PatternType.PREFIXED, "alice", AclOperation.READ)))
-                        .all().get(30, TimeUnit.SECONDS);
+                        allow(ResourceType.TOPIC, "orders-", PatternType.PREFIXED, "alice", AclOperation.READ)));
             }
             produce(addr, "alice", "orders-eu");
             // a consumer without READ on its group
             assertThatThrownBy(() -> consume(addr, "alice", "orders-eu", "alice-group"))
                     .isInstanceOf(GroupAuthorizationException.class);
             try (Admin admin = Admin.create(client(addr, "admin"))) {
-                admin.createAcls(List.of(allow(ResourceType.GROUP, "alice-group", PatternType.LITERAL, "alice",
-                        AclOperation.READ))).all().get(30, TimeUnit.SECONDS);
+                createAndAwait(admin, List.of(allow(ResourceType.GROUP, "alice-group", PatternType.LITERAL, "alice",
+                        AclOperation.READ)));
             }
             assertThat(consume(addr, "alice", "orders-eu", "alice-group")).isEqualTo(1);
             // Metadata shows alice only the topics she may describe (READ and WRITE imply DESCRIBE)
@@ -162,33 +171,35 @@ class AclCompatTest {
             }
             // DENY wins over ALLOW
             try (Admin admin = Admin.create(client(addr, "admin"))) {
-                admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "orders-eu",
+                createAndAwait(admin, List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "orders-eu",
                         PatternType.LITERAL), new AccessControlEntry("User:alice", "*", AclOperation.READ,
-                        AclPermissionType.DENY)))).all().get(30, TimeUnit.SECONDS);
+                        AclPermissionType.DENY))));
             }
             assertThatThrownBy(() -> consume(addr, "alice", "orders-eu", "alice-group"))
                     .isInstanceOf(TopicAuthorizationException.class);
             // the super user needs no ACL
             produce(addr, "admin", "secret");
-        }
-        // ACLs are durable; DescribeAcls and DeleteAcls
-        try (Brook b = Brook.builder().dataDir(data).config(brokerConfig()).start();
-                Admin admin = Admin.create(client(b.bootstrapServers("SASL_PLAINTEXT"), "admin"))) {
-            AclBindingFilter aliceTopics = new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC, null,
-                    PatternType.ANY), new AccessControlEntryFilter("User:alice", null, AclOperation.ANY,
-                    AclPermissionType.ANY));
-            assertThat(admin.describeAcls(aliceTopics).values().get(30, TimeUnit.SECONDS)).hasSize(3);
-            AclBindingFilter matchOrders = new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC,
-                    "orders-eu", PatternType.MATCH), AccessControlEntryFilter.ANY);
-            assertThat(admin.describeAcls(matchOrders).values().get(30, TimeUnit.SECONDS)).hasSize(3);
-            assertThat(admin.deleteAcls(List.of(aliceTopics)).all().get(30, TimeUnit.SECONDS)).hasSize(3);
-            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(1);
+            // ACLs are durable; DescribeAcls and DeleteAcls
+            b.restart();
+            try (Admin admin = Admin.create(client(b.bootstrapServers("SASL_PLAINTEXT"), "admin"))) {
+                AclBindingFilter aliceTopics = new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC,
+                        null, PatternType.ANY), new AccessControlEntryFilter("User:alice", null, AclOperation.ANY,
+                        AclPermissionType.ANY));
+                assertThat(admin.describeAcls(aliceTopics).values().get(30, TimeUnit.SECONDS)).hasSize(3);
+                AclBindingFilter matchOrders = new AclBindingFilter(new ResourcePatternFilter(ResourceType.TOPIC,
+                        "orders-eu", PatternType.MATCH), AccessControlEntryFilter.ANY);
+                assertThat(admin.describeAcls(matchOrders).values().get(30, TimeUnit.SECONDS)).hasSize(3);
+                assertThat(admin.deleteAcls(List.of(aliceTopics)).all().get(30, TimeUnit.SECONDS)).hasSize(3);
+                Await.until("the deleted ACLs are gone", Duration.ofSeconds(30), () -> describe(admin,
+                        AclBindingFilter.ANY).size() == 1);
+            }
         }
     }
 
     @Test
     void aclApisAnswerSecurityDisabledWithoutAnAuthorizer() throws Exception {
-        try (Brook b = Brook.builder().port(0).start()) {
+        // the suite's plain broker: the embedded Brook, or the reference Kafka without an authorizer
+        try (BrookCluster b = new BrookCluster()) {
             Properties p = new Properties();
             p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers());
             try (Admin admin = Admin.create(p)) {

@@ -2,11 +2,11 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.server.Brook;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,15 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kafkajs 2.2.4 with {@code ssl} and SASL (SCRAM-SHA-256, SCRAM-SHA-512, PLAIN) against Brook's
- * TLS listeners (script {@code src/test/node/secure.js}). Skipped locally when node or kafkajs
- * is missing, failed in CI.
+ * TLS listeners (script {@code src/test/node/secure.js}), the broker described once
+ * ({@link SecuredBroker}). Skipped locally when node or kafkajs is missing, failed in CI.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KafkajsSecurityCompatTest {
 
     @TempDir
     static Path dir;
-    private static Brook brook;
+    private static SecuredBroker brook;
     private static Path caPem;
 
     @BeforeAll
@@ -36,17 +36,16 @@ class KafkajsSecurityCompatTest {
         Path ks = certs.keyStore("broker", "localhost");
         caPem = dir.resolve("ca.pem");
         Files.writeString(caPem, TestCertificates.certificatePem(ks));
-        brook = Brook.builder()
-                .config("listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0")
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", ks.toString())
-                .config("ssl.keystore.password", TestCertificates.PASSWORD)
-                .config("sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN")
-                .config("listener.name.sasl_ssl.plain.sasl.jaas.config",
-                        "org.apache.kafka.common.security.plain.PlainLoginModule required user_carol=\"carol-secret\";")
-                .config("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-256=[name=alice,password=alice-secret];"
-                        + "SCRAM-SHA-512=[name=bob,password=bob-secret]")
-                .start();
+        Path data = Files.createDirectories(dir.resolve("broker"));
+        brook = SecuredBroker.start(data, Map.of(
+                "listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.location", ks.toString(),
+                "ssl.keystore.password", TestCertificates.PASSWORD,
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_carol=\"carol-secret\";"),
+                "SCRAM-SHA-256=[name=alice,password=alice-secret]", "SCRAM-SHA-512=[name=bob,password=bob-secret]");
     }
 
     @AfterAll

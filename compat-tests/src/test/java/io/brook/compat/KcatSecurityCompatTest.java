@@ -2,11 +2,11 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.server.Brook;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,14 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * kcat (librdkafka) over TLS and SASL_SSL with SCRAM-SHA-512. The kcat of Debian 12 is built on
  * librdkafka 2.0.2, which repeats the client nonce in its SCRAM client-final message (fixed in
- * librdkafka 2.6.1); Brook accepts that one legacy form. Skipped where kcat is not installed.
+ * librdkafka 2.6.1); Brook accepts that one legacy form, Kafka 4 refuses it (the test expects each
+ * broker's answer). The broker is described once ({@link SecuredBroker}). Skipped where kcat is
+ * not installed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class KcatSecurityCompatTest {
 
     @TempDir
     static Path dir;
-    private static Brook brook;
+    private static SecuredBroker brook;
     private static Path caPem;
 
     @BeforeAll
@@ -34,14 +36,13 @@ class KcatSecurityCompatTest {
         Path ks = certs.keyStore("broker", "localhost");
         caPem = dir.resolve("ca.pem");
         Files.writeString(caPem, TestCertificates.certificatePem(ks));
-        brook = Brook.builder()
-                .config("listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0")
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", ks.toString())
-                .config("ssl.keystore.password", TestCertificates.PASSWORD)
-                .config("sasl.enabled.mechanisms", "SCRAM-SHA-512")
-                .config("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]")
-                .start();
+        Path data = Files.createDirectories(dir.resolve("broker"));
+        brook = SecuredBroker.start(data, Map.of(
+                "listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.location", ks.toString(),
+                "ssl.keystore.password", TestCertificates.PASSWORD,
+                "sasl.enabled.mechanisms", "SCRAM-SHA-512"), "SCRAM-SHA-512=[name=admin,password=admin-secret]");
     }
 
     @AfterAll
@@ -58,6 +59,19 @@ class KcatSecurityCompatTest {
         return Tools.run(cmd, null, 60);
     }
 
+    /** True for a kcat built on librdkafka before 2.6.1, which repeats the client nonce in SCRAM. */
+    private static boolean legacyScramNonce() throws Exception {
+        Tools.Result v = Tools.run(List.of(Tools.onPath("kcat").toString(), "-V"), null, 30);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("librdkafka (\\d+)\\.(\\d+)\\.(\\d+)")
+                .matcher(v.out() + v.err());
+        if (!m.find()) {
+            return false;
+        }
+        int version = Integer.parseInt(m.group(1)) * 10_000 + Integer.parseInt(m.group(2)) * 100
+                + Integer.parseInt(m.group(3));
+        return version < 20_601;
+    }
+
     @Test
     void producesAndConsumesOverTls() throws Exception {
         Tools.Result p = kcat("SSL", "-X", "security.protocol=ssl", "-P", "-t", "kcat-tls", "-D", "\\n", "-K", ":",
@@ -72,6 +86,13 @@ class KcatSecurityCompatTest {
     void authenticatesWithScramSha512OverSaslSsl() throws Exception {
         Tools.Result m = kcat("SASL_SSL", "-X", "security.protocol=sasl_ssl", "-X", "sasl.mechanisms=SCRAM-SHA-512",
                 "-X", "sasl.username=admin", "-X", "sasl.password=admin-secret", "-L");
+        if (brook.kafka() && legacyScramNonce()) {
+            // Kafka 4 checks the nonce strictly and refuses this librdkafka's client-final message;
+            // Brook accepts that one legacy form (KAFKA-DIFFERENCES.md)
+            assertThat(m.exit()).as(m.out()).isNotZero();
+            assertThat(m.err()).contains("Authentication failed");
+            return;
+        }
         assertThat(m.exit()).as(m.err()).isZero();
         Tools.Result bad = kcat("SASL_SSL", "-X", "security.protocol=sasl_ssl", "-X", "sasl.mechanisms=SCRAM-SHA-512",
                 "-X", "sasl.username=admin", "-X", "sasl.password=wrong", "-L");

@@ -3,7 +3,7 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.brook.server.Brook;
+import io.brook.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
@@ -33,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.ResourceNotFoundException;
@@ -41,7 +44,6 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.UnacceptableCredentialException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The stock Java clients over Brook's TLS and SASL listeners: SSL beside PLAINTEXT with each
  * listener advertising itself, mutual TLS, key stores as PKCS12, JKS and inline PEM, SASL/PLAIN
- * over TLS, and a key store replaced while the broker runs. Certificates are made by keytool for
- * each run (see {@link TestCertificates}). Embedded broker only: the listeners are configured here.
+ * over TLS, SASL/SCRAM users managed with the admin client, OAUTHBEARER with unsecured tokens, and a
+ * key store replaced while the broker runs. Certificates are made by keytool for each run (see
+ * {@link TestCertificates}). Each test describes its broker's configuration once; the embedded Brook
+ * or, under run-against-kafka.sh, the reference Kafka is started with it ({@link SecuredBroker}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecurityCompatTest {
@@ -67,14 +71,24 @@ class SecurityCompatTest {
     private static Path client;
     private static Path trustBroker;
 
+    @TempDir
+    Path data;
+
     @BeforeAll
     static void makeCertificates() throws Exception {
-        Assumptions.assumeTrue(System.getProperty("bootstrap.servers") == null
-                || System.getProperty("bootstrap.servers").isBlank(), "embedded broker only");
         certs = new TestCertificates(dir);
         broker = certs.keyStore("broker", "localhost");
         client = certs.keyStore("client", "alice");
         trustBroker = certs.trustStore("trust-broker", broker);
+    }
+
+    /** Broker properties from key, value pairs. */
+    private static Map<String, String> props(String... keysAndValues) {
+        Map<String, String> p = new HashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            p.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return p;
     }
 
     private static Map<String, Object> sslClient(Path trustStore) {
@@ -148,16 +162,15 @@ class SecurityCompatTest {
 
     @Test
     void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself() throws Exception {
-        try (Brook b = Brook.builder()
-                .config("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0")
-                .config("ssl.keystore.location", broker.toString())
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.password", PW)
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW))) {
             String ssl = b.bootstrapServers("SSL");
             assertThat(nodes(ssl, sslClient(trustBroker))).extracting(Node::port).containsExactly(port(ssl));
             assertThat(nodes(b.bootstrapServers("PLAINTEXT"), Map.of())).extracting(Node::port)
-                    .containsExactly(b.port());
+                    .containsExactly(port(b.bootstrapServers("PLAINTEXT")));
             // small records (copied into the answer) and large ones (file slices read in chunks)
             roundTrip(ssl, sslClient(trustBroker), 200, 100);
             roundTrip(ssl, sslClient(trustBroker), 40, 200_000);
@@ -179,16 +192,15 @@ class SecurityCompatTest {
     @Test
     void mutualTlsRequiresAClientCertificateTheBrokerTrusts() throws Exception {
         Path trustClient = certs.trustStore("trust-client", client);
-        try (Brook b = Brook.builder()
-                .config("listeners", "SSL://127.0.0.1:0")
-                .config("ssl.keystore.location", broker.toString())
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.password", PW)
-                .config("ssl.truststore.location", trustClient.toString())
-                .config("ssl.truststore.type", "PKCS12")
-                .config("ssl.truststore.password", PW)
-                .config("ssl.client.auth", "required")
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW,
+                "ssl.truststore.location", trustClient.toString(),
+                "ssl.truststore.type", "PKCS12",
+                "ssl.truststore.password", PW,
+                "ssl.client.auth", "required"))) {
             String ssl = b.bootstrapServers("SSL");
             assertThatThrownBy(() -> nodes(ssl, sslClient(trustBroker)))
                     .hasCauseInstanceOf(SslAuthenticationException.class);
@@ -203,15 +215,14 @@ class SecurityCompatTest {
     @Test
     void keyStoresAsJksAndInlinePemPerListener() throws Exception {
         Path jks = certs.asJks(broker, "broker-jks");
-        try (Brook b = Brook.builder()
-                .config("listeners", "JKS://127.0.0.1:0,PEM://127.0.0.1:0")
-                .config("listener.security.protocol.map", "JKS:SSL,PEM:SSL")
-                .config("listener.name.jks.ssl.keystore.location", jks.toString())
-                .config("listener.name.jks.ssl.keystore.password", PW)
-                .config("listener.name.pem.ssl.keystore.type", "PEM")
-                .config("listener.name.pem.ssl.keystore.key", TestCertificates.privateKeyPem(broker))
-                .config("listener.name.pem.ssl.keystore.certificate.chain", TestCertificates.certificatePem(broker))
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "JKS://127.0.0.1:0,PEM://127.0.0.1:0",
+                "listener.security.protocol.map", "JKS:SSL,PEM:SSL",
+                "listener.name.jks.ssl.keystore.location", jks.toString(),
+                "listener.name.jks.ssl.keystore.password", PW,
+                "listener.name.pem.ssl.keystore.type", "PEM",
+                "listener.name.pem.ssl.keystore.key", TestCertificates.privateKeyPem(broker),
+                "listener.name.pem.ssl.keystore.certificate.chain", TestCertificates.certificatePem(broker)))) {
             assertThat(nodes(b.bootstrapServers("JKS"), sslClient(trustBroker))).hasSize(1);
             Map<String, Object> pemTrust = new HashMap<>();
             pemTrust.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
@@ -224,14 +235,13 @@ class SecurityCompatTest {
 
     @Test
     void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords() throws Exception {
-        try (Brook b = Brook.builder()
-                .config("listeners", "SASL_SSL://127.0.0.1:0")
-                .config("ssl.keystore.location", broker.toString())
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.password", PW)
-                .config("sasl.enabled.mechanisms", "PLAIN")
-                .config("listener.name.sasl_ssl.plain.sasl.jaas.config", JAAS)
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SASL_SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW,
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config", JAAS))) {
             String addr = b.bootstrapServers("SASL_SSL");
             roundTrip(addr, saslClient("SASL_SSL", "alice", "alice-secret"), 20, 1000);
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_SSL", "alice", "wrong")))
@@ -241,11 +251,10 @@ class SecurityCompatTest {
 
     @Test
     void saslPlaintextWithPlain() throws Exception {
-        try (Brook b = Brook.builder()
-                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
-                .config("sasl.enabled.mechanisms", "PLAIN")
-                .config("listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS)
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS))) {
             String addr = b.bootstrapServers("SASL_PLAINTEXT");
             roundTrip(addr, saslClient("SASL_PLAINTEXT", "admin", "admin-secret"), 20, 1000);
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "mallory", "x")))
@@ -277,24 +286,22 @@ class SecurityCompatTest {
 
     @Test
     void oauthBearerWithUnsecuredTokens() throws Exception {
-        try (Brook b = Brook.builder()
-                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
-                .config("sasl.enabled.mechanisms", "OAUTHBEARER")
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "OAUTHBEARER"))) {
             roundTrip(b.bootstrapServers("SASL_PLAINTEXT"), saslClient("SASL_PLAINTEXT", "OAUTHBEARER", "alice", ""),
                     10, 100);
         }
     }
 
     @Test
-    void scramUsersAreManagedWithTheAdminClientAndSurviveARestart(@TempDir Path data) throws Exception {
+    void scramUsersAreManagedWithTheAdminClientAndSurviveARestart() throws Exception {
         Map<String, String> config = Map.of(
                 "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512",
-                "brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512");
         Map<String, Object> admin = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "admin", "admin-secret");
         Map<String, Object> alice = saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-secret");
-        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, config, "SCRAM-SHA-512=[name=admin,password=admin-secret]")) {
             String addr = b.bootstrapServers("SASL_PLAINTEXT");
             try (Admin a = admin(addr, admin)) {
                 a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
@@ -321,15 +328,14 @@ class SecurityCompatTest {
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "alice",
                     "alice-secret"))).as("alice has no SCRAM-SHA-512 credential")
                     .hasCauseInstanceOf(SaslAuthenticationException.class);
-        }
-        try (Brook b = Brook.builder().dataDir(data).config(config).start()) {
-            String addr = b.bootstrapServers("SASL_PLAINTEXT");
-            assertThat(nodes(addr, alice)).as("credentials are durable").hasSize(1);
-            try (Admin a = admin(addr, admin)) {
+            b.restart();
+            String again = b.bootstrapServers("SASL_PLAINTEXT");
+            assertThat(nodes(again, alice)).as("credentials are durable").hasSize(1);
+            try (Admin a = admin(again, admin)) {
                 a.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("alice",
                         ScramMechanism.SCRAM_SHA_256))).all().get(30, TimeUnit.SECONDS);
             }
-            assertThatThrownBy(() -> nodes(addr, alice)).hasCauseInstanceOf(SaslAuthenticationException.class);
+            assertThatThrownBy(() -> nodes(again, alice)).hasCauseInstanceOf(SaslAuthenticationException.class);
         }
     }
 
@@ -339,12 +345,11 @@ class SecurityCompatTest {
         Path trustOther = certs.trustStore("trust-other", other);
         Path live = dir.resolve("live.p12");
         Files.copy(broker, live, StandardCopyOption.REPLACE_EXISTING);
-        try (Brook b = Brook.builder()
-                .config("listeners", "SSL://127.0.0.1:0")
-                .config("ssl.keystore.location", live.toString())
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.password", PW)
-                .start()) {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SSL://127.0.0.1:0",
+                "ssl.keystore.location", live.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW))) {
             String ssl = b.bootstrapServers("SSL");
             assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
             assertThatThrownBy(() -> nodes(ssl, sslClient(trustOther)))
@@ -352,6 +357,23 @@ class SecurityCompatTest {
             Path next = dir.resolve("live.p12.new");
             Files.copy(other, next, StandardCopyOption.REPLACE_EXISTING);
             Files.move(next, live, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (b.kafka()) {
+                // Kafka reloads a key store when told to with a dynamic update naming the same file
+                // (KAFKA-DIFFERENCES.md); Brook watches the file
+                try (Admin a = admin(ssl, sslClient(trustBroker))) {
+                    a.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, "1"),
+                            List.of(new AlterConfigOp(new ConfigEntry("listener.name.ssl.ssl.keystore.location",
+                                    live.toString()), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+                }
+                // and applies the update from its metadata log a moment after acknowledging it
+                Await.until("Kafka serves the new key store", Duration.ofSeconds(30), () -> {
+                    try {
+                        return nodes(ssl, sslClient(trustOther)).size() == 1;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+            }
             assertThat(nodes(ssl, sslClient(trustOther))).hasSize(1);
         }
     }

@@ -65,6 +65,18 @@ final class Tools {
         return new Result(p.exitValue(), out.join(), err.join());
     }
 
+    /**
+     * Runs one of Kafka's command-line tools as its script does: a JVM of its own starting the
+     * tool's main class with the test class path (which holds kafka-tools).
+     */
+    static Result kafkaTool(Class<?> mainClass, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                mainClass.getName()));
+        cmd.addAll(List.of(args));
+        return run(cmd, null, 120);
+    }
+
     private static String read(java.io.InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
