@@ -44,8 +44,6 @@ final class Transactions {
     /** The longest wait between two attempts to write the markers of one transaction. */
     static final long MAX_MARKER_RETRY_MS = 10_000;
     private static final String ABORT_TIMER = "txn-abort-timed-out";
-    /** The group coordinator's topic: its partitions in a transaction stand for transactional offsets. */
-    static final String OFFSETS_TOPIC = "__consumer_offsets";
     private static final String EXPIRE_TIMER = "txn-remove-expired";
 
     /** One transactional id: its durable state, and the state a write in flight moves it to. */
@@ -96,14 +94,9 @@ final class Transactions {
     }
 
     /**
-     * After replay: completes what was prepared, aborts ongoing transactions that committed
-     * offsets, arms the periodic tasks.
-     *
-     * <p>The group coordinator holds the offsets of a transaction in memory until it ends (see
-     * its {@code TxnOffsets}), so after a restart an ongoing transaction that added a
-     * {@code __consumer_offsets} partition has lost them: committing it would commit its output
-     * without its input offsets, and the input would be processed twice. Such a transaction is
-     * fenced and aborted instead, as if it had timed out; its producer starts over.
+     * After replay: completes what was prepared (its markers are written again), arms the
+     * periodic tasks. An ongoing transaction stays open: its transactional offsets are in
+     * {@code __consumer_offsets} already, and its producer goes on or times out.
      */
     void start() {
         for (Entry e : entries.values()) {
@@ -111,10 +104,6 @@ final class Transactions {
             TxnState s = e.current.state();
             if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) {
                 sendMarkers(e);
-            } else if (s == TxnState.ONGOING && e.current.partitions().containsKey(OFFSETS_TOPIC)) {
-                LOG.info("aborting transaction of {} (producer {} epoch {}): its offsets did not survive the restart",
-                        e.id, e.current.producerId(), e.current.producerEpoch());
-                fenceAndAbort(e);
             }
         }
         loop.schedule(ABORT_TIMER, config.abortTimedOutIntervalMs(), this::abortTimedOut);

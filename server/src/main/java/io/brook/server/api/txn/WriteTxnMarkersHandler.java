@@ -1,5 +1,6 @@
 package io.brook.server.api.txn;
 
+import io.brook.coordinator.group.CoordinatorMarkerException;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -17,6 +18,8 @@ import io.brook.wire.protocol.Errors;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -53,14 +56,21 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     if (topic == null || p < 0 || p >= topic.partitions()) {
                         e = Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     } else if (TopicNames.CONSUMER_OFFSETS.equals(t.name()) && broker.groups() != null) {
-                        waits.add(broker.groups().completeTransaction(m.producerId(), m.transactionResult()));
+                        waits.add(broker.groups().completeTransaction(m.producerId(), m.producerEpoch(),
+                                m.transactionResult(), Set.of(p)).exceptionally(x -> {
+                                    Throwable cause = x instanceof CompletionException && x.getCause() != null ? x.getCause() : x;
+                                    if (!(cause instanceof CoordinatorMarkerException c)) throw new CompletionException(cause);
+                                    r.errorCode(c.error().code()); // the partition is loading (or failed): Kafka's answer for it
+                                    return null;
+                                }));
                         e = Errors.NONE;
                     } else if (topic.isInternal()) {
                         e = Errors.INVALID_TOPIC_EXCEPTION;
                     } else {
                         e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(), waits);
                     }
-                    parts.add(r.errorCode(e.code()));
+                    if (e != Errors.NONE) r.errorCode(e.code());
+                    parts.add(r);
                 }
                 topics.add(new WritableTxnMarkerTopicResult().name(t.name()).partitions(parts));
             }
