@@ -179,9 +179,10 @@ public final class Brook implements AutoCloseable {
             if (httpListener != null) {
                 try {
                     GroupCoordinator loading = groups;
-                    // ready: recovered, listening, and __consumer_offsets loaded (in the background)
+                    TransactionCoordinator loadingTxns = transactions;
+                    // ready: recovered, listening, and __consumer_offsets and __transaction_state loaded (in the background)
                     this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m, pool,
-                            () -> ready && loading.loaded().isDone());
+                            () -> ready && loading.loaded().isDone() && loadingTxns.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;
