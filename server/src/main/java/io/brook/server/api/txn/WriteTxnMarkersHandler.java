@@ -29,7 +29,8 @@ import java.util.concurrent.CompletableFuture;
  * transaction of a partition by writing an ABORT marker with the producer's epoch. Each partition
  * is answered once its marker is durable; a partition this node does not host gets
  * UNKNOWN_TOPIC_OR_PARTITION, a marker the log refuses its error (INVALID_PRODUCER_EPOCH for an
- * epoch older than the producer's).
+ * epoch older than the producer's); a partition of {@code __consumer_offsets} still loading
+ * NOT_LEADER_OR_FOLLOWER, as Kafka answers it.
  */
 public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersRequest> {
 
@@ -59,8 +60,10 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                         waits.add(broker.groups().completeTransaction(m.producerId(), m.producerEpoch(),
                                 m.transactionResult(), Set.of(p)).exceptionally(x -> {
                                     Throwable cause = x instanceof CompletionException && x.getCause() != null ? x.getCause() : x;
-                                    if (!(cause instanceof CoordinatorMarkerException c)) throw new CompletionException(cause);
-                                    r.errorCode(c.error().code()); // the partition is loading (or failed): Kafka's answer for it
+                                    if (!(cause instanceof CoordinatorMarkerException)) throw new CompletionException(cause);
+                                    // the partition is loading (or failed): as Kafka, NOT_LEADER_OR_FOLLOWER tells the
+                                    // transaction coordinator that sent the marker to send it again
+                                    r.errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
                                     return null;
                                 }));
                         e = Errors.NONE;
