@@ -171,7 +171,7 @@ public final class Brook implements AutoCloseable {
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
-            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock);
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor);
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
@@ -540,8 +540,9 @@ public final class Brook implements AutoCloseable {
         }
 
         /**
-         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up run on this
-         * executor instead of its own thread, so that a test can hold the load.
+         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up, and the
+         * transaction coordinator's of {@code __transaction_state}, run on this executor instead of
+         * threads of their own, so that a test can hold the loads.
          */
         Builder groupLoadExecutor(Executor executor) {
             this.groupLoadExecutor = executor;

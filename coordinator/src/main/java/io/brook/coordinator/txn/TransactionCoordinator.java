@@ -81,7 +81,16 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
                                   TxnMarkers markers) {
-        this(config, log, clock, producerIds, markers, true, null, CoordinatorLoader.DEFAULT_CHUNK_BYTES);
+        this(config, log, clock, producerIds, markers, null);
+    }
+
+    /**
+     * @param loadExecutor runs the reads of {@code __transaction_state} at start-up; null for a
+     *                     thread of the coordinator's own ({@code txn-coordinator-loader})
+     */
+    public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
+                                  TxnMarkers markers, Executor loadExecutor) {
+        this(config, log, clock, producerIds, markers, true, loadExecutor, CoordinatorLoader.DEFAULT_CHUNK_BYTES);
     }
 
     /**
