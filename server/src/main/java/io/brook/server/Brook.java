@@ -182,7 +182,7 @@ public final class Brook implements AutoCloseable {
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
-            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock);
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor);
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
@@ -193,11 +193,12 @@ public final class Brook implements AutoCloseable {
             if (httpListener != null) {
                 try {
                     GroupCoordinator loading = groups;
-                    // ready: recovered, listening, and __consumer_offsets loaded (in the background)
+                    TransactionCoordinator loadingTxns = transactions;
+                    // ready: recovered, listening, and __consumer_offsets and __transaction_state loaded (in the background)
                     this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m,
                             new ConsoleState(() -> topics.all().stream()
                                     .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
-                            pool, () -> ready && loading.loaded().isDone());
+                            pool, () -> ready && loading.loaded().isDone() && loadingTxns.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;
@@ -561,8 +562,9 @@ public final class Brook implements AutoCloseable {
         }
 
         /**
-         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up run on this
-         * executor instead of its own thread, so that a test can hold the load.
+         * Tests: the group coordinator's reads of {@code __consumer_offsets} at start-up, and the
+         * transaction coordinator's of {@code __transaction_state}, run on this executor instead of
+         * threads of their own, so that a test can hold the loads.
          */
         Builder groupLoadExecutor(Executor executor) {
             this.groupLoadExecutor = executor;

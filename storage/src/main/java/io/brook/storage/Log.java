@@ -193,7 +193,17 @@ public final class Log implements AutoCloseable {
      * Expected failures come back as an error code, never as an exception.
      */
     public AppendResult append(ByteBuffer batch, int leaderEpoch) {
-        return appender.append(batch, leaderEpoch);
+        return appender.append(batch, leaderEpoch, false);
+    }
+
+    /**
+     * {@link #append} for a batch a coordinator writes into its own internal topic: a
+     * transactional batch may carry no sequence (-1), as Kafka's coordinators write them (a
+     * transactional offset commit into {@code __consumer_offsets}); its producer epoch is still
+     * checked, its sequence is not.
+     */
+    public AppendResult appendAsCoordinator(ByteBuffer batch, int leaderEpoch) {
+        return appender.append(batch, leaderEpoch, true);
     }
 
     /** Under the append lock: makes a new active segment starting at {@code base}. */

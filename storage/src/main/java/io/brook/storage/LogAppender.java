@@ -32,8 +32,8 @@ final class LogAppender {
         this.validator = new AppendValidator(log.toString());
     }
 
-    /** See {@link Log#append}. */
-    AppendResult append(ByteBuffer batch, int leaderEpoch) {
+    /** See {@link Log#append} and {@link Log#appendAsCoordinator} ({@code coordinator}). */
+    AppendResult append(ByteBuffer batch, int leaderEpoch, boolean coordinator) {
         LogConfig cfg = log.config();
         AppendResult invalid = validator.validate(batch, cfg, log.clock, log.logStartOffset);
         if (invalid != null) {
@@ -50,7 +50,7 @@ final class LogAppender {
                 return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, log.storageProblem(), log.logStartOffset);
             }
             ProducerStateManager producers = log.producers;
-            producers.check(batch, p, check);
+            producers.check(batch, p, coordinator, check);
             if (check.error != Errors.NONE) {
                 return AppendResult.error(check.error, check.message, log.logStartOffset);
             }

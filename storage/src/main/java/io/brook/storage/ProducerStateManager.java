@@ -122,8 +122,11 @@ final class ProducerStateManager {
         return ongoingTxns.isEmpty() ? -1L : ongoingTxns.firstKey();
     }
 
-    /** Validates a client batch against the state; fills {@code out}. Changes nothing. */
-    void check(ByteBuffer b, int p, Check out) {
+    /**
+     * Validates a batch against the state; fills {@code out}. Changes nothing. A batch of a
+     * coordinator ({@code coordinator}) without a sequence has only its epoch checked.
+     */
+    void check(ByteBuffer b, int p, boolean coordinator, Check out) {
         out.reset();
         long pid = BatchHeader.producerId(b, p);
         if (pid < 0) {
@@ -140,6 +143,14 @@ final class ProducerStateManager {
             return;
         }
         int first = BatchHeader.baseSequence(b, p);
+        if (first < 0 && coordinator) {
+            ProducerStateEntry e = producers.get(pid);
+            if (e != null && epoch < e.epoch) {
+                out.error = Errors.INVALID_PRODUCER_EPOCH;
+                out.message = "producer " + pid + " epoch " + epoch + " is older than the current epoch " + e.epoch;
+            }
+            return;
+        }
         if (first < 0) {
             out.error = Errors.INVALID_RECORD;
             out.message = "idempotent batch without a base sequence";

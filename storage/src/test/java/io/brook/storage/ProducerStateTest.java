@@ -272,4 +272,30 @@ class ProducerStateTest {
         assertThat(log.abortedTransactions(0, 100)).doesNotContain(new AbortedTransaction(PID, 19, 20));
         assertThat(log.lastStableOffset()).isEqualTo(19);
     }
+
+    /** A transactional batch without a sequence, as Kafka's group coordinator writes a TxnOffsetCommit. */
+    private static java.nio.ByteBuffer coordinatorBatch(short epoch) {
+        return new io.brook.wire.record.RecordBatchBuilder(io.brook.wire.record.Compression.NONE)
+                .producer(PID, epoch, io.brook.wire.record.RecordBatch.NO_SEQUENCE).transactional(true)
+                .append(1000L, new byte[]{1}, new byte[]{2}).build();
+    }
+
+    @Test
+    void aCoordinatorWritesTransactionalBatchesWithoutSequenceButWithItsEpochChecked() throws Exception {
+        open(Map.of());
+        // a client's transactional batch needs a sequence; a coordinator's (Kafka's TxnOffsetCommit) has none
+        assertThat(log.append(coordinatorBatch((short) 2), 0).error())
+                .isEqualTo(Errors.INVALID_RECORD);
+        AppendResult first = log.appendAsCoordinator(coordinatorBatch((short) 2), 0);
+        assertThat(first.error()).isEqualTo(Errors.NONE);
+        assertThat(log.appendAsCoordinator(coordinatorBatch((short) 2), 0).error())
+                .isEqualTo(Errors.NONE);
+        log.flush();
+        assertThat(log.lastStableOffset()).isEqualTo(first.baseOffset()); // the transaction is open
+        assertThat(log.appendAsCoordinator(coordinatorBatch((short) 1), 0).error())
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(log.append(Batches.commitMarker(PID, (short) 2, 1000), 0).error()).isEqualTo(Errors.NONE);
+        log.flush();
+        assertThat(log.lastStableOffset()).isEqualTo(log.logEndOffset()); // the commit closes it
+    }
 }

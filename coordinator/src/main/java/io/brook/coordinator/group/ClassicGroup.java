@@ -53,6 +53,8 @@ final class ClassicGroup {
     final TreeMap<String, TreeMap<Integer, CoordinatorRecords.OffsetValue>> offsets = new TreeMap<>();
     /** topic → partitions with a transactional offset commit not yet completed (require_stable). */
     final Map<String, Set<Integer>> pendingTransactionalOffsets = new HashMap<>();
+    /** The offsets of transactions not ended yet, which fill {@link #pendingTransactionalOffsets}. */
+    final PendingTxnOffsets txnOffsets = new PendingTxnOffsets(pendingTransactionalOffsets);
 
     ClassicGroup(String groupId, int partition, long now) {
         this.groupId = groupId;
@@ -240,13 +242,22 @@ final class ClassicGroup {
         return parts == null ? null : parts.get(partition);
     }
 
+    /** A committed offset from a plain offset record (the latest record of the group so far). */
     void putOffset(String topic, int partition, CoordinatorRecords.OffsetValue value) {
-        offsets.computeIfAbsent(topic, t -> new TreeMap<>()).put(partition, value);
+        putOffset(topic, partition, value, txnOffsets.nextOrder());
     }
 
+    /** A committed offset from the record of {@code order} (see {@link PendingTxnOffsets}). */
+    void putOffset(String topic, int partition, CoordinatorRecords.OffsetValue value, long order) {
+        offsets.computeIfAbsent(topic, t -> new TreeMap<>()).put(partition, value);
+        txnOffsets.committed(topic, partition, order);
+    }
+
+    /** An offset tombstone: the committed offset and any pending transactional one go. */
     void removeOffset(String topic, int partition) {
         TreeMap<Integer, CoordinatorRecords.OffsetValue> parts = offsets.get(topic);
         if (parts != null && parts.remove(partition) != null && parts.isEmpty()) offsets.remove(topic);
+        txnOffsets.removed(topic, partition);
     }
 
     /**

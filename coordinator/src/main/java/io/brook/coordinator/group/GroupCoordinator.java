@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -141,13 +142,13 @@ public final class GroupCoordinator implements AutoCloseable {
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
         this.membership = new ClassicMembership(config, writer, groups, rebalance);
-        this.replay = new GroupReplay(groups, rebalance, this::migrateLegacyRecords);
+        this.txnOffsets = new TxnOffsets(config, loop, writer, groups);
+        this.replay = new GroupReplay(groups, rebalance, txnOffsets, this::migrateLegacyRecords);
         this.loader = new CoordinatorLoader(GroupCoordinatorConfig.OFFSETS_TOPIC, config.offsetsTopicPartitions(), log,
                 loop, replay, chunkBytes, loadExecutor, "group-coordinator-loader");
         this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
                 p -> loader.state(p) == CoordinatorLoader.State.ACTIVE);
         this.admin = new GroupAdmin(loop, writer, groups);
-        this.txnOffsets = new TxnOffsets(config, loop, writer, groups);
     }
 
     /**
@@ -360,8 +361,9 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ TxnOffsetCommit
 
     /**
-     * TxnOffsetCommit: offsets of a transaction, held until its end ({@link #completeTransaction}).
-     * Topics are named (the caller resolves the topic ids of v6).
+     * TxnOffsetCommit: offsets of a transaction, written at once as a transactional batch of the
+     * producer and pending until the transaction's marker ({@link #completeTransaction}). Answered
+     * once durable. Topics are named (the caller resolves the topic ids of v6).
      */
     public CompletableFuture<TxnOffsetCommitResponse> txnOffsetCommit(TxnOffsetCommitRequest request, short version) {
         return submit(() -> loadErrorUnlessEmpty(request.groupId()), () -> {
@@ -373,9 +375,9 @@ public final class GroupCoordinator implements AutoCloseable {
                 }
             }
             boolean v3 = version >= 3;
-            return CompletableFuture.completedFuture(toTxnCommitResponse(txnOffsets.commit(request.groupId(),
-                    request.producerId(), v3 ? request.generationIdOrMemberEpoch() : -1, v3 ? request.memberId() : "",
-                    v3 ? request.groupInstanceId() : null, partitions)));
+            return txnOffsets.commit(request.groupId(), request.producerId(), request.producerEpoch(),
+                    v3 ? request.generationIdOrMemberEpoch() : -1, v3 ? request.memberId() : "",
+                    v3 ? request.groupInstanceId() : null, partitions).thenApply(GroupCoordinator::toTxnCommitResponse);
         }, e -> {
             List<PartitionResult> failed = new ArrayList<>();
             for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
@@ -398,12 +400,17 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * The end of a transaction for the offsets {@code producerId} committed in it (the marker of a
-     * {@code __consumer_offsets} partition): written and made visible on commit, dropped on abort.
+     * WriteTxnMarkers for {@code __consumer_offsets}: writes the COMMIT or ABORT marker of
+     * {@code producerId}'s transaction into each of {@code partitions}, and once it is durable the
+     * producer's pending offsets in the groups of that partition become committed or are dropped.
      *
-     * @return completes once the committed offsets are durable; fails when they could not be written
+     * @return completes once every marker is durable and applied; fails when one could not be
+     *         written, or its partition is not loaded (COORDINATOR_LOAD_IN_PROGRESS,
+     *         NOT_COORDINATOR for one whose load failed, as {@link CoordinatorMarkerException}),
+     *         and the caller writes the markers again (a second marker changes nothing)
      */
-    public CompletableFuture<Void> completeTransaction(long producerId, boolean commit) {
+    public CompletableFuture<Void> completeTransaction(long producerId, short producerEpoch, boolean commit,
+                                                       Set<Integer> partitions) {
         CompletableFuture<Void> result = new CompletableFuture<>();
         if (closed) {
             result.completeExceptionally(new IllegalStateException("group coordinator closed"));
@@ -415,7 +422,22 @@ public final class GroupCoordinator implements AutoCloseable {
                 return;
             }
             try {
-                txnOffsets.complete(producerId, commit).whenComplete((v, e) -> {
+                List<CompletableFuture<Void>> writes = new ArrayList<>();
+                for (int p : partitions) {
+                    if (p < 0 || p >= config.offsetsTopicPartitions()) continue;
+                    Errors notLoaded = switch (loader.state(p)) {
+                        case ACTIVE -> Errors.NONE;
+                        case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+                        case FAILED -> Errors.NOT_COORDINATOR;
+                    };
+                    if (notLoaded != Errors.NONE) {
+                        writes.add(CompletableFuture.failedFuture(new CoordinatorMarkerException(notLoaded,
+                                GroupCoordinatorConfig.OFFSETS_TOPIC + "-" + p + " is not loaded")));
+                        continue;
+                    }
+                    writes.add(txnOffsets.complete(p, producerId, producerEpoch, commit));
+                }
+                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {

@@ -212,7 +212,8 @@ final class GroupOffsets {
                 }
                 results.add(new PartitionResult(t.getKey(), p, Errors.NONE));
                 TreeMap<Integer, CoordinatorRecords.OffsetValue> parts = group.offsets.get(t.getKey());
-                if (parts != null && parts.containsKey(p)) {
+                // as Kafka: a pending transactional offset is deleted too (the tombstone drops it)
+                if ((parts != null && parts.containsKey(p)) || group.isPendingTransactional(t.getKey(), p)) {
                     records.add(group.offsetTombstone(t.getKey(), p));
                     toRemove.add(Map.entry(t.getKey(), p));
                 }

@@ -13,6 +13,10 @@ import java.util.function.BiConsumer;
  * Rebuilds groups and committed offsets from the records of {@code __consumer_offsets} as the
  * {@link CoordinatorLoader} reads them after start-up, partition by partition, in log order: an
  * offset record sets or (tombstone) removes one committed offset, a group record replaces the group's generation, protocol, leader and members or (tombstone) forgets the group.
+ * A transactional offset record (a TxnOffsetCommit) is pending until the COMMIT or ABORT marker of
+ * its producer found later in the log commits or drops it ({@link TxnOffsets}, Kafka's rules in
+ * {@link PendingTxnOffsets}); one whose marker is not in the log stays pending, for the marker the
+ * transaction coordinator writes after the restart.
  * A loaded group with members is Stable, one without is Empty. Records this code cannot read
  * (unknown key version, malformed bytes) are counted and skipped.
  *
@@ -32,15 +36,18 @@ final class GroupReplay implements CoordinatorLoader.Target {
 
     private final ClassicGroups groups;
     private final Rebalance rebalance;
+    private final TxnOffsets txnOffsets;
     private int skipped;
     /** Keys in the earlier layout whose record is in force, by the key they stand for. */
     private final Map<CoordinatorRecords.Key, CoordinatorRecord> legacy = new LinkedHashMap<>();
 
     private final BiConsumer<Integer, List<CoordinatorRecord>> migrate;
 
-    GroupReplay(ClassicGroups groups, Rebalance rebalance, BiConsumer<Integer, List<CoordinatorRecord>> migrate) {
+    GroupReplay(ClassicGroups groups, Rebalance rebalance, TxnOffsets txnOffsets,
+                BiConsumer<Integer, List<CoordinatorRecord>> migrate) {
         this.groups = groups;
         this.rebalance = rebalance;
+        this.txnOffsets = txnOffsets;
         this.migrate = migrate;
     }
 
@@ -52,6 +59,10 @@ final class GroupReplay implements CoordinatorLoader.Target {
     /** Applies one record read back from the log. */
     @Override
     public void replay(CoordinatorRecord record) {
+        if (record.isMarker()) {
+            txnOffsets.applyMarker(record.partition(), record.producerId(), record.marker() == CoordinatorRecord.Marker.COMMIT);
+            return;
+        }
         try {
             CoordinatorRecords.Key key = CoordinatorRecords.readKey(record.key());
             if (key == null) {
@@ -76,7 +87,11 @@ final class GroupReplay implements CoordinatorLoader.Target {
                 } else {
                     CoordinatorRecords.OffsetValue v = old ? LegacyCoordinatorRecords.readOffsetValue(record.value())
                             : CoordinatorRecords.readOffsetValue(record.value());
-                    groups.getOrCreate(k.group()).putOffset(k.topic(), k.partition(), v);
+                    if (record.isTransactional()) {
+                        txnOffsets.applyPending(k.group(), record.producerId(), k.topic(), k.partition(), v);
+                    } else {
+                        groups.getOrCreate(k.group()).putOffset(k.topic(), k.partition(), v);
+                    }
                 }
             } else if (key instanceof CoordinatorRecords.GroupKey k) {
                 if (record.isTombstone()) {

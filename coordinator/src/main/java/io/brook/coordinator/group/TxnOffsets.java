@@ -3,7 +3,6 @@ package io.brook.coordinator.group;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,24 +15,20 @@ import io.brook.wire.protocol.Errors;
 
 /**
  * Offsets committed inside a transaction (TxnOffsetCommit) and their fate when the transaction
- * ends: on COMMIT they are written to {@code __consumer_offsets} as ordinary commits and become
- * visible to OffsetFetch; on ABORT they are dropped. Until then OffsetFetch with
- * {@code require_stable} answers UNSTABLE_OFFSET_COMMIT for their partitions, and they do not
- * expire.
+ * ends, as Kafka keeps them: a TxnOffsetCommit is written at once to the group's partition of
+ * {@code __consumer_offsets} as a transactional batch of the producer (its id and epoch, Kafka's
+ * offset record layout), and answered once that batch is durable; the offsets are then pending
+ * (see {@link PendingTxnOffsets}: OffsetFetch with {@code require_stable} answers
+ * UNSTABLE_OFFSET_COMMIT for their partitions, and they do not expire). The end of the
+ * transaction is a COMMIT or ABORT marker that the transaction coordinator has written into that
+ * partition ({@link #complete}); once the marker is durable the pending offsets become committed
+ * or are dropped. At load, {@link GroupReplay} applies the same records in log order, so pending
+ * offsets of transactions still open at a restart are pending again, and the marker written
+ * after the restart completes them.
  *
  * <p>Validation follows Kafka's for transactional commits (KIP-447): an unknown group with
  * generation -1 becomes a simple group; a known member, instance id and generation are checked
  * when the request carries them; the group's state (a rebalance in progress) is not.
- *
- * <p><b>Durability.</b> A TxnOffsetCommit is answered once its offsets are held here, in memory;
- * they are written (fsynced) when the transaction commits, before the commit marker counts as
- * written, so a completed commit never loses them. Kafka writes them at once into a transactional
- * batch of {@code __consumer_offsets}. A restart drops what is held here; the transaction
- * coordinator therefore aborts, at start-up, every ongoing transaction that added a
- * {@code __consumer_offsets} partition (its producer is fenced and starts over from the offsets
- * committed before). What remains open is a crash in the milliseconds between a durable
- * PrepareCommit and the write of its offsets: the output is then committed without them, and the
- * input after the previously committed offsets is processed a second time.
  *
  * <p><b>Threading.</b> Owner thread of the group coordinator only.
  */
@@ -43,8 +38,8 @@ final class TxnOffsets {
     private final EventLoop loop;
     private final DurableWriter writer;
     private final ClassicGroups groups;
-    /** producer id → group id → topic → partition → offset. */
-    private final Map<Long, Map<String, Map<String, Map<Integer, CoordinatorRecords.OffsetValue>>>> pending = new HashMap<>();
+    /** producer id → ids of the groups that may hold its pending offsets. */
+    private final Map<Long, Set<String>> groupsOf = new HashMap<>();
 
     TxnOffsets(GroupCoordinatorConfig config, EventLoop loop, DurableWriter writer, ClassicGroups groups) {
         this.config = config;
@@ -53,30 +48,48 @@ final class TxnOffsets {
         this.groups = groups;
     }
 
-    List<PartitionResult> commit(String groupId, long producerId, int generationId, String memberId,
-                                 String groupInstanceId, List<CommitPartition> partitions) {
+    /** TxnOffsetCommit: completes, with a result per partition, once the offsets are durable (or not written). */
+    CompletableFuture<List<PartitionResult>> commit(String groupId, long producerId, short producerEpoch, int generationId,
+                                                    String memberId, String groupInstanceId, List<CommitPartition> partitions) {
         Errors error = validate(groupId, generationId, memberId, groupInstanceId);
         if (error == Errors.NONE && groups.getOrCreateWithinLimit(groupId) == null) error = Errors.COORDINATOR_NOT_AVAILABLE;
         List<PartitionResult> results = new ArrayList<>(partitions.size());
         if (error != Errors.NONE) {
             for (CommitPartition p : partitions) results.add(new PartitionResult(p.topic(), p.partition(), error));
-            return results;
+            return CompletableFuture.completedFuture(results);
         }
-        ClassicGroup group = groups.get(groupId);
+        int partition = config.partitionFor(groupId);
         long now = loop.now();
-        Map<String, Map<Integer, CoordinatorRecords.OffsetValue>> mine =
-                pending.computeIfAbsent(producerId, x -> new HashMap<>()).computeIfAbsent(groupId, x -> new LinkedHashMap<>());
+        List<CoordinatorRecord> records = new ArrayList<>();
+        List<CommitPartition> accepted = new ArrayList<>();
         for (CommitPartition p : partitions) {
             if (p.metadata() != null && p.metadata().length() > config.offsetMetadataMaxSize()) {
                 results.add(new PartitionResult(p.topic(), p.partition(), Errors.OFFSET_METADATA_TOO_LARGE));
                 continue;
             }
-            mine.computeIfAbsent(p.topic(), x -> new HashMap<>()).put(p.partition(), new CoordinatorRecords.OffsetValue(
-                    p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), now));
-            group.pendingTransactionalOffsets.computeIfAbsent(p.topic(), t -> new HashSet<>()).add(p.partition());
             results.add(new PartitionResult(p.topic(), p.partition(), Errors.NONE));
+            accepted.add(p);
+            records.add(CoordinatorRecord.transactional(partition, producerId, producerEpoch,
+                    CoordinatorRecords.offsetKey(groupId, p.topic(), p.partition()),
+                    CoordinatorRecords.offsetValue(value(p, now))));
         }
-        return results;
+        if (records.isEmpty()) return CompletableFuture.completedFuture(results);
+        return writer.write(partition, records).handle((v, e) -> {
+            if (e != null) {
+                Errors failed = GroupOffsets.commitAppendError(e);
+                List<PartitionResult> out = new ArrayList<>(results.size());
+                for (PartitionResult r : results) {
+                    out.add(r.error() == Errors.NONE ? new PartitionResult(r.topic(), r.partition(), failed) : r);
+                }
+                return out;
+            }
+            for (CommitPartition p : accepted) applyPending(groupId, producerId, p.topic(), p.partition(), value(p, now));
+            return results;
+        });
+    }
+
+    private static CoordinatorRecords.OffsetValue value(CommitPartition p, long now) {
+        return new CoordinatorRecords.OffsetValue(p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), now);
     }
 
     private Errors validate(String groupId, int generationId, String memberId, String groupInstanceId) {
@@ -96,69 +109,38 @@ final class TxnOffsets {
         return Errors.NONE;
     }
 
+    /** A transactional offset record of {@code producerId}, durable (live) or read back (load). */
+    void applyPending(String groupId, long producerId, String topic, int partition, CoordinatorRecords.OffsetValue value) {
+        groups.getOrCreate(groupId).txnOffsets.add(producerId, topic, partition, value);
+        groupsOf.computeIfAbsent(producerId, x -> new HashSet<>()).add(groupId);
+    }
+
     /**
-     * Ends the transaction of {@code producerId} for the offsets it committed: written and applied
-     * on commit, dropped on abort.
-     *
-     * @return completes once the committed offsets are durable (at once for an abort or when the
-     *         producer committed no offsets); fails when they could not be written, and they stay
-     *         pending so that the marker can be written again
+     * The marker of {@code producerId}'s transaction in {@code partition} of {@code __consumer_offsets},
+     * durable (live) or read back (load): the producer's pending offsets in the groups of that
+     * partition are committed or dropped.
      */
-    CompletableFuture<Void> complete(long producerId, boolean commit) {
-        Map<String, Map<String, Map<Integer, CoordinatorRecords.OffsetValue>>> byGroup = pending.get(producerId);
-        if (byGroup == null) return CompletableFuture.completedFuture(null);
-        if (!commit) {
-            pending.remove(producerId);
-            byGroup.forEach(this::clearPendingMarks);
-            return CompletableFuture.completedFuture(null);
-        }
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
-        for (Map.Entry<String, Map<String, Map<Integer, CoordinatorRecords.OffsetValue>>> g : byGroup.entrySet()) {
-            int partition = config.partitionFor(g.getKey());
-            List<CoordinatorRecord> records = new ArrayList<>();
-            g.getValue().forEach((topic, parts) -> parts.forEach((p, v) -> records.add(new CoordinatorRecord(partition,
-                    CoordinatorRecords.offsetKey(g.getKey(), topic, p), CoordinatorRecords.offsetValue(v)))));
-            if (records.isEmpty()) continue;
-            writes.add(writer.write(partition, records));
-        }
-        CompletableFuture<Void> all = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        all.whenComplete((v, e) -> {
-            if (e != null) {
-                done.completeExceptionally(e);
-                return;
-            }
-            if (pending.remove(producerId, byGroup)) {
-                byGroup.forEach((groupId, topics) -> {
-                    ClassicGroup group = groups.getOrCreate(groupId);
-                    topics.forEach((topic, parts) -> parts.forEach((p, value) -> group.putOffset(topic, p, value)));
-                    clearPendingMarks(groupId, topics);
-                });
-            }
-            done.complete(null);
+    void applyMarker(int partition, long producerId, boolean commit) {
+        Set<String> ids = groupsOf.get(producerId);
+        if (ids == null) return;
+        ids.removeIf(id -> {
+            ClassicGroup g = groups.get(id);
+            if (g == null) return true;
+            if (g.partition != partition) return false;
+            g.txnOffsets.end(producerId, commit, g::putOffset);
+            return true;
         });
-        return done;
+        if (ids.isEmpty()) groupsOf.remove(producerId);
     }
 
-    private void clearPendingMarks(String groupId, Map<String, Map<Integer, CoordinatorRecords.OffsetValue>> topics) {
-        ClassicGroup group = groups.get(groupId);
-        if (group == null) return;
-        topics.forEach((topic, parts) -> parts.keySet().forEach(p -> {
-            if (!stillPendingElsewhere(groupId, topic, p)) {
-                Set<Integer> s = group.pendingTransactionalOffsets.get(topic);
-                if (s != null && s.remove(p) && s.isEmpty()) group.pendingTransactionalOffsets.remove(topic);
-            }
-        }));
-    }
-
-    /** Whether another producer still has a pending offset for this partition of the group. */
-    private boolean stillPendingElsewhere(String groupId, String topic, int partition) {
-        for (Map<String, Map<String, Map<Integer, CoordinatorRecords.OffsetValue>>> g : pending.values()) {
-            Map<String, Map<Integer, CoordinatorRecords.OffsetValue>> t = g.get(groupId);
-            if (t == null) continue;
-            Map<Integer, CoordinatorRecords.OffsetValue> ps = t.get(topic);
-            if (ps != null && ps.containsKey(partition)) return true;
-        }
-        return false;
+    /**
+     * Writes the marker of {@code producerId}'s transaction into {@code partition} and applies it
+     * once durable.
+     *
+     * @return completes once the marker is durable and applied; fails when it could not be written
+     */
+    CompletableFuture<Void> complete(int partition, long producerId, short producerEpoch, boolean commit) {
+        return writer.write(partition, List.of(CoordinatorRecord.marker(partition, producerId, producerEpoch, commit)))
+                .thenRun(() -> applyMarker(partition, producerId, commit));
     }
 }

@@ -17,8 +17,10 @@ import java.util.function.Consumer;
  *       disk when fsync-on-ack is on). It may complete on any thread. A failed future means none of
  *       the records is visible after a restart. A write the log could not make fails with a
  *       {@link CoordinatorLogException} that says why, never with an exception of the storage
- *       layer; a call outside this contract (a partition the log does not have, no records) fails
- *       with an {@link IllegalArgumentException}.</li>
+ *       layer; a call outside this contract (a partition the log does not have, no records,
+ *       records of different producers, a marker with other records) fails with an
+ *       {@link IllegalArgumentException}. Transactional records and markers (see
+ *       {@link CoordinatorRecord}) are written as Kafka writes them, and read back as such.</li>
  *   <li>{@link #read} returns the records of one partition that survived (compaction may already
  *       have dropped superseded records and tombstones), in offset order from the offset asked for,
  *       about {@code maxBytes} at a time (a larger first batch is still returned whole), so that a

@@ -16,6 +16,7 @@ import io.brook.storage.Log;
 import io.brook.storage.LogReadResult;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
+import io.brook.wire.record.ControlRecordType;
 import io.brook.wire.record.Record;
 import io.brook.wire.record.RecordBatch;
 import io.brook.wire.record.RecordBatchBuilder;
@@ -24,15 +25,18 @@ import io.brook.wire.record.RecordBatches;
 /**
  * {@link CoordinatorLog} over the partition logs of {@code storage}: partition {@code n} of the
  * internal topic is the {@link Log} the broker hands out for it (it should be created with
- * {@code cleanup.policy=compact}). Each {@link #append} writes one uncompressed magic-2 batch (no
- * producer id) and completes when {@link Log#whenDurable} says the batch is fsynced, i.e. with the
+ * {@code cleanup.policy=compact}). Each {@link #append} writes one uncompressed magic-2 batch
+ * (plain records: no producer id; transactional ones: a transactional batch of their producer id
+ * and epoch with no sequence, as Kafka's coordinators write it; a marker: Kafka's COMMIT or ABORT
+ * control batch, coordinator epoch 0) and completes when {@link Log#whenDurable} says the batch is fsynced, i.e. with the
  * durability of an {@code acks=all} produce.
  *
  * <p>Failures of the storage layer never pass through: a refused append (log closed, offline or
  * corrupt, batch over {@code max.message.bytes}), a log that cannot be looked up, a flush that
  * fails and a read error all become a {@link CoordinatorLogException}.
  *
- * <p>Reads stop at the high watermark, so that a coordinator never loads a record whose append
+ * <p>Reads give transactional records with their producer, and markers where the log has them,
+ * so that a coordinator rebuilds the transactions open at its end. Reads stop at the high watermark, so that a coordinator never loads a record whose append
  * was not answered (with fsync-on-ack, one a crash could still take back).
  *
  * <p>Threading: {@link #append} is called from the coordinator's owner thread only; completions
@@ -68,16 +72,34 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         }
         if (records.isEmpty()) return CompletableFuture.failedFuture(new IllegalArgumentException("no records"));
         long now = clock.millis();
-        RecordBatchBuilder builder = new RecordBatchBuilder(Compression.NONE);
-        for (CoordinatorRecord r : records) builder.append(now, r.key(), r.value());
-        ByteBuffer batch = builder.build();
+        CoordinatorRecord first = records.get(0);
+        ByteBuffer batch;
+        if (first.isMarker()) {
+            if (records.size() != 1) return CompletableFuture.failedFuture(new IllegalArgumentException("a marker goes alone"));
+            batch = RecordBatchBuilder.endTransactionMarker(0L, 0, first.producerId(), first.producerEpoch(),
+                    first.marker() == CoordinatorRecord.Marker.COMMIT ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
+                    0, now);
+        } else {
+            RecordBatchBuilder builder = new RecordBatchBuilder(Compression.NONE);
+            if (first.isTransactional()) {
+                builder.producer(first.producerId(), first.producerEpoch(), RecordBatch.NO_SEQUENCE).transactional(true);
+            }
+            for (CoordinatorRecord r : records) {
+                if (r.isMarker() || r.producerId() != first.producerId() || r.producerEpoch() != first.producerEpoch()) {
+                    return CompletableFuture.failedFuture(new IllegalArgumentException("records of one append share their producer"));
+                }
+                builder.append(now, r.key(), r.value());
+            }
+            batch = builder.build();
+        }
         Log log;
         try {
             log = logs.apply(partition);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CoordinatorLogException(Reason.UNAVAILABLE, name(partition) + ": " + e.getMessage(), e));
         }
-        AppendResult result = log.append(batch, 0);
+        AppendResult result = first.isTransactional() && !first.isMarker()
+                ? log.appendAsCoordinator(batch, 0) : log.append(batch, 0);
         if (result.error() != Errors.NONE) {
             return CompletableFuture.failedFuture(new CoordinatorLogException(reasonFor(result.error()),
                     name(partition) + ": " + result.error() + ": " + result.errorMessage()));
@@ -137,11 +159,17 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         walker.wrap(bytes);
         RecordBatch batch;
         while ((batch = walker.next()) != null) {
-            if (!batch.isControl()) {
-                for (Iterator<Record> it = batch.records(); it.hasNext(); ) {
-                    Record r = it.next();
-                    if (r.offset() < offset || r.offset() >= end || r.key() == null) continue;
-                    out.add(new CoordinatorRecord(partition, copy(r.key()), r.value() == null ? null : copy(r.value())));
+            long producerId = batch.isTransactional() ? batch.producerId() : -1L;
+            short producerEpoch = batch.isTransactional() ? batch.producerEpoch() : (short) -1;
+            for (Iterator<Record> it = batch.records(); it.hasNext(); ) {
+                Record r = it.next();
+                if (r.offset() < offset || r.offset() >= end || r.key() == null) continue;
+                if (batch.isControl()) {
+                    CoordinatorRecord marker = marker(partition, producerId, producerEpoch, r.key());
+                    if (marker != null) out.add(marker);
+                } else {
+                    out.add(new CoordinatorRecord(partition, copy(r.key()), r.value() == null ? null : copy(r.value()),
+                            producerId, producerEpoch, null));
                 }
             }
             next = batch.lastOffset() + 1;
@@ -149,6 +177,15 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
         // nothing whole could be read: stop rather than spin
         if (next <= offset) return new ReplayChunk(out, offset, true);
         return new ReplayChunk(out, next, next >= end);
+    }
+
+    /** The COMMIT or ABORT marker a control record stands for; null for any other control record. */
+    private static CoordinatorRecord marker(int partition, long producerId, short producerEpoch, ByteBuffer key) {
+        if (producerId < 0 || key.remaining() < 4) return null;
+        ControlRecordType type = ControlRecordType.forId(key.getShort(key.position() + 2));
+        if (type == ControlRecordType.COMMIT) return CoordinatorRecord.marker(partition, producerId, producerEpoch, true);
+        if (type == ControlRecordType.ABORT) return CoordinatorRecord.marker(partition, producerId, producerEpoch, false);
+        return null;
     }
 
     private String name(int partition) {

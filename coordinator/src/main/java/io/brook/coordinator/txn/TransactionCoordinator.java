@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorLog;
+import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.CoordinatorRequests;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
@@ -24,9 +27,17 @@ import org.slf4j.LoggerFactory;
  * and its open transaction, kept in {@code __transaction_state} through a {@link CoordinatorLog}
  * in Kafka's record layout ({@link TxnLogRecords}), with the state machine of {@link Transactions}.
  *
- * <p><b>Use.</b> Construct, {@link #start()} (replays the log on the calling thread, then starts
- * the coordinator thread and completes the transactions found prepared), one method per API from
- * any thread, {@link #close()} at shutdown.
+ * <p><b>Use.</b> Construct, {@link #start()} (starts the coordinator thread and the loading of
+ * {@code __transaction_state} in the background), one method per API from any thread,
+ * {@link #close()} at shutdown.
+ *
+ * <p><b>Loading.</b> As Kafka's, the coordinator serves while it loads: a {@link CoordinatorLoader}
+ * reads the partitions of {@code __transaction_state} one after another, and a request for a
+ * transactional id whose partition still loads gets COORDINATOR_LOAD_IN_PROGRESS (retriable; in
+ * InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn and per id in
+ * DescribeTransactions, as in Kafka), NOT_COORDINATOR once its load failed. Once a partition is
+ * loaded, the transactions found prepared in it are completed. {@link #loading()} tells the
+ * verification of transactional writes that an unknown producer may be one not loaded yet.
  *
  * <p><b>Threading.</b> As the group coordinator: each call is handed to the one owner thread of
  * an {@link EventLoop}; returned futures complete there (or, for writes, once the record is
@@ -49,11 +60,9 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public static final short TRANSACTION_VERSION = 0;
 
-    /** How much of {@code __transaction_state} one read of the replay asks for. */
-    private static final int REPLAY_CHUNK_BYTES = 1 << 20;
 
     private final TxnCoordinatorConfig config;
-    private final CoordinatorLog log;
+    private final CoordinatorLoader loader;
     private final EventLoop loop;
     private final Transactions txns;
     private final OpenTransactions open = new OpenTransactions();
@@ -61,6 +70,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final CoordinatorRequests requests =
             new CoordinatorRequests("transaction coordinator", () -> this.closed, () -> this.shutdown);
     private int replaySkipped;
+    private volatile boolean loading = true;
     private volatile boolean started;
     private volatile boolean closed;
     private boolean shutdown;
@@ -71,38 +81,91 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
                                   TxnMarkers markers) {
-        this(config, log, clock, producerIds, markers, true);
+        this(config, log, clock, producerIds, markers, null);
     }
 
-    /** With {@code threaded = false} no thread is started; tests drive the loop with {@link #runPending()}. */
+    /**
+     * @param loadExecutor runs the reads of {@code __transaction_state} at start-up; null for a
+     *                     thread of the coordinator's own ({@code txn-coordinator-loader})
+     */
+    public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
+                                  TxnMarkers markers, Executor loadExecutor) {
+        this(config, log, clock, producerIds, markers, true, loadExecutor, CoordinatorLoader.DEFAULT_CHUNK_BYTES);
+    }
+
+    /**
+     * With {@code threaded = false} no thread is started; tests drive the loop with
+     * {@link #runPending()}, and the log is read on the test thread too, so that {@link #start()}
+     * returns loaded.
+     */
     TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
                            TxnMarkers markers, boolean threaded) {
+        this(config, log, clock, producerIds, markers, threaded, threaded ? null : Runnable::run,
+                CoordinatorLoader.DEFAULT_CHUNK_BYTES);
+    }
+
+    /** Tests: the loading's reads run on {@code loadExecutor} (null: a thread of its own), {@code chunkBytes} at a time. */
+    TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
+                           TxnMarkers markers, boolean threaded, Executor loadExecutor, int chunkBytes) {
         this.config = config;
-        this.log = log;
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> requests.failed("task", e));
         requests.runOn(loop);
         this.txns = new Transactions(config, loop, new DurableWriter(loop, log), producerIds, markers, open);
+        this.loader = new CoordinatorLoader(TxnCoordinatorConfig.TOPIC, config.partitions(), log, loop,
+                new CoordinatorLoader.Target() {
+                    @Override
+                    public void replay(CoordinatorRecord record) {
+                        if (record.isMarker()) return;
+                        try {
+                            txns.replay(record);
+                        } catch (IllegalArgumentException e) {
+                            replaySkipped++;
+                        }
+                    }
+
+                    @Override
+                    public void loaded(int partition) {
+                        txns.loaded(partition);
+                    }
+
+                    @Override
+                    public void failed(int partition, Throwable cause) {
+                        txns.failed(partition);
+                    }
+                }, chunkBytes, loadExecutor, "txn-coordinator-loader");
     }
 
-    /** Replays {@code __transaction_state}, then starts serving. Call once. */
+    /**
+     * Starts serving, and loading {@code __transaction_state} in the background (see the class
+     * comment). Call once.
+     */
     public synchronized void start() {
         if (started) throw new IllegalStateException("already started");
-        for (int p = 0; p < config.partitions(); p++) {
-            log.replay(p, REPLAY_CHUNK_BYTES, r -> {
-                try {
-                    txns.replay(r);
-                } catch (IllegalArgumentException e) {
-                    replaySkipped++;
-                }
-            });
-        }
-        if (replaySkipped > 0) {
-            LOG.warn("{}: skipped {} unreadable records while loading", TxnCoordinatorConfig.TOPIC, replaySkipped);
-        }
+        loader.loaded().thenRun(() -> {
+            loading = false;
+            if (replaySkipped > 0) {
+                LOG.warn("{}: skipped {} unreadable records while loading", TxnCoordinatorConfig.TOPIC, replaySkipped);
+            }
+        });
         started = true;
-        loop.execute(txns::start);
+        loop.execute(() -> txns.start(p -> loader.state(p) == CoordinatorLoader.State.ACTIVE));
         if (threaded) loop.start("txn-coordinator");
+        loader.start();
+        if (!threaded) loop.runPending();
+    }
+
+    /**
+     * Completes once no partition of {@code __transaction_state} is loading any more (each is
+     * loaded, or failed); on the coordinator thread, so a dependent action must not block.
+     */
+    public CompletableFuture<Void> loaded() {
+        return loader.loaded();
+    }
+
+    /** Whether some partition of {@code __transaction_state} is still loading. Any thread. */
+    public boolean loading() {
+        return loading;
     }
 
     @Override
@@ -110,6 +173,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         if (closed) return;
         closed = true;
         if (!started) return;
+        loader.close();
         loop.execute(() -> shutdown = true);
         if (threaded) {
             try {
@@ -135,13 +199,15 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     public CompletableFuture<InitPidResult> initProducerId(String transactionalId, int timeoutMs, long expectedPid,
                                                            short expectedEpoch) {
-        return submit(() -> txns.initProducerId(transactionalId, timeoutMs, expectedPid, expectedEpoch), InitPidResult::failed);
+        return requests.submit(() -> loadError(transactionalId),
+                () -> txns.initProducerId(transactionalId, timeoutMs, expectedPid, expectedEpoch), InitPidResult::failed);
     }
 
     /** AddPartitionsToTxn (and AddOffsetsToTxn, with the group's {@code __consumer_offsets} partition). */
     public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short epoch,
                                                    Map<String, ? extends Set<Integer>> partitions) {
-        return submit(() -> txns.addPartitions(transactionalId, producerId, epoch, partitions), e -> e);
+        return requests.submit(() -> loadError(transactionalId),
+                () -> txns.addPartitions(transactionalId, producerId, epoch, partitions), e -> e);
     }
 
     /**
@@ -151,7 +217,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     public CompletableFuture<Map<String, Map<Integer, Errors>>> verifyPartitions(String transactionalId, long producerId,
                                                                                   short epoch,
                                                                                   Map<String, ? extends Set<Integer>> partitions) {
-        return submit(() -> {
+        return requests.submit(() -> loadError(transactionalId), () -> {
             Errors all = txns.verify(transactionalId, producerId, epoch);
             Map<String, Map<Integer, Errors>> out = new LinkedHashMap<>();
             partitions.forEach((t, ps) -> {
@@ -174,7 +240,8 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /** EndTxn: commit or abort the ongoing transaction. */
     public CompletableFuture<EndTxnResult> endTxn(String transactionalId, long producerId, short epoch, boolean commit) {
-        return submit(() -> txns.endTxn(transactionalId, producerId, epoch, commit), EndTxnResult::of);
+        return requests.submit(() -> loadError(transactionalId),
+                () -> txns.endTxn(transactionalId, producerId, epoch, commit), EndTxnResult::of);
     }
 
     /** DescribeTransactions: each id, or TRANSACTIONAL_ID_NOT_FOUND. */
@@ -182,6 +249,11 @@ public final class TransactionCoordinator implements AutoCloseable {
         return submit(() -> {
             List<TxnDescription> out = new ArrayList<>(transactionalIds.size());
             for (String id : transactionalIds) {
+                Errors notLoaded = loadError(id);
+                if (notLoaded != Errors.NONE) {
+                    out.add(new TxnDescription(id, notLoaded, "", -1, (short) -1, 0, -1, Map.of()));
+                    continue;
+                }
                 Transactions.Entry e = txns.get(id);
                 out.add(e == null || e.current.producerEpoch() < 0
                         ? new TxnDescription(id, Errors.TRANSACTIONAL_ID_NOT_FOUND, "", -1, (short) -1, 0, -1, Map.of())
@@ -237,6 +309,20 @@ public final class TransactionCoordinator implements AutoCloseable {
     public Errors verifyAppend(long producerId, short epoch, String topic, int partition) {
         if (open.contains(producerId, epoch, topic, partition)) return Errors.NONE;
         return open.isFenced(producerId, epoch) ? Errors.INVALID_PRODUCER_EPOCH : Errors.INVALID_TXN_STATE;
+    }
+
+    /**
+     * Kafka's error for a transactional id whose partition of {@code __transaction_state} is not
+     * loaded: COORDINATOR_LOAD_IN_PROGRESS while it loads, NOT_COORDINATOR once its load failed;
+     * NONE when loaded, and for a null or empty id (the API's own check answers it). Owner thread.
+     */
+    private Errors loadError(String transactionalId) {
+        if (transactionalId == null || transactionalId.isEmpty()) return Errors.NONE;
+        return switch (loader.state(config.partitionFor(transactionalId))) {
+            case ACTIVE -> Errors.NONE;
+            case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            case FAILED -> Errors.NOT_COORDINATOR;
+        };
     }
 
     private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 import io.brook.coordinator.runtime.CoordinatorLogException;
@@ -44,8 +45,6 @@ final class Transactions {
     /** The longest wait between two attempts to write the markers of one transaction. */
     static final long MAX_MARKER_RETRY_MS = 10_000;
     private static final String ABORT_TIMER = "txn-abort-timed-out";
-    /** The group coordinator's topic: its partitions in a transaction stand for transactional offsets. */
-    static final String OFFSETS_TOPIC = "__consumer_offsets";
     private static final String EXPIRE_TIMER = "txn-remove-expired";
 
     /** One transactional id: its durable state, and the state a write in flight moves it to. */
@@ -69,6 +68,8 @@ final class Transactions {
     private final TxnMarkers markers;
     private final OpenTransactions open;
     private final Map<String, Entry> entries = new HashMap<>();
+    /** Which partitions of {@code __transaction_state} are loaded (see {@link #start}). */
+    private IntPredicate active = p -> true;
 
     Transactions(TxnCoordinatorConfig config, EventLoop loop, DurableWriter writer, LongSupplier producerIds,
                  TxnMarkers markers, OpenTransactions open) {
@@ -82,7 +83,7 @@ final class Transactions {
 
     // ------------------------------------------------------------------ replay
 
-    /** Applies one record of {@code __transaction_state} at start-up. */
+    /** Applies one record of {@code __transaction_state} while its partition loads. */
     void replay(CoordinatorRecord r) {
         String id = TxnLogRecords.readKey(r.key());
         if (id == null) return;
@@ -96,27 +97,33 @@ final class Transactions {
     }
 
     /**
-     * After replay: completes what was prepared, aborts ongoing transactions that committed
-     * offsets, arms the periodic tasks.
-     *
-     * <p>The group coordinator holds the offsets of a transaction in memory until it ends (see
-     * its {@code TxnOffsets}), so after a restart an ongoing transaction that added a
-     * {@code __consumer_offsets} partition has lost them: committing it would commit its output
-     * without its input offsets, and the input would be processed twice. Such a transaction is
-     * fenced and aborted instead, as if it had timed out; its producer starts over.
+     * A partition of {@code __transaction_state} is loaded: its ids serve, and what was prepared
+     * is completed (its markers are written again). An ongoing transaction stays open: its
+     * transactional offsets are in {@code __consumer_offsets} already, and its producer goes on or
+     * times out.
      */
-    void start() {
+    void loaded(int partition) {
         for (Entry e : entries.values()) {
+            if (config.partitionFor(e.id) != partition) continue;
             open.update(e.current);
             TxnState s = e.current.state();
             if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) {
                 sendMarkers(e);
-            } else if (s == TxnState.ONGOING && e.current.partitions().containsKey(OFFSETS_TOPIC)) {
-                LOG.info("aborting transaction of {} (producer {} epoch {}): its offsets did not survive the restart",
-                        e.id, e.current.producerId(), e.current.producerEpoch());
-                fenceAndAbort(e);
             }
         }
+    }
+
+    /** A partition could not be loaded: what was read of it is forgotten. */
+    void failed(int partition) {
+        entries.values().removeIf(e -> config.partitionFor(e.id) == partition);
+    }
+
+    /**
+     * Arms the periodic tasks; they leave alone the ids of a partition not loaded ({@code active}
+     * false), whose state is partial.
+     */
+    void start(IntPredicate active) {
+        this.active = active;
         loop.schedule(ABORT_TIMER, config.abortTimedOutIntervalMs(), this::abortTimedOut);
         loop.schedule(EXPIRE_TIMER, config.removeExpiredIntervalMs(), this::removeExpired);
     }
@@ -347,7 +354,8 @@ final class Transactions {
         long now = loop.now();
         for (Entry e : new ArrayList<>(entries.values())) {
             TxnSnapshot s = e.current;
-            if (e.pending == null && s.state() == TxnState.ONGOING && s.startMs() >= 0 && now - s.startMs() > s.timeoutMs()) {
+            if (e.pending == null && s.state() == TxnState.ONGOING && s.startMs() >= 0 && now - s.startMs() > s.timeoutMs()
+                    && active.test(config.partitionFor(e.id))) {
                 LOG.info("aborting transaction of {} (producer {} epoch {}): older than its time-out of {} ms",
                         e.id, s.producerId(), s.producerEpoch(), s.timeoutMs());
                 fenceAndAbort(e);
@@ -363,7 +371,8 @@ final class Transactions {
         List<Entry> expiring = new ArrayList<>();
         for (Entry e : entries.values()) {
             TxnSnapshot s = e.current;
-            if (e.pending == null && s.state().isComplete() && now - s.updateMs() >= config.transactionalIdExpirationMs()) {
+            if (e.pending == null && s.state().isComplete() && now - s.updateMs() >= config.transactionalIdExpirationMs()
+                    && active.test(config.partitionFor(e.id))) {
                 int p = config.partitionFor(e.id);
                 byPartition.computeIfAbsent(p, x -> new ArrayList<>())
                         .add(new CoordinatorRecord(p, TxnLogRecords.key(e.id), null));

@@ -10,7 +10,8 @@
  *   <li>{@link io.brook.coordinator.txn.TransactionCoordinator}: one method per API, results as
  *       plain records ({@link io.brook.coordinator.txn.InitPidResult},
  *       {@link io.brook.coordinator.txn.EndTxnResult}, {@link io.brook.coordinator.txn.TxnDescription})
- *       or Kafka error codes; {@code start()} replays the log, {@code close()} stops.</li>
+ *       or Kafka error codes; {@code start()} starts serving and loads the log in the background
+ *       (COORDINATOR_LOAD_IN_PROGRESS for ids of a partition not loaded yet), {@code close()} stops.</li>
  *   <li>{@link io.brook.coordinator.txn.TxnCoordinatorConfig}: Kafka's config names and defaults.</li>
  *   <li>{@link io.brook.coordinator.txn.TxnMarkers}: what the broker implements to write the
  *       COMMIT and ABORT markers that end a transaction in its partitions.</li>

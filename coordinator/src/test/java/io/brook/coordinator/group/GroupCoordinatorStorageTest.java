@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,12 @@ import io.brook.wire.message.OffsetCommitResponse;
 import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest;
+import io.brook.wire.message.TxnOffsetCommitResponse;
 import io.brook.wire.protocol.Errors;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,6 +122,70 @@ class GroupCoordinatorStorageTest {
                 OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").topics(null), (short) 7));
                 assertThat(f.topics().get(0).partitions().get(0).committedOffset()).isEqualTo(1);
             }
+        }
+    }
+
+    private static TxnOffsetCommitRequest txnCommit(String group, long pid, long offset) {
+        return new TxnOffsetCommitRequest().transactionalId("tx").groupId(group).producerId(pid).producerEpoch((short) 3)
+                .generationIdOrMemberEpoch(-1).memberId("").topics(new ArrayList<>(List.of(
+                        new TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic().name("orders").partitions(new ArrayList<>(List.of(
+                                new TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition().partitionIndex(2)
+                                        .committedOffset(offset).committedMetadata("md")))))));
+    }
+
+    private static OffsetFetchResponse.OffsetFetchResponsePartition fetch(GroupCoordinator c, boolean requireStable) throws Exception {
+        OffsetFetchResponse f = get(c.fetchOffsets(new OffsetFetchRequest().groupId("g").requireStable(requireStable)
+                .topics(new ArrayList<>(List.of(new OffsetFetchRequest.OffsetFetchRequestTopic().name("orders")
+                        .partitionIndexes(new ArrayList<>(List.of(2)))))), (short) 7));
+        return f.topics().get(0).partitions().get(0);
+    }
+
+    @Test
+    void transactionalOffsetsAreKafkasTransactionalBatchAndMarkerAndSurviveRestartsOpenOrCommitted() throws Exception {
+        try (LogManager logs = openLogs();
+             GroupCoordinator c = new GroupCoordinator(config(),
+                     StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC()), Clock.systemUTC())) {
+            c.start();
+            get(c.loaded());
+            get(c.commitOffsets(commit("g", -1, "", 5), (short) 8));
+            TxnOffsetCommitResponse r = get(c.txnOffsetCommit(txnCommit("g", 7, 42), (short) 3));
+            assertThat(r.topics().get(0).partitions().get(0).errorCode()).isEqualTo(Errors.NONE.code());
+            Log gLog = logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g"));
+            assertThat(gLog.durableOffset()).isEqualTo(gLog.logEndOffset()); // durable before the answer
+        }
+        // the transaction is still open at the restart: the offset is pending again
+        try (LogManager logs = openLogs();
+             GroupCoordinator c = new GroupCoordinator(config(),
+                     StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC()), Clock.systemUTC())) {
+            c.start();
+            get(c.loaded());
+            assertThat(fetch(c, true).errorCode()).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT.code());
+            assertThat(fetch(c, false).committedOffset()).isEqualTo(5);
+            get(c.completeTransaction(7, (short) 3, true, Set.of(c.partitionFor("g"))));
+            assertThat(fetch(c, true).committedOffset()).isEqualTo(42);
+            // Kafka's own record classes read the partition: a plain batch, the transactional batch
+            // of producer 7, then its COMMIT marker
+            Log gLog = logs.getLog(GroupCoordinatorConfig.OFFSETS_TOPIC, c.partitionFor("g"));
+            List<MutableRecordBatch> batches = new ArrayList<>();
+            MemoryRecords.readableRecords(gLog.read(0, 1 << 20, true).records().readAll()).batches().forEach(batches::add);
+            assertThat(batches).hasSize(3);
+            assertThat(batches.get(0).isTransactional()).isFalse();
+            assertThat(batches.get(1).isTransactional()).isTrue();
+            assertThat(batches.get(1).producerId()).isEqualTo(7);
+            assertThat(batches.get(1).producerEpoch()).isEqualTo((short) 3);
+            assertThat(batches.get(1).isControlBatch()).isFalse();
+            assertThat(batches.get(2).isControlBatch()).isTrue();
+            assertThat(batches.get(2).producerId()).isEqualTo(7);
+            assertThat(ControlRecordType.parse(batches.get(2).iterator().next().key())).isEqualTo(ControlRecordType.COMMIT);
+            assertThat(gLog.lastStableOffset()).isEqualTo(gLog.logEndOffset());
+        }
+        try (LogManager logs = openLogs();
+             GroupCoordinator c = new GroupCoordinator(config(),
+                     StorageLogs.compacted(logs, GroupCoordinatorConfig.OFFSETS_TOPIC, PARTITIONS, Clock.systemUTC()), Clock.systemUTC())) {
+            c.start();
+            get(c.loaded());
+            assertThat(fetch(c, true).errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(fetch(c, true).committedOffset()).isEqualTo(42);
         }
     }
 }

@@ -292,17 +292,17 @@ class TransactionCoordinatorTest {
     }
 
     @Test
-    void anOngoingTransactionWithOffsetsIsAbortedAtRestartBecauseTheOffsetsAreGone() {
-        InitPidResult plain = init("plain");
-        add("plain", plain, "t", 0);
+    void anOngoingTransactionWithOffsetsStaysOpenAtRestart() {
+        // its transactional offsets are in __consumer_offsets (the group coordinator loads them
+        // as pending), so nothing forces an abort: the producer goes on and commits
         InitPidResult ctp = init("ctp");
         add("ctp", ctp, "t", 1);
-        add("ctp", ctp, Transactions.OFFSETS_TOPIC, 7);
+        add("ctp", ctp, "__consumer_offsets", 7);
         restart();
-        assertThat(coordinator.state("plain").state()).isEqualTo(TxnState.ONGOING);
-        assertThat(coordinator.state("ctp").state()).isEqualTo(TxnState.COMPLETE_ABORT);
-        assertThat(markers.calls).singleElement().satisfies(c -> assertThat(c.commit()).isFalse());
-        assertThat(end("ctp", ctp, true)).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(coordinator.state("ctp").state()).isEqualTo(TxnState.ONGOING);
+        assertThat(markers.calls).isEmpty();
+        assertThat(end("ctp", ctp, true)).isEqualTo(Errors.NONE);
+        assertThat(markers.calls).singleElement().satisfies(c -> assertThat(c.commit()).isTrue());
     }
 
     @Test

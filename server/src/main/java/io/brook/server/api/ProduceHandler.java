@@ -292,14 +292,18 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
      * transaction, at the transaction's epoch (the verification of KIP-890 part 1, asked of the
      * local coordinator): a zombie's late write cannot open a transaction that nothing would ever
      * close and that would pin the last stable offset. A producer fenced by a newer epoch gets
-     * INVALID_PRODUCER_EPOCH, any other INVALID_TXN_STATE.
+     * INVALID_PRODUCER_EPOCH, any other INVALID_TXN_STATE (NOT_ENOUGH_REPLICAS while
+     * {@code __transaction_state} loads).
      */
     private Errors verifyTransactional(RecordBatch batch, Log log) {
         TransactionCoordinator txns = broker.transactions();
         if (txns == null) {
             return Errors.INVALID_TXN_STATE;
         }
-        return txns.verifyAppend(batch.producerId(), batch.producerEpoch(), log.topic(), log.partition());
+        Errors e = txns.verifyAppend(batch.producerId(), batch.producerEpoch(), log.topic(), log.partition());
+        // while __transaction_state loads the producer may be one not loaded yet: Kafka's answer to a
+        // verification the coordinator cannot make yet, retriable
+        return e != Errors.NONE && txns.loading() ? Errors.NOT_ENOUGH_REPLICAS : e;
     }
 
     private static void fail(PartitionProduceResponse r, Errors error, String message) {

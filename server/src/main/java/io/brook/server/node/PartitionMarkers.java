@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * WriteTxnMarkers does between brokers): a COMMIT or ABORT control batch (transactional, the
  * producer's id and epoch, coordinator epoch 0) appended to each data partition, which closes the
  * producer's open transaction there, moves the last stable offset and, for an abort, records the
- * aborted range in the transaction index; for {@code __consumer_offsets} partitions, the group
- * coordinator's completion of the producer's transactional offset commits.
+ * aborted range in the transaction index; for {@code __consumer_offsets} partitions, the same
+ * marker written by the group coordinator, which thereby commits or drops the producer's
+ * transactional offsets (a partition still loading fails the write, which is then retried).
  *
  * <p>The returned future completes once every marker is durable (as an {@code acks=all} produce).
  * A partition whose topic was deleted counts as done; a marker the log refuses because the
@@ -57,7 +58,7 @@ public final class PartitionMarkers implements TxnMarkers {
         for (Map.Entry<String, SortedSet<Integer>> t : partitions.entrySet()) {
             if (TopicNames.CONSUMER_OFFSETS.equals(t.getKey())) {
                 if (groups != null) {
-                    waits.add(groups.completeTransaction(producerId, commit));
+                    waits.add(groups.completeTransaction(producerId, producerEpoch, commit, t.getValue()));
                 }
                 continue;
             }

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Creates the transaction coordinator at broker start-up over the {@code __transaction_state}
@@ -32,9 +33,13 @@ public final class TxnCoordinatorSetup {
     private TxnCoordinatorSetup() {
     }
 
-    /** A started coordinator; replays {@code __transaction_state} when it exists. */
+    /**
+     * A started coordinator, loading {@code __transaction_state} (when it exists) in the background.
+     *
+     * @param loadExecutor runs the reads of the load; null for a thread of the coordinator's own
+     */
     public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
-            ProducerIdAllocator producerIds, Clock clock) {
+            ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor) {
         TxnCoordinatorConfig config = brokerConfig.txnCoordinator();
         Topic existing = topics.get(TopicNames.TRANSACTION_STATE);
         if (existing != null) {
@@ -42,14 +47,14 @@ public final class TxnCoordinatorSetup {
         }
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
                 new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
-                new PartitionMarkers(topics, groups, clock));
+                new PartitionMarkers(topics, groups, clock), loadExecutor);
         coordinator.start();
         return coordinator;
     }
 
     /**
      * The coordinator's log over {@code __transaction_state}, creating the topic on the first
-     * append. Appends come from the coordinator thread only; the replay reads before it starts.
+     * append. Appends come from the coordinator thread only; the loader reads on its own thread.
      */
     static final class TxnStateTopicLog implements CoordinatorLog {
         private final Topics topics;

@@ -90,7 +90,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
             return;
         }
-        Errors verified = verify(request, groups);
+        Errors verified = forVersion(verify(request, groups), version);
         if (verified != Errors.NONE) {
             for (TxnOffsetCommitRequestTopic t : known) {
                 List<TxnOffsetCommitResponsePartition> parts = new ArrayList<>();
@@ -105,6 +105,11 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
         }
         request.topics(known); // the coordinator reads the request only after this point
         ctx.respondWhenDone(groups.txnOffsetCommit(request, version).thenApply(r -> {
+            for (TxnOffsetCommitResponseTopic t : r.topics()) {
+                for (TxnOffsetCommitResponsePartition p : t.partitions()) {
+                    p.errorCode(forVersion(Errors.forCode(p.errorCode()), version).code());
+                }
+            }
             List<TxnOffsetCommitResponseTopic> all = new ArrayList<>(r.topics());
             all.addAll(unknown);
             return withIds(r.topics(all), byId ? ids : null);
@@ -125,8 +130,18 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
         if (txns == null) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        return txns.verifyAppend(request.producerId(), request.producerEpoch(), TopicNames.CONSUMER_OFFSETS,
+        Errors e = txns.verifyAppend(request.producerId(), request.producerEpoch(), TopicNames.CONSUMER_OFFSETS,
                 groups.partitionFor(request.groupId()));
+        // while __transaction_state loads, the producer may be one not loaded yet: retriable
+        return e != Errors.NONE && txns.loading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : e;
+    }
+
+    /**
+     * As Kafka: clients before 2.0 (TxnOffsetCommit v0-1) do not know COORDINATOR_LOAD_IN_PROGRESS
+     * here and get COORDINATOR_NOT_AVAILABLE, retriable for them too.
+     */
+    private static Errors forVersion(Errors e, short version) {
+        return version < 2 && e == Errors.COORDINATOR_LOAD_IN_PROGRESS ? Errors.COORDINATOR_NOT_AVAILABLE : e;
     }
 
     private static TxnOffsetCommitResponse withIds(TxnOffsetCommitResponse response, Map<String, UUID> ids) {

@@ -1,5 +1,6 @@
 package io.brook.server.api.txn;
 
+import io.brook.coordinator.group.CoordinatorMarkerException;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -17,6 +18,8 @@ import io.brook.wire.protocol.Errors;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +29,8 @@ import java.util.concurrent.CompletableFuture;
  * transaction of a partition by writing an ABORT marker with the producer's epoch. Each partition
  * is answered once its marker is durable; a partition this node does not host gets
  * UNKNOWN_TOPIC_OR_PARTITION, a marker the log refuses its error (INVALID_PRODUCER_EPOCH for an
- * epoch older than the producer's).
+ * epoch older than the producer's); a partition of {@code __consumer_offsets} still loading
+ * NOT_LEADER_OR_FOLLOWER, as Kafka answers it.
  */
 public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersRequest> {
 
@@ -53,14 +57,23 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     if (topic == null || p < 0 || p >= topic.partitions()) {
                         e = Errors.UNKNOWN_TOPIC_OR_PARTITION;
                     } else if (TopicNames.CONSUMER_OFFSETS.equals(t.name()) && broker.groups() != null) {
-                        waits.add(broker.groups().completeTransaction(m.producerId(), m.transactionResult()));
+                        waits.add(broker.groups().completeTransaction(m.producerId(), m.producerEpoch(),
+                                m.transactionResult(), Set.of(p)).exceptionally(x -> {
+                                    Throwable cause = x instanceof CompletionException && x.getCause() != null ? x.getCause() : x;
+                                    if (!(cause instanceof CoordinatorMarkerException)) throw new CompletionException(cause);
+                                    // the partition is loading (or failed): as Kafka, NOT_LEADER_OR_FOLLOWER tells the
+                                    // transaction coordinator that sent the marker to send it again
+                                    r.errorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
+                                    return null;
+                                }));
                         e = Errors.NONE;
                     } else if (topic.isInternal()) {
                         e = Errors.INVALID_TOPIC_EXCEPTION;
                     } else {
                         e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(), waits);
                     }
-                    parts.add(r.errorCode(e.code()));
+                    if (e != Errors.NONE) r.errorCode(e.code());
+                    parts.add(r);
                 }
                 topics.add(new WritableTxnMarkerTopicResult().name(t.name()).partitions(parts));
             }
