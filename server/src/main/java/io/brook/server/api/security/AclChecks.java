@@ -401,7 +401,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     }
                 } else {
                     ApiMessage refused = w.transactionalId(request.v3AndBelowTransactionalId()) != null
-                            ? v3Answer(request.v3AndBelowTopics(), (t, p) -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+                            ? v3Answer(request.v3AndBelowTopics(),
+                                    (t, p) -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
                             : deniedTopics(w, request.v3AndBelowTopics());
                     if (refused != null) {
                         ctx.respond(refused);
@@ -431,7 +432,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         }
         return v3Answer(topics, (t, p) -> {
             Topic topic = t.name() == null ? null : this.topics.get(t.name());
-            return denied.contains(t.name()) || (topic != null && topic.isInternal()) ? Errors.TOPIC_AUTHORIZATION_FAILED
+            boolean refused = denied.contains(t.name()) || (topic != null && topic.isInternal());
+            return refused ? Errors.TOPIC_AUTHORIZATION_FAILED
                     : topic == null || p < 0 || p >= topic.partitions() ? Errors.UNKNOWN_TOPIC_OR_PARTITION
                     : Errors.OPERATION_NOT_ATTEMPTED;
         });
