@@ -266,6 +266,10 @@ public final class BenchRunner {
                 + " latency: linger.ms=0, consumer in the same JVM, measured from each record's intended send time"
                 + " (corrected for coordinated omission), first ")
                 .append(plan.latencyWarmup.toMillis()).append(" ms of each rate not recorded\n");
+        sb.append("- transactions: one transactional producer (acks=all, linger.ms=").append(Plan.LINGER_MS)
+                .append(") commits transactions of N records round-robin over ").append(TransactionalWorkload.PARTITIONS)
+                .append(" partitions one after the other; a read_committed consumer in the same JVM; latency from each"
+                        + " record's send() to its arrival at that consumer, so it includes the wait for the commit\n");
         if (!producerOverrides.isEmpty()) {
             sb.append("- producer settings given with --producer, for every workload: ").append(producerOverrides)
                     .append('\n');
@@ -374,6 +378,11 @@ public final class BenchRunner {
                     step(r, label, FetchSessionWorkload.name(plan.manyPartitions, sessions),
                             () -> FetchSessionWorkload.run(w, r.bootstrap(), label, pid, clockTicks,
                                     plan.manyPartitions, plan.fetchSessionDuration, sessions));
+                }
+                for (int perTransaction : Plan.RECORDS_PER_TRANSACTION) {
+                    step(r, label, TransactionalWorkload.name(perTransaction),
+                            () -> TransactionalWorkload.run(w, label, pid, clockTicks, perTransaction,
+                                    plan.transactionalRecords / perTransaction, Workloads.IDLE_LIMIT));
                 }
             }
             results.add(Result.of(WHOLE_RUN, label)

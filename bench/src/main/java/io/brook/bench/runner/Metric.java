@@ -4,6 +4,8 @@ package io.brook.bench.runner;
 enum Metric {
     RECORDS_PER_S("records/s", true, "%,.0f"),
     MB_PER_S("MB/s", true, "%,.1f"),
+    /** Committed transactions per second (transactions workload). */
+    TRANSACTIONS_PER_S("transactions/s", true, "%,.1f"),
     P50_MS("p50 ms", false, "%,.2f"),
     P99_MS("p99 ms", false, "%,.2f"),
     P999_MS("p99.9 ms", false, "%,.2f"),

@@ -33,10 +33,15 @@ final class Plan {
     final long warmupRecords;
     /** How long each phase of the fetch-sessions workload tails the many-partition topic. */
     final Duration fetchSessionDuration;
+    /** Records per transaction of each transactions workload. */
+    static final List<Integer> RECORDS_PER_TRANSACTION = List.of(100, 1_000);
+    /** Records each transactions workload commits (in records ÷ records-per-transaction transactions). */
+    final long transactionalRecords;
 
     private Plan(boolean quick, List<ProduceCell> produce, long smallRecords, long largeRecords, long consumeRecords,
                  List<Integer> latencyRates, Duration latencyDuration, Duration latencyWarmup,
-                 int manyPartitions, long manyPartitionRecords, long warmupRecords, Duration fetchSessionDuration) {
+                 int manyPartitions, long manyPartitionRecords, long warmupRecords, Duration fetchSessionDuration,
+                 long transactionalRecords) {
         this.quick = quick;
         this.produce = List.copyOf(produce);
         this.smallRecords = smallRecords;
@@ -49,6 +54,7 @@ final class Plan {
         this.manyPartitionRecords = manyPartitionRecords;
         this.warmupRecords = warmupRecords;
         this.fetchSessionDuration = fetchSessionDuration;
+        this.transactionalRecords = transactionalRecords;
     }
 
     /** 1 and 8 partitions × 100 B and 1 KiB × acks=1 and all × batch 16 and 256 KiB; 10 M records to consume. */
@@ -66,7 +72,8 @@ final class Plan {
         // 1 GB per 100 B cell and 2 GB per 1 KiB cell: seconds per cell even at the fastest rates,
         // so that a cell is not over before the broker's group commit and the client settle
         return new Plan(false, cells, 10_000_000, 2_000_000, 10_000_000, List.of(5_000, 50_000),
-                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 300_000, Duration.ofSeconds(20));
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 1_000, 1_000_000, 300_000, Duration.ofSeconds(20),
+                200_000);
     }
 
     /** Three produce cells that span the matrix, and small counts: a few seconds per workload. */
@@ -77,7 +84,8 @@ final class Plan {
                 new ProduceCell(8, 1024, "all", 256 * 1024));
         // 250 rather than 1,000 partitions: creating 1,000 takes each broker ten seconds or more
         return new Plan(true, cells, 200_000, 20_000, 300_000, List.of(5_000, 50_000),
-                Duration.ofSeconds(2), Duration.ofMillis(500), 250, 20_000, 20_000, Duration.ofSeconds(5));
+                Duration.ofSeconds(2), Duration.ofMillis(500), 250, 20_000, 20_000, Duration.ofSeconds(5),
+                20_000);
     }
 
     long produceRecords(ProduceCell cell) {

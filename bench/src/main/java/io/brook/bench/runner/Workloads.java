@@ -337,6 +337,51 @@ final class Workloads implements AutoCloseable {
         admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
     }
 
+    // ---------------------------------------------------------------- for workloads of their own files
+
+    /** The settings of every workload's producer, {@code --producer} overrides applied. */
+    Properties producerSettings(String acks, int batchSize, int lingerMs) {
+        Properties p = producerProps(bootstrap, acks, batchSize, lingerMs);
+        p.putAll(producerOverrides);
+        return p;
+    }
+
+    /** The settings of every workload's consumer, {@code --consumer} overrides applied. */
+    Properties consumerSettings() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.putAll(consumerOverrides);
+        return p;
+    }
+
+    /** Where a topic made by {@link #createTopic} begins: its log end offsets after priming. */
+    long[] firstOffsets(String topic, int partitions) {
+        return base(topic, partitions).clone();
+    }
+
+    /** The log end offsets of the topic's partitions. */
+    Map<TopicPartition, Long> endOffsets(String topic, int partitions) throws Exception {
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+        }
+        Map<TopicPartition, Long> out = new java.util.HashMap<>();
+        admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
+        return out;
+    }
+
+    void dropTopic(String topic) throws Exception {
+        deleteTopic(topic);
+    }
+
+    void progressUpdate(String text) {
+        progress.update(text);
+    }
+
     /** Creates the topic and writes records to it, untimed; returns what was acknowledged per partition. */
     long[] fill(String topic, int partitions, long records, int size) throws Exception {
         createTopic(topic, partitions);

@@ -77,6 +77,16 @@ class WorkloadsAgainstBrookTest {
     }
 
     @Test
+    void shouldMeasureCommittedTransactionsThroughAReadCommittedConsumer() throws Exception {
+        Result r = TransactionalWorkload.run(workloads, "brook", ProcessHandle.current().pid(), ProcFs.clockTicks(),
+                100, 20, Duration.ofSeconds(2));
+        assertThroughput(r, TransactionalWorkload.name(100));
+        assertThat(r.values.get(Metric.TRANSACTIONS_PER_S)).isPositive();
+        assertThat(r.values.get(Metric.P50_MS)).isPositive();
+        assertThat(r.values.get(Metric.MAX_MS)).isGreaterThanOrEqualTo(r.values.get(Metric.P99_MS));
+    }
+
+    @Test
     void shouldWriteManyPartitionsRoundRobin() throws Exception {
         assertThroughput(workloads.manyPartitions(20, 1_000), "many partitions: 20p round-robin 100B acks=all");
     }

@@ -168,10 +168,11 @@ public final class BrokerApis {
                         new UpdateFeaturesHandler(broker.nodeId(), features))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0, DescribeProducersRequest::read,
-                        new DescribeProducersHandler(broker))
+                        new DescribeProducersHandler(broker, authorizer))
                 .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0, DescribeTransactionsRequest::read,
-                        new DescribeTransactionsHandler(broker))
-                .register(ApiKey.LIST_TRANSACTIONS, 0, 2, ListTransactionsRequest::read, new ListTransactionsHandler(broker))
+                        new DescribeTransactionsHandler(broker, authorizer))
+                .register(ApiKey.LIST_TRANSACTIONS, 0, 2, ListTransactionsRequest::read, new ListTransactionsHandler(broker,
+                        authorizer))
                 .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
                 .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
                 .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,59 @@ public final class Authorizer {
             }
         }
         return allowed || (!anyForResource && allowIfNoAcl);
+    }
+
+    /**
+     * Whether {@code principal} may do {@code operation} on some resource of {@code resourceType}
+     * (Kafka's {@code authorizeByResourceType}, which lets InitProducerId without a transactional
+     * id through for WRITE on any topic): a super user may; otherwise an ALLOW for the operation
+     * (or ALL, no implied operations) on a pattern that a DENY does not cover whole (a DENY on
+     * {@code *} covers every pattern, a LITERAL DENY its own name, a PREFIXED DENY every pattern
+     * starting with it). As in Kafka, a resource called "hardcode" is asked first, so that a
+     * super user or {@code allow.everyone.if.no.acl.found} answer the same way as for a name.
+     */
+    public boolean authorizeByResourceType(String principal, String host, byte operation, byte resourceType) {
+        if (authorize(principal, host, operation, resourceType, "hardcode")) {
+            return true;
+        }
+        Set<String> deniedLiterals = new HashSet<>();
+        Set<String> deniedPrefixes = new HashSet<>();
+        List<Acl> allows = new ArrayList<>();
+        boolean allowsAll = false;
+        for (Acl acl : acls) {
+            if (acl.resourceType() != resourceType
+                    || !(acl.principal().equals(principal) || acl.principal().equals(Acl.WILDCARD_PRINCIPAL))
+                    || !(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))
+                    || !(acl.operation() == operation || acl.operation() == Acl.ALL)) {
+                continue;
+            }
+            if (acl.permission() == Acl.DENY) {
+                if (acl.patternType() == Acl.LITERAL && acl.resourceName().equals(Acl.WILDCARD)) {
+                    return false;
+                }
+                (acl.patternType() == Acl.PREFIXED ? deniedPrefixes : deniedLiterals).add(acl.resourceName());
+            } else if (acl.permission() == Acl.ALLOW) {
+                allowsAll |= acl.patternType() == Acl.LITERAL && acl.resourceName().equals(Acl.WILDCARD);
+                allows.add(acl);
+            }
+        }
+        if (allowsAll) {
+            return true;
+        }
+        for (Acl allow : allows) {
+            String name = allow.resourceName();
+            if (allow.patternType() == Acl.LITERAL && deniedLiterals.contains(name)) {
+                continue;
+            }
+            boolean covered = false;
+            for (int i = 1; i <= name.length() && !covered; i++) {
+                covered = deniedPrefixes.contains(name.substring(0, i));
+            }
+            if (!covered) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -105,4 +105,27 @@ class AuthorizerTest {
         assertThat(acl(CLUSTER, "c", LITERAL, "User:a", ALTER, ALLOW).problem()).contains("kafka-cluster");
         assertThat(acl(TOPIC, "t", LITERAL, "User:a", ANY, ALLOW).problem()).contains("operation");
     }
+
+    @Test
+    void authorizesByResourceTypeAsKafkaDoesForIdempotentProducers() throws Exception {
+        Authorizer a = authorizer();
+        assertThat(a.authorizeByResourceType("User:alice", "h", WRITE, TOPIC)).as("no ACLs").isFalse();
+        assertThat(a.authorizeByResourceType("User:ops", "h", WRITE, TOPIC)).as("super user").isTrue();
+        a.create(List.of(acl(TOPIC, "orders-", PREFIXED, "User:alice", WRITE, ALLOW),
+                acl(TOPIC, "t", LITERAL, "User:bob", READ, ALLOW),
+                acl(TOPIC, "x", LITERAL, "User:carol", ALL, ALLOW),
+                acl(TOPIC, "x", LITERAL, "User:carol", WRITE, DENY),
+                acl(TOPIC, "orders-eu", LITERAL, "User:dave", WRITE, ALLOW),
+                acl(TOPIC, "orders", PREFIXED, "User:dave", WRITE, DENY),
+                acl(TOPIC, "*", LITERAL, "User:erin", WRITE, ALLOW),
+                acl(TOPIC, "*", LITERAL, "User:erin", WRITE, DENY)));
+        assertThat(a.authorizeByResourceType("User:alice", "h", WRITE, TOPIC)).as("a prefixed ALLOW").isTrue();
+        assertThat(a.authorizeByResourceType("User:bob", "h", WRITE, TOPIC)).as("READ is not WRITE").isFalse();
+        assertThat(a.authorizeByResourceType("User:carol", "h", WRITE, TOPIC)).as("a literal DENY on the same name")
+                .isFalse();
+        assertThat(a.authorizeByResourceType("User:dave", "h", WRITE, TOPIC)).as("a prefixed DENY covering it")
+                .isFalse();
+        assertThat(a.authorizeByResourceType("User:erin", "h", WRITE, TOPIC)).as("a DENY on *").isFalse();
+        assertThat(a.authorizeByResourceType("User:alice", "h", WRITE, GROUP)).as("another resource type").isFalse();
+    }
 }

@@ -367,6 +367,28 @@ class ErrorResponseTest {
     }
 
     @Test
+    void txnOffsetCommit() {
+        // an empty answer would leave a producer's sendOffsetsToTransaction retrying forever
+        TxnOffsetCommitRequest request = new TxnOffsetCommitRequest().transactionalId("t").groupId("g").topics(list(
+                new TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic().name("a").topicId(ID_A).partitions(list(
+                        new TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition().partitionIndex(0).committedOffset(9),
+                        new TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition().partitionIndex(1)))));
+        assertMirrors(request, 0, 6, (v, e) -> {
+            List<TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
+            for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
+                List<TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition> parts = new ArrayList<>();
+                for (TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition p : t.partitions()) {
+                    parts.add(new TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition()
+                            .partitionIndex(p.partitionIndex()).errorCode(e.code()));
+                }
+                topics.add(new TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic().name(t.name()).topicId(t.topicId())
+                        .partitions(parts));
+            }
+            return new TxnOffsetCommitResponse().topics(topics);
+        });
+    }
+
+    @Test
     void offsetFetch() {
         OffsetFetchRequest named = new OffsetFetchRequest().groupId("g")
                 .topics(list(new OffsetFetchRequest.OffsetFetchRequestTopic().name("a").partitionIndexes(list(0, 2)),

@@ -7,6 +7,12 @@ import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
+import io.brook.wire.message.AddOffsetsToTxnRequest;
+import io.brook.wire.message.AddPartitionsToTxnRequest;
+import io.brook.wire.message.AddPartitionsToTxnRequest.AddPartitionsToTxnTopic;
+import io.brook.wire.message.AddPartitionsToTxnResponse;
+import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnPartitionResult;
+import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
@@ -15,6 +21,7 @@ import io.brook.wire.message.DeleteRecordsRequest;
 import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeGroupsRequest;
+import io.brook.wire.message.EndTxnRequest;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.HeartbeatRequest;
@@ -29,10 +36,15 @@ import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.SyncGroupRequest;
+import io.brook.wire.message.TxnOffsetCommitRequest;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 /**
  * The operations each API needs, after Kafka's ACL table, checked before the handler runs when
@@ -42,8 +54,14 @@ import java.util.UUID;
  * GROUP_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED or TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
  *
  * <p>Where Kafka differs: Kafka answers per topic or partition and serves the authorized ones
- * of a mixed request; here a mixed request fails whole. Metadata is not gated here: its handler
- * hides the topics the principal may not describe, as Kafka does.
+ * of a mixed request; here a mixed request fails whole (for TxnOffsetCommit too, where Kafka
+ * stores the authorized offsets; its producer fails fatally on TOPIC_AUTHORIZATION_FAILED either
+ * way, and the transaction never commits). AddPartitionsToTxn v0–3 is answered as Kafka does:
+ * nothing added, TOPIC_AUTHORIZATION_FAILED for the denied topics and OPERATION_NOT_ATTEMPTED
+ * (UNKNOWN_TOPIC_OR_PARTITION for partitions this node does not host) for the rest. Metadata is
+ * not gated here: its handler hides the topics the principal may not describe, as Kafka does;
+ * DescribeProducers, DescribeTransactions and ListTransactions answer per topic or
+ * transactional id in their handlers.
  *
  * <pre>
  * Produce               WRITE topic (and WRITE transactional id)
@@ -59,6 +77,11 @@ import java.util.UUID;
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic or cluster
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
  * UpdateFeatures        ALTER cluster
+ * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
+ * AddOffsetsToTxn       WRITE transactional id, READ group
+ * EndTxn                WRITE transactional id
+ * TxnOffsetCommit       WRITE transactional id, READ group, READ topic
+ * WriteTxnMarkers       ALTER or CLUSTER_ACTION cluster
  * </pre>
  */
 public final class AclChecks implements ApiTable.HandlerWrapper {
@@ -81,10 +104,12 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
     private final class Who {
         final String principal;
         final String host;
+        final short version;
 
         Who(RequestContext ctx) {
             this.principal = ctx.session().principal();
             this.host = ctx.clientHost();
+            this.version = ctx.apiVersion();
         }
 
         boolean may(byte operation, byte type, String name) {
@@ -107,6 +132,10 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             return may(operation, Acl.GROUP, name) ? null : Errors.GROUP_AUTHORIZATION_FAILED;
         }
 
+        Errors transactionalId(String id) {
+            return may(Acl.WRITE, Acl.TRANSACTIONAL_ID, id) ? null : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        }
+
         Errors cluster(byte operation) {
             return may(operation, Acl.CLUSTER, Acl.CLUSTER_NAME) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
         }
@@ -124,6 +153,9 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
     @Override
     @SuppressWarnings("unchecked")
     public <Q extends ApiRequest> ApiHandler<Q> wrap(ApiKey key, ApiHandler<Q> handler) {
+        if (key == ApiKey.ADD_PARTITIONS_TO_TXN) {
+            return (ApiHandler<Q>) addPartitions((ApiHandler<AddPartitionsToTxnRequest>) handler);
+        }
         Check<?> check = checkOf(key);
         if (check == null) {
             return handler;
@@ -323,16 +355,25 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     return w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, r.transactionalId()) ? null
                             : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
                 }
-                if (w.may(Acl.IDEMPOTENT_WRITE, Acl.CLUSTER, Acl.CLUSTER_NAME)) {
+                if (w.may(Acl.IDEMPOTENT_WRITE, Acl.CLUSTER, Acl.CLUSTER_NAME)
+                        || authorizer.authorizeByResourceType(w.principal, w.host, Acl.WRITE, Acl.TOPIC)) {
                     return null;
-                }
-                for (Topic t : topics.all()) {
-                    if (w.may(Acl.WRITE, Acl.TOPIC, t.name())) {
-                        return null;
-                    }
                 }
                 return Errors.CLUSTER_AUTHORIZATION_FAILED;
             };
+            case ADD_OFFSETS_TO_TXN -> (Check<AddOffsetsToTxnRequest>) (w, r) ->
+                    first(w.transactionalId(r.transactionalId()), w.group(Acl.READ, r.groupId()));
+            case END_TXN -> (Check<EndTxnRequest>) (w, r) -> w.transactionalId(r.transactionalId());
+            case TXN_OFFSET_COMMIT -> (Check<TxnOffsetCommitRequest>) (w, r) -> {
+                Errors e = first(w.transactionalId(r.transactionalId()), w.group(Acl.READ, r.groupId()));
+                for (var t : r.topics()) {
+                    e = first(e, w.topic(Acl.READ, t.name(), null));
+                }
+                return e;
+            };
+            // kafka-transactions.sh abort sends it: ALTER on the cluster (an administrator) will do
+            case WRITE_TXN_MARKERS -> (Check<ApiRequest>) (w, r) ->
+                    w.may(Acl.ALTER, Acl.CLUSTER, Acl.CLUSTER_NAME) ? null : w.cluster(Acl.CLUSTER_ACTION);
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case UPDATE_FEATURES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
@@ -343,5 +384,76 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case CREATE_ACLS, DELETE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             default -> null;
         };
+    }
+
+    /**
+     * AddPartitionsToTxn: v4+ (the batched and verify-only forms partition leaders send) needs
+     * CLUSTER_ACTION; v0–3 (a producer) WRITE on its transactional id and on every topic, and a
+     * refused request adds nothing and says which topics were denied, as Kafka answers it.
+     */
+    private ApiHandler<AddPartitionsToTxnRequest> addPartitions(ApiHandler<AddPartitionsToTxnRequest> handler) {
+        return new ApiHandler<>() {
+            @Override
+            public void handle(RequestContext ctx, AddPartitionsToTxnRequest request) {
+                Who w = new Who(ctx);
+                if (w.version >= 4) {
+                    Errors e = w.cluster(Acl.CLUSTER_ACTION);
+                    if (e != null) {
+                        ctx.respondWithError(e);
+                        return;
+                    }
+                } else {
+                    ApiMessage refused = w.transactionalId(request.v3AndBelowTransactionalId()) != null
+                            ? v3Answer(request.v3AndBelowTopics(),
+                                    (t, p) -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+                            : deniedTopics(w, request.v3AndBelowTopics());
+                    if (refused != null) {
+                        ctx.respond(refused);
+                        return;
+                    }
+                }
+                handler.handle(ctx, request);
+            }
+
+            @Override
+            public boolean runsOnEventLoop(AddPartitionsToTxnRequest request) {
+                return handler.runsOnEventLoop(request);
+            }
+        };
+    }
+
+    /** The v0–3 answer when a topic may not be written, else null. */
+    private ApiMessage deniedTopics(Who w, List<AddPartitionsToTxnTopic> topics) {
+        List<String> denied = new ArrayList<>();
+        for (AddPartitionsToTxnTopic t : topics) {
+            if (w.topic(Acl.WRITE, t.name(), null) != null) {
+                denied.add(t.name());
+            }
+        }
+        if (denied.isEmpty()) {
+            return null;
+        }
+        return v3Answer(topics, (t, p) -> {
+            Topic topic = t.name() == null ? null : this.topics.get(t.name());
+            boolean refused = denied.contains(t.name()) || (topic != null && topic.isInternal());
+            return refused ? Errors.TOPIC_AUTHORIZATION_FAILED
+                    : topic == null || p < 0 || p >= topic.partitions() ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                    : Errors.OPERATION_NOT_ATTEMPTED;
+        });
+    }
+
+    /** A v0–3 AddPartitionsToTxn answer: each partition of the request with its error. */
+    private static ApiMessage v3Answer(List<AddPartitionsToTxnTopic> topics,
+            BiFunction<AddPartitionsToTxnTopic, Integer, Errors> errorOf) {
+        List<AddPartitionsToTxnTopicResult> out = new ArrayList<>(topics.size());
+        for (AddPartitionsToTxnTopic t : topics) {
+            List<AddPartitionsToTxnPartitionResult> parts = new ArrayList<>(t.partitions().size());
+            for (int p : t.partitions()) {
+                parts.add(new AddPartitionsToTxnPartitionResult().partitionIndex(p)
+                        .partitionErrorCode(errorOf.apply(t, p).code()));
+            }
+            out.add(new AddPartitionsToTxnTopicResult().name(t.name()).resultsByPartition(parts));
+        }
+        return new AddPartitionsToTxnResponse().resultsByTopicV3AndBelow(out);
     }
 }

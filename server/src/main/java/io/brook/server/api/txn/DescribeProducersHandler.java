@@ -3,6 +3,8 @@ package io.brook.server.api.txn;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
 import io.brook.storage.ActiveProducer;
 import io.brook.storage.Log;
@@ -20,14 +22,18 @@ import java.util.List;
  * DescribeProducers (key 61): the producers whose state each partition holds, with the first
  * offset of an open transaction ({@code kafka-transactions.sh describe-producers} and
  * {@code find-hanging}). The coordinator epoch is 0: the one coordinator of this node writes its
- * markers with epoch 0.
+ * markers with epoch 0. With ACLs, as in Kafka, the partitions of a topic the client may not
+ * READ are answered TOPIC_AUTHORIZATION_FAILED.
  */
 public final class DescribeProducersHandler implements ApiHandler<DescribeProducersRequest> {
 
     private final BrokerContext broker;
+    private final Authorizer authorizer;
 
-    public DescribeProducersHandler(BrokerContext broker) {
+    /** Over {@code broker}'s partitions; {@code authorizer} null or disabled: no ACLs. */
+    public DescribeProducersHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
+        this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
     }
 
     @Override
@@ -36,8 +42,13 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
         for (TopicRequest t : request.topics()) {
             Topic topic = t.name() == null ? null : broker.topics().get(t.name());
             List<PartitionResponse> parts = new ArrayList<>(t.partitionIndexes().size());
+            boolean denied = !TxnRequests.may(authorizer, ctx, Acl.READ, Acl.TOPIC, t.name());
             for (int p : t.partitionIndexes()) {
                 PartitionResponse r = new PartitionResponse().partitionIndex(p);
+                if (denied) {
+                    parts.add(r.errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                    continue;
+                }
                 Log log = topic == null || p < 0 || p >= topic.partitions() ? null : broker.topics().log(t.name(), p);
                 if (log == null) {
                     parts.add(r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));

@@ -5,6 +5,8 @@ import io.brook.coordinator.txn.TxnState;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
 import io.brook.wire.message.ListTransactionsRequest;
 import io.brook.wire.message.ListTransactionsResponse;
 import io.brook.wire.message.ListTransactionsResponse.TransactionState;
@@ -20,14 +22,18 @@ import java.util.regex.PatternSyntaxException;
  * ListTransactions (key 66): the transactional ids this coordinator knows, filtered by state
  * (names Kafka does not know are returned in {@code unknown_state_filters} and match nothing),
  * producer id, v1's minimum running time of an ongoing transaction and v2's regular expression on
- * the transactional id (INVALID_REGULAR_EXPRESSION when it does not compile).
+ * the transactional id (INVALID_REGULAR_EXPRESSION when it does not compile). With ACLs, only the
+ * ids the client may DESCRIBE are listed, as in Kafka.
  */
 public final class ListTransactionsHandler implements ApiHandler<ListTransactionsRequest> {
 
     private final BrokerContext broker;
+    private final Authorizer authorizer;
 
-    public ListTransactionsHandler(BrokerContext broker) {
+    /** Over {@code broker}'s coordinator; {@code authorizer} null or disabled: no ACLs. */
+    public ListTransactionsHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
+        this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
     }
 
     @Override
@@ -63,7 +69,9 @@ public final class ListTransactionsHandler implements ApiHandler<ListTransaction
                 .list(states, new HashSet<>(request.producerIdFilters()), duration).thenApply(list -> {
                     List<TransactionState> out = new ArrayList<>(list.size());
                     for (TxnDescription d : list) {
-                        if (ids != null && !ids.matcher(d.transactionalId()).matches()) {
+                        if (ids != null && !ids.matcher(d.transactionalId()).matches()
+                                || !TxnRequests.may(authorizer, ctx, Acl.DESCRIBE, Acl.TRANSACTIONAL_ID,
+                                        d.transactionalId())) {
                             continue;
                         }
                         out.add(new TransactionState().transactionalId(d.transactionalId()).producerId(d.producerId())

@@ -3,6 +3,7 @@ package io.brook.server.api.txn;
 import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Authorizer;
 import io.brook.wire.protocol.Errors;
 
 /**
@@ -23,6 +24,15 @@ final class TxnRequests {
             throw new IllegalStateException("the transaction coordinator is not running");
         }
         return c;
+    }
+
+    /**
+     * Whether the client of {@code ctx} may do {@code operation} on the resource; always with no
+     * authorizer or a disabled one.
+     */
+    static boolean may(Authorizer authorizer, RequestContext ctx, byte operation, byte resourceType, String name) {
+        return authorizer == null || authorizer.authorize(ctx.session().principal(), ctx.clientHost(), operation,
+                resourceType, name == null ? "" : name);
     }
 
     /**
