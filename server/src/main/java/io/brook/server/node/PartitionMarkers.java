@@ -63,6 +63,11 @@ public final class PartitionMarkers implements TxnMarkers {
             }
             for (int p : t.getValue()) {
                 Errors e = writeOne(t.getKey(), p, producerId, producerEpoch, commit, waits);
+                if (e == Errors.INVALID_PRODUCER_EPOCH) {
+                    LOG.warn("{}-{}: marker of producer {} epoch {} is older than the partition's epoch: skipped",
+                            t.getKey(), p, producerId, producerEpoch);
+                    continue;
+                }
                 if (e != Errors.NONE) {
                     return CompletableFuture.failedFuture(new IllegalStateException("marker for " + t.getKey() + "-" + p
                             + " refused: " + e));
@@ -75,7 +80,8 @@ public final class PartitionMarkers implements TxnMarkers {
     /**
      * Appends one marker to one data partition; adds its durability to {@code waits}.
      *
-     * @return NONE when written (or nothing to write), else the log's refusal
+     * @return NONE when written (or nothing to write), else the log's refusal: INVALID_PRODUCER_EPOCH
+     *         for an epoch older than the producer's in that partition, as Kafka answers it
      */
     public Errors writeOne(String topic, int partition, long producerId, short producerEpoch, boolean commit,
             List<CompletableFuture<Void>> waits) {
@@ -86,11 +92,6 @@ public final class PartitionMarkers implements TxnMarkers {
         ByteBuffer marker = RecordBatchBuilder.endTransactionMarker(0L, 0, producerId, producerEpoch,
                 commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, 0, clock.millis());
         AppendResult r = log.append(marker, 0);
-        if (r.error() == Errors.INVALID_PRODUCER_EPOCH) {
-            LOG.warn("{}-{}: marker of producer {} epoch {} is older than the partition's epoch: skipped", topic,
-                    partition, producerId, producerEpoch);
-            return Errors.NONE;
-        }
         if (r.error() != Errors.NONE) {
             return r.error();
         }
