@@ -165,6 +165,29 @@ class TransactionV2ApisTest {
     }
 
     @Test
+    void aTransactionsV2MarkerAtTheEpochOfTheOpenTransactionIsRefused() throws Exception {
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t");
+            InitProducerIdResponse p = init(c, "tx");
+            assertThat(produce(c, "tx", p.producerId(), p.producerEpoch(), 0, 0, PRODUCE_V2)).isEqualTo(Errors.NONE);
+            assertThat(marker(c, p.producerId(), p.producerEpoch(), (byte) 2, (short) 2)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+            assertThat(lso(c, 0)).isZero();
+            // Admin's abortTransaction (v1, no transaction version) closes it at the data's epoch
+            assertThat(marker(c, p.producerId(), p.producerEpoch(), (byte) 0, (short) 1)).isEqualTo(Errors.NONE);
+            Await.until("LSO past the abort marker", () -> lso(c, 0) == 2);
+        }
+    }
+
+    private static Errors marker(ProtocolClient c, long pid, short epoch, byte transactionVersion, short version)
+            throws Exception {
+        WritableTxnMarkerTopic t0 = new WritableTxnMarkerTopic().name("t").partitionIndexes(new ArrayList<>(List.of(0)));
+        WritableTxnMarker marker = new WritableTxnMarker().producerId(pid).producerEpoch(epoch).transactionResult(false)
+                .coordinatorEpoch(0).transactionVersion(transactionVersion).topics(new ArrayList<>(List.of(t0)));
+        WriteTxnMarkersResponse r = c.call(new WriteTxnMarkersRequest().markers(new ArrayList<>(List.of(marker))), version);
+        return Errors.forCode(r.markers().get(0).topics().get(0).partitions().get(0).errorCode());
+    }
+
+    @Test
     void txnOffsetCommitV5AddsTheOffsetsPartition() throws Exception {
         try (ProtocolClient c = client()) {
             createTopic(c, "t");

@@ -196,6 +196,17 @@ public final class Log implements AutoCloseable {
         return appender.append(batch, leaderEpoch);
     }
 
+    /**
+     * Appends a COMMIT or ABORT marker (a control batch) as {@link #append} does. With
+     * {@code transactionsV2} it ends a transaction of KIP-890 part 2, whose markers carry an epoch
+     * the coordinator bumped past the epoch of the transaction's data: one at or below the epoch
+     * of the producer's transaction still open here is refused with INVALID_PRODUCER_EPOCH, as an
+     * older epoch always is.
+     */
+    public AppendResult appendMarker(ByteBuffer marker, int leaderEpoch, boolean transactionsV2) {
+        return appender.append(marker, leaderEpoch, transactionsV2);
+    }
+
     /** Under the append lock: makes a new active segment starting at {@code base}. */
     void roll(long base, long now) throws IOException {
         appender.roll(base, now);

@@ -34,6 +34,11 @@ final class LogAppender {
 
     /** See {@link Log#append}. */
     AppendResult append(ByteBuffer batch, int leaderEpoch) {
+        return append(batch, leaderEpoch, false);
+    }
+
+    /** See {@link Log#append} and {@link Log#appendMarker}. */
+    AppendResult append(ByteBuffer batch, int leaderEpoch, boolean bumpedMarker) {
         LogConfig cfg = log.config();
         AppendResult invalid = validator.validate(batch, cfg, log.clock, log.logStartOffset);
         if (invalid != null) {
@@ -50,7 +55,7 @@ final class LogAppender {
                 return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, log.storageProblem(), log.logStartOffset);
             }
             ProducerStateManager producers = log.producers;
-            producers.check(batch, p, check);
+            producers.check(batch, p, bumpedMarker, check);
             if (check.error != Errors.NONE) {
                 return AppendResult.error(check.error, check.message, log.logStartOffset);
             }

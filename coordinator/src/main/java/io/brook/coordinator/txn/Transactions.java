@@ -372,7 +372,8 @@ final class Transactions {
             written = CompletableFuture.completedFuture(null);
         } else {
             try {
-                written = markers.write(prepared.producerId(), prepared.producerEpoch(), commit, prepared.partitions());
+                written = markers.write(prepared.producerId(), prepared.producerEpoch(), commit, prepared.isV2(),
+                        prepared.partitions());
             } catch (RuntimeException x) {
                 written = CompletableFuture.failedFuture(x);
             }

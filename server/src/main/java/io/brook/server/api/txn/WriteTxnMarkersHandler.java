@@ -58,7 +58,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     } else if (topic.isInternal()) {
                         e = Errors.INVALID_TOPIC_EXCEPTION;
                     } else {
-                        e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(), waits);
+                        e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(),
+                                m.transactionVersion() >= 2, waits);
                     }
                     parts.add(r.errorCode(e.code()));
                 }
