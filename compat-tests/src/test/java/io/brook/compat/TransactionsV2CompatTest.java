@@ -103,9 +103,17 @@ class TransactionsV2CompatTest {
                     new ConsumerGroupMetadata(group));
             producer.commitTransaction();
             assertThat(epoch(admin, txnId)).isEqualTo((short) (initial + 3));
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            assertThat(offsets.get(new TopicPartition(topic, 0)).offset()).isEqualTo(7);
+            // the offsets become visible once the commit markers are written, after EndTxn is answered
+            TopicPartition input = new TopicPartition(topic, 0);
+            Groups.await(Duration.ofSeconds(30), "the transaction's offset committed", () -> {
+                try {
+                    OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                            .get(30, TimeUnit.SECONDS).get(input);
+                    return o != null && o.offset() == 7;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
         }
         assertThat(readCommitted(topic)).containsExactlyInAnyOrderElementsOf(committed);
         if (brook == null) {
