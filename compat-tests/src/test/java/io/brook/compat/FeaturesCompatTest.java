@@ -59,10 +59,11 @@ class FeaturesCompatTest {
                 assertThat(e.getValue().maxVersionLevel()).isBetween(supported.minVersion(), supported.maxVersion());
             }
             if (cluster.embedded()) {
-                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version");
+                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version", "transaction.version");
                 assertThat(f.finalizedFeatures().get("metadata.version").maxVersionLevel()).isEqualTo((short) 33);
-                // no transactions V2 yet: the producer must stay with the classic protocol
-                assertThat(f.supportedFeatures().get("transaction.version").maxVersion()).isZero();
+                // transactions V2 (KIP-890), finalized as Kafka 4.x formats a new cluster
+                assertThat(f.supportedFeatures().get("transaction.version").maxVersion()).isEqualTo((short) 2);
+                assertThat(f.finalizedFeatures().get("transaction.version").maxVersionLevel()).isEqualTo((short) 2);
             }
         }
     }

@@ -140,11 +140,13 @@ class BrookApiTest {
                 assertThat(f.minVersion()).isEqualTo((short) 33);
                 assertThat(f.maxVersion()).isEqualTo((short) 33);
             });
-            assertThat(v3.finalizedFeatures()).singleElement().satisfies(f -> {
+            assertThat(v3.finalizedFeatures()).first().satisfies(f -> {
                 assertThat(f.name()).isEqualTo("metadata.version");
                 assertThat(f.minVersionLevel()).isEqualTo((short) 33);
                 assertThat(f.maxVersionLevel()).isEqualTo((short) 33);
             });
+            assertThat(v3.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
+                    .containsExactly("metadata.version", "transaction.version");
             long epoch = v3.finalizedFeaturesEpoch();
             assertThat(epoch).isGreaterThanOrEqualTo(0L);
 
@@ -152,19 +154,27 @@ class BrookApiTest {
             assertThat(v4.supportedFeatures()).extracting(ApiVersionsResponse.SupportedFeatureKey::name).containsExactly(
                     "metadata.version", "kraft.version", "transaction.version", "group.version",
                     "eligible.leader.replicas.version", "share.version", "streams.version");
-            assertThat(v4.supportedFeatures()).filteredOn(f -> !f.name().equals("metadata.version"))
+            assertThat(v4.supportedFeatures())
+                    .filteredOn(f -> !f.name().equals("metadata.version") && !f.name().equals("transaction.version"))
                     .allSatisfy(f -> assertThat(f.maxVersion()).isZero());
-            assertThat(v4.finalizedFeatures()).hasSize(1);
-
-            brook.features().setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 2);
-            brook.features().setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
-            ApiVersionsResponse later = c.call(software(), (short) 5);
-            assertThat(later.finalizedFeaturesEpoch()).isGreaterThan(epoch);
-            assertThat(later.finalizedFeatures()).anySatisfy(f -> {
+            // transactions V2 (KIP-890) supported and finalized at 2
+            assertThat(v4.supportedFeatures()).anySatisfy(f -> {
+                assertThat(f.name()).isEqualTo("transaction.version");
+                assertThat(f.minVersion()).isZero();
+                assertThat(f.maxVersion()).isEqualTo((short) 2);
+            });
+            assertThat(v4.finalizedFeatures()).anySatisfy(f -> {
                 assertThat(f.name()).isEqualTo("transaction.version");
                 assertThat(f.minVersionLevel()).isEqualTo((short) 2);
                 assertThat(f.maxVersionLevel()).isEqualTo((short) 2);
             });
+            assertThat(v4.finalizedFeatures()).hasSize(2);
+
+            brook.features().setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 0);
+            ApiVersionsResponse later = c.call(software(), (short) 5);
+            assertThat(later.finalizedFeaturesEpoch()).isGreaterThan(epoch);
+            assertThat(later.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
+                    .containsExactly("metadata.version");
             assertThat(later.supportedFeatures()).anySatisfy(f -> {
                 assertThat(f.name()).isEqualTo("transaction.version");
                 assertThat(f.maxVersion()).isEqualTo((short) 2);

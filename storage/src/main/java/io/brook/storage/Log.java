@@ -193,7 +193,7 @@ public final class Log implements AutoCloseable {
      * Expected failures come back as an error code, never as an exception.
      */
     public AppendResult append(ByteBuffer batch, int leaderEpoch) {
-        return appender.append(batch, leaderEpoch, false);
+        return appender.append(batch, leaderEpoch, false, false);
     }
 
     /**
@@ -203,7 +203,18 @@ public final class Log implements AutoCloseable {
      * checked, its sequence is not.
      */
     public AppendResult appendAsCoordinator(ByteBuffer batch, int leaderEpoch) {
-        return appender.append(batch, leaderEpoch, true);
+        return appender.append(batch, leaderEpoch, true, false);
+    }
+
+    /**
+     * Appends a COMMIT or ABORT marker (a control batch) as {@link #append} does. With
+     * {@code transactionsV2} it ends a transaction of KIP-890 part 2, whose markers carry an epoch
+     * the coordinator bumped past the epoch of the transaction's data: one at or below the epoch
+     * of the producer's transaction still open here is refused with INVALID_PRODUCER_EPOCH, as an
+     * older epoch always is.
+     */
+    public AppendResult appendMarker(ByteBuffer marker, int leaderEpoch, boolean transactionsV2) {
+        return appender.append(marker, leaderEpoch, false, transactionsV2);
     }
 
     /** Under the append lock: makes a new active segment starting at {@code base}. */

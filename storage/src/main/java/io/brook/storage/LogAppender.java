@@ -32,8 +32,11 @@ final class LogAppender {
         this.validator = new AppendValidator(log.toString());
     }
 
-    /** See {@link Log#append} and {@link Log#appendAsCoordinator} ({@code coordinator}). */
-    AppendResult append(ByteBuffer batch, int leaderEpoch, boolean coordinator) {
+    /**
+     * See {@link Log#append}, {@link Log#appendAsCoordinator} ({@code coordinator}) and {@link
+     * Log#appendMarker} ({@code bumpedMarker}).
+     */
+    AppendResult append(ByteBuffer batch, int leaderEpoch, boolean coordinator, boolean bumpedMarker) {
         LogConfig cfg = log.config();
         AppendResult invalid = validator.validate(batch, cfg, log.clock, log.logStartOffset);
         if (invalid != null) {
@@ -50,7 +53,7 @@ final class LogAppender {
                 return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, log.storageProblem(), log.logStartOffset);
             }
             ProducerStateManager producers = log.producers;
-            producers.check(batch, p, coordinator, check);
+            producers.check(batch, p, coordinator, bumpedMarker, check);
             if (check.error != Errors.NONE) {
                 return AppendResult.error(check.error, check.message, log.logStartOffset);
             }

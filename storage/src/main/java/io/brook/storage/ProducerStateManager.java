@@ -124,9 +124,13 @@ final class ProducerStateManager {
 
     /**
      * Validates a batch against the state; fills {@code out}. Changes nothing. A batch of a
-     * coordinator ({@code coordinator}) without a sequence has only its epoch checked.
+     * coordinator ({@code coordinator}) without a sequence has only its epoch checked. With
+     * {@code bumpedMarker} a control batch is the marker of a transactions-V2 transaction
+     * (KIP-890 part 2), whose epoch the coordinator bumped past the epoch of the transaction's
+     * data: a marker at or below the epoch of a transaction still open in this partition is
+     * INVALID_PRODUCER_EPOCH.
      */
-    void check(ByteBuffer b, int p, boolean coordinator, Check out) {
+    void check(ByteBuffer b, int p, boolean coordinator, boolean bumpedMarker, Check out) {
         out.reset();
         long pid = BatchHeader.producerId(b, p);
         if (pid < 0) {
@@ -139,6 +143,10 @@ final class ProducerStateManager {
                 out.error = Errors.INVALID_PRODUCER_EPOCH;
                 out.message = "transaction marker of producer " + pid + " has epoch " + epoch
                         + ", older than the current epoch " + e.epoch;
+            } else if (bumpedMarker && e != null && e.currentTxnFirstOffset >= 0 && epoch <= e.epoch) {
+                out.error = Errors.INVALID_PRODUCER_EPOCH;
+                out.message = "transactions V2 marker of producer " + pid + " has epoch " + epoch
+                        + ", not above the epoch " + e.epoch + " of the open transaction";
             }
             return;
         }

@@ -37,6 +37,28 @@ class ProducerStateTest {
     }
 
     @Test
+    void shouldRefuseATransactionsV2MarkerNotAboveTheEpochOfTheOpenTransaction() throws Exception {
+        open(Map.of());
+        assertThat(log.append(Batches.producerBatch(PID, (short) 3, 0, 2, 1000, true), 0).error()).isEqualTo(Errors.NONE);
+        // a V2 marker must carry the bumped epoch; one at the data's epoch is stale
+        assertThat(log.appendMarker(Batches.commitMarker(PID, (short) 3, 1000), 0, true).error())
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(log.appendMarker(Batches.commitMarker(PID, (short) 2, 1000), 0, true).error())
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        long end = log.logEndOffset();
+        assertThat(log.appendMarker(Batches.commitMarker(PID, (short) 4, 1000), 0, true).error()).isEqualTo(Errors.NONE);
+        assertThat(log.logEndOffset()).isEqualTo(end + 1);
+        // the retry of the same marker closes nothing and is harmless
+        assertThat(log.appendMarker(Batches.commitMarker(PID, (short) 4, 1000), 0, true).error()).isEqualTo(Errors.NONE);
+        // the old epoch is fenced; the next transaction starts at the bumped epoch from sequence 0
+        assertThat(log.append(Batches.producerBatch(PID, (short) 3, 2, 1, 1000, true), 0).error())
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(log.append(Batches.producerBatch(PID, (short) 4, 0, 1, 1000, true), 0).error()).isEqualTo(Errors.NONE);
+        // a classic marker at the epoch of the open transaction is what classic transactions write
+        assertThat(log.appendMarker(Batches.abortMarker(PID, (short) 4, 1000), 0, false).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
     void shouldAcceptAnySequenceWithoutState() throws Exception {
         open(Map.of());
         assertThat(send(PID, 3, 42, 2).error()).isEqualTo(Errors.NONE);

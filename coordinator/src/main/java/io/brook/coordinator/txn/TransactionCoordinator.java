@@ -51,14 +51,19 @@ public final class TransactionCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionCoordinator.class);
 
     /**
-     * The level of the {@code transaction.version} feature (KIP-890) this coordinator implements,
-     * for the ApiVersions response's supported and finalized features: 0, classic transactions
-     * (producers add partitions with AddPartitionsToTxn and AddOffsetsToTxn, the epoch is bumped
-     * only by InitProducerId, {@code __transaction_state} values are written in version 0). Java
-     * clients turn Transactions V2 on only when the finalized level is 2 or more, so advertising
-     * this level keeps every client on the protocol implemented here.
+     * The highest level of the {@code transaction.version} feature (KIP-890) this coordinator
+     * implements, for the ApiVersions response's supported features: 2, transactions V2 (the
+     * partition leader adds a partition to the transaction when a Produce v12+ or TxnOffsetCommit
+     * v5+ of it arrives, EndTxn v5+ bumps the epoch at the end of every transaction). Level 1
+     * writes {@code __transaction_state} values in their flexible version 1; level 0 is classic
+     * transactions with version 0 values. Clients of every level are served whatever the
+     * finalized level: Java clients run V2 only when it is finalized at 2, and say so with the
+     * request versions they send.
      */
-    public static final short TRANSACTION_VERSION = 0;
+    public static final short TRANSACTION_VERSION = 2;
+
+    /** {@code transaction.version} of a client running transactions V2. */
+    public static final short CLIENT_VERSION_V2 = TxnSnapshot.TV2;
 
 
     private final TxnCoordinatorConfig config;
@@ -186,6 +191,15 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets the finalized {@code transaction.version} (0 to {@link #TRANSACTION_VERSION}): from
+     * level 1 on, {@code __transaction_state} values are written in version 1. Any thread.
+     */
+    public void transactionVersion(short level) {
+        if (level < 0 || level > TRANSACTION_VERSION) throw new IllegalArgumentException("transaction.version " + level);
+        txns.transactionVersion(level);
+    }
+
     /** The settings in force. */
     public TxnCoordinatorConfig config() {
         return config;
@@ -206,8 +220,19 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** AddPartitionsToTxn (and AddOffsetsToTxn, with the group's {@code __consumer_offsets} partition). */
     public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short epoch,
                                                    Map<String, ? extends Set<Integer>> partitions) {
+        return addPartitions(transactionalId, producerId, epoch, partitions, (short) 0);
+    }
+
+    /**
+     * Adds partitions for a client of transaction version {@code clientVersion}: 2
+     * ({@link #CLIENT_VERSION_V2}) for the implicit addition of transactions V2, by the partition
+     * side of a Produce v12+ or a TxnOffsetCommit v5+ (Kafka's AddPartitionsToTxn v5 call from a
+     * partition leader); the transaction then ends V2 style.
+     */
+    public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short epoch,
+                                                   Map<String, ? extends Set<Integer>> partitions, short clientVersion) {
         return requests.submit(() -> loadError(transactionalId),
-                () -> txns.addPartitions(transactionalId, producerId, epoch, partitions), e -> e);
+                () -> txns.addPartitions(transactionalId, producerId, epoch, partitions, clientVersion), e -> e);
     }
 
     /**
@@ -238,10 +263,19 @@ public final class TransactionCoordinator implements AutoCloseable {
         });
     }
 
-    /** EndTxn: commit or abort the ongoing transaction. */
+    /** EndTxn of a classic client (v0–4): commit or abort the ongoing transaction. */
     public CompletableFuture<EndTxnResult> endTxn(String transactionalId, long producerId, short epoch, boolean commit) {
+        return endTxn(transactionalId, producerId, epoch, commit, (short) 0);
+    }
+
+    /**
+     * EndTxn: commit or abort the ongoing transaction. A client of transaction version 2 (EndTxn
+     * v5+) has the epoch bumped and is answered the producer id and epoch to continue with.
+     */
+    public CompletableFuture<EndTxnResult> endTxn(String transactionalId, long producerId, short epoch, boolean commit,
+                                                  short clientVersion) {
         return requests.submit(() -> loadError(transactionalId),
-                () -> txns.endTxn(transactionalId, producerId, epoch, commit), EndTxnResult::of);
+                () -> txns.endTxn(transactionalId, producerId, epoch, commit, clientVersion), EndTxnResult::of);
     }
 
     /** DescribeTransactions: each id, or TRANSACTIONAL_ID_NOT_FOUND. */

@@ -70,6 +70,11 @@ final class Transactions {
     private final Map<String, Entry> entries = new HashMap<>();
     /** Which partitions of {@code __transaction_state} are loaded (see {@link #start}). */
     private IntPredicate active = p -> true;
+    /**
+     * The version of the {@code __transaction_state} values written: 1 (flexible, with the fields
+     * of transactions V2) once {@code transaction.version} is finalized at 1 or more, else 0.
+     */
+    private volatile short valueVersion = TxnLogRecords.VALUE_VERSION_FLEXIBLE;
 
     Transactions(TxnCoordinatorConfig config, EventLoop loop, DurableWriter writer, LongSupplier producerIds,
                  TxnMarkers markers, OpenTransactions open) {
@@ -79,6 +84,11 @@ final class Transactions {
         this.producerIds = producerIds;
         this.markers = markers;
         this.open = open;
+    }
+
+    /** Sets the finalized {@code transaction.version}, which decides the version of the values written. */
+    void transactionVersion(short level) {
+        valueVersion = level >= 1 ? TxnLogRecords.VALUE_VERSION_FLEXIBLE : TxnLogRecords.VALUE_VERSION;
     }
 
     // ------------------------------------------------------------------ replay
@@ -214,21 +224,31 @@ final class Transactions {
     /** Errors every request of a running transaction shares: unknown id, wrong producer, fenced, busy. */
     private Errors check(Entry e, long pid, short epoch) {
         if (e == null || e.current.producerEpoch() < 0) return Errors.INVALID_PRODUCER_ID_MAPPING;
+        if (e.current.nextProducerId() >= 0 && e.current.nextProducerId() == pid && epoch == 0) {
+            // The producer already has the id its prepared transaction rolls over to: busy until it completes.
+            return Errors.CONCURRENT_TRANSACTIONS;
+        }
         if (e.current.producerId() != pid) return Errors.INVALID_PRODUCER_ID_MAPPING;
         if (e.current.producerEpoch() != epoch) return Errors.PRODUCER_FENCED;
         if (e.pending != null) return Errors.CONCURRENT_TRANSACTIONS;
         return Errors.NONE;
     }
 
-    CompletableFuture<Errors> addPartitions(String id, long pid, short epoch, Map<String, ? extends Set<Integer>> partitions) {
+    /**
+     * Adds partitions to the transaction (AddPartitionsToTxn, AddOffsetsToTxn, and the implicit
+     * addition of a transactions-V2 produce or TxnOffsetCommit, {@code clientVersion} 2).
+     */
+    CompletableFuture<Errors> addPartitions(String id, long pid, short epoch, Map<String, ? extends Set<Integer>> partitions,
+                                            short clientVersion) {
         Entry e = entries.get(id);
         Errors err = check(e, pid, epoch);
         if (err != Errors.NONE) return done(err);
         TxnState s = e.current.state();
         if (s == TxnState.PREPARE_COMMIT || s == TxnState.PREPARE_ABORT) return done(Errors.CONCURRENT_TRANSACTIONS);
-        if (s == TxnState.ONGOING && e.current.containsAll(partitions)) return done(Errors.NONE);
+        if (s == TxnState.ONGOING && e.current.containsAll(partitions)
+                && (clientVersion <= e.current.clientVersion())) return done(Errors.NONE);
         if (!TxnState.ONGOING.canFollow(s)) return done(Errors.INVALID_TXN_STATE);
-        return write(e, e.current.withPartitions(partitions, loop.now()));
+        return write(e, e.current.withPartitions(partitions, clientVersion, loop.now()));
     }
 
     /** AddPartitionsToTxn with {@code verify_only}: whether each partition is part of the open transaction. */
@@ -246,24 +266,68 @@ final class Transactions {
 
     // ------------------------------------------------------------------ EndTxn
 
-    CompletableFuture<EndTxnResult> endTxn(String id, long pid, short epoch, boolean commit) {
+    /**
+     * EndTxn. {@code clientVersion} is 2 for EndTxn v5+ (transactions V2): the epoch is bumped
+     * by the end of every transaction, a new producer id is taken when the bump reaches the last
+     * epoch, and the answer carries the producer id and epoch to continue with. Epochs are checked
+     * as Kafka does: while the id's last transaction ran V2, a retry of an end that was already
+     * written comes with the epoch before the bump (or, after a roll-over, the previous producer
+     * id at the last usable epoch) and is answered as the first was; any other epoch but the
+     * current one is PRODUCER_FENCED.
+     */
+    CompletableFuture<EndTxnResult> endTxn(String id, long pid, short epoch, boolean commit, short clientVersion) {
         Entry e = entries.get(id);
-        Errors err = check(e, pid, epoch);
-        if (err != Errors.NONE) return done(EndTxnResult.of(err));
-        TxnState s = e.current.state();
+        if (e == null || e.current.producerEpoch() < 0) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
+        TxnSnapshot cur = e.current;
+        TxnState s = cur.state();
+        boolean retryOnOverflow = cur.isV2() && cur.previousProducerId() == pid && epoch == Short.MAX_VALUE - 1
+                && cur.producerEpoch() == 0;
+        boolean retryOnBump = cur.isV2() && cur.producerEpoch() == epoch + 1;
+        // A V2 producer whose sends all failed before their partitions were added aborts a
+        // transaction the coordinator never saw: the epoch is bumped all the same, so that
+        // whatever it sent is fenced.
+        boolean abortsNothing = !commit && clientVersion >= TxnSnapshot.TV2 && epoch == cur.producerEpoch()
+                && (s == TxnState.EMPTY || s.isComplete());
+        boolean validEpoch;
+        if (cur.isV2()) {
+            validEpoch = switch (s) {
+                case PREPARE_COMMIT, PREPARE_ABORT -> retryOnBump;
+                case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnBump || retryOnOverflow || abortsNothing;
+                default -> epoch == cur.producerEpoch();
+            };
+        } else {
+            validEpoch = epoch == cur.producerEpoch();
+        }
+        if (cur.producerId() != pid && !retryOnOverflow) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
+        if (!validEpoch) return done(EndTxnResult.of(Errors.PRODUCER_FENCED));
+        if (e.pending != null) return done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS));
+        if (abortsNothing) s = TxnState.ONGOING; // ends as an ongoing transaction without partitions
         switch (s) {
             case ONGOING -> {
-                TxnSnapshot target = e.current.withState(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, loop.now());
+                long nextPid = -1L;
+                if (clientVersion >= TxnSnapshot.TV2 && cur.producerEpoch() >= Short.MAX_VALUE - 1) {
+                    try {
+                        nextPid = producerIds.getAsLong();
+                    } catch (RuntimeException x) {
+                        LOG.warn("no producer id for transactional id {}", id, x);
+                        return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
+                    }
+                }
+                TxnSnapshot target = cur.prepared(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT,
+                        clientVersion, nextPid, loop.now());
                 return write(e, target).thenApply(w -> {
-                    if (w == Errors.NONE) sendMarkers(e);
-                    return EndTxnResult.of(w);
+                    if (w != Errors.NONE) return EndTxnResult.of(w);
+                    sendMarkers(e);
+                    return new EndTxnResult(Errors.NONE, target.continuingProducerId(), target.continuingProducerEpoch());
                 });
             }
             case COMPLETE_COMMIT -> {
-                return done(EndTxnResult.of(commit ? Errors.NONE : Errors.INVALID_TXN_STATE));
+                return done(commit ? new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch())
+                        : EndTxnResult.of(Errors.INVALID_TXN_STATE));
             }
             case COMPLETE_ABORT -> {
-                return done(EndTxnResult.of(commit ? Errors.INVALID_TXN_STATE : Errors.NONE));
+                return done(commit ? EndTxnResult.of(Errors.INVALID_TXN_STATE)
+                        : new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch()));
             }
             case PREPARE_COMMIT -> {
                 return done(EndTxnResult.of(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE));
@@ -286,8 +350,22 @@ final class Transactions {
     private void fenceAndAbort(Entry e) {
         TxnSnapshot cur = e.current;
         short epoch = cur.producerEpoch() < Short.MAX_VALUE - 1 ? (short) (cur.producerEpoch() + 1) : cur.producerEpoch();
+        // Transactions V2 answers an EndTxn at the epoch just below the current one as the retry of
+        // an end already written: a fenced V2 producer's epoch is bumped twice so that its own
+        // EndTxn is PRODUCER_FENCED (Kafka bumps once to fence and once more for the abort). When
+        // there is no room for two bumps the abort is recorded as a classic one, whose EndTxn
+        // accepts only the current epoch.
+        short clientVersion = cur.clientVersion();
+        if (cur.isV2()) {
+            if (epoch < Short.MAX_VALUE - 1) {
+                epoch++;
+            } else {
+                clientVersion = 0;
+            }
+        }
         TxnSnapshot target = new TxnSnapshot(cur.producerId(), epoch, cur.producerEpoch(), cur.timeoutMs(),
-                TxnState.PREPARE_ABORT, cur.partitions(), cur.startMs(), loop.now());
+                TxnState.PREPARE_ABORT, cur.partitions(), cur.startMs(), loop.now(), cur.previousProducerId(), -1L,
+                clientVersion);
         write(e, target, TxnState.PREPARE_EPOCH_FENCE).thenAccept(w -> {
             if (w == Errors.NONE) sendMarkers(e);
         });
@@ -301,7 +379,8 @@ final class Transactions {
             written = CompletableFuture.completedFuture(null);
         } else {
             try {
-                written = markers.write(prepared.producerId(), prepared.producerEpoch(), commit, prepared.partitions());
+                written = markers.write(prepared.producerId(), prepared.producerEpoch(), commit, prepared.isV2(),
+                        prepared.partitions());
             } catch (RuntimeException x) {
                 written = CompletableFuture.failedFuture(x);
             }
@@ -405,7 +484,8 @@ final class Transactions {
     private CompletableFuture<Errors> write(Entry e, TxnSnapshot target, TxnState pending) {
         e.pending = pending;
         int partition = config.partitionFor(e.id);
-        CoordinatorRecord record = new CoordinatorRecord(partition, TxnLogRecords.key(e.id), TxnLogRecords.value(target));
+        CoordinatorRecord record = new CoordinatorRecord(partition, TxnLogRecords.key(e.id),
+                TxnLogRecords.value(target, valueVersion));
         return writer.write(partition, List.of(record)).handle((v, x) -> {
             e.pending = null;
             if (x != null) {

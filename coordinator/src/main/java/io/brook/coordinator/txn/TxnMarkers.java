@@ -24,4 +24,15 @@ public interface TxnMarkers {
      */
     CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
                                   Map<String, SortedSet<Integer>> partitions);
+
+    /**
+     * Writes the markers of one transaction that ran transactions V2 ({@code transactionsV2}):
+     * their epoch was bumped past the epoch of the transaction's data, which the partitions may
+     * check (Kafka's WriteTxnMarkers v2 {@code transaction_version}). By default as
+     * {@link #write(long, short, boolean, Map)}.
+     */
+    default CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
+                                          Map<String, SortedSet<Integer>> partitions) {
+        return write(producerId, producerEpoch, commit, partitions);
+    }
 }

@@ -21,8 +21,17 @@
  * <h2>Inside</h2>
  * {@code Transactions} is the state machine (confined to the owner thread), {@code TxnSnapshot}
  * the durable state of one id, {@code TxnLogRecords} the record layout (Kafka's TransactionLogKey
- * and TransactionLogValue version 0), {@code OpenTransactions} the concurrent view of ongoing
+ * and TransactionLogValue versions 0 and 1), {@code OpenTransactions} the concurrent view of ongoing
  * transactions that the produce path reads.
+ *
+ * <h2>Transactions V2 (KIP-890 part 2)</h2>
+ * A client of {@code transaction.version} 2 does not send AddPartitionsToTxn or AddOffsetsToTxn:
+ * the partition side adds a partition when the first transactional Produce (v12+) or
+ * TxnOffsetCommit (v5+) for it arrives. Its EndTxn (v5+) bumps the epoch: the markers carry the
+ * bumped epoch, which fences the old one in every partition of the transaction, and the answer
+ * gives the producer the id and epoch to continue with, a new producer id once the epoch is
+ * exhausted. Classic clients are served as before; which protocol a transaction runs is recorded
+ * in it ({@code ClientTransactionVersion}).
  *
  * <h2>Partitioning</h2>
  * A transactional id's records live in partition {@code abs(id.hashCode()) % transaction.state.log.num.partitions}

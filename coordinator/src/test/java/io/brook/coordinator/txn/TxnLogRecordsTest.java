@@ -51,6 +51,56 @@ class TxnLogRecordsTest {
     }
 
     @Test
+    void valueVersionOneHasKafkasFlexibleLayoutWithTheTaggedFieldsOfTransactionsV2() {
+        TxnSnapshot s = new TxnSnapshot(42L, (short) 3, (short) -1, 60_000, TxnState.PREPARE_COMMIT, TxnSnapshot.NONE, 5L,
+                9L, 41L, 77L, (short) 2).withPartitions(Map.of("ab", Set.of(1, 2)), (short) 2, 100L)
+                .prepared(TxnState.PREPARE_COMMIT, (short) 2, 77L, 100L);
+        byte[] v = TxnLogRecords.value(s, TxnLogRecords.VALUE_VERSION_FLEXIBLE);
+        ByteBuffer b = ByteBuffer.wrap(v);
+        assertThat(b.getShort()).isEqualTo((short) 1);
+        assertThat(b.getLong()).isEqualTo(42L);
+        assertThat(b.getShort()).isEqualTo((short) 4); // bumped by the prepare
+        assertThat(b.getInt()).isEqualTo(60_000);
+        assertThat(b.get()).isEqualTo((byte) 2); // PrepareCommit
+        assertThat(b.get()).isEqualTo((byte) 2); // one topic, compact count + 1
+        assertThat(b.get()).isEqualTo((byte) 3); // "ab", compact length + 1
+        assertThat(b.get()).isEqualTo((byte) 'a');
+        assertThat(b.get()).isEqualTo((byte) 'b');
+        assertThat(b.get()).isEqualTo((byte) 3); // two partition ids
+        assertThat(b.getInt()).isEqualTo(1);
+        assertThat(b.getInt()).isEqualTo(2);
+        assertThat(b.get()).isZero(); // no tagged fields in the topic entry
+        assertThat(b.getLong()).isEqualTo(100L); // last update
+        assertThat(b.getLong()).isEqualTo(100L); // start
+        assertThat(b.get()).isEqualTo((byte) 3); // three tagged fields, by tag
+        assertThat(b.get()).isZero(); // previous_producer_id
+        assertThat(b.get()).isEqualTo((byte) 8);
+        assertThat(b.getLong()).isEqualTo(41L);
+        assertThat(b.get()).isEqualTo((byte) 1); // next_producer_id
+        assertThat(b.get()).isEqualTo((byte) 8);
+        assertThat(b.getLong()).isEqualTo(77L);
+        assertThat(b.get()).isEqualTo((byte) 2); // client_transaction_version
+        assertThat(b.get()).isEqualTo((byte) 2);
+        assertThat(b.getShort()).isEqualTo((short) 2);
+        assertThat(b.hasRemaining()).isFalse();
+        TxnSnapshot back = TxnLogRecords.readValue(v);
+        assertThat(back).isEqualTo(new TxnSnapshot(42L, (short) 4, (short) -1, 60_000, TxnState.PREPARE_COMMIT,
+                s.partitions(), 100L, 100L, 41L, 77L, (short) 2));
+    }
+
+    @Test
+    void anEmptyIdHasNullPartitionsAndNoTaggedFieldsAtTheirDefaults() {
+        TxnSnapshot s = new TxnSnapshot(1L, (short) 0, (short) -1, 1000, TxnState.EMPTY, TxnSnapshot.NONE, -1L, 7L);
+        byte[] v = TxnLogRecords.value(s, TxnLogRecords.VALUE_VERSION_FLEXIBLE);
+        assertThat(v).hasSize(2 + 8 + 2 + 4 + 1 + 1 + 8 + 8 + 1);
+        assertThat(v[2 + 8 + 2 + 4 + 1]).isZero(); // null array
+        assertThat(v[v.length - 1]).isZero(); // no tagged fields
+        assertThat(TxnLogRecords.readValue(v)).isEqualTo(s);
+        byte[] cut = java.util.Arrays.copyOf(v, v.length - 1);
+        assertThatThrownBy(() -> TxnLogRecords.readValue(cut)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void truncatedOrHostileValuesAreRejected() {
         byte[] v = TxnLogRecords.value(new TxnSnapshot(1L, (short) 0, (short) -1, 1, TxnState.EMPTY, TxnSnapshot.NONE, -1L, 0L));
         byte[] cut = java.util.Arrays.copyOf(v, v.length - 3);

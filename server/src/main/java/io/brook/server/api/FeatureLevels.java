@@ -38,9 +38,11 @@ import java.util.TreeMap;
  *       Kafka 4.4 whose APIs Brook serves; there is no metadata log to run at an older one
  *       (Kafka supports 7–33)</td></tr>
  *   <tr><td>kraft.version</td><td>0–0</td><td>0</td><td>no KRaft quorum (Kafka 0–1)</td></tr>
- *   <tr><td>transaction.version</td><td>0–0</td><td>0</td><td>classic transactions: the level
- *       the transaction coordinator implements ({@code TransactionCoordinator.TRANSACTION_VERSION});
- *       no Transactions V2 (Kafka 0–2, finalized 2)</td></tr>
+ *   <tr><td>transaction.version</td><td>0–2</td><td>2</td><td>transactions V2 (KIP-890), the
+ *       levels the transaction coordinator implements ({@code TransactionCoordinator.TRANSACTION_VERSION}),
+ *       finalized at 2 as Kafka 4.x formats a new cluster; classic clients keep working on V1,
+ *       and a data directory written before Brook implemented V2 is served at level 2 too (its
+ *       version 0 transaction-log values are read as before)</td></tr>
  *   <tr><td>group.version</td><td>0–0</td><td>0</td><td>classic groups only, no KIP-848
  *       (Kafka 0–1)</td></tr>
  *   <tr><td>eligible.leader.replicas.version</td><td>0–0</td><td>0</td><td>no replication

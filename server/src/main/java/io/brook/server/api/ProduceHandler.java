@@ -30,6 +30,7 @@ import io.brook.wire.record.RecordBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -52,9 +53,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * leader hints of KIP-951, added to partitions answered NOT_LEADER_OR_FOLLOWER (by
  * {@link io.brook.server.node.LeaderHints}; a single node leads every partition, so none of its
  * own answers carries that error today), v11 the TRANSACTION_ABORTABLE error and v12 the implicit
- * partition registration of transactions V2 (KIP-890), which this broker does not offer yet (it
- * does not finalize {@code transaction.version} 2, so clients add partitions with
- * AddPartitionsToTxn).
+ * partition registration of transactions V2 (KIP-890 part 2): the partitions of a transactional
+ * v12+ request that are not yet part of the producer's transaction are added to it first
+ * ({@link ImplicitTxnPartitions}), and the request is appended once that is durable.
  *
  * <p>A transactional batch is appended only into a partition of its producer's ongoing
  * transaction ({@link #verifyTransactional}).
@@ -113,16 +114,58 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             return;
         }
         Topics topics = broker.topics();
-        boolean byId = version >= TOPIC_IDS_MIN_VERSION;
-        if (byId) {
+        if (version >= TOPIC_IDS_MIN_VERSION) {
             for (TopicProduceData td : request.topicData()) {
                 td.name(TopicIds.nameOf(topics, td.topicId()));
             }
         }
-        RecordBatch batch = new RecordBatch();
         List<TopicProduceData> topicData = DistinctPartitions.lastOfEach(request.topicData(), TopicProduceData::name,
                 TopicProduceData::partitionData, PartitionProduceData::index,
                 (t, parts) -> new TopicProduceData().name(t.name()).topicId(t.topicId()).partitionData(parts));
+        TransactionCoordinator txns = broker.transactions();
+        if (version >= ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION && request.transactionalId() != null && txns != null) {
+            CompletableFuture<Map<ImplicitTxnPartitions.TopicPartition, Errors>> added =
+                    ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics);
+            if (added != null) {
+                // the request's frame is released when its connection closes: what is appended
+                // after the wait must not read from it
+                detachRecords(topicData);
+                added.whenComplete((refused, x) -> ctx.nonBlockingExecutor().execute(() -> {
+                    try {
+                        appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused);
+                    } catch (RuntimeException e) {
+                        ctx.fail(e);
+                    }
+                }));
+                return;
+            }
+        }
+        appendAll(ctx, request, version, topicData, Map.of());
+    }
+
+    /** Replaces each partition's records, a view of the request's frame, with a copy on the heap. */
+    private static void detachRecords(List<TopicProduceData> topicData) {
+        for (TopicProduceData td : topicData) {
+            for (PartitionProduceData pd : td.partitionData()) {
+                if (pd.records() instanceof BufferRecords records) {
+                    ByteBuffer copy = ByteBuffer.allocate(records.sizeInBytes());
+                    copy.put(records.buffer().duplicate()).flip();
+                    pd.records(BufferRecords.wrap(copy));
+                }
+            }
+        }
+    }
+
+    /**
+     * Appends each partition's batch and answers; a partition in {@code refused} (a transactions
+     * V2 partition that could not be added to its transaction) is answered with its error instead.
+     */
+    private void appendAll(RequestContext ctx, ProduceRequest request, short version, List<TopicProduceData> topicData,
+            Map<ImplicitTxnPartitions.TopicPartition, Errors> refused) {
+        short acks = request.acks();
+        Topics topics = broker.topics();
+        boolean byId = version >= TOPIC_IDS_MIN_VERSION;
+        RecordBatch batch = new RecordBatch();
         List<TopicProduceResponse> responses = new ArrayList<>(topicData.size());
         List<PendingDurability> durable = acks == -1 ? new ArrayList<>() : null;
         boolean anyError = false;
@@ -140,6 +183,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else if (topic.isInternal()) {
                     fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
+                } else if (!refused.isEmpty() && refused.containsKey(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index()))) {
+                    fail(r, refused.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
+                            "The partition could not be added to the producer's transaction.");
                 } else {
                     append(log, pd.records(), batch, version, r, durable);
                 }

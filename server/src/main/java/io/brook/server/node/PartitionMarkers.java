@@ -54,6 +54,12 @@ public final class PartitionMarkers implements TxnMarkers {
     @Override
     public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
             Map<String, SortedSet<Integer>> partitions) {
+        return write(producerId, producerEpoch, commit, false, partitions);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
+            Map<String, SortedSet<Integer>> partitions) {
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         for (Map.Entry<String, SortedSet<Integer>> t : partitions.entrySet()) {
             if (TopicNames.CONSUMER_OFFSETS.equals(t.getKey())) {
@@ -63,7 +69,12 @@ public final class PartitionMarkers implements TxnMarkers {
                 continue;
             }
             for (int p : t.getValue()) {
-                Errors e = writeOne(t.getKey(), p, producerId, producerEpoch, commit, waits);
+                Errors e = writeOne(t.getKey(), p, producerId, producerEpoch, commit, transactionsV2, waits);
+                if (e == Errors.INVALID_PRODUCER_EPOCH) {
+                    LOG.warn("{}-{}: marker of producer {} epoch {} is older than the partition's epoch: skipped",
+                            t.getKey(), p, producerId, producerEpoch);
+                    continue;
+                }
                 if (e != Errors.NONE) {
                     return CompletableFuture.failedFuture(new IllegalStateException("marker for " + t.getKey() + "-" + p
                             + " refused: " + e));
@@ -75,23 +86,21 @@ public final class PartitionMarkers implements TxnMarkers {
 
     /**
      * Appends one marker to one data partition; adds its durability to {@code waits}.
+     * {@code transactionsV2}: the marker ends a transactions-V2 transaction, so its epoch must be
+     * above the epoch of the producer's transaction open there ({@link Log#appendMarker}).
      *
-     * @return NONE when written (or nothing to write), else the log's refusal
+     * @return NONE when written (or nothing to write), else the log's refusal: INVALID_PRODUCER_EPOCH
+     *         for an epoch older than the producer's in that partition, as Kafka answers it
      */
     public Errors writeOne(String topic, int partition, long producerId, short producerEpoch, boolean commit,
-            List<CompletableFuture<Void>> waits) {
+            boolean transactionsV2, List<CompletableFuture<Void>> waits) {
         Log log = topics.log(topic, partition);
         if (log == null) {
             return Errors.NONE; // the topic is gone: nothing left to close
         }
         ByteBuffer marker = RecordBatchBuilder.endTransactionMarker(0L, 0, producerId, producerEpoch,
                 commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, 0, clock.millis());
-        AppendResult r = log.append(marker, 0);
-        if (r.error() == Errors.INVALID_PRODUCER_EPOCH) {
-            LOG.warn("{}-{}: marker of producer {} epoch {} is older than the partition's epoch: skipped", topic,
-                    partition, producerId, producerEpoch);
-            return Errors.NONE;
-        }
+        AppendResult r = log.appendMarker(marker, 0, transactionsV2);
         if (r.error() != Errors.NONE) {
             return r.error();
         }

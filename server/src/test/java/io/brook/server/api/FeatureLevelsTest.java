@@ -19,7 +19,9 @@ class FeatureLevelsTest {
     void defaultsAreWhatBrookImplementsToday() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
         assertThat(f.finalizedLevel(FeatureLevels.METADATA_VERSION)).isEqualTo((short) 33);
-        for (String name : new String[] {FeatureLevels.KRAFT_VERSION, FeatureLevels.TRANSACTION_VERSION,
+        // transactions V2 (KIP-890), finalized as Kafka 4.x formats a new cluster
+        assertThat(f.levels(FeatureLevels.TRANSACTION_VERSION)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 2, (short) 2));
+        for (String name : new String[] {FeatureLevels.KRAFT_VERSION,
                 FeatureLevels.GROUP_VERSION, FeatureLevels.ELIGIBLE_LEADER_REPLICAS_VERSION, FeatureLevels.SHARE_VERSION,
                 FeatureLevels.STREAMS_VERSION}) {
             assertThat(f.levels(name)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 0, (short) 0));
@@ -31,13 +33,13 @@ class FeatureLevelsTest {
     @Test
     void aFeatureIsFinalizedOnlyWithinWhatIsSupported() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
-        assertThatThrownBy(() -> f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2))
+        assertThatThrownBy(() -> f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> f.setFinalized("no.such.feature", (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 2);
-        f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
-        assertThat(f.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isEqualTo((short) 2);
+        f.setSupported(FeatureLevels.GROUP_VERSION, (short) 0, (short) 1);
+        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1);
+        assertThat(f.finalizedLevel(FeatureLevels.GROUP_VERSION)).isEqualTo((short) 1);
         // the supported range may not be narrowed below the finalized level
         assertThatThrownBy(() -> f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -98,7 +98,9 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
         if (verifyOnly) {
             return coordinator.verifyPartitions(id, pid, epoch, wanted).thenApply(m -> result(id, m));
         }
-        return coordinator.addPartitions(id, pid, epoch, wanted).thenApply(e -> {
+        // v5 without verify_only is a partition leader adding for a producer on transactions V2
+        short clientVersion = version >= 5 ? TransactionCoordinator.CLIENT_VERSION_V2 : 0;
+        return coordinator.addPartitions(id, pid, epoch, wanted, clientVersion).thenApply(e -> {
             Errors error = TxnRequests.forVersion(e, version, 2);
             Map<String, Map<Integer, Errors>> out = new LinkedHashMap<>();
             wanted.forEach((t, ps) -> {

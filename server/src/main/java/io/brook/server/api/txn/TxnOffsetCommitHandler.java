@@ -20,13 +20,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * TxnOffsetCommit (key 28): the offsets of a consume-transform-produce transaction, handed to the
  * group coordinator, which checks the group metadata of KIP-447 (generation, member id, instance
  * id) and holds them until the transaction ends. The producer must have added the group's
- * offsets partition to its ongoing transaction first ({@link #verify}). Partitions this node does not host get
+ * offsets partition to its ongoing transaction first ({@link #verify}); from v5 (transactions V2)
+ * it sends no AddOffsetsToTxn, and that partition is added here before the offsets are handed on. Partitions this node does not host get
  * UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID for an unknown id in v6, where topics are named by
  * id) without reaching the coordinator.
  */
@@ -34,6 +36,9 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
 
     /** The first version that names topics by id. */
     static final short TOPIC_IDS_MIN_VERSION = 6;
+
+    /** The first version of transactions V2 (KIP-890 part 2): the offsets partition is added implicitly. */
+    static final short V2_MIN_VERSION = 5;
 
     private final BrokerContext broker;
 
@@ -90,7 +95,33 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
             return;
         }
-        Errors verified = forVersion(verify(request, groups), version);
+        TransactionCoordinator txns = broker.transactions();
+        if (version >= V2_MIN_VERSION && txns != null && request.groupId() != null && !request.groupId().isEmpty()
+                && verify(request, groups) != Errors.NONE) {
+            // transactions V2: the group's offsets partition is added here, not by AddOffsetsToTxn
+            Map<String, Set<Integer>> offsets = Map.of(TopicNames.CONSUMER_OFFSETS, Set.of(groups.partitionFor(request.groupId())));
+            txns.addPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(), offsets,
+                    TransactionCoordinator.CLIENT_VERSION_V2).whenComplete((e, x) -> ctx.nonBlockingExecutor().execute(() ->
+                    commit(ctx, request, version, groups, known, unknown, byId ? ids : null,
+                            forVersion(x != null ? Errors.COORDINATOR_NOT_AVAILABLE : forOffsetCommit(e), version))));
+            return;
+        }
+        commit(ctx, request, version, groups, known, unknown, byId ? ids : null, forVersion(verify(request, groups), version));
+    }
+
+    /** The coordinator's answer to the implicit addition as TxnOffsetCommit reports it (retriable while busy). */
+    static Errors forOffsetCommit(Errors e) {
+        return switch (e) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case CONCURRENT_TRANSACTIONS -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            default -> e;
+        };
+    }
+
+    /** Hands the offsets to the group coordinator, unless {@code verified} refuses them all. */
+    private void commit(RequestContext ctx, TxnOffsetCommitRequest request, short version, GroupCoordinator groups,
+            List<TxnOffsetCommitRequestTopic> known, List<TxnOffsetCommitResponseTopic> unknown, Map<String, UUID> ids,
+            Errors verified) {
         if (verified != Errors.NONE) {
             for (TxnOffsetCommitRequestTopic t : known) {
                 List<TxnOffsetCommitResponsePartition> parts = new ArrayList<>();
@@ -100,7 +131,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                 }
                 unknown.add(new TxnOffsetCommitResponseTopic().name(t.name()).partitions(parts));
             }
-            ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
+            ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), ids));
             return;
         }
         request.topics(known); // the coordinator reads the request only after this point
@@ -112,7 +143,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             }
             List<TxnOffsetCommitResponseTopic> all = new ArrayList<>(r.topics());
             all.addAll(unknown);
-            return withIds(r.topics(all), byId ? ids : null);
+            return withIds(r.topics(all), ids);
         }));
     }
 

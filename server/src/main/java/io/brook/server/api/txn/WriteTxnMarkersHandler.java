@@ -70,7 +70,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     } else if (topic.isInternal()) {
                         e = Errors.INVALID_TOPIC_EXCEPTION;
                     } else {
-                        e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(), waits);
+                        e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(),
+                                m.transactionVersion() >= 2, waits);
                     }
                     if (e != Errors.NONE) r.errorCode(e.code());
                     parts.add(r);

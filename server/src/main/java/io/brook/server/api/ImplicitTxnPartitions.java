@@ -1,0 +1,116 @@
+package io.brook.server.api;
+
+import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.wire.message.ProduceRequest.PartitionProduceData;
+import io.brook.wire.message.ProduceRequest.TopicProduceData;
+import io.brook.wire.protocol.BufferRecords;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.record.RecordBatch;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Transactions V2 (KIP-890 part 2) on the partition side of a Produce: a producer running V2 sends
+ * no AddPartitionsToTxn, so before its transactional batches are appended the partitions not yet
+ * part of its ongoing transaction are added by this node, with the call Kafka's partition leaders
+ * make to the transaction coordinator (AddPartitionsToTxn v5, not verify-only). Produce v12 is the
+ * first version a V2 producer sends; older versions are only verified (KIP-890 part 1).
+ *
+ * <p>A partition that could not be added is answered with the error Kafka's produce path gives:
+ * INVALID_PRODUCER_EPOCH for a fenced producer; NOT_ENOUGH_REPLICAS, which producers retry, while
+ * the coordinator is busy with the transaction (CONCURRENT_TRANSACTIONS: the end of the previous
+ * transaction is still being written), loading or unavailable; the coordinator's error otherwise
+ * (INVALID_PRODUCER_ID_MAPPING, INVALID_TXN_STATE).
+ *
+ * <p>Stateless; any thread. The returned future completes on the coordinator's thread.
+ */
+final class ImplicitTxnPartitions {
+
+    /** The first Produce version of transactions V2. */
+    static final short PRODUCE_V2_MIN_VERSION = 12;
+
+    private ImplicitTxnPartitions() {
+    }
+
+    /** One partition of the request. */
+    record TopicPartition(String topic, int partition) {
+    }
+
+    private record ProducerEpoch(long producerId, short epoch) {
+    }
+
+    /**
+     * Adds the partitions of {@code topicData} whose transactional batch is not yet part of its
+     * producer's ongoing transaction; null when there is nothing to add (then nothing waits).
+     *
+     * @return completes with the partitions that could not be added and their errors
+     */
+    static CompletableFuture<Map<TopicPartition, Errors>> addMissing(TransactionCoordinator txns, String transactionalId,
+            List<TopicProduceData> topicData, Topics topics) {
+        Map<ProducerEpoch, Map<String, Set<Integer>>> missing = new LinkedHashMap<>();
+        RecordBatch batch = new RecordBatch();
+        for (TopicProduceData td : topicData) {
+            Topic topic = td.name() == null ? null : topics.get(td.name());
+            if (topic == null || topic.isInternal()) {
+                continue; // refused by the produce path itself
+            }
+            for (PartitionProduceData pd : td.partitionData()) {
+                if (pd.index() < 0 || pd.index() >= topic.partitions()
+                        || !(pd.records() instanceof BufferRecords records)) {
+                    continue;
+                }
+                ByteBuffer buf = records.buffer();
+                if (buf.remaining() < RecordBatch.HEADER_SIZE) {
+                    continue;
+                }
+                batch.wrap(buf, buf.position());
+                if (!batch.isTransactional()
+                        || txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
+                    continue;
+                }
+                missing.computeIfAbsent(new ProducerEpoch(batch.producerId(), batch.producerEpoch()), k -> new HashMap<>())
+                        .computeIfAbsent(td.name(), k -> new TreeSet<>()).add(pd.index());
+            }
+        }
+        if (missing.isEmpty()) {
+            return null;
+        }
+        List<CompletableFuture<Map<TopicPartition, Errors>>> each = new ArrayList<>(missing.size());
+        for (Map.Entry<ProducerEpoch, Map<String, Set<Integer>>> m : missing.entrySet()) {
+            ProducerEpoch pe = m.getKey();
+            each.add(txns.addPartitions(transactionalId, pe.producerId(), pe.epoch(), m.getValue(),
+                    TransactionCoordinator.CLIENT_VERSION_V2).handle((e, x) -> {
+                        Errors error = x != null ? Errors.NOT_ENOUGH_REPLICAS : forProduce(e);
+                        Map<TopicPartition, Errors> refused = new HashMap<>();
+                        if (error != Errors.NONE) {
+                            m.getValue().forEach((t, ps) -> ps.forEach(p -> refused.put(new TopicPartition(t, p), error)));
+                        }
+                        return refused;
+                    }));
+        }
+        return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+            Map<TopicPartition, Errors> all = new HashMap<>();
+            each.forEach(f -> all.putAll(f.join()));
+            return all;
+        });
+    }
+
+    /** The coordinator's answer as Kafka's produce path reports it. */
+    static Errors forProduce(Errors e) {
+        return switch (e) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                    Errors.NOT_ENOUGH_REPLICAS;
+            default -> e;
+        };
+    }
+}
