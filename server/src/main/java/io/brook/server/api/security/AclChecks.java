@@ -367,7 +367,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case TXN_OFFSET_COMMIT -> (Check<TxnOffsetCommitRequest>) (w, r) -> {
                 Errors e = first(w.transactionalId(r.transactionalId()), w.group(Acl.READ, r.groupId()));
                 for (var t : r.topics()) {
-                    e = first(e, w.topic(Acl.READ, t.name(), null));
+                    e = first(e, w.topic(Acl.READ, t.name(), t.topicId()));
                 }
                 return e;
             };
