@@ -6,11 +6,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Produce and fetch byte-rate quotas, enforced as Kafka enforces them. Each request's bytes (a
- * produce request's size, a fetch response's size) are added to the rate of the quota that
- * applies to the request's user and client id, and when that rate is over the quota the answer
- * carries the time it takes to come back within it ({@link RateWindows#throttleMs}), for which the
- * network layer then stops reading the connection (KIP-219).
+ * Produce and fetch byte-rate quotas and request_percentage quotas, enforced as Kafka enforces
+ * them. Each request's bytes (a produce request's size, a fetch response's size) are added to the
+ * rate of the quota that applies to the request's user and client id, and when that rate is over
+ * the quota the answer carries the time it takes to come back within it ({@link
+ * RateWindows#throttleMs}), for which the network layer then stops reading the connection
+ * (KIP-219). A request's handling time (the time its handler ran on a thread, measured by the
+ * network layer) is added likewise to the request_percentage rate, as Kafka's
+ * ClientRequestQuotaManager adds request thread time; its throttle is at most one window.
  *
  * <p>Which quota applies is Kafka's order of precedence, the first entity with a setting for the
  * key winning: user and client id; user and default client id; user; default user and client id;
@@ -34,6 +37,8 @@ public final class ClientQuotas {
     private final LongSupplier nowMs;
     /** The settings of every entity with a byte-rate quota; null when there is none. */
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> byteRates;
+    /** The same with a request_percentage quota; null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> requestRates;
     private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
 
     /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
@@ -55,11 +60,31 @@ public final class ClientQuotas {
 
     private void update(Map<QuotaEntity, Map<QuotaKey, Double>> all) {
         boolean any = false;
+        boolean anyRequest = false;
         for (Map<QuotaKey, Double> m : all.values()) {
             any |= m.containsKey(QuotaKey.PRODUCER_BYTE_RATE) || m.containsKey(QuotaKey.CONSUMER_BYTE_RATE);
+            anyRequest |= m.containsKey(QuotaKey.REQUEST_PERCENTAGE);
         }
         byteRates = any ? all : null;
+        requestRates = anyRequest ? all : null;
     }
+
+    /**
+     * Records {@code nanos} of request handling time (Kafka's request_percentage: 100 is one
+     * thread's whole time, so each nanosecond counts as 1e-7 percent-seconds); the throttle time
+     * in ms, at most one quota window as in Kafka's ClientRequestQuotaManager (0: within quota).
+     */
+    public int requestTime(String principal, String clientId, long nanos) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = requestRates;
+        if (all == null) {
+            return 0;
+        }
+        int ms = record(all, QuotaKey.REQUEST_PERCENTAGE, principal, clientId, nanos * NANOS_TO_PERCENT_SECONDS);
+        return (int) Math.min(ms, windowMs);
+    }
+
+    /** One nanosecond of a thread's time as a percentage of one second. */
+    private static final double NANOS_TO_PERCENT_SECONDS = 100.0 / 1_000_000_000L;
 
     /** Records a produce request of {@code bytes}; the throttle time in ms (0: within quota). */
     public int produced(String principal, String clientId, long bytes) {
@@ -76,6 +101,11 @@ public final class ClientQuotas {
         if (all == null) {
             return 0;
         }
+        return record(all, key, principal, clientId, (double) bytes);
+    }
+
+    private int record(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, String principal, String clientId,
+            double value) {
         String user = userName(principal);
         String client = clientId == null ? "" : clientId;
         Name u = Name.of(user);
@@ -99,7 +129,7 @@ public final class ClientQuotas {
         RateWindows w = rates.computeIfAbsent(rated, r -> new RateWindows(windowNum, windowMs));
         long now = nowMs.getAsLong();
         synchronized (w) {
-            w.record((double) bytes, now);
+            w.record(value, now);
             return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(bound, now));
         }
     }
