@@ -13,7 +13,9 @@ import java.util.function.LongSupplier;
  * RateWindows#throttleMs}), for which the network layer then stops reading the connection
  * (KIP-219). A request's handling time (the time its handler ran on a thread, measured by the
  * network layer) is added likewise to the request_percentage rate, as Kafka's
- * ClientRequestQuotaManager adds request thread time; its throttle is at most one window.
+ * ClientRequestQuotaManager adds request thread time; its throttle is at most one window. A new
+ * connection counts against its address's connection_creation_rate (ip entities), as in Kafka's
+ * ConnectionQuotas.
  *
  * <p>Which quota applies is Kafka's order of precedence, the first entity with a setting for the
  * key winning: user and client id; user and default client id; user; default user and client id;
@@ -39,6 +41,8 @@ public final class ClientQuotas {
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> byteRates;
     /** The same with a request_percentage quota; null when there is none. */
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> requestRates;
+    /** The same with a connection_creation_rate quota (ip entities); null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> connectionRates;
     private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
 
     /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
@@ -61,12 +65,63 @@ public final class ClientQuotas {
     private void update(Map<QuotaEntity, Map<QuotaKey, Double>> all) {
         boolean any = false;
         boolean anyRequest = false;
+        boolean anyConnection = false;
         for (Map<QuotaKey, Double> m : all.values()) {
+            anyConnection |= m.containsKey(QuotaKey.CONNECTION_CREATION_RATE);
             any |= m.containsKey(QuotaKey.PRODUCER_BYTE_RATE) || m.containsKey(QuotaKey.CONSUMER_BYTE_RATE);
             anyRequest |= m.containsKey(QuotaKey.REQUEST_PERCENTAGE);
         }
         byteRates = any ? all : null;
         requestRates = anyRequest ? all : null;
+        connectionRates = anyConnection ? all : null;
+    }
+
+    /**
+     * Records a new connection from {@code ip} against its connection_creation_rate quota (the
+     * quota of that address, else of the default ip entity), as Kafka's ConnectionQuotas does:
+     * returns 0 when it is within the quota, else how long to hold the connection before closing
+     * it (at most one window), and then it is not counted.
+     */
+    public int connectionCreated(String ip) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = connectionRates;
+        if (all == null || ip == null) {
+            return 0;
+        }
+        Map<QuotaKey, Double> m = all.get(new QuotaEntity(null, null, Name.of(ip)));
+        Double bound = m == null ? null : m.get(QuotaKey.CONNECTION_CREATION_RATE);
+        if (bound == null) {
+            m = all.get(new QuotaEntity(null, null, Name.DEFAULT));
+            bound = m == null ? null : m.get(QuotaKey.CONNECTION_CREATION_RATE);
+        }
+        if (bound == null) {
+            return 0;
+        }
+        RateWindows w = rates.computeIfAbsent(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip),
+                r -> new RateWindows(windowNum, windowMs));
+        long now = nowMs.getAsLong();
+        synchronized (w) {
+            w.record(1, now);
+            long throttle = w.throttleMs(bound, now);
+            if (throttle > 0) {
+                w.record(-1, now);
+            }
+            return (int) Math.min(throttle, windowMs);
+        }
+    }
+
+    /** The length of one quota window in ms (the longest connection and request throttle). */
+    public long windowMs() {
+        return windowMs;
+    }
+
+    /** A broker- or listener-wide connection rate, measured on this quota's windows and clock. */
+    public RateWindows newRate() {
+        return new RateWindows(windowNum, windowMs);
+    }
+
+    /** Now, on the quotas' clock. */
+    public long nowMs() {
+        return nowMs.getAsLong();
     }
 
     /**

@@ -97,4 +97,24 @@ class ClientQuotasTest {
         double percent = busy / 1e7 / ((now.get() - start) / 1000.0);
         assertThat(percent).as("the thread time used, in percent").isBetween(4.5, 5.5);
     }
+
+    @Test
+    void connectionCreationRateIsPerAddressAndAThrottledConnectionIsNotCounted() throws Exception {
+        assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.DEFAULT),
+                QuotaKey.CONNECTION_CREATION_RATE, 2.0)));
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.of("192.0.2.9")),
+                QuotaKey.CONNECTION_CREATION_RATE, 100.0)));
+        for (int i = 0; i < 20; i++) { // 2/s over the 10 s measured
+            assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
+        }
+        assertThat(quotas.connectionCreated("192.0.2.1")).isEqualTo(500); // (21 - 20) / 20 * 10 s
+        assertThat(quotas.connectionCreated("192.0.2.1")).as("the refused one was not counted").isEqualTo(500);
+        assertThat(quotas.connectionCreated("192.0.2.2")).as("the default applies per address").isZero();
+        for (int i = 0; i < 100; i++) {
+            assertThat(quotas.connectionCreated("192.0.2.9")).isZero();
+        }
+        now.addAndGet(11_000);
+        assertThat(quotas.connectionCreated("192.0.2.1")).as("the windows passed").isZero();
+    }
 }
