@@ -276,4 +276,35 @@ class PartialAuthorizationTest {
                     .get("no-a").partitions()).as("no partitions added to the refused topic").hasSize(2);
         }
     }
+
+    @Test
+    void anIncrementalFetchSessionStopsServingATopicWhoseReadWasRevoked() throws Exception {
+        AclBinding read = new AclBinding(new ResourcePattern(ResourceType.TOPIC, "rv-x", PatternType.LITERAL),
+                new AccessControlEntry("User:alice", "*", AclOperation.READ, AclPermissionType.ALLOW));
+        try (Admin admin = Admin.create(client("admin"))) {
+            admin.createTopics(List.of(new NewTopic("rv-x", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createAcls(List.of(read)).all().get(30, TimeUnit.SECONDS);
+        }
+        try (ProtocolClient c = alice(); ProtocolClient admin = new ProtocolClient(brook.bootstrapServers("SASL_PLAINTEXT"))) {
+            admin.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
+            admin.call(new SaslAuthenticateRequest().authBytes("\0admin\0admin-secret".getBytes(StandardCharsets.UTF_8)),
+                    (short) 2);
+            FetchResponse opened = c.call(new FetchRequest().replicaId(-1).maxWaitMs(0).minBytes(0).maxBytes(1 << 20)
+                    .isolationLevel((byte) 0).sessionId(0).sessionEpoch(0).topics(List.of(fetchTopic("rv-x")))
+                    .forgottenTopicsData(List.of()).rackId(""), (short) 12);
+            assertThat(opened.sessionId()).as("a session opened").isNotZero();
+            assertThat(errors(admin.call(new ProduceRequest().acks((short) -1).timeoutMs(10_000)
+                    .topicData(List.of(produceTo("rv-x"))), (short) 9))).containsEntry("rv-x-0", Errors.NONE.code());
+            try (Admin a = Admin.create(client("admin"))) {
+                a.deleteAcls(List.of(read.toFilter())).all().get(30, TimeUnit.SECONDS);
+            }
+            FetchResponse next = c.call(new FetchRequest().replicaId(-1).maxWaitMs(0).minBytes(0).maxBytes(1 << 20)
+                    .isolationLevel((byte) 0).sessionId(opened.sessionId()).sessionEpoch(1).topics(List.of())
+                    .forgottenTopicsData(List.of()).rackId(""), (short) 12);
+            assertThat(next.responses()).hasSize(1);
+            var p = next.responses().get(0).partitions().get(0);
+            assertThat(p.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            assertThat(p.records().sizeInBytes()).isZero();
+        }
+    }
 }

@@ -47,6 +47,7 @@ import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiRequest;
+import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -161,8 +162,11 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         if (c == null && !splits(key)) {
             return handler;
         }
-        ApiHandler<Q> inner = key == ApiKey.OFFSET_FETCH ? (ApiHandler<Q>) offsetFetchTopics((ApiHandler<OffsetFetchRequest>) handler)
-                : handler;
+        ApiHandler<Q> inner = switch (key) {
+            case OFFSET_FETCH -> (ApiHandler<Q>) offsetFetchTopics((ApiHandler<OffsetFetchRequest>) handler);
+            case FETCH -> (ApiHandler<Q>) fetchSessionTopics((ApiHandler<FetchRequest>) handler);
+            default -> handler;
+        };
         return new ApiHandler<>() {
             @Override
             public void handle(RequestContext ctx, Q request) {
@@ -236,6 +240,35 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case ALTER_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER_CONFIGS);
             case CREATE_ACLS, DELETE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             default -> null;
+        };
+    }
+
+    /**
+     * An incremental fetch answers for the partitions of its session, which earlier requests
+     * named: as Kafka checks every partition of the session on each fetch, a topic the principal
+     * may no longer READ is answered TOPIC_AUTHORIZATION_FAILED without records.
+     */
+    private ApiHandler<FetchRequest> fetchSessionTopics(ApiHandler<FetchRequest> handler) {
+        return (ctx, request) -> {
+            if (request.sessionId() != 0 && request.sessionEpoch() > 0) {
+                Who who = new Who(ctx);
+                ctx.mergeIntoResponse(m -> {
+                    FetchResponse response = (FetchResponse) m;
+                    for (var t : response.responses()) {
+                        if (who.topic(Acl.READ, t.topic(), t.topicId()) != null) {
+                            List<FetchResponse.PartitionData> refused = new ArrayList<>(t.partitions().size());
+                            for (var p : t.partitions()) {
+                                refused.add(new FetchResponse.PartitionData().partitionIndex(p.partitionIndex())
+                                        .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).highWatermark(-1L)
+                                        .records(BufferRecords.EMPTY));
+                            }
+                            t.partitions(refused);
+                        }
+                    }
+                    return response;
+                }, null);
+            }
+            handler.handle(ctx, request);
         };
     }
 
