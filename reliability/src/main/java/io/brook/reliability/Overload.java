@@ -12,6 +12,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 
 /**
  * Thousands of connections on one broker: idle ones, consumers that send fetch requests and never
@@ -36,20 +38,30 @@ final class Overload implements Scenario {
     private static final int PRODUCE_PARTITIONS = 8;
     private static final int DATA_RECORD_BYTES = 16 * 1024;
 
-    /** {@code maxConnections}: the broker's max.connections; 10000 is its default (no override). */
+    /**
+     * {@code maxConnections}: the broker's max.connections; 10000 is its default (no override).
+     * {@code loadRequestPercentage}: when positive, the default client-id quota of
+     * request_percentage set before the load starts ({@link #limitLoadClients}); 0: none.
+     */
     record Params(int maxConnections, int idle, int nonReaders, int fetchesPerNonReader, int pipeliners, int window,
-            long dataBytes, Duration measureTime) {
+            long dataBytes, Duration measureTime, double loadRequestPercentage) {
 
         static Params full() {
-            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 64L << 20, Duration.ofSeconds(20));
+            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 64L << 20, Duration.ofSeconds(20), 0);
         }
 
         static Params quick() {
-            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 16L << 20, Duration.ofSeconds(5));
+            return new Params(10_000, 8_950, 1_000, 20, 20, 50, 16L << 20, Duration.ofSeconds(5), 0);
         }
 
         static Params test() {
-            return new Params(300, 200, 40, 5, 3, 20, 4L << 20, Duration.ofSeconds(2));
+            return new Params(300, 200, 40, 5, 3, 20, 4L << 20, Duration.ofSeconds(2), 0);
+        }
+
+        /** The same with a default request_percentage quota of {@code percent} on the load clients. */
+        Params withLoadRequestPercentage(double percent) {
+            return new Params(maxConnections, idle, nonReaders, fetchesPerNonReader, pipeliners, window, dataBytes,
+                    measureTime, percent);
         }
 
         int loadConnections() {
@@ -73,7 +85,9 @@ final class Overload implements Scenario {
         return params.loadConnections() + " connections (" + params.idle + " idle, " + params.nonReaders
                 + " never reading " + params.fetchesPerNonReader + " fetches of up to 1 MiB each, " + params.pipeliners
                 + " pipelining " + params.window + " requests), max.connections " + params.maxConnections + "; "
-                + params.measureTime.toSeconds() + " s throughput windows";
+                + params.measureTime.toSeconds() + " s throughput windows"
+                + (params.loadRequestPercentage > 0 ? "; default request_percentage " + params.loadRequestPercentage
+                        + " on the load clients" : "");
     }
 
     @Override
@@ -95,6 +109,11 @@ final class Overload implements Scenario {
             admin.createTopics(List.of(new NewTopic(DATA_TOPIC, 1, (short) 1),
                     new NewTopic(PRODUCE_TOPIC, PRODUCE_PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
             long dataRecords = BulkFill.fill(broker.bootstrap(), DATA_TOPIC, 1, params.dataBytes, DATA_RECORD_BYTES);
+            if (params.loadRequestPercentage > 0) {
+                limitLoadClients(admin, params.loadRequestPercentage);
+                result.note("client quotas: request_percentage=" + params.loadRequestPercentage + " for the default"
+                        + " client id (the load clients), none for the measuring producer's " + MEASURING_CLIENT);
+            }
             env.progress().phase("baseline throughput");
             Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS, Duration.ofSeconds(2)); // warm-up
             Throughput.Measurement before = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
@@ -215,6 +234,29 @@ final class Overload implements Scenario {
                 () -> flood.openIdle(1, true, System.nanoTime() + TimeUnit.SECONDS.toNanos(10)) == 1);
         result.check(SLOT_REUSED, reused, reused ? "a new connection was accepted after 10 were closed"
                 : "still refused 30 s after 10 connections were closed");
+    }
+
+    /** The client id of the producer whose throughput is measured ({@link Throughput}). */
+    static final String MEASURING_CLIENT = Throughput.CLIENT_ID;
+    /** A request_percentage no client reaches: 10,000 % is a hundred request threads kept busy. */
+    static final double UNBOUNDED_PERCENTAGE = 10_000;
+
+    /**
+     * The operator's answer Kafka offers to clients that flood the broker with requests: a default
+     * request_percentage quota for every client id ({@code kafka-configs.sh --alter --entity-type
+     * clients --entity-default --add-config request_percentage=P}), with a quota of its own, high
+     * enough never to bind, for the one client that must keep its throughput (the measuring
+     * producer), as the more specific entity wins.
+     */
+    static void limitLoadClients(Admin admin, double percent) throws Exception {
+        Map<String, String> byDefault = new java.util.HashMap<>();
+        byDefault.put(ClientQuotaEntity.CLIENT_ID, null);
+        admin.alterClientQuotas(List.of(
+                new ClientQuotaAlteration(new ClientQuotaEntity(byDefault),
+                        List.of(new ClientQuotaAlteration.Op("request_percentage", percent))),
+                new ClientQuotaAlteration(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, MEASURING_CLIENT)),
+                        List.of(new ClientQuotaAlteration.Op("request_percentage", UNBOUNDED_PERCENTAGE)))))
+                .all().get(30, TimeUnit.SECONDS);
     }
 
     private static long answered(List<PipeliningClient> pipeliners) {

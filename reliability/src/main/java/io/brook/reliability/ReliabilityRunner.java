@@ -30,6 +30,7 @@ public final class ReliabilityRunner {
         Path out = null;
         String commit = "unknown";
         long seed = System.currentTimeMillis();
+        double loadQuota = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -38,11 +39,12 @@ public final class ReliabilityRunner {
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--commit" -> commit = value(args, ++i);
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
+                case "--overload-request-percentage" -> loadQuota = Double.parseDouble(value(args, ++i));
                 default -> usage("unknown argument: " + args[i]);
             }
         }
         List<Scenario> scenarios = new ArrayList<>();
-        for (Scenario s : scenarios(quick)) {
+        for (Scenario s : scenarios(quick, loadQuota)) {
             if (only == null || s.name().contains(only)) {
                 scenarios.add(s);
             }
@@ -72,12 +74,14 @@ public final class ReliabilityRunner {
         System.exit(failed ? 1 : 0);
     }
 
-    static List<Scenario> scenarios(boolean quick) {
+    /** The scenarios; {@code loadQuota} &gt; 0: the overload's load clients get that default request_percentage. */
+    static List<Scenario> scenarios(boolean quick, double loadQuota) {
+        Overload.Params overload = quick ? Overload.Params.quick() : Overload.Params.full();
         return List.of(
                 new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full()),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.Params.quick() : WireFuzz.Params.full()),
-                new Overload(quick ? Overload.Params.quick() : Overload.Params.full()));
+                new Overload(loadQuota > 0 ? overload.withLoadRequestPercentage(loadQuota) : overload));
     }
 
     private static String header(ZonedDateTime started, String commit, boolean quick, long seed, Path work, Env env) {
@@ -98,7 +102,8 @@ public final class ReliabilityRunner {
 
     private static void usage(String problem) {
         System.err.println("reliability/run: " + problem);
-        System.err.println("usage: reliability/run [--quick] [--only NAME] [--out DIR] [--seed N]");
+        System.err.println("usage: reliability/run [--quick] [--only NAME] [--out DIR] [--seed N]"
+                + " [--overload-request-percentage P]");
         System.exit(2);
     }
 }

@@ -23,6 +23,9 @@ final class Throughput {
     record Measurement(double recordsPerSecond, long failures, String firstFailure) {
     }
 
+    /** The measuring producer's client id. */
+    static final String CLIENT_ID = "reliability-throughput";
+
     private Throughput() {
     }
 
@@ -36,7 +39,7 @@ final class Throughput {
         long start;
         long end;
         long ackedAtEnd;
-        try (KafkaProducer<byte[], byte[]> producer = Clients.idempotentProducer(bootstrap, "reliability-throughput")) {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.idempotentProducer(bootstrap, CLIENT_ID)) {
             try {
                 producer.partitionsFor(topic); // metadata before the clock starts
             } catch (KafkaException e) {

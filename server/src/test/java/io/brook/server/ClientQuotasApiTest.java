@@ -191,4 +191,29 @@ class ClientQuotasApiTest {
             assertThat(rate).isBetween(quota * 0.9, quota * 1.1);
         }
     }
+
+    @Test
+    void aClientOverItsRequestPercentageSeesThrottleTimeAndIsHeld() throws Exception {
+        try (Admin admin = admin()) {
+            // a thousandth of a percent of one thread: 100 µs of handling over the 10 s measured
+            alter(admin, entity(ClientQuotaEntity.CLIENT_ID, "brook-test"), "request_percentage", 0.001);
+        }
+        try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers());
+                ProtocolClient other = new ProtocolClient(brook.bootstrapServers())) {
+            int throttle = 0;
+            for (int i = 0; i < 100_000 && throttle == 0; i++) {
+                MetadataResponse m = c.call(new MetadataRequest().topics(Collections.emptyList()), (short) 12);
+                throttle = m.throttleTimeMs();
+            }
+            assertThat(throttle).as("throttled, at most one quota window").isBetween(1, 1000);
+            int id = c.send(new MetadataRequest().topics(Collections.emptyList()), (short) 12);
+            other.call(new ApiVersionsRequest(), (short) 3);
+            c.raw().setReadTimeout(50);
+            assertThatThrownBy(c.raw()::readFrame).isInstanceOf(java.net.SocketTimeoutException.class);
+            c.raw().setReadTimeout(30_000);
+            clock.advance(throttle);
+            MetadataResponse held = c.receive(ApiKey.METADATA, (short) 12, id);
+            assertThat(held.throttleTimeMs()).as("still over: throttled again").isPositive();
+        }
+    }
 }

@@ -122,6 +122,7 @@ public final class BrokerApis {
         Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
                 .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
+                .requestTimeQuota(security.quotas()::requestTime)
                 .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker, security.quotas()))
                 .register(ApiKey.FETCH, 4, 18, FetchRequest::read,
                         new FetchHandler(broker, fetchWaiters, fetchSessions, security.quotas()))

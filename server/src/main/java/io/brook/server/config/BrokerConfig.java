@@ -121,6 +121,7 @@ public final class BrokerConfig {
     public static final String TXN_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
     public static final String QUOTA_WINDOW_NUM = "quota.window.num";
     public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
+    public static final String MAX_CONNECTION_CREATION_RATE = "max.connection.creation.rate";
 
     /** Every key Brook understands, in the order DescribeConfigs lists them. */
     public static final Map<String, ConfigKey> KEYS = BrokerConfigKeys.all();

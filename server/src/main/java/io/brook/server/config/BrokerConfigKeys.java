@@ -172,7 +172,11 @@ final class BrokerConfigKeys {
                 key(QUOTA_WINDOW_NUM, Type.INT, "11", Check.atLeast(1),
                         "Samples kept of each client quota's rate."),
                 key(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, "1", Check.atLeast(1),
-                        "Time span of each sample of a client quota's rate."));
+                        "Time span of each sample of a client quota's rate."),
+                key(MAX_CONNECTION_CREATION_RATE, Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(0),
+                        "New connections per second accepted over all listeners; beyond it the listener stops"
+                                + " accepting for the throttle time (listener.name.<l>.max.connection.creation.rate"
+                                + " bounds one listener)."));
         Map<String, ConfigKey> m = new LinkedHashMap<>();
         for (ConfigKey k : keys) {
             m.put(k.name(), k);

@@ -85,9 +85,12 @@ public final class ApiTable {
     private final ApiVersionsResponse apiVersions;
     /** Fault hooks' seam: sees every request before its handler; null unless a hook is set. */
     private volatile RequestInterceptor interceptor;
+    /** The request_percentage quota; null when requests are not measured. */
+    private final RequestTimeQuota requestTimeQuota;
 
-    private ApiTable(Entry<?>[] byId) {
+    private ApiTable(Entry<?>[] byId, RequestTimeQuota requestTimeQuota) {
         this.byId = byId;
+        this.requestTimeQuota = requestTimeQuota;
         List<Entry<?>> list = new ArrayList<>();
         List<ApiVersion> versions = new ArrayList<>();
         for (Entry<?> e : byId) {
@@ -116,6 +119,10 @@ public final class ApiTable {
 
     RequestInterceptor interceptor() {
         return interceptor;
+    }
+
+    RequestTimeQuota requestTimeQuota() {
+        return requestTimeQuota;
     }
 
     /** All registered entries in key-id order. */
@@ -161,6 +168,7 @@ public final class ApiTable {
     public static final class Builder {
         private final Entry<?>[] byId = new Entry<?>[SIZE];
         private HandlerWrapper wrapper;
+        private RequestTimeQuota requestTimeQuota;
 
         private Builder() {
         }
@@ -168,6 +176,12 @@ public final class ApiTable {
         /** Wraps every handler registered from now on with {@code w}. */
         public Builder wrapping(HandlerWrapper w) {
             this.wrapper = w;
+            return this;
+        }
+
+        /** Measures each answered request's handling time against {@code q} (request_percentage). */
+        public Builder requestTimeQuota(RequestTimeQuota q) {
+            this.requestTimeQuota = q;
             return this;
         }
 
@@ -192,7 +206,7 @@ public final class ApiTable {
         }
 
         public ApiTable build() {
-            return new ApiTable(byId.clone());
+            return new ApiTable(byId.clone(), requestTimeQuota);
         }
     }
 }

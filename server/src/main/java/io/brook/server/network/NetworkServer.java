@@ -59,6 +59,8 @@ import org.slf4j.LoggerFactory;
  *                           brook.request.receive.timeout.ms)                          back-pressure)
  * </pre>
  *
+ * ConnectionLimit also applies the connection creation quotas ({@link ConnectionCreationRates}).
+ *
  * On a TLS listener (SSL, SASL_SSL) {@link TlsPipeline} puts its handlers after the limit; a
  * PLAINTEXT listener's pipeline is exactly the one above. Each connection gets its listener's
  * {@link io.brook.server.security.Session}: its principal, and on a SASL listener the state of
@@ -78,6 +80,8 @@ public final class NetworkServer {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
     /** The client address a connection was counted under for max.connections.per.ip. */
     private static final AttributeKey<InetAddress> COUNTED_ADDRESS = AttributeKey.valueOf("brook.counted-address");
+    /** The listener a connection came in on (for its connection creation rate). */
+    private static final AttributeKey<String> LISTENER = AttributeKey.valueOf("brook.listener");
 
     private final BrokerConfig config;
     private final Executor ioPool;
@@ -89,6 +93,7 @@ public final class NetworkServer {
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionCount = new AtomicInteger();
     private final ConnectionLimit limit;
+    private final ConnectionCreationRates creationRates;
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
     private final BrokerSecurity security;
@@ -115,6 +120,7 @@ public final class NetworkServer {
         this.ioPool = ioPool;
         this.timer = timer;
         this.limit = new ConnectionLimit(config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides());
+        this.creationRates = new ConnectionCreationRates(config, security.quotas());
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
                 new ByteBudget(config.queuedMaxRequestBytes()), new ByteBudget(config.queuedMaxResponseBytes()));
         IoHandlerFactory factory;
@@ -202,6 +208,7 @@ public final class NetworkServer {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ChannelPipeline p = ch.pipeline();
+                        ch.attr(LISTENER).set(l.name());
                         p.addLast("limit", limit);
                         io.brook.server.security.Session session = listenerSecurity.newSession();
                         if (tls != null) {
@@ -376,6 +383,28 @@ public final class NetworkServer {
                     ctx.close();
                     return;
                 }
+            }
+            String ip = ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
+                    ? remote.getAddress().getHostAddress() : null;
+            Channel ch = ctx.channel();
+            long hold = creationRates.ipThrottle(ip);
+            if (hold > 0) {
+                // over its address's connection_creation_rate: never read, closed after the throttle (Kafka)
+                ch.config().setAutoRead(false);
+                timer.schedule(hold, ch::close);
+                return;
+            }
+            long delay = creationRates.acceptDelay(ch.attr(LISTENER).get());
+            if (delay > 0) {
+                // the listener or the broker over its connection creation rate: served once the time has passed
+                ch.config().setAutoRead(false);
+                timer.schedule(delay, () -> ch.eventLoop().execute(() -> {
+                    if (ch.isActive()) {
+                        ctx.fireChannelActive();
+                        ch.config().setAutoRead(true);
+                    }
+                }));
+                return;
             }
             super.channelActive(ctx);
         }

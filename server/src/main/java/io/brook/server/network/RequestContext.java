@@ -11,6 +11,7 @@ import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +58,13 @@ public final class RequestContext {
      * handler's hand-off of the context orders the two): 0 in production.
      */
     private long answerDelayNanos;
+    /**
+     * Set before the handler runs by checks that refused part of the request (null otherwise):
+     * adds their answers to the handler's response; with {@link #closeIfSilent}, a handler that
+     * answers nothing closes the connection instead.
+     */
+    private volatile UnaryOperator<ApiMessage> responseMerge;
+    private volatile String closeIfSilent;
     /** Set by the handler before it completes the context (completion publishes it): 0 unless throttled. */
     private volatile int throttleMs;
 
@@ -138,7 +146,7 @@ public final class RequestContext {
         if (message == null) {
             throw new NullPointerException("response");
         }
-        complete(Outcome.RESPONSE, message, null);
+        complete(Outcome.RESPONSE, merged(message), null);
     }
 
     /**
@@ -146,7 +154,29 @@ public final class RequestContext {
      * request failing as a whole (interceptors: a rejected request; an authorization failure).
      */
     public void respondWithError(Errors error) {
-        complete(Outcome.RESPONSE, errorResponse(error), null);
+        complete(Outcome.RESPONSE, merged(errorResponse(error)), null);
+    }
+
+    /**
+     * Passes the handler's response (whichever way it is completed with one) through
+     * {@code merge} before it is sent: the ACL checks, which gave the handler only the part of the
+     * request the client may use, add their own answers for the rest, as Kafka answers such a
+     * request per topic. With a non-null {@code closeIfSilent}, a handler that answers nothing
+     * (acks=0) closes the connection instead, with that reason: Kafka's way of telling an acks=0
+     * producer that part of its request failed. Call before the handler; a second call adds its
+     * merge after the first.
+     */
+    public void mergeIntoResponse(UnaryOperator<ApiMessage> merge, String closeIfSilent) {
+        UnaryOperator<ApiMessage> earlier = responseMerge;
+        this.responseMerge = earlier == null ? merge : m -> merge.apply(earlier.apply(m));
+        if (closeIfSilent != null) {
+            this.closeIfSilent = closeIfSilent;
+        }
+    }
+
+    private ApiMessage merged(ApiMessage message) {
+        UnaryOperator<ApiMessage> m = responseMerge;
+        return m == null ? message : m.apply(message);
     }
 
     /**
@@ -163,7 +193,7 @@ public final class RequestContext {
      * the response and the broker holds the connection meanwhile). Call before completing.
      */
     public void throttle(int ms) {
-        this.throttleMs = Math.max(0, ms);
+        this.throttleMs = Math.max(throttleMs, ms);
     }
 
     int throttleMs() {
@@ -172,6 +202,11 @@ public final class RequestContext {
 
     /** Completes without a response (Produce with acks=0); order of later responses is kept. */
     public void noResponse() {
+        String close = closeIfSilent;
+        if (close != null) {
+            complete(Outcome.CLOSE, null, close);
+            return;
+        }
         complete(Outcome.NO_RESPONSE, null, null);
     }
 
@@ -181,7 +216,7 @@ public final class RequestContext {
                 clientAddress(), header.correlationId(), cause);
         ApiMessage error;
         try {
-            error = errorResponse(Errors.UNKNOWN_SERVER_ERROR);
+            error = merged(errorResponse(Errors.UNKNOWN_SERVER_ERROR));
         } catch (RuntimeException e) {
             LOG.error("{}: could not build an error response", entry.key().displayName(), e);
             closeConnection("internal error handling " + entry.key().displayName());
@@ -199,7 +234,7 @@ public final class RequestContext {
         if (message == null) {
             throw new NullPointerException("response");
         }
-        complete(Outcome.RESPONSE, message, reason);
+        complete(Outcome.RESPONSE, merged(message), reason);
     }
 
     /** The client's address as ACLs name hosts ({@code 192.0.2.1}), or {@code *} when unknown. */
@@ -297,6 +332,9 @@ public final class RequestContext {
         this.response = message;
         this.closeReason = reason;
         this.completedNanos = System.nanoTime();
+        if (o == Outcome.RESPONSE) {
+            chargeRequestTime(message);
+        }
         releaseFrame();
         long delay = answerDelayNanos;
         if (delay > 0) {
@@ -308,6 +346,29 @@ public final class RequestContext {
         }
         this.outcome = o;
         connection.completed();
+    }
+
+    /**
+     * The request_percentage quota, as Kafka's ClientRequestQuotaManager charges it: the time the
+     * handler ran on its thread (until it returned, or until it answered if it answered before
+     * returning) is added to the client's rate, and a throttle goes into the response and mutes
+     * the connection, the longer of it and a byte-rate throttle winning. Costs nothing more than
+     * the two clock reads the request takes anyway.
+     */
+    private void chargeRequestTime(ApiMessage message) {
+        RequestTimeQuota quota = connection.apis().requestTimeQuota();
+        long started = startedNanos;
+        if (quota == null || started == 0 || entry.key() == ApiKey.SASL_HANDSHAKE
+                || entry.key() == ApiKey.SASL_AUTHENTICATE) {
+            return; // authentication is not charged, as in Kafka, where the authenticator serves it
+        }
+        long handled = handledNanos;
+        long nanos = (handled != 0 ? handled : completedNanos) - started;
+        int ms = quota.recorded(session().principal(), clientId(), Math.max(0, nanos));
+        if (ms > 0) {
+            message.raiseThrottleTimeMs(ms);
+            throttle(ms);
+        }
     }
 
     private void releaseFrame() {

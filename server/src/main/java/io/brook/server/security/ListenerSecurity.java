@@ -21,7 +21,9 @@ import java.util.Map;
  * SCRAM-SHA-256 and SCRAM-SHA-512 check the broker's {@link ScramCredentials} (managed with
  * AlterUserScramCredentials; their JAAS configuration, which Kafka requires, is not needed);
  * OAUTHBEARER validates unsecured tokens as Kafka's default validator does, with the options of
- * {@code listener.name.<l>.oauthbearer.sasl.jaas.config} when set.
+ * {@code listener.name.<l>.oauthbearer.sasl.jaas.config} when set, or, when
+ * {@code listener.name.<l>.oauthbearer.sasl.server.callback.handler.class} names Kafka's
+ * OAuthBearerValidatorCallbackHandler, signed tokens against a JWKS ({@link JwksTokenValidator}).
  */
 public final class ListenerSecurity {
 
@@ -34,14 +36,18 @@ public final class ListenerSecurity {
     private final Map<String, String> plainUsers;
     private final ScramCredentials scram;
     private final Map<String, String> oauthOptions;
+    /** OAUTHBEARER's JWKS validator, or null: the unsecured one. */
+    private final JwksTokenValidator jwks;
     private final long reauthMs;
     private final Clock clock;
     private final SslPrincipalMapper principalMapper;
     private final long failedAuthenticationDelayMs;
 
     private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
-            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions, long reauthMs,
-            Clock clock, SslPrincipalMapper principalMapper, long failedAuthenticationDelayMs) {
+            Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions,
+            JwksTokenValidator jwks, long reauthMs, Clock clock, SslPrincipalMapper principalMapper,
+            long failedAuthenticationDelayMs) {
+        this.jwks = jwks;
         this.principalMapper = principalMapper;
         this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
         this.reauthMs = reauthMs;
@@ -63,6 +69,7 @@ public final class ListenerSecurity {
         List<String> mechanisms = List.of();
         Map<String, String> plainUsers = Map.of();
         Map<String, String> oauthOptions = Map.of();
+        JwksTokenValidator jwks = null;
         if (protocol.sasl()) {
             mechanisms = new ArrayList<>();
             for (String m : settings.getOrDefault("sasl.enabled.mechanisms", "GSSAPI").split(",")) {
@@ -96,9 +103,10 @@ public final class ListenerSecurity {
                                 + e.getMessage(), e);
                     }
                 }
+                jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock);
             }
         }
-        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions,
+        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
                 protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
                 millis(settings, "connection.failed.authentication.delay.ms", "100"));
     }
@@ -188,7 +196,7 @@ public final class ListenerSecurity {
             case "PLAIN" -> new PlainNegotiation(plainUsers);
             case "SCRAM-SHA-256" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, scram);
             case "SCRAM-SHA-512" -> new ScramNegotiation(ScramMechanism.SCRAM_SHA_512, scram);
-            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, clock);
+            case "OAUTHBEARER" -> new OAuthBearerNegotiation(oauthOptions, clock, jwks);
             default -> null;
         };
     }

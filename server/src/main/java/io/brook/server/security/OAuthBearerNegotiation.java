@@ -22,18 +22,25 @@ import java.util.Map;
  *     every one of {@code unsecuredValidatorRequiredScope}.
  * </ul>
  *
- * Those options come from the listener's {@code oauthbearer.sasl.jaas.config}. Signed tokens
- * validated against a JWKS are not implemented.
+ * Those options come from the listener's {@code oauthbearer.sasl.jaas.config}. With a
+ * {@link JwksTokenValidator} (the listener names Kafka's OAuthBearerValidatorCallbackHandler),
+ * tokens are signed JWTs checked by it instead.
  */
 final class OAuthBearerNegotiation implements SaslNegotiation {
 
     private final Map<String, String> options;
     private final Clock clock;
+    private final JwksTokenValidator jwks;
     private String user;
 
     OAuthBearerNegotiation(Map<String, String> options, Clock clock) {
+        this(options, clock, null);
+    }
+
+    OAuthBearerNegotiation(Map<String, String> options, Clock clock, JwksTokenValidator jwks) {
         this.options = options;
         this.clock = clock;
+        this.jwks = jwks;
     }
 
     @Override
@@ -60,7 +67,7 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
         if (token == null || token.isEmpty()) {
             throw new AuthenticationFailure("Authentication failed: no token");
         }
-        String principal = validate(token);
+        String principal = jwks != null ? jwks.validate(token) : validate(token);
         if (!authzid.isEmpty() && !authzid.equals("a=" + principal)) {
             throw new AuthenticationFailure("Authentication failed: Client requested an authorization id that is"
                     + " different from the token's principal");

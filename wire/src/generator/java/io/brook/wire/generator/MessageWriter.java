@@ -99,6 +99,16 @@ final class MessageWriter extends Section {
             c.open("public ApiKey apiKey()");
             c.line("return ApiKey." + m.apiKeyConstant() + ";");
             c.close();
+            if (!m.isRequest() && s.fields.stream().anyMatch(f -> f.name.equals("ThrottleTimeMs") && f.type.kind == Kind.INT32)) {
+                c.line("");
+                c.line("@Override");
+                c.open("public boolean raiseThrottleTimeMs(int ms)");
+                c.open("if (ms > this.throttleTimeMs)");
+                c.line("this.throttleTimeMs = ms;");
+                c.close();
+                c.line("return true;");
+                c.close();
+            }
             if (m.isRequest()) {
                 c.line("");
                 new ErrorResponseWriter(m, response, c).write();

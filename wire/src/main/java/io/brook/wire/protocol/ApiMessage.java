@@ -35,6 +35,15 @@ public interface ApiMessage {
         return 0;
     }
 
+    /**
+     * Raises a response's top-level {@code ThrottleTimeMs} to {@code ms} when it is lower (a
+     * quota's throttle, whichever of several is longest, as Kafka answers): true when the
+     * response has that field, false (nothing done) otherwise.
+     */
+    default boolean raiseThrottleTimeMs(int ms) {
+        return false;
+    }
+
     /** The encoded body: exactly {@code size(version)} bytes, flipped and ready to read. */
     default ByteBuffer toByteBuffer(short version) {
         ByteBuffer buf = ByteBuffer.allocate(size(version));

@@ -14,54 +14,76 @@ import io.brook.wire.message.AddPartitionsToTxnResponse;
 import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnPartitionResult;
 import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterConfigsResponse;
 import io.brook.wire.message.CreatePartitionsRequest;
+import io.brook.wire.message.CreatePartitionsResponse;
 import io.brook.wire.message.CreateTopicsRequest;
+import io.brook.wire.message.CreateTopicsResponse;
 import io.brook.wire.message.DeleteGroupsRequest;
+import io.brook.wire.message.DeleteGroupsResponse;
 import io.brook.wire.message.DeleteRecordsRequest;
+import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.DeleteTopicsRequest;
+import io.brook.wire.message.DeleteTopicsResponse;
 import io.brook.wire.message.DescribeConfigsRequest;
+import io.brook.wire.message.DescribeConfigsResponse;
 import io.brook.wire.message.DescribeGroupsRequest;
 import io.brook.wire.message.EndTxnRequest;
+import io.brook.wire.message.DescribeGroupsResponse;
 import io.brook.wire.message.FetchRequest;
+import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.HeartbeatRequest;
 import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsResponse;
 import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.JoinGroupRequest;
 import io.brook.wire.message.LeaveGroupRequest;
 import io.brook.wire.message.ListOffsetsRequest;
+import io.brook.wire.message.ListOffsetsResponse;
 import io.brook.wire.message.OffsetCommitRequest;
+import io.brook.wire.message.OffsetCommitResponse;
 import io.brook.wire.message.OffsetDeleteRequest;
+import io.brook.wire.message.OffsetDeleteResponse;
 import io.brook.wire.message.OffsetFetchRequest;
+import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.message.OffsetForLeaderEpochRequest;
+import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.message.SyncGroupRequest;
 import io.brook.wire.message.TxnOffsetCommitRequest;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
+import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
 /**
  * The operations each API needs, after Kafka's ACL table, checked before the handler runs when
  * an authorizer is configured (without one, handlers are registered unwrapped: nothing is added
- * to the request path). A request that names a resource its principal may not use is answered
- * as a whole with its generated error response carrying TOPIC_AUTHORIZATION_FAILED,
- * GROUP_AUTHORIZATION_FAILED, CLUSTER_AUTHORIZATION_FAILED or TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
- *
- * <p>Where Kafka differs: Kafka answers per topic or partition and serves the authorized ones
- * of a mixed request; here a mixed request fails whole (for TxnOffsetCommit too, where Kafka
+ * to the request path). As in Kafka, a request is refused as a whole only for what the whole
+ * request depends on (the group of an OffsetCommit, the transactional id of a Produce, the cluster
+ * for the ACL, SCRAM and quota APIs), answered with its generated error response; a request
+ * listing several topics, groups or config resources is served for the ones the principal may use
+ * and answers each of the others with its own error, per topic or partition ({@link AclSplit}):
+ * TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED (DescribeGroups, DeleteGroups, batched
+ * OffsetFetch) or CLUSTER_AUTHORIZATION_FAILED (a broker config resource). An OffsetFetch for all
+ * of a group's topics leaves out the topics the principal may not describe. An acks=0 Produce
+ * naming a refused topic appends the allowed partitions and then closes the connection, as Kafka
+ * does. Metadata is not gated here: its handler hides the topics the principal may not describe.
+ * AddPartitionsToTxn v0–3 is answered as Kafka does: nothing added, TOPIC_AUTHORIZATION_FAILED for
+ * the denied topics and OPERATION_NOT_ATTEMPTED (UNKNOWN_TOPIC_OR_PARTITION for partitions this
+ * node does not host) for the rest. TxnOffsetCommit is refused whole when a topic is denied (Kafka
  * stores the authorized offsets; its producer fails fatally on TOPIC_AUTHORIZATION_FAILED either
- * way, and the transaction never commits). AddPartitionsToTxn v0–3 is answered as Kafka does:
- * nothing added, TOPIC_AUTHORIZATION_FAILED for the denied topics and OPERATION_NOT_ATTEMPTED
- * (UNKNOWN_TOPIC_OR_PARTITION for partitions this node does not host) for the rest. Metadata is
- * not gated here: its handler hides the topics the principal may not describe, as Kafka does;
- * DescribeProducers, DescribeTransactions and ListTransactions answer per topic or
- * transactional id in their handlers.
+ * way, and the transaction never commits). DescribeProducers, DescribeTransactions and
+ * ListTransactions answer per topic or transactional id in their handlers.
  *
  * <pre>
  * Produce               WRITE topic (and WRITE transactional id)
@@ -73,8 +95,8 @@ import java.util.function.BiFunction;
  * DescribeGroups        DESCRIBE group     DeleteGroups  DELETE group    OffsetDelete  DELETE group, READ topic
  * CreateTopics          CREATE cluster or topic        DeleteTopics  DELETE topic
  * CreatePartitions      ALTER topic        DeleteRecords  DELETE topic
- * DescribeConfigs       DESCRIBE_CONFIGS topic or cluster
- * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic or cluster
+ * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
+ * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
  * UpdateFeatures        ALTER cluster
  * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
@@ -101,7 +123,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
     }
 
     /** The client asking, for the authorizer. */
-    private final class Who {
+    final class Who {
         final String principal;
         final String host;
         final short version;
@@ -136,13 +158,28 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             return may(Acl.WRITE, Acl.TRANSACTIONAL_ID, id) ? null : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
 
+        private Boolean createsAnyTopic;
+
+        /** CreateTopics: CREATE on the cluster, or else on the topic. */
+        Errors create(String topic) {
+            if (createsAnyTopic == null) {
+                createsAnyTopic = may(Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME);
+            }
+            return createsAnyTopic ? null : topic(Acl.CREATE, topic, null);
+        }
+
         Errors cluster(byte operation) {
             return may(operation, Acl.CLUSTER, Acl.CLUSTER_NAME) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
         }
 
         Errors config(byte operation, byte resourceType, String name) {
-            // ConfigResource types: 2 = topic, 4 = broker
-            return resourceType == 2 ? topic(operation, name, null) : cluster(operation);
+            // ConfigResource types: 2 = topic, 32 = group; broker (4), broker logger (8) and
+            // client metrics (16) are the cluster's
+            return switch (resourceType) {
+                case 2 -> topic(operation, name, null);
+                case 32 -> group(operation, name);
+                default -> cluster(operation);
+            };
         }
     }
 
@@ -156,19 +193,31 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         if (key == ApiKey.ADD_PARTITIONS_TO_TXN) {
             return (ApiHandler<Q>) addPartitions((ApiHandler<AddPartitionsToTxnRequest>) handler);
         }
-        Check<?> check = checkOf(key);
-        if (check == null) {
+        Check<Q> c = (Check<Q>) checkOf(key);
+        if (c == null && !splits(key)) {
             return handler;
         }
-        Check<Q> c = (Check<Q>) check;
+        ApiHandler<Q> inner = switch (key) {
+            case OFFSET_FETCH -> (ApiHandler<Q>) offsetFetchTopics((ApiHandler<OffsetFetchRequest>) handler);
+            case FETCH -> (ApiHandler<Q>) fetchSessionTopics((ApiHandler<FetchRequest>) handler);
+            default -> handler;
+        };
         return new ApiHandler<>() {
             @Override
             public void handle(RequestContext ctx, Q request) {
-                Errors e = c.check(new Who(ctx), request);
+                Who who = new Who(ctx);
+                Errors e = c == null ? null : c.check(who, request);
                 if (e != null) {
                     ctx.respondWithError(e);
+                    return;
+                }
+                AclSplit<Q, ?, ?, ?> split = (AclSplit<Q, ?, ?, ?>) splitOf(key, ctx.apiVersion());
+                if (split == null) {
+                    inner.handle(ctx, request);
                 } else {
-                    handler.handle(ctx, request);
+                    String closeIfSilent = request instanceof ProduceRequest p && p.acks() == 0
+                            ? "acks=0 produce to a topic the principal may not write" : null;
+                    split.handle(ctx, request, who, inner, closeIfSilent);
                 }
             }
 
@@ -181,64 +230,13 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
 
     private Check<?> checkOf(ApiKey key) {
         return switch (key) {
-            case PRODUCE -> (Check<ProduceRequest>) (w, r) -> {
-                if (r.transactionalId() != null && !w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, r.transactionalId())) {
-                    return Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
-                }
-                for (var t : r.topicData()) {
-                    Errors e = w.topic(Acl.WRITE, t.name(), t.topicId());
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case FETCH -> (Check<FetchRequest>) (w, r) -> {
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.READ, t.topic(), t.topicId());
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case LIST_OFFSETS -> (Check<ListOffsetsRequest>) (w, r) -> {
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.DESCRIBE, t.name(), null);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case OFFSET_FOR_LEADER_EPOCH -> (Check<OffsetForLeaderEpochRequest>) (w, r) -> {
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.DESCRIBE, t.topic(), null);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case OFFSET_COMMIT -> (Check<OffsetCommitRequest>) (w, r) -> {
-                Errors e = w.group(Acl.READ, r.groupId());
-                for (var t : r.topics()) {
-                    e = first(e, w.topic(Acl.READ, t.name(), t.topicId()));
-                }
-                return e;
-            };
-            case OFFSET_FETCH -> (Check<OffsetFetchRequest>) (w, r) -> {
-                if (r.groups() != null && !r.groups().isEmpty()) {
-                    for (var g : r.groups()) {
-                        Errors e = w.group(Acl.DESCRIBE, g.groupId());
-                        if (e != null) {
-                            return e;
-                        }
-                    }
-                    return null;
-                }
-                return w.group(Acl.DESCRIBE, r.groupId());
-            };
+            case PRODUCE -> (Check<ProduceRequest>) (w, r) ->
+                r.transactionalId() != null && !w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, r.transactionalId())
+                        ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : null;
+            case OFFSET_COMMIT -> (Check<OffsetCommitRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
+            // v8+ lists groups: refused per group by the split
+            case OFFSET_FETCH -> (Check<OffsetFetchRequest>) (w, r) ->
+                    r.groups() != null && !r.groups().isEmpty() ? null : w.group(Acl.DESCRIBE, r.groupId());
             case FIND_COORDINATOR -> (Check<FindCoordinatorRequest>) (w, r) -> {
                 boolean txn = r.keyType() == 1;
                 java.util.List<String> keys = r.coordinatorKeys() != null && !r.coordinatorKeys().isEmpty()
@@ -254,102 +252,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case SYNC_GROUP -> (Check<SyncGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case HEARTBEAT -> (Check<HeartbeatRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case LEAVE_GROUP -> (Check<LeaveGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
-            case DESCRIBE_GROUPS -> (Check<DescribeGroupsRequest>) (w, r) -> {
-                for (String g : r.groups()) {
-                    Errors e = w.group(Acl.DESCRIBE, g);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case DELETE_GROUPS -> (Check<DeleteGroupsRequest>) (w, r) -> {
-                for (String g : r.groupsNames()) {
-                    Errors e = w.group(Acl.DELETE, g);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case OFFSET_DELETE -> (Check<OffsetDeleteRequest>) (w, r) -> {
-                Errors e = w.group(Acl.DELETE, r.groupId());
-                for (var t : r.topics()) {
-                    e = first(e, w.topic(Acl.READ, t.name(), null));
-                }
-                return e;
-            };
-            case CREATE_TOPICS -> (Check<CreateTopicsRequest>) (w, r) -> {
-                if (w.may(Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME)) {
-                    return null;
-                }
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.CREATE, t.name(), null);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case DELETE_TOPICS -> (Check<DeleteTopicsRequest>) (w, r) -> {
-                Errors e = null;
-                if (r.topicNames() != null) {
-                    for (String n : r.topicNames()) {
-                        e = first(e, w.topic(Acl.DELETE, n, null));
-                    }
-                }
-                if (r.topics() != null) {
-                    for (var t : r.topics()) {
-                        e = first(e, w.topic(Acl.DELETE, t.name(), t.topicId()));
-                    }
-                }
-                return e;
-            };
-            case DELETE_RECORDS -> (Check<DeleteRecordsRequest>) (w, r) -> {
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.DELETE, t.name(), null);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case CREATE_PARTITIONS -> (Check<CreatePartitionsRequest>) (w, r) -> {
-                for (var t : r.topics()) {
-                    Errors e = w.topic(Acl.ALTER, t.name(), null);
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case DESCRIBE_CONFIGS -> (Check<DescribeConfigsRequest>) (w, r) -> {
-                for (var res : r.resources()) {
-                    Errors e = w.config(Acl.DESCRIBE_CONFIGS, res.resourceType(), res.resourceName());
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case ALTER_CONFIGS -> (Check<AlterConfigsRequest>) (w, r) -> {
-                for (var res : r.resources()) {
-                    Errors e = w.config(Acl.ALTER_CONFIGS, res.resourceType(), res.resourceName());
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
-            case INCREMENTAL_ALTER_CONFIGS -> (Check<IncrementalAlterConfigsRequest>) (w, r) -> {
-                for (var res : r.resources()) {
-                    Errors e = w.config(Acl.ALTER_CONFIGS, res.resourceType(), res.resourceName());
-                    if (e != null) {
-                        return e;
-                    }
-                }
-                return null;
-            };
+            case OFFSET_DELETE -> (Check<OffsetDeleteRequest>) (w, r) -> w.group(Acl.DELETE, r.groupId());
             case INIT_PRODUCER_ID -> (Check<InitProducerIdRequest>) (w, r) -> {
                 if (r.transactionalId() != null) {
                     return w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, r.transactionalId()) ? null
@@ -455,5 +358,177 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             out.add(new AddPartitionsToTxnTopicResult().name(t.name()).resultsByPartition(parts));
         }
         return new AddPartitionsToTxnResponse().resultsByTopicV3AndBelow(out);
+    }
+
+    /**
+     * An incremental fetch answers for the partitions of its session, which earlier requests
+     * named: as Kafka checks every partition of the session on each fetch, a topic the principal
+     * may no longer READ is answered TOPIC_AUTHORIZATION_FAILED without records.
+     */
+    private ApiHandler<FetchRequest> fetchSessionTopics(ApiHandler<FetchRequest> handler) {
+        return (ctx, request) -> {
+            if (request.sessionId() != 0 && request.sessionEpoch() > 0) {
+                Who who = new Who(ctx);
+                ctx.mergeIntoResponse(m -> {
+                    FetchResponse response = (FetchResponse) m;
+                    for (var t : response.responses()) {
+                        if (who.topic(Acl.READ, t.topic(), t.topicId()) != null) {
+                            List<FetchResponse.PartitionData> refused = new ArrayList<>(t.partitions().size());
+                            for (var p : t.partitions()) {
+                                refused.add(new FetchResponse.PartitionData().partitionIndex(p.partitionIndex())
+                                        .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).highWatermark(-1L)
+                                        .records(BufferRecords.EMPTY));
+                            }
+                            t.partitions(refused);
+                        }
+                    }
+                    return response;
+                }, null);
+            }
+            handler.handle(ctx, request);
+        };
+    }
+
+    private static boolean splits(ApiKey key) {
+        return splitOf(key, (short) 0) != null || key == ApiKey.DELETE_TOPICS || key == ApiKey.OFFSET_FETCH;
+    }
+
+    /** How {@code key}'s request of {@code version} is split by resource, or null when it is not. */
+    private static AclSplit<?, ?, ?, ?> splitOf(ApiKey key, short version) {
+        return switch (key) {
+            case PRODUCE -> new AclSplit<ProduceRequest, ProduceRequest.TopicProduceData, ProduceResponse,
+                    ProduceResponse.TopicProduceResponse>(ProduceRequest::topicData, ProduceRequest::topicData,
+                    ProduceResponse::responses, ProduceResponse::responses,
+                    (w, t) -> w.topic(Acl.WRITE, t.name(), t.topicId()));
+            case FETCH -> new AclSplit<FetchRequest, FetchRequest.FetchTopic, FetchResponse,
+                    FetchResponse.FetchableTopicResponse>(FetchRequest::topics, FetchRequest::topics,
+                    FetchResponse::responses, FetchResponse::responses,
+                    (w, t) -> w.topic(Acl.READ, t.topic(), t.topicId()));
+            case LIST_OFFSETS -> new AclSplit<ListOffsetsRequest, ListOffsetsRequest.ListOffsetsTopic,
+                    ListOffsetsResponse, ListOffsetsResponse.ListOffsetsTopicResponse>(ListOffsetsRequest::topics,
+                    ListOffsetsRequest::topics, ListOffsetsResponse::topics, ListOffsetsResponse::topics,
+                    (w, t) -> w.topic(Acl.DESCRIBE, t.name(), null));
+            case OFFSET_FOR_LEADER_EPOCH -> new AclSplit<OffsetForLeaderEpochRequest,
+                    OffsetForLeaderEpochRequest.OffsetForLeaderTopic, OffsetForLeaderEpochResponse,
+                    OffsetForLeaderEpochResponse.OffsetForLeaderTopicResult>(OffsetForLeaderEpochRequest::topics,
+                    OffsetForLeaderEpochRequest::topics, OffsetForLeaderEpochResponse::topics,
+                    OffsetForLeaderEpochResponse::topics, (w, t) -> w.topic(Acl.DESCRIBE, t.topic(), null));
+            case OFFSET_COMMIT -> new AclSplit<OffsetCommitRequest, OffsetCommitRequest.OffsetCommitRequestTopic,
+                    OffsetCommitResponse, OffsetCommitResponse.OffsetCommitResponseTopic>(OffsetCommitRequest::topics,
+                    OffsetCommitRequest::topics, OffsetCommitResponse::topics, OffsetCommitResponse::topics,
+                    (w, t) -> w.topic(Acl.READ, t.name(), t.topicId()));
+            case OFFSET_DELETE -> new AclSplit<OffsetDeleteRequest, OffsetDeleteRequest.OffsetDeleteRequestTopic,
+                    OffsetDeleteResponse, OffsetDeleteResponse.OffsetDeleteResponseTopic>(OffsetDeleteRequest::topics,
+                    OffsetDeleteRequest::topics, OffsetDeleteResponse::topics, OffsetDeleteResponse::topics,
+                    (w, t) -> w.topic(Acl.READ, t.name(), null));
+            case OFFSET_FETCH -> version < 8 ? null : new AclSplit<OffsetFetchRequest,
+                    OffsetFetchRequest.OffsetFetchRequestGroup, OffsetFetchResponse,
+                    OffsetFetchResponse.OffsetFetchResponseGroup>(OffsetFetchRequest::groups,
+                    OffsetFetchRequest::groups, OffsetFetchResponse::groups, OffsetFetchResponse::groups,
+                    (w, g) -> w.group(Acl.DESCRIBE, g.groupId()));
+            case DESCRIBE_GROUPS -> new AclSplit<DescribeGroupsRequest, String, DescribeGroupsResponse,
+                    DescribeGroupsResponse.DescribedGroup>(DescribeGroupsRequest::groups, DescribeGroupsRequest::groups,
+                    DescribeGroupsResponse::groups, DescribeGroupsResponse::groups,
+                    (w, g) -> w.group(Acl.DESCRIBE, g));
+            case DELETE_GROUPS -> new AclSplit<DeleteGroupsRequest, String, DeleteGroupsResponse,
+                    DeleteGroupsResponse.DeletableGroupResult>(DeleteGroupsRequest::groupsNames,
+                    DeleteGroupsRequest::groupsNames, DeleteGroupsResponse::results, DeleteGroupsResponse::results,
+                    (w, g) -> w.group(Acl.DELETE, g));
+            case CREATE_TOPICS -> new AclSplit<CreateTopicsRequest, CreateTopicsRequest.CreatableTopic,
+                    CreateTopicsResponse, CreateTopicsResponse.CreatableTopicResult>(CreateTopicsRequest::topics,
+                    CreateTopicsRequest::topics, CreateTopicsResponse::topics, CreateTopicsResponse::topics,
+                    (w, t) -> w.create(t.name()));
+            case DELETE_TOPICS -> version >= 6
+                    ? new AclSplit<DeleteTopicsRequest, DeleteTopicsRequest.DeleteTopicState, DeleteTopicsResponse,
+                            DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topics,
+                            DeleteTopicsRequest::topics, DeleteTopicsResponse::responses, DeleteTopicsResponse::responses,
+                            (w, t) -> w.topic(Acl.DELETE, t.name(), t.topicId()))
+                    : new AclSplit<DeleteTopicsRequest, String, DeleteTopicsResponse,
+                            DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topicNames,
+                            DeleteTopicsRequest::topicNames, DeleteTopicsResponse::responses,
+                            DeleteTopicsResponse::responses, (w, n) -> w.topic(Acl.DELETE, n, null));
+            case DELETE_RECORDS -> new AclSplit<DeleteRecordsRequest, DeleteRecordsRequest.DeleteRecordsTopic,
+                    DeleteRecordsResponse, DeleteRecordsResponse.DeleteRecordsTopicResult>(DeleteRecordsRequest::topics,
+                    DeleteRecordsRequest::topics, DeleteRecordsResponse::topics, DeleteRecordsResponse::topics,
+                    (w, t) -> w.topic(Acl.DELETE, t.name(), null));
+            case CREATE_PARTITIONS -> new AclSplit<CreatePartitionsRequest, CreatePartitionsRequest.CreatePartitionsTopic,
+                    CreatePartitionsResponse, CreatePartitionsResponse.CreatePartitionsTopicResult>(
+                    CreatePartitionsRequest::topics, CreatePartitionsRequest::topics, CreatePartitionsResponse::results,
+                    CreatePartitionsResponse::results, (w, t) -> w.topic(Acl.ALTER, t.name(), null));
+            case DESCRIBE_CONFIGS -> new AclSplit<DescribeConfigsRequest, DescribeConfigsRequest.DescribeConfigsResource,
+                    DescribeConfigsResponse, DescribeConfigsResponse.DescribeConfigsResult>(
+                    DescribeConfigsRequest::resources, DescribeConfigsRequest::resources, DescribeConfigsResponse::results,
+                    DescribeConfigsResponse::results,
+                    (w, r) -> w.config(Acl.DESCRIBE_CONFIGS, r.resourceType(), r.resourceName()));
+            case ALTER_CONFIGS -> new AclSplit<AlterConfigsRequest, AlterConfigsRequest.AlterConfigsResource,
+                    AlterConfigsResponse, AlterConfigsResponse.AlterConfigsResourceResponse>(
+                    AlterConfigsRequest::resources, AlterConfigsRequest::resources, AlterConfigsResponse::responses,
+                    AlterConfigsResponse::responses,
+                    (w, r) -> w.config(Acl.ALTER_CONFIGS, r.resourceType(), r.resourceName()));
+            case INCREMENTAL_ALTER_CONFIGS -> new AclSplit<IncrementalAlterConfigsRequest,
+                    IncrementalAlterConfigsRequest.AlterConfigsResource, IncrementalAlterConfigsResponse,
+                    IncrementalAlterConfigsResponse.AlterConfigsResourceResponse>(
+                    IncrementalAlterConfigsRequest::resources, IncrementalAlterConfigsRequest::resources,
+                    IncrementalAlterConfigsResponse::responses, IncrementalAlterConfigsResponse::responses,
+                    (w, r) -> w.config(Acl.ALTER_CONFIGS, r.resourceType(), r.resourceName()));
+            default -> null;
+        };
+    }
+
+    /**
+     * OffsetFetch's topics, as Kafka filters them: of a group asked for all its topics, the ones
+     * the principal may not DESCRIBE are left out; a refused topic named in the request is
+     * answered TOPIC_AUTHORIZATION_FAILED per partition (offset -1, empty metadata). Reading
+     * offsets changes nothing, so the handler answers for every topic and the answer is filtered.
+     */
+    private ApiHandler<OffsetFetchRequest> offsetFetchTopics(ApiHandler<OffsetFetchRequest> handler) {
+        return (ctx, request) -> {
+            Who who = new Who(ctx);
+            ctx.mergeIntoResponse(m -> {
+                OffsetFetchResponse response = (OffsetFetchResponse) m;
+                if (request.groups() != null && !request.groups().isEmpty()) {
+                    Map<String, Boolean> allTopics = new HashMap<>();
+                    for (var g : request.groups()) {
+                        allTopics.put(g.groupId(), g.topics() == null);
+                    }
+                    for (var g : response.groups()) {
+                        if (g.topics() == null || g.topics().isEmpty()) {
+                            continue;
+                        }
+                        boolean all = allTopics.getOrDefault(g.groupId(), true);
+                        List<OffsetFetchResponse.OffsetFetchResponseTopics> kept = new ArrayList<>(g.topics().size());
+                        for (var t : g.topics()) {
+                            if (who.topic(Acl.DESCRIBE, t.name(), t.topicId()) == null) {
+                                kept.add(t);
+                            } else if (!all) {
+                                for (var p : t.partitions()) {
+                                    p.committedOffset(-1L).committedLeaderEpoch(-1).metadata("")
+                                            .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                                }
+                                kept.add(t);
+                            }
+                        }
+                        g.topics(kept);
+                    }
+                } else if (response.topics() != null && !response.topics().isEmpty()) {
+                    boolean all = request.topics() == null;
+                    List<OffsetFetchResponse.OffsetFetchResponseTopic> kept = new ArrayList<>(response.topics().size());
+                    for (var t : response.topics()) {
+                        if (who.topic(Acl.DESCRIBE, t.name(), null) == null) {
+                            kept.add(t);
+                        } else if (!all) {
+                            for (var p : t.partitions()) {
+                                p.committedOffset(-1L).committedLeaderEpoch(-1).metadata("")
+                                        .errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                            }
+                            kept.add(t);
+                        }
+                    }
+                    response.topics(kept);
+                }
+                return response;
+            }, null);
+            handler.handle(ctx, request);
+        };
     }
 }

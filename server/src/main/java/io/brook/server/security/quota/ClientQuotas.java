@@ -6,11 +6,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Produce and fetch byte-rate quotas, enforced as Kafka enforces them. Each request's bytes (a
- * produce request's size, a fetch response's size) are added to the rate of the quota that
- * applies to the request's user and client id, and when that rate is over the quota the answer
- * carries the time it takes to come back within it ({@link RateWindows#throttleMs}), for which the
- * network layer then stops reading the connection (KIP-219).
+ * Produce and fetch byte-rate quotas and request_percentage quotas, enforced as Kafka enforces
+ * them. Each request's bytes (a produce request's size, a fetch response's size) are added to the
+ * rate of the quota that applies to the request's user and client id, and when that rate is over
+ * the quota the answer carries the time it takes to come back within it ({@link
+ * RateWindows#throttleMs}), for which the network layer then stops reading the connection
+ * (KIP-219). A request's handling time (the time its handler ran on a thread, measured by the
+ * network layer) is added likewise to the request_percentage rate, as Kafka's
+ * ClientRequestQuotaManager adds request thread time; its throttle is at most one window. A new
+ * connection counts against its address's connection_creation_rate (ip entities), as in Kafka's
+ * ConnectionQuotas.
  *
  * <p>Which quota applies is Kafka's order of precedence, the first entity with a setting for the
  * key winning: user and client id; user and default client id; user; default user and client id;
@@ -34,6 +39,10 @@ public final class ClientQuotas {
     private final LongSupplier nowMs;
     /** The settings of every entity with a byte-rate quota; null when there is none. */
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> byteRates;
+    /** The same with a request_percentage quota; null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> requestRates;
+    /** The same with a connection_creation_rate quota (ip entities); null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> connectionRates;
     private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
 
     /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
@@ -55,11 +64,82 @@ public final class ClientQuotas {
 
     private void update(Map<QuotaEntity, Map<QuotaKey, Double>> all) {
         boolean any = false;
+        boolean anyRequest = false;
+        boolean anyConnection = false;
         for (Map<QuotaKey, Double> m : all.values()) {
+            anyConnection |= m.containsKey(QuotaKey.CONNECTION_CREATION_RATE);
             any |= m.containsKey(QuotaKey.PRODUCER_BYTE_RATE) || m.containsKey(QuotaKey.CONSUMER_BYTE_RATE);
+            anyRequest |= m.containsKey(QuotaKey.REQUEST_PERCENTAGE);
         }
         byteRates = any ? all : null;
+        requestRates = anyRequest ? all : null;
+        connectionRates = anyConnection ? all : null;
     }
+
+    /**
+     * Records a new connection from {@code ip} against its connection_creation_rate quota (the
+     * quota of that address, else of the default ip entity), as Kafka's ConnectionQuotas does:
+     * returns 0 when it is within the quota, else how long to hold the connection before closing
+     * it (at most one window), and then it is not counted.
+     */
+    public int connectionCreated(String ip) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = connectionRates;
+        if (all == null || ip == null) {
+            return 0;
+        }
+        Map<QuotaKey, Double> m = all.get(new QuotaEntity(null, null, Name.of(ip)));
+        Double bound = m == null ? null : m.get(QuotaKey.CONNECTION_CREATION_RATE);
+        if (bound == null) {
+            m = all.get(new QuotaEntity(null, null, Name.DEFAULT));
+            bound = m == null ? null : m.get(QuotaKey.CONNECTION_CREATION_RATE);
+        }
+        if (bound == null) {
+            return 0;
+        }
+        RateWindows w = rates.computeIfAbsent(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip),
+                r -> new RateWindows(windowNum, windowMs));
+        long now = nowMs.getAsLong();
+        synchronized (w) {
+            w.record(1, now);
+            long throttle = w.throttleMs(bound, now);
+            if (throttle > 0) {
+                w.record(-1, now);
+            }
+            return (int) Math.min(throttle, windowMs);
+        }
+    }
+
+    /** The length of one quota window in ms (the longest connection and request throttle). */
+    public long windowMs() {
+        return windowMs;
+    }
+
+    /** A broker- or listener-wide connection rate, measured on this quota's windows and clock. */
+    public RateWindows newRate() {
+        return new RateWindows(windowNum, windowMs);
+    }
+
+    /** Now, on the quotas' clock. */
+    public long nowMs() {
+        return nowMs.getAsLong();
+    }
+
+    /**
+     * Records {@code nanos} of request handling time (Kafka's request_percentage: 100 is one
+     * thread's whole time, so each nanosecond counts as 1e-7 percent-seconds); the throttle time
+     * in ms, at most one quota window as in Kafka's ClientRequestQuotaManager (0: within quota).
+     */
+    public int requestTime(String principal, String clientId, long nanos) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = requestRates;
+        if (all == null) {
+            return 0;
+        }
+        int ms = record(all, QuotaKey.REQUEST_PERCENTAGE, principal, clientId, nanos * NANOS_TO_PERCENT_SECONDS);
+        return (int) Math.min(ms, windowMs);
+    }
+
+    /** One nanosecond of a thread's time as a percentage of one second. */
+    private static final double NANOS_TO_PERCENT_SECONDS = 100.0 / 1_000_000_000L;
 
     /** Records a produce request of {@code bytes}; the throttle time in ms (0: within quota). */
     public int produced(String principal, String clientId, long bytes) {
@@ -76,6 +156,11 @@ public final class ClientQuotas {
         if (all == null) {
             return 0;
         }
+        return record(all, key, principal, clientId, (double) bytes);
+    }
+
+    private int record(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, String principal, String clientId,
+            double value) {
         String user = userName(principal);
         String client = clientId == null ? "" : clientId;
         Name u = Name.of(user);
@@ -99,7 +184,7 @@ public final class ClientQuotas {
         RateWindows w = rates.computeIfAbsent(rated, r -> new RateWindows(windowNum, windowMs));
         long now = nowMs.getAsLong();
         synchronized (w) {
-            w.record((double) bytes, now);
+            w.record(value, now);
             return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(bound, now));
         }
     }

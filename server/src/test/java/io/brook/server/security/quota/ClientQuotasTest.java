@@ -69,4 +69,52 @@ class ClientQuotasTest {
         assertThat(again.all()).isEqualTo(s.all()).hasSize(2);
         assertThat(again.all().get(both)).containsEntry(QuotaKey.REQUEST_PERCENTAGE, 12.5);
     }
+
+    @Test
+    void requestPercentageChargesHandlerTimeAndThrottlesAtMostOneWindow() throws Exception {
+        assertThat(quotas.requestTime("User:alice", "c", 1_000_000_000L)).as("no request quota set").isZero();
+        set(null, Name.of("c"), QuotaKey.REQUEST_PERCENTAGE, 10); // a tenth of one thread
+        // 1 s of thread time at once is 100 %-seconds over the 10 s measured: 10 %, at the quota
+        assertThat(quotas.requestTime("User:alice", "c", 1_000_000_000L)).isZero();
+        // another 0.5 s: 15 % against 10 % over 10 s asks 5 s away, capped at one window (1 s)
+        assertThat(quotas.requestTime("User:alice", "c", 500_000_000L)).isEqualTo(1000);
+        assertThat(quotas.produced("User:alice", "c", Long.MAX_VALUE / 2)).as("not a byte-rate quota").isZero();
+        assertThat(quotas.requestTime("User:alice", "other", 10_000_000_000L)).as("another client id").isZero();
+    }
+
+    @Test
+    void aClientThatWaitsOutItsThrottlesIsHeldNearItsRequestPercentage() throws Exception {
+        set(null, Name.DEFAULT, QuotaKey.REQUEST_PERCENTAGE, 5);
+        // each request costs 20 ms of a thread (2 %-seconds); unthrottled, the client would use 50 %
+        long cost = 20_000_000L;
+        long start = now.get();
+        long busy = 0;
+        while (now.get() - start < 120_000) {
+            int throttle = quotas.requestTime("User:ANONYMOUS", "greedy", cost);
+            busy += cost;
+            now.addAndGet(40 + throttle); // 20 ms handling, 20 ms round trip, then the throttle (KIP-219)
+        }
+        double percent = busy / 1e7 / ((now.get() - start) / 1000.0);
+        assertThat(percent).as("the thread time used, in percent").isBetween(4.5, 5.5);
+    }
+
+    @Test
+    void connectionCreationRateIsPerAddressAndAThrottledConnectionIsNotCounted() throws Exception {
+        assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.DEFAULT),
+                QuotaKey.CONNECTION_CREATION_RATE, 2.0)));
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.of("192.0.2.9")),
+                QuotaKey.CONNECTION_CREATION_RATE, 100.0)));
+        for (int i = 0; i < 20; i++) { // 2/s over the 10 s measured
+            assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
+        }
+        assertThat(quotas.connectionCreated("192.0.2.1")).isEqualTo(500); // (21 - 20) / 20 * 10 s
+        assertThat(quotas.connectionCreated("192.0.2.1")).as("the refused one was not counted").isEqualTo(500);
+        assertThat(quotas.connectionCreated("192.0.2.2")).as("the default applies per address").isZero();
+        for (int i = 0; i < 100; i++) {
+            assertThat(quotas.connectionCreated("192.0.2.9")).isZero();
+        }
+        now.addAndGet(11_000);
+        assertThat(quotas.connectionCreated("192.0.2.1")).as("the windows passed").isZero();
+    }
 }

@@ -1,0 +1,303 @@
+package io.brook.server.security;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * OAUTHBEARER's production validator, as Kafka's OAuthBearerValidatorCallbackHandler: the token is
+ * a signed JWT whose signature is verified with a key of the provider's JSON Web Key Set, read
+ * from {@code sasl.oauthbearer.jwks.endpoint.url} ({@code file://} or {@code http(s)://}). As
+ * Kafka (which uses jose4j) checks a token:
+ *
+ * <ul>
+ * <li>the algorithm is RS256, RS384, RS512, ES256, ES384 or ES512 ({@code none}, an unsigned
+ *     token, is refused), and the key is chosen by the header's {@code kid} (without one: the
+ *     only key of the algorithm's type);
+ * <li>{@code exp} and {@code iat} are required; the token must not have expired and {@code nbf},
+ *     when present, must have passed, each within {@code sasl.oauthbearer.clock.skew.seconds}
+ *     (default 30);
+ * <li>{@code iss} must equal {@code sasl.oauthbearer.expected.issuer} when that is set; when
+ *     {@code sasl.oauthbearer.expected.audience} (a list) is set, {@code aud} must name one of
+ *     them, and when it is not, a token that has an {@code aud} is refused (jose4j's default);
+ * <li>the principal is the claim {@code sasl.oauthbearer.sub.claim.name} (default {@code sub}), a
+ *     non-blank string; the scope claim {@code sasl.oauthbearer.scope.claim.name} (default
+ *     {@code scope}), a string or a list, must not repeat a scope.
+ * </ul>
+ *
+ * <p>The key set is read at start-up (a broker whose key set cannot be read does not start) and
+ * again every {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a
+ * token names a key id the set does not hold (at most once per
+ * {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.ms}), in the background: the token that
+ * named the unknown key is refused, as in Kafka, and a later one finds the new key. Thread-safe.
+ */
+final class JwksTokenValidator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JwksTokenValidator.class);
+
+    /** Kafka's callback handler class names that select this validator (the second is the older one). */
+    static final Set<String> HANDLER_CLASSES = Set.of(
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
+            "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerValidatorCallbackHandler");
+
+    private final URI url;
+    private final Clock clock;
+    private final long skewMs;
+    private final String issuer;
+    private final Set<String> audiences;
+    private final String subClaim;
+    private final String scopeClaim;
+    private final long refreshMs;
+    private final long retryBackoffMs;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private volatile JsonWebKeys keys;
+    private volatile long loadedAtMs;
+    private volatile long lastAttemptMs;
+
+    JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
+            String scopeClaim, long refreshMs, long retryBackoffMs) {
+        this.url = URI.create(url);
+        String scheme = this.url.getScheme() == null ? "" : this.url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("file") && !scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("sasl.oauthbearer.jwks.endpoint.url must be a file://, http:// or"
+                    + " https:// URL, not " + url);
+        }
+        this.clock = clock;
+        this.skewMs = skewMs;
+        this.issuer = issuer;
+        this.audiences = audiences;
+        this.subClaim = subClaim;
+        this.scopeClaim = scopeClaim;
+        this.refreshMs = refreshMs;
+        this.retryBackoffMs = retryBackoffMs;
+        try {
+            this.keys = load();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cannot read the JWKS at sasl.oauthbearer.jwks.endpoint.url " + url
+                    + ": " + e.getMessage(), e);
+        }
+        this.loadedAtMs = clock.millis();
+        this.lastAttemptMs = loadedAtMs;
+    }
+
+    /**
+     * The validator a listener's settings ask for, or null when its
+     * {@code oauthbearer.sasl.server.callback.handler.class} is not Kafka's JWKS validator.
+     */
+    static JwksTokenValidator fromSettings(ListenerSettings settings, String listenerName, Clock clock) {
+        String handler = settings.get("oauthbearer", "sasl.server.callback.handler.class");
+        if (handler == null || handler.isBlank()) {
+            return null;
+        }
+        if (!HANDLER_CLASSES.contains(handler.trim())) {
+            throw new IllegalArgumentException("Listener " + listenerName + ": Brook's OAUTHBEARER validators are"
+                    + " Kafka's unsecured default and " + HANDLER_CLASSES + ", not " + handler);
+        }
+        String url = settings.get("sasl.oauthbearer.jwks.endpoint.url");
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("Listener " + listenerName + " validates OAUTHBEARER tokens against a"
+                    + " JWKS but sasl.oauthbearer.jwks.endpoint.url is not set");
+        }
+        Set<String> audiences = new HashSet<>();
+        String aud = settings.get("sasl.oauthbearer.expected.audience");
+        if (aud != null) {
+            for (String a : aud.split(",")) {
+                if (!a.isBlank()) {
+                    audiences.add(a.trim());
+                }
+            }
+        }
+        String issuer = settings.get("sasl.oauthbearer.expected.issuer");
+        return new JwksTokenValidator(url.trim(), clock,
+                number(settings, "sasl.oauthbearer.clock.skew.seconds", "30") * 1000,
+                issuer == null || issuer.isBlank() ? null : issuer.trim(), Set.copyOf(audiences),
+                settings.getOrDefault("sasl.oauthbearer.sub.claim.name", "sub").trim(),
+                settings.getOrDefault("sasl.oauthbearer.scope.claim.name", "scope").trim(),
+                number(settings, "sasl.oauthbearer.jwks.endpoint.refresh.ms", "3600000"),
+                number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", "100"));
+    }
+
+    private static long number(ListenerSettings settings, String key, String defaultValue) {
+        String v = settings.getOrDefault(key, defaultValue).trim();
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(key)
+                + ": must be a number, 0 or more");
+    }
+
+    private JsonWebKeys load() throws IOException {
+        String json;
+        if (url.getScheme().equalsIgnoreCase("file")) {
+            json = Files.readString(Path.of(url), StandardCharsets.UTF_8);
+        } else {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            HttpResponse<String> r;
+            try {
+                r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
+                        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+            if (r.statusCode() != 200) {
+                throw new IOException("HTTP " + r.statusCode());
+            }
+            json = r.body();
+        }
+        return JsonWebKeys.parse(json);
+    }
+
+    /** Reloads the key set in the background unless a reload runs or the last began within {@code minGapMs}. */
+    private void refreshSoon(long minGapMs) {
+        long now = clock.millis();
+        if (now - lastAttemptMs < minGapMs || !refreshing.compareAndSet(false, true)) {
+            return;
+        }
+        lastAttemptMs = now;
+        CompletableFuture.runAsync(() -> {
+            try {
+                keys = load();
+                loadedAtMs = clock.millis();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Could not refresh the JWKS from {}: {}", url, e.toString());
+            } finally {
+                refreshing.set(false);
+            }
+        });
+    }
+
+    /** Checks {@code token}; returns its principal. */
+    String validate(String token) throws AuthenticationFailure {
+        if (clock.millis() - loadedAtMs >= refreshMs) {
+            refreshSoon(retryBackoffMs);
+        }
+        String[] parts = token.split("\\.", -1);
+        if (parts.length != 3) {
+            throw fail("the token is not a JWS (header.claims.signature)");
+        }
+        Map<String, Object> header;
+        Map<String, Object> claims;
+        byte[] signature;
+        try {
+            header = FlatJson.parseObject(decode(parts[0]));
+            claims = FlatJson.parseObject(decode(parts[1]));
+            signature = Base64.getUrlDecoder().decode(parts[2]);
+        } catch (IllegalArgumentException e) {
+            throw fail("malformed token: " + e.getMessage());
+        }
+        String alg = header.get("alg") instanceof String a ? a : "";
+        String kty;
+        String jca;
+        switch (alg) {
+            case "RS256", "RS384", "RS512" -> {
+                kty = "RSA";
+                jca = "SHA" + alg.substring(2) + "withRSA";
+            }
+            case "ES256", "ES384", "ES512" -> {
+                kty = "EC";
+                jca = "SHA" + alg.substring(2) + "withECDSAinP1363Format";
+            }
+            default -> throw fail("the token's algorithm " + (alg.isEmpty() ? "(none)" : alg) + " is not accepted"
+                    + " (RS256, RS384, RS512, ES256, ES384, ES512)");
+        }
+        if (signature.length == 0) {
+            throw fail("the token is not signed");
+        }
+        String kid = header.get("kid") instanceof String k ? k : null;
+        JsonWebKeys.Key key = keys.find(kid, kty);
+        if (key == null) {
+            refreshSoon(retryBackoffMs);
+            throw fail("no " + kty + " key " + (kid == null ? "for a token without kid" : "with kid " + kid)
+                    + " in the JWKS");
+        }
+        if (key.alg() != null && !key.alg().equals(alg)) {
+            throw fail("the key " + kid + " is for " + key.alg() + ", not " + alg);
+        }
+        try {
+            Signature verifier = Signature.getInstance(jca);
+            verifier.initVerify(key.key());
+            verifier.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+            if (!verifier.verify(signature)) {
+                throw fail("invalid signature");
+            }
+        } catch (GeneralSecurityException e) {
+            throw fail("invalid signature");
+        }
+        return checkClaims(claims);
+    }
+
+    private String checkClaims(Map<String, Object> claims) throws AuthenticationFailure {
+        long now = clock.millis();
+        if (!(claims.get("exp") instanceof Double exp)) {
+            throw fail("the token has no exp claim");
+        }
+        if (now - skewMs >= (long) (exp * 1000)) {
+            throw fail("the token expired");
+        }
+        if (!(claims.get("iat") instanceof Double iat) || iat < 0) {
+            throw fail("the token has no iat claim");
+        }
+        if (claims.containsKey("nbf") && (!(claims.get("nbf") instanceof Double nbf) || now + skewMs < (long) (nbf * 1000))) {
+            throw fail("the token is not valid yet (nbf)");
+        }
+        if (issuer != null && !issuer.equals(claims.get("iss"))) {
+            throw fail("the token's issuer is not " + issuer);
+        }
+        Object aud = claims.get("aud");
+        List<?> tokenAudiences = aud instanceof List<?> l ? l : aud instanceof String s ? List.of(s) : List.of();
+        if (!audiences.isEmpty()) {
+            boolean match = false;
+            for (Object a : tokenAudiences) {
+                match |= audiences.contains(a);
+            }
+            if (!match) {
+                throw fail("the token's audience is none of " + audiences);
+            }
+        } else if (aud != null) {
+            throw fail("the token has an audience but sasl.oauthbearer.expected.audience is not set");
+        }
+        if (!(claims.get(subClaim) instanceof String principal) || principal.isBlank()) {
+            throw fail("the token has no " + subClaim + " claim");
+        }
+        Object scope = claims.get(scopeClaim);
+        Collection<?> scopes = scope instanceof List<?> l ? l : scope instanceof String s ? List.of(s) : List.of();
+        if (new HashSet<>(scopes).size() != scopes.size()) {
+            throw fail("the token's " + scopeClaim + " claim repeats a scope");
+        }
+        return principal.trim();
+    }
+
+    private static String decode(String part) {
+        return new String(Base64.getUrlDecoder().decode(part), StandardCharsets.UTF_8);
+    }
+
+    private static AuthenticationFailure fail(String why) {
+        return new AuthenticationFailure("Authentication failed: " + why);
+    }
+}
