@@ -46,12 +46,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stock Java clients over Brook's TLS and SASL listeners: SSL beside PLAINTEXT with each
  * listener advertising itself, mutual TLS, key stores as PKCS12, JKS and inline PEM, SASL/PLAIN
- * over TLS, and a key store replaced while the broker runs. Certificates are made by keytool for
- * each run (see {@link TestCertificates}). Embedded broker only: the listeners are configured here.
+ * over TLS, client authentication requested, protocols and cipher suites, and a key store replaced
+ * while the broker runs. Each TLS test runs with both engines of {@code brook.ssl.engine} (OpenSSL
+ * and the JDK's). Certificates are made by keytool for each run (see {@link TestCertificates}). Embedded broker only: the listeners are configured here.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecurityCompatTest {
@@ -146,9 +149,11 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself(String engine) throws Exception {
         try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
                 .config("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0")
                 .config("ssl.keystore.location", broker.toString())
                 .config("ssl.keystore.type", "PKCS12")
@@ -176,10 +181,12 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void mutualTlsRequiresAClientCertificateTheBrokerTrusts() throws Exception {
-        Path trustClient = certs.trustStore("trust-client", client);
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void mutualTlsRequiresAClientCertificateTheBrokerTrusts(String engine) throws Exception {
+        Path trustClient = certs.trustStore("trust-client-" + engine, client);
         try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
                 .config("listeners", "SSL://127.0.0.1:0")
                 .config("ssl.keystore.location", broker.toString())
                 .config("ssl.keystore.type", "PKCS12")
@@ -200,10 +207,12 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void keyStoresAsJksAndInlinePemPerListener() throws Exception {
-        Path jks = certs.asJks(broker, "broker-jks");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void keyStoresAsJksAndInlinePemPerListener(String engine) throws Exception {
+        Path jks = certs.asJks(broker, "broker-jks-" + engine);
         try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
                 .config("listeners", "JKS://127.0.0.1:0,PEM://127.0.0.1:0")
                 .config("listener.security.protocol.map", "JKS:SSL,PEM:SSL")
                 .config("listener.name.jks.ssl.keystore.location", jks.toString())
@@ -222,9 +231,11 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords(String engine) throws Exception {
         try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
                 .config("listeners", "SASL_SSL://127.0.0.1:0")
                 .config("ssl.keystore.location", broker.toString())
                 .config("ssl.keystore.type", "PKCS12")
@@ -333,13 +344,76 @@ class SecurityCompatTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void requestedClientAuthServesClientsWithAndWithoutACertificate(String engine) throws Exception {
+        Path trustClient = certs.trustStore("trust-client-requested-" + engine, client);
+        try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .config("ssl.truststore.location", trustClient.toString())
+                .config("ssl.truststore.type", "PKCS12")
+                .config("ssl.truststore.password", PW)
+                .config("ssl.client.auth", "requested")
+                .start()) {
+            String ssl = b.bootstrapServers("SSL");
+            roundTrip(ssl, sslClient(trustBroker), 10, 100);
+            Map<String, Object> withCert = sslClient(trustBroker);
+            withCert.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, client.toString());
+            withCert.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, PW);
+            withCert.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
+            roundTrip(ssl, withCert, 10, 100);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void enabledProtocolsAndCipherSuitesBoundWhatClientsNegotiate(String engine) throws Exception {
+        try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .config("ssl.enabled.protocols", "TLSv1.2")
+                .config("ssl.cipher.suites", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")
+                .start()) {
+            String ssl = b.bootstrapServers("SSL");
+            Map<String, Object> tls13 = sslClient(trustBroker);
+            tls13.put(SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, "TLSv1.3");
+            assertThatThrownBy(() -> nodes(ssl, tls13)).hasCauseInstanceOf(SslAuthenticationException.class);
+            Map<String, Object> otherCipher = sslClient(trustBroker);
+            otherCipher.put(SslConfigs.SSL_CIPHER_SUITES_CONFIG, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+            assertThatThrownBy(() -> nodes(ssl, otherCipher)).hasCauseInstanceOf(SslAuthenticationException.class);
+            // the client's defaults include TLSv1.2 and that suite
+            roundTrip(ssl, sslClient(trustBroker), 20, 20_000);
+        }
+    }
+
     @Test
-    void aReplacedKeyStoreServesNewConnectionsWithoutRestart() throws Exception {
-        Path other = certs.keyStore("other", "localhost");
-        Path trustOther = certs.trustStore("trust-other", other);
-        Path live = dir.resolve("live.p12");
+    void anUnknownTlsEngineStopsTheStart() {
+        assertThatThrownBy(() -> Brook.builder()
+                .config("brook.ssl.engine", "conscrypt")
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .start().close())
+                .hasMessageContaining("brook.ssl.engine must be openssl or jdk: conscrypt");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void aReplacedKeyStoreServesNewConnectionsWithoutRestart(String engine) throws Exception {
+        Path other = certs.keyStore("other-" + engine, "localhost");
+        Path trustOther = certs.trustStore("trust-other-" + engine, other);
+        Path live = dir.resolve("live-" + engine + ".p12");
         Files.copy(broker, live, StandardCopyOption.REPLACE_EXISTING);
         try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
                 .config("listeners", "SSL://127.0.0.1:0")
                 .config("ssl.keystore.location", live.toString())
                 .config("ssl.keystore.type", "PKCS12")
@@ -349,7 +423,7 @@ class SecurityCompatTest {
             assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
             assertThatThrownBy(() -> nodes(ssl, sslClient(trustOther)))
                     .hasCauseInstanceOf(SslAuthenticationException.class);
-            Path next = dir.resolve("live.p12.new");
+            Path next = dir.resolve("live-" + engine + ".p12.new");
             Files.copy(other, next, StandardCopyOption.REPLACE_EXISTING);
             Files.move(next, live, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             assertThat(nodes(ssl, sslClient(trustOther))).hasSize(1);
