@@ -110,9 +110,15 @@ class SecurityCompatTest {
 
     /** Produces {@code count} records of {@code size} bytes and reads them back, all over {@code extra}'s security. */
     private static void roundTrip(String bootstrap, Map<String, Object> extra, int count, int size) throws Exception {
+        roundTrip(bootstrap, extra, count, size, 1);
+    }
+
+    /** The same over {@code partitions} partitions (record i in partition i mod partitions), read back together. */
+    private static void roundTrip(String bootstrap, Map<String, Object> extra, int count, int size, int partitions)
+            throws Exception {
         String topic = "sec-" + System.nanoTime();
         try (Admin a = admin(bootstrap, extra)) {
-            a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            a.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -122,7 +128,7 @@ class SecurityCompatTest {
         String value = "v".repeat(size);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, Integer.toString(i), value));
+                producer.send(new ProducerRecord<>(topic, i % partitions, Integer.toString(i), value));
             }
             producer.flush();
         }
@@ -135,7 +141,11 @@ class SecurityCompatTest {
         cp.putAll(extra);
         List<ConsumerRecord<String, String>> got = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp)) {
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (got.size() < count && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(got::add);
@@ -143,6 +153,7 @@ class SecurityCompatTest {
             consumer.commitSync();
         }
         assertThat(got).hasSize(count);
+        got.sort(java.util.Comparator.comparingInt(r -> Integer.parseInt(r.key())));
         for (int i = 0; i < count; i++) {
             assertThat(got.get(i).key()).isEqualTo(Integer.toString(i));
             assertThat(got.get(i).value()).isEqualTo(value);
@@ -178,6 +189,27 @@ class SecurityCompatTest {
             assertThatThrownBy(() -> nodes(b.bootstrapServers("PLAINTEXT"), tlsOnPlain))
                     .isInstanceOf(ExecutionException.class);
             assertThat(nodes(b.bootstrapServers("PLAINTEXT"), Map.of())).hasSize(1);
+        }
+    }
+
+    /**
+     * A Fetch answer with more bytes from files than the connection's high water mark (1 MiB):
+     * eight partitions of up to 1 MiB each. The file slices waiting to be read must not stop the
+     * chunked writer that reads them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void fetchAnswersLargerThanTheWriteBufferFlowOverTls(String engine) throws Exception {
+        try (Brook b = Brook.builder()
+                .config("brook.ssl.engine", engine)
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .start()) {
+            Map<String, Object> client = sslClient(trustBroker);
+            client.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+            roundTrip(b.bootstrapServers("SSL"), client, 160, 50_000, 8);
         }
     }
 
