@@ -8,6 +8,8 @@
 #   kafka-local.sh classpath      # prints the classpath (for kafka-tools such as ProducerPerformance)
 #
 # State lives in ${KAFKA_LOCAL_DIR:-target/reference-kafka} below this folder.
+# With KAFKA_LOCAL_SSL_PORT, KAFKA_LOCAL_SSL_KEYSTORE (PKCS12) and KAFKA_LOCAL_SSL_PASSWORD set,
+# start adds an SSL listener on 127.0.0.1:$KAFKA_LOCAL_SSL_PORT with that key store.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="${KAFKA_LOCAL_DIR:-$here/target/reference-kafka}"
@@ -34,14 +36,22 @@ start() {
     echo "already running (pid $(cat "$work/pid"))" >&2; exit 1
   fi
   rm -rf "$work/data" && mkdir -p "$work/data"
+  local ssl_listener="" ssl_settings=""
+  if [ -n "${KAFKA_LOCAL_SSL_PORT:-}" ]; then
+    ssl_listener=",SSL://127.0.0.1:$KAFKA_LOCAL_SSL_PORT"
+    ssl_settings="ssl.keystore.location=$KAFKA_LOCAL_SSL_KEYSTORE
+ssl.keystore.type=PKCS12
+ssl.keystore.password=$KAFKA_LOCAL_SSL_PASSWORD"
+  fi
   cat > "$work/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$controller
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller$ssl_listener
+advertised.listeners=PLAINTEXT://127.0.0.1:$port$ssl_listener
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL
+$ssl_settings
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$work/data
 offsets.topic.replication.factor=1

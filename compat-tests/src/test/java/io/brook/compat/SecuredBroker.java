@@ -68,7 +68,9 @@ final class SecuredBroker implements AutoCloseable {
                 "needs a broker configured for this test: the embedded Brook, or the reference Kafka that"
                         + " run-against-kafka.sh starts (-D" + LIBS + ")");
         if (toKafka) {
-            return new SecuredBroker(null, new KafkaProcess(Path.of(libs), dataDir, properties, List.of(scramUsers)));
+            Map<String, String> kafkaProperties = new java.util.HashMap<>(properties);
+            kafkaProperties.keySet().removeIf(k -> k.startsWith("brook.")); // Brook's own keys
+            return new SecuredBroker(null, new KafkaProcess(Path.of(libs), dataDir, kafkaProperties, List.of(scramUsers)));
         }
         Brook.Builder b = Brook.builder().dataDir(dataDir).config(properties);
         if (scramUsers.length > 0) {

@@ -3,6 +3,7 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.server.Brook;
 import io.brook.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,14 +49,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The stock Java clients over Brook's TLS and SASL listeners: SSL beside PLAINTEXT with each
  * listener advertising itself, mutual TLS, key stores as PKCS12, JKS and inline PEM, SASL/PLAIN
- * over TLS, SASL/SCRAM users managed with the admin client, OAUTHBEARER with unsecured tokens, and a
- * key store replaced while the broker runs. Certificates are made by keytool for each run (see
- * {@link TestCertificates}). Each test describes its broker's configuration once; the embedded Brook
- * or, under run-against-kafka.sh, the reference Kafka is started with it ({@link SecuredBroker}).
+ * over TLS, SASL/SCRAM users managed with the admin client, OAUTHBEARER with unsecured tokens,
+ * client authentication requested, protocols and cipher suites, and a key store replaced while the
+ * broker runs. Each TLS test runs with both engines of {@code brook.ssl.engine} (OpenSSL and the
+ * JDK's; a key the reference Kafka does not read). Certificates are made by keytool for each run
+ * (see {@link TestCertificates}). Each test describes its broker's configuration once; the
+ * embedded Brook or, under run-against-kafka.sh, the reference Kafka is started with it ({@link
+ * SecuredBroker}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecurityCompatTest {
@@ -121,9 +127,15 @@ class SecurityCompatTest {
 
     /** Produces {@code count} records of {@code size} bytes and reads them back, all over {@code extra}'s security. */
     private static void roundTrip(String bootstrap, Map<String, Object> extra, int count, int size) throws Exception {
+        roundTrip(bootstrap, extra, count, size, 1);
+    }
+
+    /** The same over {@code partitions} partitions (record i in partition i mod partitions), read back together. */
+    private static void roundTrip(String bootstrap, Map<String, Object> extra, int count, int size, int partitions)
+            throws Exception {
         String topic = "sec-" + System.nanoTime();
         try (Admin a = admin(bootstrap, extra)) {
-            a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            a.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -133,7 +145,7 @@ class SecurityCompatTest {
         String value = "v".repeat(size);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, Integer.toString(i), value));
+                producer.send(new ProducerRecord<>(topic, i % partitions, Integer.toString(i), value));
             }
             producer.flush();
         }
@@ -146,7 +158,11 @@ class SecurityCompatTest {
         cp.putAll(extra);
         List<ConsumerRecord<String, String>> got = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp)) {
-            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (got.size() < count && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(got::add);
@@ -154,15 +170,18 @@ class SecurityCompatTest {
             consumer.commitSync();
         }
         assertThat(got).hasSize(count);
+        got.sort(java.util.Comparator.comparingInt(r -> Integer.parseInt(r.key())));
         for (int i = 0; i < count; i++) {
             assertThat(got.get(i).key()).isEqualTo(Integer.toString(i));
             assertThat(got.get(i).value()).isEqualTo(value);
         }
     }
 
-    @Test
-    void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void sslListenerServesClientsBesidePlaintextAndEachAdvertisesItself(String engine) throws Exception {
         try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
                 "listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0",
                 "ssl.keystore.location", broker.toString(),
                 "ssl.keystore.type", "PKCS12",
@@ -189,10 +208,32 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void mutualTlsRequiresAClientCertificateTheBrokerTrusts() throws Exception {
-        Path trustClient = certs.trustStore("trust-client", client);
+    /**
+     * A Fetch answer with more bytes from files than the connection's high water mark (1 MiB):
+     * eight partitions of up to 1 MiB each. The file slices waiting to be read must not stop the
+     * chunked writer that reads them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void fetchAnswersLargerThanTheWriteBufferFlowOverTls(String engine) throws Exception {
         try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
+                "listeners", "SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW))) {
+            Map<String, Object> client = sslClient(trustBroker);
+            client.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+            roundTrip(b.bootstrapServers("SSL"), client, 160, 50_000, 8);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void mutualTlsRequiresAClientCertificateTheBrokerTrusts(String engine) throws Exception {
+        Path trustClient = certs.trustStore("trust-client-" + engine, client);
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
                 "listeners", "SSL://127.0.0.1:0",
                 "ssl.keystore.location", broker.toString(),
                 "ssl.keystore.type", "PKCS12",
@@ -212,10 +253,12 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void keyStoresAsJksAndInlinePemPerListener() throws Exception {
-        Path jks = certs.asJks(broker, "broker-jks");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void keyStoresAsJksAndInlinePemPerListener(String engine) throws Exception {
+        Path jks = certs.asJks(broker, "broker-jks-" + engine);
         try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
                 "listeners", "JKS://127.0.0.1:0,PEM://127.0.0.1:0",
                 "listener.security.protocol.map", "JKS:SSL,PEM:SSL",
                 "listener.name.jks.ssl.keystore.location", jks.toString(),
@@ -233,9 +276,11 @@ class SecurityCompatTest {
         }
     }
 
-    @Test
-    void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void saslSslWithPlainAuthenticatesUsersAndRefusesWrongPasswords(String engine) throws Exception {
         try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
                 "listeners", "SASL_SSL://127.0.0.1:0",
                 "ssl.keystore.location", broker.toString(),
                 "ssl.keystore.type", "PKCS12",
@@ -339,13 +384,74 @@ class SecurityCompatTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void requestedClientAuthServesClientsWithAndWithoutACertificate(String engine) throws Exception {
+        Path trustClient = certs.trustStore("trust-client-requested-" + engine, client);
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
+                "listeners", "SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW,
+                "ssl.truststore.location", trustClient.toString(),
+                "ssl.truststore.type", "PKCS12",
+                "ssl.truststore.password", PW,
+                "ssl.client.auth", "requested"))) {
+            String ssl = b.bootstrapServers("SSL");
+            roundTrip(ssl, sslClient(trustBroker), 10, 100);
+            Map<String, Object> withCert = sslClient(trustBroker);
+            withCert.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, client.toString());
+            withCert.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, PW);
+            withCert.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
+            roundTrip(ssl, withCert, 10, 100);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void enabledProtocolsAndCipherSuitesBoundWhatClientsNegotiate(String engine) throws Exception {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
+                "listeners", "SSL://127.0.0.1:0",
+                "ssl.keystore.location", broker.toString(),
+                "ssl.keystore.type", "PKCS12",
+                "ssl.keystore.password", PW,
+                "ssl.enabled.protocols", "TLSv1.2",
+                "ssl.cipher.suites", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"))) {
+            String ssl = b.bootstrapServers("SSL");
+            Map<String, Object> tls13 = sslClient(trustBroker);
+            tls13.put(SslConfigs.SSL_ENABLED_PROTOCOLS_CONFIG, "TLSv1.3");
+            assertThatThrownBy(() -> nodes(ssl, tls13)).hasCauseInstanceOf(SslAuthenticationException.class);
+            Map<String, Object> otherCipher = sslClient(trustBroker);
+            otherCipher.put(SslConfigs.SSL_CIPHER_SUITES_CONFIG, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384");
+            assertThatThrownBy(() -> nodes(ssl, otherCipher)).hasCauseInstanceOf(SslAuthenticationException.class);
+            // the client's defaults include TLSv1.2 and that suite
+            roundTrip(ssl, sslClient(trustBroker), 20, 20_000);
+        }
+    }
+
     @Test
-    void aReplacedKeyStoreServesNewConnectionsWithoutRestart() throws Exception {
-        Path other = certs.keyStore("other", "localhost");
-        Path trustOther = certs.trustStore("trust-other", other);
-        Path live = dir.resolve("live.p12");
+    void anUnknownTlsEngineStopsTheStart() { // Brook's own key: the embedded broker in every run
+        assertThatThrownBy(() -> Brook.builder()
+                .config("brook.ssl.engine", "conscrypt")
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("ssl.keystore.location", broker.toString())
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.password", PW)
+                .start().close())
+                .hasMessageContaining("brook.ssl.engine must be openssl or jdk: conscrypt");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openssl", "jdk"})
+    void aReplacedKeyStoreServesNewConnectionsWithoutRestart(String engine) throws Exception {
+        Path other = certs.keyStore("other-" + engine, "localhost");
+        Path trustOther = certs.trustStore("trust-other-" + engine, other);
+        Path live = dir.resolve("live-" + engine + ".p12");
         Files.copy(broker, live, StandardCopyOption.REPLACE_EXISTING);
         try (SecuredBroker b = SecuredBroker.start(data, props(
+                "brook.ssl.engine", engine,
                 "listeners", "SSL://127.0.0.1:0",
                 "ssl.keystore.location", live.toString(),
                 "ssl.keystore.type", "PKCS12",
@@ -354,7 +460,7 @@ class SecurityCompatTest {
             assertThat(nodes(ssl, sslClient(trustBroker))).hasSize(1);
             assertThatThrownBy(() -> nodes(ssl, sslClient(trustOther)))
                     .hasCauseInstanceOf(SslAuthenticationException.class);
-            Path next = dir.resolve("live.p12.new");
+            Path next = dir.resolve("live-" + engine + ".p12.new");
             Files.copy(other, next, StandardCopyOption.REPLACE_EXISTING);
             Files.move(next, live, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             if (b.kafka()) {

@@ -42,6 +42,12 @@ public final class BenchRunner {
     private final Map<String, String> consumerOverrides;
     /** The broker running now, stopped by the shutdown hook if the runner is interrupted. */
     private volatile Broker.Running current;
+    /** {@code --tls} (or {@code --tls-engines}): the produce and consume workloads again over an SSL listener. */
+    private boolean tls;
+    /** {@code --tls-engines}: Brook's TLS workloads once more with the JDK's engine ({@code brook.ssl.engine=jdk}). */
+    private boolean tlsEngines;
+    /** Where the TLS key material is made for the run. */
+    private Path tlsDir;
 
     private BenchRunner(Path out, Plan plan, List<Broker> brokers, String only,
                         Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
@@ -65,12 +71,19 @@ public final class BenchRunner {
         String kafkaVersion = "unknown";
         String only = null;
         String single = null;
+        boolean tls = false;
+        boolean tlsEngines = false;
         Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--tls" -> tls = true;
+                case "--tls-engines" -> {
+                    tls = true;
+                    tlsEngines = true;
+                }
                 case "--broker" -> which = value(args, ++i);
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--out" -> out = Path.of(value(args, ++i)).toAbsolutePath().normalize();
@@ -115,6 +128,9 @@ public final class BenchRunner {
         }
         BenchRunner runner = new BenchRunner(out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
                 consumerOverrides);
+        runner.tls = tls;
+        runner.tlsEngines = tlsEngines;
+        runner.tlsDir = work.resolve("tls");
         if (single != null) {
             if (resultsFile == null) {
                 usage("--single needs --results-file");
@@ -142,7 +158,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--out DIR]");
         System.exit(2);
     }
 
@@ -244,6 +260,10 @@ public final class BenchRunner {
             }
         }, "stop-broker"));
         measure(broker);
+        // brook-nofsync differs from brook in its disk writes only, which TLS leaves alone
+        if (tls && !label.equals("brook-nofsync")) {
+            measureTls(broker);
+        }
         ResultsFile.write(resultsFile, results);
         return 0;
     }
@@ -280,6 +300,17 @@ public final class BenchRunner {
         }
         if (only != null) {
             sb.append("- only the workloads whose name contains \"").append(only).append("\"\n");
+        }
+        if (tls) {
+            sb.append("- rows \"over TLS\": the broker launched again with an SSL listener beside its PLAINTEXT one"
+                    + " (the admin client and the start-up probe use PLAINTEXT), key store PKCS12 with an EC P-256 key"
+                    + " made by keytool for the run; producers and consumers with security.protocol=SSL and"
+                    + " kafka-clients' TLS defaults (TLSv1.3, host name verification), after a warm-up over TLS;"
+                    + " Brook with its default engine (brook.ssl.engine=openssl), Kafka with the JDK's;"
+                    + " not run for brook-nofsync\n");
+        }
+        if (tlsEngines) {
+            sb.append("- rows \"over TLS, jdk engine\": Brook launched once more with brook.ssl.engine=jdk\n");
         }
         sb.append("- MB = 10^6 bytes of record values; broker CPU = utime+stime of the broker process over the"
                 + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
@@ -398,6 +429,74 @@ public final class BenchRunner {
                 current = null;
             }
         }
+    }
+
+    /** The produce cells and the consume workload over an SSL listener, once per TLS engine asked for. */
+    private void measureTls(Broker broker) {
+        String label = broker.label();
+        TlsSetup material;
+        try {
+            material = TlsSetup.create(tlsDir);
+        } catch (IOException | RuntimeException e) {
+            results.add(Result.failed(Workloads.consumeName() + " over TLS", label, describe(e)));
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        List<String> engines = new ArrayList<>();
+        engines.add(null);
+        if (tlsEngines && broker instanceof BrookBroker) {
+            engines.add("jdk");
+        }
+        for (String engine : engines) {
+            String suffix = engine == null ? " over TLS" : " over TLS, " + engine + " engine";
+            progress.step(label, "launch with an SSL listener" + (engine == null ? "" : " (" + engine + " engine)"));
+            Broker.Running running = null;
+            try {
+                int port = freePortPair();
+                int tlsPort = freePortPair();
+                if (tlsPort == port + 1) {
+                    tlsPort = freePortPair();
+                }
+                try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + port)) {
+                    running = broker.launchTls(port, tlsPort, material, engine);
+                    current = running;
+                    Workloads.firstAck(probe, running);
+                }
+                long pid = running.pid();
+                progress.done("ready (pid " + pid + ")");
+                Map<String, String> client = material.clientSettings("127.0.0.1:" + tlsPort);
+                Map<String, String> producerSettings = new java.util.LinkedHashMap<>(producerOverrides);
+                producerSettings.putAll(client);
+                Map<String, String> consumerSettings = new java.util.LinkedHashMap<>(consumerOverrides);
+                consumerSettings.putAll(client);
+                try (Workloads w = new Workloads(running.bootstrap(), label, pid, clockTicks, progress,
+                        Workloads.IDLE_LIMIT, producerSettings, consumerSettings)) {
+                    Broker.Running r = running;
+                    step(r, label, "warm-up" + suffix + " (not reported)", () -> {
+                        w.warmUp(plan.warmupRecords);
+                        return null;
+                    });
+                    for (Plan.ProduceCell cell : plan.produce) {
+                        String name = cell.name() + suffix;
+                        step(r, label, name, () -> w.produce(cell, plan.produceRecords(cell)).renamed(name));
+                    }
+                    String name = Workloads.consumeName() + suffix;
+                    step(r, label, name, () -> w.consume(plan.consumeRecords).renamed(name));
+                }
+            } catch (Exception e) {
+                results.add(Result.failed(Workloads.consumeName() + suffix, label, describe(e)));
+                progress.done("FAILED: " + describe(e));
+            } finally {
+                if (running != null) {
+                    progress.step(label, "stopping");
+                    running.close();
+                    current = null;
+                }
+            }
+        }
+        Files2.deleteTree(tlsDir);
     }
 
     static long median(List<Long> values) {

@@ -18,6 +18,14 @@ interface Broker {
     /** Starts the broker on 127.0.0.1:port. */
     Running launch(int port) throws IOException;
 
+    /**
+     * Starts the broker with a PLAINTEXT listener on 127.0.0.1:port (for the runner's admin
+     * client and the start-up probe) and an SSL listener on 127.0.0.1:tlsPort with {@code tls}'s
+     * key. {@code engine} is Brook's {@code brook.ssl.engine}, or null for the broker's default
+     * (Kafka has one engine, the JDK's, and ignores it).
+     */
+    Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException;
+
     /** Deletes what the broker wrote; called after every broker was measured, so that it times no one. */
     void deleteData();
 

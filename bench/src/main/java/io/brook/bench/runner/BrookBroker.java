@@ -41,9 +41,17 @@ final class BrookBroker implements Broker {
     }
 
     List<String> command(int port) {
-        List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/brook").toString(),
-                "--port", Integer.toString(port), "--data-dir", dataDir.toString()));
-        overrides.forEach((k, v) -> {
+        return command(port, overrides);
+    }
+
+    /** With {@code listeners} among the settings, no {@code --port} (which would replace them). */
+    private List<String> command(int port, Map<String, String> settings) {
+        List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/brook").toString()));
+        if (!settings.containsKey("listeners")) {
+            cmd.addAll(List.of("--port", Integer.toString(port)));
+        }
+        cmd.addAll(List.of("--data-dir", dataDir.toString()));
+        settings.forEach((k, v) -> {
             cmd.add("--override");
             cmd.add(k + "=" + v);
         });
@@ -52,9 +60,24 @@ final class BrookBroker implements Broker {
 
     @Override
     public Running launch(int port) throws IOException {
+        return launch(port, command(port));
+    }
+
+    @Override
+    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException {
+        Map<String, String> settings = new java.util.LinkedHashMap<>(overrides);
+        settings.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",SSL://127.0.0.1:" + tlsPort);
+        settings.putAll(tls.brokerSettings());
+        if (engine != null) {
+            settings.put("brook.ssl.engine", engine);
+        }
+        return launch(port, command(port, settings));
+    }
+
+    private Running launch(int port, List<String> command) throws IOException {
         Files2.deleteTree(dataDir);
         java.nio.file.Files.createDirectories(dataDir.getParent());
-        ProcessBuilder pb = new ProcessBuilder(command(port)).redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         // the launcher must not build during a measured start (bench/run builds beforehand)
         pb.environment().put("BROOK_SKIP_BUILD", "1");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,6 +41,10 @@ final class KafkaBroker implements Broker {
     }
 
     private ProcessBuilder script(String... args) {
+        return script(Map.of(), args);
+    }
+
+    private ProcessBuilder script(Map<String, String> env, String... args) {
         String[] cmd = new String[args.length + 2];
         cmd[0] = "bash";
         cmd[1] = script.toString();
@@ -47,11 +52,24 @@ final class KafkaBroker implements Broker {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         pb.environment().put("KAFKA_LOCAL_DIR", workDir.toString());
+        pb.environment().putAll(env);
         return pb;
     }
 
     @Override
     public Running launch(int port) throws IOException {
+        return launch(port, Map.of());
+    }
+
+    /** kafka-local.sh adds an SSL listener with the key store its environment names. */
+    @Override
+    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException {
+        return launch(port, Map.of("KAFKA_LOCAL_SSL_PORT", Integer.toString(tlsPort),
+                "KAFKA_LOCAL_SSL_KEYSTORE", tls.keyStore.toString(),
+                "KAFKA_LOCAL_SSL_PASSWORD", TlsSetup.PASSWORD));
+    }
+
+    private Running launch(int port, Map<String, String> env) throws IOException {
         Path pidFile = workDir.resolve("pid");
         if (Files.exists(pidFile)) {
             String old = Files.readString(pidFile, StandardCharsets.US_ASCII).trim();
@@ -61,7 +79,7 @@ final class KafkaBroker implements Broker {
             }
             Files.delete(pidFile);
         }
-        Process starter = script("start", Integer.toString(port)).start();
+        Process starter = script(env, "start", Integer.toString(port)).start();
         return new Running() {
             @Override
             public long pid() throws IOException, InterruptedException {

@@ -29,6 +29,11 @@ final class Result {
         return new Result(workload, broker, new EnumMap<>(Metric.class), why);
     }
 
+    /** The same figures under another workload name (the TLS variants of a workload). */
+    Result renamed(String workload) {
+        return new Result(workload, broker, values, failure);
+    }
+
     boolean failed() {
         return failure != null;
     }

@@ -283,7 +283,7 @@ public final class BrokerConfig {
      */
     static boolean isSecuritySetting(String name) {
         return name.startsWith("ssl.") || name.startsWith("sasl.") || name.startsWith("listener.name.")
-                || name.startsWith("brook.sasl.")
+                || name.startsWith("brook.sasl.") || name.startsWith("brook.ssl.")
                 || name.equals("super.users") || name.equals("authorizer.class.name")
                 || name.equals("allow.everyone.if.no.acl.found") || name.equals("connections.max.reauth.ms")
                 || name.equals("connection.failed.authentication.delay.ms");

@@ -98,6 +98,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private ChannelHandlerContext ctx;
     private Channel channel;
     private RequestFrameDecoder frames;
+    /** On a TLS connection, the file bytes of answers not yet read; null otherwise. */
+    private FileSliceChunker fileSlices;
     private final Runnable drainTask = this::drainSafely;
     private final LongAdder readPauses;
     private final boolean inlineRequests;
@@ -173,6 +175,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         this.ctx = ctx;
         this.channel = ctx.channel();
         this.frames = ctx.pipeline().get(RequestFrameDecoder.class);
+        this.fileSlices = ctx.pipeline().get(FileSliceChunker.class);
     }
 
     @Override
@@ -183,7 +186,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         if (inFlight.size() >= limits.maxInflightRequests() || inflightBytes >= limits.maxInflightBytes()) {
             return false;
         }
-        if (!channel.isWritable()) {
+        if (!channel.isWritable() || fileSlices != null && fileSlices.holding()) {
             return false;
         }
         return (queuedBytes == 0 && unflushedBytes == 0) || !limits.responseBytes().exceeded();

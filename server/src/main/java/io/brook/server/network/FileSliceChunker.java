@@ -17,20 +17,22 @@ import java.nio.channels.FileChannel;
  * drains, for the TLS engine to encrypt. The file belongs to the log segment and stays open.
  *
  * <p>Back-pressure: the chunked writer's queue is invisible to the channel's write buffer, so
- * the bytes of file slices not read yet are counted here, and above the channel's high water
- * mark a user-defined writability bit makes the channel unwritable (which stops the connection
- * from reading further requests, as queued file regions do on a plaintext connection) until
- * they fall below the low water mark. One instance per connection; event loop only.
+ * the bytes of file slices not read yet are counted here; above the channel's high water mark
+ * {@link #holding} tells the connection to read no further requests (as queued file regions do on
+ * a plaintext connection) until they fall below the low water mark, when a writability-changed
+ * event lets it resume. That must not touch the channel's writability: the chunked writer reads
+ * the next chunk only while the channel is writable, so slices that made it unwritable would never
+ * be read and an answer with more file bytes than the high water mark would never be sent. One
+ * instance per connection; event loop only.
  */
 final class FileSliceChunker extends ChannelOutboundHandlerAdapter {
 
     /** One TLS record holds 16 KiB; a few of them per read keeps the system calls few. */
     static final int CHUNK = 64 * 1024;
-    /** The writability bit this handler owns (Netty's user-defined bits are 1..31). */
-    private static final int WRITABILITY_BIT = 1;
 
     private ChannelHandlerContext ctx;
     private long pending;
+    private boolean holding;
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -49,16 +51,19 @@ final class FileSliceChunker extends ChannelOutboundHandlerAdapter {
         }
     }
 
+    /** Whether file bytes waiting to be read passed the high water mark and have not yet fallen below the low one. */
+    boolean holding() {
+        return holding;
+    }
+
     private void pendingChanged(long delta) {
         pending += delta;
-        io.netty.channel.ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-        if (out == null) {
-            return;
-        }
-        if (pending > ctx.channel().config().getWriteBufferHighWaterMark()) {
-            out.setUserDefinedWritability(WRITABILITY_BIT, false);
-        } else if (pending < ctx.channel().config().getWriteBufferLowWaterMark()) {
-            out.setUserDefinedWritability(WRITABILITY_BIT, true);
+        if (!holding && pending > ctx.channel().config().getWriteBufferHighWaterMark()) {
+            holding = true;
+        } else if (holding && pending < ctx.channel().config().getWriteBufferLowWaterMark()) {
+            holding = false;
+            // towards the connection, which resumes reading if nothing else holds it
+            ctx.fireChannelWritabilityChanged();
         }
     }
 

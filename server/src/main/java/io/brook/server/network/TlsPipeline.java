@@ -5,6 +5,7 @@ import io.brook.server.security.TlsSettings;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -31,8 +32,14 @@ import org.slf4j.LoggerFactory;
  * each into a pooled direct buffer that the engine encrypts from; the next chunk is read only
  * when the socket took the previous ones, so a large answer never sits in memory whole.
  *
- * <p>The {@link SslContext} is built with the JDK's engine from the listener's
- * {@link TlsSettings}. Before each new connection the key and trust store files are checked for
+ * <p>The {@link SslContext} is built from the listener's {@link TlsSettings} with the engine
+ * {@code brook.ssl.engine} names: OpenSSL (BoringSSL, linked into Netty's tcnative jar) encrypts
+ * straight from and into the pooled direct buffers; the JDK's engine writes its records into heap
+ * buffers, which the transport then copies to direct memory for the socket, and its ciphers are
+ * slower (see docs/security.md for the figures). When OpenSSL is asked for but its native library
+ * cannot be loaded on this machine, the listener logs why once and uses the JDK's engine.
+ *
+ * <p>Before each new connection the key and trust store files are checked for
  * a change (one {@code stat} each); a changed store is read again and the new context serves
  * the connections from then on, while connections already open keep theirs. A store that cannot
  * be read keeps the old context and is logged.
@@ -42,6 +49,7 @@ final class TlsPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(TlsPipeline.class);
 
     private final String listener;
+    private final SslProvider provider;
     private volatile TlsSettings settings;
     private volatile SslContext context;
     private volatile String lastReloadFailure;
@@ -49,17 +57,38 @@ final class TlsPipeline {
     TlsPipeline(String listener, TlsSettings settings) {
         this.listener = listener;
         this.settings = settings;
+        this.provider = provider(settings.engine(), OpenSsl.isAvailable());
+        if (provider == SslProvider.OPENSSL) {
+            LOG.info("Listener {}: TLS by OpenSSL ({})", listener, OpenSsl.versionString());
+        } else if (settings.engine() == TlsSettings.Engine.OPENSSL) {
+            Throwable why = OpenSsl.unavailabilityCause();
+            LOG.warn("Listener {}: {}=openssl but OpenSSL (netty-tcnative) cannot be loaded here ({}); TLS by the"
+                    + " JDK's engine instead", listener, TlsSettings.ENGINE_CONFIG,
+                    why == null ? "no reason given" : why.toString());
+        } else {
+            LOG.info("Listener {}: TLS by the JDK's engine ({}=jdk)", listener, TlsSettings.ENGINE_CONFIG);
+        }
         try {
-            this.context = build(settings);
+            this.context = build(settings, provider);
         } catch (SSLException e) {
             throw new IllegalArgumentException("Invalid TLS configuration of listener " + listener + ": "
                     + e.getMessage(), e);
         }
     }
 
-    static SslContext build(TlsSettings s) throws SSLException {
+    /** The engine that serves a request for {@code requested}: OpenSSL only when asked for and loadable. */
+    static SslProvider provider(TlsSettings.Engine requested, boolean openSslAvailable) {
+        return requested == TlsSettings.Engine.OPENSSL && openSslAvailable ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    /** The engine this listener's connections use. */
+    SslProvider provider() {
+        return provider;
+    }
+
+    static SslContext build(TlsSettings s, SslProvider provider) throws SSLException {
         SslContextBuilder b = SslContextBuilder.forServer(s.keyManagers())
-                .sslProvider(SslProvider.JDK)
+                .sslProvider(provider)
                 .protocols(s.protocols())
                 .clientAuth(switch (s.clientAuth()) {
                     case NONE -> ClientAuth.NONE;
@@ -114,7 +143,7 @@ final class TlsPipeline {
             if (fresh != null) {
                 synchronized (this) {
                     if (settings == s) {
-                        context = build(fresh);
+                        context = build(fresh, provider);
                         settings = fresh;
                         LOG.info("Listener {}: key or trust store changed, new connections use it", listener);
                     }

@@ -28,7 +28,11 @@ import javax.net.ssl.TrustManagerFactory;
  * <li>{@code ssl.client.auth} none (default), requested or required;
  * <li>{@code ssl.enabled.protocols} (default TLSv1.2,TLSv1.3) and {@code ssl.cipher.suites}
  *     (default: the engine's);
- * <li>{@code ssl.keymanager.algorithm}, {@code ssl.trustmanager.algorithm} (the JDK's defaults).
+ * <li>{@code ssl.keymanager.algorithm}, {@code ssl.trustmanager.algorithm} (the JDK's defaults);
+ * <li>{@code brook.ssl.engine} (Brook's own): which TLS implementation encrypts, {@code openssl}
+ *     (BoringSSL through Netty's tcnative; the default), or {@code jdk} (the JDK's
+ *     {@code SSLEngine}). Kafka's {@code ssl.provider} names a JCA provider instead and has no
+ *     counterpart here.
  * </ul>
  *
  * Immutable; {@link #reloadIfChanged} reads the files again when their modification time, size
@@ -40,12 +44,19 @@ public final class TlsSettings {
     /** {@code ssl.client.auth}. */
     public enum ClientAuth { NONE, REQUESTED, REQUIRED }
 
+    /** {@code brook.ssl.engine}: the TLS implementation asked for. */
+    public enum Engine { OPENSSL, JDK }
+
+    /** The configuration key of {@link Engine}. */
+    public static final String ENGINE_CONFIG = "brook.ssl.engine";
+
     private final ListenerSettings settings;
     private final KeyManagerFactory keyManagers;
     private final TrustManagerFactory trustManagers;
     private final ClientAuth clientAuth;
     private final List<String> protocols;
     private final List<String> cipherSuites;
+    private final Engine engine;
     private final List<Path> files;
     private final List<String> stamps;
 
@@ -58,6 +69,7 @@ public final class TlsSettings {
         this.protocols = list(settings.getOrDefault("ssl.enabled.protocols", "TLSv1.2,TLSv1.3"));
         List<String> ciphers = list(settings.getOrDefault("ssl.cipher.suites", ""));
         this.cipherSuites = ciphers.isEmpty() ? null : ciphers;
+        this.engine = engine(settings.getOrDefault(ENGINE_CONFIG, "openssl"));
         this.stamps = stamps(files);
     }
 
@@ -101,6 +113,11 @@ public final class TlsSettings {
     /** The cipher suites to enable, or null for the engine's defaults. */
     public List<String> cipherSuites() {
         return cipherSuites;
+    }
+
+    /** The TLS implementation asked for (the network layer falls back to the JDK's when OpenSSL cannot load). */
+    public Engine engine() {
+        return engine;
     }
 
     private KeyManagerFactory loadKeyManagers() throws GeneralSecurityException, IOException {
@@ -182,6 +199,14 @@ public final class TlsSettings {
         };
     }
 
+    private static Engine engine(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "openssl" -> Engine.OPENSSL;
+            case "jdk" -> Engine.JDK;
+            default -> throw new IllegalArgumentException(ENGINE_CONFIG + " must be openssl or jdk: " + value);
+        };
+    }
+
     private static List<String> list(String value) {
         List<String> out = new ArrayList<>();
         for (String s : value.split(",")) {
@@ -211,6 +236,6 @@ public final class TlsSettings {
 
     @Override
     public String toString() {
-        return "TLS(clientAuth=" + clientAuth + ", protocols=" + protocols + ", files=" + files + ")";
+        return "TLS(engine=" + engine + ", clientAuth=" + clientAuth + ", protocols=" + protocols + ", files=" + files + ")";
     }
 }

@@ -1,0 +1,74 @@
+package io.brook.bench.runner;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The key material of the TLS workloads ({@code bench/run --tls}), made at run time by the JDK's
+ * {@code keytool} in a directory of the run's own: an EC P-256 key and a self-signed certificate
+ * for {@code localhost} and {@code 127.0.0.1} in a PKCS12 key store (the broker's, Brook's and
+ * Kafka's alike), and the certificate as PEM (the clients' trust store). Clients connect with
+ * {@code security.protocol=SSL} and kafka-clients' defaults otherwise (TLSv1.3, host name
+ * verification on).
+ */
+final class TlsSetup {
+    static final String PASSWORD = "bench-secret";
+
+    final Path keyStore;
+    final Path certificate;
+
+    private TlsSetup(Path keyStore, Path certificate) {
+        this.keyStore = keyStore;
+        this.certificate = certificate;
+    }
+
+    static TlsSetup create(Path dir) throws IOException, InterruptedException {
+        Files2.deleteTree(dir);
+        Files.createDirectories(dir);
+        Path ks = dir.resolve("broker.p12");
+        Path pem = dir.resolve("broker.pem");
+        keytool("-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+                "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-keystore", ks.toString(),
+                "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
+        keytool("-exportcert", "-rfc", "-alias", "broker", "-keystore", ks.toString(), "-storetype", "PKCS12",
+                "-storepass", PASSWORD, "-file", pem.toString());
+        return new TlsSetup(ks, pem);
+    }
+
+    /** The broker's {@code ssl.*} settings (the same for Brook and Kafka). */
+    Map<String, String> brokerSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("ssl.keystore.location", keyStore.toString());
+        s.put("ssl.keystore.type", "PKCS12");
+        s.put("ssl.keystore.password", PASSWORD);
+        return s;
+    }
+
+    /** A client's settings for the SSL listener at {@code bootstrap}. */
+    Map<String, String> clientSettings(String bootstrap) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("bootstrap.servers", bootstrap);
+        s.put("security.protocol", "SSL");
+        s.put("ssl.truststore.type", "PEM");
+        s.put("ssl.truststore.location", certificate.toString());
+        return s;
+    }
+
+    private static void keytool(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("keytool " + args[0] + " failed: " + out.trim());
+        }
+    }
+}
