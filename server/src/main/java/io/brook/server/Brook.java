@@ -183,6 +183,8 @@ public final class Brook implements AutoCloseable {
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
             this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor);
+            features.onFinalized(() -> transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)));
+            transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION));
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
@@ -660,13 +662,7 @@ public final class Brook implements AutoCloseable {
         public Brook start() {
             Map<String, String> p = new LinkedHashMap<>(props);
             if (port != null || !p.containsKey(BrokerConfig.LISTENERS)) {
-                int use = port != null ? port : 0;
-                String host = "127.0.0.1";
-                if (p.containsKey(BrokerConfig.LISTENERS)) {
-                    host = BrokerConfig.parse(Map.of(BrokerConfig.LISTENERS, p.get(BrokerConfig.LISTENERS)))
-                            .listener().host();
-                }
-                p.put(BrokerConfig.LISTENERS, new Listener("PLAINTEXT", host, use).toString());
+                p.put(BrokerConfig.LISTENERS, Listener.embedded(p.get(BrokerConfig.LISTENERS), port).toString());
             }
             boolean temp = false;
             Path dir = dataDir;
@@ -690,19 +686,16 @@ public final class Brook implements AutoCloseable {
                         b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),
                         b.bootstrapServers(), dir.toAbsolutePath());
                 return b;
-            } catch (IOException e) {
-                if (temp) {
-                    deleteRecursively(dir);
-                }
-                throw new UncheckedIOException("Cannot start Brook with data directory " + dir + ": " + e.getMessage(), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while starting", e);
-            } catch (RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 if (temp) {
                     deleteRecursively(dir);
                 }
-                throw e;
+                throw e instanceof IOException io
+                        ? new UncheckedIOException("Cannot start Brook with data directory " + dir + ": " + e.getMessage(), io)
+                        : (RuntimeException) e;
             }
         }
     }

@@ -232,6 +232,18 @@ class PartialAuthorizationTest {
     }
 
     @Test
+    void leaderElectionAndTheQuorumNeedTheCluster() throws Exception {
+        try (Admin alice = Admin.create(client("alice")); Admin admin = Admin.create(client("admin"))) {
+            assertThatThrownBy(() -> alice.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> alice.electLeaders(org.apache.kafka.common.ElectionType.PREFERRED,
+                    java.util.Set.of(new org.apache.kafka.common.TopicPartition("ok-a", 0))).all().get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.ClusterAuthorizationException.class);
+            assertThat(admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId()).isNotNegative();
+        }
+    }
+
+    @Test
     void adminCallsSucceedForTheAuthorizedTopicsOfAMixedRequest() throws Exception {
         try (Admin alice = Admin.create(client("alice"))) {
             var created = alice.createTopics(List.of(new NewTopic("ok-new", 1, (short) 1),

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The feature levels of this broker (KIP-584): for each feature the range of levels Brook
@@ -84,6 +85,8 @@ public final class FeatureLevels {
 
     /** Kafka 4.4's {@code metadata.version} 4.4-IV2, the level whose APIs Brook serves. */
     public static final short METADATA_VERSION_4_4_IV2 = 33;
+
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     /** The first ApiVersions version that may list supported features whose minimum is 0 (KAFKA-17492). */
     static final short LEVEL_0_MIN_VERSION = 4;
@@ -241,6 +244,12 @@ public final class FeatureLevels {
         }
         this.operatorLevels = Collections.unmodifiableMap(stored);
         snapshot = snapshot(f, epoch);
+        listeners.forEach(Runnable::run);
+    }
+
+    /** Runs {@code listener} after every change {@link #finalizeLevels} makes (on its caller's thread). */
+    public synchronized void onFinalized(Runnable listener) {
+        listeners.add(listener);
     }
 
     /** Whether {@code level} is within the supported range of {@code l} (0, off, only when the range holds it). */

@@ -1,6 +1,7 @@
 package io.brook.server.config;
 
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A listener as written in {@code listeners} / {@code advertised.listeners}:
@@ -57,5 +58,15 @@ public record Listener(String name, String host, int port) {
 
     private static IllegalArgumentException invalid(String key, String spec, String why) {
         return new IllegalArgumentException("Invalid value '" + spec + "' for configuration " + key + ": " + why);
+    }
+
+    /**
+     * The one PLAINTEXT listener of an embedded broker: on {@code port} (0, any free port, when
+     * null) and on the host of the first of {@code listeners} (127.0.0.1 when null).
+     */
+    public static Listener embedded(String listeners, Integer port) {
+        String host = listeners == null ? "127.0.0.1"
+                : BrokerConfig.parse(Map.of(BrokerConfig.LISTENERS, listeners)).listener().host();
+        return new Listener("PLAINTEXT", host, port != null ? port : 0);
     }
 }

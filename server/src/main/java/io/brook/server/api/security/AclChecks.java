@@ -98,7 +98,7 @@ import java.util.function.BiFunction;
  * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
- * UpdateFeatures        ALTER cluster
+ * UpdateFeatures, ElectLeaders   ALTER cluster      DescribeQuorum  DESCRIBE cluster
  * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
  * AddOffsetsToTxn       WRITE transactional id, READ group
  * EndTxn                WRITE transactional id
@@ -279,7 +279,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     w.may(Acl.ALTER, Acl.CLUSTER, Acl.CLUSTER_NAME) ? null : w.cluster(Acl.CLUSTER_ACTION);
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
-            case UPDATE_FEATURES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case UPDATE_FEATURES, ELECT_LEADERS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case DESCRIBE_QUORUM -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
             case LIST_CONFIG_RESOURCES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
