@@ -212,6 +212,19 @@ final class Groups {
         }
     }
 
+    /**
+     * Finalizes {@code transaction.version} 2 (transactions V2, KIP-890) as an operator does with
+     * {@code kafka-features.sh upgrade}: Brook supports it but keeps 0 by default; Kafka 4.x
+     * formats a new cluster at 2 already, where this changes nothing.
+     */
+    static void enableTransactionsV2(String bootstrap) throws Exception {
+        try (Admin admin = admin(bootstrap)) {
+            admin.updateFeatures(Map.of("transaction.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 2,
+                    org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
+                    new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     static void await(Duration timeout, String what, BooleanSupplier done) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {

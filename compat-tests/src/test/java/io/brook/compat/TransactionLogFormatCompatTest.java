@@ -41,6 +41,7 @@ class TransactionLogFormatCompatTest {
         assumeTrue(System.getProperty("bootstrap.servers") == null, "reads the embedded Brook's internal topic");
         try (Brook brook = Brook.builder().port(0).config(Groups.BROKER_CONFIGS).start()) {
             String bootstrap = brook.bootstrapServers();
+            Groups.enableTransactionsV2(bootstrap);
             String topic = Groups.unique("txlog");
             String txnId = Groups.unique("txlog-txn");
             Groups.createTopic(bootstrap, topic, 1);

@@ -53,7 +53,7 @@ class TransactionsV2CompatTest {
     private static String bootstrap;
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         String external = System.getProperty("bootstrap.servers");
         if (external != null && !external.isBlank()) {
             bootstrap = external;
@@ -62,6 +62,7 @@ class TransactionsV2CompatTest {
             brook.faults().recordRequests();
             bootstrap = brook.bootstrapServers();
         }
+        Groups.enableTransactionsV2(bootstrap);
     }
 
     @AfterAll

@@ -132,8 +132,10 @@ public final class FeatureLevels {
                 ELIGIBLE_LEADER_REPLICAS_VERSION, SHARE_VERSION, STREAMS_VERSION)) {
             f.put(name, new Levels((short) 0, (short) 0, (short) 0));
         }
-        short txn = TransactionCoordinator.TRANSACTION_VERSION;
-        f.put(TRANSACTION_VERSION, new Levels((short) 0, txn, txn));
+        // transactions V2 is supported but not finalized by default: pipelined V2 produce requests
+        // to partitions not yet in the transaction can get a sequence refused (docs/transactions.md);
+        // an operator turns it on with kafka-features.sh upgrade --feature transaction.version=2
+        f.put(TRANSACTION_VERSION, new Levels((short) 0, TransactionCoordinator.TRANSACTION_VERSION, (short) 0));
         return new FeatureLevels(clock, f);
     }
 

@@ -19,8 +19,8 @@ class FeatureLevelsTest {
     void defaultsAreWhatBrookImplementsToday() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
         assertThat(f.finalizedLevel(FeatureLevels.METADATA_VERSION)).isEqualTo((short) 33);
-        // transactions V2 (KIP-890), finalized as Kafka 4.x formats a new cluster
-        assertThat(f.levels(FeatureLevels.TRANSACTION_VERSION)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 2, (short) 2));
+        // transactions V2 (KIP-890) supported, finalized by an operator (kafka-features.sh upgrade)
+        assertThat(f.levels(FeatureLevels.TRANSACTION_VERSION)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 2, (short) 0));
         for (String name : new String[] {FeatureLevels.KRAFT_VERSION,
                 FeatureLevels.GROUP_VERSION, FeatureLevels.ELIGIBLE_LEADER_REPLICAS_VERSION, FeatureLevels.SHARE_VERSION,
                 FeatureLevels.STREAMS_VERSION}) {
@@ -41,6 +41,7 @@ class FeatureLevelsTest {
         f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1);
         assertThat(f.finalizedLevel(FeatureLevels.GROUP_VERSION)).isEqualTo((short) 1);
         // the supported range may not be narrowed below the finalized level
+        f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
         assertThatThrownBy(() -> f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
