@@ -154,8 +154,8 @@ public final class Brook implements AutoCloseable {
         NetworkServer net = null;
         this.timer = clock == null ? new WheelTimer() : ClockTimer.following(clock);
         long t0 = System.nanoTime();
-        this.metrics = new BrokerMetrics(true, metricsRecording);
-        BrokerMetrics m = metrics;
+        BrokerMetrics m = new BrokerMetrics(true, metricsRecording);
+        this.metrics = m;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
         features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE));
@@ -184,7 +184,6 @@ public final class Brook implements AutoCloseable {
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
             this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor);
             features.onFinalized(() -> transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)));
-            transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION));
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
             GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
@@ -194,13 +193,11 @@ public final class Brook implements AutoCloseable {
             Listener httpListener = config.httpListener();
             if (httpListener != null) {
                 try {
-                    GroupCoordinator loading = groups;
-                    TransactionCoordinator loadingTxns = transactions;
                     // ready: recovered, listening, and __consumer_offsets and __transaction_state loaded (in the background)
                     this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m,
                             new ConsoleState(() -> topics.all().stream()
                                     .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
-                            pool, () -> ready && loading.loaded().isDone() && loadingTxns.loaded().isDone());
+                            pool, () -> ready && groups.loaded().isDone() && transactions.loaded().isDone());
                 } catch (IllegalStateException e) {
                     if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
                         throw e;

@@ -377,7 +377,7 @@ public final class GroupCoordinator implements AutoCloseable {
             boolean v3 = version >= 3;
             return txnOffsets.commit(request.groupId(), request.producerId(), request.producerEpoch(),
                     v3 ? request.generationIdOrMemberEpoch() : -1, v3 ? request.memberId() : "",
-                    v3 ? request.groupInstanceId() : null, partitions).thenApply(GroupCoordinator::toTxnCommitResponse);
+                    v3 ? request.groupInstanceId() : null, partitions).thenApply(TxnOffsets::toResponse);
         }, e -> {
             List<PartitionResult> failed = new ArrayList<>();
             for (TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic t : request.topics()) {
@@ -385,18 +385,8 @@ public final class GroupCoordinator implements AutoCloseable {
                     failed.add(new PartitionResult(t.name(), p.partitionIndex(), e));
                 }
             }
-            return toTxnCommitResponse(failed);
+            return TxnOffsets.toResponse(failed);
         });
-    }
-
-    private static TxnOffsetCommitResponse toTxnCommitResponse(List<PartitionResult> results) {
-        Map<String, TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic> topics = new LinkedHashMap<>();
-        for (PartitionResult r : results) {
-            topics.computeIfAbsent(r.topic(), n -> new TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic().name(n))
-                    .partitions().add(new TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition()
-                            .partitionIndex(r.partition()).errorCode(r.error().code()));
-        }
-        return new TxnOffsetCommitResponse().topics(new ArrayList<>(topics.values()));
     }
 
     /**
@@ -422,22 +412,11 @@ public final class GroupCoordinator implements AutoCloseable {
                 return;
             }
             try {
-                List<CompletableFuture<Void>> writes = new ArrayList<>();
-                for (int p : partitions) {
-                    if (p < 0 || p >= config.offsetsTopicPartitions()) continue;
-                    Errors notLoaded = switch (loader.state(p)) {
-                        case ACTIVE -> Errors.NONE;
-                        case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-                        case FAILED -> Errors.NOT_COORDINATOR;
-                    };
-                    if (notLoaded != Errors.NONE) {
-                        writes.add(CompletableFuture.failedFuture(new CoordinatorMarkerException(notLoaded,
-                                GroupCoordinatorConfig.OFFSETS_TOPIC + "-" + p + " is not loaded")));
-                        continue;
-                    }
-                    writes.add(txnOffsets.complete(p, producerId, producerEpoch, commit));
-                }
-                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> {
+                txnOffsets.completeIn(partitions, p -> switch (loader.state(p)) {
+                    case ACTIVE -> Errors.NONE;
+                    case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+                    case FAILED -> Errors.NOT_COORDINATOR;
+                }, producerId, producerEpoch, commit).whenComplete((v, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {

@@ -3,6 +3,7 @@ package io.brook.coordinator.group;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
+import io.brook.wire.message.TxnOffsetCommitResponse;
 import io.brook.wire.protocol.Errors;
 
 /**
@@ -134,6 +136,27 @@ final class TxnOffsets {
     }
 
     /**
+     * {@link #complete} in each of {@code partitions} of {@code __consumer_offsets} (those out of
+     * range are skipped); a partition whose {@code notLoaded} error is not NONE fails the result
+     * with {@link CoordinatorMarkerException}, so that the caller writes the markers again.
+     */
+    CompletableFuture<Void> completeIn(Set<Integer> partitions, java.util.function.IntFunction<Errors> notLoaded,
+                                       long producerId, short producerEpoch, boolean commit) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int p : partitions) {
+            if (p < 0 || p >= config.offsetsTopicPartitions()) {
+                continue;
+            }
+            Errors e = notLoaded.apply(p);
+            writes.add(e != Errors.NONE
+                    ? CompletableFuture.failedFuture(new CoordinatorMarkerException(e,
+                            GroupCoordinatorConfig.OFFSETS_TOPIC + "-" + p + " is not loaded"))
+                    : complete(p, producerId, producerEpoch, commit));
+        }
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /**
      * Writes the marker of {@code producerId}'s transaction into {@code partition} and applies it
      * once durable.
      *
@@ -142,5 +165,16 @@ final class TxnOffsets {
     CompletableFuture<Void> complete(int partition, long producerId, short producerEpoch, boolean commit) {
         return writer.write(partition, List.of(CoordinatorRecord.marker(partition, producerId, producerEpoch, commit)))
                 .thenRun(() -> applyMarker(partition, producerId, commit));
+    }
+
+    /** The TxnOffsetCommit answer: each partition with its error, grouped by topic. */
+    static TxnOffsetCommitResponse toResponse(List<PartitionResult> results) {
+        Map<String, TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic> topics = new LinkedHashMap<>();
+        for (PartitionResult r : results) {
+            topics.computeIfAbsent(r.topic(), n -> new TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic().name(n))
+                    .partitions().add(new TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition()
+                            .partitionIndex(r.partition()).errorCode(r.error().code()));
+        }
+        return new TxnOffsetCommitResponse().topics(new ArrayList<>(topics.values()));
     }
 }

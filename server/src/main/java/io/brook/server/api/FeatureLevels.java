@@ -249,9 +249,10 @@ public final class FeatureLevels {
         listeners.forEach(Runnable::run);
     }
 
-    /** Runs {@code listener} after every change {@link #finalizeLevels} makes (on its caller's thread). */
+    /** Runs {@code listener} now and after every change {@link #finalizeLevels} makes (on its caller's thread). */
     public synchronized void onFinalized(Runnable listener) {
         listeners.add(listener);
+        listener.run();
     }
 
     /** Whether {@code level} is within the supported range of {@code l} (0, off, only when the range holds it). */
