@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.brook.server.Brook;
+import io.brook.testkit.Await;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -58,10 +59,24 @@ class TransactionLogFormatCompatTest {
                     producer.commitTransaction();
                 }
             }
-            List<ConsumerRecord<byte[], byte[]>> records = readTransactionLog(bootstrap);
+            // the CompleteCommit record follows the markers, after EndTxn is answered
+            String[] last = new String[1];
+            Await.until("the transactional id's CompleteCommit record", Duration.ofSeconds(30), () -> {
+                last[0] = lastMetadata(bootstrap, txnId);
+                return last[0] != null && last[0].matches("(?s).*state=(CompleteCommit|COMPLETE_COMMIT).*");
+            });
+            assertThat(last[0]).as("the transactional id's last record").isNotNull()
+                    .contains("producerEpoch=2", "clientTransactionVersion=TV_2")
+                    .containsPattern("state=(CompleteCommit|COMPLETE_COMMIT)");
+        }
+    }
+
+    /** Kafka's reading of {@code txnId}'s last record in {@code __transaction_state}, or null. */
+    private static String lastMetadata(String bootstrap, String txnId) {
+        try {
             Method read = Class.forName(READER).getMethod("read", ByteBuffer.class, ByteBuffer.class);
             String last = null;
-            for (ConsumerRecord<byte[], byte[]> r : records) {
+            for (ConsumerRecord<byte[], byte[]> r : readTransactionLog(bootstrap)) {
                 Object result = read.invoke(null, ByteBuffer.wrap(r.key()), r.value() == null ? null : ByteBuffer.wrap(r.value()));
                 assertThat(result.getClass().getSimpleName()).as("Kafka's reading of %s", result).isIn("TxnRecord", "TxnTombstone");
                 if (result.getClass().getSimpleName().equals("TxnRecord")
@@ -69,9 +84,9 @@ class TransactionLogFormatCompatTest {
                     last = result.getClass().getMethod("metadata").invoke(result).toString();
                 }
             }
-            assertThat(last).as("the transactional id's last record").isNotNull()
-                    .contains("producerEpoch=2", "clientTransactionVersion=TV_2")
-                    .containsPattern("state=(CompleteCommit|COMPLETE_COMMIT)");
+            return last;
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
