@@ -31,6 +31,14 @@ import java.util.concurrent.CompletableFuture;
  * transaction is still being written), loading or unavailable; the coordinator's error otherwise
  * (INVALID_PRODUCER_ID_MAPPING, INVALID_TXN_STATE).
  *
+ * <p>A partition is only added by the producer's first batch of the transaction there, sequence 0
+ * (V2 starts every transaction at a new epoch, and so at sequence 0): a later batch of a partition
+ * not yet added is answered OUT_OF_ORDER_SEQUENCE_NUMBER without adding it, which the producer
+ * retries while its batch before is unacknowledged (Kafka keeps the lowest sequence of the
+ * requests awaiting verification and refuses a higher one the same way). Otherwise a later batch
+ * could be the first one appended, and the retry of the first then be refused for good.
+ * {@link TxnProduceOrder} keeps a producer's requests from overtaking one that waits here.
+ *
  * <p>Stateless; any thread. The returned future completes on the coordinator's thread.
  */
 final class ImplicitTxnPartitions {
@@ -57,6 +65,7 @@ final class ImplicitTxnPartitions {
     static CompletableFuture<Map<TopicPartition, Errors>> addMissing(TransactionCoordinator txns, String transactionalId,
             List<TopicProduceData> topicData, Topics topics) {
         Map<ProducerEpoch, Map<String, Set<Integer>>> missing = new LinkedHashMap<>();
+        Map<TopicPartition, Errors> outOfOrder = new HashMap<>();
         RecordBatch batch = new RecordBatch();
         for (TopicProduceData td : topicData) {
             Topic topic = td.name() == null ? null : topics.get(td.name());
@@ -77,12 +86,20 @@ final class ImplicitTxnPartitions {
                         || txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
                     continue;
                 }
+                if (batch.baseSequence() != 0 && txns.verifyAppend(batch.producerId(), batch.producerEpoch(), td.name(),
+                        pd.index()) != Errors.INVALID_PRODUCER_EPOCH) {
+                    // not the producer's first batch here in this transaction: that one has not
+                    // been appended yet (it was refused, or is on its way); the producer retries
+                    // this one after it
+                    outOfOrder.put(new TopicPartition(td.name(), pd.index()), Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+                    continue;
+                }
                 missing.computeIfAbsent(new ProducerEpoch(batch.producerId(), batch.producerEpoch()), k -> new HashMap<>())
                         .computeIfAbsent(td.name(), k -> new TreeSet<>()).add(pd.index());
             }
         }
         if (missing.isEmpty()) {
-            return null;
+            return outOfOrder.isEmpty() ? null : CompletableFuture.completedFuture(outOfOrder);
         }
         List<CompletableFuture<Map<TopicPartition, Errors>>> each = new ArrayList<>(missing.size());
         for (Map.Entry<ProducerEpoch, Map<String, Set<Integer>>> m : missing.entrySet()) {
@@ -98,7 +115,7 @@ final class ImplicitTxnPartitions {
                     }));
         }
         return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-            Map<TopicPartition, Errors> all = new HashMap<>();
+            Map<TopicPartition, Errors> all = new HashMap<>(outOfOrder);
             each.forEach(f -> all.putAll(f.join()));
             return all;
         });
