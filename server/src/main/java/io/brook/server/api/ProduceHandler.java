@@ -74,6 +74,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     private final BrokerContext broker;
     private final ClientQuotas quotas;
     private final TxnProduceOrder order = new TxnProduceOrder();
+    private final AddingSequences addingSequences = new AddingSequences();
 
     ProduceHandler(BrokerContext broker) {
         this(broker, ClientQuotas.none());
@@ -146,7 +147,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             List<TopicProduceData> topicData, TransactionCoordinator txns, Topics topics, boolean detached) {
         try {
             CompletableFuture<Map<ImplicitTxnPartitions.TopicPartition, Errors>> added =
-                    ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics);
+                    ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics,
+                            addingSequences);
             if (added == null) {
                 appendAll(ctx, request, version, topicData, Map.of());
                 return null;
