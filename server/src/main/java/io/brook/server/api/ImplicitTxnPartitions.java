@@ -31,7 +31,15 @@ import java.util.concurrent.CompletableFuture;
  * transaction is still being written), loading or unavailable; the coordinator's error otherwise
  * (INVALID_PRODUCER_ID_MAPPING, INVALID_TXN_STATE).
  *
- * <p>Stateless; any thread. The returned future completes on the coordinator's thread.
+ * <p>A batch whose sequence is above that of an earlier batch that tried to add the same partition
+ * ({@link AddingSequences}; refused with a retriable error or still on its way) is answered
+ * OUT_OF_ORDER_SEQUENCE_NUMBER without adding it, which the producer retries while the batch
+ * before it is unacknowledged, as Kafka's verification does. Otherwise the later batch could be
+ * appended first and the retry of the earlier one be refused for good.
+ * {@link TxnProduceOrder} keeps a producer's requests from overtaking one that waits here.
+ *
+ * <p>Stateless (the sequences are the caller's); any thread. The returned future completes on the
+ * coordinator's thread.
  */
 final class ImplicitTxnPartitions {
 
@@ -55,8 +63,9 @@ final class ImplicitTxnPartitions {
      * @return completes with the partitions that could not be added and their errors
      */
     static CompletableFuture<Map<TopicPartition, Errors>> addMissing(TransactionCoordinator txns, String transactionalId,
-            List<TopicProduceData> topicData, Topics topics) {
+            List<TopicProduceData> topicData, Topics topics, AddingSequences sequences) {
         Map<ProducerEpoch, Map<String, Set<Integer>>> missing = new LinkedHashMap<>();
+        Map<TopicPartition, Errors> outOfOrder = new HashMap<>();
         RecordBatch batch = new RecordBatch();
         for (TopicProduceData td : topicData) {
             Topic topic = td.name() == null ? null : topics.get(td.name());
@@ -73,8 +82,20 @@ final class ImplicitTxnPartitions {
                     continue;
                 }
                 batch.wrap(buf, buf.position());
-                if (!batch.isTransactional()
-                        || txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
+                if (!batch.isTransactional()) {
+                    continue;
+                }
+                TopicPartition tp = new TopicPartition(td.name(), pd.index());
+                if (txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
+                    sequences.added(transactionalId, tp);
+                    continue;
+                }
+                if (!sequences.tryAdd(transactionalId, batch.producerId(), batch.producerEpoch(), tp, batch.baseSequence())
+                        && txns.verifyAppend(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())
+                                != Errors.INVALID_PRODUCER_EPOCH) {
+                    // a batch before this one tried to add the partition and has not been
+                    // appended yet: the producer retries this one after it
+                    outOfOrder.put(tp, Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
                     continue;
                 }
                 missing.computeIfAbsent(new ProducerEpoch(batch.producerId(), batch.producerEpoch()), k -> new HashMap<>())
@@ -82,7 +103,7 @@ final class ImplicitTxnPartitions {
             }
         }
         if (missing.isEmpty()) {
-            return null;
+            return outOfOrder.isEmpty() ? null : CompletableFuture.completedFuture(outOfOrder);
         }
         List<CompletableFuture<Map<TopicPartition, Errors>>> each = new ArrayList<>(missing.size());
         for (Map.Entry<ProducerEpoch, Map<String, Set<Integer>>> m : missing.entrySet()) {
@@ -93,12 +114,15 @@ final class ImplicitTxnPartitions {
                         Map<TopicPartition, Errors> refused = new HashMap<>();
                         if (error != Errors.NONE) {
                             m.getValue().forEach((t, ps) -> ps.forEach(p -> refused.put(new TopicPartition(t, p), error)));
+                        } else {
+                            m.getValue().forEach((t, ps) -> ps.forEach(
+                                    p -> sequences.added(transactionalId, new TopicPartition(t, p))));
                         }
                         return refused;
                     }));
         }
         return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-            Map<TopicPartition, Errors> all = new HashMap<>();
+            Map<TopicPartition, Errors> all = new HashMap<>(outOfOrder);
             each.forEach(f -> all.putAll(f.join()));
             return all;
         });

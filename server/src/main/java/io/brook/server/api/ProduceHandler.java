@@ -73,6 +73,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
     private final BrokerContext broker;
     private final ClientQuotas quotas;
+    private final TxnProduceOrder order = new TxnProduceOrder();
+    private final AddingSequences addingSequences = new AddingSequences();
 
     ProduceHandler(BrokerContext broker) {
         this(broker, ClientQuotas.none());
@@ -124,23 +126,51 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 (t, parts) -> new TopicProduceData().name(t.name()).topicId(t.topicId()).partitionData(parts));
         TransactionCoordinator txns = broker.transactions();
         if (version >= ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION && request.transactionalId() != null && txns != null) {
-            CompletableFuture<Map<ImplicitTxnPartitions.TopicPartition, Errors>> added =
-                    ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics);
-            if (added != null) {
-                // the request's frame is released when its connection closes: what is appended
-                // after the wait must not read from it
+            // the request's frame is released when its connection closes: what is appended
+            // after a wait must not read from it
+            boolean[] detached = {false};
+            order.run(request.transactionalId(), ctx.nonBlockingExecutor(), () -> {
                 detachRecords(topicData);
-                added.whenComplete((refused, x) -> ctx.nonBlockingExecutor().execute(() -> {
-                    try {
-                        appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused);
-                    } catch (RuntimeException e) {
-                        ctx.fail(e);
-                    }
-                }));
-                return;
-            }
+                detached[0] = true;
+            }, () -> appendV2(ctx, request, version, topicData, txns, topics, detached[0]));
+            return;
         }
         appendAll(ctx, request, version, topicData, Map.of());
+    }
+
+    /**
+     * A transactional Produce v12+: adds the partitions not yet in the transaction, then appends.
+     *
+     * @return completes once appended when the request waited for the coordinator, else null
+     */
+    private CompletableFuture<?> appendV2(RequestContext ctx, ProduceRequest request, short version,
+            List<TopicProduceData> topicData, TransactionCoordinator txns, Topics topics, boolean detached) {
+        try {
+            CompletableFuture<Map<ImplicitTxnPartitions.TopicPartition, Errors>> added =
+                    ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics,
+                            addingSequences);
+            if (added == null) {
+                appendAll(ctx, request, version, topicData, Map.of());
+                return null;
+            }
+            if (!detached) {
+                detachRecords(topicData);
+            }
+            CompletableFuture<Void> appended = new CompletableFuture<>();
+            added.whenComplete((refused, x) -> ctx.nonBlockingExecutor().execute(() -> {
+                try {
+                    appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused);
+                } catch (RuntimeException e) {
+                    ctx.fail(e);
+                } finally {
+                    appended.complete(null);
+                }
+            }));
+            return appended;
+        } catch (RuntimeException e) {
+            ctx.fail(e);
+            return null;
+        }
     }
 
     /** Replaces each partition's records, a view of the request's frame, with a copy on the heap. */
