@@ -17,6 +17,16 @@ final class FileRegions {
     private FileRegions() {
     }
 
+    /**
+     * Whether {@code file}'s channel can be sent with {@code sendfile(2)}: only the JDK's own file
+     * channel. The epoll transport takes the descriptor out of a {@link DefaultFileRegion}'s
+     * channel natively, which for any other class (the fault hooks' channel of a test broker)
+     * reads a field that is not there and crashes the JVM; such files are copied instead.
+     */
+    static boolean sendable(FileRecords file) {
+        return file.channel().getClass().getName().startsWith("sun.nio.ch.");
+    }
+
     /** A region for {@code records}, or null when they are not file-backed. */
     static Object regionOf(Records records) {
         if (records instanceof FileRecords file) {

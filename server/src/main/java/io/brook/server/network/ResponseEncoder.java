@@ -171,7 +171,8 @@ final class ResponseEncoder implements ProtocolWriter {
             }
             return;
         }
-        if (records instanceof FileRecords file && size < COPY_FILE_RECORDS_BELOW && copied + size <= COPY_BUDGET) {
+        if (records instanceof FileRecords file
+                && (size < COPY_FILE_RECORDS_BELOW && copied + size <= COPY_BUDGET || !FileRegions.sendable(file))) {
             copyFromFile(file, size);
             copied += size;
             return;
