@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -223,6 +224,31 @@ final class Groups {
                     org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
                     new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Every value of {@code topic}'s first {@code partitions} partitions up to their end, read from
+     * the beginning with read_committed or read_uncommitted.
+     */
+    static List<String> readValues(String bootstrap, String topic, int partitions, boolean readCommitted) {
+        Properties p = consumerProps(bootstrap, unique("reader"));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = consumer(p)) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int i = 0; i < partitions; i++) {
+                tps.add(new TopicPartition(topic, i));
+            }
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            pollUntil(Duration.ofSeconds(30), () -> "positions " + end, () -> {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+                    values.add(r.value());
+                }
+            }, () -> tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp)));
+        }
+        return values;
     }
 
     static void await(Duration timeout, String what, BooleanSupplier done) {

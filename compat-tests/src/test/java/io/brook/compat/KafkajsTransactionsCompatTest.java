@@ -2,18 +2,13 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -72,24 +67,7 @@ class KafkajsTransactionsCompatTest {
 
     /** Every value of the topic up to its end for this isolation level, read with the Java consumer. */
     private static List<String> readAll(String topic, int partitions, boolean readCommitted) {
-        Properties p = Groups.consumerProps(cluster.bootstrapServers(), Groups.unique("reader"));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Groups.consumer(p)) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int i = 0; i < partitions; i++) {
-                tps.add(new TopicPartition(topic, i));
-            }
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            Groups.pollUntil(Duration.ofSeconds(30), () -> "positions " + end, () -> {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }, () -> tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp)));
-        }
-        return values;
+        return Groups.readValues(cluster.bootstrapServers(), topic, partitions, readCommitted);
     }
 
     @Test

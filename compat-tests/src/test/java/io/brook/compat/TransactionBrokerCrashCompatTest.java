@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.brook.server.Brook;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -14,9 +13,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -139,20 +135,6 @@ class TransactionBrokerCrashCompatTest {
 
     /** Every value of the topic up to its end for this isolation level. */
     private static List<String> readAll(String bootstrap, String topic, boolean readCommitted) {
-        Properties p = Groups.consumerProps(bootstrap, Groups.unique("reader"));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Groups.consumer(p)) {
-            List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            Groups.pollUntil(Duration.ofSeconds(30), () -> "positions " + end, () -> {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }, () -> tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp)));
-        }
-        return values;
+        return Groups.readValues(bootstrap, topic, 2, readCommitted);
     }
 }

@@ -19,10 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -180,21 +177,7 @@ class TransactionsV2CompatTest {
 
     /** Every value of both partitions a read_committed consumer reads up to the end. */
     private static List<String> readCommitted(String topic) {
-        Properties p = Groups.consumerProps(bootstrap, Groups.unique("v2-reader"));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Groups.consumer(p)) {
-            List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            Groups.pollUntil(Duration.ofSeconds(30), () -> "positions " + end, () -> {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }, () -> tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp)));
-        }
-        return values;
+        return Groups.readValues(bootstrap, topic, 2, true);
     }
 
     private static List<RecordedRequest> requestsOf(String clientId) {

@@ -3,19 +3,13 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.Brook;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,23 +85,6 @@ class TransactionsV2PipelinedCompatTest {
 
     /** Every value of the topic a read_committed consumer reads up to the end. */
     private static List<String> readCommitted(String topic) {
-        Properties p = Groups.consumerProps(bootstrap, Groups.unique("v2-pipelined-reader"));
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> c = Groups.consumer(p)) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int i = 0; i < PARTITIONS; i++) {
-                tps.add(new TopicPartition(topic, i));
-            }
-            c.assign(tps);
-            c.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = c.endOffsets(tps);
-            Groups.pollUntil(Duration.ofSeconds(30), () -> "positions " + end, () -> {
-                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }, () -> tps.stream().allMatch(tp -> c.position(tp) >= end.get(tp)));
-        }
-        return values;
+        return Groups.readValues(bootstrap, topic, PARTITIONS, true);
     }
 }
