@@ -1,0 +1,73 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.controller.ProducerIdBlock;
+import io.brook.cluster.metadata.MetadataImage;
+import java.io.Closeable;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * One node's membership in a Brook cluster, as the broker on that node uses it: the metadata
+ * image this node has applied, the controller's decisions asked for from any node, and this
+ * broker's registration. The broker never talks to Ratis itself; it reads the image, listens for
+ * its changes and asks for decisions here.
+ *
+ * <p>Every decision future completes only once the decision's records are committed <em>and
+ * applied to this node's image</em>, so a caller that waits for it reads its own write. A refused
+ * decision fails with a {@link io.brook.cluster.controller.ControllerException} carrying Kafka's
+ * error ({@link io.brook.cluster.controller.ControllerError}); a decision that could not reach a
+ * controller in time fails with NOT_CONTROLLER (retriable).
+ */
+public interface ClusterMember extends Closeable {
+
+    /** This node's {@code node.id}: its broker id and, on a voter, its Raft peer id. */
+    int nodeId();
+
+    /** The cluster id every node of this cluster shares. */
+    String clusterId();
+
+    /**
+     * Reads this node's image under the state machine's lock. {@code reader} must be short and
+     * must not keep references into the image (copy what it keeps).
+     */
+    <T> T read(Function<MetadataImage, T> reader);
+
+    /** The index of the last metadata entry applied here, -1 before any. */
+    long lastAppliedIndex();
+
+    /**
+     * Registers {@code listener} to run after every entry applied to this node's image (on the
+     * apply thread: it must be quick and must not block or ask for decisions synchronously).
+     */
+    void onChange(Runnable listener);
+
+    /** The controller (the Ratis leader) as this node knows it, or -1 while none is known. */
+    int controllerId();
+
+    /** This broker's epoch from its current registration, or -1 before it is registered. */
+    long brokerEpoch();
+
+    /** Completes once this broker is registered and unfenced (it may lead partitions). */
+    CompletableFuture<Void> unfenced();
+
+    /** Creates a topic with its partitions placed over the live brokers; completes with its id. */
+    CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
+                                        Map<String, String> configs);
+
+    /** Grows a topic to {@code totalCount} partitions. */
+    CompletableFuture<Void> createPartitions(String name, int totalCount);
+
+    /** Deletes a topic with its partitions and configs. */
+    CompletableFuture<Void> deleteTopic(String name);
+
+    /** Sets ({@code value} non-null) or removes ({@code value} null) one topic config. */
+    CompletableFuture<Void> alterTopicConfig(String topic, String key, String value);
+
+    /** A block of producer ids that belongs to this broker. */
+    CompletableFuture<ProducerIdBlock> allocateProducerIds();
+
+    /** The quorum as this node sees it, for DescribeQuorum (API 55) and operators. */
+    QuorumStatus quorumStatus();
+}
