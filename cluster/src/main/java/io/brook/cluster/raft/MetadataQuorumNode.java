@@ -186,7 +186,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                     .setRetryPolicy(RetryPolicies.noRetry()).build()) {
                 served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
                 if (served.contains(group.getGroupId())) {
-                    checkSameVoters(config, group, peer, c.getGroupManagementApi(peer.getId()).info(group.getGroupId()));
+                    GroupInfoReply info = c.getGroupManagementApi(peer.getId()).info(group.getGroupId());
+                    checkSameVoters(config, group, peer, info);
                 }
             } catch (ClusterMembershipException e) {
                 throw e;
