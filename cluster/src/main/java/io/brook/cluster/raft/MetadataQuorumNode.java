@@ -6,6 +6,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -121,6 +122,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
         boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
         checkVoters(config, group, props);
+        checkPortFree(config);
         if (!known) {
             QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
         }
@@ -205,6 +207,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static void checkVoters(QuorumConfig config, RaftGroup group, RaftProperties props) {
         for (RaftPeer peer : group.getPeers()) {
             if (peer.getId().equals(peerId(config.nodeId()))) {
+                checkSelfNotRunning(config, group, peer, props);
                 continue;
             }
             List<RaftGroupId> served;
@@ -229,6 +232,39 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                         + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
             }
         }
+    }
+
+    /**
+     * Ratis ends the whole JVM ({@code System.exit}) when its gRPC server cannot bind, so a port
+     * taken by another process is found here first and refused with an exception.
+     */
+    private static void checkPortFree(QuorumConfig config) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(config.address().getHostString(), config.address().getPort());
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(address);
+        } catch (IOException e) {
+            throw new IOException("node " + config.nodeId() + " cannot listen on " + address + ", its address in "
+                    + QuorumConfig.CONTROLLER_QUORUM_VOTERS + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A Raft server that already answers at this node's own voter address is another process with
+     * this {@code node.id} (or this node, started twice): refused with that said, rather than with
+     * the port's bind error.
+     */
+    private static void checkSelfNotRunning(QuorumConfig config, RaftGroup group, RaftPeer self, RaftProperties props) {
+        try (RaftClient c = RaftClient.newBuilder().setProperties(props)
+                .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), self))
+                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            c.getGroupManagementApi(self.getId()).list();
+        } catch (IOException | RuntimeException e) {
+            return; // nothing answers there: the address is ours to take
+        }
+        throw new ClusterMembershipException("node " + config.nodeId() + ": a metadata quorum server already answers at "
+                + self.getAddress() + ", this node's address in " + QuorumConfig.CONTROLLER_QUORUM_VOTERS
+                + ": another process runs with node.id " + config.nodeId());
     }
 
     /**
