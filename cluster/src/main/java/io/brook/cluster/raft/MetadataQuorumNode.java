@@ -342,6 +342,17 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         return stateMachine.lastAppliedIndex();
     }
 
+    /**
+     * Asks the leader to hand leadership (and so the controller) to voter {@code nodeId}, for
+     * operators before a planned stop of the leader; waits up to {@code timeoutMs}.
+     */
+    public void transferLeadership(int nodeId, long timeoutMs) throws IOException {
+        RaftClientReply reply = client.admin().transferLeadership(peerId(nodeId), timeoutMs);
+        if (!reply.isSuccess()) {
+            throw new IOException("leadership did not move to node " + nodeId, reply.getException());
+        }
+    }
+
     /** Takes a snapshot of this node's state machine now; returns its log index. */
     public long takeSnapshot() throws IOException {
         RaftClientReply reply = client.getSnapshotManagementApi(selfId)
@@ -368,6 +379,20 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     public boolean isLeader() {
         DivisionInfo info = info();
         return info != null && info.isLeader();
+    }
+
+    /**
+     * Whether this node is the leader, ready (its term's first entry is committed), and has
+     * applied every entry committed so far, so that its image holds every earlier term's decisions.
+     */
+    public boolean isLeaderCaughtUp() {
+        RaftServer.Division d = division();
+        if (d == null) {
+            return false;
+        }
+        DivisionInfo info = d.getInfo();
+        return info.isLeader() && info.isLeaderReady()
+                && stateMachine.lastAppliedIndex() >= d.getRaftLog().getLastCommittedIndex();
     }
 
     /** The node id of the leader as this node knows it, if it knows one. */

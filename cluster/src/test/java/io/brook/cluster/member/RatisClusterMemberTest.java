@@ -161,6 +161,27 @@ class RatisClusterMemberTest {
     }
 
     @Test
+    void whenLeadershipMovesTheNewControllerAnswersAtOnce() throws Exception {
+        startAllAndAwaitUnfenced();
+        ClusterMember first = nodes.awaitController();
+        ClusterMember next = aFollower(first);
+        ((RatisClusterMember) first).quorumNode().transferLeadership(next.nodeId(), 10_000);
+        Await.until("node " + next.nodeId() + " is the controller everywhere", WAIT,
+                () -> nodes.members.values().stream().allMatch(m -> m.controllerId() == next.nodeId()));
+
+        // a heartbeat of an unfenced broker appends nothing: its answer names the new leader's
+        // applied index, which may be the leader's first entry of its term (not a record)
+        for (ClusterMember m : nodes.members.values()) {
+            ((RatisClusterMember) m).channel().ask(new ControllerRequest.Heartbeat(m.nodeId(), m.brokerEpoch()),
+                    Object.class).get(10, TimeUnit.SECONDS);
+        }
+        UUID id = first.createTopic("moved", 3, 3, Map.of()).get(30, TimeUnit.SECONDS);
+        assertThat(first.<UUID>read(image -> image.topicId("moved"))).isEqualTo(id);
+        nodes.awaitEverywhere("three unfenced brokers", image -> unfenced(image, 1) && unfenced(image, 2)
+                && unfenced(image, 3));
+    }
+
+    @Test
     void aBrokerThatStopsHeartbeatingIsFencedAndUnfencedWhenItComesBack() throws Exception {
         startAllAndAwaitUnfenced();
         ClusterMember controller = nodes.awaitController();
