@@ -6,7 +6,6 @@ import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -122,7 +121,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
         boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
         checkVoters(config, group, props);
-        checkPortFree(config);
+        ControllerAddressCheck.requireFree(config);
         if (!known) {
             QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
         }
@@ -231,21 +230,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                         + peer.getId() + " at " + peer.getAddress() + " serves another cluster (metadata group "
                         + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
             }
-        }
-    }
-
-    /**
-     * Ratis ends the whole JVM ({@code System.exit}) when its gRPC server cannot bind, so a port
-     * taken by another process is found here first and refused with an exception.
-     */
-    private static void checkPortFree(QuorumConfig config) throws IOException {
-        InetSocketAddress address = new InetSocketAddress(config.address().getHostString(), config.address().getPort());
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.setReuseAddress(true);
-            probe.bind(address);
-        } catch (IOException e) {
-            throw new IOException("node " + config.nodeId() + " cannot listen on " + address + ", its address in "
-                    + QuorumConfig.CONTROLLER_QUORUM_VOTERS + ": " + e.getMessage(), e);
         }
     }
 

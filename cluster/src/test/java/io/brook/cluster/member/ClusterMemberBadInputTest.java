@@ -12,7 +12,6 @@ import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.FreePorts;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.testkit.Await;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
@@ -133,8 +132,8 @@ class ClusterMemberBadInputTest {
 
             // Ratis would end the JVM on the failed bind; the node refuses to start instead
             assertThatThrownBy(() -> nodes.start(3))
-                    .isInstanceOf(IOException.class)
-                    .hasMessageContaining("node 3 cannot listen on");
+                    .isInstanceOf(ClusterMembershipException.class)
+                    .hasMessageContaining("is already in use by another process");
         }
         nodes.start(3).unfenced().get(30, TimeUnit.SECONDS);
         awaitNothingLost();
