@@ -37,6 +37,9 @@ public final class MetadataScaling {
                 System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, System.getProperty("os.name")
                         + " " + System.getProperty("os.version"));
 
+        // first, while the heap holds nothing else the later sections leave behind
+        new PartitionCosts(out, work).measure(quick ? 200 : 1000);
+
         List<Integer> brokerCounts = quick ? List.of(10, 100) : List.of(10, 100, 1000);
         List<SyntheticCluster> big = brokerCounts.stream().map(b -> new SyntheticCluster(b, 100_000)).toList();
 
@@ -66,14 +69,14 @@ public final class MetadataScaling {
         }
 
         QuorumCosts quorum = new QuorumCosts(out, work);
+        quorum.oneVoter(big.get(0), false); // warm-up: the first run pays for class loading and the JIT
         quorum.oneVoterHeader();
         for (SyntheticCluster c : big) {
-            quorum.oneVoter(c);
+            quorum.oneVoter(c, true);
         }
         quorum.threeVoters(quick ? 500 : 2000, quick ? 1000 : 5000);
 
-        new PartitionCosts(out, work).measure(quick ? 200 : 1000);
-
+        QuorumCosts.deleteTree(work);
         out.writeTo(file);
         System.out.println("figures written to " + file.toAbsolutePath());
     }

@@ -87,6 +87,7 @@ final class PartitionCosts {
             Usage written = usage(data);
             row("per partition, one 100 B record", written, base, count);
         }
+        QuorumCosts.deleteTree(data);
     }
 
     private void row(String state, Usage u, Usage base, int count) {

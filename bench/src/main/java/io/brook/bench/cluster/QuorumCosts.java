@@ -1,5 +1,7 @@
 package io.brook.bench.cluster;
 
+import io.brook.cluster.controller.Controller;
+import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.raft.AppendResult;
@@ -12,12 +14,14 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +36,8 @@ import java.util.stream.Stream;
  *       that log (no snapshot), a snapshot taken on request (encode, CRC, write, fsync, rename,
  *       MD5), and the start-up of a voter that loads it;
  *   <li>three voters in this JVM: the latency of one small batch at a time, and the throughput
- *       of many batches in flight, of one record and of a topic's 101 records.
+ *       of many batches in flight, of one record and of a topic's 101 records; and how long a
+ *       heartbeat waits behind the controller's queued decisions.
  * </ul>
  */
 final class QuorumCosts {
@@ -78,7 +83,7 @@ final class QuorumCosts {
     }
 
     /** Appends the log that built {@code c} to a fresh one-voter quorum, then restarts it twice. */
-    void oneVoter(SyntheticCluster c) throws Exception {
+    void oneVoter(SyntheticCluster c, boolean print) throws Exception {
         Path meta = Files.createTempDirectory(dir, "voter");
         Map<Integer, InetSocketAddress> voters = Map.of(1, InetSocketAddress.createUnresolved("127.0.0.1", freePort()));
         QuorumConfig config = voter(1, voters, meta);
@@ -102,21 +107,34 @@ final class QuorumCosts {
             snapshotBytes = snapshotBytes(meta);
         }
         long loadNs = restart(config, lastIndex, "snapshot");
-        out.line("%-48s %,10d %12.2f %12.2f %12.1f %,12d %12.2f", c, log.size(), appendNs / 1e9, replayNs / 1e9,
-                Figures.ms((double) snapshotNs), snapshotBytes, loadNs / 1e9);
+        if (print) {
+            out.line("%-48s %,10d %12.2f %12.2f %12.1f %,12d %12.2f", c, log.size(), appendNs / 1e9, replayNs / 1e9,
+                    Figures.ms((double) snapshotNs), snapshotBytes, loadNs / 1e9);
+        }
         deleteTree(meta);
     }
 
-    /** The size of the newest snapshot file under a voter's metadata directory (Ratis' snapshot.term_index). */
+    /**
+     * The size of the newest snapshot file of a voter: Ratis keeps them as {@code snapshot.<term>_<index>}
+     * in {@code <metadata dir>/<group id>/sm} (only that directory is listed: Ratis rolls and purges its
+     * log segments beside it while this runs).
+     */
     private static long snapshotBytes(Path meta) throws IOException {
-        try (Stream<Path> paths = Files.walk(meta)) {
-            List<Path> snapshots = paths.filter(p -> p.getFileName().toString().matches("snapshot\\.\\d+_\\d+")).toList();
-            long newest = -1;
-            for (Path p : snapshots) {
-                newest = Math.max(newest, Files.size(p));
+        long newest = -1;
+        try (Stream<Path> groups = Files.list(meta)) {
+            for (Path group : groups.filter(Files::isDirectory).toList()) {
+                Path sm = group.resolve("sm");
+                if (!Files.isDirectory(sm)) {
+                    continue;
+                }
+                try (Stream<Path> files = Files.list(sm)) {
+                    for (Path p : files.filter(f -> f.getFileName().toString().matches("snapshot\\.\\d+_\\d+")).toList()) {
+                        newest = Math.max(newest, Files.size(p));
+                    }
+                }
             }
-            return newest;
         }
+        return newest;
     }
 
     /** Starts the voter and waits until its image is at {@code index}; the time from start. */
@@ -188,12 +206,40 @@ final class QuorumCosts {
             SyntheticCluster topics = new SyntheticCluster(3, SyntheticCluster.PARTITIONS_PER_TOPIC * throughputBatches / 10);
             List<List<MetadataRecord>> big = topics.log().subList(1, topics.topics() + 1);
             throughput(leader, "topic batches (101 records)", big, 16);
+            heartbeatBehindDecisions(leader, throughputBatches / 25);
         } finally {
             for (MetadataQuorumNode node : nodes) {
                 node.close();
             }
             deleteTree(root);
         }
+    }
+
+    /**
+     * The controller runs decisions one at a time, heartbeats among them: a heartbeat asked for
+     * while {@code queued} topic creations wait is answered after them.
+     */
+    private void heartbeatBehindDecisions(MetadataQuorumNode leader, int queued) throws Exception {
+        Controller controller = new Controller(Clock.systemUTC(), Controller.DEFAULT_SESSION_TIMEOUT_MS, leader,
+                UUID::randomUUID);
+        long epoch = controller.registerBroker(100, new UUID(100, 1), List.of(new Endpoint("PLAINTEXT", "localhost", 9092)),
+                null).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        controller.heartbeat(100, epoch).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        long alone = System.nanoTime();
+        controller.heartbeat(100, epoch).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        alone = System.nanoTime() - alone;
+        long start = System.nanoTime();
+        List<CompletableFuture<UUID>> creations = new ArrayList<>();
+        for (int i = 0; i < queued; i++) {
+            creations.add(controller.createTopic("queued-" + i, 10, 1, Map.of()));
+        }
+        long waited = controller.heartbeat(100, epoch).thenApply(v -> System.nanoTime() - start)
+                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        for (CompletableFuture<UUID> c : creations) {
+            c.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        out.line("controller heartbeat of a live broker (no append) alone: %.3f ms; behind %d queued topic creations "
+                + "(10 partitions each): %.1f ms", Figures.ms((double) alone), queued, Figures.ms((double) waited));
     }
 
     private static MetadataRecord config(int i) {
@@ -219,7 +265,7 @@ final class QuorumCosts {
                 window, batches.size() / s, records / s, bytes / s / 1e6, batches.size(), s);
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
