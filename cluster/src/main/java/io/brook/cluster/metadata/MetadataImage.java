@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -325,5 +326,23 @@ public final class MetadataImage {
             out.add(new ProducerIds(lastProducerIdsBroker, lastProducerIdsEpoch, nextProducerId));
         }
         return out;
+    }
+
+    /**
+     * Two images are equal when they hold the same state: the same brokers, topics with their
+     * partitions, configs and producer-id high-water mark (with the broker and epoch it went to).
+     * Nodes that applied the same log, and an image rebuilt from {@link #toRecords()}, are equal.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MetadataImage m && brokers.equals(m.brokers) && topics.equals(m.topics)
+                && topicIdsByName.equals(m.topicIdsByName) && configs.equals(m.configs)
+                && nextProducerId == m.nextProducerId && lastProducerIdsBroker == m.lastProducerIdsBroker
+                && lastProducerIdsEpoch == m.lastProducerIdsEpoch;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(brokers, topics, configs, nextProducerId);
     }
 }

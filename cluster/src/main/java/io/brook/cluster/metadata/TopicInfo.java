@@ -2,6 +2,7 @@ package io.brook.cluster.metadata;
 
 import java.util.Collections;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -31,5 +32,16 @@ public final class TopicInfo {
 
     void put(int partition, PartitionInfo info) {
         partitions.put(partition, info);
+    }
+
+    /** Same name, id and partitions (used by {@link MetadataImage#equals}). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TopicInfo t && name.equals(t.name) && id.equals(t.id) && partitions.equals(t.partitions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, id, partitions);
     }
 }
