@@ -24,6 +24,7 @@ final class RunningBroker implements AutoCloseable {
 
     /** Starts a broker with {@code settings} (named {@code name}; "" is the default broker). */
     static RunningBroker start(BrookTest settings, String name) {
+        TestJvmDefaults.apply();
         Brook.Builder b = Brook.builder().port(0).faults(settings.faults());
         for (String entry : settings.config()) {
             int eq = entry.indexOf('=');

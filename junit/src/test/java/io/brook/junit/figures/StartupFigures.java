@@ -41,6 +41,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * The first test pays for loading the broker's classes in the JVM, the later ones show a broker
  * started after another. <b>Jars</b>: the test broker's runtime class path less what a test of a
  * Kafka application has anyway (JUnit, kafka-clients with its compression libraries, SLF4J's API).
+ * <b>Classes loaded</b>: the JVM's count when the tests end (its class-loading MXBean), a figure
+ * that, unlike the times, a busy machine does not change.
  * <b>Memory</b>: after the tests, brokers are started one after another and kept running (each
  * with topic "t" and one record); after each start the heap is collected and its used size and
  * the process's resident set (VmRSS) are read; a broker's share is the growth from one running
@@ -58,7 +60,8 @@ public final class StartupFigures {
     private static final Pattern BASELINE = Pattern.compile(
             "(junit-|opentest4j|apiguardian|zstd-jni|lz4-java|snappy-java|slf4j-api).*|kafka-clients-[0-9.]+\\.jar");
 
-    private static final Set<String> SUMMARIZED = Set.of("first_ms", "later_ms", "heap_mb_per_broker", "rss_mb_per_broker");
+    private static final Set<String> SUMMARIZED = Set.of("first_ms", "later_ms", "heap_mb_per_broker", "rss_mb_per_broker",
+            "classes_loaded");
 
     private StartupFigures() {
     }
@@ -124,6 +127,9 @@ public final class StartupFigures {
                 .selectors(DiscoverySelectors.selectClass(testClass)).build();
         Launcher launcher = LauncherFactory.create();
         launcher.execute(request, listener);
+        // what the JVM loaded for the tests (the runner's own few hundred classes included): unlike
+        // the times, the same on a busy machine as on a quiet one
+        long classesLoaded = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         if (!failures.isEmpty() || FirstProduce.acknowledged().size() != BROKERS_IN_SEQUENCE) {
             throw new IllegalStateException("the start-up tests failed: " + failures);
         }
@@ -156,6 +162,7 @@ public final class StartupFigures {
         line.append(" heap_mb_per_broker=").append(fmt(heapPerBroker));
         line.append(" rss_mb_per_broker=").append(fmt(rssPerBroker));
         line.append(" heap_mb_one_broker=").append(fmt(heap[1] / (double) (1 << 20)));
+        line.append(" classes_loaded=").append(classesLoaded);
         System.out.println(line);
     }
 
@@ -187,10 +194,11 @@ public final class StartupFigures {
         Map<String, List<Double>> values = runJvms(variant, runs, List.of());
         long[] jars = addedJars(addedClassPath);
         System.out.printf(Locale.ROOT,
-                "summary variant=%s runs=%d first_ms=%s later_ms=%s heap_mb_per_broker=%s rss_mb_per_broker=%s added_jars=%d added_mb=%.1f%n",
+                "summary variant=%s runs=%d first_ms=%s later_ms=%s heap_mb_per_broker=%s rss_mb_per_broker=%s added_jars=%d added_mb=%.1f"
+                        + " classes_loaded=%.0f%n",
                 variant, runs, fmt(median(values.get("first_ms"))), fmt(median(values.get("later_ms"))),
                 fmt(median(values.get("heap_mb_per_broker"))), fmt(median(values.get("rss_mb_per_broker"))),
-                jars[0], jars[1] / 1048576.0);
+                jars[0], jars[1] / 1048576.0, median(values.get("classes_loaded")));
     }
 
     /** Runs {@code runs} fresh JVMs of this class for {@code variant}; the summarized figures of each, by key. */
