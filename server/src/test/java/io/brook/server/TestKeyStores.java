@@ -16,15 +16,15 @@ import java.util.concurrent.TimeUnit;
  * PKCS12 key stores made for a test by the JDK's {@code keytool}: one self-signed EC certificate
  * each, valid two days, nothing committed.
  */
-final class TestKeyStores {
+public final class TestKeyStores {
 
-    static final String PASSWORD = "test-secret";
+    public static final String PASSWORD = "test-secret";
 
     private TestKeyStores() {
     }
 
     /** {@code dir/<name>.p12} for {@code dname} with the subject alternative names {@code san} (keytool's syntax). */
-    static Path create(Path dir, String name, String dname, String san) throws IOException, InterruptedException {
+    public static Path create(Path dir, String name, String dname, String san) throws IOException, InterruptedException {
         Path ks = dir.resolve(name + ".p12");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", dname,
@@ -39,7 +39,7 @@ final class TestKeyStores {
     }
 
     /** The certificate of a store made by {@link #create}. */
-    static X509Certificate certificate(Path p12) throws IOException, GeneralSecurityException {
+    public static X509Certificate certificate(Path p12) throws IOException, GeneralSecurityException {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(p12)) {
             ks.load(in, PASSWORD.toCharArray());

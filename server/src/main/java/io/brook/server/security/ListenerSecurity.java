@@ -116,7 +116,7 @@ public final class ListenerSecurity {
                                 + e.getMessage(), e);
                     }
                 }
-                jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock);
+                jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock, oauthOptions);
             }
         }
         return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
