@@ -215,7 +215,7 @@ class DynamicTlsStoresTest {
     }
 
     @Test
-    void kafkasRulesForWhereAStoreMayBeSet() {
+    void kafkasRulesForWhereAStoreMayBeSet() throws Exception {
         assertInvalid(() -> set(new ConfigResource(ConfigResource.Type.BROKER, ""), LOCATION, renewed.toString()),
                 "Cannot update these configs at default cluster level, broker id must be specified");
         assertInvalid(() -> set(me, "ssl.keystore.location", renewed.toString()),
@@ -225,6 +225,10 @@ class DynamicTlsStoresTest {
         assertInvalid(() -> set(me, "listener.name.nope.ssl.keystore.location", renewed.toString()),
                 "No listener named NOPE");
         assertInvalid(() -> set(me, "listener.name.ssl.ssl.client.auth", "required"), "listener.name.ssl.ssl.client.auth");
+        assertInvalid(() -> set(me, "listener.name.ssl.ssl.truststore.location",
+                TestKeyStores.trustStore(data, "trust", first).toString(), "listener.name.ssl.ssl.truststore.password", PW,
+                "listener.name.ssl.ssl.truststore.type", "PKCS12"),
+                "Cannot add SSL truststore to an existing listener for which no truststore was configured");
     }
 
     /** AlterConfigs (the API kafkajs and librdkafka use; kafka-clients 4 no longer sends it) on this broker. */

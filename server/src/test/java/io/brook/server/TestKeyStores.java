@@ -46,4 +46,16 @@ public final class TestKeyStores {
         }
         return (X509Certificate) ks.getCertificate("broker");
     }
+
+    /** {@code dir/<name>.p12}: a PKCS12 trust store holding the certificate of {@code keyStore}. */
+    public static Path trustStore(Path dir, String name, Path keyStore) throws IOException, GeneralSecurityException {
+        KeyStore ts = KeyStore.getInstance("PKCS12");
+        ts.load(null, null);
+        ts.setCertificateEntry(name, certificate(keyStore));
+        Path out = dir.resolve(name + ".p12");
+        try (java.io.OutputStream o = Files.newOutputStream(out)) {
+            ts.store(o, PASSWORD.toCharArray());
+        }
+        return out;
+    }
 }

@@ -63,13 +63,7 @@ class JwksHttpsTest {
     @BeforeAll
     static void stores() throws Exception {
         keyStore = TestKeyStores.create(dir, "jwks-server", "CN=localhost", "dns:localhost,ip:127.0.0.1");
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("jwks-server", TestKeyStores.certificate(keyStore));
-        trustStore = dir.resolve("trust.p12");
-        try (OutputStream out = Files.newOutputStream(trustStore)) {
-            trust.store(out, TestKeyStores.PASSWORD.toCharArray());
-        }
+        trustStore = TestKeyStores.trustStore(dir, "trust", keyStore);
     }
 
     @BeforeEach
