@@ -40,9 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A TLS listener's key store changed at run time through the admin APIs, as with {@code
  * kafka-configs.sh --alter --entity-type brokers --entity-name <id> --add-config
  * listener.name.ssl.ssl.keystore.location=...}: new connections get the new certificate, an open
- * connection keeps its session, the change survives a restart; a store that does not load or
- * names another host is refused with INVALID_CONFIG and nothing changes; DescribeConfigs shows the
- * location and hides the password.
+ * connection keeps its session, the change survives a restart; a new trust store decides which
+ * client certificates new connections may present; a store that does not load or names another
+ * host is refused with INVALID_CONFIG and nothing changes; DescribeConfigs shows the location and
+ * hides the password.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DynamicTlsStoresTest {
@@ -109,8 +110,24 @@ class DynamicTlsStoresTest {
     }
 
     private SSLSocket connect() throws Exception {
+        return connect(brook, null);
+    }
+
+    /** A TLS connection to {@code b}'s SSL listener, with the client certificate of {@code clientStore} (null: none). */
+    private static SSLSocket connect(Brook b, Path clientStore) throws Exception {
+        javax.net.ssl.KeyManager[] keys = null;
+        if (clientStore != null) {
+            java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+            try (java.io.InputStream in = Files.newInputStream(clientStore)) {
+                ks.load(in, PW.toCharArray());
+            }
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PW.toCharArray());
+            keys = kmf.getKeyManagers();
+        }
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[] {new X509TrustManager() {
+        ctx.init(keys, new TrustManager[] {new X509TrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] chain, String authType) {
             }
@@ -124,7 +141,7 @@ class DynamicTlsStoresTest {
                 return new X509Certificate[0];
             }
         }}, null);
-        String[] hostPort = brook.bootstrapServers("SSL").split(":");
+        String[] hostPort = b.bootstrapServers("SSL").split(":");
         SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(hostPort[0], Integer.parseInt(hostPort[1]));
         s.startHandshake();
         return s;
@@ -254,5 +271,46 @@ class DynamicTlsStoresTest {
         assertThat(served()).isEqualTo(TestKeyStores.certificate(first));
         Collection<ConfigEntry> none = describe().values();
         assertThat(none).noneMatch(e -> e.name().startsWith("listener.name."));
+    }
+
+    /** Whether {@code b}'s SSL listener answers a request on a new connection with {@code client}'s certificate. */
+    private static boolean answers(Brook b, Path client) throws Exception {
+        try (SSLSocket s = connect(b, client)) {
+            return apiVersions(s, 1) == 1;
+        } catch (java.io.IOException refused) { // in the handshake (TLSv1.2) or after it (TLSv1.3)
+            return false;
+        }
+    }
+
+    @Test
+    void aNewTrustStoreDecidesWhichClientCertificatesNewConnectionsMayUse() throws Exception {
+        Path alice = TestKeyStores.create(data, "alice", "CN=alice", "dns:localhost");
+        Path bob = TestKeyStores.create(data, "bob", "CN=bob", "dns:localhost");
+        Path trustAlice = TestKeyStores.trustStore(data, "trust-alice", alice);
+        Path trustBob = TestKeyStores.trustStore(data, "trust-bob", bob);
+        try (Brook mutual = Brook.builder().dataDir(data.resolve("mutual"))
+                .config("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0")
+                .config("brook.ssl.engine", "jdk")
+                .config("ssl.client.auth", "required")
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.location", first.toString())
+                .config("ssl.keystore.password", PW)
+                .config("ssl.truststore.type", "PKCS12")
+                .config("ssl.truststore.location", trustAlice.toString())
+                .config("ssl.truststore.password", PW)
+                .start();
+                Admin a = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        mutual.bootstrapServers("PLAINTEXT")))) {
+            assertThat(answers(mutual, alice)).isTrue();
+            assertThat(answers(mutual, bob)).isFalse();
+            try (SSLSocket before = connect(mutual, alice)) {
+                a.incrementalAlterConfigs(Map.of(me, List.of(new AlterConfigOp(new ConfigEntry(
+                        "listener.name.ssl.ssl.truststore.location", trustBob.toString()), AlterConfigOp.OpType.SET))))
+                        .all().get(30, TimeUnit.SECONDS);
+                assertThat(answers(mutual, bob)).isTrue();
+                assertThat(answers(mutual, alice)).isFalse();
+                assertThat(apiVersions(before, 5)).as("a connection from before keeps its session").isEqualTo(5);
+            }
+        }
     }
 }
