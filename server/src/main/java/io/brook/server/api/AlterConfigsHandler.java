@@ -4,6 +4,7 @@ import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.BrokerSecurity;
 import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterConfigsResponse;
@@ -17,17 +18,20 @@ import java.util.Set;
 
 /**
  * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
- * of the topic's overrides (and for client metrics subscriptions, {@link ClientMetricsResources}).
+ * of the topic's overrides; for a broker resource all of the scope's dynamic settings
+ * ({@link BrokerConfigChange#replace}); for client metrics subscriptions, {@link ClientMetricsResources}.
  * Apache Kafka 4.x still serves it, and kafkajs and librdkafka use it.
  */
 final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
+    private final BrokerSecurity security;
 
-    AlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
+    AlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.security = security;
     }
 
     @Override
@@ -37,9 +41,11 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
             boolean clientMetrics = res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS;
+            boolean brokerResource = res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER;
             Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
                     ? TopicConfigChange.DUPLICATE_RESOURCE
                     : clientMetrics ? ClientMetricsResources.replace(telemetry, res, request.validateOnly())
+                    : brokerResource ? null
                     : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
             if (err == null && !clientMetrics) {
                 Map<String, String> next = new LinkedHashMap<>();
@@ -54,7 +60,9 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                     }
                 }
                 if (err == null) {
-                    err = TopicConfigChange.apply(broker, res.resourceName(), next, request.validateOnly());
+                    err = brokerResource
+                            ? BrokerConfigChange.replace(broker, security, res.resourceName(), next, request.validateOnly())
+                            : TopicConfigChange.apply(broker, res.resourceName(), next, request.validateOnly());
                 }
             }
             AlterConfigsResponse.AlterConfigsResourceResponse r = new AlterConfigsResponse.AlterConfigsResourceResponse()

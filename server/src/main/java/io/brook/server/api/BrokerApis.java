@@ -153,14 +153,14 @@ public final class BrokerApis {
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
                         new OffsetForLeaderEpochHandler(broker))
                 .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker, telemetry))
-                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker, telemetry))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker, telemetry, security))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, DescribeLogDirsRequest::read, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
                         new CreatePartitionsHandler(broker))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
                 .register(ApiKey.ELECT_LEADERS, 0, 2, ElectLeadersRequest::read, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
-                        new IncrementalAlterConfigsHandler(broker, telemetry))
+                        new IncrementalAlterConfigsHandler(broker, telemetry, security))
                 .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0, ListPartitionReassignmentsRequest::read,
                         new ListPartitionReassignmentsHandler())
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))

@@ -2,6 +2,7 @@ package io.brook.server.api;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
+import io.brook.server.config.ListenerTlsKeys;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -28,13 +29,16 @@ import java.util.Map;
  * DescribeConfigs (key 32) for topics (every topic config with its effective value and source:
  * topic override, dynamic or static broker setting, or default) and for brokers: this broker's id
  * gives every key Brook knows with the value in force (writable: the {@link DynamicBrokerConfig}
- * keys), the empty name the cluster-wide default scope (only what was set in it), as Kafka does;
+ * keys) and the TLS listeners' stores set at run time (secrets as Kafka shows them: no value,
+ * flagged sensitive), the empty name the cluster-wide default scope (only what was set in it), as Kafka does;
  * for client metrics subscriptions ({@link ClientMetricsResources}).
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
 
     static final byte RESOURCE_TOPIC = 2;
     static final byte RESOURCE_BROKER = 4;
+    /** Kafka's ConfigType id of a PASSWORD config (DescribeConfigs v3+). */
+    static final byte TYPE_PASSWORD = 9;
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
@@ -145,6 +149,19 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                         : TopicConfigResolver.SOURCE_DEFAULT;
             }
             out.add(brokerEntry(key.name(), value, source, version));
+        }
+        // a TLS listener's stores changed at run time (passwords and PEM keys never shown, as in Kafka)
+        for (Map.Entry<String, String> e : dynamic.broker().entrySet()) {
+            if (ListenerTlsKeys.listener(e.getKey()) != null && wanted(res.configurationKeys(), e.getKey())) {
+                boolean secret = ListenerTlsKeys.sensitive(e.getKey());
+                DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(e.getKey())
+                        .value(secret ? null : e.getValue()).readOnly(false).isSensitive(secret)
+                        .configSource(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER);
+                if (version >= 3) {
+                    c.configType(secret ? TYPE_PASSWORD : TopicConfigResolver.TYPE_STRING);
+                }
+                out.add(c);
+            }
         }
         r.configs(out);
     }

@@ -4,6 +4,7 @@ import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.BrokerSecurity;
 import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
@@ -37,10 +38,12 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
+    private final BrokerSecurity security;
 
-    IncrementalAlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
+    IncrementalAlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.security = security;
     }
 
     @Override
@@ -53,7 +56,7 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
             if (duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))) {
                 err = TopicConfigChange.DUPLICATE_RESOURCE;
             } else if (res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER) {
-                err = BrokerConfigChange.alter(broker, res, request.validateOnly());
+                err = BrokerConfigChange.alter(broker, security, res, request.validateOnly());
             } else if (res.resourceType() == BrokerLoggers.RESOURCE_BROKER_LOGGER) {
                 err = BrokerLoggers.alter(broker, res, request.validateOnly());
             } else if (res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS) {

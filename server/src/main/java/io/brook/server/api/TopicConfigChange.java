@@ -47,10 +47,6 @@ final class TopicConfigChange {
 
     /** Null when the resource is a topic that exists, else why not. */
     static Failure checkTopic(BrokerContext broker, byte type, String name) {
-        if (type == DescribeConfigsHandler.RESOURCE_BROKER) {
-            return new Failure(Errors.INVALID_REQUEST, "Brook changes broker configs with IncrementalAlterConfigs"
-                    + " (kafka-configs.sh --alter --entity-type brokers) only");
-        }
         if (type != DescribeConfigsHandler.RESOURCE_TOPIC) {
             return new Failure(Errors.INVALID_REQUEST, "Unsupported resource type " + type);
         }

@@ -27,7 +27,11 @@ import java.util.TreeMap;
  *
  * <p>Which keys may change: those Kafka's {@code DynamicLogConfig} lets change, the broker-wide
  * defaults of topic configs ({@link #RECONFIGURABLE}); topics without their own override follow
- * them at once. Thread-safe; a change and its persistence are one step under this object's lock.
+ * them at once. And, in this broker's own scope only, a TLS listener's key and trust stores
+ * ({@link ListenerTlsKeys}), which new connections of the listener use. Values are stored as
+ * given, passwords included (as they are in the properties file): the meta directory must be as
+ * private as that file. Thread-safe; a change and its persistence are one step under this
+ * object's lock.
  */
 public final class DynamicBrokerConfig {
 
@@ -92,6 +96,9 @@ public final class DynamicBrokerConfig {
         for (Map<String, String> m : List.of(broker, def)) {
             for (Map.Entry<String, String> e : m.entrySet()) {
                 String problem = invalid(e.getKey(), e.getValue());
+                if (problem == null && m == def) {
+                    problem = invalidInDefaultScope(e.getKey());
+                }
                 if (problem != null) {
                     throw new IOException(f + ": " + problem);
                 }
@@ -102,6 +109,13 @@ public final class DynamicBrokerConfig {
 
     /** Null when {@code key} may change at run time and {@code value} is valid for it, else why not. */
     public static String invalid(String key, String value) {
+        if (ListenerTlsKeys.listener(key) != null) {
+            return value == null ? "Null value not supported for " + key : null;
+        }
+        if (ListenerTlsKeys.unprefixed(key)) {
+            return "These security configs can be dynamically updated only per-listener using the listener prefix: ["
+                    + key + "]";
+        }
         if (!RECONFIGURABLE.contains(key)) {
             ConfigKey k = BrokerConfig.KEYS.get(key);
             return k == null ? "Unknown broker config " + key
@@ -116,6 +130,12 @@ public final class DynamicBrokerConfig {
         } catch (InvalidConfigException e) {
             return e.getMessage();
         }
+    }
+
+    /** Null when {@code key} may be set in the cluster-wide default scope, else why not (Kafka's message). */
+    public static String invalidInDefaultScope(String key) {
+        return ListenerTlsKeys.listener(key) == null ? null
+                : "Cannot update these configs at default cluster level, broker id must be specified: [" + key + "]";
     }
 
     /** This broker's own dynamic settings. */

@@ -185,13 +185,21 @@ public final class NetworkServer {
         return first;
     }
 
+    /**
+     * Builds the TLS context {@code settings} give, as a listener would, without using it: the
+     * last check of new key or trust stores before a dynamic update takes them.
+     */
+    public static void checkTls(io.brook.server.security.TlsSettings settings) throws javax.net.ssl.SSLException {
+        TlsPipeline.check(settings);
+    }
+
     /** Where each listener is bound, by listener name, in the configured order. */
     public Map<String, InetSocketAddress> boundAddresses() {
         return Collections.unmodifiableMap(boundAddresses);
     }
 
     private InetSocketAddress bind(Listener l, ListenerSecurity listenerSecurity) throws InterruptedException {
-        TlsPipeline tls = listenerSecurity.tls() == null ? null : new TlsPipeline(l.name(), listenerSecurity.tls());
+        TlsPipeline tls = listenerSecurity.tls() == null ? null : new TlsPipeline(l.name(), listenerSecurity::tls);
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)

@@ -12,6 +12,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
@@ -39,10 +40,13 @@ import org.slf4j.LoggerFactory;
  * slower (see docs/security.md for the figures). When OpenSSL is asked for but its native library
  * cannot be loaded on this machine, the listener logs why once and uses the JDK's engine.
  *
- * <p>Before each new connection the key and trust store files are checked for
- * a change (one {@code stat} each); a changed store is read again and the new context serves
- * the connections from then on, while connections already open keep theirs. A store that cannot
- * be read keeps the old context and is logged.
+ * <p>Before each new connection the listener's settings are looked at: when a dynamic update
+ * ({@code kafka-configs.sh --alter --entity-type brokers}, already validated and persisted) gave
+ * the listener new settings, a context is built from them; otherwise the key and trust store
+ * files in use are checked for a change (one {@code stat} each) and a changed store is read
+ * again. Either way the new context serves the connections from then on, while connections
+ * already open keep theirs; whichever happened last wins. A store that cannot be read keeps the
+ * old context and is logged.
  */
 final class TlsPipeline {
 
@@ -50,12 +54,20 @@ final class TlsPipeline {
 
     private final String listener;
     private final SslProvider provider;
+    /** The listener's settings as configured or changed at run time: a new value is taken at the next connection. */
+    private final Supplier<TlsSettings> source;
+    /** The value of {@link #source} the context follows. */
+    private volatile TlsSettings configured;
+    /** The settings the context was built from: {@link #configured} or a reload of its files. */
     private volatile TlsSettings settings;
     private volatile SslContext context;
     private volatile String lastReloadFailure;
 
-    TlsPipeline(String listener, TlsSettings settings) {
+    TlsPipeline(String listener, Supplier<TlsSettings> source) {
+        TlsSettings settings = source.get();
         this.listener = listener;
+        this.source = source;
+        this.configured = settings;
         this.settings = settings;
         this.provider = provider(settings.engine(), OpenSsl.isAvailable());
         if (provider == SslProvider.OPENSSL) {
@@ -74,6 +86,14 @@ final class TlsPipeline {
             throw new IllegalArgumentException("Invalid TLS configuration of listener " + listener + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Builds the context {@code s} gives on this machine's engine, to check settings before a
+     * dynamic update takes them; throws what building it on a listener would.
+     */
+    static void check(TlsSettings s) throws SSLException {
+        build(s, provider(s.engine(), OpenSsl.isAvailable()));
     }
 
     /** The engine that serves a request for {@code requested}: OpenSSL only when asked for and loadable. */
@@ -139,6 +159,19 @@ final class TlsPipeline {
     private SslContext current() {
         TlsSettings s = settings;
         try {
+            TlsSettings updated = source.get();
+            if (updated != configured) {
+                synchronized (this) {
+                    if (updated != configured) {
+                        context = build(updated, provider);
+                        configured = updated;
+                        settings = updated;
+                        LOG.info("Listener {}: key or trust store changed by a dynamic update, new connections use it",
+                                listener);
+                    }
+                }
+                return context;
+            }
             TlsSettings fresh = s.reloadIfChanged();
             if (fresh != null) {
                 synchronized (this) {

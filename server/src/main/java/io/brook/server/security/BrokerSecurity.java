@@ -1,6 +1,8 @@
 package io.brook.server.security;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
+import io.brook.server.config.ListenerTlsKeys;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.quota.ClientQuotaStore;
@@ -49,7 +51,9 @@ public final class BrokerSecurity {
      * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
      * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
      * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
-     * {@code metaDir} (null: in memory only), as are the client quotas; authentications expire,
+     * {@code metaDir} (null: in memory only), as are the client quotas, and over each TLS
+     * listener's configured stores those changed at run time (kept in {@code metaDir}'s
+     * {@link DynamicBrokerConfig}, read here once); authentications expire,
      * and quota rates are measured, on {@code clock}'s time.
      */
     public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir, Clock clock)
@@ -58,10 +62,12 @@ public final class BrokerSecurity {
         if (bootstrap != null && !bootstrap.isBlank()) {
             ScramBootstrap.apply(bootstrap, scram);
         }
+        // the key and trust stores last set at run time (kafka-configs.sh --entity-type brokers) win
+        Map<String, String> dynamic = metaDir == null ? Map.of() : DynamicBrokerConfig.open(metaDir).broker();
         Map<String, ListenerSecurity> out = new LinkedHashMap<>();
         for (Listener l : config.listeners().bound()) {
             out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
-                    config.securitySettings(), scram, clock));
+                    config.securitySettings(), ListenerTlsKeys.of(dynamic, l.name()), scram, clock));
         }
         ClientQuotaStore quotaStore = metaDir == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(metaDir);
         ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
@@ -94,6 +100,11 @@ public final class BrokerSecurity {
     public static Session plaintext() {
         return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of(),
                 ScramCredentials.inMemory(), Clock.systemUTC()).newSession();
+    }
+
+    /** The security of the listener named {@code name} (upper case), or null when there is none. */
+    public ListenerSecurity listenerOrNull(String name) {
+        return listeners.get(name);
     }
 
     /** The security of the listener named {@code name}. */

@@ -1,6 +1,7 @@
 package io.brook.server.security;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +22,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,13 +54,26 @@ import org.slf4j.LoggerFactory;
  * again every {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a
  * token names a key id the set does not hold (at most once per
  * {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.ms}), in the background: the token that
- * named the unknown key is refused, as in Kafka, and a later one finds the new key. Thread-safe.
+ * named the unknown key is refused, as in Kafka, and a later one finds the new key. A background
+ * read that fails is tried again as Kafka's refreshing key resolver tries it: after
+ * {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.ms} (default 100), doubling each time,
+ * until {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms} (default 10000) have passed
+ * since the first try; the keys held until then stay in use.
+ *
+ * <p>An {@code https://} key set is fetched with the JDK's HTTP client, trusting the JDK's CAs,
+ * or, as in Kafka, the trust store named by {@code ssl.truststore.location} (with
+ * {@code .type}, default JKS, and {@code .password}) or {@code ssl.truststore.certificates} (PEM)
+ * among the options of the listener's {@code oauthbearer.sasl.jaas.config}; the server's name is
+ * verified. Thread-safe.
  */
 final class JwksTokenValidator {
 
     private static final Logger LOG = LoggerFactory.getLogger(JwksTokenValidator.class);
 
     /** Kafka's callback handler class names that select this validator (the second is the older one). */
+    /** Kafka's default of {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms}. */
+    static final long DEFAULT_RETRY_BACKOFF_MAX_MS = 10_000;
+
     static final Set<String> HANDLER_CLASSES = Set.of(
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
             "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerValidatorCallbackHandler");
@@ -69,6 +87,9 @@ final class JwksTokenValidator {
     private final String scopeClaim;
     private final long refreshMs;
     private final long retryBackoffMs;
+    private final long retryBackoffMaxMs;
+    /** The TLS context of an https key set, or null for the JDK's default. */
+    private final SSLContext tls;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile JsonWebKeys keys;
     private volatile long loadedAtMs;
@@ -76,6 +97,18 @@ final class JwksTokenValidator {
 
     JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
             String scopeClaim, long refreshMs, long retryBackoffMs) {
+        this(url, clock, skewMs, issuer, audiences, subClaim, scopeClaim, refreshMs, retryBackoffMs,
+                Math.max(retryBackoffMs, DEFAULT_RETRY_BACKOFF_MAX_MS), null);
+    }
+
+    JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
+            String scopeClaim, long refreshMs, long retryBackoffMs, long retryBackoffMaxMs, SSLContext tls) {
+        if (retryBackoffMaxMs < retryBackoffMs) {
+            throw new IllegalArgumentException("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms (" + retryBackoffMaxMs
+                    + ") is less than sasl.oauthbearer.jwks.endpoint.retry.backoff.ms (" + retryBackoffMs + ")");
+        }
+        this.retryBackoffMaxMs = retryBackoffMaxMs;
+        this.tls = tls;
         this.url = URI.create(url);
         String scheme = this.url.getScheme() == null ? "" : this.url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("file") && !scheme.equals("http") && !scheme.equals("https")) {
@@ -104,7 +137,8 @@ final class JwksTokenValidator {
      * The validator a listener's settings ask for, or null when its
      * {@code oauthbearer.sasl.server.callback.handler.class} is not Kafka's JWKS validator.
      */
-    static JwksTokenValidator fromSettings(ListenerSettings settings, String listenerName, Clock clock) {
+    static JwksTokenValidator fromSettings(ListenerSettings settings, String listenerName, Clock clock,
+            Map<String, String> jaasOptions) {
         String handler = settings.get("oauthbearer", "sasl.server.callback.handler.class");
         if (handler == null || handler.isBlank()) {
             return null;
@@ -134,7 +168,42 @@ final class JwksTokenValidator {
                 settings.getOrDefault("sasl.oauthbearer.sub.claim.name", "sub").trim(),
                 settings.getOrDefault("sasl.oauthbearer.scope.claim.name", "scope").trim(),
                 number(settings, "sasl.oauthbearer.jwks.endpoint.refresh.ms", "3600000"),
-                number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", "100"));
+                number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", "100"),
+                number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+                        Long.toString(DEFAULT_RETRY_BACKOFF_MAX_MS)),
+                url.trim().regionMatches(true, 0, "https:", 0, 6) ? tls(jaasOptions, listenerName) : null);
+    }
+
+    /**
+     * The TLS context for an https key set from the JAAS options' {@code ssl.truststore.*} (Kafka
+     * reads the HTTPS client's settings there), or null (the JDK's CAs) when they name none.
+     */
+    static SSLContext tls(Map<String, String> options, String listenerName) {
+        String location = options.get("ssl.truststore.location");
+        String pem = options.get("ssl.truststore.certificates");
+        if ((location == null || location.isBlank()) && (pem == null || pem.isBlank())) {
+            return null;
+        }
+        try {
+            KeyStore store;
+            if (pem != null && !pem.isBlank()) {
+                store = PemStores.trustStore(pem);
+            } else {
+                store = KeyStore.getInstance(options.getOrDefault("ssl.truststore.type", "JKS").trim());
+                String password = options.get("ssl.truststore.password");
+                try (InputStream in = Files.newInputStream(Path.of(location.trim()))) {
+                    store.load(in, password == null ? null : password.toCharArray());
+                }
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalArgumentException("Listener " + listenerName + ": cannot read the trust store for the"
+                    + " JWKS endpoint (ssl.truststore.* of the oauthbearer sasl.jaas.config): " + e.getMessage(), e);
+        }
     }
 
     private static long number(ListenerSettings settings, String key, String defaultValue) {
@@ -156,7 +225,11 @@ final class JwksTokenValidator {
         if (url.getScheme().equalsIgnoreCase("file")) {
             json = Files.readString(Path.of(url), StandardCharsets.UTF_8);
         } else {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+            if (tls != null) {
+                b.sslContext(tls);
+            }
+            HttpClient http = b.build();
             HttpResponse<String> r;
             try {
                 r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
@@ -180,16 +253,39 @@ final class JwksTokenValidator {
             return;
         }
         lastAttemptMs = now;
-        CompletableFuture.runAsync(() -> {
+        attempt(1, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryBackoffMaxMs), CompletableFuture::runAsync);
+    }
+
+    /**
+     * One try of a background refresh ({@code n} counts them, from 1); a failed one schedules the
+     * next after Kafka's back-off ({@code retry.backoff.ms} × 2^(n-1), no later than {@code
+     * endNanos}) or gives up. The refresh stays marked as running until it succeeded or gave up.
+     */
+    private void attempt(int n, long endNanos, java.util.concurrent.Executor executor) {
+        executor.execute(() -> {
             try {
                 keys = load();
                 loadedAtMs = clock.millis();
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("Could not refresh the JWKS from {}: {}", url, e.toString());
-            } finally {
                 refreshing.set(false);
+            } catch (IOException | RuntimeException e) {
+                long leftMs = TimeUnit.NANOSECONDS.toMillis(endNanos - System.nanoTime());
+                long waitMs = Math.min(retryBackoffMs << Math.min(n - 1, 30), leftMs);
+                if (waitMs <= 0) {
+                    LOG.warn("Could not refresh the JWKS from {} ({} tries): {}; keeping the keys held", url, n,
+                            e.toString());
+                    refreshing.set(false);
+                } else {
+                    LOG.info("Could not refresh the JWKS from {} (try {}): {}; trying again in {} ms", url, n,
+                            e.toString(), waitMs);
+                    attempt(n + 1, endNanos, CompletableFuture.delayedExecutor(waitMs, TimeUnit.MILLISECONDS));
+                }
             }
         });
+    }
+
+    /** Whether a background refresh is running (or waiting to try again). */
+    boolean refreshRunning() {
+        return refreshing.get();
     }
 
     /** Checks {@code token}; returns its principal. */

@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * One listener's security: its protocol, its TLS material (SSL and SASL_SSL) and its SASL
  * mechanisms (SASL_PLAINTEXT and SASL_SSL) with what each checks credentials against. Built
- * and checked once at start-up, so a wrong setting stops the broker instead of failing clients.
+ * and checked once at start-up, so a wrong setting stops the broker instead of failing clients;
+ * only the TLS key and trust stores change later, by a dynamic update checked before it is taken
+ * ({@link #prepareTls}, {@link #useTls}).
  *
  * <p>Mechanisms: {@code sasl.enabled.mechanisms} (Kafka's default is GSSAPI, which Brook does not
  * serve: a SASL listener must name its mechanisms). PLAIN takes its users from the
@@ -31,7 +33,10 @@ public final class ListenerSecurity {
 
     private final String name;
     private final SecurityProtocol protocol;
-    private final TlsSettings tls;
+    /** The settings as configured (static), which a dynamic update of the TLS stores overlays. */
+    private final Map<String, String> configured;
+    /** The TLS settings as configured or last changed at run time ({@link #useTls}). */
+    private volatile TlsSettings tls;
     private final List<String> mechanisms;
     private final Map<String, String> plainUsers;
     private final ScramCredentials scram;
@@ -43,7 +48,8 @@ public final class ListenerSecurity {
     private final SslPrincipalMapper principalMapper;
     private final long failedAuthenticationDelayMs;
 
-    private ListenerSecurity(String name, SecurityProtocol protocol, TlsSettings tls, List<String> mechanisms,
+    private ListenerSecurity(String name, SecurityProtocol protocol, Map<String, String> configured, TlsSettings tls,
+            List<String> mechanisms,
             Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions,
             JwksTokenValidator jwks, long reauthMs, Clock clock, SslPrincipalMapper principalMapper,
             long failedAuthenticationDelayMs) {
@@ -56,6 +62,7 @@ public final class ListenerSecurity {
         this.oauthOptions = oauthOptions;
         this.name = name;
         this.protocol = protocol;
+        this.configured = configured;
         this.tls = tls;
         this.mechanisms = mechanisms;
         this.plainUsers = plainUsers;
@@ -63,7 +70,13 @@ public final class ListenerSecurity {
 
     static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
             ScramCredentials scram, Clock clock) {
-        ListenerSettings settings = new ListenerSettings(raw, listener.name());
+        return create(listener, protocol, raw, Map.of(), scram, clock);
+    }
+
+    /** {@code dynamicTls}: this listener's TLS keys changed at run time, over {@code raw}. */
+    static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
+            Map<String, String> dynamicTls, ScramCredentials scram, Clock clock) {
+        ListenerSettings settings = new ListenerSettings(overlay(raw, dynamicTls), listener.name());
         long reauthMs = millis(settings, "connections.max.reauth.ms", "0");
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
@@ -103,10 +116,10 @@ public final class ListenerSecurity {
                                 + e.getMessage(), e);
                     }
                 }
-                jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock);
+                jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock, oauthOptions);
             }
         }
-        return new ListenerSecurity(listener.name(), protocol, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
+        return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
                 protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
                 millis(settings, "connection.failed.authentication.delay.ms", "100"));
     }
@@ -156,9 +169,47 @@ public final class ListenerSecurity {
         return protocol;
     }
 
-    /** The TLS settings, or null on a listener without TLS. */
+    /** The TLS settings (as configured, or as last changed at run time), or null on a listener without TLS. */
     public TlsSettings tls() {
         return tls;
+    }
+
+    /**
+     * The TLS settings this listener would have with {@code dynamicTls} (reconfigurable TLS keys
+     * of this listener, {@code listener.name.<l>.ssl.*}) over its configured settings: the stores
+     * read and checked against those in use ({@link TlsSettings#incompatibleWith}). Nothing
+     * changes until {@link #useTls}. Throws IllegalArgumentException, saying why, when they
+     * cannot be used.
+     */
+    public TlsSettings prepareTls(Map<String, String> dynamicTls) {
+        TlsSettings current = tls;
+        if (current == null) {
+            throw new IllegalArgumentException("Listener " + name + " does not use TLS");
+        }
+        TlsSettings next = TlsSettings.read(new ListenerSettings(overlay(configured, dynamicTls), name), name);
+        String why = next.incompatibleWith(current);
+        if (why != null) {
+            throw new IllegalArgumentException("Invalid TLS configuration of listener " + name + ": " + why);
+        }
+        return next;
+    }
+
+    /** From now on new connections of this listener use {@code next} (from {@link #prepareTls}); open ones keep theirs. */
+    public void useTls(TlsSettings next) {
+        this.tls = next;
+    }
+
+    /** {@code base} with the entries of {@code over}, whose keys replace those {@code base} spells in another case. */
+    static Map<String, String> overlay(Map<String, String> base, Map<String, String> over) {
+        if (over.isEmpty()) {
+            return base;
+        }
+        Map<String, String> out = new LinkedHashMap<>(base);
+        for (Map.Entry<String, String> e : over.entrySet()) {
+            out.keySet().removeIf(k -> k.equalsIgnoreCase(e.getKey()));
+            out.put(e.getKey(), e.getValue());
+        }
+        return out;
     }
 
     /** {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 = authentications never expire. */

@@ -36,8 +36,11 @@ import javax.net.ssl.TrustManagerFactory;
  * </ul>
  *
  * Immutable; {@link #reloadIfChanged} reads the files again when their modification time, size
- * or inode changed (a file replaced by a rename, as certificate tools do, always counts), which is how a renewed certificate is picked up without a restart (Kafka does it on a
- * dynamic config update of the key store; a new file at the same path does it here).
+ * or inode changed (a file replaced by a rename, as certificate tools do, always counts), which is
+ * how a renewed certificate is picked up without a restart. Kafka's way, a dynamic update of
+ * {@code listener.name.<l>.ssl.keystore.location} and its siblings, builds new settings through
+ * {@link ListenerSecurity#prepareTls}, which also checks them against those in use
+ * ({@link #incompatibleWith}).
  */
 public final class TlsSettings {
 
@@ -59,6 +62,7 @@ public final class TlsSettings {
     private final Engine engine;
     private final List<Path> files;
     private final List<String> stamps;
+    private KeyStoreIdentity identity;
 
     private TlsSettings(ListenerSettings settings) throws GeneralSecurityException, IOException {
         this.settings = settings;
@@ -91,6 +95,28 @@ public final class TlsSettings {
             return null;
         }
         return new TlsSettings(settings);
+    }
+
+    /**
+     * Null when these settings, read for a dynamic update, may replace {@code current} on a
+     * running listener, else why not (Kafka's checks): the key store keeps its certificates'
+     * DN and subject alternative names unless {@code ssl.allow.dn.changes} /
+     * {@code ssl.allow.san.changes} is true, and a listener without a trust store cannot get one.
+     */
+    String incompatibleWith(TlsSettings current) {
+        if (current.trustManagers == null && trustManagers != null) {
+            return "Cannot add SSL truststore to an existing listener for which no truststore was configured.";
+        }
+        return current.identity.incompatible(identity, flag("ssl.allow.dn.changes"), flag("ssl.allow.san.changes"));
+    }
+
+    private boolean flag(String key) {
+        String v = settings.getOrDefault(key, "false");
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("Invalid value " + v + " for configuration " + settings.source(key)
+                    + ": Expected value to be either true or false");
+        }
+        return Boolean.parseBoolean(v);
     }
 
     public KeyManagerFactory keyManagers() {
@@ -158,6 +184,7 @@ public final class TlsSettings {
         String algorithm = settings.getOrDefault("ssl.keymanager.algorithm", KeyManagerFactory.getDefaultAlgorithm());
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(algorithm);
         kmf.init(ks, keyPass);
+        identity = KeyStoreIdentity.of(ks);
         return kmf;
     }
 

@@ -49,4 +49,28 @@ class DynamicBrokerConfigTest {
         assertThatThrownBy(() -> DynamicBrokerConfig.open(meta)).isInstanceOf(IOException.class)
                 .hasMessageContaining("num.io.threads");
     }
+
+    @Test
+    void aListenersKeyStoreMayChangeOnlyWithItsListenerPrefixAndOnlyForThisBroker() throws IOException {
+        assertThat(DynamicBrokerConfig.invalid("listener.name.ssl.ssl.keystore.location", "/k.p12")).isNull();
+        assertThat(DynamicBrokerConfig.invalid("listener.name.INTERNAL.ssl.truststore.password", "x")).isNull();
+        assertThat(DynamicBrokerConfig.invalid("ssl.keystore.location", "/k.p12"))
+                .contains("only per-listener using the listener prefix");
+        assertThat(DynamicBrokerConfig.invalid("listener.name.ssl.ssl.client.auth", "required")).isNotNull();
+        assertThat(DynamicBrokerConfig.invalidInDefaultScope("listener.name.ssl.ssl.keystore.location"))
+                .contains("broker id must be specified");
+        assertThat(DynamicBrokerConfig.invalidInDefaultScope("log.retention.ms")).isNull();
+        assertThat(ListenerTlsKeys.listener("listener.name.ssl.ssl.keystore.location")).isEqualTo("SSL");
+        assertThat(ListenerTlsKeys.sensitive("listener.name.ssl.ssl.keystore.password")).isTrue();
+        assertThat(ListenerTlsKeys.sensitive("listener.name.ssl.ssl.keystore.location")).isFalse();
+
+        Files.writeString(meta.resolve(DynamicBrokerConfig.FILE),
+                "default.listener.name.ssl.ssl.keystore.location=/k.p12\n", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> DynamicBrokerConfig.open(meta)).isInstanceOf(IOException.class)
+                .hasMessageContaining("broker id must be specified");
+        Files.writeString(meta.resolve(DynamicBrokerConfig.FILE),
+                "broker.listener.name.ssl.ssl.keystore.location=/k.p12\n", StandardCharsets.UTF_8);
+        assertThat(DynamicBrokerConfig.open(meta).broker()).containsEntry("listener.name.ssl.ssl.keystore.location",
+                "/k.p12");
+    }
 }
