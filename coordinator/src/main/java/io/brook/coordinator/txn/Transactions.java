@@ -54,6 +54,11 @@ final class Transactions {
         TxnState pending;
         /** Marker writes of the current transaction that failed in a row (for the back-off). */
         int markerFailures;
+        /**
+         * While the transaction's end is being written (its markers, then CompleteCommit or
+         * CompleteAbort): completes when that is done or has failed. Null otherwise.
+         */
+        CompletableFuture<Void> ending;
 
         Entry(String id, TxnSnapshot current) {
             this.id = id;
@@ -75,6 +80,8 @@ final class Transactions {
      * of transactions V2) once {@code transaction.version} is finalized at 1 or more, else 0.
      */
     private volatile short valueVersion = TxnLogRecords.VALUE_VERSION_FLEXIBLE;
+    /** Set at shutdown: requests that waited for a transaction's end are answered NOT_COORDINATOR. */
+    private boolean closed;
 
     Transactions(TxnCoordinatorConfig config, EventLoop loop, DurableWriter writer, LongSupplier producerIds,
                  TxnMarkers markers, OpenTransactions open) {
@@ -237,9 +244,27 @@ final class Transactions {
     /**
      * Adds partitions to the transaction (AddPartitionsToTxn, AddOffsetsToTxn, and the implicit
      * addition of a transactions-V2 produce or TxnOffsetCommit, {@code clientVersion} 2).
+     *
+     * <p>While the id's previous transaction is still ending (its markers and its Complete
+     * state being written) the request waits for that and is then served, instead of being
+     * answered CONCURRENT_TRANSACTIONS at once as Kafka does: a producer begins its next
+     * transaction as soon as EndTxn is answered, and would otherwise back off (20 ms for
+     * AddPartitionsToTxn, {@code retry.backoff.ms} for a transactions-V2 produce) for a wait of a
+     * few forces. If the end does not complete (a marker write failed and is retried later), the
+     * request is answered CONCURRENT_TRANSACTIONS then, and the client retries as usual.
      */
     CompletableFuture<Errors> addPartitions(String id, long pid, short epoch, Map<String, ? extends Set<Integer>> partitions,
                                             short clientVersion) {
+        Entry ending = entries.get(id);
+        if (ending != null && ending.ending != null) {
+            return ending.ending.thenCompose(v -> closed ? done(Errors.NOT_COORDINATOR)
+                    : addPartitionsNow(id, pid, epoch, partitions, clientVersion));
+        }
+        return addPartitionsNow(id, pid, epoch, partitions, clientVersion);
+    }
+
+    private CompletableFuture<Errors> addPartitionsNow(String id, long pid, short epoch,
+                                                       Map<String, ? extends Set<Integer>> partitions, short clientVersion) {
         Entry e = entries.get(id);
         Errors err = check(e, pid, epoch);
         if (err != Errors.NONE) return done(err);
@@ -374,6 +399,7 @@ final class Transactions {
     private void sendMarkers(Entry e) {
         TxnSnapshot prepared = e.current;
         boolean commit = prepared.state() == TxnState.PREPARE_COMMIT;
+        if (e.ending == null) e.ending = new CompletableFuture<>();
         CompletableFuture<Void> written;
         if (prepared.partitions().isEmpty()) {
             written = CompletableFuture.completedFuture(null);
@@ -386,8 +412,12 @@ final class Transactions {
             }
         }
         written.whenComplete((v, x) -> loop.execute(() -> {
-            if (!isStill(e, prepared)) return;
+            if (!isStill(e, prepared)) {
+                ended(e);
+                return;
+            }
             if (x != null) {
+                ended(e);
                 long delay = markerRetryDelay(e.markerFailures++);
                 if (e.markerFailures == 1 || delay == MAX_MARKER_RETRY_MS) {
                     LOG.warn("markers of transactional id {} not written, trying again in {} ms", e.id, delay, x);
@@ -420,12 +450,26 @@ final class Transactions {
         }
         TxnSnapshot target = prepared.completed(commit ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT, loop.now());
         write(e, target).thenAccept(w -> {
+            ended(e);
             if (w != Errors.NONE) {
                 loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
                     if (isStill(e, prepared)) complete(e, prepared, commit);
                 });
             }
         });
+    }
+
+    /** The end of {@code e}'s transaction is written, or failed for now: what waited for it goes on. */
+    private static void ended(Entry e) {
+        CompletableFuture<Void> waiting = e.ending;
+        e.ending = null;
+        if (waiting != null) waiting.complete(null);
+    }
+
+    /** Shutdown: requests that wait for the end of a transaction are answered NOT_COORDINATOR. */
+    void close() {
+        closed = true;
+        for (Entry e : entries.values()) ended(e);
     }
 
     /** Aborts every ongoing transaction older than its time-out, fencing its producer (Kafka's task). */
