@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * as in Kafka. A write that fails leaves the id as it was and answers with the error Kafka gives
  * for a failed append (NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE). An EndTxn is answered once
  * PrepareCommit or PrepareAbort is durable; the markers follow, and CompleteCommit or
- * CompleteAbort is written when they are durable. Markers that fail are written again, after
+ * CompleteAbort is written when they are durable (the one change that takes effect when appended,
+ * see {@link #complete}). Markers that fail are written again, after
  * {@link #MARKER_RETRY_MS} doubled per failure in a row up to {@link #MAX_MARKER_RETRY_MS} (a
  * partition whose log is offline is retried until it is back, as Kafka does); a transaction found in a Prepare state at start-up has its markers
  * written again (they are idempotent for the partitions).
@@ -442,6 +443,14 @@ final class Transactions {
         return entries.get(e.id) == e && e.current.equals(prepared);
     }
 
+    /**
+     * Writes CompleteCommit or CompleteAbort once the markers are durable. Unlike every other
+     * change, it takes effect as soon as it is appended, before it is durable: it only records
+     * that the markers are durable, which they are, and the id's next change (the producer's next
+     * transaction, usually already waiting) is appended after it and thus forced with it, one
+     * force where there would be two in a row. A crash that takes the Complete state back leaves
+     * the Prepare state, whose markers are written again; so does a failure to make it durable.
+     */
     private void complete(Entry e, TxnSnapshot prepared, boolean commit) {
         if (e.pending != null) {
             // Cannot happen (a Prepare state accepts no other change), but never write over a write.
@@ -449,11 +458,28 @@ final class Transactions {
             return;
         }
         TxnSnapshot target = prepared.completed(commit ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT, loop.now());
-        write(e, target).thenAccept(w -> {
+        int partition = config.partitionFor(e.id);
+        e.pending = target.state();
+        DurableWriter.Appended w = writer.append(partition, List.of(new CoordinatorRecord(partition,
+                TxnLogRecords.key(e.id), TxnLogRecords.value(target, valueVersion))));
+        if (w.appended()) {
+            e.pending = null;
+            apply(e, target);
             ended(e);
-            if (w != Errors.NONE) {
+        }
+        w.durable().whenComplete((v, x) -> {
+            if (x == null) return;
+            LOG.warn("transaction state of {} not written", e.id, x);
+            if (!w.appended()) {
+                e.pending = null;
+                ended(e);
                 loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
                     if (isStill(e, prepared)) complete(e, prepared, commit);
+                });
+            } else if (isStill(e, target)) {
+                apply(e, prepared);
+                loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
+                    if (isStill(e, prepared)) sendMarkers(e);
                 });
             }
         });
@@ -536,12 +562,17 @@ final class Transactions {
                 LOG.warn("transaction state of {} not written", e.id, x);
                 return appendError(x);
             }
-            TxnSnapshot before = e.current;
-            e.current = target;
-            if (before.producerId() != target.producerId()) open.remove(before.producerId());
-            open.update(target);
+            apply(e, target);
             return Errors.NONE;
         });
+    }
+
+    /** {@code target} is the id's state now. */
+    private void apply(Entry e, TxnSnapshot target) {
+        TxnSnapshot before = e.current;
+        e.current = target;
+        if (before.producerId() != target.producerId()) open.remove(before.producerId());
+        open.update(target);
     }
 
     /** Kafka's answer to a failed append to the transaction log. */

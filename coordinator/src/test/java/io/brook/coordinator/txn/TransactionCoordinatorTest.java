@@ -162,7 +162,9 @@ class TransactionCoordinatorTest {
         log.holdAppends(true);
         markers.calls.get(0).done().complete(null);
         coordinator.runPending();
-        assertThat(next).as("answered only once CompleteCommit is durable").isNotDone();
+        // CompleteCommit and the next transaction's Ongoing are appended together, for one force
+        assertThat(log.heldCount()).isEqualTo(2);
+        assertThat(next).as("answered only once both are durable").isNotDone();
         log.holdAppends(false);
         log.releaseHeld();
         coordinator.runPending();
@@ -194,6 +196,28 @@ class TransactionCoordinatorTest {
         assertThat(atClose).isNotDone();
         coordinator.close();
         assertThat(atClose).isCompletedWithValue(Errors.NOT_COORDINATOR);
+    }
+
+    @Test
+    void aCompleteStateThatDoesNotBecomeDurableHasItsMarkersWrittenAgain() {
+        InitPidResult p = init(ID);
+        add(ID, p, "t", 0);
+        log.holdAppends(true);
+        CompletableFuture<EndTxnResult> ended = coordinator.endTxn(ID, p.producerId(), p.producerEpoch(), true);
+        coordinator.runPending();
+        log.releaseHeld(); // PrepareCommit durable; the markers complete at once; CompleteCommit is held
+        coordinator.runPending();
+        assertThat(ended).isCompletedWithValue(new EndTxnResult(Errors.NONE, p.producerId(), p.producerEpoch()));
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_COMMIT);
+        // the CompleteCommit is not made durable: back to PrepareCommit, and the markers are written again
+        log.holdAppends(false);
+        log.failHeld();
+        coordinator.runPending();
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.PREPARE_COMMIT);
+        clock.advance(Transactions.MARKER_RETRY_MS);
+        coordinator.runPending();
+        assertThat(markers.calls).hasSize(2);
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_COMMIT);
     }
 
     @Test
