@@ -99,8 +99,8 @@ class FeaturesCliCompatTest {
         assertThat(down.exit()).as(down.output()).isNotZero();
         assertThat(down.output()).contains("Could not downgrade metadata.version to 32.")
                 .contains("only supports versions 33");
-        Run wrongWay = features("downgrade", "--feature", "transaction.version=1", "--dry-run");
-        assertThat(wrongWay.output()).contains("Can not downgrade transaction.version to 1.");
+        Run wrongWay = features("upgrade", "--feature", "transaction.version=1", "--dry-run");
+        assertThat(wrongWay.output()).contains("Can not upgrade transaction.version to 1.");
 
         Run disable = features("disable", "--feature", "share.version");
         assertThat(disable.exit()).as(disable.output()).isZero();

@@ -59,10 +59,11 @@ class FeaturesCompatTest {
                 assertThat(e.getValue().maxVersionLevel()).isBetween(supported.minVersion(), supported.maxVersion());
             }
             if (cluster.embedded()) {
-                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version");
+                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version", "transaction.version");
                 assertThat(f.finalizedFeatures().get("metadata.version").maxVersionLevel()).isEqualTo((short) 33);
-                // transactions V2 (KIP-890) supported, not finalized by default (docs/transactions.md)
+                // transactions V2 (KIP-890) supported, and finalized on a new data directory (docs/transactions.md)
                 assertThat(f.supportedFeatures().get("transaction.version").maxVersion()).isEqualTo((short) 2);
+                assertThat(f.finalizedFeatures().get("transaction.version").maxVersionLevel()).isEqualTo((short) 2);
             }
         }
     }

@@ -158,7 +158,7 @@ public final class Brook implements AutoCloseable {
         this.metrics = m;
         this.http = null;
         this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
-        features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE));
+        features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE), meta.isNew());
         BackgroundBind binding = null;
         try {
             ExecutorService ioPool = IoPool.create(config.numIoThreads());

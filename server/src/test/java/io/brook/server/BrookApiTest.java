@@ -130,9 +130,8 @@ class BrookApiTest {
     @Test
     void shouldListFeatureLevelsFromV3() throws Exception {
         try (ProtocolClient c = client()) {
-            // transactions V2 is opt-in: finalized at 0 unless an operator raises it
-            assertThat(brook.features().finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isZero();
-            brook.features().setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
+            // transactions V2: finalized at 2 on a new data directory, as Kafka 4.x formats a new cluster
+            assertThat(brook.features().finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isEqualTo((short) 2);
             ApiVersionsResponse v2 = c.call(new ApiVersionsRequest(), (short) 2);
             assertThat(v2.supportedFeatures()).isEmpty();
             assertThat(v2.finalizedFeaturesEpoch()).isEqualTo(-1L);
@@ -160,7 +159,7 @@ class BrookApiTest {
             assertThat(v4.supportedFeatures())
                     .filteredOn(f -> !f.name().equals("metadata.version") && !f.name().equals("transaction.version"))
                     .allSatisfy(f -> assertThat(f.maxVersion()).isZero());
-            // transactions V2 (KIP-890) supported and, as raised above, finalized at 2
+            // transactions V2 (KIP-890) supported and finalized at 2
             assertThat(v4.supportedFeatures()).anySatisfy(f -> {
                 assertThat(f.name()).isEqualTo("transaction.version");
                 assertThat(f.minVersion()).isZero();

@@ -94,8 +94,16 @@ class TransactionV2ApisTest {
 
     private static Errors produceOnce(ProtocolClient c, String id, long pid, short epoch, int partition, int seq,
             short version) throws Exception {
-        ByteBuffer batch = new RecordBatchBuilder(Compression.NONE).producer(pid, epoch, seq).transactional(true)
+        return produceBatch(c, id, partition, batch(pid, epoch, seq), version);
+    }
+
+    private static ByteBuffer batch(long pid, short epoch, int seq) {
+        return new RecordBatchBuilder(Compression.NONE).producer(pid, epoch, seq).transactional(true)
                 .append(1L, null, "v".getBytes(StandardCharsets.UTF_8)).build();
+    }
+
+    private static Errors produceBatch(ProtocolClient c, String id, int partition, ByteBuffer batch, short version)
+            throws Exception {
         ProduceResponse r = c.call(new ProduceRequest().transactionalId(id).acks((short) -1).timeoutMs(10_000)
                 .topicData(List.of(new TopicProduceData().name("t").partitionData(List.of(new PartitionProduceData()
                         .index(partition).records(BufferRecords.wrap(batch)))))), version);
@@ -175,6 +183,24 @@ class TransactionV2ApisTest {
             // Admin's abortTransaction (v1, no transaction version) closes it at the data's epoch
             assertThat(marker(c, p.producerId(), p.producerEpoch(), (byte) 0, (short) 1)).isEqualTo(Errors.NONE);
             Await.until("LSO past the abort marker", () -> lso(c, 0) == 2);
+        }
+    }
+
+    @Test
+    void aBatchAboveTheLowestAddingSequenceWaitsUntilThatBatchIsAppended() throws Exception {
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t");
+            InitProducerIdResponse p = init(c, "tx");
+            long pid = p.producerId();
+            short epoch = p.producerEpoch();
+            // sequence 0 adds the partition but is not appended (a bad CRC stands for any failed append)
+            ByteBuffer corrupt = batch(pid, epoch, 0);
+            corrupt.put(corrupt.limit() - 1, (byte) (corrupt.get(corrupt.limit() - 1) ^ 0x55));
+            assertThat(produceBatch(c, "tx", 0, corrupt, PRODUCE_V2)).isEqualTo(Errors.CORRUPT_MESSAGE);
+            // a later batch must not go first: the partition's first append would then be refused for good
+            assertThat(produce(c, "tx", pid, epoch, 0, 5, PRODUCE_V2)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+            assertThat(produce(c, "tx", pid, epoch, 0, 0, PRODUCE_V2)).isEqualTo(Errors.NONE);
+            assertThat(produce(c, "tx", pid, epoch, 0, 1, PRODUCE_V2)).isEqualTo(Errors.NONE);
         }
     }
 

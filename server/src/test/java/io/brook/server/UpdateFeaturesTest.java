@@ -121,6 +121,33 @@ class UpdateFeaturesTest {
         }
     }
 
+    /**
+     * A new data directory runs transactions V2 as a new Kafka 4.x cluster does; an operator's
+     * downgrade holds across restarts; a data directory that served before Brook finalized V2 by
+     * default (it has no stored levels) keeps level 0, which the Brook that wrote it can read.
+     */
+    @Test
+    void transactionsV2IsFinalizedForANewDataDirectoryOnly() throws Exception {
+        Path data = tmp.resolve("data");
+        String tv = FeatureLevels.TRANSACTION_VERSION;
+        try (Brook brook = Brook.builder().port(0).dataDir(data).start(); Admin admin = admin(brook)) {
+            assertThat(describe(admin).finalizedFeatures().get(tv).maxVersionLevel()).isEqualTo((short) 2);
+            update(admin, tv, 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE, false); // kafka-features.sh downgrade
+            assertThat(describe(admin).finalizedFeatures()).doesNotContainKey(tv);
+        }
+        try (Brook brook = Brook.builder().port(0).dataDir(data).start()) {
+            assertThat(brook.features().finalizedLevel(tv)).isZero();
+        }
+        Path older = tmp.resolve("older");
+        try (Brook brook = Brook.builder().port(0).dataDir(older).start()) {
+            assertThat(brook.features().finalizedLevel(tv)).isEqualTo((short) 2);
+        }
+        java.nio.file.Files.delete(older.resolve("meta").resolve(FeatureLevels.FILE)); // as an older Brook left it
+        try (Brook brook = Brook.builder().port(0).dataDir(older).start()) {
+            assertThat(brook.features().finalizedLevel(tv)).isZero();
+        }
+    }
+
     /** Clients keep the features of the highest epoch they saw: a restart must not lower it, even when the clock did. */
     @Test
     void finalizedLevelsAndTheirEpochSurviveARestart() throws Exception {

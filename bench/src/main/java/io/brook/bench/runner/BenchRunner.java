@@ -48,6 +48,8 @@ public final class BenchRunner {
     private boolean tlsEngines;
     /** Where the TLS key material is made for the run. */
     private Path tlsDir;
+    /** {@code --transaction-version N}: finalized before the transactions workloads; null leaves the broker's level. */
+    private Short transactionVersion;
 
     private BenchRunner(Path out, Plan plan, List<Broker> brokers, String only,
                         Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
@@ -73,6 +75,7 @@ public final class BenchRunner {
         String single = null;
         boolean tls = false;
         boolean tlsEngines = false;
+        Short transactionVersion = null;
         Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
@@ -92,6 +95,7 @@ public final class BenchRunner {
                 case "--only" -> only = value(args, ++i);
                 case "--producer" -> keyValue(value(args, ++i), producerOverrides);
                 case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
+                case "--transaction-version" -> transactionVersion = transactionVersion(value(args, ++i));
                 // internal: one broker in this JVM, results to a file (see runInChildren)
                 case "--single" -> single = value(args, ++i);
                 case "--results-file" -> resultsFile = Path.of(value(args, ++i));
@@ -131,6 +135,7 @@ public final class BenchRunner {
         runner.tls = tls;
         runner.tlsEngines = tlsEngines;
         runner.tlsDir = work.resolve("tls");
+        runner.transactionVersion = transactionVersion;
         if (single != null) {
             if (resultsFile == null) {
                 usage("--single needs --results-file");
@@ -149,6 +154,13 @@ public final class BenchRunner {
         into.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
 
+    private static short transactionVersion(String level) {
+        if (!level.matches("[0-2]")) {
+            usage("--transaction-version must be 0, 1 or 2, not " + level);
+        }
+        return Short.parseShort(level);
+    }
+
     private static String value(String[] args, int i) {
         if (i >= args.length) {
             usage(args[i - 1] + " needs a value");
@@ -158,7 +170,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--transaction-version N] [--out DIR]");
         System.exit(2);
     }
 
@@ -290,6 +302,10 @@ public final class BenchRunner {
                 .append(") commits transactions of N records round-robin over ").append(TransactionalWorkload.PARTITIONS)
                 .append(" partitions one after the other; a read_committed consumer in the same JVM; latency from each"
                         + " record's send() to its arrival at that consumer, so it includes the wait for the commit\n");
+        if (transactionVersion != null) {
+            sb.append("- transaction.version finalized at ").append(transactionVersion).append(" on every broker before"
+                    + " the transactions workloads (--transaction-version; 2: transactions V2, KIP-890)\n");
+        }
         if (!producerOverrides.isEmpty()) {
             sb.append("- producer settings given with --producer, for every workload: ").append(producerOverrides)
                     .append('\n');
@@ -412,8 +428,13 @@ public final class BenchRunner {
                 }
                 for (int perTransaction : Plan.RECORDS_PER_TRANSACTION) {
                     step(r, label, TransactionalWorkload.name(perTransaction),
-                            () -> TransactionalWorkload.run(w, label, pid, clockTicks, perTransaction,
-                                    plan.transactionalRecords / perTransaction, Workloads.IDLE_LIMIT));
+                            () -> {
+                                if (transactionVersion != null) {
+                                    TransactionalWorkload.finalizeTransactionVersion(w.admin(), transactionVersion);
+                                }
+                                return TransactionalWorkload.run(w, label, pid, clockTicks, perTransaction,
+                                        plan.transactionalRecords / perTransaction, Workloads.IDLE_LIMIT);
+                            });
                 }
             }
             results.add(Result.of(WHOLE_RUN, label)

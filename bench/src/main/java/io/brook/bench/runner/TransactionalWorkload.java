@@ -11,6 +11,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -37,6 +41,7 @@ final class TransactionalWorkload {
 
     static final int RECORD_SIZE = 1024;
     static final int PARTITIONS = 4;
+    private static final String TRANSACTION_VERSION = "transaction.version";
 
     private TransactionalWorkload() {
     }
@@ -168,6 +173,34 @@ final class TransactionalWorkload {
                 .put(Metric.P999_MS, recorder.percentileMillis(99.9))
                 .put(Metric.MAX_MS, recorder.maxMillis())
                 .build();
+    }
+
+    /**
+     * Finalizes {@code transaction.version} at {@code level} (as {@code kafka-features.sh upgrade} or
+     * {@code downgrade} does) unless it is there already, and waits until the broker reports it, so
+     * that the workload's producer, created afterwards, runs the transactions of that level.
+     */
+    static void finalizeTransactionVersion(Admin admin, short level) throws Exception {
+        if (finalizedTransactionVersion(admin) == level) {
+            return;
+        }
+        FeatureUpdate.UpgradeType type = level > finalizedTransactionVersion(admin)
+                ? FeatureUpdate.UpgradeType.UPGRADE : FeatureUpdate.UpgradeType.SAFE_DOWNGRADE;
+        admin.updateFeatures(Map.of(TRANSACTION_VERSION, new FeatureUpdate(level, type)), new UpdateFeaturesOptions())
+                .all().get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (finalizedTransactionVersion(admin) != level) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(TRANSACTION_VERSION + " is not finalized at " + level);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static short finalizedTransactionVersion(Admin admin) throws Exception {
+        FinalizedVersionRange r = admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS)
+                .finalizedFeatures().get(TRANSACTION_VERSION);
+        return r == null ? 0 : r.maxVersionLevel();
     }
 
     private static void progress(Workloads w, long done, long transactions, long received, long records) {

@@ -81,6 +81,11 @@ final class Workloads implements AutoCloseable {
         admin.close(Duration.ofSeconds(10));
     }
 
+    /** The runner's admin client (for the workloads that change the broker's settings first). */
+    Admin admin() {
+        return admin;
+    }
+
     // ---------------------------------------------------------------- names in the report
 
     static String consumeName() {

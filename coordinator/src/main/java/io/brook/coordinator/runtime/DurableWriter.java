@@ -31,6 +31,26 @@ public final class DurableWriter {
      *         threw instead of returning a failed future
      */
     public CompletableFuture<Void> write(int partition, List<CoordinatorRecord> records) {
+        return append(partition, records).durable();
+    }
+
+    /**
+     * An append and its durability.
+     *
+     * @param appended false when the log refused the records at once (then {@code durable} fails);
+     *                 true when they are in the log, in order before whatever is appended to the
+     *                 partition next, though maybe not durable yet
+     * @param durable  as {@link #write} returns it
+     */
+    public record Appended(boolean appended, CompletableFuture<Void> durable) {
+    }
+
+    /**
+     * {@link #write}, telling also whether the records are in the log now: a coordinator may let a
+     * record that only restates durable facts take effect at once, since the next record written
+     * to the partition becomes durable only with it.
+     */
+    public Appended append(int partition, List<CoordinatorRecord> records) {
         CompletableFuture<Void> out = new CompletableFuture<>();
         CompletableFuture<Long> written;
         try {
@@ -38,6 +58,7 @@ public final class DurableWriter {
         } catch (RuntimeException e) {
             written = CompletableFuture.failedFuture(e);
         }
+        boolean refused = written.isCompletedExceptionally();
         written.whenComplete((offset, error) -> loop.execute(() -> {
             if (error != null) {
                 out.completeExceptionally(error);
@@ -45,6 +66,6 @@ public final class DurableWriter {
                 out.complete(null);
             }
         }));
-        return out;
+        return new Appended(!refused, out);
     }
 }

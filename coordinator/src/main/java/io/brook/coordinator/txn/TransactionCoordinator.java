@@ -179,7 +179,10 @@ public final class TransactionCoordinator implements AutoCloseable {
         closed = true;
         if (!started) return;
         loader.close();
-        loop.execute(() -> shutdown = true);
+        loop.execute(() -> {
+            shutdown = true;
+            txns.close();
+        });
         if (threaded) {
             try {
                 loop.stop();

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * as in Kafka. A write that fails leaves the id as it was and answers with the error Kafka gives
  * for a failed append (NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE). An EndTxn is answered once
  * PrepareCommit or PrepareAbort is durable; the markers follow, and CompleteCommit or
- * CompleteAbort is written when they are durable. Markers that fail are written again, after
+ * CompleteAbort is written when they are durable (the one change that takes effect when appended,
+ * see {@link #complete}). Markers that fail are written again, after
  * {@link #MARKER_RETRY_MS} doubled per failure in a row up to {@link #MAX_MARKER_RETRY_MS} (a
  * partition whose log is offline is retried until it is back, as Kafka does); a transaction found in a Prepare state at start-up has its markers
  * written again (they are idempotent for the partitions).
@@ -54,6 +55,11 @@ final class Transactions {
         TxnState pending;
         /** Marker writes of the current transaction that failed in a row (for the back-off). */
         int markerFailures;
+        /**
+         * While the transaction's end is being written (its markers, then CompleteCommit or
+         * CompleteAbort): completes when that is done or has failed. Null otherwise.
+         */
+        CompletableFuture<Void> ending;
 
         Entry(String id, TxnSnapshot current) {
             this.id = id;
@@ -75,6 +81,8 @@ final class Transactions {
      * of transactions V2) once {@code transaction.version} is finalized at 1 or more, else 0.
      */
     private volatile short valueVersion = TxnLogRecords.VALUE_VERSION_FLEXIBLE;
+    /** Set at shutdown: requests that waited for a transaction's end are answered NOT_COORDINATOR. */
+    private boolean closed;
 
     Transactions(TxnCoordinatorConfig config, EventLoop loop, DurableWriter writer, LongSupplier producerIds,
                  TxnMarkers markers, OpenTransactions open) {
@@ -237,9 +245,27 @@ final class Transactions {
     /**
      * Adds partitions to the transaction (AddPartitionsToTxn, AddOffsetsToTxn, and the implicit
      * addition of a transactions-V2 produce or TxnOffsetCommit, {@code clientVersion} 2).
+     *
+     * <p>While the id's previous transaction is still ending (its markers and its Complete
+     * state being written) the request waits for that and is then served, instead of being
+     * answered CONCURRENT_TRANSACTIONS at once as Kafka does: a producer begins its next
+     * transaction as soon as EndTxn is answered, and would otherwise back off (20 ms for
+     * AddPartitionsToTxn, {@code retry.backoff.ms} for a transactions-V2 produce) for a wait of a
+     * few forces. If the end does not complete (a marker write failed and is retried later), the
+     * request is answered CONCURRENT_TRANSACTIONS then, and the client retries as usual.
      */
     CompletableFuture<Errors> addPartitions(String id, long pid, short epoch, Map<String, ? extends Set<Integer>> partitions,
                                             short clientVersion) {
+        Entry ending = entries.get(id);
+        if (ending != null && ending.ending != null) {
+            return ending.ending.thenCompose(v -> closed ? done(Errors.NOT_COORDINATOR)
+                    : addPartitionsNow(id, pid, epoch, partitions, clientVersion));
+        }
+        return addPartitionsNow(id, pid, epoch, partitions, clientVersion);
+    }
+
+    private CompletableFuture<Errors> addPartitionsNow(String id, long pid, short epoch,
+                                                       Map<String, ? extends Set<Integer>> partitions, short clientVersion) {
         Entry e = entries.get(id);
         Errors err = check(e, pid, epoch);
         if (err != Errors.NONE) return done(err);
@@ -374,6 +400,7 @@ final class Transactions {
     private void sendMarkers(Entry e) {
         TxnSnapshot prepared = e.current;
         boolean commit = prepared.state() == TxnState.PREPARE_COMMIT;
+        if (e.ending == null) e.ending = new CompletableFuture<>();
         CompletableFuture<Void> written;
         if (prepared.partitions().isEmpty()) {
             written = CompletableFuture.completedFuture(null);
@@ -386,8 +413,12 @@ final class Transactions {
             }
         }
         written.whenComplete((v, x) -> loop.execute(() -> {
-            if (!isStill(e, prepared)) return;
+            if (!isStill(e, prepared)) {
+                ended(e);
+                return;
+            }
             if (x != null) {
+                ended(e);
                 long delay = markerRetryDelay(e.markerFailures++);
                 if (e.markerFailures == 1 || delay == MAX_MARKER_RETRY_MS) {
                     LOG.warn("markers of transactional id {} not written, trying again in {} ms", e.id, delay, x);
@@ -412,6 +443,14 @@ final class Transactions {
         return entries.get(e.id) == e && e.current.equals(prepared);
     }
 
+    /**
+     * Writes CompleteCommit or CompleteAbort once the markers are durable. Unlike every other
+     * change, it takes effect as soon as it is appended, before it is durable: it only records
+     * that the markers are durable, which they are, and the id's next change (the producer's next
+     * transaction, usually already waiting) is appended after it and thus forced with it, one
+     * force where there would be two in a row. A crash that takes the Complete state back leaves
+     * the Prepare state, whose markers are written again; so does a failure to make it durable.
+     */
     private void complete(Entry e, TxnSnapshot prepared, boolean commit) {
         if (e.pending != null) {
             // Cannot happen (a Prepare state accepts no other change), but never write over a write.
@@ -419,13 +458,44 @@ final class Transactions {
             return;
         }
         TxnSnapshot target = prepared.completed(commit ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT, loop.now());
-        write(e, target).thenAccept(w -> {
-            if (w != Errors.NONE) {
+        int partition = config.partitionFor(e.id);
+        e.pending = target.state();
+        DurableWriter.Appended w = writer.append(partition, List.of(new CoordinatorRecord(partition,
+                TxnLogRecords.key(e.id), TxnLogRecords.value(target, valueVersion))));
+        if (w.appended()) {
+            e.pending = null;
+            apply(e, target);
+            ended(e);
+        }
+        w.durable().whenComplete((v, x) -> {
+            if (x == null) return;
+            LOG.warn("transaction state of {} not written", e.id, x);
+            if (!w.appended()) {
+                e.pending = null;
+                ended(e);
                 loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
                     if (isStill(e, prepared)) complete(e, prepared, commit);
                 });
+            } else if (isStill(e, target)) {
+                apply(e, prepared);
+                loop.schedule("txn-markers-" + e.id, MARKER_RETRY_MS, () -> {
+                    if (isStill(e, prepared)) sendMarkers(e);
+                });
             }
         });
+    }
+
+    /** The end of {@code e}'s transaction is written, or failed for now: what waited for it goes on. */
+    private static void ended(Entry e) {
+        CompletableFuture<Void> waiting = e.ending;
+        e.ending = null;
+        if (waiting != null) waiting.complete(null);
+    }
+
+    /** Shutdown: requests that wait for the end of a transaction are answered NOT_COORDINATOR. */
+    void close() {
+        closed = true;
+        for (Entry e : entries.values()) ended(e);
     }
 
     /** Aborts every ongoing transaction older than its time-out, fencing its producer (Kafka's task). */
@@ -492,12 +562,17 @@ final class Transactions {
                 LOG.warn("transaction state of {} not written", e.id, x);
                 return appendError(x);
             }
-            TxnSnapshot before = e.current;
-            e.current = target;
-            if (before.producerId() != target.producerId()) open.remove(before.producerId());
-            open.update(target);
+            apply(e, target);
             return Errors.NONE;
         });
+    }
+
+    /** {@code target} is the id's state now. */
+    private void apply(Entry e, TxnSnapshot target) {
+        TxnSnapshot before = e.current;
+        e.current = target;
+        if (before.producerId() != target.producerId()) open.remove(before.producerId());
+        open.update(target);
     }
 
     /** Kafka's answer to a failed append to the transaction log. */

@@ -19,6 +19,8 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
     private final Map<Integer, List<CoordinatorRecord>> partitions = new HashMap<>();
     private int size;
     private final List<Runnable> held = new ArrayList<>();
+    /** The results of the appends in {@link #held}, in the same order. */
+    private final List<CompletableFuture<Long>> heldResults = new ArrayList<>();
     private boolean hold;
     private boolean fail;
 
@@ -45,6 +47,7 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
             }
             if (hold) {
                 held.add(complete);
+                heldResults.add(result);
                 return result;
             }
         }
@@ -77,8 +80,21 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
         synchronized (this) {
             toRun = List.copyOf(held);
             held.clear();
+            heldResults.clear();
         }
         toRun.forEach(Runnable::run);
+    }
+
+    /** Fails every parked append, as a log whose force failed: their records are not kept. */
+    public void failHeld() {
+        List<CompletableFuture<Long>> toFail;
+        synchronized (this) {
+            toFail = List.copyOf(heldResults);
+            held.clear();
+            heldResults.clear();
+        }
+        toFail.forEach(r -> r.completeExceptionally(new CoordinatorLogException(
+                CoordinatorLogException.Reason.UNAVAILABLE, "not made durable (test)")));
     }
 
     /** Number of appends parked by {@link #holdAppends(boolean)}. */

@@ -140,13 +140,84 @@ class TransactionCoordinatorTest {
         add(ID, p, "t", 0);
         assertThat(end(ID, p, false)).isEqualTo(Errors.NONE);
         assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.PREPARE_ABORT);
-        assertThat(add(ID, p, "t", 1)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         assertThat(end(ID, p, false)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         assertThat(end(ID, p, true)).isEqualTo(Errors.INVALID_TXN_STATE);
         assertThat(run(coordinator.initProducerId(ID, TIMEOUT, -1, (short) -1)).error()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         markers.calls.get(0).done().complete(null);
         coordinator.runPending();
         assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_ABORT);
+    }
+
+    @Test
+    void theNextTransactionsAdditionWaitsForThePreviousOneToComplete() {
+        markers.autoComplete = false;
+        InitPidResult p = init(ID);
+        add(ID, p, "t", 0);
+        assertThat(end(ID, p, true)).isEqualTo(Errors.NONE);
+        // the producer begins its next transaction at once: no CONCURRENT_TRANSACTIONS and back-off
+        CompletableFuture<Errors> next = coordinator.addPartitions(ID, p.producerId(), p.producerEpoch(),
+                Map.of("t", Set.of(1)));
+        coordinator.runPending();
+        assertThat(next).isNotDone();
+        log.holdAppends(true);
+        markers.calls.get(0).done().complete(null);
+        coordinator.runPending();
+        // CompleteCommit and the next transaction's Ongoing are appended together, for one force
+        assertThat(log.heldCount()).isEqualTo(2);
+        assertThat(next).as("answered only once both are durable").isNotDone();
+        log.holdAppends(false);
+        log.releaseHeld();
+        coordinator.runPending();
+        assertThat(next).isCompletedWithValue(Errors.NONE);
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.ONGOING);
+        assertThat(coordinator.state(ID).partitions()).containsOnlyKeys("t");
+        assertThat(coordinator.inOngoingTransaction(p.producerId(), p.producerEpoch(), "t", 1)).isTrue();
+    }
+
+    @Test
+    void aWaitingAdditionIsToldToRetryWhenTheMarkersFail() {
+        markers.autoComplete = false;
+        InitPidResult p = init(ID);
+        add(ID, p, "t", 0);
+        assertThat(end(ID, p, true)).isEqualTo(Errors.NONE);
+        CompletableFuture<Errors> next = coordinator.addPartitions(ID, p.producerId(), p.producerEpoch(),
+                Map.of("t", Set.of(1)));
+        coordinator.runPending();
+        markers.calls.get(0).done().completeExceptionally(new IllegalStateException("test"));
+        coordinator.runPending();
+        assertThat(next).isCompletedWithValue(Errors.CONCURRENT_TRANSACTIONS);
+        // a request that waits at shutdown is answered too
+        clock.advance(Transactions.MARKER_RETRY_MS);
+        coordinator.runPending();
+        assertThat(markers.calls).hasSize(2);
+        CompletableFuture<Errors> atClose = coordinator.addPartitions(ID, p.producerId(), p.producerEpoch(),
+                Map.of("t", Set.of(1)));
+        coordinator.runPending();
+        assertThat(atClose).isNotDone();
+        coordinator.close();
+        assertThat(atClose).isCompletedWithValue(Errors.NOT_COORDINATOR);
+    }
+
+    @Test
+    void aCompleteStateThatDoesNotBecomeDurableHasItsMarkersWrittenAgain() {
+        InitPidResult p = init(ID);
+        add(ID, p, "t", 0);
+        log.holdAppends(true);
+        CompletableFuture<EndTxnResult> ended = coordinator.endTxn(ID, p.producerId(), p.producerEpoch(), true);
+        coordinator.runPending();
+        log.releaseHeld(); // PrepareCommit durable; the markers complete at once; CompleteCommit is held
+        coordinator.runPending();
+        assertThat(ended).isCompletedWithValue(new EndTxnResult(Errors.NONE, p.producerId(), p.producerEpoch()));
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_COMMIT);
+        // the CompleteCommit is not made durable: back to PrepareCommit, and the markers are written again
+        log.holdAppends(false);
+        log.failHeld();
+        coordinator.runPending();
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.PREPARE_COMMIT);
+        clock.advance(Transactions.MARKER_RETRY_MS);
+        coordinator.runPending();
+        assertThat(markers.calls).hasSize(2);
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_COMMIT);
     }
 
     @Test

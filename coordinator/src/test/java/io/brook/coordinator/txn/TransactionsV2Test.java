@@ -171,9 +171,13 @@ class TransactionsV2Test {
         assertThat(marker.epoch()).isEqualTo(Short.MAX_VALUE);
         assertThat(coordinator.state(ID).nextProducerId()).isEqualTo(1000L);
         // the producer already on its new id must wait until the old transaction is complete
-        assertThat(addV2(1000L, (short) 0, "t", 0)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        CompletableFuture<Errors> early = coordinator.addPartitions(ID, 1000L, (short) 0, Map.of("t", Set.of(0)),
+                TransactionCoordinator.CLIENT_VERSION_V2);
+        coordinator.runPending();
+        assertThat(early).isNotDone();
         markers.autoComplete = true;
         restart(); // the prepared roll-over survives a restart, and completes
+        assertThat(early).isCompletedWithValue(Errors.NOT_COORDINATOR);
         TxnSnapshot done = coordinator.state(ID);
         assertThat(done.state()).isEqualTo(TxnState.COMPLETE_ABORT);
         assertThat(done.producerId()).isEqualTo(1000L);

@@ -12,8 +12,11 @@ import java.util.Map;
  * batch is answered OUT_OF_ORDER_SEQUENCE_NUMBER instead, which the producer retries while the
  * batch before it is unacknowledged.
  *
- * <p>An entry lives until its partition is added, or found in the producer's ongoing transaction,
- * or the transactional id shows up with another producer id or epoch; at most {@link #MAX_IDS}
+ * <p>An entry lives until a transactional batch of the producer is appended to its partition (as
+ * Kafka clears its verification state when the append starts the transaction in the partition),
+ * not merely until the partition is added: a batch that added the partition but whose append
+ * failed keeps the later ones out until its retry is appended. It is also dropped when the
+ * transactional id shows up with another producer id or epoch; at most {@link #MAX_IDS}
  * transactional ids are remembered (the eldest is forgotten, as Kafka's entries expire).
  * Thread-safe; the requests of one transactional id come in order ({@link TxnProduceOrder}).
  */
@@ -55,8 +58,30 @@ final class AddingSequences {
         return true;
     }
 
-    /** {@code tp} is part of the producer's transaction: nothing about it needs remembering. */
-    synchronized void added(String transactionalId, ImplicitTxnPartitions.TopicPartition tp) {
+    /**
+     * Whether the batch at {@code sequence} may be appended to {@code tp}, a partition already in
+     * the producer's transaction: false when a batch with a lower sequence tried to add it and has
+     * not been appended yet (this one must wait for it). Lowers the remembered sequence otherwise.
+     */
+    synchronized boolean mayAppend(String transactionalId, long producerId, short epoch,
+            ImplicitTxnPartitions.TopicPartition tp, int sequence) {
+        Entry e = byId.get(transactionalId);
+        if (e == null || !e.owner().equals(new Owner(producerId, epoch))) {
+            return true;
+        }
+        Integer lowest = e.lowest().get(tp);
+        if (lowest == null) {
+            return true;
+        }
+        if (sequence > lowest) {
+            return false;
+        }
+        e.lowest().put(tp, sequence);
+        return true;
+    }
+
+    /** A transactional batch was appended to {@code tp}: its transaction is open there, nothing needs remembering. */
+    synchronized void appended(String transactionalId, ImplicitTxnPartitions.TopicPartition tp) {
         Entry e = byId.get(transactionalId);
         if (e != null && e.lowest().remove(tp) != null && e.lowest().isEmpty()) {
             byId.remove(transactionalId);

@@ -39,11 +39,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       Kafka 4.4 whose APIs Brook serves; there is no metadata log to run at an older one
  *       (Kafka supports 7–33)</td></tr>
  *   <tr><td>kraft.version</td><td>0–0</td><td>0</td><td>no KRaft quorum (Kafka 0–1)</td></tr>
- *   <tr><td>transaction.version</td><td>0–2</td><td>2</td><td>transactions V2 (KIP-890), the
- *       levels the transaction coordinator implements ({@code TransactionCoordinator.TRANSACTION_VERSION}),
- *       finalized at 2 as Kafka 4.x formats a new cluster; classic clients keep working on V1,
- *       and a data directory written before Brook implemented V2 is served at level 2 too (its
- *       version 0 transaction-log values are read as before)</td></tr>
+ *   <tr><td>transaction.version</td><td>0–2</td><td>2 for a new data directory, else 0 (or
+ *       what an operator finalized)</td><td>transactions V2 (KIP-890), the levels the transaction
+ *       coordinator implements ({@code TransactionCoordinator.TRANSACTION_VERSION}); a new data
+ *       directory is finalized at 2 as Kafka 4.x formats a new cluster (see
+ *       {@link #persistIn(Path, boolean)}), one written by an older Brook keeps level 0 until an
+ *       operator upgrades it, so that it stays readable by that Brook; classic clients keep working
+ *       on V1 at any level</td></tr>
  *   <tr><td>group.version</td><td>0–0</td><td>0</td><td>classic groups only, no KIP-848
  *       (Kafka 0–1)</td></tr>
  *   <tr><td>eligible.leader.replicas.version</td><td>0–0</td><td>0</td><td>no replication
@@ -65,7 +67,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * log).
  *
  * <p>Levels an operator finalizes (UpdateFeatures, {@code kafka-features.sh}) go through
- * {@link #finalizeLevels(Map)}: once {@link #persistIn(Path)} named a file, they are written there
+ * {@link #finalizeLevels(Map)}: once {@link #persistIn(Path, boolean)} named a file, they are written there
  * durably before they are in force, and read back at the next start, where they replace the
  * defaults above (only the features an operator set; the others keep Brook's default level). A
  * stored level outside what this Brook supports stops the start, as an incompatible finalized
@@ -82,6 +84,9 @@ public final class FeatureLevels {
     public static final String ELIGIBLE_LEADER_REPLICAS_VERSION = "eligible.leader.replicas.version";
     public static final String SHARE_VERSION = "share.version";
     public static final String STREAMS_VERSION = "streams.version";
+
+    /** {@code transaction.version} of a new data directory: transactions V2, as Kafka 4.x formats a new cluster. */
+    static final short NEW_DATA_DIR_TRANSACTION_VERSION = 2;
 
     /** Kafka 4.4's {@code metadata.version} 4.4-IV2, the level whose APIs Brook serves. */
     public static final short METADATA_VERSION_4_4_IV2 = 33;
@@ -108,7 +113,7 @@ public final class FeatureLevels {
     /** Name of the file in the meta directory that keeps the levels operators finalized. */
     public static final String FILE = "finalized-features";
 
-    /** Key of the epoch in the file of {@link #persistIn(Path)}; the levels are under {@value #LEVEL_PREFIX}. */
+    /** Key of the epoch in the file of {@link #persistIn(Path, boolean)}; the levels are under {@value #LEVEL_PREFIX}. */
     private static final String EPOCH_KEY = "epoch";
     private static final String LEVEL_PREFIX = "level.";
 
@@ -132,9 +137,7 @@ public final class FeatureLevels {
                 ELIGIBLE_LEADER_REPLICAS_VERSION, SHARE_VERSION, STREAMS_VERSION)) {
             f.put(name, new Levels((short) 0, (short) 0, (short) 0));
         }
-        // transactions V2 is supported but not finalized by default: pipelined V2 produce requests
-        // to partitions not yet in the transaction can get a sequence refused (docs/transactions.md);
-        // an operator turns it on with kafka-features.sh upgrade --feature transaction.version=2
+        // transactions V2 is finalized for a new data directory only (persistIn)
         f.put(TRANSACTION_VERSION, new Levels((short) 0, TransactionCoordinator.TRANSACTION_VERSION, (short) 0));
         return new FeatureLevels(clock, f);
     }
@@ -177,14 +180,22 @@ public final class FeatureLevels {
      * Reads the levels an operator finalized from {@code file} (when it exists) and keeps later
      * changes there. Call once, at start, after the supported ranges are set.
      *
+     * <p>A new data directory ({@code newDataDir}, no file yet) starts at the levels Kafka 4.x
+     * formats a new cluster with where Brook implements them: {@code transaction.version} 2,
+     * written to the file at once so that later defaults never change it. A data directory that
+     * has served before keeps Brook's defaults above (level 0) until an operator changes them.
+     *
      * @throws IllegalStateException when a stored level is not one this Brook supports
      */
-    public synchronized void persistIn(Path file) throws IOException {
+    public synchronized void persistIn(Path file, boolean newDataDir) throws IOException {
         Properties p = new Properties();
         try (InputStream in = Files.newInputStream(file)) {
             p.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
             this.file = file;
+            if (newDataDir) {
+                finalizeLevels(Map.of(TRANSACTION_VERSION, NEW_DATA_DIR_TRANSACTION_VERSION));
+            }
             return;
         }
         Snapshot old = snapshot;
@@ -219,7 +230,7 @@ public final class FeatureLevels {
     /**
      * Finalizes every feature of {@code updates} at its level (0 turns it off) as one change, one
      * epoch step (also when no level differs, as a Kafka controller appends the records anyway);
-     * persisted first when {@link #persistIn(Path)} named a file. Every level must be supported:
+     * persisted first when {@link #persistIn(Path, boolean)} named a file. Every level must be supported:
      * callers validate (see the UpdateFeatures handler).
      */
     public synchronized void finalizeLevels(Map<String, Short> updates) throws IOException {

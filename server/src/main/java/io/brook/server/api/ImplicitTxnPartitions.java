@@ -87,7 +87,11 @@ final class ImplicitTxnPartitions {
                 }
                 TopicPartition tp = new TopicPartition(td.name(), pd.index());
                 if (txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
-                    sequences.added(transactionalId, tp);
+                    if (!sequences.mayAppend(transactionalId, batch.producerId(), batch.producerEpoch(), tp,
+                            batch.baseSequence())) {
+                        // added by a batch before this one that has not been appended yet
+                        outOfOrder.put(tp, Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+                    }
                     continue;
                 }
                 if (!sequences.tryAdd(transactionalId, batch.producerId(), batch.producerEpoch(), tp, batch.baseSequence())
@@ -114,9 +118,6 @@ final class ImplicitTxnPartitions {
                         Map<TopicPartition, Errors> refused = new HashMap<>();
                         if (error != Errors.NONE) {
                             m.getValue().forEach((t, ps) -> ps.forEach(p -> refused.put(new TopicPartition(t, p), error)));
-                        } else {
-                            m.getValue().forEach((t, ps) -> ps.forEach(
-                                    p -> sequences.added(transactionalId, new TopicPartition(t, p))));
                         }
                         return refused;
                     }));

@@ -135,7 +135,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             }, () -> appendV2(ctx, request, version, topicData, txns, topics, detached[0]));
             return;
         }
-        appendAll(ctx, request, version, topicData, Map.of());
+        appendAll(ctx, request, version, topicData, Map.of(), null);
     }
 
     /**
@@ -150,7 +150,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics,
                             addingSequences);
             if (added == null) {
-                appendAll(ctx, request, version, topicData, Map.of());
+                appendAll(ctx, request, version, topicData, Map.of(), request.transactionalId());
                 return null;
             }
             if (!detached) {
@@ -159,7 +159,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             CompletableFuture<Void> appended = new CompletableFuture<>();
             added.whenComplete((refused, x) -> ctx.nonBlockingExecutor().execute(() -> {
                 try {
-                    appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused);
+                    appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused,
+                            request.transactionalId());
                 } catch (RuntimeException e) {
                     ctx.fail(e);
                 } finally {
@@ -189,9 +190,11 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     /**
      * Appends each partition's batch and answers; a partition in {@code refused} (a transactions
      * V2 partition that could not be added to its transaction) is answered with its error instead.
+     * {@code v2TransactionalId}: the transactional id of a transactions V2 request, whose appended
+     * partitions need their lowest adding sequence no more ({@link AddingSequences}); else null.
      */
     private void appendAll(RequestContext ctx, ProduceRequest request, short version, List<TopicProduceData> topicData,
-            Map<ImplicitTxnPartitions.TopicPartition, Errors> refused) {
+            Map<ImplicitTxnPartitions.TopicPartition, Errors> refused, String v2TransactionalId) {
         short acks = request.acks();
         Topics topics = broker.topics();
         boolean byId = version >= TOPIC_IDS_MIN_VERSION;
@@ -218,6 +221,10 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                             "The partition could not be added to the producer's transaction.");
                 } else {
                     append(log, pd.records(), batch, version, r, durable);
+                    if (v2TransactionalId != null && r.errorCode() == Errors.NONE.code() && batch.isTransactional()) {
+                        addingSequences.appended(v2TransactionalId, new ImplicitTxnPartitions.TopicPartition(td.name(),
+                                pd.index()));
+                    }
                 }
                 meter(broker.metrics(), td.name(), topic != null, pd.records(), batch, r);
                 anyError |= r.errorCode() != Errors.NONE.code();

@@ -36,8 +36,10 @@ public final class BrokerMeta implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final String clusterId;
+    private final boolean created;
 
-    private BrokerMeta(Path metaDir, FileChannel lockChannel, FileLock lock, String clusterId) {
+    private BrokerMeta(Path metaDir, FileChannel lockChannel, FileLock lock, String clusterId, boolean created) {
+        this.created = created;
         this.metaDir = metaDir;
         this.lockChannel = lockChannel;
         this.lock = lock;
@@ -62,8 +64,9 @@ public final class BrokerMeta implements AutoCloseable {
                     + " is in use by another Brook broker (lock held on " + lockPath.toAbsolutePath() + ")");
         }
         try {
+            boolean created = !Files.exists(metaDir.resolve(META_PROPERTIES));
             String clusterId = readOrCreate(metaDir.resolve(META_PROPERTIES), nodeId, dataDir);
-            return new BrokerMeta(metaDir, ch, lock, clusterId);
+            return new BrokerMeta(metaDir, ch, lock, clusterId, created);
         } catch (IOException | RuntimeException e) {
             lock.release();
             ch.close();
@@ -102,6 +105,11 @@ public final class BrokerMeta implements AutoCloseable {
 
     public String clusterId() {
         return clusterId;
+    }
+
+    /** Whether this open gave the data directory its identity: a new data directory, never served before. */
+    public boolean isNew() {
+        return created;
     }
 
     public Path metaDir() {

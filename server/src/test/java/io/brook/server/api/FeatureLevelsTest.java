@@ -81,7 +81,7 @@ class FeatureLevelsTest {
         Path file = dir.resolve(FeatureLevels.FILE);
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
         f.setSupported(FeatureLevels.SHARE_VERSION, (short) 0, (short) 1);
-        f.persistIn(file);
+        f.persistIn(file, false);
         assertThat(file).doesNotExist();
         f.finalizeLevels(Map.of(FeatureLevels.SHARE_VERSION, (short) 1));
         long epoch = f.epoch();
@@ -90,7 +90,7 @@ class FeatureLevelsTest {
         clock.advance(-60_000); // a clock that went back must not lower the epoch
         FeatureLevels again = FeatureLevels.brookDefaults(clock);
         again.setSupported(FeatureLevels.SHARE_VERSION, (short) 0, (short) 1);
-        again.persistIn(file);
+        again.persistIn(file, false);
         assertThat(again.finalizedLevel(FeatureLevels.SHARE_VERSION)).isEqualTo((short) 1);
         assertThat(again.epoch()).isEqualTo(epoch);
         // only what an operator set is kept: the other features take this Brook's defaults
@@ -98,8 +98,25 @@ class FeatureLevelsTest {
 
         // a Brook that does not support the stored level refuses to start on it
         FeatureLevels older = FeatureLevels.brookDefaults(clock);
-        assertThatThrownBy(() -> older.persistIn(file)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> older.persistIn(file, false)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("share.version at level 1");
+    }
+
+    @Test
+    void aNewDataDirectoryIsFinalizedAtTransactionsV2AndStoresIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve(FeatureLevels.FILE);
+        FeatureLevels older = FeatureLevels.brookDefaults(clock);
+        older.persistIn(file, false);
+        assertThat(older.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isZero();
+        assertThat(file).doesNotExist();
+
+        FeatureLevels fresh = FeatureLevels.brookDefaults(clock);
+        fresh.persistIn(file, true);
+        assertThat(fresh.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isEqualTo((short) 2);
+        assertThat(Files.readString(file)).contains("level.transaction.version=2");
+        FeatureLevels again = FeatureLevels.brookDefaults(clock);
+        again.persistIn(file, false);
+        assertThat(again.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isEqualTo((short) 2);
     }
 
     @Test
