@@ -15,6 +15,12 @@ import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchRequest.FetchPartition;
 import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.message.FetchResponse;
+import io.brook.wire.message.IncrementalAlterConfigsRequest;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterConfigsResource;
+import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterableConfig;
+import io.brook.wire.message.IncrementalAlterConfigsResponse;
+import io.brook.wire.message.InitProducerIdRequest;
+import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ListOffsetsRequest.ListOffsetsPartition;
 import io.brook.wire.message.ListOffsetsRequest.ListOffsetsTopic;
@@ -249,5 +255,36 @@ class ClusterModeTest {
             assertThat(c.<FetchResponse>call(fetch(theirs, 3), (short) 16).responses().get(0).partitions().get(0)
                     .errorCode()).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH.code());
         }
+    }
+
+    @Test
+    void topicConfigsChangeThroughTheControllerAndReachEveryNode() throws Exception {
+        try (ProtocolClient c = new ProtocolClient(nodes.get(0).bootstrapServers())) {
+            IncrementalAlterConfigsResponse r = c.call(new IncrementalAlterConfigsRequest().resources(List.of(
+                    new AlterConfigsResource().resourceType((byte) 2).resourceName(TOPIC).configs(List.of(
+                            new AlterableConfig().name("retention.ms").configOperation((byte) 0).value("12345"))))),
+                    (short) 1);
+            assertThat(r.responses().get(0).errorCode()).isZero();
+        }
+        for (Brook node : nodes) {
+            Await.until("the override mirrored", () -> "12345".equals(node.topics().get(TOPIC).configs().get("retention.ms")));
+        }
+    }
+
+    @Test
+    void producerIdsComeFromTheControllersBlocks() throws Exception {
+        long[] ids = new long[2];
+        for (int i = 0; i < 2; i++) {
+            try (ProtocolClient c = new ProtocolClient(nodes.get(i).bootstrapServers())) {
+                InitProducerIdResponse r = c.call(new InitProducerIdRequest().transactionalId(null)
+                        .transactionTimeoutMs(60_000).producerId(-1).producerEpoch((short) -1), (short) 4);
+                assertThat(r.errorCode()).isZero();
+                ids[i] = r.producerId();
+            }
+        }
+        // one block of 1000 each, recorded in the image before it was handed out
+        assertThat(ids[0] / 1000).isNotEqualTo(ids[1] / 1000);
+        long next = quorum.read(image -> image.nextProducerId());
+        assertThat(next).isEqualTo(2000);
     }
 }
