@@ -97,6 +97,18 @@ class ClusterModeTest {
             assertThat(r.topics().get(0).errorCode()).isZero();
             topicId = r.topics().get(0).topicId();
         }
+        // the node asked answers once it has the topic; the other applies it on its own thread
+        for (Brook node : nodes) {
+            try (ProtocolClient c = new ProtocolClient(node.bootstrapServers())) {
+                Await.until("the topic on every node", () -> {
+                    try {
+                        return node.topics().get(TOPIC) != null && metadata(c).topics().get(0).errorCode() == 0;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+            }
+        }
     }
 
     @AfterEach

@@ -166,7 +166,13 @@ class ThreeNodeClusterTest {
             try (Admin viaTwo = Admin.create(clientProps(nodes.get(1).bootstrapServers()))) {
                 viaTwo.createTopics(List.of(new NewTopic("spread", 12, (short) 1))).all().get();
             }
-            Map<Integer, Integer> leaders = leaders(admin, "spread");
+            // the other nodes learn of the topic as their images apply it
+            Map<Integer, Integer> leaders = new HashMap<>();
+            Await.until("every partition with a leader", WAIT, () -> {
+                Map<Integer, Integer> now = leadersOrEmpty(admin, "spread");
+                leaders.putAll(now);
+                return now.size() == 12 && !now.containsValue(-1);
+            });
             assertThat(new TreeSet<>(leaders.values())).containsExactly(1, 2, 3);
             assertThat(admin.describeCluster().nodes().get()).extracting(Node::id).containsExactlyInAnyOrder(1, 2, 3);
             assertThat(admin.describeCluster().controller().get().id()).isIn(1, 2, 3);
