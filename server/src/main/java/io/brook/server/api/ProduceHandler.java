@@ -210,8 +210,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 Log log = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? null
                         : topics.log(td.name(), pd.index());
                 Errors idError = byId ? TopicIds.check(topics, topic, td.topicId()) : Errors.NONE;
+                Errors lead = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? Errors.NONE
+                        : broker.leadership().check(td.name(), pd.index(), -1);
                 if (idError != Errors.NONE) {
                     fail(r, idError, "This server has no topic with id " + td.topicId() + ".");
+                } else if (lead != Errors.NONE) {
+                    fail(r, lead, "This server is not the leader for that topic-partition.");
                 } else if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else if (topic.isInternal()) {
@@ -220,7 +224,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     fail(r, refused.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
                             "The partition could not be added to the producer's transaction.");
                 } else {
-                    append(log, pd.records(), batch, version, r, durable);
+                    append(log, broker.leadership().leaderEpoch(td.name(), pd.index()), pd.records(), batch, version, r,
+                            durable);
                     if (v2TransactionalId != null && r.errorCode() == Errors.NONE.code() && batch.isTransactional()) {
                         addingSequences.appended(v2TransactionalId, new ImplicitTxnPartitions.TopicPartition(td.name(),
                                 pd.index()));
@@ -236,7 +241,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         ProduceResponse response = new ProduceResponse().responses(responses).throttleTimeMs(throttleMs);
         ctx.throttle(throttleMs);
         if (anyError) {
-            broker.leaderHints().addTo(response, version);
+            broker.leaderHints().addTo(response, version, ctx.session().listenerName());
         }
         if (acks == 0) {
             if (anyError) {
@@ -304,8 +309,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
-    private void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
-            List<PendingDurability> durable) {
+    /** Appends as the leader at {@code leaderEpoch}, which the batch is stamped with (0 on a single node). */
+    private void append(Log log, int leaderEpoch, Records records, RecordBatch batch, short version,
+            PartitionProduceResponse r, List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
             return;
@@ -337,7 +343,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
             return;
         }
-        AppendResult result = log.append(buf, 0);
+        AppendResult result = log.append(buf, leaderEpoch);
         if (result.error() != Errors.NONE) {
             fail(r, result.error(), result.errorMessage());
             r.logStartOffset(result.logStartOffset());
