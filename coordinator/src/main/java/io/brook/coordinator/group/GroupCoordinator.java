@@ -437,71 +437,18 @@ public final class GroupCoordinator implements AutoCloseable {
         return submit(() -> version < 8 ? loadErrorUnlessNull(request.groupId()) : Errors.NONE, () -> {
             boolean requireStable = version >= 7 && request.requireStable();
             if (version < 8) {
-                Map<String, List<Integer>> topics = null;
-                if (request.topics() != null) {
-                    topics = new LinkedHashMap<>();
-                    for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
-                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
-                    }
-                }
-                FetchResult r = offsets.fetch(request.groupId(), topics, requireStable);
-                Map<String, OffsetFetchResponse.OffsetFetchResponseTopic> out = new LinkedHashMap<>();
-                for (FetchedPartition p : r.partitions()) {
-                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopic().name(n))
-                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition()
-                                    .partitionIndex(p.partition()).committedOffset(p.offset())
-                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
-                }
-                return CompletableFuture.completedFuture(new OffsetFetchResponse()
-                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+                return CompletableFuture.completedFuture(OffsetFetchResponses.single(
+                        offsets.fetch(request.groupId(), OffsetFetchResponses.topics(request), requireStable)));
             }
             List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
                 Errors notLoaded = loadErrorUnlessNull(g.groupId());
-                if (notLoaded != Errors.NONE) {
-                    groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(notLoaded.code()));
-                    continue;
-                }
-                Map<String, List<Integer>> topics = null;
-                if (g.topics() != null) {
-                    topics = new LinkedHashMap<>();
-                    for (OffsetFetchRequest.OffsetFetchRequestTopics t : g.topics()) {
-                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
-                    }
-                }
-                FetchResult r = offsets.fetch(g.groupId(), topics, requireStable);
-                Map<String, OffsetFetchResponse.OffsetFetchResponseTopics> out = new LinkedHashMap<>();
-                for (FetchedPartition p : r.partitions()) {
-                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopics().name(n))
-                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartitions()
-                                    .partitionIndex(p.partition()).committedOffset(p.offset())
-                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
-                }
-                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId())
-                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+                groups.add(notLoaded != Errors.NONE ? OffsetFetchResponses.group(g.groupId(), notLoaded)
+                        : OffsetFetchResponses.group(g.groupId(),
+                                offsets.fetch(g.groupId(), OffsetFetchResponses.topics(g), requireStable)));
             }
             return CompletableFuture.completedFuture(new OffsetFetchResponse().groups(groups));
-        }, e -> {
-            if (version < 2) {
-                // no error of its own before v2: each partition asked for carries it (as Kafka's error response)
-                List<OffsetFetchResponse.OffsetFetchResponseTopic> topics = new ArrayList<>();
-                for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
-                    OffsetFetchResponse.OffsetFetchResponseTopic topic = new OffsetFetchResponse.OffsetFetchResponseTopic().name(t.name());
-                    for (int p : t.partitionIndexes()) {
-                        topic.partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition().partitionIndex(p)
-                                .committedOffset(-1).committedLeaderEpoch(-1).metadata("").errorCode(e.code()));
-                    }
-                    topics.add(topic);
-                }
-                return new OffsetFetchResponse().topics(topics).errorCode(e.code());
-            }
-            if (version < 8) return new OffsetFetchResponse().errorCode(e.code());
-            List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
-            for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
-                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(e.code()));
-            }
-            return new OffsetFetchResponse().groups(groups);
-        });
+        }, e -> OffsetFetchResponses.error(request, version, e));
     }
 
     // ------------------------------------------------------------------ DescribeGroups / ListGroups
