@@ -52,8 +52,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Use.</b> Construct, call {@link #start()} (starts the coordinator thread and the loading of
  * {@code __consumer_offsets} in the background), call one method per API from any thread,
- * {@link #close()} at shutdown. FindCoordinator is answered by the server itself: this node is the
- * coordinator of every group.
+ * {@link #close()} at shutdown. FindCoordinator is answered by the server itself.
+ *
+ * <p><b>Ownership.</b> A single node coordinates every group. In a cluster a node coordinates the
+ * groups of the {@code __consumer_offsets} partitions it leads, and the server calls {@link #own}
+ * whenever that set changes: a partition gained is loaded (its groups get
+ * COORDINATOR_LOAD_IN_PROGRESS meanwhile), a partition lost is dropped at once (its parked joins
+ * and syncs and every later request for its groups get NOT_COORDINATOR, writes of its groups
+ * still in flight are answered NOT_COORDINATOR too), see {@link CoordinatorLoader}.
  *
  * <p><b>Loading.</b> As in Kafka, the coordinator serves while it loads: a {@link CoordinatorLoader}
  * reads the partitions of {@code __consumer_offsets} one after another, and until a group's
@@ -137,7 +143,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> requests.failed("task", e));
         requests.runOn(loop);
-        DurableWriter writer = new DurableWriter(loop, log);
+        DurableWriter writer = new DurableWriter(loop, log, this::ownershipEpoch);
         this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
@@ -213,6 +219,28 @@ public final class GroupCoordinator implements AutoCloseable {
         } else {
             loop.runPending();
         }
+    }
+
+    /**
+     * This node coordinates the groups of exactly these partitions of {@code __consumer_offsets}
+     * from now on (all of them until called). Before {@link #start()} it sets what the start loads;
+     * after it the change is made on the coordinator thread, in the order of the calls. Any thread.
+     */
+    public synchronized void own(Set<Integer> partitions) {
+        Set<Integer> owned = Set.copyOf(partitions);
+        if (!started) {
+            loader.own(owned);
+            return;
+        }
+        if (closed) return;
+        loop.execute(() -> {
+            if (!shutdown) loader.own(owned);
+        });
+    }
+
+    /** The writer's view of {@link CoordinatorLoader#epoch} (the loader is built after the writer). */
+    private long ownershipEpoch(int partition) {
+        return loader.epoch(partition);
     }
 
     /** The {@code __consumer_offsets} partition of a group. */
@@ -412,11 +440,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 return;
             }
             try {
-                txnOffsets.completeIn(partitions, p -> switch (loader.state(p)) {
-                    case ACTIVE -> Errors.NONE;
-                    case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-                    case FAILED -> Errors.NOT_COORDINATOR;
-                }, producerId, producerEpoch, commit).whenComplete((v, e) -> {
+                txnOffsets.completeIn(partitions, this::loadError, producerId, producerEpoch, commit).whenComplete((v, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {
@@ -564,13 +588,17 @@ public final class GroupCoordinator implements AutoCloseable {
     /**
      * Kafka's error for a group whose partition of {@code __consumer_offsets} is not loaded:
      * COORDINATOR_LOAD_IN_PROGRESS while it loads, NOT_COORDINATOR once its load failed; NONE when
-     * loaded. Coordinator thread.
+     * loaded, NOT_COORDINATOR too when this node does not own the partition. Coordinator thread.
      */
     private Errors loadError(String groupId) {
-        return switch (loader.state(config.partitionFor(groupId))) {
+        return loadError(config.partitionFor(groupId));
+    }
+
+    private Errors loadError(int partition) {
+        return switch (loader.state(partition)) {
             case ACTIVE -> Errors.NONE;
             case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            case FAILED -> Errors.NOT_COORDINATOR;
+            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
         };
     }
 
