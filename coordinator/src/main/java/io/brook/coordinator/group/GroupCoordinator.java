@@ -248,6 +248,11 @@ public final class GroupCoordinator implements AutoCloseable {
         return config.partitionFor(groupId);
     }
 
+    /** The number of partitions of {@code __consumer_offsets} this coordinator hashes groups over. */
+    public int partitions() {
+        return config.offsetsTopicPartitions();
+    }
+
     // ------------------------------------------------------------------ JoinGroup
 
     public CompletableFuture<JoinGroupResponse> joinGroup(JoinGroupRequest request, short version, String clientId, String clientHost) {

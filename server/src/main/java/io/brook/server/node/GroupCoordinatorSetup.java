@@ -50,6 +50,19 @@ public final class GroupCoordinatorSetup {
      * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
      */
     public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor) {
+        return start(brokerConfig, topics, clock, loadExecutor, null);
+    }
+
+    /**
+     * {@link #start(BrokerConfig, Topics, Clock, Executor)} on a node of a cluster when
+     * {@code leadership} is not null: the coordinator serves the groups of the partitions of
+     * {@code __consumer_offsets} this node leads, and follows every change of that set (a
+     * partition gained is loaded, one lost is dropped; docs/cluster.md, section 7). Every node
+     * must then have the same {@code offsets.topic.num.partitions}, unless the topic exists: a
+     * group's partition is its id's hash modulo that count.
+     */
+    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor,
+                                         PartitionLeadership leadership) {
         GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
         if (existing != null) {
@@ -57,8 +70,17 @@ public final class GroupCoordinatorSetup {
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
                 new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
+        if (leadership != null) {
+            coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS));
+            leadership.onChange(() -> coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS)));
+        }
         coordinator.start();
         return coordinator;
+    }
+
+    /** The configs {@code __consumer_offsets} is created with: compacted, Kafka's segment size for it. */
+    public static Map<String, String> topicConfigs() {
+        return Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES);
     }
 
     /**
@@ -87,8 +109,7 @@ public final class GroupCoordinatorSetup {
         public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
             if (topics.get(TopicNames.CONSUMER_OFFSETS) == null) {
                 try {
-                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions,
-                            Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES));
+                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions, topicConfigs());
                 } catch (RuntimeException e) {
                     return CompletableFuture.failedFuture(e);
                 }

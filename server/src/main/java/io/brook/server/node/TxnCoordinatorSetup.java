@@ -16,6 +16,7 @@ import io.brook.storage.LogConfig;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -40,6 +41,19 @@ public final class TxnCoordinatorSetup {
      */
     public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
             ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor) {
+        return start(brokerConfig, topics, groups, producerIds, clock, loadExecutor, false);
+    }
+
+    /**
+     * {@link #start(BrokerConfig, Topics, GroupCoordinator, ProducerIdAllocator, Clock, Executor)},
+     * on a node of a cluster when {@code cluster} is true: there the coordinator owns no partition
+     * of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR, and
+     * FindCoordinator refuses transactional ids), because ending a transaction needs markers
+     * written on the nodes that lead its partitions and the verification of transactional writes
+     * by the coordinator, and neither crosses nodes yet (docs/cluster.md, section 7).
+     */
+    public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
+            ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor, boolean cluster) {
         TxnCoordinatorConfig config = brokerConfig.txnCoordinator();
         Topic existing = topics.get(TopicNames.TRANSACTION_STATE);
         if (existing != null) {
@@ -48,6 +62,9 @@ public final class TxnCoordinatorSetup {
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
                 new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
                 new PartitionMarkers(topics, groups, clock), loadExecutor);
+        if (cluster) {
+            coordinator.own(Set.of());
+        }
         coordinator.start();
         return coordinator;
     }
