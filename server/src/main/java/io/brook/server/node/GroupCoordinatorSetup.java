@@ -15,6 +15,7 @@ import io.brook.storage.LogConfig;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -50,19 +51,17 @@ public final class GroupCoordinatorSetup {
      * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
      */
     public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor) {
-        return start(brokerConfig, topics, clock, loadExecutor, null);
+        return start(brokerConfig, topics, clock, loadExecutor, false);
     }
 
     /**
-     * {@link #start(BrokerConfig, Topics, Clock, Executor)} on a node of a cluster when
-     * {@code leadership} is not null: the coordinator serves the groups of the partitions of
-     * {@code __consumer_offsets} this node leads, and follows every change of that set (a
-     * partition gained is loaded, one lost is dropped; docs/cluster.md, section 7). Every node
-     * must then have the same {@code offsets.topic.num.partitions}, unless the topic exists: a
-     * group's partition is its id's hash modulo that count.
+     * {@link #start(BrokerConfig, Topics, Clock, Executor)}; on a node of a cluster
+     * ({@code cluster} true) the coordinator starts owning no partition of
+     * {@code __consumer_offsets} (every group gets NOT_COORDINATOR) until {@link #follow} hands it
+     * the leadership of this node.
      */
     public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor,
-                                         PartitionLeadership leadership) {
+                                         boolean cluster) {
         GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
         if (existing != null) {
@@ -70,12 +69,30 @@ public final class GroupCoordinatorSetup {
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
                 new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
-        if (leadership != null) {
-            coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS));
-            leadership.onChange(() -> coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS)));
+        if (cluster) {
+            coordinator.own(Set.of());
         }
         coordinator.start();
         return coordinator;
+    }
+
+    /**
+     * Cluster mode (docs/cluster.md, section 7): from now on {@code coordinator} serves the groups
+     * of the partitions of {@code __consumer_offsets} this node leads, and follows every change of
+     * that set (a partition gained is loaded, one lost is dropped). Every node must then have the
+     * same {@code offsets.topic.num.partitions}, unless the topic existed when it started: a
+     * group's partition is its id's hash modulo that count.
+     */
+    public static void follow(GroupCoordinator coordinator, PartitionLeadership leadership) {
+        Object order = new Object();
+        // read and handed over under one lock, so that an older set never overtakes a newer one
+        Runnable sync = () -> {
+            synchronized (order) {
+                coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS));
+            }
+        };
+        leadership.onChange(sync);
+        sync.run();
     }
 
     /** The configs {@code __consumer_offsets} is created with: compacted, Kafka's segment size for it. */
