@@ -6,11 +6,13 @@ import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -21,13 +23,17 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.TimeoutIOException;
+import org.apache.ratis.retry.ExceptionDependentRetry;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -41,7 +47,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One voter of the metadata quorum: a Ratis server over gRPC on the node's controller listener,
  * holding a {@link MetadataStateMachine}, and a Ratis client through which this node appends
- * batches of records (the client finds the leader itself).
+ * batches of records (the client finds the leader itself). A second client sends read-only
+ * queries to the leader's state machine ({@link #query}): the controller channel.
  *
  * <p>Before its server starts, a node checks that it belongs to the cluster (docs/cluster.md,
  * section 9): its metadata directory must have been made for this cluster id and node id ({@link
@@ -59,6 +66,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     /** Retries of an append while a leader is elected: 100 × 100 ms, about ten election rounds. */
     private static final int APPEND_ATTEMPTS = 100;
     private static final TimeDuration APPEND_RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+    /** How long a query (a controller decision: a commit, behind the decisions before it) waits for its reply. */
+    private static final TimeDuration QUERY_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
 
     private final QuorumConfig config;
     private final RaftGroup group;
@@ -66,15 +75,17 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final MetadataStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
+    private final RaftClient queryClient;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
-                               RaftServer server, RaftClient client) {
+                               RaftServer server, RaftClient client, RaftClient queryClient) {
         this.config = config;
         this.group = group;
         this.selfId = peerId(config.nodeId());
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
+        this.queryClient = queryClient;
     }
 
     /**
@@ -84,6 +95,21 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
      * @throws ClusterMembershipException if the node belongs to another cluster or node id
      */
     public static MetadataQuorumNode start(QuorumConfig config) throws IOException {
+        return start(config, new MetadataStateMachine());
+    }
+
+    /**
+     * Starts a node whose state machine answers read-only requests ({@link #query}) with {@code
+     * queryHandler}: the controller channel.
+     */
+    public static MetadataQuorumNode start(QuorumConfig config,
+                                           Function<ByteBuffer, CompletableFuture<byte[]>> queryHandler)
+            throws IOException {
+        return start(config, new MetadataStateMachine(queryHandler));
+    }
+
+    private static MetadataQuorumNode start(QuorumConfig config, MetadataStateMachine stateMachine)
+            throws IOException {
         RaftGroupId groupId = groupId(config.clusterId());
         List<RaftPeer> peers = new ArrayList<>();
         for (Map.Entry<Integer, InetSocketAddress> v : config.voters().entrySet()) {
@@ -99,7 +125,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
             QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
         }
 
-        MetadataStateMachine stateMachine = new MetadataStateMachine();
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))
                 .setGroup(group)
@@ -107,19 +132,38 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 .setProperties(props)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
-        RaftClient client = null;
+        RaftClient client;
+        RaftClient queryClient;
         try {
             server.start();
             client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
                     .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
                     .build();
+            queryClient = queryClient(props, group);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
         }
         LOG.info("Node {} started in the metadata quorum of cluster {} (group {}, voters {})", config.nodeId(),
                 config.clusterId(), groupId, config.voters().keySet());
-        return new MetadataQuorumNode(config, group, stateMachine, server, client);
+        return new MetadataQuorumNode(config, group, stateMachine, server, client, queryClient);
+    }
+
+    /**
+     * The client of {@link #query}: it follows NotLeader and LeaderNotReady replies like the append
+     * client, but never sends a query again after a time-out, since a query (a controller decision)
+     * that timed out may have run, and running it twice would decide twice. Its time-out is longer
+     * than the append client's, since a decision waits for the decisions asked before it.
+     */
+    private static RaftClient queryClient(RaftProperties props, RaftGroup group) {
+        RaftProperties queryProps = new RaftProperties(props);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(queryProps, QUERY_TIMEOUT);
+        RetryPolicy retry = ExceptionDependentRetry.newBuilder()
+                .setDefaultPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
+                .setExceptionToPolicy(TimeoutIOException.class, RetryPolicies.noRetry())
+                .setMaxAttempts(APPEND_ATTEMPTS)
+                .build();
+        return RaftClient.newBuilder().setProperties(queryProps).setRaftGroup(group).setRetryPolicy(retry).build();
     }
 
     /** The metadata group of a cluster: a name-based UUID of its cluster id. */
@@ -168,6 +212,12 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                     .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), peer))
                     .setRetryPolicy(RetryPolicies.noRetry()).build()) {
                 served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
+                if (served.contains(group.getGroupId())) {
+                    GroupInfoReply info = c.getGroupManagementApi(peer.getId()).info(group.getGroupId());
+                    checkSameVoters(config, group, peer, info);
+                }
+            } catch (ClusterMembershipException e) {
+                throw e;
             } catch (IOException | RuntimeException e) {
                 LOG.debug("Voter {} at {} did not answer: {}", peer.getId(), peer.getAddress(), e.toString());
                 continue;
@@ -178,6 +228,53 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                         + peer.getId() + " at " + peer.getAddress() + " serves another cluster (metadata group "
                         + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
             }
+        }
+    }
+
+    /**
+     * A voter of our group that reports another set of voters (ids and addresses) than this node's
+     * {@code controller.quorum.voters} refuses this node: a node must not vote in a group it
+     * misdescribes.
+     */
+    private static void checkSameVoters(QuorumConfig config, RaftGroup group, RaftPeer peer, GroupInfoReply info) {
+        Map<String, String> theirs = new TreeMap<>();
+        for (RaftPeer p : info.getGroup().getPeers()) {
+            theirs.put(p.getId().toString(), p.getAddress());
+        }
+        Map<String, String> ours = new TreeMap<>();
+        for (RaftPeer p : group.getPeers()) {
+            ours.put(p.getId().toString(), p.getAddress());
+        }
+        if (!theirs.equals(ours)) {
+            throw new ClusterMembershipException("node " + config.nodeId() + " is configured with "
+                    + QuorumConfig.CONTROLLER_QUORUM_VOTERS + " " + ours + ", but voter " + peer.getId() + " at "
+                    + peer.getAddress() + " has the voters " + theirs + " in cluster " + config.clusterId()
+                    + ": every node must name the same voters");
+        }
+    }
+
+    /**
+     * Sends a read-only request to the leader's state machine (Ratis' client finds the leader and
+     * follows NotLeader replies); completes with the leader's answer. Unordered on purpose: Ratis
+     * orders a client's ordered requests on the server, so the leader's own controller, whose
+     * appends go through this node's client, would wait behind the very query that waits for them.
+     */
+    public CompletableFuture<ByteBuffer> query(byte[] request) {
+        Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(request));
+        return queryClient.async().sendReadOnlyUnordered(message).thenApply(reply -> {
+            if (!reply.isSuccess()) {
+                throw new CompletionException(reply.getException());
+            }
+            return reply.getMessage().getContent().asReadOnlyByteBuffer();
+        });
+    }
+
+    /** This node's Ratis division (for the quorum's status), or null once it is gone. */
+    public RaftServer.Division division() {
+        try {
+            return server.getDivision(group.getGroupId());
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -270,6 +367,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     @Override
     public void close() throws IOException {
         try {
+            queryClient.close();
             client.close();
         } finally {
             server.close();
