@@ -47,21 +47,13 @@ public final class GroupCoordinatorSetup {
 
     /**
      * A started coordinator, loading {@code __consumer_offsets} (when it exists) in the background.
+     * On a node of a cluster ({@link BrokerConfig#clustered()}) it starts owning no partition of
+     * {@code __consumer_offsets} (every group gets NOT_COORDINATOR) until {@link #follow} hands it
+     * the leadership of this node.
      *
      * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
      */
     public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor) {
-        return start(brokerConfig, topics, clock, loadExecutor, false);
-    }
-
-    /**
-     * {@link #start(BrokerConfig, Topics, Clock, Executor)}; on a node of a cluster
-     * ({@code cluster} true) the coordinator starts owning no partition of
-     * {@code __consumer_offsets} (every group gets NOT_COORDINATOR) until {@link #follow} hands it
-     * the leadership of this node.
-     */
-    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor,
-                                         boolean cluster) {
         GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
         if (existing != null) {
@@ -69,7 +61,7 @@ public final class GroupCoordinatorSetup {
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
                 new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
-        if (cluster) {
+        if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
         coordinator.start();

@@ -37,23 +37,16 @@ public final class TxnCoordinatorSetup {
     /**
      * A started coordinator, loading {@code __transaction_state} (when it exists) in the background.
      *
+     * <p>On a node of a cluster ({@link BrokerConfig#clustered()}) the coordinator owns no partition
+     * of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR, and
+     * FindCoordinator refuses transactional ids): ending a transaction needs markers written on the
+     * nodes that lead its partitions and the verification of transactional writes by the
+     * coordinator, and neither crosses nodes yet (docs/cluster.md, section 7).
+     *
      * @param loadExecutor runs the reads of the load; null for a thread of the coordinator's own
      */
     public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
             ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor) {
-        return start(brokerConfig, topics, groups, producerIds, clock, loadExecutor, false);
-    }
-
-    /**
-     * {@link #start(BrokerConfig, Topics, GroupCoordinator, ProducerIdAllocator, Clock, Executor)},
-     * on a node of a cluster when {@code cluster} is true: there the coordinator owns no partition
-     * of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR, and
-     * FindCoordinator refuses transactional ids), because ending a transaction needs markers
-     * written on the nodes that lead its partitions and the verification of transactional writes
-     * by the coordinator, and neither crosses nodes yet (docs/cluster.md, section 7).
-     */
-    public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
-            ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor, boolean cluster) {
         TxnCoordinatorConfig config = brokerConfig.txnCoordinator();
         Topic existing = topics.get(TopicNames.TRANSACTION_STATE);
         if (existing != null) {
@@ -62,7 +55,7 @@ public final class TxnCoordinatorSetup {
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
                 new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
                 new PartitionMarkers(topics, groups, clock), loadExecutor);
-        if (cluster) {
+        if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
         coordinator.start();
