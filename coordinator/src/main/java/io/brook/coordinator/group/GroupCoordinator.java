@@ -45,8 +45,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The group coordinator of a single node: consumer groups of the classic protocol and their
- * committed offsets, kept in {@code __consumer_offsets} through a {@link CoordinatorLog}. This class
+ * The group coordinator of a node: consumer groups of the classic protocol and their
+ * committed offsets (of every group on a single node, of the partitions it owns in a cluster), kept in {@code __consumer_offsets} through a {@link CoordinatorLog}. This class
  * turns wire messages into calls of {@link ClassicMembership}, {@link GroupOffsets} and
  * {@link GroupAdmin} and their results back into responses.
  *

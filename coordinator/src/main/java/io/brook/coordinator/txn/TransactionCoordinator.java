@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The transaction coordinator of a single node: every transactional id, its producer id and epoch
+ * The transaction coordinator of a node: every transactional id (of the partitions it owns), its producer id and epoch
  * and its open transaction, kept in {@code __transaction_state} through a {@link CoordinatorLog}
  * in Kafka's record layout ({@link TxnLogRecords}), with the state machine of {@link Transactions}.
  *
