@@ -45,10 +45,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The group coordinator of a node: consumer groups of the classic protocol and their
- * committed offsets (of every group on a single node, of the partitions it owns in a cluster), kept in {@code __consumer_offsets} through a {@link CoordinatorLog}. This class
- * turns wire messages into calls of {@link ClassicMembership}, {@link GroupOffsets} and
- * {@link GroupAdmin} and their results back into responses.
+ * The group coordinator of a node: consumer groups of the classic protocol and their committed
+ * offsets (every group on a single node, those of the partitions it owns in a cluster), kept in
+ * {@code __consumer_offsets} through a {@link CoordinatorLog}. This class turns wire messages
+ * into calls of {@link ClassicMembership}, {@link GroupOffsets} and {@link GroupAdmin} and their
+ * results back into responses.
  *
  * <p><b>Use.</b> Construct, call {@link #start()} (starts the coordinator thread and the loading of
  * {@code __consumer_offsets} in the background), call one method per API from any thread,
