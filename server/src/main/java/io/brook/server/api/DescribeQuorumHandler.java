@@ -23,6 +23,8 @@ import java.util.List;
  * Kafka reports its leader's. The request must name {@code __cluster_metadata} partition 0, as
  * Kafka's client does; anything else is answered UNKNOWN_TOPIC_OR_PARTITION per partition, as
  * Kafka's raft client answers it. The node's listener (v2+) is the advertised one.
+ *
+ * <p>In cluster mode the quorum is the cluster's Ratis quorum, described by {@link ClusterQuorumView}.
  */
 final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
 
@@ -30,9 +32,16 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
     static final int LEADER_EPOCH = 1;
 
     private final BrokerContext broker;
+    private final ClusterQuorumView cluster;
 
     DescribeQuorumHandler(BrokerContext broker) {
+        this(broker, null);
+    }
+
+    /** {@code cluster}: the cluster's quorum in cluster mode, null for a single node. */
+    DescribeQuorumHandler(BrokerContext broker, ClusterQuorumView cluster) {
         this.broker = broker;
+        this.cluster = cluster;
     }
 
     @Override
@@ -53,6 +62,10 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
                 topics.add(new TopicData().topicName(t.topicName()).partitions(partitions));
             }
             ctx.respond(new DescribeQuorumResponse().errorCode(Errors.NONE.code()).topics(topics));
+            return;
+        }
+        if (cluster != null) {
+            ctx.respond(cluster.describe(version));
             return;
         }
         long now = System.currentTimeMillis();
