@@ -38,9 +38,9 @@ import org.apache.kafka.common.Node;
  * Kafka's KRaft names ({@code process.roles=broker,controller}, {@code node.id}, {@code
  * controller.quorum.voters}, {@code controller.listener.names}, {@code listeners}, {@code
  * log.dirs}) and Brook's {@code cluster.id}. Either way every port in {@code listeners}, {@code
- * advertised.listeners} and {@code controller.quorum.voters} is replaced by a free loopback port
- * (the same port everywhere it appears), {@code log.dirs} by the node's own directory, and the
- * test's overrides are set last.
+ * advertised.listeners}, {@code controller.quorum.voters} and {@code brook.http.listener} is
+ * replaced by a free loopback port (the same port everywhere it appears), {@code log.dirs} by the
+ * node's own directory, and the test's overrides are set last.
  *
  * <p>Everything lives under {@code target/cluster-tests/<name>/}: {@code nodeN.properties},
  * {@code nodeN/data}, and {@code nodeN.log} (standard output and error, appended across
@@ -57,7 +57,7 @@ final class ProcessCluster implements AutoCloseable {
     /** The port of a {@code host:port} in a list of listeners or voters. */
     private static final Pattern PORT = Pattern.compile(":(\\d+)(?=\\s*(,|$))");
     private static final Set<String> ADDRESS_KEYS = Set.of("listeners", "advertised.listeners",
-            "controller.quorum.voters");
+            "controller.quorum.voters", "brook.http.listener");
 
     private final Path dir;
     private final Map<Integer, Properties> configs = new TreeMap<>();
@@ -104,6 +104,7 @@ final class ProcessCluster implements AutoCloseable {
                 }
             }
             p.setProperty("log.dirs", dir.resolve("node" + id).resolve("data").toString());
+            p.putIfAbsent("brook.http.listener", "127.0.0.1:0");
             p.putAll(overrides);
             configs.put(id, p);
             writeConfig(id);
@@ -133,6 +134,7 @@ final class ProcessCluster implements AutoCloseable {
                 + (9091 + 2 * id));
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("log.dirs", "data/node" + id);
+        p.setProperty("brook.http.listener", "127.0.0.1:" + (9643 + id));
         return p;
     }
 

@@ -25,6 +25,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +39,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * {@code kafka-metadata-quorum.sh}. Partitions have one replica (replication comes later), so a
  * stopped node's partitions are unavailable until it returns. Every test leaves the three nodes
  * serving; a failed test prints the tails of the nodes' logs (kept under
- * {@code target/cluster-tests/}).
+ * {@code target/cluster-tests/}). Skipped against an external cluster ({@code -Dbootstrap.servers}):
+ * it runs Brook's own processes.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ThreeNodeClusterCompatTest {
@@ -67,6 +69,9 @@ class ThreeNodeClusterCompatTest {
 
     @BeforeAll
     static void start() {
+        String external = System.getProperty("bootstrap.servers");
+        Assumptions.assumeTrue(external == null || external.isBlank(),
+                "starts Brook nodes of its own: nothing to run against an external cluster");
         cluster = ProcessCluster.start("three-nodes", 3, OVERRIDES);
     }
 
