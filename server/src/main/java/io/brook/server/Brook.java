@@ -41,9 +41,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -137,11 +135,7 @@ public final class Brook implements AutoCloseable {
             throw e;
         }
         // a restart listens where clients were told to connect
-        List<String> listeners = new ArrayList<>();
-        for (Listener l : context.config().listeners().bound()) {
-            listeners.add(l.withPort(boundAddresses.get(l.name()).getPort()).toString());
-        }
-        settings.put(BrokerConfig.LISTENERS, String.join(",", listeners));
+        settings.put(BrokerConfig.LISTENERS, context.config().listeners().rebound(settings, boundAddresses));
     }
 
     /** Starts one run of the broker on the data directory (see the constructor for the order). */
@@ -190,27 +184,12 @@ public final class Brook implements AutoCloseable {
             net = binding.join();
             this.bound = net.boundAddresses().values().iterator().next();
             m.listenerConnections(config.listener().name(), net::connectionCount);
-            Listener httpListener = config.httpListener();
-            if (httpListener != null) {
-                try {
-                    // ready: recovered, listening, and __consumer_offsets and __transaction_state loaded (in the background)
-                    this.http = AdminHttpServer.start(httpListener, net.eventLoops(), net.serverChannelClass(), m,
-                            new ConsoleState(() -> topics.all().stream()
-                                    .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
-                            pool, () -> ready && groups.loaded().isDone() && transactions.loaded().isDone());
-                } catch (IllegalStateException e) {
-                    if (config.isExplicit(BrokerConfig.HTTP_LISTENER)) {
-                        throw e;
-                    }
-                    // the default port is taken (another broker on this machine): the broker runs without
-                    LOG.warn("{}; running without the HTTP admin listener", e.getMessage());
-                }
-            }
-            Map<String, Listener> advertised = new LinkedHashMap<>();
-            for (Listener l : config.listeners().bound()) {
-                Listener adv = config.listeners().advertised(l.name());
-                advertised.put(l.name(), adv != null ? adv : l.withPort(net.boundAddresses().get(l.name()).getPort()));
-            }
+            // ready: recovered, listening, and __consumer_offsets and __transaction_state loaded (in the background)
+            this.http = AdminHttpServer.startUnlessTaken(config.httpListener(), config.isExplicit(BrokerConfig.HTTP_LISTENER),
+                    net.eventLoops(), net.serverChannelClass(), m, new ConsoleState(() -> topics.all().stream()
+                            .collect(Collectors.toMap(t -> t.name(), t -> t.configs())), groups::snapshot),
+                    pool, () -> ready && groups.loaded().isDone() && transactions.loaded().isDone());
+            Map<String, Listener> advertised = config.listeners().advertisedAfterBind(net.boundAddresses());
             this.boundAddresses = net.boundAddresses();
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m);

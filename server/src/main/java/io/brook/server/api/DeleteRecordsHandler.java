@@ -41,7 +41,11 @@ final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
                         .lowWatermark(-1);
                 Log log = topic == null || p.partitionIndex() < 0 || p.partitionIndex() >= topic.partitions() ? null
                         : topics.log(t.name(), p.partitionIndex());
-                if (log == null) {
+                Errors lead = topic == null || p.partitionIndex() < 0 || p.partitionIndex() >= topic.partitions()
+                        ? Errors.NONE : broker.leadership().check(t.name(), p.partitionIndex(), -1);
+                if (lead != Errors.NONE) {
+                    r.errorCode(lead.code());
+                } else if (log == null) {
                     r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                 } else if (topic.isInternal()) {
                     r.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()); // as Kafka: the coordinators' state

@@ -25,7 +25,7 @@ import java.util.List;
  * largest timestamp (v7+); -5 latest-tiered and -6 earliest-pending-upload (v11, KIP-1023) →
  * offset -1 with leader epoch -1, as Kafka answers them without tiered storage; a real timestamp
  * → the first offset whose record timestamp is at or above it, or -1 when there is none. Special
- * values answer with timestamp -1; every other answer carries leader epoch 0.
+ * values answer with timestamp -1; every other answer carries the leader epoch (0 on a single node).
  */
 final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
 
@@ -42,7 +42,7 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
     public void handle(RequestContext ctx, ListOffsetsRequest request) {
         Topics topics = broker.topics();
         // leader_epoch exists from v4 on and older versions cannot carry a non-default value
-        int epoch = ctx.apiVersion() >= 4 ? 0 : -1;
+        boolean withEpoch = ctx.apiVersion() >= 4;
         boolean readCommitted = request.isolationLevel() == 1;
         List<ListOffsetsTopicResponse> out = new ArrayList<>();
         for (ListOffsetsTopic t : request.topics()) {
@@ -53,15 +53,18 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
                         .timestamp(-1).offset(-1).leaderEpoch(-1);
                 Log log = topic == null || p.partitionIndex() < 0 || p.partitionIndex() >= topic.partitions() ? null
                         : topics.log(t.name(), p.partitionIndex());
-                if (log == null) {
+                Errors lead = topic == null || p.partitionIndex() < 0 || p.partitionIndex() >= topic.partitions()
+                        ? Errors.NONE : broker.leadership().check(t.name(), p.partitionIndex(), p.currentLeaderEpoch());
+                if (lead != Errors.NONE) {
+                    r.errorCode(lead.code());
+                } else if (log == null) {
                     r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                } else if (p.currentLeaderEpoch() > 0) {
-                    r.errorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
                 } else if (p.timestamp() == LATEST_TIERED || p.timestamp() == EARLIEST_PENDING_UPLOAD) {
                     // nothing is tiered: Kafka's answer without remote storage
                     r.errorCode(Errors.NONE.code());
                 } else {
-                    lookup(log, p.timestamp(), readCommitted, r, epoch);
+                    lookup(log, p.timestamp(), readCommitted, r,
+                            withEpoch ? broker.leadership().leaderEpoch(t.name(), p.partitionIndex()) : -1);
                 }
                 parts.add(r);
             }

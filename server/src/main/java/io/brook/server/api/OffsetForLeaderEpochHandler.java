@@ -43,14 +43,18 @@ final class OffsetForLeaderEpochHandler implements ApiHandler<OffsetForLeaderEpo
                 EpochEndOffset r = new EpochEndOffset().partition(p.partition()).leaderEpoch(-1).endOffset(-1);
                 Log log = topic == null || p.partition() < 0 || p.partition() >= topic.partitions() ? null
                         : topics.log(t.topic(), p.partition());
-                if (log == null) {
+                Errors lead = topic == null || p.partition() < 0 || p.partition() >= topic.partitions()
+                        ? Errors.NONE : broker.leadership().check(t.topic(), p.partition(), p.currentLeaderEpoch());
+                if (lead != Errors.NONE) {
+                    r.errorCode(lead.code());
+                } else if (log == null) {
                     r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                } else if (p.currentLeaderEpoch() > 0) {
-                    r.errorCode(Errors.UNKNOWN_LEADER_EPOCH.code());
                 } else {
                     r.errorCode(Errors.NONE.code());
                     if (p.leaderEpoch() >= 0) {
-                        r.leaderEpoch(0).endOffset(log.logEndOffset());
+                        // one leader (this node) since the log began: its epoch ends at the log end
+                        r.leaderEpoch(broker.leadership().leaderEpoch(t.topic(), p.partition()))
+                                .endOffset(log.logEndOffset());
                     }
                 }
                 parts.add(r);

@@ -207,8 +207,12 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 Log log = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? null
                         : topics.log(td.name(), pd.index());
                 Errors idError = byId ? TopicIds.check(topics, topic, td.topicId()) : Errors.NONE;
+                Errors lead = topic == null || pd.index() < 0 || pd.index() >= topic.partitions() ? Errors.NONE
+                        : broker.leadership().check(td.name(), pd.index(), -1);
                 if (idError != Errors.NONE) {
                     fail(r, idError, "This server has no topic with id " + td.topicId() + ".");
+                } else if (lead != Errors.NONE) {
+                    fail(r, lead, "This server is not the leader for that topic-partition.");
                 } else if (log == null) {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else if (topic.isInternal()) {
@@ -229,7 +233,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         ProduceResponse response = new ProduceResponse().responses(responses).throttleTimeMs(throttleMs);
         ctx.throttle(throttleMs);
         if (anyError) {
-            broker.leaderHints().addTo(response, version);
+            broker.leaderHints().addTo(response, version, ctx.session().listenerName());
         }
         if (acks == 0) {
             if (anyError) {

@@ -52,6 +52,14 @@ public final class BrokerConfig {
     public static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
     public static final String NODE_ID = "node.id";
     public static final String BROKER_ID = "broker.id";
+    // cluster mode (docs/cluster.md): Kafka's KRaft names, plus cluster.id (Kafka's format step writes it)
+    public static final String PROCESS_ROLES = "process.roles";
+    public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
+    public static final String CLUSTER_ID = "cluster.id";
+    public static final String BROKER_RACK = "broker.rack";
+    public static final String BROKER_HEARTBEAT_INTERVAL_MS = "broker.heartbeat.interval.ms";
+    public static final String BROKER_SESSION_TIMEOUT_MS = "broker.session.timeout.ms";
     public static final String LOG_DIRS = "log.dirs";
     public static final String LOG_DIR = "log.dir";
     public static final String NUM_PARTITIONS = "num.partitions";
@@ -146,7 +154,7 @@ public final class BrokerConfig {
         this.txnCoordinator = txnCoordinator;
         this.securitySettings = securitySettings;
         this.listeners = Listeners.parse(list(LISTENERS), list(ADVERTISED_LISTENERS),
-                string(LISTENER_SECURITY_PROTOCOL_MAP));
+                string(LISTENER_SECURITY_PROTOCOL_MAP), clustered() ? controllerListenerNames() : List.of());
         List<String> dirs = list(LOG_DIRS);
         if (dirs != null && dirs.size() != 1) {
             throw new IllegalArgumentException("Invalid value '" + String.join(",", dirs) + "' for configuration "
@@ -339,6 +347,22 @@ public final class BrokerConfig {
     }
 
     /** Every listener with its advertised address and security protocol. */
+    /** Whether this node runs in cluster mode ({@code process.roles} set; docs/cluster.md). */
+    public boolean clustered() {
+        return !string(PROCESS_ROLES).isBlank();
+    }
+
+    /** The listeners of the metadata quorum in cluster mode: not bound by the broker. */
+    public List<String> controllerListenerNames() {
+        List<String> names = new java.util.ArrayList<>();
+        for (String n : string(CONTROLLER_LISTENER_NAMES).split(",", -1)) {
+            if (!n.isBlank()) {
+                names.add(n.trim().toUpperCase(java.util.Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
     public Listeners listeners() {
         return listeners;
     }

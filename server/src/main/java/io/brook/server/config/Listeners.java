@@ -1,5 +1,6 @@
 package io.brook.server.config;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -38,6 +39,16 @@ public final class Listeners {
     }
 
     static Listeners parse(List<String> listenerSpecs, List<String> advertisedSpecs, String protocolMap) {
+        return parse(listenerSpecs, advertisedSpecs, protocolMap, List.of());
+    }
+
+    /**
+     * {@code controllerNames}: in cluster mode, the listeners of the metadata quorum
+     * ({@code controller.listener.names}), which Ratis binds: left out of what the broker binds and
+     * advertises, and they need no security protocol here.
+     */
+    static Listeners parse(List<String> listenerSpecs, List<String> advertisedSpecs, String protocolMap,
+            List<String> controllerNames) {
         Map<String, SecurityProtocol> protocols = parseProtocolMap(protocolMap);
         if (listenerSpecs == null || listenerSpecs.isEmpty()) {
             throw new IllegalArgumentException("Invalid value '' for configuration " + BrokerConfig.LISTENERS
@@ -53,6 +64,9 @@ public final class Listeners {
             }
             if (l.port() != 0 && !ports.add(l.port())) {
                 throw invalid(BrokerConfig.LISTENERS, listenerSpecs, "port " + l.port() + " appears twice");
+            }
+            if (controllerNames.contains(l.name())) {
+                continue;
             }
             if (!protocols.containsKey(l.name())) {
                 throw invalid(BrokerConfig.LISTENERS, listenerSpecs, "no security protocol for listener " + l.name()
@@ -77,6 +91,10 @@ public final class Listeners {
                             + " appears twice");
                 }
             }
+        }
+        if (bound.isEmpty()) {
+            throw invalid(BrokerConfig.LISTENERS, listenerSpecs, "no listener for clients besides "
+                    + BrokerConfig.CONTROLLER_LISTENER_NAMES + " " + controllerNames);
         }
         for (Listener l : bound) {
             if (l.wildcardHost() && !advertised.containsKey(l.name())) {
@@ -110,6 +128,42 @@ public final class Listeners {
     private static IllegalArgumentException invalid(String key, List<String> specs, String why) {
         return new IllegalArgumentException("Invalid value '" + String.join(",", specs) + "' for configuration "
                 + key + ": " + why);
+    }
+
+    /**
+     * What clients are told of each bound listener, by name, in the configured order: its
+     * advertised address, or the bound one on the port it got ({@code bound}: listener name to
+     * bound address).
+     */
+    public Map<String, Listener> advertisedAfterBind(Map<String, InetSocketAddress> bound) {
+        Map<String, Listener> out = new LinkedHashMap<>();
+        for (Listener l : this.bound) {
+            Listener adv = advertised.get(l.name());
+            out.put(l.name(), adv != null ? adv : l.withPort(bound.get(l.name()).getPort()));
+        }
+        return out;
+    }
+
+    /**
+     * The {@code listeners} setting for a restart: each bound listener on the port it got (so that
+     * a restart listens where clients were told to connect), and the listeners the broker does not
+     * bind (cluster mode's controller listeners) as {@code settings} have them.
+     */
+    public String rebound(Map<String, String> settings, Map<String, InetSocketAddress> boundAddresses) {
+        List<String> out = new ArrayList<>();
+        for (Listener l : bound) {
+            out.add(l.withPort(boundAddresses.get(l.name()).getPort()).toString());
+        }
+        String all = settings.get(BrokerConfig.LISTENERS);
+        for (String spec : all == null ? new String[0] : all.split(",")) {
+            if (!spec.isBlank()) {
+                Listener l = Listener.parse(BrokerConfig.LISTENERS, spec.trim());
+                if (bound.stream().noneMatch(b -> b.name().equals(l.name()))) {
+                    out.add(spec.trim());
+                }
+            }
+        }
+        return String.join(",", out);
     }
 
     /** The listeners to bind, in the configured order (the first is the default one). */

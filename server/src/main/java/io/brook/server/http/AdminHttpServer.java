@@ -76,6 +76,28 @@ public final class AdminHttpServer implements AutoCloseable {
      *
      * @throws IllegalStateException when the address cannot be bound
      */
+    /**
+     * {@link #start}, or null: without a listener ({@code none}), or when the default address is
+     * taken (another broker on this machine), said in the log; an explicit address that is taken
+     * fails the start.
+     */
+    public static AdminHttpServer startUnlessTaken(Listener listener, boolean explicit, EventLoopGroup loops,
+            Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, ConsoleState state, Executor blocking,
+            BooleanSupplier ready) {
+        if (listener == null) {
+            return null;
+        }
+        try {
+            return start(listener, loops, channelClass, metrics, state, blocking, ready);
+        } catch (IllegalStateException e) {
+            if (explicit) {
+                throw e;
+            }
+            LOG.warn("{}; running without the HTTP admin listener", e.getMessage());
+            return null;
+        }
+    }
+
     public static AdminHttpServer start(Listener listener, EventLoopGroup loops,
             Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, ConsoleState state, Executor blocking,
             BooleanSupplier ready) {

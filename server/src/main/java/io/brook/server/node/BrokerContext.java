@@ -29,6 +29,8 @@ public final class BrokerContext {
     private final Timer timer;
     private final BrokerMetrics metrics;
     private final LeaderHints leaderHints;
+    private final PartitionLeadership leadership;
+    private final ClusterView cluster;
 
     /** A context whose metrics are kept but not published (handler tests). */
     public BrokerContext(BrokerConfig config, String clusterId, Listener advertised, Topics topics,
@@ -47,6 +49,13 @@ public final class BrokerContext {
     public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
             ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
             BrokerMetrics metrics) {
+        this(config, clusterId, advertised, topics, producerIds, groups, transactions, timer, metrics, null);
+    }
+
+    /** {@code cluster}: the cluster this node is a member of, null for a single node. */
+    public BrokerContext(BrokerConfig config, String clusterId, Map<String, Listener> advertised, Topics topics,
+            ProducerIdAllocator producerIds, GroupCoordinator groups, TransactionCoordinator transactions, Timer timer,
+            BrokerMetrics metrics, ClusterView cluster) {
         this.metrics = metrics;
         this.config = config;
         this.clusterId = clusterId;
@@ -57,7 +66,10 @@ public final class BrokerContext {
         this.groups = groups;
         this.transactions = transactions;
         this.timer = timer;
-        this.leaderHints = new LeaderHints(topics, config.nodeId(), this.advertised);
+        this.cluster = cluster;
+        this.leadership = cluster != null ? cluster
+                : new SingleNodeLeadership(topics, config.nodeId(), this.advertised, advertisedByListener);
+        this.leaderHints = new LeaderHints(leadership);
     }
 
     public BrokerConfig config() {
@@ -109,6 +121,16 @@ public final class BrokerContext {
     /** Who leads each partition, for the leader hints of KIP-951. */
     public LeaderHints leaderHints() {
         return leaderHints;
+    }
+
+    /** Who leads each partition: this node all of them on a single node, the metadata image in a cluster. */
+    public PartitionLeadership leadership() {
+        return leadership;
+    }
+
+    /** The cluster this node belongs to (docs/cluster.md), or null on a single node. */
+    public ClusterView cluster() {
+        return cluster;
     }
 
     /** Deadlines of delayed operations (long-poll fetches, acks=all time-outs). */

@@ -1,8 +1,5 @@
 package io.brook.server.node;
 
-import io.brook.server.config.Listener;
-import io.brook.server.topic.Topic;
-import io.brook.server.topic.Topics;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.protocol.Errors;
@@ -19,10 +16,11 @@ import java.util.TreeMap;
  * errors get a hint; a partition whose leader is not known is hinted as leader -1, epoch -1, and
  * adds no endpoint.
  *
- * <p>On a single node this node leads every partition at leader epoch 0. What answers those
- * errors here is a fetch from a follower (this node has none, see the fetch handler), whose
- * answer, as Kafka's to followers, carries the current leader but no endpoints; the cluster mode
- * will have more. {@link #leaderOf} is the one place that says who leads.
+ * <p>Who leads comes from {@link PartitionLeadership}: on a single node this node leads every
+ * partition at leader epoch 0, and what answers those errors is a fetch from a follower (this node
+ * has none, see the fetch handler), whose answer, as Kafka's to followers, carries the current
+ * leader but no endpoints. In cluster mode the metadata image names the leader, and the endpoint
+ * is the leader's on the listener the client connected on.
  *
  * <p>Responses are walked only when they hold an error ({@link #addTo(ProduceResponse, short)}
  * is called by the handlers only then), so answers without errors cost nothing.
@@ -34,22 +32,15 @@ public final class LeaderHints {
     /** The first Fetch version with leader hints. */
     public static final short FETCH_MIN_VERSION = 16;
 
-    /** This node's leadership on one node: epoch 0 of every partition. */
-    private static final int LEADER_EPOCH = 0;
-
     /** A partition's leader and that leader's endpoint; {@code nodeId} -1 when unknown. */
     public record Leader(int nodeId, int epoch, String host, int port, String rack) {
-        static final Leader UNKNOWN = new Leader(-1, -1, null, -1, null);
+        public static final Leader UNKNOWN = new Leader(-1, -1, null, -1, null);
     }
 
-    private final Topics topics;
-    private final int nodeId;
-    private final Listener advertised;
+    private final PartitionLeadership leadership;
 
-    public LeaderHints(Topics topics, int nodeId, Listener advertised) {
-        this.topics = topics;
-        this.nodeId = nodeId;
-        this.advertised = advertised;
+    public LeaderHints(PartitionLeadership leadership) {
+        this.leadership = leadership;
     }
 
     /** Whether a partition answered with {@code errorCode} gets a leader hint. */
@@ -57,17 +48,18 @@ public final class LeaderHints {
         return errorCode == Errors.NOT_LEADER_OR_FOLLOWER.code() || errorCode == Errors.FENCED_LEADER_EPOCH.code();
     }
 
-    /** The current leader of {@code topic}'s {@code partition}. */
+    /** The current leader of {@code topic}'s {@code partition}, with its endpoint on the default listener. */
     public Leader leaderOf(String topic, int partition) {
-        Topic t = topic == null ? null : topics.get(topic);
-        if (t == null || partition < 0 || partition >= t.partitions()) {
-            return Leader.UNKNOWN;
-        }
-        return new Leader(nodeId, LEADER_EPOCH, advertised.host(), advertised.port(), null);
+        return leadership.leaderOf(topic, partition, null);
     }
 
     /** Adds the hints to a Produce answer at {@code version}; topics must carry their names. */
     public void addTo(ProduceResponse response, short version) {
+        addTo(response, version, null);
+    }
+
+    /** As above, with the leaders' endpoints on {@code listenerName} (null: the default listener). */
+    public void addTo(ProduceResponse response, short version, String listenerName) {
         if (version < PRODUCE_MIN_VERSION) {
             return;
         }
@@ -75,7 +67,7 @@ public final class LeaderHints {
         for (ProduceResponse.TopicProduceResponse t : response.responses()) {
             for (ProduceResponse.PartitionProduceResponse p : t.partitionResponses()) {
                 if (hinted(p.errorCode())) {
-                    Leader l = remember(leaderOf(t.name(), p.index()), leaders);
+                    Leader l = remember(leadership.leaderOf(t.name(), p.index(), listenerName), leaders);
                     p.currentLeader(new ProduceResponse.LeaderIdAndEpoch().leaderId(l.nodeId).leaderEpoch(l.epoch));
                 }
             }
@@ -93,6 +85,11 @@ public final class LeaderHints {
      * Kafka answers followers (they know the brokers from the metadata log).
      */
     public void addTo(FetchResponse response, short version, boolean fromFollower) {
+        addTo(response, version, fromFollower, null);
+    }
+
+    /** As above, with the leaders' endpoints on {@code listenerName} (null: the default listener). */
+    public void addTo(FetchResponse response, short version, boolean fromFollower, String listenerName) {
         if (version < FETCH_MIN_VERSION) {
             return;
         }
@@ -100,7 +97,7 @@ public final class LeaderHints {
         for (FetchResponse.FetchableTopicResponse t : response.responses()) {
             for (FetchResponse.PartitionData p : t.partitions()) {
                 if (hinted(p.errorCode())) {
-                    Leader l = remember(leaderOf(t.topic(), p.partitionIndex()), leaders);
+                    Leader l = remember(leadership.leaderOf(t.topic(), p.partitionIndex(), listenerName), leaders);
                     p.currentLeader(new FetchResponse.LeaderIdAndEpoch().leaderId(l.nodeId).leaderEpoch(l.epoch));
                 }
             }

@@ -280,7 +280,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         }
 
         private FetchPass pass(Iterable<SessionPartition> partitions, boolean incremental) {
-            return FetchPass.run(broker.topics(), partitions, maxBytes, request.isolationLevel() == 1, byId,
+            return FetchPass.run(broker.topics(), broker.leadership(), partitions, maxBytes, request.isolationLevel() == 1, byId,
                     incremental, fromFollower);
         }
 
@@ -288,7 +288,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         private FetchResponse answer(FetchPass pass, int sessionId) {
             FetchResponse response = pass.response(sessionId);
             if (pass.errors) {
-                broker.leaderHints().addTo(response, ctx.apiVersion(), fromFollower);
+                broker.leaderHints().addTo(response, ctx.apiVersion(), fromFollower, ctx.session().listenerName());
             }
             if (!fromFollower) {
                 // Kafka answers a throttled fetch without data; here the data goes out (a fetch

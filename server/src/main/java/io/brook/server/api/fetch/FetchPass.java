@@ -2,6 +2,7 @@ package io.brook.server.api.fetch;
 
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.TopicMetrics;
+import io.brook.server.node.PartitionLeadership;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AbortedTransaction;
@@ -44,7 +45,7 @@ final class FetchPass {
      * {@code incremental}, partitions with nothing new are left out of the answer; a fetch
      * {@code fromFollower} reads nothing (see {@link FetchHandler}).
      */
-    static FetchPass run(Topics topics, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
+    static FetchPass run(Topics topics, PartitionLeadership leadership, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
             boolean byId, boolean incremental, boolean fromFollower) {
         FetchPass out = new FetchPass();
         long budget = maxBytes;
@@ -55,13 +56,15 @@ final class FetchPass {
             Log log = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? null
                     : topics.log(sp.topic, sp.partition);
             Errors idError = byId ? FetchTopicIds.check(sp.topic, topic, sp.topicId) : Errors.NONE;
+            Errors lead = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? Errors.NONE
+                    : leadership.check(sp.topic, sp.partition, sp.currentLeaderEpoch);
             if (idError != Errors.NONE) {
                 error = idError;
+            } else if (lead != Errors.NONE) {
+                // another node leads (NOT_LEADER_OR_FOLLOWER), or the client's epoch is older or newer than ours
+                error = lead;
             } else if (log == null) {
                 error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
-            } else if (sp.currentLeaderEpoch > 0) {
-                // our only leader epoch is 0: a client claiming a later one knows something we do not
-                error = Errors.UNKNOWN_LEADER_EPOCH;
             } else if (fromFollower) {
                 // this node has no followers: Kafka answers a replica it does not know so, asking it to
                 // retry (UNKNOWN_LEADER_EPOCH when the request names our epoch, else NOT_LEADER_OR_FOLLOWER)

@@ -50,6 +50,12 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
                     continue;
                 }
                 Log log = topic == null || p < 0 || p >= topic.partitions() ? null : broker.topics().log(t.name(), p);
+                Errors lead = topic == null || p < 0 || p >= topic.partitions() ? Errors.NONE
+                        : broker.leadership().check(t.name(), p, -1);
+                if (lead != Errors.NONE) {
+                    parts.add(r.errorCode(lead.code()));
+                    continue;
+                }
                 if (log == null) {
                     parts.add(r.errorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
                     continue;

@@ -56,6 +56,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                     Errors e;
                     if (topic == null || p < 0 || p >= topic.partitions()) {
                         e = Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    } else if (broker.leadership().check(t.name(), p, -1) != Errors.NONE) {
+                        e = broker.leadership().check(t.name(), p, -1);
                     } else if (TopicNames.CONSUMER_OFFSETS.equals(t.name()) && broker.groups() != null) {
                         waits.add(broker.groups().completeTransaction(m.producerId(), m.producerEpoch(),
                                 m.transactionResult(), Set.of(p)).exceptionally(x -> {

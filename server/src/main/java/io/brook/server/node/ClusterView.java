@@ -1,0 +1,63 @@
+package io.brook.server.node;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The cluster as the handlers of a node in cluster mode see it (docs/cluster.md, section 6): the
+ * unfenced brokers, the controller, the topics and their partitions' leaders, epochs, replicas
+ * and ISR from the metadata image this node has applied, and the controller's topic decisions.
+ * Null on a single node ({@link BrokerContext#cluster()}), where the handlers answer for this
+ * node alone.
+ *
+ * <p>The image is the truth: what this returns may be ahead of the local topic registry, which
+ * follows it. The decisions complete once applied to this node's image and mirrored into its
+ * topics, or fail with a {@link ClusterAdminException} carrying Kafka's error.
+ */
+public interface ClusterView extends PartitionLeadership {
+
+    /** A broker: its id, its endpoint on one listener, its rack (null when none). */
+    record BrokerNode(int id, String host, int port, String rack) {
+    }
+
+    /**
+     * A partition: its leader (-1 none), leader epoch, replicas, ISR, and the replicas on
+     * brokers that are fenced or gone.
+     */
+    record PartitionState(int partition, int leader, int leaderEpoch, List<Integer> replicas, List<Integer> isr,
+                          List<Integer> offlineReplicas) {
+    }
+
+    /** A topic: name, id, its partitions in order, its config overrides. */
+    record TopicState(String name, UUID id, List<PartitionState> partitions, Map<String, String> configs) {
+    }
+
+    /** The controller's node id, -1 while none is known. */
+    int controllerId();
+
+    /** Every unfenced broker with an endpoint on {@code listenerName}, by id. */
+    List<BrokerNode> brokers(String listenerName);
+
+    /** Every topic, by name. */
+    List<TopicState> topics();
+
+    /** The topic of that name, or null. */
+    TopicState topic(String name);
+
+    /** The topic of that id, or null. */
+    TopicState topic(UUID id);
+
+    /** Creates a topic through the controller. */
+    CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs);
+
+    /** Deletes a topic through the controller. */
+    CompletableFuture<Void> deleteTopic(String name);
+
+    /** Grows a topic to {@code totalCount} partitions through the controller. */
+    CompletableFuture<Void> createPartitions(String name, int totalCount);
+
+    /** Sets ({@code value} non-null) or removes a topic config through the controller. */
+    CompletableFuture<Void> alterTopicConfig(String topic, String key, String value);
+}
