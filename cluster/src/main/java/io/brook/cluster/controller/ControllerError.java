@@ -10,6 +10,8 @@ public enum ControllerError {
     INVALID_CONFIG(40),
     /** The decision could not be committed by this node as controller: retriable elsewhere. */
     NOT_CONTROLLER(41),
+    /** A controller-channel request this controller cannot read (malformed, or of an unknown type). */
+    INVALID_REQUEST(42),
     STALE_BROKER_EPOCH(77),
     DUPLICATE_BROKER_REGISTRATION(101),
     BROKER_ID_NOT_REGISTERED(102);

@@ -10,15 +10,17 @@ import java.util.UUID;
  * Reads the primitives of the metadata format from a buffer, checking every length and count
  * against the bytes that remain before it allocates anything: a hostile or torn input fails with
  * {@link CorruptMetadataException}, never with an {@code OutOfMemoryError} or a buffer exception.
+ * Also used by the controller channel ({@code io.brook.cluster.member}), whose format shares these
+ * primitives.
  */
-final class MetadataReader {
+public final class MetadataReader {
     private final ByteBuffer buf;
 
-    MetadataReader(ByteBuffer buf) {
+    public MetadataReader(ByteBuffer buf) {
         this.buf = buf;
     }
 
-    int remaining() {
+    public int remaining() {
         return buf.remaining();
     }
 
@@ -29,33 +31,33 @@ final class MetadataReader {
         }
     }
 
-    byte readByte(String what) {
+    public byte readByte(String what) {
         need(1, what);
         return buf.get();
     }
 
-    short readShort(String what) {
+    public short readShort(String what) {
         need(2, what);
         return buf.getShort();
     }
 
-    int readInt(String what) {
+    public int readInt(String what) {
         need(4, what);
         return buf.getInt();
     }
 
-    long readLong(String what) {
+    public long readLong(String what) {
         need(8, what);
         return buf.getLong();
     }
 
-    UUID readUuid(String what) {
+    public UUID readUuid(String what) {
         need(16, what);
         return new UUID(buf.getLong(), buf.getLong());
     }
 
     /** A string of i16 length (-1 for null) and UTF-8 bytes. */
-    String readNullableString(String what) {
+    public String readNullableString(String what) {
         short length = readShort(what + " length");
         if (length == -1) {
             return null;
@@ -69,7 +71,7 @@ final class MetadataReader {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    String readString(String what) {
+    public String readString(String what) {
         String s = readNullableString(what);
         if (s == null) {
             throw new CorruptMetadataException(what + " is null");
@@ -78,7 +80,7 @@ final class MetadataReader {
     }
 
     /** A count of i32, checked against {@code minElementBytes} per element. */
-    int readCount(String what, int minElementBytes) {
+    public int readCount(String what, int minElementBytes) {
         int count = readInt(what + " count");
         if (count < 0) {
             throw new CorruptMetadataException(what + " has a negative count " + count);
@@ -90,7 +92,7 @@ final class MetadataReader {
         return count;
     }
 
-    List<Integer> readIntList(String what) {
+    public List<Integer> readIntList(String what) {
         int count = readCount(what, 4);
         List<Integer> list = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -99,7 +101,7 @@ final class MetadataReader {
         return list;
     }
 
-    List<Endpoint> readEndpoints(String what) {
+    public List<Endpoint> readEndpoints(String what) {
         // a name (2), a host (2) and a port (4) at least
         int count = readCount(what, 8);
         List<Endpoint> list = new ArrayList<>(count);
@@ -116,7 +118,7 @@ final class MetadataReader {
     }
 
     /** Reads {@code size} bytes as a sub-reader, which must be consumed exactly by its caller. */
-    MetadataReader slice(int size, String what) {
+    public MetadataReader slice(int size, String what) {
         if (size < 0) {
             throw new CorruptMetadataException(what + " has a negative size " + size);
         }

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.UUID;
 
 /** Writes the primitives of the metadata format (big-endian), the mirror of {@link MetadataReader}. */
-final class MetadataWriter {
+public final class MetadataWriter {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final DataOutputStream out = new DataOutputStream(bytes);
 
-    MetadataWriter writeByte(int v) {
+    public MetadataWriter writeByte(int v) {
         try {
             out.writeByte(v);
         } catch (IOException e) {
@@ -22,7 +22,7 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeShort(int v) {
+    public MetadataWriter writeShort(int v) {
         try {
             out.writeShort(v);
         } catch (IOException e) {
@@ -31,7 +31,7 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeInt(int v) {
+    public MetadataWriter writeInt(int v) {
         try {
             out.writeInt(v);
         } catch (IOException e) {
@@ -40,7 +40,7 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeLong(long v) {
+    public MetadataWriter writeLong(long v) {
         try {
             out.writeLong(v);
         } catch (IOException e) {
@@ -49,11 +49,11 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeUuid(UUID v) {
+    public MetadataWriter writeUuid(UUID v) {
         return writeLong(v.getMostSignificantBits()).writeLong(v.getLeastSignificantBits());
     }
 
-    MetadataWriter writeNullableString(String s) {
+    public MetadataWriter writeNullableString(String s) {
         if (s == null) {
             return writeShort(-1);
         }
@@ -65,7 +65,7 @@ final class MetadataWriter {
         return writeBytes(b);
     }
 
-    MetadataWriter writeIntList(List<Integer> list) {
+    public MetadataWriter writeIntList(List<Integer> list) {
         writeInt(list.size());
         for (int v : list) {
             writeInt(v);
@@ -73,7 +73,7 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeEndpoints(List<Endpoint> list) {
+    public MetadataWriter writeEndpoints(List<Endpoint> list) {
         writeInt(list.size());
         for (Endpoint e : list) {
             writeNullableString(e.name()).writeNullableString(e.host()).writeInt(e.port());
@@ -81,7 +81,7 @@ final class MetadataWriter {
         return this;
     }
 
-    MetadataWriter writeBytes(byte[] b) {
+    public MetadataWriter writeBytes(byte[] b) {
         try {
             out.write(b);
         } catch (IOException e) {
@@ -90,7 +90,7 @@ final class MetadataWriter {
         return this;
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return bytes.toByteArray();
     }
 }

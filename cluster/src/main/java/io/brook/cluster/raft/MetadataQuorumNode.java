@@ -6,11 +6,13 @@ import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -21,6 +23,7 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
@@ -84,6 +87,21 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
      * @throws ClusterMembershipException if the node belongs to another cluster or node id
      */
     public static MetadataQuorumNode start(QuorumConfig config) throws IOException {
+        return start(config, new MetadataStateMachine());
+    }
+
+    /**
+     * Starts a node whose state machine answers read-only requests ({@link #query}) with {@code
+     * queryHandler}: the controller channel.
+     */
+    public static MetadataQuorumNode start(QuorumConfig config,
+                                           Function<ByteBuffer, CompletableFuture<byte[]>> queryHandler)
+            throws IOException {
+        return start(config, new MetadataStateMachine(queryHandler));
+    }
+
+    private static MetadataQuorumNode start(QuorumConfig config, MetadataStateMachine stateMachine)
+            throws IOException {
         RaftGroupId groupId = groupId(config.clusterId());
         List<RaftPeer> peers = new ArrayList<>();
         for (Map.Entry<Integer, InetSocketAddress> v : config.voters().entrySet()) {
@@ -99,7 +117,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
             QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
         }
 
-        MetadataStateMachine stateMachine = new MetadataStateMachine();
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))
                 .setGroup(group)
@@ -168,6 +185,11 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                     .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), peer))
                     .setRetryPolicy(RetryPolicies.noRetry()).build()) {
                 served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
+                if (served.contains(group.getGroupId())) {
+                    checkSameVoters(config, group, peer, c.getGroupManagementApi(peer.getId()).info(group.getGroupId()));
+                }
+            } catch (ClusterMembershipException e) {
+                throw e;
             } catch (IOException | RuntimeException e) {
                 LOG.debug("Voter {} at {} did not answer: {}", peer.getId(), peer.getAddress(), e.toString());
                 continue;
@@ -178,6 +200,53 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                         + peer.getId() + " at " + peer.getAddress() + " serves another cluster (metadata group "
                         + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
             }
+        }
+    }
+
+    /**
+     * A voter of our group that reports another set of voters (ids and addresses) than this node's
+     * {@code controller.quorum.voters} refuses this node: a node must not vote in a group it
+     * misdescribes.
+     */
+    private static void checkSameVoters(QuorumConfig config, RaftGroup group, RaftPeer peer, GroupInfoReply info) {
+        Map<String, String> theirs = new TreeMap<>();
+        for (RaftPeer p : info.getGroup().getPeers()) {
+            theirs.put(p.getId().toString(), p.getAddress());
+        }
+        Map<String, String> ours = new TreeMap<>();
+        for (RaftPeer p : group.getPeers()) {
+            ours.put(p.getId().toString(), p.getAddress());
+        }
+        if (!theirs.equals(ours)) {
+            throw new ClusterMembershipException("node " + config.nodeId() + " is configured with "
+                    + QuorumConfig.CONTROLLER_QUORUM_VOTERS + " " + ours + ", but voter " + peer.getId() + " at "
+                    + peer.getAddress() + " has the voters " + theirs + " in cluster " + config.clusterId()
+                    + ": every node must name the same voters");
+        }
+    }
+
+    /**
+     * Sends a read-only request to the leader's state machine (Ratis' client finds the leader and
+     * follows NotLeader replies); completes with the leader's answer. Unordered on purpose: Ratis
+     * orders a client's ordered requests on the server, so the leader's own controller, whose
+     * appends go through this node's client, would wait behind the very query that waits for them.
+     */
+    public CompletableFuture<ByteBuffer> query(byte[] request) {
+        Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(request));
+        return client.async().sendReadOnlyUnordered(message).thenApply(reply -> {
+            if (!reply.isSuccess()) {
+                throw new CompletionException(reply.getException());
+            }
+            return reply.getMessage().getContent().asReadOnlyByteBuffer();
+        });
+    }
+
+    /** This node's Ratis division (for the quorum's status), or null once it is gone. */
+    public RaftServer.Division division() {
+        try {
+            return server.getDivision(group.getGroupId());
+        } catch (IOException e) {
+            return null;
         }
     }
 

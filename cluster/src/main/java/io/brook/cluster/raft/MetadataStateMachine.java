@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -29,6 +30,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
@@ -53,6 +55,9 @@ import org.slf4j.LoggerFactory;
  *       loaded, its MD5 and CRC checked, and Ratis replays the log after it. A follower whose log
  *       is behind the leader's purged log is sent the leader's snapshot: Ratis {@link #pause()}s
  *       the state machine, stores the file, and reinitialises it from that snapshot.
+ *   <li><b>Queries</b> ({@link #query}): read-only client requests, which Ratis hands to the
+ *       leader's state machine, carry the controller channel; the query handler given at
+ *       construction answers them.
  * </ul>
  *
  * <p>Threading: Ratis applies entries on one thread; the image and the last applied term and
@@ -65,6 +70,49 @@ public final class MetadataStateMachine extends BaseStateMachine {
     private MetadataImage image = new MetadataImage();
     private long rejectedRecords;
     private long loadedSnapshotIndex = -1;
+    private final List<Runnable> applyListeners = new CopyOnWriteArrayList<>();
+    private final Function<ByteBuffer, CompletableFuture<byte[]>> queryHandler;
+
+    /** A state machine that answers no queries. */
+    public MetadataStateMachine() {
+        this(request -> CompletableFuture.failedFuture(new IllegalStateException("this node answers no queries")));
+    }
+
+    /**
+     * @param queryHandler answers read-only client requests ({@link #query}): on the leader these are
+     *     the controller channel's requests (docs/cluster.md, "How a node asks the controller")
+     */
+    public MetadataStateMachine(Function<ByteBuffer, CompletableFuture<byte[]>> queryHandler) {
+        this.queryHandler = queryHandler;
+    }
+
+    /**
+     * Runs {@code listener} after every applied entry and every snapshot loaded, once the image and
+     * the applied index changed, outside this object's lock, on Ratis' apply thread.
+     */
+    public void addApplyListener(Runnable listener) {
+        applyListeners.add(listener);
+    }
+
+    private void notifyApplied() {
+        for (Runnable l : applyListeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A metadata apply listener failed", e);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        try {
+            return queryHandler.apply(request.getContent().asReadOnlyByteBuffer())
+                    .thenApply(bytes -> Message.valueOf(UnsafeByteOperations.unsafeWrap(bytes)));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
@@ -117,6 +165,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
             setLastAppliedTermIndex(snapshot.getTermIndex());
             loadedSnapshotIndex = snapshot.getIndex();
         }
+        notifyApplied();
         LOG.info("Loaded the metadata snapshot {} ({} brokers, {} topics)", file, loaded.brokers().size(),
                 loaded.topics().size());
     }
@@ -162,6 +211,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
             }
             updateLastAppliedTermIndex(termIndex);
         }
+        notifyApplied();
         return CompletableFuture.completedFuture(new AppendResult(termIndex.getIndex(), applied).toMessage());
     }
 

@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Loopback ports that were free a moment ago, for quorum nodes in tests. */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {
     }
 
-    static int next() {
+    public static int next() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

@@ -1,0 +1,120 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ProducerIdBlock;
+import io.brook.cluster.metadata.CorruptMetadataException;
+import io.brook.cluster.metadata.MetadataReader;
+import io.brook.cluster.metadata.MetadataWriter;
+import java.nio.ByteBuffer;
+import java.util.UUID;
+
+/**
+ * The controller's answer to a {@link ControllerRequest}, in the controller channel's format:
+ *
+ * <pre>
+ * magic 'B' 'R' | version u8 = 1 | outcome u8 | ...
+ *   outcome 0 DECIDED:       applied index i64 | value tag u8 | value
+ *                            (tag 0 none, 1 i64, 2 uuid, 3 producer-id block: broker i32, first i64, size i32)
+ *   outcome 1 REFUSED:       error code i16 (Kafka's) | message string
+ *   outcome 2 NO_CONTROLLER: message string (the node asked is not the controller; nothing was decided,
+ *                            so the request may be sent again)
+ * </pre>
+ *
+ * The applied index is the controller's last applied log index once the decision was applied: the
+ * asking node waits until its own image has applied that far before it completes the decision.
+ */
+public record ControllerReply(Outcome outcome, long appliedIndex, Object value, ControllerError error, String message) {
+
+    static final byte MAGIC_0 = 'B';
+    static final byte MAGIC_1 = 'R';
+    static final byte VERSION = 1;
+
+    /** What became of a request. */
+    public enum Outcome { DECIDED, REFUSED, NO_CONTROLLER }
+
+    /** A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID or a ProducerIdBlock. */
+    public static ControllerReply decided(long appliedIndex, Object value) {
+        return new ControllerReply(Outcome.DECIDED, appliedIndex, value, null, null);
+    }
+
+    public static ControllerReply refused(ControllerError error, String message) {
+        return new ControllerReply(Outcome.REFUSED, -1, null, error, message);
+    }
+
+    public static ControllerReply noController(String message) {
+        return new ControllerReply(Outcome.NO_CONTROLLER, -1, null, null, message);
+    }
+
+    public byte[] encode() {
+        MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
+                .writeByte(outcome.ordinal());
+        switch (outcome) {
+            case DECIDED -> {
+                w.writeLong(appliedIndex);
+                if (value == null) {
+                    w.writeByte(0);
+                } else if (value instanceof Long l) {
+                    w.writeByte(1).writeLong(l);
+                } else if (value instanceof UUID u) {
+                    w.writeByte(2).writeUuid(u);
+                } else if (value instanceof ProducerIdBlock b) {
+                    w.writeByte(3).writeInt(b.brokerId()).writeLong(b.firstId()).writeInt(b.size());
+                } else {
+                    throw new IllegalArgumentException("no wire form for a reply value " + value.getClass());
+                }
+            }
+            case REFUSED -> w.writeShort(error.code()).writeNullableString(message);
+            case NO_CONTROLLER -> w.writeNullableString(message);
+        }
+        return w.toByteArray();
+    }
+
+    /** Reads a reply; the bytes must hold exactly one. */
+    public static ControllerReply decode(ByteBuffer buf) {
+        MetadataReader r = new MetadataReader(buf.duplicate());
+        byte m0 = r.readByte("magic");
+        byte m1 = r.readByte("magic");
+        if (m0 != MAGIC_0 || m1 != MAGIC_1) {
+            throw new CorruptMetadataException("not a controller reply (magic " + m0 + " " + m1 + ")");
+        }
+        byte version = r.readByte("version");
+        if (version != VERSION) {
+            throw new CorruptMetadataException("controller reply version " + version + " is unknown");
+        }
+        byte outcome = r.readByte("outcome");
+        ControllerReply reply = switch (outcome) {
+            case 0 -> {
+                long index = r.readLong("applied index");
+                byte tag = r.readByte("value tag");
+                Object value = switch (tag) {
+                    case 0 -> null;
+                    case 1 -> r.readLong("value");
+                    case 2 -> r.readUuid("value");
+                    case 3 -> new ProducerIdBlock(r.readInt("block broker"), r.readLong("block first id"),
+                            r.readInt("block size"));
+                    default -> throw new CorruptMetadataException("unknown controller reply value tag " + tag);
+                };
+                yield decided(index, value);
+            }
+            case 1 -> {
+                short code = r.readShort("error code");
+                ControllerError error = null;
+                for (ControllerError e : ControllerError.values()) {
+                    if (e.code() == code) {
+                        error = e;
+                    }
+                }
+                if (error == null) {
+                    throw new CorruptMetadataException("controller reply has an unknown error code " + code);
+                }
+                yield refused(error, r.readNullableString("message"));
+            }
+            case 2 -> noController(r.readNullableString("message"));
+            default -> throw new CorruptMetadataException("unknown controller reply outcome " + outcome);
+        };
+        if (r.remaining() != 0) {
+            throw new CorruptMetadataException("controller reply has " + r.remaining() + " bytes left over");
+        }
+        return reply;
+    }
+}

@@ -1,0 +1,190 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.metadata.CorruptMetadataException;
+import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.metadata.MetadataReader;
+import io.brook.cluster.metadata.MetadataWriter;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * A request from any node to the controller, in the controller channel's own binary format
+ * (docs/cluster.md, "How a node asks the controller"). Big-endian, with the primitives of the
+ * metadata format:
+ *
+ * <pre>
+ * magic 'B' 'C' | version u8 = 1 | type u8 | payload (per type), consumed exactly
+ * </pre>
+ *
+ * Every length and count is checked against the bytes that remain before it is used; an unknown
+ * magic, version or type is refused with {@link CorruptMetadataException}.
+ */
+public sealed interface ControllerRequest {
+
+    byte MAGIC_0 = 'B';
+    byte MAGIC_1 = 'C';
+    byte VERSION = 1;
+
+    /** The type byte on the wire. */
+    byte type();
+
+    /** Writes the payload after the header. */
+    void writePayload(MetadataWriter w);
+
+    /** 1: a broker registers (or registers again) with its incarnation id, listeners and rack. */
+    record Register(int brokerId, UUID incarnationId, List<Endpoint> listeners, String rack)
+            implements ControllerRequest {
+        public Register {
+            listeners = List.copyOf(listeners);
+        }
+
+        @Override
+        public byte type() {
+            return 1;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeUuid(incarnationId).writeEndpoints(listeners).writeNullableString(rack);
+        }
+    }
+
+    /** 2: a broker's heartbeat with its epoch. */
+    record Heartbeat(int brokerId, long brokerEpoch) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 2;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch);
+        }
+    }
+
+    /** 3: create a topic. */
+    record CreateTopic(String name, int partitions, int replicationFactor, Map<String, String> configs)
+            implements ControllerRequest {
+        public CreateTopic {
+            configs = new TreeMap<>(configs);
+        }
+
+        @Override
+        public byte type() {
+            return 3;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(name).writeInt(partitions).writeInt(replicationFactor).writeInt(configs.size());
+            configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+        }
+    }
+
+    /** 4: grow a topic to a total partition count. */
+    record CreatePartitions(String name, int totalCount) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 4;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(name).writeInt(totalCount);
+        }
+    }
+
+    /** 5: delete a topic. */
+    record DeleteTopic(String name) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 5;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(name);
+        }
+    }
+
+    /** 6: set (value non-null) or remove one topic config. */
+    record AlterTopicConfig(String topic, String key, String value) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 6;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeNullableString(key).writeNullableString(value);
+        }
+    }
+
+    /** 7: a block of producer ids for a registered broker. */
+    record AllocateProducerIds(int brokerId, long brokerEpoch) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 7;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch);
+        }
+    }
+
+    /** The request's bytes: header and payload. */
+    default byte[] encode() {
+        MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
+                .writeByte(type());
+        writePayload(w);
+        return w.toByteArray();
+    }
+
+    /** Reads a request; the bytes must hold exactly one. */
+    static ControllerRequest decode(ByteBuffer buf) {
+        MetadataReader r = new MetadataReader(buf.duplicate());
+        byte m0 = r.readByte("magic");
+        byte m1 = r.readByte("magic");
+        if (m0 != MAGIC_0 || m1 != MAGIC_1) {
+            throw new CorruptMetadataException("not a controller request (magic " + m0 + " " + m1 + ")");
+        }
+        byte version = r.readByte("version");
+        if (version != VERSION) {
+            throw new CorruptMetadataException("controller request version " + version + " is unknown (this node reads "
+                    + VERSION + ")");
+        }
+        byte type = r.readByte("type");
+        ControllerRequest request = switch (type) {
+            case 1 -> new Register(r.readInt("broker id"), r.readUuid("incarnation id"), r.readEndpoints("listeners"),
+                    r.readNullableString("rack"));
+            case 2 -> new Heartbeat(r.readInt("broker id"), r.readLong("broker epoch"));
+            case 3 -> {
+                String name = r.readString("topic name");
+                int partitions = r.readInt("partitions");
+                int replicationFactor = r.readInt("replication factor");
+                // a key (2) and a value (2) at least
+                int count = r.readCount("configs", 4);
+                Map<String, String> configs = new TreeMap<>();
+                for (int i = 0; i < count; i++) {
+                    configs.put(r.readString("config key"), r.readString("config value"));
+                }
+                yield new CreateTopic(name, partitions, replicationFactor, configs);
+            }
+            case 4 -> new CreatePartitions(r.readString("topic name"), r.readInt("total count"));
+            case 5 -> new DeleteTopic(r.readString("topic name"));
+            case 6 -> new AlterTopicConfig(r.readString("topic name"), r.readString("config key"),
+                    r.readNullableString("config value"));
+            case 7 -> new AllocateProducerIds(r.readInt("broker id"), r.readLong("broker epoch"));
+            default -> throw new CorruptMetadataException("unknown controller request type " + type);
+        };
+        if (r.remaining() != 0) {
+            throw new CorruptMetadataException("controller request of type " + type + " has " + r.remaining()
+                    + " bytes left over");
+        }
+        return request;
+    }
+}

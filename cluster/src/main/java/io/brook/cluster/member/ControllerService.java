@@ -1,0 +1,135 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.controller.Controller;
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ControllerException;
+import io.brook.cluster.metadata.CorruptMetadataException;
+import io.brook.cluster.raft.MetadataQuorumNode;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller side of the controller channel on one voter: while this node is the Ratis leader
+ * it holds a {@link Controller} and answers {@link ControllerRequest}s with it; otherwise it
+ * answers NO_CONTROLLER, so that the asking node tries again (Ratis' client then finds the new
+ * leader).
+ *
+ * <p>Lifecycle (docs/cluster.md, "How a node asks the controller"): the controller of a term is
+ * created the first time this node is asked or ticked as that term's leader, and dropped as soon as
+ * it is asked or ticked while no longer the leader. A new controller knows no heartbeats, so every
+ * broker gets one session time-out of grace from then on (as Kafka's controller after failover).
+ *
+ * <p>Thread-safe: requests arrive on Ratis' threads, ticks on the member's scheduler.
+ */
+final class ControllerService {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerService.class);
+
+    private final Clock clock;
+    private final long sessionTimeoutMs;
+    private volatile MetadataQuorumNode node;
+    private Controller controller;
+    private long controllerTerm = -1;
+
+    ControllerService(Clock clock, long sessionTimeoutMs) {
+        this.clock = clock;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+    }
+
+    /** The node whose leadership this service follows; requests before it is attached get NO_CONTROLLER. */
+    void attach(MetadataQuorumNode quorumNode) {
+        this.node = quorumNode;
+    }
+
+    /** This node's controller for the current term if it is the leader, else null (and the old one dropped). */
+    synchronized Controller current() {
+        MetadataQuorumNode n = node;
+        if (n == null || !n.isLeader()) {
+            if (controller != null) {
+                LOG.info("Node {} is no longer the controller (term {})", n == null ? -1 : n.nodeId(), controllerTerm);
+                controller = null;
+                controllerTerm = -1;
+            }
+            return null;
+        }
+        long term = n.term();
+        if (controller == null || controllerTerm != term) {
+            controller = new Controller(clock, sessionTimeoutMs, n, UUID::randomUUID);
+            controllerTerm = term;
+            LOG.info("Node {} is the controller (term {})", n.nodeId(), term);
+        }
+        return controller;
+    }
+
+    /** Fences the brokers whose sessions expired, if this node is the controller. */
+    void tick() {
+        Controller c = current();
+        if (c != null) {
+            c.tick().whenComplete((fenced, e) -> {
+                if (e != null) {
+                    LOG.debug("Controller tick failed: {}", e.toString());
+                } else if (!fenced.isEmpty()) {
+                    LOG.info("Fenced brokers {}: not heard for {} ms", fenced, sessionTimeoutMs);
+                }
+            });
+        }
+    }
+
+    /** Answers one request's bytes (the state machine's query handler); never fails. */
+    CompletableFuture<byte[]> handle(ByteBuffer bytes) {
+        ControllerRequest request;
+        try {
+            request = ControllerRequest.decode(bytes);
+        } catch (CorruptMetadataException e) {
+            return CompletableFuture.completedFuture(
+                    ControllerReply.refused(ControllerError.INVALID_REQUEST, e.getMessage()).encode());
+        }
+        Controller c = current();
+        MetadataQuorumNode n = node;
+        if (c == null) {
+            return CompletableFuture.completedFuture(ControllerReply.noController("node "
+                    + (n == null ? "?" : n.nodeId()) + " is not the controller").encode());
+        }
+        CompletableFuture<?> decision;
+        try {
+            decision = decide(c, request);
+        } catch (RuntimeException e) {
+            decision = CompletableFuture.failedFuture(e);
+        }
+        return decision.handle((value, e) -> {
+            if (e == null) {
+                return ControllerReply.decided(n.lastAppliedIndex(), value).encode();
+            }
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof ControllerException ce) {
+                return ControllerReply.refused(ce.error(), ce.getMessage()).encode();
+            }
+            // the append failed (leadership lost, a time-out): the decision may or may not be in the log
+            return ControllerReply.refused(ControllerError.NOT_CONTROLLER, "the controller on node " + n.nodeId()
+                    + " could not commit the decision: " + cause).encode();
+        });
+    }
+
+    private static CompletableFuture<?> decide(Controller c, ControllerRequest request) {
+        if (request instanceof ControllerRequest.Register r) {
+            return c.registerBroker(r.brokerId(), r.incarnationId(), r.listeners(), r.rack());
+        } else if (request instanceof ControllerRequest.Heartbeat h) {
+            return c.heartbeat(h.brokerId(), h.brokerEpoch());
+        } else if (request instanceof ControllerRequest.CreateTopic t) {
+            return c.createTopic(t.name(), t.partitions(), t.replicationFactor(), t.configs());
+        } else if (request instanceof ControllerRequest.CreatePartitions p) {
+            return c.createPartitions(p.name(), p.totalCount());
+        } else if (request instanceof ControllerRequest.DeleteTopic d) {
+            return c.deleteTopic(d.name());
+        } else if (request instanceof ControllerRequest.AlterTopicConfig a) {
+            return c.alterTopicConfig(a.topic(), a.key(), a.value());
+        } else if (request instanceof ControllerRequest.AllocateProducerIds a) {
+            return c.allocateProducerIds(a.brokerId(), a.brokerEpoch());
+        }
+        throw new IllegalStateException("no decision for " + request);
+    }
+}

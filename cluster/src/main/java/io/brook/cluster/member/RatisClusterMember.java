@@ -1,0 +1,286 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ControllerException;
+import io.brook.cluster.controller.ProducerIdBlock;
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.raft.ClusterMembershipException;
+import io.brook.cluster.raft.MetadataQuorumNode;
+import io.brook.cluster.raft.QuorumConfig;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link ClusterMember} over the Ratis metadata quorum: this node is a voter ({@link
+ * MetadataQuorumNode}); while it is the Ratis leader it is also the controller ({@link
+ * ControllerService}); every node asks the controller through the controller channel ({@link
+ * ControllerChannel}) and, if it has the broker role, registers and heartbeats as a broker.
+ *
+ * <p>Broker lifecycle: register at start, again after a back-off while no controller answers;
+ * heartbeat every {@code broker.heartbeat.interval.ms}; register again (a new epoch) when the
+ * controller answers STALE_BROKER_EPOCH or BROKER_ID_NOT_REGISTERED. {@link #close()} stops the
+ * heartbeats (the controller fences this broker after its session time-out) and the quorum node.
+ *
+ * <p>Threads: one scheduler thread runs the controller's {@code tick()} and this broker's
+ * registration and heartbeats; decision futures complete on a separate callback pool, never on
+ * Ratis' threads.
+ */
+public final class RatisClusterMember implements ClusterMember {
+    private static final Logger LOG = LoggerFactory.getLogger(RatisClusterMember.class);
+
+    /** How long a decision waits for a controller to take it (Kafka's default request.timeout.ms). */
+    static final Duration DECISION_TIMEOUT = Duration.ofSeconds(30);
+    private static final long FIRST_REGISTER_BACKOFF_MS = 100;
+
+    private final QuorumConfig config;
+    private final BrokerRegistration self;
+    private final boolean broker;
+    private final UUID incarnationId = UUID.randomUUID();
+    private final MetadataQuorumNode node;
+    private final ControllerService controllerService;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService callbacks;
+    private final AppliedIndexWaiters waiters;
+    private final ControllerChannel channel;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> unfenced = new CompletableFuture<>();
+    private volatile long brokerEpoch = -1;
+    private volatile boolean closed;
+
+    private RatisClusterMember(QuorumConfig config, BrokerRegistration self, MetadataQuorumNode node,
+                               ControllerService controllerService, ScheduledExecutorService scheduler,
+                               ExecutorService callbacks) {
+        this.config = config;
+        this.self = self;
+        this.broker = config.processRoles().contains("broker");
+        this.node = node;
+        this.controllerService = controllerService;
+        this.scheduler = scheduler;
+        this.callbacks = callbacks;
+        this.waiters = new AppliedIndexWaiters(node::lastAppliedIndex, callbacks);
+        this.channel = new ControllerChannel(node, waiters, scheduler, callbacks, DECISION_TIMEOUT);
+    }
+
+    /**
+     * Starts this node's quorum voter and, if it has the broker role, its registration. The node
+     * must be a voter ({@code process.roles} with {@code controller}): nodes with the broker role
+     * alone are not supported yet (docs/cluster.md).
+     *
+     * @throws ClusterMembershipException if the node belongs to another cluster, another node id,
+     *     names other voters than the running voters, or is not a voter
+     */
+    public static ClusterMember start(QuorumConfig config, BrokerRegistration self, Clock clock) throws IOException {
+        if (!config.processRoles().contains("controller")) {
+            throw new ClusterMembershipException("node " + config.nodeId() + " has process.roles=broker only: in "
+                    + "this version of Brook every cluster node must be a voter (process.roles=broker,controller and "
+                    + "listed in " + QuorumConfig.CONTROLLER_QUORUM_VOTERS + ")");
+        }
+        ControllerService controllerService = new ControllerService(clock, self.sessionTimeoutMs());
+        MetadataQuorumNode node = MetadataQuorumNode.start(config, controllerService::handle);
+        controllerService.attach(node);
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "brook-cluster-member-" + config.nodeId());
+            t.setDaemon(true);
+            return t;
+        });
+        ExecutorService callbacks = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "brook-cluster-callback-" + config.nodeId());
+            t.setDaemon(true);
+            return t;
+        });
+        RatisClusterMember member = new RatisClusterMember(config, self, node, controllerService, scheduler, callbacks);
+        node.stateMachine().addApplyListener(member::applied);
+        scheduler.scheduleWithFixedDelay(member::tick, self.heartbeatIntervalMs(), self.heartbeatIntervalMs(),
+                TimeUnit.MILLISECONDS);
+        if (member.broker) {
+            scheduler.execute(() -> member.register(FIRST_REGISTER_BACKOFF_MS));
+        }
+        return member;
+    }
+
+    private void applied() {
+        waiters.applied();
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A metadata change listener failed", e);
+            }
+        }
+    }
+
+    private void tick() {
+        try {
+            controllerService.tick();
+        } catch (RuntimeException e) {
+            LOG.warn("Controller tick failed on node {}", config.nodeId(), e);
+        }
+    }
+
+    private void register(long backoffMs) {
+        if (closed) {
+            return;
+        }
+        channel.ask(new ControllerRequest.Register(config.nodeId(), incarnationId, self.listeners(), self.rack()),
+                Long.class).whenComplete((epoch, e) -> {
+                    if (e == null) {
+                        brokerEpoch = epoch;
+                        LOG.info("Broker {} registered with epoch {}", config.nodeId(), epoch);
+                        schedule(this::heartbeat, 0);
+                    } else {
+                        LOG.warn("Broker {} could not register, trying again in {} ms: {}", config.nodeId(), backoffMs,
+                                cause(e).getMessage());
+                        schedule(() -> register(Math.min(backoffMs * 2, self.heartbeatIntervalMs())), backoffMs);
+                    }
+                });
+    }
+
+    private void heartbeat() {
+        if (closed) {
+            return;
+        }
+        long epoch = brokerEpoch;
+        channel.ask(new ControllerRequest.Heartbeat(config.nodeId(), epoch), Object.class).whenComplete((v, e) -> {
+            if (e == null) {
+                if (unfenced.complete(null)) {
+                    LOG.info("Broker {} is unfenced (epoch {})", config.nodeId(), epoch);
+                }
+                schedule(this::heartbeat, self.heartbeatIntervalMs());
+                return;
+            }
+            Throwable cause = cause(e);
+            if (cause instanceof ControllerException ce && (ce.error() == ControllerError.STALE_BROKER_EPOCH
+                    || ce.error() == ControllerError.BROKER_ID_NOT_REGISTERED)) {
+                LOG.info("Broker {} registers again: {}", config.nodeId(), ce.getMessage());
+                brokerEpoch = -1;
+                schedule(() -> register(FIRST_REGISTER_BACKOFF_MS), 0);
+            } else {
+                LOG.debug("Heartbeat of broker {} failed: {}", config.nodeId(), cause.toString());
+                schedule(this::heartbeat, self.heartbeatIntervalMs());
+            }
+        });
+    }
+
+    private void schedule(Runnable task, long delayMs) {
+        if (closed) {
+            return;
+        }
+        try {
+            scheduler.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Node {} is closing; dropped a scheduled task", config.nodeId());
+        }
+    }
+
+    private static Throwable cause(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
+    @Override
+    public int nodeId() {
+        return config.nodeId();
+    }
+
+    @Override
+    public String clusterId() {
+        return config.clusterId();
+    }
+
+    @Override
+    public <T> T read(Function<MetadataImage, T> reader) {
+        return node.read(reader);
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+        return node.lastAppliedIndex();
+    }
+
+    @Override
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public int controllerId() {
+        return node.leaderId().orElse(-1);
+    }
+
+    @Override
+    public long brokerEpoch() {
+        return brokerEpoch;
+    }
+
+    @Override
+    public CompletableFuture<Void> unfenced() {
+        return unfenced.copy();
+    }
+
+    @Override
+    public CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
+                                               Map<String, String> configs) {
+        return channel.ask(new ControllerRequest.CreateTopic(name, partitions, replicationFactor, configs), UUID.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> createPartitions(String name, int totalCount) {
+        return channel.ask(new ControllerRequest.CreatePartitions(name, totalCount), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteTopic(String name) {
+        return channel.ask(new ControllerRequest.DeleteTopic(name), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
+        return channel.ask(new ControllerRequest.AlterTopicConfig(topic, key, value), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
+        long epoch = brokerEpoch;
+        if (epoch < 0) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
+                    "broker " + config.nodeId() + " is not registered yet"));
+        }
+        return channel.ask(new ControllerRequest.AllocateProducerIds(config.nodeId(), epoch), ProducerIdBlock.class);
+    }
+
+    @Override
+    public QuorumStatus quorumStatus() {
+        return QuorumStatuses.of(node);
+    }
+
+    /** The controller channel's asking side, for tests that speak to the controller directly. */
+    ControllerChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        scheduler.shutdownNow();
+        try {
+            node.close();
+        } finally {
+            waiters.close();
+            callbacks.shutdown();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.brook.cluster.member;
+
+import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.raft.FreePorts;
+import io.brook.cluster.raft.QuorumConfig;
+import io.brook.testkit.Await;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/** Three cluster members in this JVM, on loopback ports, with short heartbeats and session time-outs. */
+final class ClusterMemberTestNodes implements AutoCloseable {
+    static final String CLUSTER = "member-test-cluster";
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static final long HEARTBEAT_MS = 200;
+    static final long SESSION_MS = 1500;
+
+    private final Path dir;
+    final Map<Integer, InetSocketAddress> voters = new TreeMap<>();
+    final Map<Integer, ClusterMember> members = new TreeMap<>();
+
+    ClusterMemberTestNodes(Path dir) {
+        this.dir = dir;
+        for (int id = 1; id <= 3; id++) {
+            voters.put(id, InetSocketAddress.createUnresolved("127.0.0.1", FreePorts.next()));
+        }
+    }
+
+    QuorumConfig config(int id, String clusterId, Map<Integer, InetSocketAddress> voterSet) {
+        // elections a little slower than Ratis' LAN default: two cores run three servers and the build
+        return new QuorumConfig(Set.of("broker", "controller"), id, clusterId, voterSet, dir.resolve("node-" + id),
+                Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
+    }
+
+    static BrokerRegistration registration(int id) {
+        return new BrokerRegistration(java.util.List.of(new Endpoint("PLAINTEXT", "127.0.0.1", 19000 + id)), null,
+                HEARTBEAT_MS, SESSION_MS);
+    }
+
+    ClusterMember start(int id) throws IOException {
+        ClusterMember m = RatisClusterMember.start(config(id, CLUSTER, voters), registration(id), Clock.systemUTC());
+        members.put(id, m);
+        return m;
+    }
+
+    void startAll() throws IOException {
+        for (int id = 1; id <= 3; id++) {
+            start(id);
+        }
+    }
+
+    void stop(int id) throws IOException {
+        members.remove(id).close();
+    }
+
+    /** Waits until every running member's image satisfies {@code condition}. */
+    void awaitEverywhere(String what, Predicate<io.brook.cluster.metadata.MetadataImage> condition) {
+        Await.until(what + " on every node", WAIT,
+                () -> members.values().stream().allMatch(m -> m.read(condition::test)));
+    }
+
+    /** The member that is the controller, once all running members agree on one. */
+    ClusterMember awaitController() {
+        Await.until("one controller every node knows", WAIT, () -> {
+            long distinct = members.values().stream().mapToInt(ClusterMember::controllerId).distinct().count();
+            int c = members.values().iterator().next().controllerId();
+            return distinct == 1 && members.containsKey(c);
+        });
+        return members.get(members.values().iterator().next().controllerId());
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (ClusterMember m : members.values()) {
+            m.close();
+        }
+        members.clear();
+    }
+}
