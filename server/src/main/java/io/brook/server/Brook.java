@@ -2,6 +2,8 @@ package io.brook.server;
 
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.cluster.ClusterMode;
+import io.brook.server.cluster.MemberFactory;
 import io.brook.server.api.BrokerApis;
 import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
@@ -31,7 +33,6 @@ import io.brook.server.time.Timer;
 import io.brook.server.time.WheelTimer;
 import io.brook.server.topic.PartitionLogs;
 import io.brook.server.topic.TopicConfigResolver;
-import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.TopicRegistry;
 import io.brook.server.topic.Topics;
 import io.brook.storage.file.DurableFiles;
@@ -84,6 +85,8 @@ public final class Brook implements AutoCloseable {
     private final Clock clock;
     /** Null unless a test holds the group coordinator's load (see the builder). */
     private final Executor groupLoadExecutor;
+    /** Cluster mode's member factory (tests); null: the real one. Unused on a single node. */
+    private final MemberFactory members;
     /** Null unless built with {@link Builder#faults}. */
     private final Faults faults;
     // One run of the broker, from a start to a stop or crash: set by run(), which
@@ -105,6 +108,8 @@ public final class Brook implements AutoCloseable {
     private PartitionLogs logs;
     private GroupCoordinator groups;
     private TransactionCoordinator transactions;
+    /** Null on a single node; cluster mode is reached only through it (docs/cluster.md). */
+    private ClusterMode cluster;
     private boolean running;
     private boolean closed;
 
@@ -117,8 +122,9 @@ public final class Brook implements AutoCloseable {
      * prepared transactions); the HTTP admin listener (metrics, health); then the listener accepts.
      */
     private Brook(Map<String, String> settings, Path dataDir, boolean ownsDataDir, Clock clock, boolean withFaults,
-            Executor groupLoadExecutor, boolean metricsRecording)
+            Executor groupLoadExecutor, boolean metricsRecording, MemberFactory members)
             throws IOException, InterruptedException {
+        this.members = members;
         this.metricsRecording = metricsRecording;
         this.dataDir = dataDir;
         this.ownsDataDir = ownsDataDir;
@@ -140,7 +146,7 @@ public final class Brook implements AutoCloseable {
 
     /** Starts one run of the broker on the data directory (see the constructor for the order). */
     private void run(BrokerConfig config) throws IOException, InterruptedException {
-        this.meta = BrokerMeta.open(dataDir, config.nodeId());
+        this.meta = BrokerMeta.open(dataDir, config.nodeId(), config.clustered() ? config.string(BrokerConfig.CLUSTER_ID) : null);
         this.fetchWaiters = new FetchWaiters(config.fetchMaxWaitingPartitions());
         this.fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
                 config.fetchSessionMaxPartitions());
@@ -171,7 +177,7 @@ public final class Brook implements AutoCloseable {
             this.logs = PartitionLogs.open(config, dataDir, registry, topicConfigs, fetchWaiters::wake,
                     m.flushObserver());
             Topics topics = new Topics(registry, topicConfigs, logs);
-            topics.openAll();
+            topics.openAll(config.clustered());
             m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
@@ -191,8 +197,10 @@ public final class Brook implements AutoCloseable {
                     pool, () -> ready && groups.loaded().isDone() && transactions.loaded().isDone());
             Map<String, Listener> advertised = config.listeners().advertisedAfterBind(net.boundAddresses());
             this.boundAddresses = net.boundAddresses();
+            this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
+                    producerIds, clock, members) : null;
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
-                    producerIds, groups, transactions, timer, m);
+                    producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
             ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),
                     clock == null ? Clock.systemUTC() : clock, RandomIds::uuid);
             m.clientMetrics(telemetry::snapshots);
@@ -223,6 +231,7 @@ public final class Brook implements AutoCloseable {
                 pool.shutdownNow();
             }
             timer.close();
+            closeCluster();
             if (transactions != null) {
                 transactions.close();
             }
@@ -247,8 +256,7 @@ public final class Brook implements AutoCloseable {
     /** {@code host:port} for a client's {@code bootstrap.servers}. */
     public String bootstrapServers() {
         Listener adv = context.advertised();
-        String host = adv.host().indexOf(':') >= 0 ? "[" + adv.host() + "]" : adv.host();
-        return host + ":" + adv.port();
+        return adv.hostPort();
     }
 
     /** The port the broker listens on (the real one when 0 was asked for): its first listener's. */
@@ -263,8 +271,7 @@ public final class Brook implements AutoCloseable {
             throw new IllegalArgumentException("no listener " + listenerName + "; listeners: " + boundAddresses.keySet());
         }
         Listener adv = context.advertised(name);
-        String host = adv.host().indexOf(':') >= 0 ? "[" + adv.host() + "]" : adv.host();
-        return host + ":" + adv.port();
+        return adv.hostPort();
     }
 
     public Path dataDir() {
@@ -289,12 +296,9 @@ public final class Brook implements AutoCloseable {
         if (!running) {
             throw new IllegalStateException("the broker is not running");
         }
-        String invalid = TopicNames.invalidNameReason(name);
-        if (invalid != null) {
-            throw new IllegalArgumentException(invalid);
-        }
-        if (partitions < 1 || partitions > Topics.MAX_PARTITIONS) {
-            throw new IllegalArgumentException("partitions must be between 1 and " + Topics.MAX_PARTITIONS + ": " + partitions);
+        Topics.checkNewTopic(name, partitions);
+        if (cluster != null) {
+            return cluster.createTopic(name, partitions);
         }
         return context.topics().create(name, partitions, Map.of()) != null;
     }
@@ -413,6 +417,7 @@ public final class Brook implements AutoCloseable {
         f.storageCrashed();
         ioPool.shutdownNow();
         timer.close();
+        closeCluster();
         transactions.close();
         groups.close();
         try {
@@ -502,6 +507,7 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        closeCluster();
         transactions.close(); // (already closed above, unless that failed) before the logs they write to
         groups.close();
         try {
@@ -515,6 +521,14 @@ public final class Brook implements AutoCloseable {
             LOG.warn("Could not release the lock on {}", dataDir, e);
         }
         metrics.close();
+    }
+
+    /** Leaves the cluster (the controller fences this node), before the logs close. */
+    private void closeCluster() {
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
     }
 
     private static void deleteRecursively(Path dir) {
@@ -535,6 +549,7 @@ public final class Brook implements AutoCloseable {
         private boolean metricsRecording = true;
         private Executor groupLoadExecutor;
         private boolean httpListenerByDefault;
+        private MemberFactory members;
 
         private Builder() {
         }
@@ -546,6 +561,12 @@ public final class Brook implements AutoCloseable {
          */
         Builder groupLoadExecutor(Executor executor) {
             this.groupLoadExecutor = executor;
+            return this;
+        }
+
+        /** Tests: cluster mode's members come from {@code factory} instead of Ratis. */
+        Builder clusterMembers(MemberFactory factory) {
+            this.members = factory;
             return this;
         }
 
@@ -656,7 +677,7 @@ public final class Brook implements AutoCloseable {
                 BrokerConfig.parse(p); // invalid settings fail before anything is created
                 Files.createDirectories(dir);
                 long t0 = System.nanoTime();
-                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor, metricsRecording);
+                Brook b = new Brook(p, dir, temp, clock, faults, groupLoadExecutor, metricsRecording, members);
                 LOG.info("Brook started in {} ms: listening on {} ({}), advertised as {}, data in {}",
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0),
                         b.boundAddresses.size() == 1 ? b.bound : b.boundAddresses, b.transport(),

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  *   -> api, api.fetch, api.group   one handler per API; the handler table with advertised versions
  *   -> launch                       what bin/brook runs besides the broker
  *   -> http                         the HTTP admin listener (/metrics, /health, /ready)
+ *   -> cluster                      cluster mode (docs/cluster.md): the only user of the cluster module
  *        api -> network             the handler SPI (ApiHandler, RequestContext, ApiTable)
  *        api -> node                the handlers' shared context, producer ids, the group coordinator
  *        api, node -> topic         the topics and their partition logs
@@ -62,6 +63,8 @@ class ArchitectureTest {
                 .layer("Time").definedBy("io.brook.server.time..")
                 .layer("Config").definedBy("io.brook.server.config..")
                 .layer("Fault").definedBy("io.brook.server.fault..")
+                .layer("Cluster").definedBy("io.brook.server.cluster..")
+                .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Root").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Launch").mayOnlyBeAccessedByLayers("Root")
@@ -69,12 +72,21 @@ class ArchitectureTest {
                 .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Http")
                 .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api", "Fault")
                 .whereLayer("Fault").mayOnlyBeAccessedByLayers("Root")
-                .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api")
+                .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api", "Cluster")
                 .whereLayer("Security").mayOnlyBeAccessedByLayers("Root", "Api", "Network")
-                .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node")
+                .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Cluster")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network")
                 .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http",
-                        "Security")
+                        "Security", "Cluster")
+                .check(classes);
+    }
+
+    @Test
+    void onlyClusterModeTouchesTheClusterModule() {
+        noClasses().that().resideOutsideOfPackage("io.brook.server.cluster..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.brook.cluster..", "org.apache.ratis..")
+                .because("a single node must not load the cluster module or Ratis: cluster mode is reached through"
+                        + " io.brook.server.cluster.ClusterMode only")
                 .check(classes);
     }
 

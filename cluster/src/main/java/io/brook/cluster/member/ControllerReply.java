@@ -23,29 +23,29 @@ import java.util.UUID;
  * The applied index is the controller's last applied log index once the decision was applied: the
  * asking node waits until its own image has applied that far before it completes the decision.
  */
-public record ControllerReply(Outcome outcome, long appliedIndex, Object value, ControllerError error, String message) {
+record ControllerReply(Outcome outcome, long appliedIndex, Object value, ControllerError error, String message) {
 
     static final byte MAGIC_0 = 'B';
     static final byte MAGIC_1 = 'R';
     static final byte VERSION = 1;
 
     /** What became of a request. */
-    public enum Outcome { DECIDED, REFUSED, NO_CONTROLLER }
+    enum Outcome { DECIDED, REFUSED, NO_CONTROLLER }
 
     /** A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID or a ProducerIdBlock. */
-    public static ControllerReply decided(long appliedIndex, Object value) {
+    static ControllerReply decided(long appliedIndex, Object value) {
         return new ControllerReply(Outcome.DECIDED, appliedIndex, value, null, null);
     }
 
-    public static ControllerReply refused(ControllerError error, String message) {
+    static ControllerReply refused(ControllerError error, String message) {
         return new ControllerReply(Outcome.REFUSED, -1, null, error, message);
     }
 
-    public static ControllerReply noController(String message) {
+    static ControllerReply noController(String message) {
         return new ControllerReply(Outcome.NO_CONTROLLER, -1, null, null, message);
     }
 
-    public byte[] encode() {
+    byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
                 .writeByte(outcome.ordinal());
         switch (outcome) {
@@ -70,7 +70,7 @@ public record ControllerReply(Outcome outcome, long appliedIndex, Object value, 
     }
 
     /** Reads a reply; the bytes must hold exactly one. */
-    public static ControllerReply decode(ByteBuffer buf) {
+    static ControllerReply decode(ByteBuffer buf) {
         MetadataReader r = new MetadataReader(buf.duplicate());
         byte m0 = r.readByte("magic");
         byte m1 = r.readByte("magic");
@@ -83,32 +83,8 @@ public record ControllerReply(Outcome outcome, long appliedIndex, Object value, 
         }
         byte outcome = r.readByte("outcome");
         ControllerReply reply = switch (outcome) {
-            case 0 -> {
-                long index = r.readLong("applied index");
-                byte tag = r.readByte("value tag");
-                Object value = switch (tag) {
-                    case 0 -> null;
-                    case 1 -> r.readLong("value");
-                    case 2 -> r.readUuid("value");
-                    case 3 -> new ProducerIdBlock(r.readInt("block broker"), r.readLong("block first id"),
-                            r.readInt("block size"));
-                    default -> throw new CorruptMetadataException("unknown controller reply value tag " + tag);
-                };
-                yield decided(index, value);
-            }
-            case 1 -> {
-                short code = r.readShort("error code");
-                ControllerError error = null;
-                for (ControllerError e : ControllerError.values()) {
-                    if (e.code() == code) {
-                        error = e;
-                    }
-                }
-                if (error == null) {
-                    throw new CorruptMetadataException("controller reply has an unknown error code " + code);
-                }
-                yield refused(error, r.readNullableString("message"));
-            }
+            case 0 -> readDecided(r);
+            case 1 -> readRefused(r);
             case 2 -> noController(r.readNullableString("message"));
             default -> throw new CorruptMetadataException("unknown controller reply outcome " + outcome);
         };
@@ -116,5 +92,28 @@ public record ControllerReply(Outcome outcome, long appliedIndex, Object value, 
             throw new CorruptMetadataException("controller reply has " + r.remaining() + " bytes left over");
         }
         return reply;
+    }
+
+    private static ControllerReply readDecided(MetadataReader r) {
+        long index = r.readLong("applied index");
+        byte tag = r.readByte("value tag");
+        Object value = switch (tag) {
+            case 0 -> null;
+            case 1 -> r.readLong("value");
+            case 2 -> r.readUuid("value");
+            case 3 -> new ProducerIdBlock(r.readInt("block broker"), r.readLong("block first id"), r.readInt("block size"));
+            default -> throw new CorruptMetadataException("unknown controller reply value tag " + tag);
+        };
+        return decided(index, value);
+    }
+
+    private static ControllerReply readRefused(MetadataReader r) {
+        short code = r.readShort("error code");
+        for (ControllerError e : ControllerError.values()) {
+            if (e.code() == code) {
+                return refused(e, r.readNullableString("message"));
+            }
+        }
+        throw new CorruptMetadataException("controller reply has an unknown error code " + code);
     }
 }

@@ -22,7 +22,7 @@ import java.util.UUID;
  * Every length and count is checked against the bytes that remain before it is used; an unknown
  * magic, version or type is refused with {@link CorruptMetadataException}.
  */
-public sealed interface ControllerRequest {
+sealed interface ControllerRequest {
 
     byte MAGIC_0 = 'B';
     byte MAGIC_1 = 'C';
@@ -162,18 +162,7 @@ public sealed interface ControllerRequest {
             case 1 -> new Register(r.readInt("broker id"), r.readUuid("incarnation id"), r.readEndpoints("listeners"),
                     r.readNullableString("rack"));
             case 2 -> new Heartbeat(r.readInt("broker id"), r.readLong("broker epoch"));
-            case 3 -> {
-                String name = r.readString("topic name");
-                int partitions = r.readInt("partitions");
-                int replicationFactor = r.readInt("replication factor");
-                // a key (2) and a value (2) at least
-                int count = r.readCount("configs", 4);
-                Map<String, String> configs = new TreeMap<>();
-                for (int i = 0; i < count; i++) {
-                    configs.put(r.readString("config key"), r.readString("config value"));
-                }
-                yield new CreateTopic(name, partitions, replicationFactor, configs);
-            }
+            case 3 -> readCreateTopic(r);
             case 4 -> new CreatePartitions(r.readString("topic name"), r.readInt("total count"));
             case 5 -> new DeleteTopic(r.readString("topic name"));
             case 6 -> new AlterTopicConfig(r.readString("topic name"), r.readString("config key"),
@@ -186,5 +175,18 @@ public sealed interface ControllerRequest {
                     + " bytes left over");
         }
         return request;
+    }
+
+    private static CreateTopic readCreateTopic(MetadataReader r) {
+        String name = r.readString("topic name");
+        int partitions = r.readInt("partitions");
+        int replicationFactor = r.readInt("replication factor");
+        // a key (2) and a value (2) at least
+        int count = r.readCount("configs", 4);
+        Map<String, String> configs = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            configs.put(r.readString("config key"), r.readNullableString("config value"));
+        }
+        return new CreateTopic(name, partitions, replicationFactor, configs);
     }
 }

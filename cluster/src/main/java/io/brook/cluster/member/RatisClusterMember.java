@@ -272,6 +272,11 @@ public final class RatisClusterMember implements ClusterMember {
         return channel;
     }
 
+    /** This node's quorum voter, for tests that send the controller raw bytes. */
+    MetadataQuorumNode quorumNode() {
+        return node;
+    }
+
     @Override
     public void close() throws IOException {
         closed = true;

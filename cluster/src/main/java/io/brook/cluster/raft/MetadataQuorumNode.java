@@ -30,7 +30,10 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.TimeoutIOException;
+import org.apache.ratis.retry.ExceptionDependentRetry;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -44,7 +47,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One voter of the metadata quorum: a Ratis server over gRPC on the node's controller listener,
  * holding a {@link MetadataStateMachine}, and a Ratis client through which this node appends
- * batches of records (the client finds the leader itself).
+ * batches of records (the client finds the leader itself). A second client sends read-only
+ * queries to the leader's state machine ({@link #query}): the controller channel.
  *
  * <p>Before its server starts, a node checks that it belongs to the cluster (docs/cluster.md,
  * section 9): its metadata directory must have been made for this cluster id and node id ({@link
@@ -62,6 +66,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     /** Retries of an append while a leader is elected: 100 × 100 ms, about ten election rounds. */
     private static final int APPEND_ATTEMPTS = 100;
     private static final TimeDuration APPEND_RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+    /** How long a query (a controller decision: a commit, behind the decisions before it) waits for its reply. */
+    private static final TimeDuration QUERY_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
 
     private final QuorumConfig config;
     private final RaftGroup group;
@@ -69,15 +75,17 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final MetadataStateMachine stateMachine;
     private final RaftServer server;
     private final RaftClient client;
+    private final RaftClient queryClient;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
-                               RaftServer server, RaftClient client) {
+                               RaftServer server, RaftClient client, RaftClient queryClient) {
         this.config = config;
         this.group = group;
         this.selfId = peerId(config.nodeId());
         this.stateMachine = stateMachine;
         this.server = server;
         this.client = client;
+        this.queryClient = queryClient;
     }
 
     /**
@@ -124,19 +132,38 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 .setProperties(props)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
-        RaftClient client = null;
+        RaftClient client;
+        RaftClient queryClient;
         try {
             server.start();
             client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
                     .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
                     .build();
+            queryClient = queryClient(props, group);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
         }
         LOG.info("Node {} started in the metadata quorum of cluster {} (group {}, voters {})", config.nodeId(),
                 config.clusterId(), groupId, config.voters().keySet());
-        return new MetadataQuorumNode(config, group, stateMachine, server, client);
+        return new MetadataQuorumNode(config, group, stateMachine, server, client, queryClient);
+    }
+
+    /**
+     * The client of {@link #query}: it follows NotLeader and LeaderNotReady replies like the append
+     * client, but never sends a query again after a time-out, since a query (a controller decision)
+     * that timed out may have run, and running it twice would decide twice. Its time-out is longer
+     * than the append client's, since a decision waits for the decisions asked before it.
+     */
+    private static RaftClient queryClient(RaftProperties props, RaftGroup group) {
+        RaftProperties queryProps = new RaftProperties(props);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(queryProps, QUERY_TIMEOUT);
+        RetryPolicy retry = ExceptionDependentRetry.newBuilder()
+                .setDefaultPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
+                .setExceptionToPolicy(TimeoutIOException.class, RetryPolicies.noRetry())
+                .setMaxAttempts(APPEND_ATTEMPTS)
+                .build();
+        return RaftClient.newBuilder().setProperties(queryProps).setRaftGroup(group).setRetryPolicy(retry).build();
     }
 
     /** The metadata group of a cluster: a name-based UUID of its cluster id. */
@@ -186,7 +213,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                     .setRetryPolicy(RetryPolicies.noRetry()).build()) {
                 served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
                 if (served.contains(group.getGroupId())) {
-                    checkSameVoters(config, group, peer, c.getGroupManagementApi(peer.getId()).info(group.getGroupId()));
+                    GroupInfoReply info = c.getGroupManagementApi(peer.getId()).info(group.getGroupId());
+                    checkSameVoters(config, group, peer, info);
                 }
             } catch (ClusterMembershipException e) {
                 throw e;
@@ -233,7 +261,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
      */
     public CompletableFuture<ByteBuffer> query(byte[] request) {
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(request));
-        return client.async().sendReadOnlyUnordered(message).thenApply(reply -> {
+        return queryClient.async().sendReadOnlyUnordered(message).thenApply(reply -> {
             if (!reply.isSuccess()) {
                 throw new CompletionException(reply.getException());
             }
@@ -339,6 +367,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     @Override
     public void close() throws IOException {
         try {
+            queryClient.close();
             client.close();
         } finally {
             server.close();

@@ -3,6 +3,7 @@ package io.brook.server.api;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterAdminException;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.CreatePartitionsRequest;
@@ -16,8 +17,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
-/** CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. */
+/**
+ * CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. In cluster
+ * mode the controller places the new partitions and the answer waits until this node's image has
+ * them; validation and {@code validate_only} stay local.
+ */
 final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
 
     private final BrokerContext broker;
@@ -33,19 +39,21 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
             counts.merge(t.name(), 1, Integer::sum);
         }
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        List<CompletableFuture<?>> decisions = new ArrayList<>();
         for (CreatePartitionsTopic t : request.topics()) {
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().name(t.name());
             if (counts.get(t.name()) > 1) {
                 results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic in request."));
                 continue;
             }
-            results.add(grow(t, r, broker, request.validateOnly()));
+            results.add(grow(t, r, broker, request.validateOnly(), decisions));
         }
-        ctx.respond(new CreatePartitionsResponse().results(results));
+        CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
+                .whenComplete((v, e) -> ctx.respond(new CreatePartitionsResponse().results(results)));
     }
 
     private static CreatePartitionsTopicResult grow(CreatePartitionsTopic t, CreatePartitionsTopicResult r,
-            BrokerContext broker, boolean validateOnly) {
+            BrokerContext broker, boolean validateOnly, List<CompletableFuture<?>> decisions) {
         Topics topics = broker.topics();
         Topic topic = topics.get(t.name());
         if (topic == null) {
@@ -79,7 +87,14 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
                 }
             }
         }
-        if (!validateOnly) {
+        if (!validateOnly && broker.cluster() != null) {
+            decisions.add(broker.cluster().createPartitions(t.name(), t.count()).handle((v, e) -> {
+                if (e != null) {
+                    fail(r, ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
+                }
+                return null;
+            }));
+        } else if (!validateOnly) {
             topics.addPartitions(t.name(), t.count());
         }
         return r.errorCode(Errors.NONE.code()).errorMessage(null);

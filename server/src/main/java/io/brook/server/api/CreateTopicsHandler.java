@@ -3,6 +3,8 @@ package io.brook.server.api;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterAdminException;
+import io.brook.server.node.ClusterView;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
@@ -22,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * CreateTopics (key 19): per topic, in request order. {@code -1} partitions or replication
@@ -29,6 +32,10 @@ import java.util.Map;
  * manual assignments may only name this node. With {@code validate_only} nothing is created but
  * the answer is the one a real creation would give. v5+ answers carry the topic's effective
  * configs, v7+ its id.
+ *
+ * <p>In cluster mode the controller creates the topic (placement over the live brokers) and the
+ * answer waits until this node's metadata image has it; the controller's refusals answer with
+ * its Kafka error. Validation, and {@code validate_only}, stay local.
  */
 final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
 
@@ -71,6 +78,10 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             valid.clear();
         }
+        if (broker.cluster() != null && !request.validateOnly() && !valid.isEmpty()) {
+            createInCluster(ctx, valid, results, version);
+            return;
+        }
         Map<String, Creation> created = request.validateOnly() || valid.isEmpty() ? Map.of()
                 : broker.topics().createAll(valid.stream().map(Pending::topic).toList());
         for (Pending p : valid) {
@@ -93,6 +104,30 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         ctx.respond(new CreateTopicsResponse().topics(results));
     }
 
+    /** Cluster mode: each valid topic created by the controller; answers once all are decided. */
+    private void createInCluster(RequestContext ctx, List<Pending> valid, List<CreatableTopicResult> results,
+            short version) {
+        ClusterView cluster = broker.cluster();
+        List<CompletableFuture<Void>> decisions = new ArrayList<>(valid.size());
+        for (Pending p : valid) {
+            NewTopic n = p.topic();
+            decisions.add(cluster.createTopic(n.name(), n.partitions(), 1, n.configs()).handle((v, e) -> {
+                if (e != null) {
+                    fail(p.result(), ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
+                } else {
+                    ClusterView.TopicState t = cluster.topic(n.name());
+                    if (t != null) {
+                        p.result().topicId(t.id());
+                    }
+                    succeed(p.result(), n, broker.topics(), version);
+                }
+                return null;
+            }));
+        }
+        CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
+                .whenComplete((v, e) -> ctx.respond(new CreateTopicsResponse().topics(results)));
+    }
+
     /** A valid topic of the request and its answer, filled in once the batch is created. */
     private record Pending(CreatableTopicResult result, NewTopic topic) {
     }
@@ -104,7 +139,7 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         if (bad != null) {
             return fail(r, Errors.INVALID_TOPIC_EXCEPTION, bad);
         }
-        if (topics.get(t.name()) != null) {
+        if (topics.get(t.name()) != null || broker.cluster() != null && broker.cluster().topic(t.name()) != null) {
             return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
         }
         String colliding = topics.collidingTopic(t.name());

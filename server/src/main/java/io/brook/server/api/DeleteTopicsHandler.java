@@ -4,6 +4,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterAdminException;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.DeleteTopicsRequest;
@@ -15,10 +16,13 @@ import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * DeleteTopics (key 20): by name (v1–5 {@code topic_names}, v6 {@code topics[].name}) or by id
- * (v6). The topic is gone from the registry, and its logs deleted, before the answer is sent.
+ * (v6). The topic is gone from the registry, and its logs deleted, before the answer is sent. In
+ * cluster mode the controller deletes it, and the answer waits until this node's image and
+ * topics no longer have it (the other nodes delete their logs as their images follow).
  */
 final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
 
@@ -36,6 +40,7 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
         Topics topics = broker.topics();
         boolean enabled = broker.config().bool(BrokerConfig.DELETE_TOPIC_ENABLE);
         List<DeletableTopicResult> results = new ArrayList<>();
+        List<CompletableFuture<?>> decisions = new ArrayList<>();
         for (DeleteTopicState want : wanted(request, version)) {
             DeletableTopicResult r = new DeletableTopicResult().name(want.name()).topicId(ZERO);
             Topic t;
@@ -65,6 +70,20 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
                 results.add(fail(r, Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled."));
                 continue;
             }
+            if (broker.cluster() != null) {
+                results.add(r);
+                String name = t.name();
+                decisions.add(broker.cluster().deleteTopic(name).handle((v, e) -> {
+                    if (e != null) {
+                        fail(r, ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
+                    } else {
+                        broker.metrics().topicDeleted(name);
+                        r.errorCode(Errors.NONE.code());
+                    }
+                    return null;
+                }));
+                continue;
+            }
             if (!topics.delete(t.name())) {
                 results.add(fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic."));
                 continue;
@@ -72,7 +91,8 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
             broker.metrics().topicDeleted(t.name());
             results.add(r.errorCode(Errors.NONE.code()));
         }
-        ctx.respond(new DeleteTopicsResponse().responses(results));
+        CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
+                .whenComplete((v, e) -> ctx.respond(new DeleteTopicsResponse().responses(results)));
     }
 
     private static List<DeleteTopicState> wanted(DeleteTopicsRequest request, short version) {

@@ -4,14 +4,20 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterView;
 import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeClusterResponse;
 import io.brook.wire.message.DescribeClusterResponse.DescribeClusterBroker;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
 import java.util.List;
 
-/** DescribeCluster (key 60): this broker, which is also the controller. */
+/**
+ * DescribeCluster (key 60): on a single node this broker, which is also the controller; in
+ * cluster mode every unfenced broker of the metadata image (its endpoint on the client's
+ * listener, its rack) and the controller (the metadata quorum's leader).
+ */
 final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest> {
 
     /** Endpoint types (KIP-919): 1 = brokers, 2 = controllers. */
@@ -32,12 +38,19 @@ final class DescribeClusterHandler implements ApiHandler<DescribeClusterRequest>
             return;
         }
         Listener adv = broker.advertised(ctx.session().listenerName());
+        List<DescribeClusterBroker> brokers = new ArrayList<>();
+        if (broker.cluster() != null) {
+            for (ClusterView.BrokerNode b : broker.cluster().brokers(ctx.session().listenerName())) {
+                brokers.add(new DescribeClusterBroker().brokerId(b.id()).host(b.host()).port(b.port()).rack(b.rack()));
+            }
+        } else {
+            brokers.add(new DescribeClusterBroker().brokerId(broker.nodeId()).host(adv.host()).port(adv.port()).rack(null));
+        }
         DescribeClusterResponse r = new DescribeClusterResponse()
                 .errorCode(Errors.NONE.code())
                 .clusterId(broker.clusterId())
-                .controllerId(broker.nodeId())
-                .brokers(List.of(new DescribeClusterBroker().brokerId(broker.nodeId()).host(adv.host())
-                        .port(adv.port()).rack(null)));
+                .controllerId(broker.cluster() != null ? broker.cluster().controllerId() : broker.nodeId())
+                .brokers(brokers);
         if (ctx.apiVersion() >= 1) {
             r.endpointType(ENDPOINT_BROKERS);
         }

@@ -4,6 +4,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterView;
 import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
@@ -27,8 +28,9 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Metadata (key 3): this broker as the only broker and the controller, every
- * partition led by it at leader epoch 0.
+ * Metadata (key 3): on a single node, this broker as the only broker and the controller, every
+ * partition led by it at leader epoch 0; in cluster mode the metadata image's brokers,
+ * controller and partitions ({@link ClusterMetadata}).
  *
  * <p>Topics: {@code null} (v1+), or an empty list at v0, means all topics; otherwise exactly the
  * topics asked for. A missing topic is created on the spot when the broker allows it
@@ -74,10 +76,11 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     public void handle(RequestContext ctx, MetadataRequest request) {
         short version = ctx.apiVersion();
         Topics topics = broker.topics();
+        ClusterView cluster = broker.cluster();
         MetadataResponse response = new MetadataResponse()
                 .brokers(brokers(broker, ctx.session().listenerName()))
                 .clusterId(broker.clusterId())
-                .controllerId(broker.nodeId());
+                .controllerId(cluster != null ? cluster.controllerId() : broker.nodeId());
         if (request.includeClusterAuthorizedOperations()) {
             response.clusterAuthorizedOperations(authorizer == null ? CLUSTER_OPERATIONS
                     : authorizer.authorizedOperations(ctx.session().principal(), ctx.clientHost(), Acl.CLUSTER,
@@ -86,7 +89,13 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         boolean withOps = request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();
         List<MetadataRequestTopic> asked = request.topics();
-        if (asked == null || (version == 0 && asked.isEmpty())) {
+        if (cluster != null && (asked == null || (version == 0 && asked.isEmpty()))) {
+            for (ClusterView.TopicState t : cluster.topics()) {
+                if (may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
+                    out.add(ClusterMetadata.describe(t, withOps));
+                }
+            }
+        } else if (asked == null || (version == 0 && asked.isEmpty())) {
             for (Topic t : topics.all()) {
                 if (may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
                     out.add(describe(t, broker.nodeId(), withOps));
@@ -103,10 +112,12 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
                     }
                 }
             }
-            Map<String, Creation> created = mayCreate ? autoCreate(creatable, topics, broker.config().numPartitions())
-                    : Map.of();
+            Map<String, Creation> created = mayCreate && cluster == null
+                    ? autoCreate(creatable, topics, broker.config().numPartitions()) : Map.of();
+            Set<String> creating = mayCreate && cluster != null ? ClusterMetadata.autoCreate(broker, creatable) : Set.of();
             for (MetadataRequestTopic want : asked) {
-                MetadataResponseTopic t = lookup(want, topics, broker.nodeId(), created, withOps, version);
+                MetadataResponseTopic t = cluster != null ? ClusterMetadata.lookup(cluster, want, creating, withOps, version)
+                        : lookup(want, topics, broker.nodeId(), created, withOps, version);
                 if (authorizer != null && t.name() != null && !may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
                     t = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).name(t.name());
                 }
@@ -182,6 +193,9 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     }
 
     static List<MetadataResponseBroker> brokers(BrokerContext broker, String listenerName) {
+        if (broker.cluster() != null) {
+            return ClusterMetadata.brokers(broker.cluster(), listenerName);
+        }
         Listener adv = broker.advertised(listenerName);
         List<MetadataResponseBroker> list = new ArrayList<>(1);
         list.add(new MetadataResponseBroker().nodeId(broker.nodeId()).host(adv.host()).port(adv.port()).rack(null));

@@ -11,6 +11,11 @@ import java.util.Map;
  */
 public record Listener(String name, String host, int port) {
 
+    /** {@code host:port} as a client's {@code bootstrap.servers} takes it (an IPv6 host in brackets). */
+    public String hostPort() {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
     public static Listener parse(String key, String spec) {
         int sep = spec.indexOf("://");
         if (sep <= 0) {

@@ -46,6 +46,15 @@ public final class BrokerMeta implements AutoCloseable {
 
     /** Locks the data directory (creating it if needed) and reads or creates its identity. */
     public static BrokerMeta open(Path dataDir, int nodeId) throws IOException {
+        return open(dataDir, nodeId, null);
+    }
+
+    /**
+     * As {@link #open(Path, int)}, with the cluster id of cluster mode's {@code cluster.id}
+     * ({@code configuredClusterId}, null on a single node): a new directory takes it, and a
+     * directory of another cluster is refused.
+     */
+    public static BrokerMeta open(Path dataDir, int nodeId, String configuredClusterId) throws IOException {
         Path metaDir = dataDir.resolve(META_DIR);
         Files.createDirectories(metaDir);
         Path lockPath = metaDir.resolve(LOCK_FILE);
@@ -62,7 +71,7 @@ public final class BrokerMeta implements AutoCloseable {
                     + " is in use by another Brook broker (lock held on " + lockPath.toAbsolutePath() + ")");
         }
         try {
-            String clusterId = readOrCreate(metaDir.resolve(META_PROPERTIES), nodeId, dataDir);
+            String clusterId = readOrCreate(metaDir.resolve(META_PROPERTIES), nodeId, dataDir, configuredClusterId);
             return new BrokerMeta(metaDir, ch, lock, clusterId);
         } catch (IOException | RuntimeException e) {
             lock.release();
@@ -71,7 +80,7 @@ public final class BrokerMeta implements AutoCloseable {
         }
     }
 
-    private static String readOrCreate(Path file, int nodeId, Path dataDir) throws IOException {
+    private static String readOrCreate(Path file, int nodeId, Path dataDir, String configured) throws IOException {
         if (Files.exists(file)) {
             Properties p = new Properties();
             p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
@@ -84,9 +93,13 @@ public final class BrokerMeta implements AutoCloseable {
                 throw new IllegalStateException("Data directory " + dataDir.toAbsolutePath() + " belongs to node.id "
                         + storedNode.trim() + ", but this broker is configured with node.id " + nodeId);
             }
+            if (configured != null && !configured.equals(clusterId.trim())) {
+                throw new IllegalStateException("Data directory " + dataDir.toAbsolutePath() + " belongs to cluster "
+                        + clusterId.trim() + ", but this node is configured with cluster.id " + configured);
+            }
             return clusterId.trim();
         }
-        String clusterId = newClusterId();
+        String clusterId = configured != null ? configured : newClusterId();
         String content = "# Identity of this data directory; do not edit.\nversion=1\ncluster.id=" + clusterId
                 + "\nnode.id=" + nodeId + "\n";
         DurableFiles.writeAtomically(file, content.getBytes(StandardCharsets.UTF_8));

@@ -11,6 +11,9 @@ import java.nio.file.Path;
  * Hands out producer ids that are never reused, across restarts too: ids are reserved in blocks
  * of {@value #BLOCK} by durably recording the end of the block in {@code meta/producer-ids}
  * before any id of it is handed out. A crash loses at most the unused rest of one block.
+ *
+ * <p>In cluster mode ({@link #blocksFrom}) the blocks come from the controller instead, which
+ * records each block in the metadata log before it hands it out, so no two nodes share an id.
  */
 public final class ProducerIdAllocator {
 
@@ -20,6 +23,17 @@ public final class ProducerIdAllocator {
     private final Path file;
     private long next;
     private long blockEnd;
+    private BlockSource blocks;
+
+    /** Where cluster mode's blocks come from: the next block for this node (may block until the controller answers). */
+    public interface BlockSource {
+        /** The next block: {@code [firstId, firstId + size)}. */
+        Block next();
+    }
+
+    /** A block of producer ids. */
+    public record Block(long firstId, int size) {
+    }
 
     private ProducerIdAllocator(Path file, long next) {
         this.file = file;
@@ -44,8 +58,18 @@ public final class ProducerIdAllocator {
         return new ProducerIdAllocator(f, next);
     }
 
+    /** Cluster mode: from now on each block comes from {@code source}; ids of the current block are not used. */
+    public synchronized void blocksFrom(BlockSource source) {
+        this.blocks = source;
+        this.blockEnd = next;
+    }
+
     public synchronized long next() {
-        if (next == blockEnd) {
+        if (next == blockEnd && blocks != null) {
+            Block b = blocks.next();
+            next = b.firstId();
+            blockEnd = b.firstId() + b.size();
+        } else if (next == blockEnd) {
             long end = blockEnd + BLOCK;
             try {
                 DurableFiles.writeAtomically(file, (end + "\n").getBytes(StandardCharsets.UTF_8));

@@ -156,6 +156,23 @@ public final class TopicRegistry {
         return created;
     }
 
+    /**
+     * Records a topic with the id it already has (cluster mode: the metadata image gave it), in
+     * place of any topic of that name; durable when it returns.
+     */
+    synchronized Topic put(Topic t) {
+        Map<String, Topic> next = new HashMap<>(byName);
+        Topic old = next.put(t.name(), t);
+        persist(next.values());
+        if (old != null) {
+            byId.remove(old.id());
+        }
+        byName.put(t.name(), t);
+        byId.put(t.id(), t);
+        byCollisionKey.put(collisionKey(t.name()), t.name());
+        return t;
+    }
+
     /** How many times the file was written since the registry was opened (for tests and metrics). */
     synchronized long writes() {
         return writes;

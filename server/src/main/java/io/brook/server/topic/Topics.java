@@ -55,6 +55,15 @@ public final class Topics {
      * left alone.
      */
     public void openAll() throws IOException {
+        openAll(false);
+    }
+
+    /**
+     * As {@link #openAll()}; with {@code existingOnly} (cluster mode) the logs of registered topics
+     * are not created where none exist: which partitions this node hosts is the metadata image's to
+     * say, and {@link #mirror} creates them.
+     */
+    public void openAll(boolean existingOnly) throws IOException {
         for (TopicPartition tp : logs.partitions()) {
             Topic t = registry.get(tp.topic());
             if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
@@ -64,7 +73,51 @@ public final class Topics {
             logs.deletePartition(tp.topic(), tp.partition());
         }
         for (Topic t : registry.all()) {
-            logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
+            if (!existingOnly) {
+                logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
+            }
+        }
+    }
+
+    /**
+     * Cluster mode: makes the local topic what the metadata image says (docs/cluster.md, section
+     * 6): its id, partition count and config overrides recorded, a log for each partition in
+     * {@code hosted} (those whose replicas hold this node) and none for the others. A local topic
+     * of that name with another id (deleted and created again elsewhere) is deleted first, logs
+     * included. Logs are created before the registry records the topic, as everywhere here.
+     */
+    public synchronized void mirror(String name, UUID id, int partitions, Map<String, String> configs,
+            java.util.Set<Integer> hosted) {
+        Topic t = registry.get(name);
+        if (t != null && !t.id().equals(id)) {
+            delete(name);
+            t = null;
+        }
+        boolean changed = false;
+        try {
+            for (int p : hosted) {
+                if (logs.log(name, p) == null) {
+                    logs.open(name, p, p + 1, topicConfigs.effective(configs));
+                    changed = true;
+                }
+            }
+            for (int p = 0; p < Math.max(partitions, t == null ? 0 : t.partitions()); p++) {
+                if (!hosted.contains(p) && logs.log(name, p) != null) {
+                    logs.deletePartition(name, p);
+                    changed = true;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot mirror the logs of topic " + name, e);
+        }
+        if (t == null || t.partitions() != partitions || !t.configs().equals(configs)) {
+            registry.put(new Topic(name, id, partitions, configs));
+            if (t != null && !t.configs().equals(configs)) {
+                logs.reconfigure(name, topicConfigs.effective(configs));
+            }
+        }
+        if (changed) {
+            partitionsChanged.run();
         }
     }
 
@@ -164,6 +217,20 @@ public final class Topics {
         }
         partitionsChanged.run();
         return out;
+    }
+
+    /**
+     * Checks a topic to create through the embedded API: a legal name and 1 to {@link
+     * #MAX_PARTITIONS} partitions, else an {@link IllegalArgumentException} saying why.
+     */
+    public static void checkNewTopic(String name, int partitions) {
+        String invalid = TopicNames.invalidNameReason(name);
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
+        if (partitions < 1 || partitions > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be between 1 and " + MAX_PARTITIONS + ": " + partitions);
+        }
     }
 
     /** How many times the topic registry was written since start-up (for tests and metrics). */

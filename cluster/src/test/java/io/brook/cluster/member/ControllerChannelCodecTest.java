@@ -1,0 +1,93 @@
+package io.brook.cluster.member;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ProducerIdBlock;
+import io.brook.cluster.metadata.CorruptMetadataException;
+import io.brook.cluster.metadata.Endpoint;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The controller channel's request and reply formats: round trips, and every malformed input refused. */
+class ControllerChannelCodecTest {
+
+    private static final List<ControllerRequest> REQUESTS = List.of(
+            new ControllerRequest.Register(7, new UUID(1, 2), List.of(new Endpoint("PLAINTEXT", "h", 9092),
+                    new Endpoint("SSL", "h2", 9093)), "rack-a"),
+            new ControllerRequest.Register(8, new UUID(3, 4), List.of(), null),
+            new ControllerRequest.Heartbeat(7, 42),
+            new ControllerRequest.CreateTopic("t", 3, 2, Map.of("retention.ms", "1", "cleanup.policy", "compact")),
+            new ControllerRequest.CreatePartitions("t", 9),
+            new ControllerRequest.DeleteTopic("t"),
+            new ControllerRequest.AlterTopicConfig("t", "retention.ms", "5"),
+            new ControllerRequest.AlterTopicConfig("t", "retention.ms", null),
+            new ControllerRequest.AllocateProducerIds(7, 42));
+
+    private static final List<ControllerReply> REPLIES = List.of(
+            ControllerReply.decided(10, null),
+            ControllerReply.decided(11, 77L),
+            ControllerReply.decided(12, new UUID(5, 6)),
+            ControllerReply.decided(13, new ProducerIdBlock(7, 1000, 1000)),
+            ControllerReply.refused(ControllerError.TOPIC_ALREADY_EXISTS, "topic 't' already exists"),
+            ControllerReply.noController("node 2 is not the controller"));
+
+    @Test
+    void everyRequestAndReplyRoundTrips() {
+        for (ControllerRequest r : REQUESTS) {
+            assertThat(ControllerRequest.decode(ByteBuffer.wrap(r.encode()))).isEqualTo(r);
+        }
+        for (ControllerReply r : REPLIES) {
+            assertThat(ControllerReply.decode(ByteBuffer.wrap(r.encode()))).isEqualTo(r);
+        }
+    }
+
+    @Test
+    void everyTruncationAndEveryTrailingByteIsRefused() {
+        for (ControllerRequest r : REQUESTS) {
+            byte[] bytes = r.encode();
+            for (int len = 0; len < bytes.length; len++) {
+                byte[] cut = Arrays.copyOf(bytes, len);
+                assertThatThrownBy(() -> ControllerRequest.decode(ByteBuffer.wrap(cut)))
+                        .isInstanceOf(CorruptMetadataException.class);
+            }
+            byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+            assertThatThrownBy(() -> ControllerRequest.decode(ByteBuffer.wrap(longer)))
+                    .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("left over");
+        }
+        for (ControllerReply r : REPLIES) {
+            byte[] bytes = r.encode();
+            for (int len = 0; len < bytes.length; len++) {
+                byte[] cut = Arrays.copyOf(bytes, len);
+                assertThatThrownBy(() -> ControllerReply.decode(ByteBuffer.wrap(cut)))
+                        .isInstanceOf(CorruptMetadataException.class);
+            }
+        }
+    }
+
+    @Test
+    void unknownMagicVersionTypeAndHugeCountsAreRefusedBeforeAnythingIsAllocated() {
+        assertThatThrownBy(() -> ControllerRequest.decode(ByteBuffer.wrap(new byte[] {'X', 'C', 1, 2})))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("not a controller request");
+        assertThatThrownBy(() -> ControllerRequest.decode(ByteBuffer.wrap(new byte[] {'B', 'C', 9, 2})))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("version 9 is unknown");
+        assertThatThrownBy(() -> ControllerRequest.decode(ByteBuffer.wrap(new byte[] {'B', 'C', 1, 0})))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("unknown controller request type 0");
+        // a CreateTopic claiming two billion configs in a few bytes
+        ByteBuffer huge = ByteBuffer.allocate(4 + 3 + 4 + 4 + 4);
+        huge.put(new byte[] {'B', 'C', 1, 3}).putShort((short) 1).put((byte) 't').putInt(1).putInt(1)
+                .putInt(Integer.MAX_VALUE).flip();
+        assertThatThrownBy(() -> ControllerRequest.decode(huge))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("configs");
+        // a reply with an error code this node does not know
+        ByteBuffer unknownError = ByteBuffer.allocate(4 + 2 + 2);
+        unknownError.put(new byte[] {'B', 'R', 1, 1}).putShort((short) 9999).putShort((short) -1).flip();
+        assertThatThrownBy(() -> ControllerReply.decode(unknownError))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("unknown error code 9999");
+    }
+}

@@ -1,0 +1,352 @@
+package io.brook.server.cluster;
+
+import io.brook.cluster.controller.ControllerException;
+import io.brook.cluster.controller.ProducerIdBlock;
+import io.brook.cluster.member.ClusterMember;
+import io.brook.cluster.metadata.BrokerInfo;
+import io.brook.cluster.metadata.Endpoint;
+import io.brook.server.node.ClusterAdminException;
+import io.brook.server.node.ClusterView;
+import io.brook.server.node.LeaderHints.Leader;
+import io.brook.server.node.PartitionLeadership;
+import io.brook.server.node.ProducerIdAllocator;
+import io.brook.server.topic.Topic;
+import io.brook.server.topic.Topics;
+import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.LogSafe;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A broker in a cluster (docs/cluster.md, section 6): the {@link ClusterView} its handlers read,
+ * kept from this node's {@link ClusterMember}.
+ *
+ * <p>After every applied metadata entry the member calls {@link #changed}; one thread of this
+ * class's then copies the image ({@link ImageView}), mirrors it into the local topics (ids,
+ * partition counts and config overrides; a log for each partition whose replicas hold this node,
+ * none for the others; topics gone from the image deleted, logs included, internal topics that
+ * the image does not have left to the coordinators), publishes the copy, completes the decisions
+ * waiting to read their own write, and tells the {@link #onChange} listeners. Changes coalesce: a
+ * burst of entries costs one pass.
+ *
+ * <p>Until this broker is registered and unfenced, the image it has may still be replaying the
+ * metadata log after a restart: it then leads nothing and deletes nothing (a half-replayed image
+ * lacks topics that exist), it only creates what the image already has.
+ */
+final class ClusterBroker implements ClusterView, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterBroker.class);
+    /** How long a topic decision or a producer-id block may take before the request is answered REQUEST_TIMED_OUT. */
+    static final long DECISION_TIMEOUT_MS = 30_000;
+
+    private final ClusterMember member;
+    private final Topics topics;
+    private final int nodeId;
+    private final ExecutorService thread;
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    /** Decisions waiting for their entry to be mirrored here, by applied index. */
+    private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
+    private volatile ImageView view = ImageView.EMPTY;
+    /** Registered and unfenced once: the image has caught up with the log. */
+    private volatile boolean caughtUp;
+    private volatile boolean closed;
+
+    ClusterBroker(ClusterMember member, Topics topics) {
+        this.member = member;
+        this.topics = topics;
+        this.nodeId = member.nodeId();
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "brook-cluster-" + nodeId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    void start() {
+        member.onChange(this::changed);
+        member.unfenced().whenComplete((v, e) -> {
+            if (e == null) {
+                caughtUp = true;
+                LOG.info("Node {} is registered and unfenced (broker epoch {})", nodeId, member.brokerEpoch());
+                changed();
+            }
+        });
+        changed();
+    }
+
+    String clusterId() {
+        return member.clusterId();
+    }
+
+    /** The member applied an entry: mirror it, on this class's thread. */
+    void changed() {
+        if (!closed && pending.compareAndSet(false, true)) {
+            try {
+                thread.execute(this::refresh);
+            } catch (RejectedExecutionException e) {
+                pending.set(false); // closing
+            }
+        }
+    }
+
+    private void refresh() {
+        pending.set(false);
+        boolean complete = caughtUp;
+        long index = member.lastAppliedIndex();
+        ImageView next = member.read(image -> ImageView.of(image, index, nodeId));
+        mirror(next, complete);
+        view = next;
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        synchronized (waiting) {
+            if (complete) {
+                Map<Long, List<CompletableFuture<Void>>> head = waiting.headMap(index, true);
+                head.values().forEach(done::addAll);
+                head.clear();
+            }
+        }
+        done.forEach(f -> f.complete(null));
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A metadata change listener failed", e);
+            }
+        }
+    }
+
+    private void mirror(ImageView v, boolean complete) {
+        for (TopicState t : v.topicsByName.values()) {
+            try {
+                topics.mirror(t.name(), t.id(), t.partitions().size(), t.configs(),
+                        complete ? v.hosted(t) : hostedOrKept(v, t));
+            } catch (RuntimeException e) {
+                LOG.error("Cannot mirror topic {} from the metadata image", LogSafe.escape(t.name()), e);
+            }
+        }
+        if (!complete) {
+            return;
+        }
+        for (Topic local : topics.all()) {
+            if (!v.topicsByName.containsKey(local.name()) && !local.isInternal()) {
+                LOG.info("Deleting topic {}: the metadata image no longer has it", LogSafe.escape(local.name()));
+                try {
+                    topics.delete(local.name());
+                } catch (RuntimeException e) {
+                    LOG.error("Cannot delete topic {}", LogSafe.escape(local.name()), e);
+                }
+            }
+        }
+    }
+
+    /** Before the image caught up: the partitions it says this node hosts, and every log it has already. */
+    private Set<Integer> hostedOrKept(ImageView v, TopicState t) {
+        Set<Integer> out = new java.util.TreeSet<>(v.hosted(t));
+        Topic local = topics.get(t.name());
+        for (int p = 0; local != null && local.id().equals(t.id()) && p < local.partitions(); p++) {
+            if (topics.log(t.name(), p) != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Completes once the image as of {@code index} is mirrored here (and the broker has caught up). */
+    private CompletableFuture<Void> mirrored(long index) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        synchronized (waiting) {
+            if (caughtUp && view.appliedIndex >= index) {
+                return CompletableFuture.completedFuture(null);
+            }
+            waiting.computeIfAbsent(index, k -> new ArrayList<>()).add(f);
+        }
+        changed(); // in case the entry was mirrored between the check above and the registration
+        return f;
+    }
+
+    /** A decision asked of the controller, completed once mirrored here, failed with Kafka's error. */
+    private CompletableFuture<Void> decided(CompletableFuture<?> decision) {
+        return decision.handle((v, e) -> e)
+                .thenCompose(e -> e != null ? CompletableFuture.<Void>failedFuture(translate(e))
+                        : mirrored(member.lastAppliedIndex()))
+                .orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .handle((v, e) -> {
+                    if (e != null) {
+                        throw translate(e);
+                    }
+                    return v;
+                });
+    }
+
+    static ClusterAdminException translate(Throwable e) {
+        Throwable c = e;
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        if (c instanceof ClusterAdminException a) {
+            return a;
+        }
+        if (c instanceof ControllerException ce) {
+            return new ClusterAdminException(Errors.forCode(ce.error().code()), ce.getMessage());
+        }
+        if (c instanceof TimeoutException) {
+            return new ClusterAdminException(Errors.REQUEST_TIMED_OUT, "The controller did not answer in time.");
+        }
+        return new ClusterAdminException(Errors.UNKNOWN_SERVER_ERROR, String.valueOf(c.getMessage()));
+    }
+
+    /** The next producer-id block for this node, from the controller (blocks the caller until it answers). */
+    ProducerIdAllocator.Block producerIdBlock() {
+        try {
+            ProducerIdBlock b = member.allocateProducerIds().get(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return new ProducerIdAllocator.Block(b.firstId(), b.size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw translate(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw translate(e);
+        }
+    }
+
+    // ---- PartitionLeadership
+
+    @Override
+    public Set<Integer> ledPartitions(String topic) {
+        return caughtUp ? view.led(topic) : Set.of();
+    }
+
+    @Override
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public Leader leaderOf(String topic, int partition, String listenerName) {
+        PartitionState p = view.partition(topic, partition);
+        if (p == null || p.leader() < 0) {
+            return Leader.UNKNOWN;
+        }
+        BrokerInfo b = view.brokers.get(p.leader());
+        Endpoint e = b == null ? null : endpoint(b, listenerName);
+        return e == null ? Leader.UNKNOWN : new Leader(b.id(), p.leaderEpoch(), e.host(), e.port(), b.rack());
+    }
+
+    @Override
+    public Errors check(String topic, int partition, int currentLeaderEpoch) {
+        PartitionState p = view.partition(topic, partition);
+        if (p == null) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        Errors epoch = PartitionLeadership.checkEpoch(p.leaderEpoch(), currentLeaderEpoch);
+        if (epoch != Errors.NONE) {
+            return epoch;
+        }
+        return caughtUp && p.leader() == nodeId ? Errors.NONE : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    @Override
+    public int leaderEpoch(String topic, int partition) {
+        PartitionState p = view.partition(topic, partition);
+        return p != null && p.leader() == nodeId ? p.leaderEpoch() : -1;
+    }
+
+    // ---- ClusterView
+
+    @Override
+    public int controllerId() {
+        return member.controllerId();
+    }
+
+    @Override
+    public List<BrokerNode> brokers(String listenerName) {
+        List<BrokerNode> out = new ArrayList<>();
+        for (BrokerInfo b : view.brokers.values()) {
+            Endpoint e = b.fenced() ? null : endpoint(b, listenerName);
+            if (e != null) {
+                out.add(new BrokerNode(b.id(), e.host(), e.port(), b.rack()));
+            }
+        }
+        return out;
+    }
+
+    /** The broker's endpoint on {@code listenerName}; its first one when the name is null. */
+    private static Endpoint endpoint(BrokerInfo b, String listenerName) {
+        for (Endpoint e : b.listeners()) {
+            if (listenerName == null || e.name().equalsIgnoreCase(listenerName)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public List<TopicState> topics() {
+        return List.copyOf(view.topicsByName.values());
+    }
+
+    @Override
+    public TopicState topic(String name) {
+        return name == null ? null : view.topicsByName.get(name);
+    }
+
+    @Override
+    public TopicState topic(UUID id) {
+        return id == null ? null : view.topicsById.get(id);
+    }
+
+    @Override
+    public CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor,
+            Map<String, String> configs) {
+        return decided(member.createTopic(name, partitions, replicationFactor, configs));
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteTopic(String name) {
+        return decided(member.deleteTopic(name));
+    }
+
+    @Override
+    public CompletableFuture<Void> createPartitions(String name, int totalCount) {
+        return decided(member.createPartitions(name, totalCount));
+    }
+
+    @Override
+    public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
+        return decided(member.alterTopicConfig(topic, key, value));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        try {
+            member.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Node {}: the cluster member did not close cleanly", nodeId, e);
+        }
+        List<CompletableFuture<Void>> left = new ArrayList<>();
+        synchronized (waiting) {
+            waiting.values().forEach(left::addAll);
+            waiting.clear();
+        }
+        left.forEach(f -> f.completeExceptionally(
+                new ClusterAdminException(Errors.NOT_CONTROLLER, "The broker is shutting down.")));
+    }
+}

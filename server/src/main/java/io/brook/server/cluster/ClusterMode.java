@@ -1,0 +1,107 @@
+package io.brook.server.cluster;
+
+import io.brook.cluster.member.ClusterMember;
+import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.raft.QuorumConfig;
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
+import io.brook.server.node.ClusterAdminException;
+import io.brook.server.node.ClusterView;
+import io.brook.server.node.ProducerIdAllocator;
+import io.brook.server.topic.Topics;
+import io.brook.wire.protocol.Errors;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one way into cluster mode (docs/cluster.md), used by the broker only when
+ * {@code process.roles} is set: a single node never loads this package, the cluster module or
+ * Ratis. Starts this node's {@link ClusterMember} (it joins the metadata quorum and registers
+ * with the controller in the background: the broker does not wait for a quorum to start), mirrors
+ * the metadata image into the local topics, and takes producer-id blocks from the controller.
+ */
+public final class ClusterMode implements AutoCloseable {
+
+    /** Where the metadata log lives: under the broker's meta directory, out of the partition logs' way. */
+    static final String METADATA_DIR = "__cluster_metadata-0";
+
+    private final ClusterBroker broker;
+
+    private ClusterMode(ClusterBroker broker) {
+        this.broker = broker;
+    }
+
+    /**
+     * Starts cluster mode on a started broker's pieces.
+     *
+     * @param settings the broker's settings as given (Kafka's KRaft names, read by {@link QuorumConfig})
+     * @param advertised each bound listener's address for clients: registered with the controller
+     * @param factory how the member starts; null for the real one (Ratis)
+     */
+    public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
+            Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, Clock clock,
+            MemberFactory factory) throws IOException {
+        QuorumConfig q;
+        try {
+            q = QuorumConfig.fromProperties(settings);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cluster mode: " + e.getMessage(), e);
+        }
+        q = new QuorumConfig(q.processRoles(), q.nodeId(), q.clusterId(), q.voters(), metaDir.resolve(METADATA_DIR),
+                q.electionTimeoutMin(), q.electionTimeoutMax(), q.snapshotThreshold(), q.ratisProperties());
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (Listener l : advertised.values()) {
+            endpoints.add(new Endpoint(l.name(), l.host(), l.port()));
+        }
+        MemberFactory f = factory != null ? factory : RatisMembers::start;
+        ClusterMember member = f.start(q, endpoints, config.string(BrokerConfig.BROKER_RACK),
+                config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS),
+                config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock == null ? Clock.systemUTC() : clock);
+        ClusterBroker broker = new ClusterBroker(member, topics);
+        try {
+            producerIds.blocksFrom(broker::producerIdBlock);
+            broker.start();
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+        return new ClusterMode(broker);
+    }
+
+    /** What the handlers see of the cluster. */
+    public ClusterView view() {
+        return broker;
+    }
+
+    /**
+     * Creates a topic of the broker's default replication through the controller (the embedded
+     * API); false when it exists. Waits for the decision.
+     */
+    public boolean createTopic(String name, int partitions) {
+        try {
+            broker.createTopic(name, partitions, 1, Map.of()).join();
+            return true;
+        } catch (java.util.concurrent.CompletionException e) {
+            ClusterAdminException a = ClusterBroker.translate(e);
+            if (a.error() == Errors.TOPIC_ALREADY_EXISTS) {
+                return false;
+            }
+            throw new IllegalStateException("Cannot create topic " + name + ": " + a.error() + ": " + a.getMessage(), a);
+        }
+    }
+
+    /** The cluster id the nodes share. */
+    public String clusterId() {
+        return broker.clusterId();
+    }
+
+    /** Leaves: stops heartbeating (the controller fences this node) and the metadata quorum node. */
+    @Override
+    public void close() {
+        broker.close();
+    }
+}

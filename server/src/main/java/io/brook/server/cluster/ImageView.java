@@ -1,0 +1,108 @@
+package io.brook.server.cluster;
+
+import io.brook.cluster.metadata.BrokerInfo;
+import io.brook.cluster.metadata.ConfigResource;
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
+import io.brook.cluster.metadata.PartitionInfo;
+import io.brook.cluster.metadata.TopicInfo;
+import io.brook.server.node.ClusterView.PartitionState;
+import io.brook.server.node.ClusterView.TopicState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * An immutable copy of the metadata image as of one applied index, shaped for the broker: the
+ * brokers, and each topic with its partitions (offline replicas worked out) and config overrides.
+ * Taken on the cluster's own thread after each change and published whole, so that request
+ * handlers read one consistent state without the state machine's lock.
+ */
+final class ImageView {
+
+    static final ImageView EMPTY = new ImageView(-1, Map.of(), Map.of(), Map.of(), -1);
+
+    final long appliedIndex;
+    final Map<Integer, BrokerInfo> brokers;
+    final Map<String, TopicState> topicsByName;
+    final Map<UUID, TopicState> topicsById;
+    final int nodeId;
+
+    private ImageView(long appliedIndex, Map<Integer, BrokerInfo> brokers, Map<String, TopicState> topicsByName,
+            Map<UUID, TopicState> topicsById, int nodeId) {
+        this.appliedIndex = appliedIndex;
+        this.brokers = brokers;
+        this.topicsByName = topicsByName;
+        this.topicsById = topicsById;
+        this.nodeId = nodeId;
+    }
+
+    /** Copies {@code image} (read under the state machine's lock) as of {@code appliedIndex}. */
+    static ImageView of(MetadataImage image, long appliedIndex, int nodeId) {
+        Map<Integer, BrokerInfo> brokers = new TreeMap<>(image.brokers());
+        Map<String, TopicState> byName = new TreeMap<>();
+        Map<UUID, TopicState> byId = new TreeMap<>();
+        for (TopicInfo t : image.topics().values()) {
+            List<PartitionState> parts = new ArrayList<>(t.partitions().size());
+            for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
+                PartitionInfo p = e.getValue();
+                List<Integer> offline = new ArrayList<>();
+                for (int r : p.replicas()) {
+                    BrokerInfo b = brokers.get(r);
+                    if (b == null || b.fenced()) {
+                        offline.add(r);
+                    }
+                }
+                parts.add(new PartitionState(e.getKey(), p.leader(), p.leaderEpoch(), p.replicas(), p.isr(),
+                        List.copyOf(offline)));
+            }
+            Map<String, String> configs = Map.copyOf(
+                    image.configs(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, t.name())));
+            TopicState ts = new TopicState(t.name(), t.id(), List.copyOf(parts), configs);
+            byName.put(t.name(), ts);
+            byId.put(t.id(), ts);
+        }
+        return new ImageView(appliedIndex, Collections.unmodifiableMap(brokers), Collections.unmodifiableMap(byName),
+                Collections.unmodifiableMap(byId), nodeId);
+    }
+
+    /** A partition's state, or null when there is no such topic or partition. */
+    PartitionState partition(String topic, int partition) {
+        TopicState t = topic == null ? null : topicsByName.get(topic);
+        if (t == null || partition < 0 || partition >= t.partitions().size()) {
+            return null;
+        }
+        PartitionState p = t.partitions().get(partition);
+        return p.partition() == partition ? p : null;
+    }
+
+    /** The partitions of {@code t} whose replicas hold this node: those it keeps a log for. */
+    Set<Integer> hosted(TopicState t) {
+        Set<Integer> out = new TreeSet<>();
+        for (PartitionState p : t.partitions()) {
+            if (p.replicas().contains(nodeId)) {
+                out.add(p.partition());
+            }
+        }
+        return out;
+    }
+
+    /** The partitions of {@code topic} this node leads. */
+    Set<Integer> led(String topic) {
+        TopicState t = topic == null ? null : topicsByName.get(topic);
+        Set<Integer> out = new TreeSet<>();
+        if (t != null) {
+            for (PartitionState p : t.partitions()) {
+                if (p.leader() == nodeId) {
+                    out.add(p.partition());
+                }
+            }
+        }
+        return Collections.unmodifiableSet(out);
+    }
+}
