@@ -4,6 +4,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterView;
 import io.brook.wire.message.DescribeQuorumRequest;
 import io.brook.wire.message.DescribeQuorumResponse;
 import io.brook.wire.message.DescribeQuorumResponse.Node;
@@ -32,16 +33,9 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
     static final int LEADER_EPOCH = 1;
 
     private final BrokerContext broker;
-    private final ClusterQuorumView cluster;
 
     DescribeQuorumHandler(BrokerContext broker) {
-        this(broker, null);
-    }
-
-    /** {@code cluster}: the cluster's quorum in cluster mode, null for a single node. */
-    DescribeQuorumHandler(BrokerContext broker, ClusterQuorumView cluster) {
         this.broker = broker;
-        this.cluster = cluster;
     }
 
     @Override
@@ -64,8 +58,9 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
             ctx.respond(new DescribeQuorumResponse().errorCode(Errors.NONE.code()).topics(topics));
             return;
         }
+        ClusterView cluster = broker.cluster();
         if (cluster != null) {
-            ctx.respond(cluster.describe(version));
+            ctx.respond(ClusterQuorumView.describe(cluster.quorum(), version, System.currentTimeMillis()));
             return;
         }
         long now = System.currentTimeMillis();

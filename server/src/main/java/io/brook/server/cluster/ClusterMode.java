@@ -62,6 +62,8 @@ public final class ClusterMode implements AutoCloseable {
                 config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS),
                 config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock == null ? Clock.systemUTC() : clock);
         ClusterBroker broker = new ClusterBroker(member, topics);
+        broker.describeQuorumWith(new QuorumDescription(member,
+                config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();

@@ -2,47 +2,37 @@ package io.brook.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.cluster.controller.ProducerIdBlock;
-import io.brook.cluster.member.ClusterMember;
-import io.brook.cluster.member.QuorumStatus;
-import io.brook.cluster.member.QuorumStatus.Replica;
-import io.brook.cluster.metadata.MetadataImage;
+import io.brook.server.node.MetadataQuorum;
+import io.brook.server.node.MetadataQuorum.Replica;
+import io.brook.server.node.MetadataQuorum.VoterEndpoint;
 import io.brook.wire.protocol.ByteBufferWriter;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
 /**
- * DescribeQuorum in cluster mode, from a fake member's quorum status, each answer read back by
+ * DescribeQuorum in cluster mode, from a node's view of the quorum, each answer read back by
  * kafka-clients' own message class (what {@code kafka-metadata-quorum.sh} decodes).
  */
 class ClusterQuorumViewTest {
 
     private static final long NOW = 1_700_000_000_000L;
-    private static final Map<Integer, InetSocketAddress> VOTERS = Map.of(
-            1, InetSocketAddress.createUnresolved("127.0.0.1", 9093),
-            2, InetSocketAddress.createUnresolved("127.0.0.1", 9095),
-            3, InetSocketAddress.createUnresolved("127.0.0.1", 9097));
-
-    private final FakeMember member = new FakeMember();
-    private final ClusterQuorumView view = new ClusterQuorumView(member, "CONTROLLER", VOTERS, () -> NOW);
+    private static final List<VoterEndpoint> VOTERS = List.of(
+            new VoterEndpoint(1, "CONTROLLER", "127.0.0.1", 9093),
+            new VoterEndpoint(2, "CONTROLLER", "127.0.0.1", 9095),
+            new VoterEndpoint(3, "CONTROLLER", "127.0.0.1", 9097));
 
     @Test
     void describesTheLeaderTermCommitIndexAndEveryVoter() {
-        member.status = new QuorumStatus(2, 7, 41, List.of(
+        MetadataQuorum quorum = new MetadataQuorum(2, 7, 41, List.of(
                 new Replica(1, 40, NOW - 30, NOW - 30),
                 new Replica(2, 41, -1, -1),
-                new Replica(3, 41, NOW - 10, NOW - 10)), List.of());
+                new Replica(3, 41, NOW - 10, NOW - 10)), List.of(), VOTERS);
 
-        DescribeQuorumResponseData r = roundTrip(view.describe((short) 2), (short) 2);
+        DescribeQuorumResponseData r = roundTrip(ClusterQuorumView.describe(quorum, (short) 2, NOW), (short) 2);
 
         assertThat(r.errorCode()).isZero();
         DescribeQuorumResponseData.PartitionData p = r.topics().get(0).partitions().get(0);
@@ -56,7 +46,7 @@ class ClusterQuorumViewTest {
                 .containsExactly(1, 2, 3);
         assertThat(p.currentVoters()).extracting(DescribeQuorumResponseData.ReplicaState::logEndOffset)
                 .containsExactly(40L, 41L, 41L);
-        // the leader's own times are now, as Kafka's; the others' as the member reports them
+        // the leader's own times are now, as Kafka's; the others' as the node knows them
         assertThat(p.currentVoters()).extracting(DescribeQuorumResponseData.ReplicaState::lastFetchTimestamp)
                 .containsExactly(NOW - 30, NOW, NOW - 10);
         assertThat(p.currentVoters()).extracting(DescribeQuorumResponseData.ReplicaState::lastCaughtUpTimestamp)
@@ -71,12 +61,12 @@ class ClusterQuorumViewTest {
 
     @Test
     void aFollowersViewKeepsWhatItDoesNotKnowAtMinusOne() {
-        member.status = new QuorumStatus(1, 3, 12, List.of(
+        MetadataQuorum quorum = new MetadataQuorum(1, 3, 12, List.of(
                 new Replica(1, -1, -1, -1),
                 new Replica(2, 12, -1, -1),
-                new Replica(3, -1, -1, -1)), List.of(new Replica(4, 12, -1, -1)));
+                new Replica(3, -1, -1, -1)), List.of(new Replica(4, 12, -1, -1)), VOTERS);
 
-        DescribeQuorumResponseData r = roundTrip(view.describe((short) 1), (short) 1);
+        DescribeQuorumResponseData r = roundTrip(ClusterQuorumView.describe(quorum, (short) 1, NOW), (short) 1);
 
         DescribeQuorumResponseData.PartitionData p = r.topics().get(0).partitions().get(0);
         assertThat(p.leaderId()).isEqualTo(1);
@@ -88,9 +78,9 @@ class ClusterQuorumViewTest {
 
     @Test
     void noKnownLeaderIsTheRetriableNotLeaderOrFollower() {
-        member.status = new QuorumStatus(-1, 4, -1, List.of(new Replica(1, 9, -1, -1)), List.of());
+        MetadataQuorum quorum = new MetadataQuorum(-1, 4, -1, List.of(new Replica(1, 9, -1, -1)), List.of(), VOTERS);
 
-        DescribeQuorumResponseData r = roundTrip(view.describe((short) 0), (short) 0);
+        DescribeQuorumResponseData r = roundTrip(ClusterQuorumView.describe(quorum, (short) 0, NOW), (short) 0);
 
         DescribeQuorumResponseData.PartitionData p = r.topics().get(0).partitions().get(0);
         assertThat(r.errorCode()).isZero();
@@ -110,86 +100,5 @@ class ClusterQuorumViewTest {
         read.read(new ByteBufferAccessor(buffer), version);
         assertThat(buffer.hasRemaining()).isFalse();
         return read;
-    }
-
-    /** A member that reports a quorum status and decides nothing. */
-    private static final class FakeMember implements ClusterMember {
-
-        volatile QuorumStatus status;
-
-        @Override
-        public QuorumStatus quorumStatus() {
-            return status;
-        }
-
-        @Override
-        public int nodeId() {
-            return 1;
-        }
-
-        @Override
-        public String clusterId() {
-            return "test-cluster";
-        }
-
-        @Override
-        public <T> T read(Function<MetadataImage, T> reader) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long lastAppliedIndex() {
-            return -1;
-        }
-
-        @Override
-        public void onChange(Runnable listener) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public int controllerId() {
-            return status.leaderId();
-        }
-
-        @Override
-        public long brokerEpoch() {
-            return -1;
-        }
-
-        @Override
-        public CompletableFuture<Void> unfenced() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
-                                                   Map<String, String> configs) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Void> createPartitions(String name, int totalCount) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Void> deleteTopic(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
