@@ -1,8 +1,11 @@
 package io.brook.server.cluster;
 
+import io.brook.cluster.member.BrokerRegistration;
 import io.brook.cluster.member.ClusterMember;
+import io.brook.cluster.member.RatisClusterMember;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.raft.QuorumConfig;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 
@@ -13,7 +16,8 @@ final class RatisMembers {
     }
 
     static ClusterMember start(QuorumConfig quorum, List<Endpoint> listeners, String rack, int heartbeatIntervalMs,
-            int sessionTimeoutMs, Clock clock) {
-        throw new IllegalStateException("cluster mode needs the Ratis cluster member, which this build does not have");
+            int sessionTimeoutMs, Clock clock) throws IOException {
+        return RatisClusterMember.start(quorum, new BrokerRegistration(listeners, rack, heartbeatIntervalMs,
+                sessionTimeoutMs), clock);
     }
 }
