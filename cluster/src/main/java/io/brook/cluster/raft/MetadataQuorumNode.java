@@ -121,6 +121,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
         boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
         checkVoters(config, group, props);
+        ControllerAddressCheck.requireFree(config);
         if (!known) {
             QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
         }
