@@ -1,19 +1,27 @@
 package io.brook.server.api;
 
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterAdminException;
+import io.brook.server.node.ClusterView;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
 import io.brook.wire.protocol.Errors;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * What IncrementalAlterConfigs and AlterConfigs share: the resource check (only existing topics;
  * broker settings change through IncrementalAlterConfigs only, see {@link BrokerConfigChange}) and
  * the validation and storing of a topic's new overrides, all of a resource's changes or none. Stored overrides are persisted by the registry, then
  * applied to the topic's logs.
+ *
+ * <p>In cluster mode the controller stores them: one decision per changed key (so a failure part
+ * way leaves the keys before it changed), waited for, and mirrored into every node's topics.
  */
 final class TopicConfigChange {
 
@@ -76,9 +84,36 @@ final class TopicConfigChange {
         if (invalid != null) {
             return new Failure(Errors.INVALID_CONFIG, invalid);
         }
+        if (!validateOnly && broker.cluster() != null) {
+            return applyInCluster(broker.cluster(), topic, overrides);
+        }
         if (!validateOnly && broker.topics().setConfigs(topic, overrides) == null) {
             return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
         }
         return null;
+    }
+
+    private static Failure applyInCluster(ClusterView cluster, String topic, Map<String, String> overrides) {
+        ClusterView.TopicState t = cluster.topic(topic);
+        if (t == null) {
+            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
+        }
+        List<CompletableFuture<Void>> decisions = new ArrayList<>();
+        for (Map.Entry<String, String> e : overrides.entrySet()) {
+            if (!e.getValue().equals(t.configs().get(e.getKey()))) {
+                decisions.add(cluster.alterTopicConfig(topic, e.getKey(), e.getValue()));
+            }
+        }
+        for (String key : t.configs().keySet()) {
+            if (!overrides.containsKey(key)) {
+                decisions.add(cluster.alterTopicConfig(topic, key, null));
+            }
+        }
+        try {
+            CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0])).join();
+            return null;
+        } catch (CompletionException e) {
+            return new Failure(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
+        }
     }
 }
