@@ -11,8 +11,7 @@ import java.util.function.LongSupplier;
  * Futures that complete once this node's state machine has applied a log index: how a decision
  * made by the controller on another node becomes visible here before its caller hears of it
  * (read-your-writes). The state machine calls {@link #applied()} after each entry it applies; the
- * futures complete on {@code executor}, never on the apply thread, so callers may chain on them
- * freely. Thread-safe.
+ * futures complete on {@code executor}, never on the apply thread. Thread-safe.
  */
 final class AppliedIndexWaiters {
 

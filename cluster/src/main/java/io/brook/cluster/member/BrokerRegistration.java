@@ -2,6 +2,7 @@ package io.brook.cluster.member;
 
 import io.brook.cluster.metadata.Endpoint;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a broker registers with the controller and how it keeps its session: its advertised
@@ -26,6 +27,34 @@ public record BrokerRegistration(List<Endpoint> listeners, String rack, long hea
         if (sessionTimeoutMs <= heartbeatIntervalMs) {
             throw new IllegalArgumentException("broker.session.timeout.ms (" + sessionTimeoutMs
                     + ") must be longer than broker.heartbeat.interval.ms (" + heartbeatIntervalMs + ")");
+        }
+    }
+
+    public static final String BROKER_RACK = "broker.rack";
+    public static final String BROKER_HEARTBEAT_INTERVAL_MS = "broker.heartbeat.interval.ms";
+    public static final String BROKER_SESSION_TIMEOUT_MS = "broker.session.timeout.ms";
+
+    /**
+     * Reads {@code broker.rack}, {@code broker.heartbeat.interval.ms} and {@code
+     * broker.session.timeout.ms} (Kafka's names and defaults) from a node's properties; the
+     * listeners are the broker's advertised ones, which the caller resolves.
+     */
+    public static BrokerRegistration fromProperties(Map<String, String> props, List<Endpoint> listeners) {
+        String rack = props.get(BROKER_RACK);
+        return new BrokerRegistration(listeners, rack == null || rack.isBlank() ? null : rack.trim(),
+                millis(props, BROKER_HEARTBEAT_INTERVAL_MS, DEFAULT_HEARTBEAT_INTERVAL_MS),
+                millis(props, BROKER_SESSION_TIMEOUT_MS, DEFAULT_SESSION_TIMEOUT_MS));
+    }
+
+    private static long millis(Map<String, String> props, String key, long defaultValue) {
+        String v = props.get(key);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": '" + v + "' is not a number of milliseconds", e);
         }
     }
 

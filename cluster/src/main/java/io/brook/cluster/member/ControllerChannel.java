@@ -62,13 +62,13 @@ final class ControllerChannel {
                 return;
             }
             switch (reply.outcome()) {
-                case DECIDED -> waiters.await(reply.appliedIndex()).whenComplete((v, we) -> {
+                case DECIDED -> waiters.await(reply.appliedIndex()).whenCompleteAsync((v, we) -> {
                     if (we != null) {
                         result.completeExceptionally(we);
                     } else {
                         result.complete(type.cast(reply.value()));
                     }
-                });
+                }, callbacks);
                 case REFUSED -> fail(result, new ControllerException(reply.error(), reply.message()));
                 case NO_CONTROLLER -> {
                     if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs) > deadline) {

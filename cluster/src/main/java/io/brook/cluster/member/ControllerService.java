@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * leader).
  *
  * <p>Lifecycle (docs/cluster.md, "How a node asks the controller"): the controller of a term is
- * created the first time this node is asked or ticked as that term's leader, and dropped as soon as
+ * created the first time this node is asked or ticked as that term's leader once it has applied
+ * every committed entry (so that it decides on a complete image), and dropped as soon as
  * it is asked or ticked while no longer the leader. A new controller knows no heartbeats, so every
  * broker gets one session time-out of grace from then on (as Kafka's controller after failover).
  *
@@ -58,6 +59,11 @@ final class ControllerService {
         }
         long term = n.term();
         if (controller == null || controllerTerm != term) {
+            if (!n.isLeaderCaughtUp()) {
+                // a new leader may not have applied the last terms' entries yet: its controller
+                // would decide on a stale image; asked again, it will have
+                return null;
+            }
             controller = new Controller(clock, sessionTimeoutMs, n, UUID::randomUUID);
             controllerTerm = term;
             LOG.info("Node {} is the controller (term {})", n.nodeId(), term);

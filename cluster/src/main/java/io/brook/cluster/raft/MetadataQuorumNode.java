@@ -206,6 +206,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static void checkVoters(QuorumConfig config, RaftGroup group, RaftProperties props) {
         for (RaftPeer peer : group.getPeers()) {
             if (peer.getId().equals(peerId(config.nodeId()))) {
+                checkSelfNotRunning(config, group, peer, props);
                 continue;
             }
             List<RaftGroupId> served;
@@ -230,6 +231,24 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                         + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
             }
         }
+    }
+
+    /**
+     * A Raft server that already answers at this node's own voter address is another process with
+     * this {@code node.id} (or this node, started twice): refused with that said, rather than with
+     * the port's bind error.
+     */
+    private static void checkSelfNotRunning(QuorumConfig config, RaftGroup group, RaftPeer self, RaftProperties props) {
+        try (RaftClient c = RaftClient.newBuilder().setProperties(props)
+                .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), self))
+                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            c.getGroupManagementApi(self.getId()).list();
+        } catch (IOException | RuntimeException e) {
+            return; // nothing answers there: the address is ours to take
+        }
+        throw new ClusterMembershipException("node " + config.nodeId() + ": a metadata quorum server already answers at "
+                + self.getAddress() + ", this node's address in " + QuorumConfig.CONTROLLER_QUORUM_VOTERS
+                + ": another process runs with node.id " + config.nodeId());
     }
 
     /**
@@ -307,6 +326,17 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         return stateMachine.lastAppliedIndex();
     }
 
+    /**
+     * Asks the leader to hand leadership (and so the controller) to voter {@code nodeId}, for
+     * operators before a planned stop of the leader; waits up to {@code timeoutMs}.
+     */
+    public void transferLeadership(int nodeId, long timeoutMs) throws IOException {
+        RaftClientReply reply = client.admin().transferLeadership(peerId(nodeId), timeoutMs);
+        if (!reply.isSuccess()) {
+            throw new IOException("leadership did not move to node " + nodeId, reply.getException());
+        }
+    }
+
     /** Takes a snapshot of this node's state machine now; returns its log index. */
     public long takeSnapshot() throws IOException {
         RaftClientReply reply = client.getSnapshotManagementApi(selfId)
@@ -333,6 +363,20 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     public boolean isLeader() {
         DivisionInfo info = info();
         return info != null && info.isLeader();
+    }
+
+    /**
+     * Whether this node is the leader, ready (its term's first entry is committed), and has
+     * applied every entry committed so far, so that its image holds every earlier term's decisions.
+     */
+    public boolean isLeaderCaughtUp() {
+        RaftServer.Division d = division();
+        if (d == null) {
+            return false;
+        }
+        DivisionInfo info = d.getInfo();
+        return info.isLeader() && info.isLeaderReady()
+                && stateMachine.lastAppliedIndex() >= d.getRaftLog().getLastCommittedIndex();
     }
 
     /** The node id of the leader as this node knows it, if it knows one. */

@@ -104,6 +104,20 @@ public final class MetadataStateMachine extends BaseStateMachine {
         }
     }
 
+    /**
+     * Ratis applies the entries that are not the state machine's (the leader's first entry of its
+     * term, configuration changes) here: the applied index moves without {@link #applyTransaction},
+     * and the listeners must hear of it too, or a node waiting to reach such an index (a decision
+     * answered by a new leader before any new record) would wait until the next record.
+     */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        synchronized (this) {
+            super.notifyTermIndexUpdated(term, index);
+        }
+        notifyApplied();
+    }
+
     @Override
     public CompletableFuture<Message> query(Message request) {
         try {

@@ -13,6 +13,7 @@ import io.brook.cluster.raft.FreePorts;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.testkit.Await;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -108,6 +109,34 @@ class ClusterMemberBadInputTest {
                 Clock.systemUTC()))
                 .isInstanceOf(ClusterMembershipException.class)
                 .hasMessageContaining("process.roles=broker only");
+    }
+
+    @Test
+    void aSecondVoterWithTheSameNodeIdIsRefusedAtStart() {
+        // another process (its own data directory) configured as node 2, exactly as node 2 is
+        QuorumConfig twin = new QuorumConfig(Set.of("broker", "controller"), 2, ClusterMemberTestNodes.CLUSTER,
+                nodes.voters, dir.resolve("twin-of-2"), Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
+
+        assertThatThrownBy(() -> RatisClusterMember.start(twin, ClusterMemberTestNodes.registration(2),
+                Clock.systemUTC()))
+                .isInstanceOf(ClusterMembershipException.class)
+                .hasMessageContaining("another process runs with node.id 2");
+        awaitNothingLost();
+    }
+
+    @Test
+    void aNodeWhoseVoterPortIsTakenIsRefusedWithAnExceptionNotAnExit() throws Exception {
+        nodes.stop(3);
+        try (ServerSocket squatter = new ServerSocket()) {
+            squatter.bind(new InetSocketAddress("127.0.0.1", nodes.voters.get(3).getPort()));
+
+            // Ratis would end the JVM on the failed bind; the node refuses to start instead
+            assertThatThrownBy(() -> nodes.start(3))
+                    .isInstanceOf(ClusterMembershipException.class)
+                    .hasMessageContaining("is already in use by another process");
+        }
+        nodes.start(3).unfenced().get(30, TimeUnit.SECONDS);
+        awaitNothingLost();
     }
 
     @Test

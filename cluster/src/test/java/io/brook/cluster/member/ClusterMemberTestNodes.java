@@ -18,8 +18,9 @@ import java.util.function.Predicate;
 final class ClusterMemberTestNodes implements AutoCloseable {
     static final String CLUSTER = "member-test-cluster";
     static final Duration WAIT = Duration.ofSeconds(30);
-    static final long HEARTBEAT_MS = 200;
-    static final long SESSION_MS = 1500;
+    static final long HEARTBEAT_MS = 250;
+    // long enough that a heartbeat starved by a busy machine (several builds on two cores) does not fence
+    static final long SESSION_MS = 4000;
 
     private final Path dir;
     final Map<Integer, InetSocketAddress> voters = new TreeMap<>();

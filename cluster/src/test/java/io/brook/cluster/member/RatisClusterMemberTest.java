@@ -13,8 +13,11 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.testkit.Await;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,13 +93,22 @@ class RatisClusterMemberTest {
         startAllAndAwaitUnfenced();
         ClusterMember follower = aFollower(nodes.awaitController());
         AtomicLong changes = new AtomicLong();
-        follower.onChange(changes::incrementAndGet);
+        Set<UUID> seenByListener = ConcurrentHashMap.newKeySet();
+        follower.onChange(() -> {
+            changes.incrementAndGet();
+            // listeners run after the image changed: the new topic is readable from inside one
+            UUID seen = follower.<UUID>read(image -> image.topicId("orders"));
+            if (seen != null) {
+                seenByListener.add(seen);
+            }
+        });
 
         UUID id = follower.createTopic("orders", 3, 3, Map.of("retention.ms", "1000")).get(30, TimeUnit.SECONDS);
         // read-your-writes: the decision is applied on the asking node when its future completes
         assertThat(follower.<UUID>read(image -> image.topicId("orders"))).isEqualTo(id);
         assertThat(follower.<java.util.List<Integer>>read(image -> image.topics().get(id).partitions().get(0).replicas())).hasSize(3);
         assertThat(changes.get()).isPositive();
+        Await.until("the change listener saw the topic", WAIT, () -> seenByListener.contains(id));
         nodes.awaitEverywhere("topic orders", image -> id.equals(image.topicId("orders")));
 
         follower.createPartitions("orders", 5).get(30, TimeUnit.SECONDS);
@@ -125,6 +137,15 @@ class RatisClusterMemberTest {
         startAllAndAwaitUnfenced();
         ClusterMember first = nodes.awaitController();
         first.createTopic("before", 2, 2, Map.of()).get(30, TimeUnit.SECONDS);
+        // the surviving brokers must never be fenced: the new controller has no heartbeats from
+        // before and gives every broker a session time-out of grace
+        Set<Integer> everFenced = ConcurrentHashMap.newKeySet();
+        for (ClusterMember m : nodes.members.values()) {
+            if (m != first) {
+                m.onChange(() -> everFenced.addAll(m.<List<Integer>>read(image -> image.brokers().values().stream()
+                        .filter(BrokerInfo::fenced).map(BrokerInfo::id).toList())));
+            }
+        }
 
         nodes.stop(first.nodeId());
         ClusterMember second = nodes.awaitController();
@@ -136,6 +157,28 @@ class RatisClusterMemberTest {
         nodes.awaitEverywhere("both topics", image -> image.topicId("before") != null && image.topicId("after") != null);
         // the stopped broker is fenced by the new controller after its session time-out
         nodes.awaitEverywhere("the stopped broker fenced", image -> image.brokers().get(first.nodeId()).fenced());
+        assertThat(everFenced).containsOnly(first.nodeId());
+    }
+
+    @Test
+    void whenLeadershipMovesTheNewControllerAnswersAtOnce() throws Exception {
+        startAllAndAwaitUnfenced();
+        ClusterMember first = nodes.awaitController();
+        ClusterMember next = aFollower(first);
+        ((RatisClusterMember) first).quorumNode().transferLeadership(next.nodeId(), 10_000);
+        Await.until("node " + next.nodeId() + " is the controller everywhere", WAIT,
+                () -> nodes.members.values().stream().allMatch(m -> m.controllerId() == next.nodeId()));
+
+        // a heartbeat of an unfenced broker appends nothing: its answer names the new leader's
+        // applied index, which may be the leader's first entry of its term (not a record)
+        for (ClusterMember m : nodes.members.values()) {
+            ((RatisClusterMember) m).channel().ask(new ControllerRequest.Heartbeat(m.nodeId(), m.brokerEpoch()),
+                    Object.class).get(10, TimeUnit.SECONDS);
+        }
+        UUID id = first.createTopic("moved", 3, 3, Map.of()).get(30, TimeUnit.SECONDS);
+        assertThat(first.<UUID>read(image -> image.topicId("moved"))).isEqualTo(id);
+        nodes.awaitEverywhere("three unfenced brokers", image -> unfenced(image, 1) && unfenced(image, 2)
+                && unfenced(image, 3));
     }
 
     @Test
