@@ -287,4 +287,27 @@ class ClusterModeTest {
         long next = quorum.read(image -> image.nextProducerId());
         assertThat(next).isEqualTo(2000);
     }
+
+    @Test
+    void metadataAutoCreatesThroughTheController() throws Exception {
+        try (ProtocolClient c = new ProtocolClient(nodes.get(1).bootstrapServers())) {
+            MetadataRequest ask = new MetadataRequest().topics(List.of(new MetadataRequestTopic().name("auto")))
+                    .allowAutoTopicCreation(true);
+            MetadataResponse first = c.call(ask, (short) 12);
+            assertThat(first.topics().get(0).errorCode()).isIn(Errors.LEADER_NOT_AVAILABLE.code(), Errors.NONE.code());
+            Await.until("the auto-created topic in every node's answer", () -> {
+                for (Brook node : nodes) {
+                    try (ProtocolClient n = new ProtocolClient(node.bootstrapServers())) {
+                        MetadataResponseTopic t = n.<MetadataResponse>call(ask, (short) 12).topics().get(0);
+                        if (t.errorCode() != 0 || t.partitions().size() != 1) {
+                            return false;
+                        }
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }
+                return true;
+            });
+        }
+    }
 }

@@ -176,6 +176,10 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             if (rf < 1) {
                 return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
             }
+            if (rf > 1 && broker.cluster() != null) {
+                return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + rf
+                        + " time(s): Brook does not replicate partitions yet; the replication factor must be 1.");
+            }
             if (rf > 1) {
                 return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + rf
                         + " time(s): The target replication factor of " + rf
