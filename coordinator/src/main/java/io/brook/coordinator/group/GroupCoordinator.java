@@ -45,15 +45,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The group coordinator of a single node: consumer groups of the classic protocol and their
- * committed offsets, kept in {@code __consumer_offsets} through a {@link CoordinatorLog}. This class
- * turns wire messages into calls of {@link ClassicMembership}, {@link GroupOffsets} and
- * {@link GroupAdmin} and their results back into responses.
+ * The group coordinator of a node: consumer groups of the classic protocol and their committed
+ * offsets (every group on a single node, those of the partitions it owns in a cluster), kept in
+ * {@code __consumer_offsets} through a {@link CoordinatorLog}. This class turns wire messages
+ * into calls of {@link ClassicMembership}, {@link GroupOffsets} and {@link GroupAdmin} and their
+ * results back into responses.
  *
  * <p><b>Use.</b> Construct, call {@link #start()} (starts the coordinator thread and the loading of
  * {@code __consumer_offsets} in the background), call one method per API from any thread,
- * {@link #close()} at shutdown. FindCoordinator is answered by the server itself: this node is the
- * coordinator of every group.
+ * {@link #close()} at shutdown. FindCoordinator is answered by the server itself.
+ *
+ * <p><b>Ownership.</b> A single node coordinates every group. In a cluster a node coordinates the
+ * groups of the {@code __consumer_offsets} partitions it leads, and the server calls {@link #own}
+ * whenever that set changes: a partition gained is loaded (its groups get
+ * COORDINATOR_LOAD_IN_PROGRESS meanwhile), a partition lost is dropped at once (its parked joins
+ * and syncs and every later request for its groups get NOT_COORDINATOR, writes of its groups
+ * still in flight are answered NOT_COORDINATOR too), see {@link CoordinatorLoader}.
  *
  * <p><b>Loading.</b> As in Kafka, the coordinator serves while it loads: a {@link CoordinatorLoader}
  * reads the partitions of {@code __consumer_offsets} one after another, and until a group's
@@ -137,7 +144,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> requests.failed("task", e));
         requests.runOn(loop);
-        DurableWriter writer = new DurableWriter(loop, log);
+        DurableWriter writer = new DurableWriter(loop, log, this::ownershipEpoch);
         this.writer = writer;
         this.groups = new ClassicGroups(config, loop);
         this.rebalance = new Rebalance(config, loop, writer, groups);
@@ -215,9 +222,36 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * This node coordinates the groups of exactly these partitions of {@code __consumer_offsets}
+     * from now on (all of them until called). Before {@link #start()} it sets what the start loads;
+     * after it the change is made on the coordinator thread, in the order of the calls. Any thread.
+     */
+    public synchronized void own(Set<Integer> partitions) {
+        Set<Integer> owned = Set.copyOf(partitions);
+        if (!started) {
+            loader.own(owned);
+            return;
+        }
+        if (closed) return;
+        loop.execute(() -> {
+            if (!shutdown) loader.own(owned);
+        });
+    }
+
+    /** The writer's view of {@link CoordinatorLoader#epoch} (the loader is built after the writer). */
+    private long ownershipEpoch(int partition) {
+        return loader.epoch(partition);
+    }
+
     /** The {@code __consumer_offsets} partition of a group. */
     public int partitionFor(String groupId) {
         return config.partitionFor(groupId);
+    }
+
+    /** The number of partitions of {@code __consumer_offsets} this coordinator hashes groups over. */
+    public int partitions() {
+        return config.offsetsTopicPartitions();
     }
 
     // ------------------------------------------------------------------ JoinGroup
@@ -412,11 +446,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 return;
             }
             try {
-                txnOffsets.completeIn(partitions, p -> switch (loader.state(p)) {
-                    case ACTIVE -> Errors.NONE;
-                    case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-                    case FAILED -> Errors.NOT_COORDINATOR;
-                }, producerId, producerEpoch, commit).whenComplete((v, e) -> {
+                txnOffsets.completeIn(partitions, this::loadError, producerId, producerEpoch, commit).whenComplete((v, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {
@@ -437,71 +467,18 @@ public final class GroupCoordinator implements AutoCloseable {
         return submit(() -> version < 8 ? loadErrorUnlessNull(request.groupId()) : Errors.NONE, () -> {
             boolean requireStable = version >= 7 && request.requireStable();
             if (version < 8) {
-                Map<String, List<Integer>> topics = null;
-                if (request.topics() != null) {
-                    topics = new LinkedHashMap<>();
-                    for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
-                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
-                    }
-                }
-                FetchResult r = offsets.fetch(request.groupId(), topics, requireStable);
-                Map<String, OffsetFetchResponse.OffsetFetchResponseTopic> out = new LinkedHashMap<>();
-                for (FetchedPartition p : r.partitions()) {
-                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopic().name(n))
-                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition()
-                                    .partitionIndex(p.partition()).committedOffset(p.offset())
-                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
-                }
-                return CompletableFuture.completedFuture(new OffsetFetchResponse()
-                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+                return CompletableFuture.completedFuture(OffsetFetchResponses.single(
+                        offsets.fetch(request.groupId(), OffsetFetchResponses.topics(request), requireStable)));
             }
             List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
                 Errors notLoaded = loadErrorUnlessNull(g.groupId());
-                if (notLoaded != Errors.NONE) {
-                    groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(notLoaded.code()));
-                    continue;
-                }
-                Map<String, List<Integer>> topics = null;
-                if (g.topics() != null) {
-                    topics = new LinkedHashMap<>();
-                    for (OffsetFetchRequest.OffsetFetchRequestTopics t : g.topics()) {
-                        topics.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitionIndexes());
-                    }
-                }
-                FetchResult r = offsets.fetch(g.groupId(), topics, requireStable);
-                Map<String, OffsetFetchResponse.OffsetFetchResponseTopics> out = new LinkedHashMap<>();
-                for (FetchedPartition p : r.partitions()) {
-                    out.computeIfAbsent(p.topic(), n -> new OffsetFetchResponse.OffsetFetchResponseTopics().name(n))
-                            .partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartitions()
-                                    .partitionIndex(p.partition()).committedOffset(p.offset())
-                                    .committedLeaderEpoch(p.leaderEpoch()).metadata(p.metadata()).errorCode(p.error().code()));
-                }
-                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId())
-                        .topics(new ArrayList<>(out.values())).errorCode(r.error().code()));
+                groups.add(notLoaded != Errors.NONE ? OffsetFetchResponses.group(g.groupId(), notLoaded)
+                        : OffsetFetchResponses.group(g.groupId(),
+                                offsets.fetch(g.groupId(), OffsetFetchResponses.topics(g), requireStable)));
             }
             return CompletableFuture.completedFuture(new OffsetFetchResponse().groups(groups));
-        }, e -> {
-            if (version < 2) {
-                // no error of its own before v2: each partition asked for carries it (as Kafka's error response)
-                List<OffsetFetchResponse.OffsetFetchResponseTopic> topics = new ArrayList<>();
-                for (OffsetFetchRequest.OffsetFetchRequestTopic t : request.topics()) {
-                    OffsetFetchResponse.OffsetFetchResponseTopic topic = new OffsetFetchResponse.OffsetFetchResponseTopic().name(t.name());
-                    for (int p : t.partitionIndexes()) {
-                        topic.partitions().add(new OffsetFetchResponse.OffsetFetchResponsePartition().partitionIndex(p)
-                                .committedOffset(-1).committedLeaderEpoch(-1).metadata("").errorCode(e.code()));
-                    }
-                    topics.add(topic);
-                }
-                return new OffsetFetchResponse().topics(topics).errorCode(e.code());
-            }
-            if (version < 8) return new OffsetFetchResponse().errorCode(e.code());
-            List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
-            for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
-                groups.add(new OffsetFetchResponse.OffsetFetchResponseGroup().groupId(g.groupId()).errorCode(e.code()));
-            }
-            return new OffsetFetchResponse().groups(groups);
-        });
+        }, e -> OffsetFetchResponses.error(request, version, e));
     }
 
     // ------------------------------------------------------------------ DescribeGroups / ListGroups
@@ -617,13 +594,17 @@ public final class GroupCoordinator implements AutoCloseable {
     /**
      * Kafka's error for a group whose partition of {@code __consumer_offsets} is not loaded:
      * COORDINATOR_LOAD_IN_PROGRESS while it loads, NOT_COORDINATOR once its load failed; NONE when
-     * loaded. Coordinator thread.
+     * loaded, NOT_COORDINATOR too when this node does not own the partition. Coordinator thread.
      */
     private Errors loadError(String groupId) {
-        return switch (loader.state(config.partitionFor(groupId))) {
+        return loadError(config.partitionFor(groupId));
+    }
+
+    private Errors loadError(int partition) {
+        return switch (loader.state(partition)) {
             case ACTIVE -> Errors.NONE;
             case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            case FAILED -> Errors.NOT_COORDINATOR;
+            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
         };
     }
 

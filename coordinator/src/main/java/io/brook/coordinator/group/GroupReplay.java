@@ -30,7 +30,8 @@ import java.util.function.BiConsumer;
  * <p><b>Threading.</b> Runs on the coordinator's owner thread, between requests; while a partition
  * loads, the coordinator answers no request for its groups. {@link #loaded} then arms the session
  * timers of that partition's members and moves its earlier-layout records; {@link #failed}
- * forgets the groups of a partition whose load failed.
+ * forgets the groups of a partition whose load failed, and {@link #unloaded} those of a partition
+ * this node no longer owns (with their timers and parked requests, see {@link Rebalance#unload}).
  */
 final class GroupReplay implements CoordinatorLoader.Target {
 
@@ -179,6 +180,13 @@ final class GroupReplay implements CoordinatorLoader.Target {
         for (ClassicGroup g : groups.snapshot()) {
             if (g.partition == partition) groups.remove(g.groupId);
         }
+        legacy.values().removeIf(r -> r.partition() == partition);
+    }
+
+    /** The partition is no longer owned here: its groups go, loaded or partly loaded. */
+    @Override
+    public void unloaded(int partition) {
+        rebalance.unload(partition);
         legacy.values().removeIf(r -> r.partition() == partition);
     }
 }

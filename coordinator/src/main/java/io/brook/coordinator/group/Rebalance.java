@@ -290,18 +290,38 @@ final class Rebalance {
 
     /** Answers every parked JoinGroup and SyncGroup with {@code error} (NOT_COORDINATOR at shutdown). */
     void answerParked(Errors error) {
-        for (ClassicGroup g : groups.all()) {
-            for (GroupMember m : g.members.values()) {
-                CompletableFuture<JoinResult> join = g.unparkJoin(m);
-                if (join != null) {
-                    join.complete(JoinResult.error(error, m.memberId));
-                }
-                if (m.awaitingSync != null) {
-                    CompletableFuture<SyncResult> f = m.awaitingSync;
-                    m.awaitingSync = null;
-                    f.complete(SyncResult.error(error));
-                }
+        for (ClassicGroup g : groups.all()) answerParked(g, error);
+    }
+
+    private static void answerParked(ClassicGroup g, Errors error) {
+        for (GroupMember m : g.members.values()) {
+            CompletableFuture<JoinResult> join = g.unparkJoin(m);
+            if (join != null) {
+                join.complete(JoinResult.error(error, m.memberId));
             }
+            if (m.awaitingSync != null) {
+                CompletableFuture<SyncResult> f = m.awaitingSync;
+                m.awaitingSync = null;
+                f.complete(SyncResult.error(error));
+            }
+        }
+    }
+
+    /**
+     * The groups of {@code partition} of {@code __consumer_offsets} are no longer this node's (its
+     * leadership moved): their parked JoinGroups and SyncGroups are answered NOT_COORDINATOR, so
+     * that the members find the new coordinator, their timers are cancelled and they are forgotten.
+     * Writes of theirs still in flight fail ({@link io.brook.coordinator.runtime.DurableWriter}).
+     */
+    void unload(int partition) {
+        for (ClassicGroup g : groups.snapshot()) {
+            if (g.partition != partition) continue;
+            answerParked(g, Errors.NOT_COORDINATOR);
+            for (String memberId : g.members.keySet()) cancelSession(g, memberId);
+            for (String memberId : g.pendingMembers) cancelSession(g, memberId);
+            loop.cancel(joinKey(g));
+            loop.cancel(syncKey(g));
+            groups.remove(g.groupId);
         }
     }
 }

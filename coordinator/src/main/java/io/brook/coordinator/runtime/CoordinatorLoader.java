@@ -1,6 +1,8 @@
 package io.brook.coordinator.runtime;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
@@ -18,12 +20,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads a coordinator's state from the partitions of its internal topic in the background, while
- * the coordinator (and the broker) already serve: Kafka's coordinator loading. Each partition is
- * {@link State#LOADING} until its last record has been applied, then {@link State#ACTIVE}; a
- * coordinator answers requests that touch a loading partition with COORDINATOR_LOAD_IN_PROGRESS
- * (retriable) and must not act on its state (timers, expiry) before it is active. A partition
- * that cannot be read is {@link State#FAILED} until a restart (Kafka answers NOT_COORDINATOR for
- * it); the others load on. Nothing a partition holds stops a start.
+ * the coordinator (and the broker) already serve: Kafka's coordinator loading. Each partition this
+ * node owns is {@link State#LOADING} until its last record has been applied, then
+ * {@link State#ACTIVE}; a coordinator answers requests that touch a loading partition with
+ * COORDINATOR_LOAD_IN_PROGRESS (retriable) and must not act on its state (timers, expiry) before
+ * it is active. A partition that cannot be read is {@link State#FAILED} until it is lost and
+ * gained again, or a restart (Kafka answers NOT_COORDINATOR for it); the others load on. Nothing
+ * a partition holds stops a start.
+ *
+ * <p><b>Ownership.</b> A single node owns every partition from the start. In a cluster a node owns
+ * the partitions it leads, and {@link #own} follows the leadership: a partition gained is queued
+ * for loading, a partition lost is {@link State#NOT_OWNED} at once (requests for it get
+ * NOT_COORDINATOR) and {@link Target#unloaded} drops its state, whether it was loaded, loading or
+ * failed. Every gain and loss moves the partition's {@link #epoch}, so that a chunk read for an
+ * earlier ownership is dropped and a {@link DurableWriter} fails the writes that were in flight
+ * when the partition was lost.
  *
  * <p><b>Threads.</b> Reads ({@link CoordinatorLog#read}) run on the loader's executor (by default
  * a daemon thread of its own); each chunk read is handed to the coordinator's {@link EventLoop},
@@ -31,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * coordinator's state stays confined to its owner thread, requests for loaded partitions are
  * answered between two chunks, and memory is bounded by one chunk (about {@code chunkBytes} of
  * log read, plus its records) whatever the partition holds. Partitions load one after another in
- * partition order. {@link #state}, {@link Target} and the completion of {@link #loaded()} belong
- * to the owner thread.
+ * partition order (later gains after them, in the order gained). {@link #state}, {@link #epoch},
+ * {@link #own}, {@link Target} and the completion of {@link #loaded()} belong to the owner thread;
+ * {@link #loadingNow()} may be read from any thread.
  *
  * <p><b>Why nothing is answered from a partial load.</b> While a partition loads, its coordinator
  * refuses every request for it, so no write of the coordinator's own can interleave with the
@@ -55,11 +67,13 @@ public final class CoordinatorLoader implements AutoCloseable {
 
     /** Where a partition's load stands. */
     public enum State {
+        /** This node does not own the partition (another node leads it): requests get NOT_COORDINATOR. */
+        NOT_OWNED,
         /** Records are still being read and applied: requests for it get COORDINATOR_LOAD_IN_PROGRESS. */
         LOADING,
         /** Everything up to the end found at load time is applied. */
         ACTIVE,
-        /** The log could not be read (or a record not applied): unusable until a restart. */
+        /** The log could not be read (or a record not applied): unusable until it is owned anew or a restart. */
         FAILED
     }
 
@@ -76,6 +90,12 @@ public final class CoordinatorLoader implements AutoCloseable {
          * {@link State#FAILED}.
          */
         void failed(int partition, Throwable cause);
+
+        /**
+         * {@code partition} is no longer owned here: forget its state (also a partial one, when it
+         * was still loading), cancel its timers and answer what waits on it with NOT_COORDINATOR.
+         */
+        void unloaded(int partition);
     }
 
     private final String topic;
@@ -88,6 +108,18 @@ public final class CoordinatorLoader implements AutoCloseable {
     private final ExecutorService ownExecutor;
     /** Owner thread only. */
     private final State[] states;
+    /** Owner thread only: moved on at every gain and loss of the partition. */
+    private final long[] epochs;
+    /** Owner thread only: partitions gained and not yet loading, in the order gained. */
+    private final ArrayDeque<Integer> queue = new ArrayDeque<>();
+    /** Owner thread only: the partitions of the first load (owned at {@link #start()}), for the progress lines. */
+    private final boolean[] firstRound;
+    /** Owner thread only: the partition being read, or -1. */
+    private int current = -1;
+    private long currentStartNanos;
+    private long currentRecords;
+    private boolean started;
+    private volatile boolean loadingNow = true;
     private final CompletableFuture<Void> loaded = new CompletableFuture<>();
     /** Held while a chunk is read, so that {@link #close} returns only once no read is under way. */
     private final ReentrantLock reading = new ReentrantLock();
@@ -118,6 +150,8 @@ public final class CoordinatorLoader implements AutoCloseable {
         this.chunkBytes = chunkBytes;
         this.states = new State[partitions];
         Arrays.fill(states, State.LOADING);
+        this.epochs = new long[partitions];
+        this.firstRound = new boolean[partitions];
         if (executor == null) {
             this.ownExecutor = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, threadName);
@@ -141,17 +175,74 @@ public final class CoordinatorLoader implements AutoCloseable {
         this.progressLines = lines;
     }
 
-    /** Starts loading partition 0, then the others in turn. Call once. */
+    /**
+     * Starts loading the partitions owned (all of them unless {@link #own} said otherwise before),
+     * partition 0 first, then the others in turn, on the owner thread. Call once.
+     */
     public void start() {
         startNanos = System.nanoTime();
-        progress = new ProgressLog("Loading " + topic, "Loaded " + topic, "partitions", states.length,
-                ProgressLog.Unit.RECORDS, nanoTime, ProgressLog.DEFAULT_INTERVAL_MS, progressLines);
-        submitRead(0, 0);
+        loop.execute(() -> {
+            int total = 0;
+            for (int p = 0; p < states.length; p++) {
+                if (states[p] == State.LOADING) {
+                    firstRound[p] = true;
+                    queue.add(p);
+                    total++;
+                }
+            }
+            progress = new ProgressLog("Loading " + topic, "Loaded " + topic, "partitions", total,
+                    ProgressLog.Unit.RECORDS, nanoTime, ProgressLog.DEFAULT_INTERVAL_MS, progressLines);
+            started = true;
+            next();
+        });
+    }
+
+    /**
+     * Owns exactly {@code owned} from now on: partitions gained are queued for loading, partitions
+     * lost are dropped at once ({@link Target#unloaded}). Before {@link #start()} (on the thread that
+     * builds the coordinator) it only sets which partitions the start loads; after it, owner thread.
+     * Partitions outside the topic are ignored.
+     */
+    public void own(Set<Integer> owned) {
+        boolean currentLost = false;
+        for (int p = 0; p < states.length; p++) {
+            boolean own = owned.contains(p);
+            if (own && states[p] == State.NOT_OWNED) {
+                states[p] = State.LOADING;
+                epochs[p]++;
+                if (started) queue.add(p);
+            } else if (!own && states[p] != State.NOT_OWNED) {
+                boolean wasFirst = firstRound[p] && states[p] == State.LOADING && started;
+                states[p] = State.NOT_OWNED;
+                epochs[p]++;
+                if (!started) continue;
+                queue.remove(p);
+                if (p == current) {
+                    current = -1;
+                    currentLost = true;
+                }
+                if (wasFirst) progress.advance(1, 0);
+                firstRound[p] = false;
+                LOG.info("{}-{} is no longer owned here: its state is dropped", topic, p);
+                target.unloaded(p);
+            }
+        }
+        if (started && (currentLost || current < 0)) next();
+        loadingNow = current >= 0 || !queue.isEmpty() || (!started && anyLoading());
     }
 
     /** Owner thread: where {@code partition}'s load stands. */
     public State state(int partition) {
         return states[partition];
+    }
+
+    /**
+     * Owner thread: the ownership epoch of {@code partition}, moved on at every gain and loss; a
+     * write that started under one epoch and completes under another was made by an ownership that
+     * has ended.
+     */
+    public long epoch(int partition) {
+        return epochs[partition];
     }
 
     /** Owner thread: true when some partition is still loading. */
@@ -162,22 +253,30 @@ public final class CoordinatorLoader implements AutoCloseable {
         return false;
     }
 
-    /** Completes (on the owner thread) once no partition is loading any more. */
+    /** Any thread: whether some owned partition is loading or waiting to load, as of the last change. */
+    public boolean loadingNow() {
+        return loadingNow;
+    }
+
+    /**
+     * Completes (on the owner thread) once no partition of those owned at {@link #start()} (and
+     * gained while they loaded) is loading any more.
+     */
     public CompletableFuture<Void> loaded() {
         return loaded;
     }
 
-    private void submitRead(int partition, long offset) {
+    private void submitRead(int partition, long epoch, long offset) {
         if (closed) return;
         try {
-            executor.execute(() -> read(partition, offset));
+            executor.execute(() -> read(partition, epoch, offset));
         } catch (RejectedExecutionException e) {
             if (!closed) throw e;
         }
     }
 
     /** On the executor: reads one chunk and hands it to the owner thread. */
-    private void read(int partition, long offset) {
+    private void read(int partition, long epoch, long offset) {
         ReplayChunk chunk = null;
         Throwable failure = null;
         reading.lock();
@@ -192,17 +291,18 @@ public final class CoordinatorLoader implements AutoCloseable {
         ReplayChunk read = chunk;
         Throwable failed = failure;
         loop.execute(() -> {
-            if (closed) return;
+            // a chunk of a partition lost (and maybe gained again) since it was asked for is dropped
+            if (closed || epochs[partition] != epoch || current != partition) return;
             if (failed != null) {
                 fail(partition, failed);
             } else {
-                apply(partition, offset, read);
+                apply(partition, epoch, offset, read);
             }
         });
     }
 
     /** Owner thread. */
-    private void apply(int partition, long offset, ReplayChunk chunk) {
+    private void apply(int partition, long epoch, long offset, ReplayChunk chunk) {
         try {
             for (CoordinatorRecord r : chunk.records()) target.replay(r);
         } catch (RuntimeException e) {
@@ -210,47 +310,74 @@ public final class CoordinatorLoader implements AutoCloseable {
             return;
         }
         records += chunk.records().size();
+        currentRecords += chunk.records().size();
         if (!chunk.end() && chunk.nextOffset() > offset) {
-            progress.advance(0, chunk.records().size());
-            submitRead(partition, chunk.nextOffset());
+            if (firstRound[partition]) progress.advance(0, chunk.records().size());
+            submitRead(partition, epoch, chunk.nextOffset());
             return;
         }
-        progress.advance(1, chunk.records().size());
+        if (firstRound[partition]) {
+            progress.advance(1, chunk.records().size());
+        } else {
+            LOG.info("Loaded {}-{} ({} records) in {} ms", topic, partition, currentRecords,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - currentStartNanos));
+        }
+        firstRound[partition] = false;
         states[partition] = State.ACTIVE;
+        current = -1;
         try {
             target.loaded(partition);
         } catch (RuntimeException e) {
             fail(partition, e);
             return;
         }
-        next(partition);
+        next();
     }
 
     /** Owner thread. */
     private void fail(int partition, Throwable cause) {
-        if (states[partition] == State.LOADING) {
+        if (firstRound[partition]) {
             progress.advance(1, 0);
+            firstRound[partition] = false;
         }
         states[partition] = State.FAILED;
+        current = -1;
         failures++;
-        LOG.error("Cannot load {}-{}: requests for its part of the state are refused until a restart", topic, partition, cause);
+        LOG.error("Cannot load {}-{}: requests for its part of the state are refused until it is owned anew or a restart",
+                topic, partition, cause);
         try {
             target.failed(partition, cause);
         } finally {
-            next(partition);
+            next();
         }
     }
 
-    /** Owner thread: the next partition, or the end. */
-    private void next(int partition) {
-        if (partition + 1 < states.length) {
-            submitRead(partition + 1, 0);
+    /** Owner thread: starts the next partition queued, unless one is being read; or notes the end. */
+    private void next() {
+        if (current < 0 && !queue.isEmpty()) {
+            current = queue.poll();
+            currentStartNanos = System.nanoTime();
+            currentRecords = 0;
+            loadingNow = true;
+            submitRead(current, epochs[current], 0);
             return;
         }
-        LOG.info("Loaded {} ({} partitions, {} records{}) in {} ms", topic, states.length, records,
-                failures == 0 ? "" : ", " + failures + " partitions failed",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-        loaded.complete(null);
+        if (current >= 0) return;
+        loadingNow = false;
+        if (!loaded.isDone()) {
+            LOG.info("Loaded {} ({} partitions, {} records{}) in {} ms", topic, ownedCount(), records,
+                    failures == 0 ? "" : ", " + failures + " partitions failed",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+            loaded.complete(null);
+        }
+    }
+
+    private int ownedCount() {
+        int n = 0;
+        for (State s : states) {
+            if (s != State.NOT_OWNED) n++;
+        }
+        return n;
     }
 
     /**

@@ -20,13 +20,17 @@
  *       every piece of its state confined to the loop's owner thread.</li>
  *   <li>Build a {@code CoordinatorLoader} over the log and the loop with a
  *       {@code CoordinatorLoader.Target} that applies a record to the in-memory state, arms the
- *       timers of a partition once it is loaded, and drops what was applied of a partition whose
- *       load failed. At start, {@code EventLoop.start}, then {@code CoordinatorLoader.start}: the
- *       coordinator serves at once.</li>
+ *       timers of a partition once it is loaded, drops what was applied of a partition whose
+ *       load failed, and forgets a partition no longer owned (its state, its timers, what waits on
+ *       it). At start, {@code EventLoop.start}, then {@code CoordinatorLoader.start}: the
+ *       coordinator serves at once. In a cluster, hand {@code CoordinatorLoader.own} the
+ *       partitions this node leads whenever they change, and build the {@code DurableWriter} over
+ *       the loader's ownership epochs so that writes of a partition lost meanwhile fail.</li>
  *   <li>Hand each request to the owner thread with {@code EventLoop.execute}. Check first the
  *       {@code CoordinatorLoader.state} of the partition the request touches: while it is
  *       {@code LOADING} answer COORDINATOR_LOAD_IN_PROGRESS (or what Kafka answers for that API),
- *       when {@code FAILED} NOT_COORDINATOR, and leave the partition's state alone in timers. Then
+ *       when {@code FAILED} or {@code NOT_OWNED} NOT_COORDINATOR, and leave the partition's state
+ *       alone in timers. Then
  *       answer at once what needs no write, and what does only when the future of
  *       {@code DurableWriter.write} completes (on the owner thread), so that no answer gets ahead
  *       of the log.</li>

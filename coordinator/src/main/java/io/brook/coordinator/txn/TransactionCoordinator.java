@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The transaction coordinator of a single node: every transactional id, its producer id and epoch
+ * The transaction coordinator of a node: every transactional id (of the partitions it owns), its producer id and epoch
  * and its open transaction, kept in {@code __transaction_state} through a {@link CoordinatorLog}
  * in Kafka's record layout ({@link TxnLogRecords}), with the state machine of {@link Transactions}.
  *
@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * transactional id whose partition still loads gets COORDINATOR_LOAD_IN_PROGRESS (retriable; in
  * InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn and per id in
  * DescribeTransactions, as in Kafka), NOT_COORDINATOR once its load failed. Once a partition is
- * loaded, the transactions found prepared in it are completed. {@link #loading()} tells the
+ * loaded, the transactions found prepared in it are completed. In a cluster the coordinator
+ * serves only the partitions this node leads ({@link #own}); ids of the others get NOT_COORDINATOR.
+ * {@link #loading()} tells the
  * verification of transactional writes that an unknown producer may be one not loaded yet.
  *
  * <p><b>Threading.</b> As the group coordinator: each call is handed to the one owner thread of
@@ -75,7 +77,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final CoordinatorRequests requests =
             new CoordinatorRequests("transaction coordinator", () -> this.closed, () -> this.shutdown);
     private int replaySkipped;
-    private volatile boolean loading = true;
     private volatile boolean started;
     private volatile boolean closed;
     private boolean shutdown;
@@ -116,7 +117,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> requests.failed("task", e));
         requests.runOn(loop);
-        this.txns = new Transactions(config, loop, new DurableWriter(loop, log), producerIds, markers, open);
+        this.txns = new Transactions(config, loop, new DurableWriter(loop, log, this::ownershipEpoch), producerIds,
+                markers, open);
         this.loader = new CoordinatorLoader(TxnCoordinatorConfig.TOPIC, config.partitions(), log, loop,
                 new CoordinatorLoader.Target() {
                     @Override
@@ -138,6 +140,11 @@ public final class TransactionCoordinator implements AutoCloseable {
                     public void failed(int partition, Throwable cause) {
                         txns.failed(partition);
                     }
+
+                    @Override
+                    public void unloaded(int partition) {
+                        txns.unloaded(partition);
+                    }
                 }, chunkBytes, loadExecutor, "txn-coordinator-loader");
     }
 
@@ -148,7 +155,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     public synchronized void start() {
         if (started) throw new IllegalStateException("already started");
         loader.loaded().thenRun(() -> {
-            loading = false;
             if (replaySkipped > 0) {
                 LOG.warn("{}: skipped {} unreadable records while loading", TxnCoordinatorConfig.TOPIC, replaySkipped);
             }
@@ -168,9 +174,29 @@ public final class TransactionCoordinator implements AutoCloseable {
         return loader.loaded();
     }
 
-    /** Whether some partition of {@code __transaction_state} is still loading. Any thread. */
+    /** Whether some partition of {@code __transaction_state} this node owns is still loading. Any thread. */
     public boolean loading() {
-        return loading;
+        return loader.loadingNow();
+    }
+
+    /**
+     * This node coordinates the transactional ids of exactly these partitions of
+     * {@code __transaction_state} from now on (all of them until called): partitions gained are
+     * loaded, partitions lost are dropped at once (their ids get NOT_COORDINATOR, their writes in
+     * flight fail, their markers are no longer retried here; the new coordinator completes what
+     * was prepared when it loads them). Before {@link #start()} it sets what the start loads. Any
+     * thread.
+     */
+    public synchronized void own(Set<Integer> partitions) {
+        Set<Integer> owned = Set.copyOf(partitions);
+        if (!started) {
+            loader.own(owned);
+            return;
+        }
+        if (closed) return;
+        loop.execute(() -> {
+            if (!shutdown) loader.own(owned);
+        });
     }
 
     @Override
@@ -189,6 +215,11 @@ public final class TransactionCoordinator implements AutoCloseable {
         } else {
             loop.runPending();
         }
+    }
+
+    /** The writer's view of {@link CoordinatorLoader#epoch} (the loader is built after the writer). */
+    private long ownershipEpoch(int partition) {
+        return loader.epoch(partition);
     }
 
     /**
@@ -355,7 +386,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         return switch (loader.state(config.partitionFor(transactionalId))) {
             case ACTIVE -> Errors.NONE;
             case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            case FAILED -> Errors.NOT_COORDINATOR;
+            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
         };
     }
 

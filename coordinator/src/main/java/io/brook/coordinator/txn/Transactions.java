@@ -129,6 +129,20 @@ final class Transactions {
     }
 
     /**
+     * A partition is no longer this node's: its ids are forgotten with their open transactions
+     * (the partition side asks the new coordinator) and their marker retries; a write of theirs in
+     * flight fails ({@link DurableWriter}) and is answered NOT_COORDINATOR.
+     */
+    void unloaded(int partition) {
+        entries.values().removeIf(e -> {
+            if (config.partitionFor(e.id) != partition) return false;
+            open.remove(e.current.producerId());
+            loop.cancel("txn-markers-" + e.id);
+            return true;
+        });
+    }
+
+    /**
      * Arms the periodic tasks; they leave alone the ids of a partition not loaded ({@code active}
      * false), whose state is partial.
      */

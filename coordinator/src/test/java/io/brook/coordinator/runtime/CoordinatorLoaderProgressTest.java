@@ -43,6 +43,11 @@ class CoordinatorLoaderProgressTest {
             public void failed(int partition, Throwable cause) {
                 throw new AssertionError(cause);
             }
+
+            @Override
+            public void unloaded(int partition) {
+                throw new AssertionError("unloaded " + partition);
+            }
         };
         // chunks of 5 records (the in-memory log counts a record for a byte): two per partition
         CoordinatorLoader loader = new CoordinatorLoader("__consumer_offsets", 3, log, loop, target, 5, Runnable::run,

@@ -1,6 +1,7 @@
 package io.brook.server.cluster;
 
 import io.brook.cluster.member.ClusterMember;
+import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.QuorumConfig;
@@ -8,6 +9,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
+import io.brook.server.node.GroupCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.topic.Topics;
 import io.brook.wire.protocol.Errors;
@@ -41,11 +43,13 @@ public final class ClusterMode implements AutoCloseable {
      *
      * @param settings the broker's settings as given (Kafka's KRaft names, read by {@link QuorumConfig})
      * @param advertised each bound listener's address for clients: registered with the controller
+     * @param groups the group coordinator: from now on it serves the groups of the
+     *               {@code __consumer_offsets} partitions this node leads
      * @param factory how the member starts; null for the real one (Ratis)
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
-            Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, Clock clock,
-            MemberFactory factory) throws IOException {
+            Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
+            Clock clock, MemberFactory factory) throws IOException {
         QuorumConfig q;
         try {
             q = QuorumConfig.fromProperties(settings);
@@ -74,6 +78,7 @@ public final class ClusterMode implements AutoCloseable {
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();
+            GroupCoordinatorSetup.follow(groups, broker);
         } catch (RuntimeException e) {
             broker.close();
             throw e;

@@ -15,6 +15,7 @@ import io.brook.storage.LogConfig;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -46,6 +47,9 @@ public final class GroupCoordinatorSetup {
 
     /**
      * A started coordinator, loading {@code __consumer_offsets} (when it exists) in the background.
+     * On a node of a cluster ({@link BrokerConfig#clustered()}) it starts owning no partition of
+     * {@code __consumer_offsets} (every group gets NOT_COORDINATOR) until {@link #follow} hands it
+     * the leadership of this node.
      *
      * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
      */
@@ -57,8 +61,35 @@ public final class GroupCoordinatorSetup {
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
                 new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
+        if (brokerConfig.clustered()) {
+            coordinator.own(Set.of());
+        }
         coordinator.start();
         return coordinator;
+    }
+
+    /**
+     * Cluster mode (docs/cluster.md, section 7): from now on {@code coordinator} serves the groups
+     * of the partitions of {@code __consumer_offsets} this node leads, and follows every change of
+     * that set (a partition gained is loaded, one lost is dropped). Every node must then have the
+     * same {@code offsets.topic.num.partitions}, unless the topic existed when it started: a
+     * group's partition is its id's hash modulo that count.
+     */
+    public static void follow(GroupCoordinator coordinator, PartitionLeadership leadership) {
+        Object order = new Object();
+        // read and handed over under one lock, so that an older set never overtakes a newer one
+        Runnable sync = () -> {
+            synchronized (order) {
+                coordinator.own(leadership.ledPartitions(TopicNames.CONSUMER_OFFSETS));
+            }
+        };
+        leadership.onChange(sync);
+        sync.run();
+    }
+
+    /** The configs {@code __consumer_offsets} is created with: compacted, Kafka's segment size for it. */
+    public static Map<String, String> topicConfigs() {
+        return Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES);
     }
 
     /**
@@ -87,8 +118,7 @@ public final class GroupCoordinatorSetup {
         public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
             if (topics.get(TopicNames.CONSUMER_OFFSETS) == null) {
                 try {
-                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions,
-                            Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES));
+                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions, topicConfigs());
                 } catch (RuntimeException e) {
                     return CompletableFuture.failedFuture(e);
                 }

@@ -16,6 +16,7 @@ import io.brook.storage.LogConfig;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -36,6 +37,12 @@ public final class TxnCoordinatorSetup {
     /**
      * A started coordinator, loading {@code __transaction_state} (when it exists) in the background.
      *
+     * <p>On a node of a cluster ({@link BrokerConfig#clustered()}) the coordinator owns no partition
+     * of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR, and
+     * FindCoordinator refuses transactional ids): ending a transaction needs markers written on the
+     * nodes that lead its partitions and the verification of transactional writes by the
+     * coordinator, and neither crosses nodes yet (docs/cluster.md, section 7).
+     *
      * @param loadExecutor runs the reads of the load; null for a thread of the coordinator's own
      */
     public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
@@ -48,6 +55,9 @@ public final class TxnCoordinatorSetup {
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
                 new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
                 new PartitionMarkers(topics, groups, clock), loadExecutor);
+        if (brokerConfig.clustered()) {
+            coordinator.own(Set.of());
+        }
         coordinator.start();
         return coordinator;
     }

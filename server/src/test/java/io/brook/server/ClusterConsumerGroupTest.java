@@ -1,0 +1,217 @@
+package io.brook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.testkit.Await;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Consumer groups in a three-node cluster (docs/cluster.md, section 7): a group's coordinator is
+ * the leader of its {@code __consumer_offsets} partition, found through FindCoordinator on any
+ * node, here a node other than the one that leads the group's topic; a stock consumer commits
+ * there, and a new consumer of the group resumes from the committed offset. Transactional
+ * producers are refused at once with a message saying why.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class ClusterConsumerGroupTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dirs;
+
+    private final List<Brook> nodes = new ArrayList<>();
+
+    @BeforeEach
+    void startCluster() {
+        int[] voterPorts = {ThreeNodeClusterTest.freePort(), ThreeNodeClusterTest.freePort(), ThreeNodeClusterTest.freePort()};
+        StringBuilder voters = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(voterPorts[i]);
+        }
+        for (int i = 0; i < 3; i++) {
+            Map<String, String> c = new HashMap<>();
+            c.put("process.roles", "broker,controller");
+            c.put("node.id", Integer.toString(i + 1));
+            c.put("cluster.id", "brook-cluster-groups-test");
+            c.put("controller.quorum.voters", voters.toString());
+            c.put("controller.listener.names", "CONTROLLER");
+            c.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + voterPorts[i]);
+            c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            c.put("broker.heartbeat.interval.ms", "200");
+            c.put("broker.session.timeout.ms", "1500");
+            c.put("offsets.topic.num.partitions", "3");
+            c.put("group.initial.rebalance.delay.ms", "0");
+            nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).start());
+        }
+    }
+
+    @AfterEach
+    void stopCluster() {
+        for (Brook b : nodes) {
+            b.close();
+        }
+    }
+
+    private String bootstrap() {
+        List<String> all = new ArrayList<>();
+        for (Brook b : nodes) {
+            all.add(b.bootstrapServers());
+        }
+        return String.join(",", all);
+    }
+
+    private Properties props(String group) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap());
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        p.put("key.deserializer", StringDeserializer.class.getName());
+        p.put("value.deserializer", StringDeserializer.class.getName());
+        p.put("metadata.max.age.ms", "500");
+        p.put("retry.backoff.ms", "50");
+        p.put("request.timeout.ms", "5000");
+        p.put("default.api.timeout.ms", "20000");
+        if (group != null) {
+            p.put("group.id", group);
+            p.put("enable.auto.commit", "false");
+            p.put("auto.offset.reset", "earliest");
+        }
+        return p;
+    }
+
+    /** The group's coordinator as FindCoordinator answers it (through DescribeGroups), once the group exists. */
+    private static int coordinatorOf(Admin admin, String group) throws Exception {
+        ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get(20, TimeUnit.SECONDS).get(group);
+        return d.coordinator().id();
+    }
+
+    /** The leader of each partition of {@code topic}, -1 for none; empty while the topic is unknown. */
+    private static Map<Integer, Integer> leaders(Admin admin, String topic) {
+        Map<Integer, Integer> out = new HashMap<>();
+        try {
+            for (TopicPartitionInfo p : admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()) {
+                out.put(p.partition(), p.leader() == null ? -1 : p.leader().id());
+            }
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return out;
+    }
+
+    /** A group's partition of {@code __consumer_offsets}: Kafka's hash of the id, over three partitions. */
+    private static int offsetsPartition(String group) {
+        return (group.hashCode() & 0x7fffffff) % 3;
+    }
+
+    @Test
+    void aGroupCommitsOnACoordinatorOnAnotherNodeAndANewConsumerResumesThere() throws Exception {
+        TopicPartition tp = new TopicPartition("orders", 0);
+        int topicLeader;
+        String group = null;
+        int coordinator = -1;
+        try (Admin admin = Admin.create(props(null))) {
+            Await.until("three brokers in Metadata", WAIT, () -> {
+                try {
+                    return admin.describeCluster().nodes().get().size() == 3;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1))).all().get();
+            topicLeader = admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders")
+                    .partitions().get(0).leader().id();
+            // the first lookup has __consumer_offsets created through the controller; its three
+            // partitions spread over the nodes
+            try {
+                admin.describeConsumerGroups(List.of("nobody")).all().get(20, TimeUnit.SECONDS);
+            } catch (Exception expected) {
+                // a group that does not exist: only the lookup matters
+            }
+            Map<Integer, Integer> offsetsLeaders = new HashMap<>();
+            Await.until("__consumer_offsets with a leader for each partition", WAIT, () -> {
+                offsetsLeaders.putAll(leaders(admin, "__consumer_offsets"));
+                return offsetsLeaders.size() == 3 && !offsetsLeaders.containsValue(-1);
+            });
+            for (int i = 0; group == null; i++) {
+                int leader = offsetsLeaders.get(offsetsPartition("group-" + i));
+                if (leader != topicLeader) {
+                    group = "group-" + i;
+                    coordinator = leader;
+                }
+            }
+        }
+        assertThat(coordinator).isNotEqualTo(topicLeader).isIn(1, 2, 3);
+
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props(null))) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("orders", 0, null, "o" + i)).get();
+            }
+        }
+        List<Long> first = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props(group))) {
+            consumer.subscribe(List.of("orders"));
+            Await.until("the first consumer reads all ten", WAIT, () -> {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    first.add(r.offset());
+                }
+                return first.size() >= 10;
+            });
+            consumer.commitSync(Map.of(tp, new OffsetAndMetadata(6)));
+            assertThat(consumer.committed(java.util.Set.of(tp)).get(tp).offset()).isEqualTo(6);
+        }
+        assertThat(first).startsWith(0L);
+
+        List<Long> second = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props(group))) {
+            consumer.subscribe(List.of("orders"));
+            Await.until("the second consumer reads from the committed offset", WAIT, () -> {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    second.add(r.offset());
+                }
+                return second.size() >= 4;
+            });
+        }
+        assertThat(second).containsExactly(6L, 7L, 8L, 9L);
+        try (Admin admin = Admin.create(props(null))) {
+            assertThat(coordinatorOf(admin, group)).isEqualTo(coordinator);
+        }
+    }
+
+    @Test
+    void aTransactionalProducerIsRefusedAtOnceWithTheReason() {
+        Properties p = props(null);
+        p.put("transactional.id", "tx");
+        p.put("max.block.ms", "20000");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            assertThatThrownBy(producer::initTransactions).isInstanceOf(KafkaException.class)
+                    .hasMessageContaining("not supported yet in Brook's cluster mode");
+        }
+    }
+}
