@@ -56,6 +56,8 @@ final class ProcessCluster implements AutoCloseable {
     static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** The port of a {@code host:port} in a list of listeners or voters. */
     private static final Pattern PORT = Pattern.compile(":(\\d+)(?=\\s*(,|$))");
+    /** What a node logs once the controller unfenced its registration (the broker's ClusterBroker). */
+    private static final String UNFENCED = "is registered and unfenced";
     private static final Set<String> ADDRESS_KEYS = Set.of("listeners", "advertised.listeners",
             "controller.quorum.voters", "brook.http.listener");
 
@@ -63,6 +65,8 @@ final class ProcessCluster implements AutoCloseable {
     private final Map<Integer, Properties> configs = new TreeMap<>();
     private final Map<Integer, Process> processes = new TreeMap<>();
     private final Map<Integer, String> bootstrap = new TreeMap<>();
+    /** Where each node's log stood when it was last launched: readiness looks at what follows. */
+    private final Map<Integer, Long> logStart = new TreeMap<>();
 
     private ProcessCluster(Path dir) {
         this.dir = dir;
@@ -216,6 +220,7 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     private void launch(int id) throws IOException {
+        logStart.put(id, Files.exists(log(id)) ? Files.size(log(id)) : 0L);
         processes.put(id, startProcess(config(id), log(id)));
     }
 
@@ -251,17 +256,42 @@ final class ProcessCluster implements AutoCloseable {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** Waits until node {@code id} lists itself in its Metadata answer; fails at once if it exits. */
+    /**
+     * Waits until node {@code id} serves: this run of it logged that its registration is unfenced
+     * (a restarted node's image first replays its previous registration, which may still look
+     * unfenced) and its Metadata lists it; fails at once if the process exits.
+     */
     void awaitServing(int id, Duration timeout) {
         try (Admin admin = admin(bootstrapServers(id))) {
-            Groups.await(timeout, "node " + id + " to serve (its Metadata lists it)", () -> {
+            Groups.await(timeout, "node " + id + " to serve (registered and unfenced, in its own Metadata)", () -> {
                 Process p = processes.get(id);
                 if (p == null || !p.isAlive()) {
                     throw new AssertionError("node " + id + " exited (" + (p == null ? "never started" : "status "
                             + p.exitValue()) + ") before it served:\n" + tail(log(id), 60));
                 }
-                return brokerIds(admin).contains(id);
+                return logSinceLaunch(id).contains(UNFENCED) && brokerIds(admin).contains(id);
             });
+        }
+    }
+
+    /** Waits until every running node's Metadata lists every running node. */
+    void awaitAllServing(Duration timeout) {
+        List<Integer> running = processes.keySet().stream().filter(this::alive).sorted().toList();
+        for (int id : running) {
+            try (Admin admin = admin(bootstrapServers(id))) {
+                Groups.await(timeout, "node " + id + " to list the brokers " + running,
+                        () -> brokerIds(admin).equals(running));
+            }
+        }
+    }
+
+    private String logSinceLaunch(int id) {
+        try {
+            byte[] all = Files.readAllBytes(log(id));
+            int from = (int) Math.min(all.length, logStart.getOrDefault(id, 0L));
+            return new String(all, from, all.length - from, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
         }
     }
 

@@ -96,6 +96,7 @@ class ThreeNodeClusterCompatTest {
 
     @Test
     void stockClientsProduceAndConsumeTwelvePartitionsSpreadOverEveryNode() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(30));
         String topic = Groups.unique("spread");
         try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers(2))) {
             admin.createTopics(List.of(new NewTopic(topic, 12, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -171,6 +172,7 @@ class ThreeNodeClusterCompatTest {
 
     @Test
     void aStoppedNodesPartitionsAreUnavailableWhileTheOthersServeAndItServesAgainOnItsReturn() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(30));
         String topic = Groups.unique("node-down");
         int stopped = 3;
         List<String> before;
@@ -237,10 +239,7 @@ class ThreeNodeClusterCompatTest {
         } finally {
             cluster.restart(controller);
         }
-        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
-            Groups.await(Duration.ofSeconds(30), "three brokers again", () ->
-                    ProcessCluster.brokerIds(admin).equals(List.of(1, 2, 3)));
-        }
+        cluster.awaitAllServing(Duration.ofSeconds(30));
     }
 
     @Test
