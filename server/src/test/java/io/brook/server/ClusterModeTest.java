@@ -38,7 +38,9 @@ import io.brook.wire.message.ProduceResponse.PartitionProduceResponse;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
+import io.brook.wire.record.RecordBatch;
 import io.brook.wire.record.RecordBatchBuilder;
+import io.brook.wire.record.RecordBatches;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -248,8 +250,14 @@ class ClusterModeTest {
                     throw new AssertionError(e);
                 }
             });
-            assertThat(c.<FetchResponse>call(fetch(theirs, 2), (short) 16).responses().get(0).partitions().get(0)
-                    .errorCode()).isZero();
+            // the leader stamps what it appends with its leader epoch
+            assertThat(c.<ProduceResponse>call(produce(theirs), (short) 10).responses().get(0).partitionResponses()
+                    .get(0).errorCode()).isZero();
+            FetchResponse.PartitionData data = c.<FetchResponse>call(fetch(theirs, 2), (short) 16).responses().get(0)
+                    .partitions().get(0);
+            assertThat(data.errorCode()).isZero();
+            RecordBatch batch = new RecordBatches().wrap(((BufferRecords) data.records()).buffer()).next();
+            assertThat(batch.partitionLeaderEpoch()).isEqualTo(2);
             assertThat(c.<FetchResponse>call(fetch(theirs, 1), (short) 16).responses().get(0).partitions().get(0)
                     .errorCode()).isEqualTo(Errors.FENCED_LEADER_EPOCH.code());
             assertThat(c.<FetchResponse>call(fetch(theirs, 3), (short) 16).responses().get(0).partitions().get(0)

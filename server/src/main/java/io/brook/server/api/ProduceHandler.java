@@ -221,7 +221,8 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     fail(r, refused.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
                             "The partition could not be added to the producer's transaction.");
                 } else {
-                    append(log, pd.records(), batch, version, r, durable);
+                    append(log, broker.leadership().leaderEpoch(td.name(), pd.index()), pd.records(), batch, version, r,
+                            durable);
                 }
                 meter(broker.metrics(), td.name(), topic != null, pd.records(), batch, r);
                 anyError |= r.errorCode() != Errors.NONE.code();
@@ -301,8 +302,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
-    private void append(Log log, Records records, RecordBatch batch, short version, PartitionProduceResponse r,
-            List<PendingDurability> durable) {
+    /** Appends as the leader at {@code leaderEpoch}, which the batch is stamped with (0 on a single node). */
+    private void append(Log log, int leaderEpoch, Records records, RecordBatch batch, short version,
+            PartitionProduceResponse r, List<PendingDurability> durable) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
             return;
@@ -334,7 +336,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
             return;
         }
-        AppendResult result = log.append(buf, 0);
+        AppendResult result = log.append(buf, leaderEpoch);
         if (result.error() != Errors.NONE) {
             fail(r, result.error(), result.errorMessage());
             r.logStartOffset(result.logStartOffset());
