@@ -19,8 +19,13 @@ import java.util.regex.Pattern;
  * log.dirs}, plus Brook's {@code cluster.id} (Kafka writes it with its format step, which Brook
  * does without).
  *
- * <p>The election time-outs and the snapshot threshold are Ratis' own settings, which Kafka has
- * no names for; the defaults suit a LAN and tests shorten them. A snapshot threshold of 0 turns
+ * <p>The election time-out is Kafka's {@code controller.quorum.election.timeout.ms} (default
+ * 1000): a follower that hears no leader for a random time between it and twice it starts an
+ * election, as Kafka's raft client randomises it; in-JVM tests shorten it. Ratis' own default
+ * (150 to 300 ms) made three node processes starting at once on a busy two-core machine elect
+ * leader after leader, which lose their majority within a heartbeat, and once left a follower
+ * whose uncommitted first entry conflicted with the leader's refusing appends for good. The
+ * snapshot threshold is a Ratis setting, which Kafka has no name for. A snapshot threshold of 0 turns
  * automatic snapshots off (snapshots are then taken only on request). {@code ratisProperties} are
  * further Ratis settings by Ratis' own names ({@code raft.server.log.segment.size.max}, ...), set
  * last, for tuning and for tests that need small log segments.
@@ -42,9 +47,9 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
     public static final String LOG_DIRS = "log.dirs";
     public static final String LOG_DIR = "log.dir";
 
-    /** Ratis' usual range, for voters on one LAN. */
-    static final Duration DEFAULT_ELECTION_TIMEOUT_MIN = Duration.ofMillis(150);
-    static final Duration DEFAULT_ELECTION_TIMEOUT_MAX = Duration.ofMillis(300);
+    public static final String ELECTION_TIMEOUT_MS = "controller.quorum.election.timeout.ms";
+    /** Kafka's default of {@code controller.quorum.election.timeout.ms}. */
+    static final int DEFAULT_ELECTION_TIMEOUT_MS = 1000;
     /** Entries between automatic snapshots (a Ratis setting; Kafka counts bytes instead). */
     static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
 
@@ -123,8 +128,14 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         }
         String logDirs = props.getOrDefault(LOG_DIRS, props.getOrDefault(LOG_DIR, "/tmp/kafka-logs"));
         Path metadataDir = Path.of(logDirs.split(",", -1)[0].trim(), "__cluster_metadata-0");
+        int electionTimeoutMs = parseInt(ELECTION_TIMEOUT_MS,
+                props.getOrDefault(ELECTION_TIMEOUT_MS, Integer.toString(DEFAULT_ELECTION_TIMEOUT_MS)));
+        if (electionTimeoutMs < 1) {
+            throw new IllegalArgumentException(ELECTION_TIMEOUT_MS + " must be positive: " + electionTimeoutMs);
+        }
         return new QuorumConfig(roleSet, nodeId, props.get(CLUSTER_ID), voters, metadataDir,
-                DEFAULT_ELECTION_TIMEOUT_MIN, DEFAULT_ELECTION_TIMEOUT_MAX, DEFAULT_SNAPSHOT_THRESHOLD, Map.of());
+                Duration.ofMillis(electionTimeoutMs), Duration.ofMillis(2L * electionTimeoutMs),
+                DEFAULT_SNAPSHOT_THRESHOLD, Map.of());
     }
 
     /** {@code id@host:port,...}, Kafka's format of {@code controller.quorum.voters}. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,6 +35,23 @@ class QuorumConfigTest {
         assertThat(c.voters()).containsOnlyKeys(1, 2, 3);
         assertThat(c.address()).isEqualTo(InetSocketAddress.createUnresolved("localhost", 9095));
         assertThat(c.metadataDir()).isEqualTo(Path.of("/data/brook-2", "__cluster_metadata-0"));
+    }
+
+    @Test
+    void electionTimeOutIsKafkasRandomisedBetweenItAndTwiceIt() {
+        QuorumConfig defaults = QuorumConfig.fromProperties(kafkaProperties());
+        assertThat(defaults.electionTimeoutMin()).isEqualTo(Duration.ofMillis(1000));
+        assertThat(defaults.electionTimeoutMax()).isEqualTo(Duration.ofMillis(2000));
+
+        Map<String, String> p = kafkaProperties();
+        p.put("controller.quorum.election.timeout.ms", "400");
+        QuorumConfig c = QuorumConfig.fromProperties(p);
+        assertThat(c.electionTimeoutMin()).isEqualTo(Duration.ofMillis(400));
+        assertThat(c.electionTimeoutMax()).isEqualTo(Duration.ofMillis(800));
+
+        p.put("controller.quorum.election.timeout.ms", "0");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(p))
+                .hasMessageContaining("controller.quorum.election.timeout.ms");
     }
 
     @Test

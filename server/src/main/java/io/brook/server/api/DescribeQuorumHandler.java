@@ -4,6 +4,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterView;
 import io.brook.wire.message.DescribeQuorumRequest;
 import io.brook.wire.message.DescribeQuorumResponse;
 import io.brook.wire.message.DescribeQuorumResponse.Node;
@@ -23,6 +24,8 @@ import java.util.List;
  * Kafka reports its leader's. The request must name {@code __cluster_metadata} partition 0, as
  * Kafka's client does; anything else is answered UNKNOWN_TOPIC_OR_PARTITION per partition, as
  * Kafka's raft client answers it. The node's listener (v2+) is the advertised one.
+ *
+ * <p>In cluster mode the quorum is the cluster's Ratis quorum, described by {@link ClusterQuorumView}.
  */
 final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
 
@@ -53,6 +56,11 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
                 topics.add(new TopicData().topicName(t.topicName()).partitions(partitions));
             }
             ctx.respond(new DescribeQuorumResponse().errorCode(Errors.NONE.code()).topics(topics));
+            return;
+        }
+        ClusterView cluster = broker.cluster();
+        if (cluster != null) {
+            ctx.respond(ClusterQuorumView.describe(cluster.quorum(), version, System.currentTimeMillis()));
             return;
         }
         long now = System.currentTimeMillis();

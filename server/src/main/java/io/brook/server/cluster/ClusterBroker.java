@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.Endpoint;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.LeaderHints.Leader;
+import io.brook.server.node.MetadataQuorum;
 import io.brook.server.node.PartitionLeadership;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.topic.Topic;
@@ -65,6 +66,7 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     /** Decisions waiting for their entry to be mirrored here, by applied index. */
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
     private volatile ImageView view = ImageView.EMPTY;
+    private volatile QuorumDescription quorum;
     /** Registered and unfenced once: the image has caught up with the log. */
     private volatile boolean caughtUp;
     private volatile boolean closed;
@@ -94,6 +96,17 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
 
     String clusterId() {
         return member.clusterId();
+    }
+
+    /** How {@link #quorum()} describes the metadata quorum (set once, at start). */
+    void describeQuorumWith(QuorumDescription description) {
+        this.quorum = description;
+    }
+
+    @Override
+    public MetadataQuorum quorum() {
+        QuorumDescription d = quorum;
+        return d == null ? MetadataQuorum.UNKNOWN : d.describe();
     }
 
     /** The member applied an entry: mirror it, on this class's thread. */

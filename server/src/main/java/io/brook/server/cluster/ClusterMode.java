@@ -3,6 +3,7 @@ package io.brook.server.cluster;
 import io.brook.cluster.member.ClusterMember;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
@@ -62,10 +63,18 @@ public final class ClusterMode implements AutoCloseable {
             endpoints.add(new Endpoint(l.name(), l.host(), l.port()));
         }
         MemberFactory f = factory != null ? factory : RatisMembers::start;
-        ClusterMember member = f.start(q, endpoints, config.string(BrokerConfig.BROKER_RACK),
-                config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS),
-                config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock == null ? Clock.systemUTC() : clock);
+        ClusterMember member;
+        try {
+            member = f.start(q, endpoints, config.string(BrokerConfig.BROKER_RACK),
+                    config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS),
+                    config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock == null ? Clock.systemUTC() : clock);
+        } catch (ClusterMembershipException e) {
+            // a misconfigured node (another cluster's, a node id already running): the operator's message, no trace
+            throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
+        }
         ClusterBroker broker = new ClusterBroker(member, topics);
+        broker.describeQuorumWith(new QuorumDescription(member,
+                config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();

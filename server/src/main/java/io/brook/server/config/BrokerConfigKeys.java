@@ -45,6 +45,8 @@ final class BrokerConfigKeys {
                         "Cluster mode: how often the broker heartbeats to the controller."),
                 key(BROKER_SESSION_TIMEOUT_MS, Type.INT, "9000", Check.atLeast(1),
                         "Cluster mode: a broker not heard for this long is fenced."),
+                key(CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS, Type.INT, "1000", Check.atLeast(1),
+                        "Cluster mode: a voter that hears no leader for 1 to 2 times this long starts an election."),
                 key(LOG_DIRS, Type.LIST, null, Check.NONE,
                         "The data directory (Brook uses exactly one); overrides log.dir."),
                 key(LOG_DIR, Type.STRING, "./data", Check.NONE, "The data directory if log.dirs is not set."),

@@ -49,6 +49,14 @@ public interface ClusterView extends PartitionLeadership {
     /** The topic of that id, or null. */
     TopicState topic(UUID id);
 
+    /**
+     * The metadata quorum as this node sees it, for DescribeQuorum. A view without a quorum
+     * behind it (a test's) knows no leader.
+     */
+    default MetadataQuorum quorum() {
+        return MetadataQuorum.UNKNOWN;
+    }
+
     /** Creates a topic through the controller. */
     CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs);
 

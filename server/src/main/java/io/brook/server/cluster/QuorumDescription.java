@@ -1,0 +1,50 @@
+package io.brook.server.cluster;
+
+import io.brook.cluster.member.ClusterMember;
+import io.brook.cluster.member.QuorumStatus;
+import io.brook.server.node.MetadataQuorum;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * This node's view of the metadata quorum for DescribeQuorum: the member's
+ * {@link ClusterMember#quorumStatus()} (Ratis' leader, term, commit index, and what this node
+ * knows of each voter) with each voter's controller listener from the configuration ({@code
+ * controller.quorum.voters} under the first of {@code controller.listener.names}), as Kafka lists
+ * a static quorum's voters.
+ */
+final class QuorumDescription {
+
+    private final ClusterMember member;
+    private final List<MetadataQuorum.VoterEndpoint> endpoints;
+
+    /**
+     * @param controllerListener the first of {@code controller.listener.names}
+     * @param voters {@code controller.quorum.voters}: each voter's controller listener address
+     */
+    QuorumDescription(ClusterMember member, String controllerListener, Map<Integer, InetSocketAddress> voters) {
+        this.member = member;
+        List<MetadataQuorum.VoterEndpoint> list = new ArrayList<>();
+        new TreeMap<>(voters).forEach((id, address) -> list.add(
+                new MetadataQuorum.VoterEndpoint(id, controllerListener, address.getHostString(), address.getPort())));
+        this.endpoints = List.copyOf(list);
+    }
+
+    MetadataQuorum describe() {
+        QuorumStatus s = member.quorumStatus();
+        return new MetadataQuorum(s.leaderId(), s.leaderEpoch(), s.highWatermark(), replicas(s.voters()),
+                replicas(s.observers()), endpoints);
+    }
+
+    private static List<MetadataQuorum.Replica> replicas(List<QuorumStatus.Replica> replicas) {
+        List<MetadataQuorum.Replica> out = new ArrayList<>(replicas.size());
+        for (QuorumStatus.Replica r : replicas) {
+            out.add(new MetadataQuorum.Replica(r.nodeId(), r.logEndOffset(), r.lastFetchTimestamp(),
+                    r.lastCaughtUpTimestamp()));
+        }
+        return out;
+    }
+}
