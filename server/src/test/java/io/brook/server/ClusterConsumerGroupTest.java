@@ -46,45 +46,24 @@ class ClusterConsumerGroupTest {
     @TempDir
     Path dirs;
 
-    private final List<Brook> nodes = new ArrayList<>();
+    private InJvmCluster cluster;
+    private List<Brook> nodes;
 
     @BeforeEach
     void startCluster() {
-        int[] voterPorts = {ThreeNodeClusterTest.freePort(), ThreeNodeClusterTest.freePort(), ThreeNodeClusterTest.freePort()};
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(voterPorts[i]);
-        }
-        for (int i = 0; i < 3; i++) {
-            Map<String, String> c = new HashMap<>();
-            c.put("process.roles", "broker,controller");
-            c.put("node.id", Integer.toString(i + 1));
-            c.put("cluster.id", "brook-cluster-groups-test");
-            c.put("controller.quorum.voters", voters.toString());
-            c.put("controller.listener.names", "CONTROLLER");
-            c.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + voterPorts[i]);
-            c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            c.put("broker.heartbeat.interval.ms", "200");
-            c.put("broker.session.timeout.ms", "1500");
-            c.put("offsets.topic.num.partitions", "3");
-            c.put("group.initial.rebalance.delay.ms", "0");
-            nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).start());
-        }
+        cluster = InJvmCluster.start(dirs, "brook-cluster-groups-test", 3, Map.of("offsets.topic.num.partitions", "3", "group.initial.rebalance.delay.ms", "0"));
+        nodes = cluster.nodes;
     }
 
     @AfterEach
     void stopCluster() {
-        for (Brook b : nodes) {
-            b.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     private String bootstrap() {
-        List<String> all = new ArrayList<>();
-        for (Brook b : nodes) {
-            all.add(b.bootstrapServers());
-        }
-        return String.join(",", all);
+        return cluster.bootstrap();
     }
 
     private Properties props(String group) {

@@ -77,7 +77,7 @@ class ClusterModeTest {
 
     @BeforeEach
     void start() throws Exception {
-        int[] voterPorts = {ThreeNodeClusterTest.freePort(), ThreeNodeClusterTest.freePort()};
+        int[] voterPorts = {InJvmCluster.freePort(), InJvmCluster.freePort()};
         String voters = "1@127.0.0.1:" + voterPorts[0] + ",2@127.0.0.1:" + voterPorts[1];
         for (int i = 0; i < 2; i++) {
             Map<String, String> c = new HashMap<>();

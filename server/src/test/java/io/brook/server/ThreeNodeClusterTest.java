@@ -3,10 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,53 +46,24 @@ class ThreeNodeClusterTest {
     @TempDir
     Path dirs;
 
-    private final List<Brook> nodes = new ArrayList<>();
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private InJvmCluster cluster;
+    private List<Brook> nodes;
 
     @BeforeEach
     void startCluster() {
-        int[] voterPorts = {freePort(), freePort(), freePort()};
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(voterPorts[i]);
-        }
-        for (int i = 0; i < 3; i++) {
-            Map<String, String> c = new HashMap<>();
-            c.put("process.roles", "broker,controller");
-            c.put("node.id", Integer.toString(i + 1));
-            c.put("cluster.id", "brook-three-node-test");
-            c.put("controller.quorum.voters", voters.toString());
-            c.put("controller.listener.names", "CONTROLLER");
-            c.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + voterPorts[i]);
-            c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            c.put("broker.heartbeat.interval.ms", "200");
-            c.put("broker.session.timeout.ms", "1500");
-            nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).start());
-        }
+        cluster = InJvmCluster.start(dirs, "brook-three-node-test", 3, Map.of());
+        nodes = cluster.nodes;
     }
 
     @AfterEach
     void stopCluster() {
-        for (Brook b : nodes) {
-            b.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     private String bootstrap() {
-        List<String> all = new ArrayList<>();
-        for (Brook b : nodes) {
-            if (b.isRunning()) {
-                all.add(b.bootstrapServers());
-            }
-        }
-        return String.join(",", all);
+        return cluster.bootstrap();
     }
 
     private Properties clientProps(String bootstrap) {

@@ -2,10 +2,8 @@ package io.brook.bench.cluster;
 
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
-import io.brook.cluster.metadata.RejectedRecordException;
 import io.brook.cluster.raft.AppendResult;
 import io.brook.cluster.raft.MetadataLog;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -35,15 +33,7 @@ final class DirectMetadataLog implements MetadataLog {
 
     @Override
     public synchronized CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
-        List<Boolean> applied = new ArrayList<>(records.size());
-        for (MetadataRecord r : records) {
-            try {
-                image.apply(r);
-                applied.add(true);
-            } catch (RejectedRecordException e) {
-                applied.add(false);
-            }
-        }
+        List<Boolean> applied = image.applyBatch(records);
         return CompletableFuture.completedFuture(new AppendResult(++index, applied));
     }
 }

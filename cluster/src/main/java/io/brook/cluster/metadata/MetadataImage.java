@@ -48,6 +48,23 @@ public final class MetadataImage {
     private int lastProducerIdsBroker = -1;
     private long lastProducerIdsEpoch = -1;
 
+    /**
+     * Applies one batch record by record, as a node applies a committed entry: a rejected record is
+     * skipped and the ones after it still apply. Returns, per record, whether it applied.
+     */
+    public List<Boolean> applyBatch(List<? extends MetadataRecord> records) {
+        List<Boolean> applied = new ArrayList<>(records.size());
+        for (MetadataRecord r : records) {
+            try {
+                apply(r);
+                applied.add(true);
+            } catch (RejectedRecordException e) {
+                applied.add(false);
+            }
+        }
+        return applied;
+    }
+
     /** Applies one record, or throws {@link RejectedRecordException} and changes nothing. */
     public void apply(MetadataRecord record) {
         if (record instanceof RegisterBroker r) {

@@ -2,7 +2,6 @@ package io.brook.cluster.controller;
 
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
-import io.brook.cluster.metadata.RejectedRecordException;
 import io.brook.cluster.raft.AppendResult;
 import io.brook.cluster.raft.MetadataLog;
 import java.util.ArrayList;
@@ -29,15 +28,7 @@ final class ImageLog implements MetadataLog {
     @Override
     public synchronized CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
         batches.add(records);
-        List<Boolean> applied = new ArrayList<>();
-        for (MetadataRecord r : records) {
-            try {
-                image.apply(r);
-                applied.add(true);
-            } catch (RejectedRecordException e) {
-                applied.add(false);
-            }
-        }
+        List<Boolean> applied = image.applyBatch(records);
         return CompletableFuture.completedFuture(new AppendResult(++index, applied));
     }
 }

@@ -9,11 +9,9 @@ import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
-import io.brook.cluster.metadata.RejectedRecordException;
 import io.brook.cluster.raft.AppendResult;
 import io.brook.cluster.raft.MetadataLog;
 import io.brook.testkit.MutableClock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -50,15 +48,7 @@ public final class FakeQuorum implements MetadataLog {
     public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
         AppendResult result;
         synchronized (this) {
-            List<Boolean> applied = new ArrayList<>();
-            for (MetadataRecord r : records) {
-                try {
-                    image.apply(r);
-                    applied.add(true);
-                } catch (RejectedRecordException e) {
-                    applied.add(false);
-                }
-            }
+            List<Boolean> applied = image.applyBatch(records);
             result = new AppendResult(++index, applied);
         }
         listeners.forEach(Runnable::run);

@@ -1,0 +1,80 @@
+package io.brook.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Brooks in one JVM forming one cluster over loopback, every node a broker and a voter, with
+ * short heartbeats and session time-outs; for the cluster-mode tests. Closing it closes them all.
+ */
+final class InJvmCluster implements AutoCloseable {
+
+    final List<Brook> nodes = new ArrayList<>();
+
+    private InJvmCluster() {
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts {@code size} nodes (ids 1..size) under {@code dirs}, each with {@code extra} on top of the cluster keys. */
+    static InJvmCluster start(Path dirs, String clusterId, int size, Map<String, String> extra) {
+        int[] voterPorts = new int[size];
+        StringBuilder voters = new StringBuilder();
+        for (int i = 0; i < size; i++) {
+            voterPorts[i] = freePort();
+            voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(voterPorts[i]);
+        }
+        InJvmCluster cluster = new InJvmCluster();
+        for (int i = 0; i < size; i++) {
+            Map<String, String> c = new HashMap<>();
+            c.put("process.roles", "broker,controller");
+            c.put("node.id", Integer.toString(i + 1));
+            c.put("cluster.id", clusterId);
+            c.put("controller.quorum.voters", voters.toString());
+            c.put("controller.listener.names", "CONTROLLER");
+            c.put("listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + voterPorts[i]);
+            c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            c.put("broker.heartbeat.interval.ms", "200");
+            c.put("broker.session.timeout.ms", "1500");
+            c.putAll(extra);
+            try {
+                cluster.nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).start());
+            } catch (RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+        }
+        return cluster;
+    }
+
+    /** The bootstrap servers of every running node. */
+    String bootstrap() {
+        List<String> all = new ArrayList<>();
+        for (Brook b : nodes) {
+            if (b.isRunning()) {
+                all.add(b.bootstrapServers());
+            }
+        }
+        return String.join(",", all);
+    }
+
+    @Override
+    public void close() {
+        for (Brook b : nodes) {
+            b.close();
+        }
+    }
+}
