@@ -202,6 +202,20 @@ class DynamicTlsStoresTest {
     }
 
     @Test
+    void aStoreSetAtRunTimeThatNoLongerLoadsLeavesTheListenerOnItsConfiguredStoreAfterARestart() throws Exception {
+        Path gone = data.resolve("gone.p12");
+        Files.copy(renewed, gone);
+        set(me, LOCATION, gone.toString());
+        assertThat(served()).isEqualTo(TestKeyStores.certificate(renewed));
+        Files.delete(gone);
+
+        brook.restart();
+
+        assertThat(brook.isRunning()).isTrue();
+        assertThat(served()).isEqualTo(TestKeyStores.certificate(first));
+    }
+
+    @Test
     void theSamePathAgainReadsAReplacedFile() throws Exception {
         Path next = data.resolve("next.p12");
         Files.copy(renewed, next);

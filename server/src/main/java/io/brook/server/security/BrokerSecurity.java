@@ -13,12 +13,16 @@ import java.time.Clock;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The broker's security as configured: each listener's {@link ListenerSecurity}, built and
  * checked at start-up, and the SCRAM credentials they share. Thread-safe.
  */
 public final class BrokerSecurity {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerSecurity.class);
 
     /** Brook's setting for the SCRAM users made at start-up (Kafka: {@code kafka-storage format --add-scram}). */
     public static final String SCRAM_BOOTSTRAP = "brook.sasl.scram.bootstrap.credentials";
@@ -66,8 +70,7 @@ public final class BrokerSecurity {
         Map<String, String> dynamic = metaDir == null ? Map.of() : DynamicBrokerConfig.open(metaDir).broker();
         Map<String, ListenerSecurity> out = new LinkedHashMap<>();
         for (Listener l : config.listeners().bound()) {
-            out.put(l.name(), ListenerSecurity.create(l, config.listeners().protocol(l.name()),
-                    config.securitySettings(), ListenerTlsKeys.of(dynamic, l.name()), scram, clock));
+            out.put(l.name(), listenerSecurity(l, config, ListenerTlsKeys.of(dynamic, l.name()), scram, clock));
         }
         ClientQuotaStore quotaStore = metaDir == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(metaDir);
         ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
@@ -100,6 +103,29 @@ public final class BrokerSecurity {
     public static Session plaintext() {
         return ListenerSecurity.create(new Listener("PLAINTEXT", "", 0), SecurityProtocol.PLAINTEXT, Map.of(),
                 ScramCredentials.inMemory(), Clock.systemUTC()).newSession();
+    }
+
+    /**
+     * A listener's security with the TLS stores set at run time over its configured ones. When
+     * those no longer load (a store file deleted or replaced by one that doesn't open since it was
+     * set), the listener starts with its configured stores and the error is logged, as Kafka does
+     * with dynamic configs that fail at start-up: a setting made at run time never keeps the broker
+     * from starting.
+     */
+    private static ListenerSecurity listenerSecurity(Listener l, BrokerConfig config, Map<String, String> dynamicTls,
+            ScramCredentials scram, Clock clock) {
+        SecurityProtocol protocol = config.listeners().protocol(l.name());
+        if (dynamicTls.isEmpty()) {
+            return ListenerSecurity.create(l, protocol, config.securitySettings(), scram, clock);
+        }
+        try {
+            return ListenerSecurity.create(l, protocol, config.securitySettings(), dynamicTls, scram, clock);
+        } catch (RuntimeException e) {
+            LOG.error("The TLS stores set at run time for listener {} do not load ({}); it starts with its configured"
+                    + " stores instead. Set them again with kafka-configs.sh --entity-type brokers.", l.name(),
+                    e.getMessage());
+            return ListenerSecurity.create(l, protocol, config.securitySettings(), scram, clock);
+        }
     }
 
     /** The security of the listener named {@code name} (upper case), or null when there is none. */
