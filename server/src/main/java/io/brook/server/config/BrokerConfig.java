@@ -154,6 +154,11 @@ public final class BrokerConfig {
         this.groupCoordinator = groupCoordinator;
         this.txnCoordinator = txnCoordinator;
         this.securitySettings = securitySettings;
+        if (clustered() && !clusterModuleAvailable()) {
+            throw new IllegalArgumentException(PROCESS_ROLES + " is set, so this node would run in cluster mode, but"
+                    + " Brook's cluster module is not on the class path: add io.brook:brook-cluster (brook-server"
+                    + " declares it optional, so that embedded single brokers do without Ratis)");
+        }
         this.listeners = Listeners.parse(list(LISTENERS), list(ADVERTISED_LISTENERS),
                 string(LISTENER_SECURITY_PROTOCOL_MAP), clustered() ? controllerListenerNames() : List.of());
         List<String> dirs = list(LOG_DIRS);
@@ -347,10 +352,18 @@ public final class BrokerConfig {
         return listeners.bound().get(0);
     }
 
-    /** Every listener with its advertised address and security protocol. */
     /** Whether this node runs in cluster mode ({@code process.roles} set; docs/cluster.md). */
     public boolean clustered() {
         return !string(PROCESS_ROLES).isBlank();
+    }
+
+    private static boolean clusterModuleAvailable() {
+        try {
+            Class.forName("io.brook.cluster.member.ClusterMember", false, BrokerConfig.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
     }
 
     /** The listeners of the metadata quorum in cluster mode: not bound by the broker. */
@@ -364,6 +377,7 @@ public final class BrokerConfig {
         return names;
     }
 
+    /** Every listener with its advertised address and security protocol. */
     public Listeners listeners() {
         return listeners;
     }
