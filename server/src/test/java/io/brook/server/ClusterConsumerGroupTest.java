@@ -51,7 +51,8 @@ class ClusterConsumerGroupTest {
 
     @BeforeEach
     void startCluster() {
-        cluster = InJvmCluster.start(dirs, "brook-cluster-groups-test", 3, Map.of("offsets.topic.num.partitions", "3", "group.initial.rebalance.delay.ms", "0"));
+        cluster = InJvmCluster.start(dirs, "brook-cluster-groups-test", 3,
+                Map.of("offsets.topic.num.partitions", "3", "group.initial.rebalance.delay.ms", "0"));
         nodes = cluster.nodes;
     }
 
