@@ -32,7 +32,7 @@ class FlushObserverTest {
             Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
             log.append(Batches.batch(1000, 3, "k"), 0);
             log.append(Batches.batch(1000, 2, "k"), 0);
-            assertThat(log.bytesNotDurable()).isPositive();
+            // (no check that bytes are pending here: the group-commit flusher may already have forced them)
             log.whenDurable(5).get(10, TimeUnit.SECONDS);
             // the waiters complete inside the round, the observer is told right after it
             Await.until("the observer is told of five durable offsets", () -> offsets.get() == 5);
