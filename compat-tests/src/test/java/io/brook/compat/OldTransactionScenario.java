@@ -41,7 +41,11 @@ public final class OldTransactionScenario implements Function<Map<String, String
         return out;
     }
 
-    private static List<String> transaction(KafkaProducer<String, String> producer, String topic, String prefix,
+    /**
+     * Sends six records over two partitions in one transaction and commits or aborts it; returns
+     * the values sent. Also used by {@link TransactionsV2CompatTest} with the current client.
+     */
+    static List<String> transaction(KafkaProducer<String, String> producer, String topic, String prefix,
             boolean commit) {
         List<String> values = new ArrayList<>();
         producer.beginTransaction();

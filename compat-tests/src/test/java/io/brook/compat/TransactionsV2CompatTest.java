@@ -86,9 +86,9 @@ class TransactionsV2CompatTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p); Admin admin = Groups.admin(bootstrap)) {
             producer.initTransactions();
             short initial = epoch(admin, txnId);
-            committed.addAll(transaction(producer, topic, "c1-", true));
+            committed.addAll(OldTransactionScenario.transaction(producer, topic, "c1-", true));
             assertThat(epoch(admin, txnId)).as("epoch after a commit").isEqualTo((short) (initial + 1));
-            transaction(producer, topic, "a1-", false);
+            OldTransactionScenario.transaction(producer, topic, "a1-", false);
             assertThat(epoch(admin, txnId)).as("epoch after an abort").isEqualTo((short) (initial + 2));
             // consume-transform-produce: the offsets join the transaction without AddOffsetsToTxn
             String group = Groups.unique("v2-group");
@@ -152,22 +152,6 @@ class TransactionsV2CompatTest {
                 .allSatisfy(r -> assertThat(r.apiVersion()).isLessThan((short) 12));
     }
 
-    private static List<String> transaction(KafkaProducer<String, String> producer, String topic, String prefix,
-            boolean commit) {
-        List<String> values = new ArrayList<>();
-        producer.beginTransaction();
-        for (int i = 0; i < 6; i++) {
-            values.add(prefix + i);
-            producer.send(new ProducerRecord<>(topic, i % 2, prefix + i, prefix + i));
-        }
-        if (commit) {
-            producer.commitTransaction();
-        } else {
-            producer.flush();
-            producer.abortTransaction();
-        }
-        return values;
-    }
 
     /** The producer epoch the transaction coordinator holds for {@code txnId} (DescribeTransactions). */
     private static short epoch(Admin admin, String txnId) throws Exception {
