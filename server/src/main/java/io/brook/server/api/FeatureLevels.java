@@ -247,7 +247,7 @@ public final class FeatureLevels {
         long epoch = Math.max(old.epoch + 1, clock.millis());
         if (file != null) {
             // written by hand, not with Properties.store: its date comment sets up the JDK's time
-            // zone names (CLDR locale data, ~100 classes) on a new data directory's first start,
+            // zone names (CLDR locale data, ~60 classes) on a new data directory's first start,
             // and the feature names are known ones that need no escaping
             StringBuilder text = new StringBuilder("#Brook: feature levels finalized by operators\n");
             text.append(EPOCH_KEY).append('=').append(epoch).append('\n');
