@@ -113,8 +113,17 @@ public final class BrookExtension implements BeforeAllCallback, BeforeEachCallba
         ExtensionContext owner = owner(context);
         BrookTest settings = settings(context).orElseThrow(
                 () -> new ExtensionConfigurationException("a Brook broker needs @BrookTest on the test class or method"));
-        return owner.getStore(NAMESPACE).getOrComputeIfAbsent("broker:" + name,
-                k -> RunningBroker.start(settings, name), RunningBroker.class);
+        return owner.getStore(NAMESPACE).getOrComputeIfAbsent("broker:" + name, k -> {
+            boolean warmup = "true".equals(context.getConfigurationParameter(ClientWarmup.PARAMETER).orElse("false"));
+            ClientWarmup.startOnce(warmup, clientLoader(context));
+            return RunningBroker.start(settings, name);
+        }, RunningBroker.class);
+    }
+
+    /** The loader of the test's classes, which sees the test's kafka-clients if it has one. */
+    private static ClassLoader clientLoader(ExtensionContext context) {
+        ClassLoader l = context.getTestClass().map(Class::getClassLoader).orElse(null);
+        return l != null ? l : BrookExtension.class.getClassLoader();
     }
 
     /**

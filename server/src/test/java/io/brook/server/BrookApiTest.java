@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.network.ApiTable;
 import io.brook.server.api.FeatureLevels;
+import io.brook.server.network.RequestContext;
+import io.brook.wire.message.ApiMessages;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
@@ -16,7 +18,9 @@ import io.brook.wire.protocol.ByteBufferWriter;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.RequestHeader;
 import io.brook.wire.protocol.ResponseHeader;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +73,26 @@ class BrookApiTest {
                     assertThat(e.advertisedMax()).isLessThanOrEqualTo(e.key().latestVersion());
                 }
             }
+        }
+    }
+
+    /**
+     * The table reads each key's bodies with the generated reader of that key's request class
+     * (ApiMessages), unchecked: a handler registered under the wrong key would fail each request.
+     */
+    @Test
+    void shouldRegisterEachHandlerUnderTheKeyOfTheRequestItHandles() {
+        for (ApiTable.Entry<?> e : brook.apis().entries()) {
+            Class<?> read = ApiMessages.newRequest(e.key()).getClass();
+            List<Class<?>> handled = new ArrayList<>();
+            for (Method m : e.handler().getClass().getMethods()) {
+                if (m.getName().equals("handle") && !m.isBridge() && m.getParameterCount() == 2
+                        && m.getParameterTypes()[0] == RequestContext.class) {
+                    handled.add(m.getParameterTypes()[1]);
+                }
+            }
+            assertThat(handled).as("%s's handler %s", e.key(), e.handler().getClass().getSimpleName())
+                    .singleElement().isEqualTo(read);
         }
     }
 

@@ -38,6 +38,8 @@ final class LogSegment {
     static final String CLEANED_SUFFIX = ".cleaned";
     static final String SWAP_SUFFIX = ".swap";
     static final String DELETED_SUFFIX = ".deleted";
+    /** As many zeros as a file name's offset has digits (Long.MAX_VALUE has 19). */
+    private static final String ZEROS = "00000000000000000000";
     /** Bytes of a header needed to find a batch: up to and including lastOffsetDelta. */
     static final int LOCATE_BYTES = BatchHeader.LAST_OFFSET_DELTA + 4;
 
@@ -97,8 +99,17 @@ final class LogSegment {
         this.createdMs = nowMs;
     }
 
+    /**
+     * The offset in 20 digits, zero-padded (Kafka's file names). Padded by hand: the first
+     * String.format of a JVM sets up the JDK's locale data (~80 classes), which a new broker's
+     * first topic paid for.
+     */
     static String name(long offset) {
-        return String.format(Locale.ROOT, "%020d", offset);
+        if (offset < 0) {
+            return String.format(Locale.ROOT, "%020d", offset); // (no segment or snapshot has one)
+        }
+        String digits = Long.toString(offset);
+        return ZEROS.substring(digits.length()) + digits;
     }
 
     static Path file(Path dir, long base, String suffix) {

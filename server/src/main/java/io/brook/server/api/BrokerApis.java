@@ -25,8 +25,6 @@ import io.brook.server.api.txn.TxnOffsetCommitHandler;
 import io.brook.server.api.txn.WriteTxnMarkersHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
-import io.brook.wire.message.AddOffsetsToTxnRequest;
-import io.brook.wire.message.AddPartitionsToTxnRequest;
 import io.brook.server.api.security.AclChecks;
 import io.brook.server.api.security.AlterClientQuotasHandler;
 import io.brook.server.api.security.AlterUserScramCredentialsHandler;
@@ -42,57 +40,8 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.security.Authorizer;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
-import io.brook.wire.message.AlterClientQuotasRequest;
-import io.brook.wire.message.AlterConfigsRequest;
-import io.brook.wire.message.AlterUserScramCredentialsRequest;
-import io.brook.wire.message.DescribeUserScramCredentialsRequest;
-import io.brook.wire.message.ApiVersionsRequest;
-import io.brook.wire.message.CreateAclsRequest;
-import io.brook.wire.message.CreatePartitionsRequest;
-import io.brook.wire.message.DeleteAclsRequest;
-import io.brook.wire.message.DescribeAclsRequest;
-import io.brook.wire.message.DescribeClientQuotasRequest;
-import io.brook.wire.message.CreateTopicsRequest;
-import io.brook.wire.message.DeleteGroupsRequest;
-import io.brook.wire.message.DeleteRecordsRequest;
-import io.brook.wire.message.DeleteTopicsRequest;
-import io.brook.wire.message.DescribeClusterRequest;
-import io.brook.wire.message.DescribeConfigsRequest;
-import io.brook.wire.message.DescribeGroupsRequest;
-import io.brook.wire.message.DescribeLogDirsRequest;
-import io.brook.wire.message.DescribeProducersRequest;
-import io.brook.wire.message.DescribeTransactionsRequest;
-import io.brook.wire.message.EndTxnRequest;
-import io.brook.wire.message.DescribeQuorumRequest;
-import io.brook.wire.message.ElectLeadersRequest;
-import io.brook.wire.message.FetchRequest;
-import io.brook.wire.message.FindCoordinatorRequest;
-import io.brook.wire.message.HeartbeatRequest;
-import io.brook.wire.message.IncrementalAlterConfigsRequest;
-import io.brook.wire.message.InitProducerIdRequest;
-import io.brook.wire.message.JoinGroupRequest;
-import io.brook.wire.message.LeaveGroupRequest;
-import io.brook.wire.message.ListGroupsRequest;
-import io.brook.wire.message.ListOffsetsRequest;
-import io.brook.wire.message.ListTransactionsRequest;
-import io.brook.wire.message.ListPartitionReassignmentsRequest;
-import io.brook.wire.message.MetadataRequest;
-import io.brook.wire.message.OffsetCommitRequest;
-import io.brook.wire.message.OffsetDeleteRequest;
-import io.brook.wire.message.OffsetFetchRequest;
-import io.brook.wire.message.OffsetForLeaderEpochRequest;
-import io.brook.wire.message.ProduceRequest;
-import io.brook.wire.message.SaslAuthenticateRequest;
-import io.brook.wire.message.SaslHandshakeRequest;
-import io.brook.wire.message.SyncGroupRequest;
-import io.brook.wire.message.TxnOffsetCommitRequest;
-import io.brook.wire.message.UpdateFeaturesRequest;
-import io.brook.wire.message.WriteTxnMarkersRequest;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.server.telemetry.ClientTelemetry;
-import io.brook.wire.message.GetTelemetrySubscriptionsRequest;
-import io.brook.wire.message.ListConfigResourcesRequest;
-import io.brook.wire.message.PushTelemetryRequest;
 
 /**
  * The APIs this broker serves, each with the version range it advertises in ApiVersions: the one
@@ -123,75 +72,75 @@ public final class BrokerApis {
         return ApiTable.builder()
                 .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
                 .requestTimeQuota(security.quotas()::requestTime)
-                .register(ApiKey.PRODUCE, 0, 13, 3, ProduceRequest::read, new ProduceHandler(broker, security.quotas()))
-                .register(ApiKey.FETCH, 4, 18, FetchRequest::read,
+                .register(ApiKey.PRODUCE, 0, 13, 3, new ProduceHandler(broker, security.quotas()))
+                .register(ApiKey.FETCH, 4, 18,
                         new FetchHandler(broker, fetchWaiters, fetchSessions, security.quotas()))
-                .register(ApiKey.LIST_OFFSETS, 1, 11, ListOffsetsRequest::read, new ListOffsetsHandler(broker))
-                .register(ApiKey.METADATA, 0, 13, MetadataRequest::read, new MetadataHandler(broker, authorizer))
-                .register(ApiKey.OFFSET_COMMIT, 2, 10, OffsetCommitRequest::read, new OffsetCommitHandler(broker))
-                .register(ApiKey.OFFSET_FETCH, 1, 10, OffsetFetchRequest::read, new OffsetFetchHandler(broker))
-                .register(ApiKey.FIND_COORDINATOR, 0, 6, FindCoordinatorRequest::read, new FindCoordinatorHandler(broker))
-                .register(ApiKey.JOIN_GROUP, 0, 9, JoinGroupRequest::read, new JoinGroupHandler(broker))
-                .register(ApiKey.HEARTBEAT, 0, 4, HeartbeatRequest::read, new HeartbeatHandler(broker))
-                .register(ApiKey.LEAVE_GROUP, 0, 5, LeaveGroupRequest::read, new LeaveGroupHandler(broker))
-                .register(ApiKey.SYNC_GROUP, 0, 5, SyncGroupRequest::read, new SyncGroupHandler(broker))
-                .register(ApiKey.DESCRIBE_GROUPS, 0, 6, DescribeGroupsRequest::read, new DescribeGroupsHandler(broker))
-                .register(ApiKey.LIST_GROUPS, 0, 5, ListGroupsRequest::read, new ListGroupsHandler(broker))
-                .register(ApiKey.API_VERSIONS, 0, 5, ApiVersionsRequest::read,
+                .register(ApiKey.LIST_OFFSETS, 1, 11, new ListOffsetsHandler(broker))
+                .register(ApiKey.METADATA, 0, 13, new MetadataHandler(broker, authorizer))
+                .register(ApiKey.OFFSET_COMMIT, 2, 10, new OffsetCommitHandler(broker))
+                .register(ApiKey.OFFSET_FETCH, 1, 10, new OffsetFetchHandler(broker))
+                .register(ApiKey.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(broker))
+                .register(ApiKey.JOIN_GROUP, 0, 9, new JoinGroupHandler(broker))
+                .register(ApiKey.HEARTBEAT, 0, 4, new HeartbeatHandler(broker))
+                .register(ApiKey.LEAVE_GROUP, 0, 5, new LeaveGroupHandler(broker))
+                .register(ApiKey.SYNC_GROUP, 0, 5, new SyncGroupHandler(broker))
+                .register(ApiKey.DESCRIBE_GROUPS, 0, 6, new DescribeGroupsHandler(broker))
+                .register(ApiKey.LIST_GROUPS, 0, 5, new ListGroupsHandler(broker))
+                .register(ApiKey.API_VERSIONS, 0, 5,
                         new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
-                .register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequest::read, new CreateTopicsHandler(broker))
-                .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequest::read, new DeleteTopicsHandler(broker))
-                .register(ApiKey.DELETE_RECORDS, 0, 2, DeleteRecordsRequest::read, new DeleteRecordsHandler(broker))
-                .register(ApiKey.INIT_PRODUCER_ID, 0, 5, InitProducerIdRequest::read, new InitProducerIdHandler(broker))
-                .register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, 5, AddPartitionsToTxnRequest::read,
+                .register(ApiKey.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(broker))
+                .register(ApiKey.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(broker))
+                .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(broker))
+                .register(ApiKey.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(broker))
+                .register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, 5,
                         new AddPartitionsToTxnHandler(broker))
-                .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, 4, AddOffsetsToTxnRequest::read, new AddOffsetsToTxnHandler(broker))
-                .register(ApiKey.END_TXN, 0, 5, EndTxnRequest::read, new EndTxnHandler(broker))
-                .register(ApiKey.WRITE_TXN_MARKERS, 1, 2, WriteTxnMarkersRequest::read, new WriteTxnMarkersHandler(broker))
-                .register(ApiKey.TXN_OFFSET_COMMIT, 0, 6, TxnOffsetCommitRequest::read,
+                .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, 4, new AddOffsetsToTxnHandler(broker))
+                .register(ApiKey.END_TXN, 0, 5, new EndTxnHandler(broker))
+                .register(ApiKey.WRITE_TXN_MARKERS, 1, 2, new WriteTxnMarkersHandler(broker))
+                .register(ApiKey.TXN_OFFSET_COMMIT, 0, 6,
                         new TxnOffsetCommitHandler(broker))
-                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4, OffsetForLeaderEpochRequest::read,
+                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4,
                         new OffsetForLeaderEpochHandler(broker))
-                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequest::read, new DescribeConfigsHandler(broker, telemetry))
-                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequest::read, new AlterConfigsHandler(broker, telemetry, security))
-                .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, DescribeLogDirsRequest::read, new DescribeLogDirsHandler(broker))
-                .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequest::read,
+                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(broker, telemetry))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(broker, telemetry, security))
+                .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(broker))
+                .register(ApiKey.CREATE_PARTITIONS, 0, 3,
                         new CreatePartitionsHandler(broker))
-                .register(ApiKey.DELETE_GROUPS, 0, 3, DeleteGroupsRequest::read, new DeleteGroupsHandler(broker))
-                .register(ApiKey.ELECT_LEADERS, 0, 2, ElectLeadersRequest::read, new ElectLeadersHandler(broker))
-                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
+                .register(ApiKey.DELETE_GROUPS, 0, 3, new DeleteGroupsHandler(broker))
+                .register(ApiKey.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(broker))
+                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1,
                         new IncrementalAlterConfigsHandler(broker, telemetry, security))
-                .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0, ListPartitionReassignmentsRequest::read,
+                .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0,
                         new ListPartitionReassignmentsHandler())
-                .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
-                .register(ApiKey.DESCRIBE_QUORUM, 0, 2, DescribeQuorumRequest::read, new DescribeQuorumHandler(broker))
-                .register(ApiKey.UPDATE_FEATURES, 0, 2, UpdateFeaturesRequest::read,
+                .register(ApiKey.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(broker))
+                .register(ApiKey.DESCRIBE_QUORUM, 0, 2, new DescribeQuorumHandler(broker))
+                .register(ApiKey.UPDATE_FEATURES, 0, 2,
                         new UpdateFeaturesHandler(broker.nodeId(), features))
-                .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, DescribeClusterRequest::read, new DescribeClusterHandler(broker))
-                .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0, DescribeProducersRequest::read,
+                .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(broker))
+                .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0,
                         new DescribeProducersHandler(broker, authorizer))
-                .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0, DescribeTransactionsRequest::read,
+                .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0,
                         new DescribeTransactionsHandler(broker, authorizer))
-                .register(ApiKey.LIST_TRANSACTIONS, 0, 2, ListTransactionsRequest::read, new ListTransactionsHandler(broker,
+                .register(ApiKey.LIST_TRANSACTIONS, 0, 2, new ListTransactionsHandler(broker,
                         authorizer))
-                .register(ApiKey.SASL_HANDSHAKE, 0, 1, SaslHandshakeRequest::read, new SaslHandshakeHandler())
-                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, SaslAuthenticateRequest::read, new SaslAuthenticateHandler(broker.timer()))
-                .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0, DescribeUserScramCredentialsRequest::read,
+                .register(ApiKey.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
+                .register(ApiKey.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler(broker.timer()))
+                .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
                         new DescribeUserScramCredentialsHandler(scram))
-                .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, AlterUserScramCredentialsRequest::read,
+                .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
                         new AlterUserScramCredentialsHandler(scram))
-                .register(ApiKey.DESCRIBE_CLIENT_QUOTAS, 0, 1, DescribeClientQuotasRequest::read,
+                .register(ApiKey.DESCRIBE_CLIENT_QUOTAS, 0, 1,
                         new DescribeClientQuotasHandler(security.quotaStore()))
-                .register(ApiKey.ALTER_CLIENT_QUOTAS, 0, 1, AlterClientQuotasRequest::read,
+                .register(ApiKey.ALTER_CLIENT_QUOTAS, 0, 1,
                         new AlterClientQuotasHandler(security.quotaStore()))
-                .register(ApiKey.GET_TELEMETRY_SUBSCRIPTIONS, 0, 0, GetTelemetrySubscriptionsRequest::read,
+                .register(ApiKey.GET_TELEMETRY_SUBSCRIPTIONS, 0, 0,
                         new GetTelemetrySubscriptionsHandler(telemetry))
-                .register(ApiKey.PUSH_TELEMETRY, 0, 0, PushTelemetryRequest::read, new PushTelemetryHandler(telemetry))
-                .register(ApiKey.LIST_CONFIG_RESOURCES, 0, 1, ListConfigResourcesRequest::read,
+                .register(ApiKey.PUSH_TELEMETRY, 0, 0, new PushTelemetryHandler(telemetry))
+                .register(ApiKey.LIST_CONFIG_RESOURCES, 0, 1,
                         new ListConfigResourcesHandler(broker, telemetry))
-                .register(ApiKey.DESCRIBE_ACLS, 1, 3, DescribeAclsRequest::read, new DescribeAclsHandler(authorizer))
-                .register(ApiKey.CREATE_ACLS, 1, 3, CreateAclsRequest::read, new CreateAclsHandler(authorizer))
-                .register(ApiKey.DELETE_ACLS, 1, 3, DeleteAclsRequest::read, new DeleteAclsHandler(authorizer))
+                .register(ApiKey.DESCRIBE_ACLS, 1, 3, new DescribeAclsHandler(authorizer))
+                .register(ApiKey.CREATE_ACLS, 1, 3, new CreateAclsHandler(authorizer))
+                .register(ApiKey.DELETE_ACLS, 1, 3, new DeleteAclsHandler(authorizer))
                 .build();
     }
 }

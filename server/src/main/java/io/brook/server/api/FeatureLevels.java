@@ -5,10 +5,8 @@ import io.brook.storage.file.DurableFiles;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.FinalizedFeatureKey;
 import io.brook.wire.message.ApiVersionsResponse.SupportedFeatureKey;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -248,12 +246,13 @@ public final class FeatureLevels {
         }
         long epoch = Math.max(old.epoch + 1, clock.millis());
         if (file != null) {
-            Properties p = new Properties();
-            p.setProperty(EPOCH_KEY, Long.toString(epoch));
-            stored.forEach((k, v) -> p.setProperty(LEVEL_PREFIX + k, Short.toString(v)));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            p.store(new OutputStreamWriter(out, StandardCharsets.UTF_8), "Brook: feature levels finalized by operators");
-            DurableFiles.writeAtomically(file, out.toByteArray());
+            // written by hand, not with Properties.store: its date comment sets up the JDK's time
+            // zone names (CLDR locale data, ~60 classes) on a new data directory's first start,
+            // and the feature names are known ones that need no escaping
+            StringBuilder text = new StringBuilder("#Brook: feature levels finalized by operators\n");
+            text.append(EPOCH_KEY).append('=').append(epoch).append('\n');
+            stored.forEach((k, v) -> text.append(LEVEL_PREFIX).append(k).append('=').append(v).append('\n'));
+            DurableFiles.writeAtomically(file, text.toString().getBytes(StandardCharsets.UTF_8));
         }
         this.operatorLevels = Collections.unmodifiableMap(stored);
         snapshot = snapshot(f, epoch);

@@ -1,10 +1,12 @@
 package io.brook.server.network;
 
+import io.brook.wire.message.ApiMessages;
 import io.brook.wire.message.ApiVersionsResponse;
 import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,7 +29,8 @@ public final class ApiTable {
         private final short advertisedMin;
         private final short advertisedMax;
         private final short acceptFrom;
-        final BodyReader<Q> reader;
+        /** Null: the generated reader of the key's request ({@link ApiMessages#readRequest}). */
+        private final BodyReader<Q> reader;
         final ApiHandler<Q> handler;
 
         Entry(ApiKey key, short advertisedMin, short advertisedMax, short acceptFrom, BodyReader<Q> reader,
@@ -50,6 +53,21 @@ public final class ApiTable {
 
         public ApiKey key() {
             return key;
+        }
+
+        /**
+         * Reads a request body of this entry's key at {@code version}.
+         *
+         * @throws io.brook.wire.protocol.ProtocolDecodeException on malformed input
+         */
+        @SuppressWarnings("unchecked") // the generated reader of the key returns the key's request class: the Q of the handler
+        Q read(ByteBuffer body, short version) {
+            return reader != null ? reader.read(body, version) : (Q) ApiMessages.readRequest(key, version, body);
+        }
+
+        /** The handler, as registered (after the builder's wrapper, if any). */
+        public ApiHandler<Q> handler() {
+            return handler;
         }
 
         /** Whether the handler may run {@code body} (read by this entry's reader) on the event loop. */
@@ -185,7 +203,24 @@ public final class ApiTable {
             return this;
         }
 
-        /** Registers {@code key}, advertising and accepting versions {@code min..max}. */
+        /**
+         * Registers {@code key}, advertising and accepting versions {@code min..max}; its bodies
+         * are read by the generated reader of the key's request class, which must be the
+         * handler's {@code Q} (the table's tests check each registered handler).
+         *
+         * <p>This form takes no reader object: a method reference per API would spin a hidden
+         * class each when the table is built, which a broker's start in a new JVM pays for.
+         */
+        public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, ApiHandler<Q> handler) {
+            return register(key, min, max, min, null, handler);
+        }
+
+        /** As {@link #register(ApiKey, int, int, ApiHandler)}, accepting only {@code acceptFrom..max}. */
+        public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, int acceptFrom, ApiHandler<Q> handler) {
+            return register(key, min, max, acceptFrom, null, handler);
+        }
+
+        /** Registers {@code key}, advertising and accepting versions {@code min..max}, read by {@code reader}. */
         public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, BodyReader<Q> reader,
                 ApiHandler<Q> handler) {
             return register(key, min, max, min, reader, handler);
@@ -193,7 +228,7 @@ public final class ApiTable {
 
         /**
          * Registers {@code key}, advertising versions {@code min..max} and accepting only
-         * {@code acceptFrom..max}.
+         * {@code acceptFrom..max}, read by {@code reader} (null: the generated reader of the key).
          */
         public <Q extends ApiRequest> Builder register(ApiKey key, int min, int max, int acceptFrom,
                 BodyReader<Q> reader, ApiHandler<Q> handler) {

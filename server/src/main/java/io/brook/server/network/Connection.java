@@ -249,7 +249,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             }
         } else {
             try {
-                body = entry.reader.read(buf, version);
+                body = entry.read(buf, version);
             } catch (ProtocolDecodeException e) {
                 releaseFrame(frame, frameSize);
                 closeAfterAnswered("malformed " + entry.key().displayName() + " v" + version + " request: " + e.getMessage());
