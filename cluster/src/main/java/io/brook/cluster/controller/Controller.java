@@ -254,6 +254,48 @@ public final class Controller {
         });
     }
 
+    /**
+     * Moves a partition to the {@code target} replicas, or cancels the move under way when
+     * {@code target} is null ({@link Reassignments}: Kafka's rules, completed at once when the
+     * target adds no replica).
+     */
+    public CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return decide(() -> {
+            MetadataRecord r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                PartitionInfo p = requirePartition(t, partition);
+                return target == null ? Reassignments.cancel(t.id(), partition, p, image.brokers())
+                        : Reassignments.start(t.id(), partition, p, target, image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    /**
+     * A broker being added to a partition by a reassignment has copied its log: it joins the ISR,
+     * and the reassignment completes (new leader, old replicas dropped) once the whole target is in.
+     */
+    public CompletableFuture<Void> replicaCaughtUp(int brokerId, long brokerEpoch, String topic, int partition) {
+        return decide(() -> {
+            requireBroker(brokerId, brokerEpoch);
+            MetadataRecord r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                return Reassignments.caughtUp(t.id(), partition, requirePartition(t, partition), brokerId,
+                        image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    private static PartitionInfo requirePartition(TopicInfo t, int partition) {
+        PartitionInfo p = t.partitions().get(partition);
+        if (p == null) {
+            throw new ControllerException(ControllerError.UNKNOWN_TOPIC_OR_PARTITION, "no partition " + partition
+                    + " of topic '" + t.name() + "'");
+        }
+        return p;
+    }
+
     private record Placement(List<BrokerInfo> live, int start, UUID topicId) {
     }
 
