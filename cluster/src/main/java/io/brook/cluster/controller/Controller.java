@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
+import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -282,6 +283,22 @@ public final class Controller {
                 TopicInfo t = requireTopic(image, topic);
                 return Reassignments.caughtUp(t.id(), partition, requirePartition(t, partition), brokerId,
                         image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    /**
+     * ElectLeaders for one partition ({@link Elections}): the preferred replica, or with
+     * {@code unclean} any live replica of a partition without a leader.
+     */
+    public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return decide(() -> {
+            PartitionChange r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                PartitionInfo p = requirePartition(t, partition);
+                return unclean ? Elections.unclean(t.id(), partition, p, image.brokers())
+                        : Elections.preferred(t.id(), partition, p, image.brokers());
             });
             return append(List.of(r)).thenApply(v -> null);
         });

@@ -14,6 +14,9 @@ public enum ControllerError {
     /** A controller-channel request this controller cannot read (malformed, or of an unknown type). */
     INVALID_REQUEST(42),
     STALE_BROKER_EPOCH(77),
+    PREFERRED_LEADER_NOT_AVAILABLE(80),
+    ELIGIBLE_LEADERS_NOT_AVAILABLE(83),
+    ELECTION_NOT_NEEDED(84),
     /** A cancellation, or a replica's catch-up, for a partition no reassignment is moving. */
     NO_REASSIGNMENT_IN_PROGRESS(85),
     DUPLICATE_BROKER_REGISTRATION(101),

@@ -85,6 +85,14 @@ public interface ClusterMember extends Closeable {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("reassignments"));
     }
 
+    /**
+     * Elects a partition's leader (Kafka's ElectLeaders): the preferred replica, or with
+     * {@code unclean} any live replica of a partition without one.
+     */
+    default CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("elections"));
+    }
+
     /** The quorum as this node sees it, for DescribeQuorum (API 55) and operators. */
     QuorumStatus quorumStatus();
 }

@@ -172,6 +172,19 @@ sealed interface ControllerRequest {
         }
     }
 
+    /** 10: elect a partition's leader, preferred (unclean 0) or unclean (1). */
+    record ElectLeader(String topic, int partition, boolean unclean) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 10;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeInt(partition).writeByte(unclean ? 1 : 0);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -205,6 +218,7 @@ sealed interface ControllerRequest {
                     r.readNullableString("config value"));
             case 7 -> new AllocateProducerIds(r.readInt("broker id"), r.readLong("broker epoch"));
             case 8 -> readAlterReassignment(r);
+            case 10 -> readElectLeader(r);
             case 9 -> new ReplicaCaughtUp(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
                     r.readInt("partition"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
@@ -224,6 +238,16 @@ sealed interface ControllerRequest {
             throw new CorruptMetadataException("target flag " + hasTarget + " is neither 0 nor 1");
         }
         return new AlterReassignment(topic, partition, hasTarget == 1 ? r.readIntList("target replicas") : null);
+    }
+
+    private static ElectLeader readElectLeader(MetadataReader r) {
+        String topic = r.readString("topic name");
+        int partition = r.readInt("partition");
+        byte unclean = r.readByte("election type");
+        if (unclean != 0 && unclean != 1) {
+            throw new CorruptMetadataException("election type " + unclean + " is neither 0 nor 1");
+        }
+        return new ElectLeader(topic, partition, unclean == 1);
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {

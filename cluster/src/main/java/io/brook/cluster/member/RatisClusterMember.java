@@ -258,6 +258,11 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return channel.ask(new ControllerRequest.ElectLeader(topic, partition, unclean), Void.class);
+    }
+
+    @Override
     public CompletableFuture<Void> replicaCaughtUp(String topic, int partition) {
         long epoch = brokerEpoch;
         if (epoch < 0) {

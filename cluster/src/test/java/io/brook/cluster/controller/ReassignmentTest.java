@@ -15,7 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Moving partitions between brokers: the controller's reassignment decisions over a log that applies at once. */
+/** Moving partitions between brokers and electing their leaders: the controller's decisions over a log that applies at once. */
 class ReassignmentTest {
 
     private final MutableClock clock = new MutableClock(1_000_000);
@@ -197,5 +197,35 @@ class ReassignmentTest {
             return copy;
         }));
         assertThat(rebuilt.topics().get(rebuilt.topicId("t")).partitions().get(0)).isEqualTo(partition("t", 0));
+    }
+
+    @Test
+    void aPreferredElectionMovesLeadershipBackToTheFirstReplicaWhenItIsInSync() {
+        topicOn("t", List.of(1, 2));
+        controller.alterPartitionReassignment("t", 0, List.of(2, 1)).join(); // same replicas, 2 preferred
+        assertThat(partition("t", 0).leader()).isEqualTo(1);
+
+        controller.electLeader("t", 0, false).join();
+
+        assertThat(partition("t", 0).leader()).isEqualTo(2);
+        assertThat(errorOf(controller.electLeader("t", 0, false))).isEqualTo(ControllerError.ELECTION_NOT_NEEDED);
+        assertThat(errorOf(controller.electLeader("t", 0, true))).isEqualTo(ControllerError.ELECTION_NOT_NEEDED);
+    }
+
+    @Test
+    void anUncleanElectionPicksALiveReplicaOfALeaderlessPartitionAndNoneWhenAllAreFenced() {
+        topicOn("t", List.of(1));
+        clock.advance(Controller.DEFAULT_SESSION_TIMEOUT_MS + 1);
+        controller.heartbeat(2, epochs[2]).join();
+        controller.heartbeat(3, epochs[3]).join();
+        controller.tick().join();
+        assertThat(partition("t", 0).leader()).isEqualTo(MetadataRecord.NO_LEADER);
+
+        assertThat(errorOf(controller.electLeader("t", 0, false)))
+                .isEqualTo(ControllerError.PREFERRED_LEADER_NOT_AVAILABLE);
+        assertThat(errorOf(controller.electLeader("t", 0, true)))
+                .isEqualTo(ControllerError.ELIGIBLE_LEADERS_NOT_AVAILABLE);
+        assertThat(errorOf(controller.electLeader("t", 1, true)))
+                .isEqualTo(ControllerError.UNKNOWN_TOPIC_OR_PARTITION);
     }
 }
