@@ -44,6 +44,7 @@ import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
 import io.brook.wire.message.AlterClientQuotasRequest;
 import io.brook.wire.message.AlterConfigsRequest;
+import io.brook.wire.message.AlterPartitionReassignmentsRequest;
 import io.brook.wire.message.AlterUserScramCredentialsRequest;
 import io.brook.wire.message.DescribeUserScramCredentialsRequest;
 import io.brook.wire.message.ApiVersionsRequest;
@@ -161,8 +162,10 @@ public final class BrokerApis {
                 .register(ApiKey.ELECT_LEADERS, 0, 2, ElectLeadersRequest::read, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequest::read,
                         new IncrementalAlterConfigsHandler(broker, telemetry, security))
+                .register(ApiKey.ALTER_PARTITION_REASSIGNMENTS, 0, 1, AlterPartitionReassignmentsRequest::read,
+                        new AlterPartitionReassignmentsHandler(broker))
                 .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0, ListPartitionReassignmentsRequest::read,
-                        new ListPartitionReassignmentsHandler())
+                        new ListPartitionReassignmentsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, OffsetDeleteRequest::read, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_QUORUM, 0, 2, DescribeQuorumRequest::read, new DescribeQuorumHandler(broker))
                 .register(ApiKey.UPDATE_FEATURES, 0, 2, UpdateFeaturesRequest::read,
