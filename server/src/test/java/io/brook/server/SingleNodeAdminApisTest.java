@@ -2,19 +2,25 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,9 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * ElectLeaders, ListPartitionReassignments and DescribeQuorum through Kafka's Admin client (what
- * kafka-leader-election.sh, kafka-reassign-partitions.sh --list and kafka-metadata-quorum.sh
- * call): answered as a single-node KRaft cluster would answer them.
+ * ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments and DescribeQuorum through
+ * Kafka's Admin client (what kafka-leader-election.sh, kafka-reassign-partitions.sh and
+ * kafka-metadata-quorum.sh call): answered as a single-node KRaft cluster would answer them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SingleNodeAdminApisTest {
@@ -66,6 +72,26 @@ class SingleNodeAdminApisTest {
         assertThat(admin.listPartitionReassignments().reassignments().get()).isEmpty();
         assertThat(admin.listPartitionReassignments(Set.of(new TopicPartition("orders", 1))).reassignments().get())
                 .isEmpty();
+    }
+
+    @Test
+    void shouldAcceptAMoveToThisNodeAndRefuseOtherBrokersAndCancels() throws Exception {
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        int self = admin.describeCluster().nodes().get().iterator().next().id();
+        admin.alterPartitionReassignments(Map.of(p0, Optional.of(new NewPartitionReassignment(List.of(self)))))
+                .all().get();
+
+        Map<TopicPartition, KafkaFuture<Void>> refused = admin.alterPartitionReassignments(Map.of(
+                p0, Optional.of(new NewPartitionReassignment(List.of(self + 1))),
+                new TopicPartition("orders", 1), Optional.empty(),
+                new TopicPartition("orders", 7), Optional.of(new NewPartitionReassignment(List.of(self))))).values();
+        assertThat(refused.get(p0)).failsWithin(Duration.ofSeconds(10)).withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(InvalidReplicaAssignmentException.class);
+        assertThat(refused.get(new TopicPartition("orders", 1))).failsWithin(Duration.ofSeconds(10))
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(NoReassignmentInProgressException.class);
+        assertThat(refused.get(new TopicPartition("orders", 7))).failsWithin(Duration.ofSeconds(10))
+                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        assertThat(admin.listPartitionReassignments().reassignments().get()).isEmpty();
     }
 
     @Test

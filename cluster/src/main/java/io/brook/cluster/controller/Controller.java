@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
+import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -252,6 +253,64 @@ public final class Controller {
             return append(List.of(new ProducerIds(brokerId, brokerEpoch, block.nextBlockFirstId())))
                     .thenApply(r -> block);
         });
+    }
+
+    /**
+     * Moves a partition to the {@code target} replicas, or cancels the move under way when
+     * {@code target} is null ({@link Reassignments}: Kafka's rules, completed at once when the
+     * target adds no replica).
+     */
+    public CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return decide(() -> {
+            MetadataRecord r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                PartitionInfo p = requirePartition(t, partition);
+                return target == null ? Reassignments.cancel(t.id(), partition, p, image.brokers())
+                        : Reassignments.start(t.id(), partition, p, target, image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    /**
+     * A broker being added to a partition by a reassignment has copied its log: it joins the ISR,
+     * and the reassignment completes (new leader, old replicas dropped) once the whole target is in.
+     */
+    public CompletableFuture<Void> replicaCaughtUp(int brokerId, long brokerEpoch, String topic, int partition) {
+        return decide(() -> {
+            requireBroker(brokerId, brokerEpoch);
+            MetadataRecord r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                return Reassignments.caughtUp(t.id(), partition, requirePartition(t, partition), brokerId,
+                        image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    /**
+     * ElectLeaders for one partition ({@link Elections}): the preferred replica, or with
+     * {@code unclean} any live replica of a partition without a leader.
+     */
+    public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return decide(() -> {
+            PartitionChange r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                PartitionInfo p = requirePartition(t, partition);
+                return unclean ? Elections.unclean(t.id(), partition, p, image.brokers())
+                        : Elections.preferred(t.id(), partition, p, image.brokers());
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    private static PartitionInfo requirePartition(TopicInfo t, int partition) {
+        PartitionInfo p = t.partitions().get(partition);
+        if (p == null) {
+            throw new ControllerException(ControllerError.UNKNOWN_TOPIC_OR_PARTITION, "no partition " + partition
+                    + " of topic '" + t.name() + "'");
+        }
+        return p;
     }
 
     private record Placement(List<BrokerInfo> live, int start, UUID topicId) {

@@ -7,12 +7,18 @@ public enum ControllerError {
     TOPIC_ALREADY_EXISTS(36),
     INVALID_PARTITIONS(37),
     INVALID_REPLICATION_FACTOR(38),
+    INVALID_REPLICA_ASSIGNMENT(39),
     INVALID_CONFIG(40),
     /** The decision could not be committed by this node as controller: retriable elsewhere. */
     NOT_CONTROLLER(41),
     /** A controller-channel request this controller cannot read (malformed, or of an unknown type). */
     INVALID_REQUEST(42),
     STALE_BROKER_EPOCH(77),
+    PREFERRED_LEADER_NOT_AVAILABLE(80),
+    ELIGIBLE_LEADERS_NOT_AVAILABLE(83),
+    ELECTION_NOT_NEEDED(84),
+    /** A cancellation, or a replica's catch-up, for a partition no reassignment is moving. */
+    NO_REASSIGNMENT_IN_PROGRESS(85),
     DUPLICATE_BROKER_REGISTRATION(101),
     BROKER_ID_NOT_REGISTERED(102);
 

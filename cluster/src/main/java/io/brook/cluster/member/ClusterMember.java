@@ -3,6 +3,7 @@ package io.brook.cluster.member;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.MetadataImage;
 import java.io.Closeable;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +68,30 @@ public interface ClusterMember extends Closeable {
 
     /** A block of producer ids that belongs to this broker. */
     CompletableFuture<ProducerIdBlock> allocateProducerIds();
+
+    /**
+     * Moves a partition to the {@code target} replicas (Kafka's AlterPartitionReassignments), or
+     * cancels its move when {@code target} is null. Completes when the controller recorded it.
+     */
+    default CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("reassignments"));
+    }
+
+    /**
+     * Tells the controller that this broker, a replica being added to the partition, has copied
+     * its log: it joins the ISR, and the move completes once every new replica has.
+     */
+    default CompletableFuture<Void> replicaCaughtUp(String topic, int partition) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("reassignments"));
+    }
+
+    /**
+     * Elects a partition's leader (Kafka's ElectLeaders): the preferred replica, or with
+     * {@code unclean} any live replica of a partition without one.
+     */
+    default CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("elections"));
+    }
 
     /** The quorum as this node sees it, for DescribeQuorum (API 55) and operators. */
     QuorumStatus quorumStatus();

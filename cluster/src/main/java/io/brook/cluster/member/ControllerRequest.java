@@ -136,6 +136,55 @@ sealed interface ControllerRequest {
         }
     }
 
+    /**
+     * 8: move a partition to the target replicas, or cancel its move (target null: written as a
+     * flag byte 0, else 1 and the list).
+     */
+    record AlterReassignment(String topic, int partition, List<Integer> target) implements ControllerRequest {
+        public AlterReassignment {
+            target = target == null ? null : List.copyOf(target);
+        }
+
+        @Override
+        public byte type() {
+            return 8;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeInt(partition).writeByte(target == null ? 0 : 1);
+            if (target != null) {
+                w.writeIntList(target);
+            }
+        }
+    }
+
+    /** 9: a broker being added to a partition has copied its log. */
+    record ReplicaCaughtUp(int brokerId, long brokerEpoch, String topic, int partition) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 9;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch).writeNullableString(topic).writeInt(partition);
+        }
+    }
+
+    /** 10: elect a partition's leader, preferred (unclean 0) or unclean (1). */
+    record ElectLeader(String topic, int partition, boolean unclean) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 10;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeInt(partition).writeByte(unclean ? 1 : 0);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -168,6 +217,10 @@ sealed interface ControllerRequest {
             case 6 -> new AlterTopicConfig(r.readString("topic name"), r.readString("config key"),
                     r.readNullableString("config value"));
             case 7 -> new AllocateProducerIds(r.readInt("broker id"), r.readLong("broker epoch"));
+            case 8 -> readAlterReassignment(r);
+            case 10 -> readElectLeader(r);
+            case 9 -> new ReplicaCaughtUp(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
+                    r.readInt("partition"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -175,6 +228,26 @@ sealed interface ControllerRequest {
                     + " bytes left over");
         }
         return request;
+    }
+
+    private static AlterReassignment readAlterReassignment(MetadataReader r) {
+        String topic = r.readString("topic name");
+        int partition = r.readInt("partition");
+        byte hasTarget = r.readByte("target flag");
+        if (hasTarget != 0 && hasTarget != 1) {
+            throw new CorruptMetadataException("target flag " + hasTarget + " is neither 0 nor 1");
+        }
+        return new AlterReassignment(topic, partition, hasTarget == 1 ? r.readIntList("target replicas") : null);
+    }
+
+    private static ElectLeader readElectLeader(MetadataReader r) {
+        String topic = r.readString("topic name");
+        int partition = r.readInt("partition");
+        byte unclean = r.readByte("election type");
+        if (unclean != 0 && unclean != 1) {
+            throw new CorruptMetadataException("election type " + unclean + " is neither 0 nor 1");
+        }
+        return new ElectLeader(topic, partition, unclean == 1);
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {

@@ -135,6 +135,12 @@ final class ControllerService {
             return c.alterTopicConfig(a.topic(), a.key(), a.value());
         } else if (request instanceof ControllerRequest.AllocateProducerIds a) {
             return c.allocateProducerIds(a.brokerId(), a.brokerEpoch());
+        } else if (request instanceof ControllerRequest.AlterReassignment a) {
+            return c.alterPartitionReassignment(a.topic(), a.partition(), a.target());
+        } else if (request instanceof ControllerRequest.ReplicaCaughtUp u) {
+            return c.replicaCaughtUp(u.brokerId(), u.brokerEpoch(), u.topic(), u.partition());
+        } else if (request instanceof ControllerRequest.ElectLeader l) {
+            return c.electLeader(l.topic(), l.partition(), l.unclean());
         }
         throw new IllegalStateException("no decision for " + request);
     }

@@ -253,6 +253,26 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return channel.ask(new ControllerRequest.AlterReassignment(topic, partition, target), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return channel.ask(new ControllerRequest.ElectLeader(topic, partition, unclean), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> replicaCaughtUp(String topic, int partition) {
+        long epoch = brokerEpoch;
+        if (epoch < 0) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
+                    "broker " + config.nodeId() + " is not registered yet"));
+        }
+        return channel.ask(new ControllerRequest.ReplicaCaughtUp(config.nodeId(), epoch, topic, partition), Void.class);
+    }
+
+    @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
         long epoch = brokerEpoch;
         if (epoch < 0) {

@@ -4,6 +4,7 @@ import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
+import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -33,6 +34,7 @@ import java.util.List;
  * RemoveTopic      topic id uuid
  * Config           resource type u8, resource name string, key string, value string?
  * ProducerIds      broker id i32, broker epoch i64, next producer id i64
+ * PartitionReassignment topic id uuid, partition i32, replicas, isr, leader i32, adding, removing
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -124,6 +126,9 @@ public final class MetadataCodec {
                     .writeNullableString(r.value());
         } else if (record instanceof ProducerIds r) {
             w.writeInt(r.brokerId()).writeLong(r.brokerEpoch()).writeLong(r.nextProducerId());
+        } else if (record instanceof PartitionReassignment r) {
+            w.writeUuid(r.topicId()).writeInt(r.partition()).writeIntList(r.replicas()).writeIntList(r.isr())
+                    .writeInt(r.leader()).writeIntList(r.addingReplicas()).writeIntList(r.removingReplicas());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -148,6 +153,9 @@ public final class MetadataCodec {
                     r.readString("config key"), r.readNullableString("config value"));
             case MetadataRecord.PRODUCER_IDS -> new ProducerIds(r.readInt("broker id"), r.readLong("broker epoch"),
                     r.readLong("next producer id"));
+            case MetadataRecord.PARTITION_REASSIGNMENT -> new PartitionReassignment(r.readUuid("topic id"),
+                    r.readInt("partition"), r.readIntList("replicas"), r.readIntList("isr"), r.readInt("leader"),
+                    r.readIntList("adding replicas"), r.readIntList("removing replicas"));
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }

@@ -4,6 +4,7 @@ import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
+import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -93,6 +94,8 @@ public final class MetadataImage {
             createPartition(r);
         } else if (record instanceof PartitionChange r) {
             changePartition(r);
+        } else if (record instanceof PartitionReassignment r) {
+            reassignPartition(r);
         } else if (record instanceof RemoveTopic r) {
             TopicInfo t = topics.get(r.topicId());
             if (t == null) {
@@ -234,6 +237,25 @@ public final class MetadataImage {
         t.put(r.partition(), p.change(r.leader(), r.isr()));
     }
 
+    private void reassignPartition(PartitionReassignment r) {
+        TopicInfo t = requireTopic(r.topicId());
+        PartitionInfo p = t.partitions().get(r.partition());
+        if (p == null) {
+            throw new RejectedRecordException("no partition " + r.partition() + " of topic " + t.name());
+        }
+        checkReplicas(r.replicas(), "replicas");
+        checkLeaderAndIsr(r.replicas(), r.leader(), r.isr());
+        if (!r.replicas().containsAll(r.addingReplicas()) || !r.replicas().containsAll(r.removingReplicas())
+                || r.addingReplicas().stream().anyMatch(r.removingReplicas()::contains)
+                || new HashSet<>(r.addingReplicas()).size() != r.addingReplicas().size()
+                || new HashSet<>(r.removingReplicas()).size() != r.removingReplicas().size()
+                || r.removingReplicas().size() == r.replicas().size()) {
+            throw new RejectedRecordException("adding " + r.addingReplicas() + " and removing " + r.removingReplicas()
+                    + " must be distinct members of the replicas " + r.replicas());
+        }
+        t.put(r.partition(), p.reassign(r.replicas(), r.isr(), r.leader(), r.addingReplicas(), r.removingReplicas()));
+    }
+
     private static void checkReplicas(List<Integer> replicas, String what) {
         if (replicas.isEmpty()) {
             throw new RejectedRecordException("no " + what);
@@ -330,8 +352,16 @@ public final class MetadataImage {
             out.add(new Topic(t.name(), t.id()));
             for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
                 PartitionInfo p = e.getValue();
-                out.add(new Partition(t.id(), e.getKey(), p.replicas(), p.isr(), p.leader(), p.leaderEpoch(),
-                        p.partitionEpoch()));
+                if (p.reassigning()) {
+                    // the reassignment record bumps the partition epoch (and keeps the leader): start one below
+                    out.add(new Partition(t.id(), e.getKey(), p.replicas(), p.isr(), p.leader(), p.leaderEpoch(),
+                            p.partitionEpoch() - 1));
+                    out.add(new PartitionReassignment(t.id(), e.getKey(), p.replicas(), p.isr(), p.leader(),
+                            p.addingReplicas(), p.removingReplicas()));
+                } else {
+                    out.add(new Partition(t.id(), e.getKey(), p.replicas(), p.isr(), p.leader(), p.leaderEpoch(),
+                            p.partitionEpoch()));
+                }
             }
         }
         for (Map.Entry<ConfigResource, TreeMap<String, String>> e : configs.entrySet()) {

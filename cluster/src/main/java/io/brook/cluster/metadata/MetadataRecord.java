@@ -24,6 +24,7 @@ public sealed interface MetadataRecord {
     byte REMOVE_TOPIC = 8;
     byte CONFIG = 9;
     byte PRODUCER_IDS = 10;
+    byte PARTITION_REASSIGNMENT = 11;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -144,6 +145,29 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return PRODUCER_IDS;
+        }
+    }
+
+    /**
+     * A step of a partition's reassignment (start, completion or cancellation): its replicas,
+     * ISR, leader and the replicas being added and removed are replaced; the image bumps its
+     * epochs as {@link PartitionChange} does. Empty adding and removing lists mean no reassignment
+     * is under way.
+     */
+    record PartitionReassignment(UUID topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader,
+                                 List<Integer> addingReplicas, List<Integer> removingReplicas)
+            implements MetadataRecord {
+        public PartitionReassignment {
+            Objects.requireNonNull(topicId, "topicId");
+            replicas = List.copyOf(replicas);
+            isr = List.copyOf(isr);
+            addingReplicas = List.copyOf(addingReplicas);
+            removingReplicas = List.copyOf(removingReplicas);
+        }
+
+        @Override
+        public byte type() {
+            return PARTITION_REASSIGNMENT;
         }
     }
 }

@@ -27,7 +27,12 @@ class ControllerChannelCodecTest {
             new ControllerRequest.DeleteTopic("t"),
             new ControllerRequest.AlterTopicConfig("t", "retention.ms", "5"),
             new ControllerRequest.AlterTopicConfig("t", "retention.ms", null),
-            new ControllerRequest.AllocateProducerIds(7, 42));
+            new ControllerRequest.AllocateProducerIds(7, 42),
+            new ControllerRequest.AlterReassignment("t", 2, List.of(3, 1)),
+            new ControllerRequest.AlterReassignment("t", 2, null),
+            new ControllerRequest.ReplicaCaughtUp(7, 42, "t", 2),
+            new ControllerRequest.ElectLeader("t", 2, true),
+            new ControllerRequest.ElectLeader("t", 2, false));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),

@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
+import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -36,14 +37,15 @@ class MetadataCodecTest {
             new Config(MetadataRecord.RESOURCE_TOPIC, "orders", "retention.ms", "1000"),
             new Config(MetadataRecord.RESOURCE_BROKER, "1", "log.retention.ms", null),
             new RemoveTopic(TOPIC_ID),
-            new ProducerIds(1, 3L, 2000L));
+            new ProducerIds(1, 3L, 2000L),
+            new PartitionReassignment(TOPIC_ID, 0, List.of(4, 1), List.of(1), 1, List.of(4), List.of(1)));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(10);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(11);
     }
 
     @Test

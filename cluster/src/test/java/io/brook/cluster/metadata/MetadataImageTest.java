@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
+import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
@@ -198,7 +199,7 @@ class MetadataImageTest {
             long epoch = 1 + random.nextInt(3);
             UUID topic = new UUID(0, 1 + random.nextInt(6));
             int partition = random.nextInt(4);
-            switch (random.nextInt(10)) {
+            switch (random.nextInt(11)) {
                 case 0 -> out.add(register(broker, epoch, random.nextBoolean() ? "r" + broker % 2 : null));
                 case 1 -> out.add(random.nextInt(4) == 0 ? new UnregisterBroker(broker, epoch) : new FenceBroker(broker, epoch));
                 case 2 -> out.add(new UnfenceBroker(broker, epoch));
@@ -211,6 +212,14 @@ class MetadataImageTest {
                 case 6 -> {
                     List<Integer> isr = randomBrokers(random);
                     out.add(new PartitionChange(topic, partition, random.nextBoolean() ? isr.get(0) : -1, isr));
+                }
+                case 10 -> {
+                    List<Integer> replicas = randomBrokers(random);
+                    List<Integer> isr = replicas.subList(0, 1 + random.nextInt(replicas.size()));
+                    List<Integer> adding = replicas.subList(isr.size(), replicas.size());
+                    List<Integer> removing = random.nextBoolean() || adding.isEmpty() ? List.of() : isr.subList(0, 1);
+                    out.add(new PartitionReassignment(topic, partition, replicas, isr, isr.get(0), adding,
+                            random.nextInt(3) == 0 ? List.of(99) : removing));
                 }
                 case 7 -> out.add(new RemoveTopic(topic));
                 case 8 -> out.add(new Config(random.nextBoolean() ? MetadataRecord.RESOURCE_TOPIC : MetadataRecord.RESOURCE_BROKER,

@@ -110,8 +110,10 @@ public final class BrokerApis {
                 .register(ApiKey.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1,
                         new IncrementalAlterConfigsHandler(broker, telemetry, security))
+                .register(ApiKey.ALTER_PARTITION_REASSIGNMENTS, 0, 1,
+                        new AlterPartitionReassignmentsHandler(broker))
                 .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0,
-                        new ListPartitionReassignmentsHandler())
+                        new ListPartitionReassignmentsHandler(broker))
                 .register(ApiKey.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(broker))
                 .register(ApiKey.DESCRIBE_QUORUM, 0, 2, new DescribeQuorumHandler(broker))
                 .register(ApiKey.UPDATE_FEATURES, 0, 2,

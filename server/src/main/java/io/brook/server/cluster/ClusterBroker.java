@@ -346,6 +346,21 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public List<Reassignment> reassignments() {
+        return view.reassignments;
+    }
+
+    @Override
+    public CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return decided(member.alterPartitionReassignment(topic, partition, target));
+    }
+
+    @Override
+    public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return decided(member.electLeader(topic, partition, unclean));
+    }
+
+    @Override
     public void close() {
         closed = true;
         thread.shutdownNow();

@@ -7,9 +7,11 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.PartitionInfo;
 import io.brook.cluster.metadata.TopicInfo;
 import io.brook.server.node.ClusterView.PartitionState;
+import io.brook.server.node.ClusterView.Reassignment;
 import io.brook.server.node.ClusterView.TopicState;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,21 +27,24 @@ import java.util.UUID;
  */
 final class ImageView {
 
-    static final ImageView EMPTY = new ImageView(-1, Map.of(), Map.of(), Map.of(), -1);
+    static final ImageView EMPTY = new ImageView(-1, Map.of(), Map.of(), Map.of(), -1, List.of());
 
     final long appliedIndex;
     final Map<Integer, BrokerInfo> brokers;
     final Map<String, TopicState> topicsByName;
     final Map<UUID, TopicState> topicsById;
     final int nodeId;
+    /** The partitions being moved, by topic name and partition. */
+    final List<Reassignment> reassignments;
 
     private ImageView(long appliedIndex, Map<Integer, BrokerInfo> brokers, Map<String, TopicState> topicsByName,
-            Map<UUID, TopicState> topicsById, int nodeId) {
+            Map<UUID, TopicState> topicsById, int nodeId, List<Reassignment> reassignments) {
         this.appliedIndex = appliedIndex;
         this.brokers = brokers;
         this.topicsByName = topicsByName;
         this.topicsById = topicsById;
         this.nodeId = nodeId;
+        this.reassignments = reassignments;
     }
 
     /** Copies {@code image} (read under the state machine's lock) as of {@code appliedIndex}. */
@@ -47,10 +52,15 @@ final class ImageView {
         Map<Integer, BrokerInfo> brokers = new TreeMap<>(image.brokers());
         Map<String, TopicState> byName = new TreeMap<>();
         Map<UUID, TopicState> byId = new TreeMap<>();
+        List<Reassignment> moving = new ArrayList<>();
         for (TopicInfo t : image.topics().values()) {
             List<PartitionState> parts = new ArrayList<>(t.partitions().size());
             for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
                 PartitionInfo p = e.getValue();
+                if (p.reassigning()) {
+                    moving.add(new Reassignment(t.name(), e.getKey(), p.replicas(), p.addingReplicas(),
+                            p.removingReplicas()));
+                }
                 List<Integer> offline = new ArrayList<>();
                 for (int r : p.replicas()) {
                     BrokerInfo b = brokers.get(r);
@@ -68,7 +78,12 @@ final class ImageView {
             byId.put(t.id(), ts);
         }
         return new ImageView(appliedIndex, Collections.unmodifiableMap(brokers), Collections.unmodifiableMap(byName),
-                Collections.unmodifiableMap(byId), nodeId);
+                Collections.unmodifiableMap(byId), nodeId, sorted(moving));
+    }
+
+    private static List<Reassignment> sorted(List<Reassignment> moving) {
+        moving.sort(Comparator.comparing(Reassignment::topic).thenComparingInt(Reassignment::partition));
+        return List.copyOf(moving);
     }
 
     /** A partition's state, or null when there is no such topic or partition. */

@@ -1,5 +1,6 @@
 package io.brook.server.node;
 
+import io.brook.wire.protocol.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,6 +33,14 @@ public interface ClusterView extends PartitionLeadership {
 
     /** A topic: name, id, its partitions in order, its config overrides. */
     record TopicState(String name, UUID id, List<PartitionState> partitions, Map<String, String> configs) {
+    }
+
+    /**
+     * A partition being moved (docs/cluster.md, "Moving partitions"): its replicas (the target
+     * followed by those being removed), the replicas being added and those being removed.
+     */
+    record Reassignment(String topic, int partition, List<Integer> replicas, List<Integer> adding,
+                        List<Integer> removing) {
     }
 
     /** The controller's node id, -1 while none is known. */
@@ -68,4 +77,29 @@ public interface ClusterView extends PartitionLeadership {
 
     /** Sets ({@code value} non-null) or removes a topic config through the controller. */
     CompletableFuture<Void> alterTopicConfig(String topic, String key, String value);
+
+    /** The partitions being moved, by topic and partition. */
+    default List<Reassignment> reassignments() {
+        return List.of();
+    }
+
+    /**
+     * Moves a partition to the {@code target} replicas through the controller, or cancels its move
+     * when {@code target} is null.
+     */
+    default CompletableFuture<Void> alterPartitionReassignment(String topic, int partition, List<Integer> target) {
+        return CompletableFuture.failedFuture(new ClusterAdminException(
+                Errors.UNSUPPORTED_VERSION, "This cluster view cannot move partitions."));
+    }
+
+    /**
+     * Elects a partition's leader through the controller (ElectLeaders): the preferred replica,
+     * or with {@code unclean} any live replica of a partition without a leader. Fails with
+     * ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE or ELIGIBLE_LEADERS_NOT_AVAILABLE as
+     * Kafka's controller does.
+     */
+    default CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
+        return CompletableFuture.failedFuture(new ClusterAdminException(
+                Errors.UNSUPPORTED_VERSION, "This cluster view cannot elect leaders."));
+    }
 }

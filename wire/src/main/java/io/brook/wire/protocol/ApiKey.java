@@ -47,6 +47,7 @@ public enum ApiKey {
     DELETE_GROUPS(42, "DeleteGroups", 0, 3, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
+    ALTER_PARTITION_REASSIGNMENTS(45, "AlterPartitionReassignments", 0, 1, 0),
     LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, -1),
     DESCRIBE_CLIENT_QUOTAS(48, "DescribeClientQuotas", 0, 1, 1),

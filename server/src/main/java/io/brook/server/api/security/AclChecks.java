@@ -98,7 +98,7 @@ import java.util.function.BiFunction;
  * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
- * UpdateFeatures, ElectLeaders   ALTER cluster      DescribeQuorum  DESCRIBE cluster
+ * UpdateFeatures, ElectLeaders, AlterPartitionReassignments   ALTER cluster      DescribeQuorum  DESCRIBE cluster
  * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
  * AddOffsetsToTxn       WRITE transactional id, READ group
  * EndTxn                WRITE transactional id
@@ -280,6 +280,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case UPDATE_FEATURES, ELECT_LEADERS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case ALTER_PARTITION_REASSIGNMENTS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case DESCRIBE_QUORUM -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);

@@ -1,0 +1,105 @@
+package io.brook.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kafka-reassign-partitions.sh} against three Brook processes ({@link ProcessCluster}, the
+ * example of docs/cluster.md): {@code --execute} records a move of a partition to another node,
+ * {@code --list} and {@code --verify} show it under way (Brook does not copy partitions between
+ * nodes yet, so the move stays under way and the old leader keeps serving), {@code --cancel}
+ * returns the partition to its original node. Skipped against an external cluster.
+ *
+ * <p>The tool's clean-up after a cancel or a completed move deletes the replication throttles
+ * ({@code leader.replication.throttled.rate} and the like), broker and topic configs Brook does
+ * not know yet, which it refuses: the test passes {@code --preserve-throttles}, which skips it.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ClusterReassignCompatTest {
+
+    private static final String REASSIGN = org.apache.kafka.tools.reassign.ReassignPartitionsCommand.class.getName();
+
+    private static ProcessCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        String external = System.getProperty("bootstrap.servers");
+        Assumptions.assumeTrue(external == null || external.isBlank(),
+                "starts Brook nodes of its own: nothing to run against an external cluster");
+        cluster = ProcessCluster.start("reassign", 3, ThreeNodeClusterCompatTest.OVERRIDES);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static CliToolsCompatTest.Run reassign(String... args) throws Exception {
+        String[] all = new String[args.length + 2];
+        all[0] = "--bootstrap-server";
+        all[1] = cluster.bootstrapServers();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return CliToolsCompatTest.tool(REASSIGN, all);
+    }
+
+    @Test
+    void executeListVerifyAndCancelAMove() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(60));
+        String topic = Groups.unique("moved");
+        int old;
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            old = Groups.awaitTopic(admin, topic, 1).partitions().get(0).leader().id();
+        }
+        int target = old % 3 + 1;
+        Path plan = dir.resolve("plan.json");
+        Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"" + topic + "\",\"partition\":0,"
+                + "\"replicas\":[" + target + "]}]}", StandardCharsets.UTF_8);
+
+        CliToolsCompatTest.Run execute = reassign("--execute", "--reassignment-json-file", plan.toString());
+        assertThat(execute.exit()).as(execute.output()).isZero();
+        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0");
+
+        CliToolsCompatTest.Run list = reassign("--list");
+        assertThat(list.exit()).as(list.output()).isZero();
+        assertThat(list.output()).contains(topic + "-0: replicas: " + target + "," + old + ". adding: " + target
+                + ". removing: " + old + ".");
+        CliToolsCompatTest.Run verify = reassign("--verify", "--reassignment-json-file", plan.toString());
+        assertThat(verify.output()).contains("Reassignment of partition " + topic + "-0 is still in progress.");
+        List<String> written = Groups.produce(cluster.bootstrapServers(), topic, 1, 5);
+        assertThat(Groups.readValues(cluster.bootstrapServers(), topic, 1, false)).containsExactlyElementsOf(written);
+
+        // --preserve-throttles: without it the tool then deletes the replication throttles
+        // (leader.replication.throttled.rate, ...), broker configs Brook does not know yet
+        CliToolsCompatTest.Run cancel = reassign("--cancel", "--preserve-throttles", "--reassignment-json-file",
+                plan.toString());
+        assertThat(cancel.exit()).as(cancel.output()).isZero();
+        assertThat(cancel.output()).contains("Successfully cancelled partition reassignment for: " + topic + "-0");
+        CliToolsCompatTest.Run none = reassign("--list");
+        assertThat(none.output()).contains("No partition reassignments found.");
+        CliToolsCompatTest.Run after = reassign("--verify", "--preserve-throttles", "--reassignment-json-file",
+                plan.toString());
+        assertThat(after.exit()).as(after.output()).isZero();
+        assertThat(after.output()).contains("There is no active reassignment of partition " + topic + "-0, but replica"
+                + " set is " + old + " rather than " + target + ".");
+    }
+}
