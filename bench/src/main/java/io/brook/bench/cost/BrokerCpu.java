@@ -5,13 +5,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The CPU time and allocated bytes of every Java thread of this JVM except the load generator's
- * (the thread that reads a {@link Sample}): with the brokers embedded in the same JVM, that is
- * the brokers' own work (event loops, group commit, schedulers), counted per thread by the kernel
- * ({@code CLOCK_THREAD_CPUTIME_ID}: user and system time, nanoseconds), so other processes on
- * the machine change it far less than they change wall-clock throughput. Neither GC nor JIT
- * threads are Java threads: {@link Sample#processCpuNanos} adds them back (the process's CPU
- * less the load generator's), a coarser figure that includes what allocation costs.
+ * The CPU time and allocated bytes of one embedded broker's threads: those of a thread group
+ * the broker was started in (its threads, and the threads they start, inherit the group). The
+ * kernel counts each thread's CPU ({@code CLOCK_THREAD_CPUTIME_ID}: user and system time, in
+ * nanoseconds), so other processes on the machine change it far less than they change wall-clock
+ * throughput. Neither GC nor JIT threads are Java threads: {@link Sample#processCpuNanos} adds
+ * them back (the whole process's CPU less the sampling thread's, other brokers included), a
+ * coarser figure that includes what allocation costs.
  *
  * <p>A thread that starts between two samples counts from zero; one that ends between them
  * loses what it used in that interval (the brokers' threads live as long as the brokers).
@@ -31,10 +31,15 @@ final class BrokerCpu {
         threads.setThreadAllocatedMemoryEnabled(true);
     }
 
-    /** The counters now, taken on (and excluding) the calling thread. */
-    Sample sample() {
+    /** The counters of the threads of {@code group} now, and the process's CPU less the calling thread's. */
+    Sample sample(ThreadGroup group) {
         long self = Thread.currentThread().getId();
-        long[] ids = threads.getAllThreadIds();
+        Thread[] members = new Thread[group.activeCount() + 16];
+        int count = group.enumerate(members, true);
+        long[] ids = new long[count];
+        for (int i = 0; i < count; i++) {
+            ids[i] = members[i].getId();
+        }
         long[] cpu = threads.getThreadCpuTime(ids);
         long[] allocated = threads.getThreadAllocatedBytes(ids);
         Map<Long, long[]> perThread = new HashMap<>(ids.length * 2);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -20,8 +21,9 @@ import java.util.stream.Stream;
  * production; off: the handlers' meters, the request metrics and the flush timings record
  * nothing), take turns answering the same requests over one connection each, in many short rounds
  * ordered on, off, off, on, on, off... so that each adjacent pair of rounds meets the same machine.
- * Each round measures the brokers' CPU time per request ({@link BrokerCpu}: per-thread CPU, which
- * other processes on the machine distort little), the process's (adding GC and JIT), requests per
+ * Each round measures the broker's CPU time per request ({@link BrokerCpu}: the CPU of its threads,
+ * which other processes on the machine distort little), the process's (adding GC and JIT, and the
+ * idle broker's), requests per
  * second (wall clock: on a shared machine, noise) and bytes allocated per request. A workload's
  * cost is the median over the pairs of on ÷ off, with a 95 % bootstrap interval
  * ({@link PairedRatios}).
@@ -30,10 +32,12 @@ import java.util.stream.Stream;
  * 10 records of 100 B, each with acks=1 and acks=all (durable: answered after the fsync), and Fetch
  * of 64 KiB and of 1 MiB from the start of a partition.
  *
- * <pre>bench/run --metrics-cost [--quick] [--pairs N] [--round-ms N] [--warmup-ms N] [--only TEXT] [--out FILE]</pre>
+ * <pre>bench/run --metrics-cost [--quick] [--calibrate] [--pairs N] [--round-ms N] [--warmup-ms N] [--only TEXT] [--out FILE]</pre>
  *
  * Default: 40 pairs of 500 ms rounds per workload after 5 s of warm-up (10 s for the first):
  * about 5 minutes. {@code --quick}: 3 pairs of 50 ms, a check that it runs, nothing more.
+ * {@code --calibrate}: both brokers record, so that every difference the run reports is the
+ * harness's own (two brokers' directories, ports, threads): an A/A test of its resolution.
  *
  * <p>What "off" still does: the request's timestamps ({@code System.nanoTime()} at receipt,
  * handling and answer) are read either way, as the network layer reads them for its own use;
@@ -87,12 +91,11 @@ public final class MetricsCost {
         StringBuilder report = new StringBuilder();
         String loadBefore = loadAverage();
         Instant started = Instant.now();
-        try (Brook on = start(dir.resolve("on"), true); Brook off = start(dir.resolve("off"), false);
-                RawConnection onConnection = new RawConnection(on.bootstrapServers());
-                RawConnection offConnection = new RawConnection(off.bootstrapServers())) {
-            prefill(onConnection);
-            prefill(offConnection);
-            double idleMsPerS = idleCpuMsPerSecond();
+        try (Side on = Side.start(dir.resolve("on"), "on", true);
+                Side off = Side.start(dir.resolve("off"), "off", options.calibrate)) {
+            prefill(on.connection);
+            prefill(off.connection);
+            double[] idleMsPerS = idleCpuMsPerSecond(on, off);
             List<String> rows = new ArrayList<>();
             boolean first = true;
             for (CostWorkload w : workloads()) {
@@ -102,7 +105,7 @@ public final class MetricsCost {
                 progress.printf("metrics-cost: %s%n", w.name);
                 long warmup = first ? options.warmupMillis * 2 : options.warmupMillis;
                 first = false;
-                rows.add(measure(w, onConnection, offConnection, warmup));
+                rows.add(measure(w, on, off, warmup));
             }
             header(report, started, loadBefore, idleMsPerS);
             rows.forEach(report::append);
@@ -114,17 +117,55 @@ public final class MetricsCost {
         return report.toString();
     }
 
-    private static Brook start(Path dataDir, boolean recording) {
-        Brook b = Brook.builder().port(0).dataDir(dataDir).metricsRecording(recording)
-                // several GB go through the produce workloads: keep a few segments per partition
-                .config("log.segment.bytes", Integer.toString(16 << 20))
-                .config("log.retention.bytes", Integer.toString(48 << 20))
-                .config("log.retention.check.interval.ms", "1000")
-                .start();
-        b.createTopic(BATCHES_TOPIC, 8);
-        b.createTopic(SMALL_TOPIC, 1);
-        b.createTopic(FETCH_TOPIC, 1);
-        return b;
+    /** One broker, the thread group its threads belong to, and the connection that loads it. */
+    private record Side(Brook brook, ThreadGroup threads, RawConnection connection) implements AutoCloseable {
+
+        /** Starts a broker on a thread of a new group, so that the broker's threads are told apart from the other's. */
+        static Side start(Path dataDir, String name, boolean recording) throws Exception {
+            ThreadGroup group = new ThreadGroup("brook-metrics-" + name);
+            AtomicReference<Brook> started = new AtomicReference<>();
+            AtomicReference<RuntimeException> failed = new AtomicReference<>();
+            Thread starter = new Thread(group, () -> {
+                try {
+                    Brook b = Brook.builder().port(0).dataDir(dataDir).metricsRecording(recording)
+                            // several GB go through the produce workloads: keep a few segments per partition
+                            .config("log.segment.bytes", Integer.toString(16 << 20))
+                            .config("log.retention.bytes", Integer.toString(48 << 20))
+                            .config("log.retention.check.interval.ms", "1000")
+                            .start();
+                    started.set(b);
+                    b.createTopic(BATCHES_TOPIC, 8);
+                    b.createTopic(SMALL_TOPIC, 1);
+                    b.createTopic(FETCH_TOPIC, 1);
+                } catch (RuntimeException e) {
+                    failed.set(e);
+                }
+            }, "brook-metrics-" + name + "-start");
+            starter.start();
+            starter.join();
+            if (failed.get() != null) {
+                if (started.get() != null) {
+                    started.get().close();
+                }
+                throw failed.get();
+            }
+            Brook b = started.get();
+            try {
+                return new Side(b, group, new RawConnection(b.bootstrapServers()));
+            } catch (IOException e) {
+                b.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                connection.close();
+            } finally {
+                brook.close();
+            }
+        }
     }
 
     private static void prefill(RawConnection c) throws IOException {
@@ -135,16 +176,19 @@ public final class MetricsCost {
         }
     }
 
-    /** Both brokers' CPU over a second with no requests: what each round carries besides its own. */
-    private double idleCpuMsPerSecond() throws InterruptedException {
-        BrokerCpu.Sample before = cpu.sample();
+    /** Each broker's CPU over a second with no requests: what its rounds carry besides their requests. */
+    private double[] idleCpuMsPerSecond(Side on, Side off) throws InterruptedException {
+        BrokerCpu.Sample onBefore = cpu.sample(on.threads);
+        BrokerCpu.Sample offBefore = cpu.sample(off.threads);
         long t0 = System.nanoTime();
         Thread.sleep(1000);
-        BrokerCpu.Sample after = cpu.sample();
-        return after.cpuNanosSince(before) / 1e6 / ((System.nanoTime() - t0) / 1e9);
+        BrokerCpu.Sample onAfter = cpu.sample(on.threads);
+        BrokerCpu.Sample offAfter = cpu.sample(off.threads);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new double[] {onAfter.cpuNanosSince(onBefore) / 1e6 / seconds, offAfter.cpuNanosSince(offBefore) / 1e6 / seconds};
     }
 
-    private String measure(CostWorkload w, RawConnection on, RawConnection off, long warmupMillis)
+    private String measure(CostWorkload w, Side on, Side off, long warmupMillis)
             throws IOException {
         long roundNanos = options.roundMillis * 1_000_000L;
         long warmupEnd = System.nanoTime() + warmupMillis * 1_000_000L;
@@ -168,8 +212,9 @@ public final class MetricsCost {
         return row(w, ons, offs);
     }
 
-    private Round round(CostWorkload w, RawConnection c, long nanos) throws IOException {
-        BrokerCpu.Sample before = cpu.sample();
+    private Round round(CostWorkload w, Side side, long nanos) throws IOException {
+        RawConnection c = side.connection;
+        BrokerCpu.Sample before = cpu.sample(side.threads);
         long t0 = System.nanoTime();
         long requests = 0;
         long elapsed;
@@ -178,7 +223,7 @@ public final class MetricsCost {
             requests++;
             elapsed = System.nanoTime() - t0;
         } while (elapsed < nanos);
-        BrokerCpu.Sample after = cpu.sample();
+        BrokerCpu.Sample after = cpu.sample(side.threads);
         long fetched = c.check(w.key, w.version);
         if (w.key == org.apache.kafka.common.protocol.ApiKeys.FETCH && fetched == 0) {
             throw new IllegalStateException(w.name + ": the fetch returned no records");
@@ -235,14 +280,18 @@ public final class MetricsCost {
         return v;
     }
 
-    private void header(StringBuilder r, Instant started, String loadBefore, double idleMsPerS) {
+    private void header(StringBuilder r, Instant started, String loadBefore, double[] idleMsPerS) {
         r.append(String.format(Locale.ROOT, "Metrics cost, %s, commit %s: %d pairs of %d ms rounds per workload, "
                         + "%d cores, Java %s, load average %s at the start.%n",
                 started.truncatedTo(ChronoUnit.SECONDS), options.commit, options.pairs, options.roundMillis,
                 Runtime.getRuntime().availableProcessors(), Runtime.version(), loadBefore));
-        r.append(String.format(Locale.ROOT, "Both brokers idle: %.2f ms of CPU per second.%n%n", idleMsPerS));
-        r.append("Recording on ÷ off: median of the pairs (95 % interval). Broker CPU: the brokers' threads; "
-                + "process CPU: adds GC and JIT.\n\n");
+        if (options.calibrate) {
+            r.append("Calibration: both brokers record metrics (\"off\" is a second recording broker).\n");
+        }
+        r.append(String.format(Locale.ROOT, "Idle brokers' CPU: %.2f ms per second (on), %.2f (off).%n%n",
+                idleMsPerS[0], idleMsPerS[1]));
+        r.append("Recording on ÷ off: median of the pairs (95 % interval). Broker CPU: the threads of the broker "
+                + "answering; process CPU: the whole JVM's (GC, JIT and the idle broker too) less the load generator's.\n\n");
         r.append("| workload | pairs | broker CPU µs/request, off | on | broker CPU cost | process CPU cost "
                 + "| requests/s, off | on | throughput change | allocated B/request, off | on |\n");
         r.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -262,7 +311,8 @@ public final class MetricsCost {
     }
 
     /** The command line. */
-    record Options(int pairs, long roundMillis, long warmupMillis, String only, Path out, String commit) {
+    record Options(int pairs, long roundMillis, long warmupMillis, String only, Path out, String commit,
+            boolean calibrate) {
         static Options parse(String... args) {
             int pairs = 40;
             long roundMillis = 500;
@@ -270,6 +320,7 @@ public final class MetricsCost {
             String only = null;
             Path out = null;
             String commit = "unknown";
+            boolean calibrate = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--quick" -> {
@@ -283,14 +334,15 @@ public final class MetricsCost {
                     case "--only" -> only = args[++i];
                     case "--out" -> out = Path.of(args[++i]);
                     case "--commit" -> commit = args[++i];
+                    case "--calibrate" -> calibrate = true;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: [--quick] [--pairs N] [--round-ms N] [--warmup-ms N] [--only TEXT] [--out FILE]");
+                            + "; usage: [--quick] [--calibrate] [--pairs N] [--round-ms N] [--warmup-ms N] [--only TEXT] [--out FILE]");
                 }
             }
             if (pairs < 1 || roundMillis < 1 || warmupMillis < 0) {
                 throw new IllegalArgumentException("--pairs and --round-ms must be positive");
             }
-            return new Options(pairs, roundMillis, warmupMillis, only, out, commit);
+            return new Options(pairs, roundMillis, warmupMillis, only, out, commit, calibrate);
         }
     }
 }
