@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * production; off: the handlers' meters, the request metrics and the flush timings record
  * nothing), take turns answering the same requests over one connection each, in many short rounds
  * ordered on, off, off, on, on, off... so that each adjacent pair of rounds meets the same machine.
- * Each round measures the broker's CPU time per request ({@link BrokerCpu}: the CPU of its threads,
+ * Each round measures the broker's CPU time per request ({@link BrokerCpu}: the CPU of its threads
+ * less what they use idle over as long,
  * which other processes on the machine distort little), the process's (adding GC and JIT, and the
  * idle broker's), requests per
  * second (wall clock: on a shared machine, noise) and bytes allocated per request. A workload's
@@ -56,6 +57,9 @@ public final class MetricsCost {
     private final Options options;
     private final PrintStream progress;
     private final BrokerCpu cpu = new BrokerCpu();
+    /** Each broker's CPU per second of wall time with no requests (timers, schedulers), in nanoseconds. */
+    private double idleOnNanosPerS;
+    private double idleOffNanosPerS;
 
     private MetricsCost(Options options, PrintStream progress) {
         this.options = options;
@@ -96,6 +100,8 @@ public final class MetricsCost {
             prefill(on.connection);
             prefill(off.connection);
             double[] idleMsPerS = idleCpuMsPerSecond(on, off);
+            idleOnNanosPerS = idleMsPerS[0] * 1e6;
+            idleOffNanosPerS = idleMsPerS[1] * 1e6;
             List<String> rows = new ArrayList<>();
             boolean first = true;
             for (CostWorkload w : workloads()) {
@@ -176,12 +182,16 @@ public final class MetricsCost {
         }
     }
 
-    /** Each broker's CPU over a second with no requests: what its rounds carry besides their requests. */
+    /**
+     * Each broker's CPU over two seconds with no requests: what its rounds carry besides their
+     * requests, in proportion to their length, whatever the requests' pace (a slow fsync would
+     * otherwise put more of it on each request).
+     */
     private double[] idleCpuMsPerSecond(Side on, Side off) throws InterruptedException {
         BrokerCpu.Sample onBefore = cpu.sample(on.threads);
         BrokerCpu.Sample offBefore = cpu.sample(off.threads);
         long t0 = System.nanoTime();
-        Thread.sleep(1000);
+        Thread.sleep(2000);
         BrokerCpu.Sample onAfter = cpu.sample(on.threads);
         BrokerCpu.Sample offAfter = cpu.sample(off.threads);
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -202,11 +212,11 @@ public final class MetricsCost {
         for (int i = 0; i < n; i++) {
             // on, off, off, on, on, off...: a drift within a pair favours neither side
             if (i % 2 == 0) {
-                ons[i] = round(w, on, roundNanos);
-                offs[i] = round(w, off, roundNanos);
+                ons[i] = round(w, on, roundNanos).lessIdle(idleOnNanosPerS);
+                offs[i] = round(w, off, roundNanos).lessIdle(idleOffNanosPerS);
             } else {
-                offs[i] = round(w, off, roundNanos);
-                ons[i] = round(w, on, roundNanos);
+                offs[i] = round(w, off, roundNanos).lessIdle(idleOffNanosPerS);
+                ons[i] = round(w, on, roundNanos).lessIdle(idleOnNanosPerS);
             }
         }
         return row(w, ons, offs);
@@ -234,6 +244,12 @@ public final class MetricsCost {
 
     /** One round's counts. */
     record Round(long requests, long nanos, long cpuNanos, long processCpuNanos, long allocatedBytes) {
+        /** This round with the broker's idle CPU over its length taken off its own. */
+        Round lessIdle(double idleNanosPerS) {
+            return new Round(requests, nanos, cpuNanos - Math.round(idleNanosPerS * nanos / 1e9), processCpuNanos,
+                    allocatedBytes);
+        }
+
         double cpuPerRequest() {
             return cpuNanos / (double) requests;
         }
@@ -291,7 +307,8 @@ public final class MetricsCost {
         r.append(String.format(Locale.ROOT, "Idle brokers' CPU: %.2f ms per second (on), %.2f (off).%n%n",
                 idleMsPerS[0], idleMsPerS[1]));
         r.append("Recording on ÷ off: median of the pairs (95 % interval). Broker CPU: the threads of the broker "
-                + "answering; process CPU: the whole JVM's (GC, JIT and the idle broker too) less the load generator's.\n\n");
+                + "answering, less its idle CPU over the round; process CPU: the whole JVM's (GC, JIT and the idle "
+                + "broker too) less the load generator's.\n\n");
         r.append("| workload | pairs | broker CPU µs/request, off | on | broker CPU cost | process CPU cost "
                 + "| requests/s, off | on | throughput change | allocated B/request, off | on |\n");
         r.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
