@@ -45,9 +45,10 @@ import javax.management.ObjectName;
  *
  * <p>Hot path: handlers mark meters of objects they hold (a topic's {@link TopicMetrics} is
  * created once and found again with one map lookup per topic and request, never per record);
- * a meter is a few striped {@code LongAdder}s, so marking it neither locks nor allocates.
+ * a meter is two striped {@code LongAdder}s ({@link MeterAverages}), so marking it neither locks
+ * nor allocates.
  * Histograms use a lock-free exponentially decaying reservoir biased to the last five minutes,
- * as Kafka's do; an update stores one small sample object.
+ * as Kafka's do; a request's six time histograms share one ({@link RequestTimes}).
  *
  * <p>Several brokers in one JVM (tests) share the platform MBean server: the first one to
  * register a name keeps it, the others' MBeans of that name are not published (their metrics
@@ -311,11 +312,16 @@ public final class BrokerMetrics implements AutoCloseable {
     // ------------------------------------------------------------------ the registry
 
     Meter meter(MetricName name) {
-        return register(name, new Meter());
+        return register(name, new Meter(new MeterAverages()));
     }
 
     Histogram histogram(MetricName name) {
         return register(name, new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+    }
+
+    /** Registers a histogram fed by other means than its own {@code update} (see {@link RequestTimes}). */
+    Histogram histogram(MetricName name, Histogram histogram) {
+        return register(name, histogram);
     }
 
     <T> Gauge<T> gauge(MetricName name, Gauge<T> gauge) {

@@ -7,7 +7,7 @@ import io.brook.wire.protocol.Errors;
  * Kafka's {@code kafka.server:type=BrokerTopicMetrics} meters of one topic, or of all topics
  * together (no {@code topic} tag). Handlers mark a topic's object and the broker-wide one with the
  * same call ({@link #produced}, ...): per request and partition, never per record, and without
- * allocating (a Dropwizard meter is a few striped {@code LongAdder}s).
+ * allocating (a meter is two striped {@code LongAdder}s, see {@link MeterAverages}).
  */
 public final class TopicMetrics {
 
