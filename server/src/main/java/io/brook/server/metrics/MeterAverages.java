@@ -44,8 +44,12 @@ final class MeterAverages implements MovingAverages {
 
     @Override
     public void tickIfNecessary() {
+        tickIfNecessary(clock.getTick());
+    }
+
+    /** Ticks the averages for every interval that ended by {@code now}, the clock's tick read by the caller. */
+    void tickIfNecessary(long now) {
         long old = lastTick.get();
-        long now = clock.getTick();
         long age = now - old;
         if (age > TICK_INTERVAL) {
             long intervalStart = now - age % TICK_INTERVAL;

@@ -59,16 +59,16 @@ final class RequestMetrics {
         if (t == null) {
             t = create(key);
         }
-        t.requests(version).mark();
+        t.requests(version).mark(1, written);
         long localEnd = Math.min(handled, completed);
         t.times.update(written, millis(written - received), millis(started - received), millis(localEnd - started),
                 millis(completed - localEnd), millis(writing - completed), millis(written - writing));
         if (response == null) {
-            (failed ? t.unknownServerErrors : t.noErrors).mark();
+            (failed ? t.unknownServerErrors : t.noErrors).mark(1, written);
         } else {
             int none = response.countErrors(version, t);
             if (none > 0) {
-                t.noErrors.mark(none);
+                t.noErrors.mark(none, written);
             }
         }
     }
@@ -94,11 +94,11 @@ final class RequestMetrics {
 
     private final class PerType implements ErrorCounter {
         private final ApiKey key;
-        private final AtomicReferenceArray<Meter> requests = new AtomicReferenceArray<>(MAX_VERSIONS);
+        private final AtomicReferenceArray<StampedMeter> requests = new AtomicReferenceArray<>(MAX_VERSIONS);
         /** TotalTimeMs, RequestQueueTimeMs, LocalTimeMs, RemoteTimeMs, ResponseQueueTimeMs, ResponseSendTimeMs. */
         final RequestTimes times = new RequestTimes(System.nanoTime());
-        final Meter noErrors;
-        final Meter unknownServerErrors;
+        final StampedMeter noErrors;
+        final StampedMeter unknownServerErrors;
         private final AtomicReferenceArray<Meter> errors = new AtomicReferenceArray<>(ERRORS.length);
 
         PerType(ApiKey key) {
@@ -132,9 +132,9 @@ final class RequestMetrics {
             m.mark();
         }
 
-        Meter requests(short version) {
+        StampedMeter requests(short version) {
             int v = Math.min(Math.max(version, 0), MAX_VERSIONS - 1);
-            Meter m = requests.get(v);
+            StampedMeter m = requests.get(v);
             if (m == null) {
                 synchronized (this) {
                     m = requests.get(v);

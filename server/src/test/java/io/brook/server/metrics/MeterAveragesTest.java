@@ -46,6 +46,33 @@ class MeterAveragesTest {
     }
 
     @Test
+    void shouldGiveDropwizardsFiguresWhenMarkedWithTheCallersTime() {
+        ManualClock clock = new ManualClock();
+        Meter dropwizard = new Meter(clock);
+        StampedMeter ours = new StampedMeter(clock);
+        SplittableRandom random = new SplittableRandom(11);
+        for (int step = 0; step < 2_000; step++) {
+            long n = random.nextInt(100);
+            dropwizard.mark(n);
+            if (step % 2 == 0) {
+                ours.mark(n, clock.getTick());
+            } else {
+                ours.mark(n);
+            }
+            clock.nanos += random.nextInt(100) < 95 ? TimeUnit.MILLISECONDS.toNanos(random.nextInt(900))
+                    : TimeUnit.SECONDS.toNanos(random.nextInt(60));
+            if (step % 5 == 0) {
+                assertThat(ours.getCount()).isEqualTo(dropwizard.getCount());
+                assertThat(ours.getMeanRate()).isEqualTo(dropwizard.getMeanRate());
+                assertThat(ours.getOneMinuteRate()).isEqualTo(dropwizard.getOneMinuteRate());
+                assertThat(ours.getFiveMinuteRate()).isEqualTo(dropwizard.getFiveMinuteRate());
+                assertThat(ours.getFifteenMinuteRate()).isEqualTo(dropwizard.getFifteenMinuteRate());
+            }
+        }
+        assertThat(new StampedMeter(clock).getMeanRate()).isZero();
+    }
+
+    @Test
     void shouldRateASteadyStreamAtItsPace() {
         ManualClock clock = new ManualClock();
         Meter meter = new Meter(new MeterAverages(clock), clock);
