@@ -52,6 +52,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Everything else is the same: the same request bytes, the same log, the same network path.
  * The cost of recording is {@code 1 - ops(true) / ops(false)} per benchmark; the target is at
  * most 2 %.
+ * Its throughput error bars (7 to 26 % on two cores) are too wide to resolve that: the broker
+ * CPU per request, paired round by round, is what {@code bench/run --metrics-cost}
+ * ({@link io.brook.bench.cost.MetricsCost}) measures.
  *
  * <p>Each operation is one request and its answer over one connection per thread (so
  * {@code -t N} gives N connections): {@code produce} appends one batch of 10 records of 100

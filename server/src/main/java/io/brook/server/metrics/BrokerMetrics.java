@@ -45,9 +45,10 @@ import javax.management.ObjectName;
  *
  * <p>Hot path: handlers mark meters of objects they hold (a topic's {@link TopicMetrics} is
  * created once and found again with one map lookup per topic and request, never per record);
- * a meter is a few striped {@code LongAdder}s, so marking it neither locks nor allocates.
+ * a meter is two striped {@code LongAdder}s ({@link StampedMeter}), so marking it neither locks
+ * nor allocates, and the meters of one call share one clock reading.
  * Histograms use a lock-free exponentially decaying reservoir biased to the last five minutes,
- * as Kafka's do; an update stores one small sample object.
+ * as Kafka's do; a request's six time histograms share one ({@link RequestTimes}).
  *
  * <p>Several brokers in one JVM (tests) share the platform MBean server: the first one to
  * register a name keeps it, the others' MBeans of that name are not published (their metrics
@@ -310,12 +311,17 @@ public final class BrokerMetrics implements AutoCloseable {
 
     // ------------------------------------------------------------------ the registry
 
-    Meter meter(MetricName name) {
-        return register(name, new Meter());
+    StampedMeter meter(MetricName name) {
+        return register(name, new StampedMeter());
     }
 
     Histogram histogram(MetricName name) {
         return register(name, new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build()));
+    }
+
+    /** Registers a histogram fed by other means than its own {@code update} (see {@link RequestTimes}). */
+    Histogram histogram(MetricName name, Histogram histogram) {
+        return register(name, histogram);
     }
 
     <T> Gauge<T> gauge(MetricName name, Gauge<T> gauge) {
@@ -350,12 +356,12 @@ public final class BrokerMetrics implements AutoCloseable {
         return names.get(key);
     }
 
-    private static Meter[] notRecordingMeters() {
-        Meter[] meters = new Meter[TopicMetrics.NAMES.length];
+    private static StampedMeter[] notRecordingMeters() {
+        StampedMeter[] meters = new StampedMeter[TopicMetrics.NAMES.length];
         for (int i = 0; i < meters.length; i++) {
-            meters[i] = new Meter() {
+            meters[i] = new StampedMeter() {
                 @Override
-                public void mark(long n) {
+                void mark(long n, long nowNanos) {
                     // not recording
                 }
             };
@@ -363,8 +369,8 @@ public final class BrokerMetrics implements AutoCloseable {
         return meters;
     }
 
-    private Meter[] topicMeters(String topic) {
-        Meter[] meters = new Meter[TopicMetrics.NAMES.length];
+    private StampedMeter[] topicMeters(String topic) {
+        StampedMeter[] meters = new StampedMeter[TopicMetrics.NAMES.length];
         for (int i = 0; i < meters.length; i++) {
             MetricName n = topic == null
                     ? MetricName.of("kafka.server", "BrokerTopicMetrics", TopicMetrics.NAMES[i])

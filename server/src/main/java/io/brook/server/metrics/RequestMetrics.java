@@ -1,6 +1,5 @@
 package io.brook.server.metrics;
 
-import com.codahale.metrics.Histogram;
 import com.codahale.metrics.Meter;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
@@ -33,13 +32,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * UNKNOWN_SERVER_ERROR, as in Kafka. The all-NONE answer walks the body and marks one meter once.
  *
  * <p>A type's metrics are created when its first request is answered, so the registry holds
- * only the APIs clients use. Recording is called on event loops: no allocation once created.
+ * only the APIs clients use. Recording is called on event loops: no allocation once created
+ * (but for the rare request that enters the time histograms' sample). The six time histograms
+ * share one sample of requests ({@link RequestTimes}): one update per request, not six.
  */
 final class RequestMetrics {
 
     private static final int MAX_VERSIONS = 32;
     private static final ApiKey[] KEYS = ApiKey.values();
     private static final Errors[] ERRORS = Errors.values();
+    /** The names of {@link RequestTimes}'s histograms, in its order. */
+    private static final String[] TIME_NAMES = {
+        "TotalTimeMs", "RequestQueueTimeMs", "LocalTimeMs", "RemoteTimeMs", "ResponseQueueTimeMs", "ResponseSendTimeMs",
+    };
 
     private final BrokerMetrics owner;
     private final AtomicReferenceArray<PerType> types = new AtomicReferenceArray<>(KEYS.length);
@@ -54,20 +59,16 @@ final class RequestMetrics {
         if (t == null) {
             t = create(key);
         }
-        t.requests(version).mark();
-        t.totalTime.update(millis(written - received));
-        t.requestQueueTime.update(millis(started - received));
+        t.requests(version).mark(1, written);
         long localEnd = Math.min(handled, completed);
-        t.localTime.update(millis(localEnd - started));
-        t.remoteTime.update(millis(completed - localEnd));
-        t.responseQueueTime.update(millis(writing - completed));
-        t.responseSendTime.update(millis(written - writing));
+        t.times.update(written, millis(written - received), millis(started - received), millis(localEnd - started),
+                millis(completed - localEnd), millis(writing - completed), millis(written - writing));
         if (response == null) {
-            (failed ? t.unknownServerErrors : t.noErrors).mark();
+            (failed ? t.unknownServerErrors : t.noErrors).mark(1, written);
         } else {
             int none = response.countErrors(version, t);
             if (none > 0) {
-                t.noErrors.mark(none);
+                t.noErrors.mark(none, written);
             }
         }
     }
@@ -75,7 +76,7 @@ final class RequestMetrics {
     /** How many requests of {@code key} were answered (all versions), for tests. */
     long count(ApiKey key) {
         PerType t = types.get(key.ordinal());
-        return t == null ? 0 : t.totalTime.getCount();
+        return t == null ? 0 : t.times.count();
     }
 
     private static long millis(long nanos) {
@@ -93,29 +94,20 @@ final class RequestMetrics {
 
     private final class PerType implements ErrorCounter {
         private final ApiKey key;
-        private final AtomicReferenceArray<Meter> requests = new AtomicReferenceArray<>(MAX_VERSIONS);
-        final Histogram totalTime;
-        final Histogram requestQueueTime;
-        final Histogram localTime;
-        final Histogram remoteTime;
-        final Histogram responseQueueTime;
-        final Histogram responseSendTime;
-        final Meter noErrors;
-        final Meter unknownServerErrors;
+        private final AtomicReferenceArray<StampedMeter> requests = new AtomicReferenceArray<>(MAX_VERSIONS);
+        /** TotalTimeMs, RequestQueueTimeMs, LocalTimeMs, RemoteTimeMs, ResponseQueueTimeMs, ResponseSendTimeMs. */
+        final RequestTimes times = new RequestTimes(System.nanoTime());
+        final StampedMeter noErrors;
+        final StampedMeter unknownServerErrors;
         private final AtomicReferenceArray<Meter> errors = new AtomicReferenceArray<>(ERRORS.length);
 
         PerType(ApiKey key) {
             this.key = key;
             String r = key.displayName();
-            totalTime = owner.histogram(MetricName.of("kafka.network", "RequestMetrics", "TotalTimeMs", "request", r));
-            requestQueueTime = owner.histogram(
-                    MetricName.of("kafka.network", "RequestMetrics", "RequestQueueTimeMs", "request", r));
-            localTime = owner.histogram(MetricName.of("kafka.network", "RequestMetrics", "LocalTimeMs", "request", r));
-            remoteTime = owner.histogram(MetricName.of("kafka.network", "RequestMetrics", "RemoteTimeMs", "request", r));
-            responseQueueTime = owner.histogram(
-                    MetricName.of("kafka.network", "RequestMetrics", "ResponseQueueTimeMs", "request", r));
-            responseSendTime = owner.histogram(
-                    MetricName.of("kafka.network", "RequestMetrics", "ResponseSendTimeMs", "request", r));
+            for (int i = 0; i < TIME_NAMES.length; i++) {
+                owner.histogram(MetricName.of("kafka.network", "RequestMetrics", TIME_NAMES[i], "request", r),
+                        times.histogram(i));
+            }
             noErrors = owner.meter(MetricName.of("kafka.network", "RequestMetrics", "ErrorsPerSec", "request", r,
                     "error", "NONE"));
             unknownServerErrors = owner.meter(MetricName.of("kafka.network", "RequestMetrics", "ErrorsPerSec",
@@ -140,9 +132,9 @@ final class RequestMetrics {
             m.mark();
         }
 
-        Meter requests(short version) {
+        StampedMeter requests(short version) {
             int v = Math.min(Math.max(version, 0), MAX_VERSIONS - 1);
-            Meter m = requests.get(v);
+            StampedMeter m = requests.get(v);
             if (m == null) {
                 synchronized (this) {
                     m = requests.get(v);

@@ -1,13 +1,12 @@
 package io.brook.server.metrics;
 
-import com.codahale.metrics.Meter;
 import io.brook.wire.protocol.Errors;
 
 /**
  * Kafka's {@code kafka.server:type=BrokerTopicMetrics} meters of one topic, or of all topics
  * together (no {@code topic} tag). Handlers mark a topic's object and the broker-wide one with the
- * same call ({@link #produced}, ...): per request and partition, never per record, and without
- * allocating (a Dropwizard meter is a few striped {@code LongAdder}s).
+ * same call ({@link #produced}, ...), which reads the clock once for all of them: per request and
+ * partition, never per record, and without allocating (a meter is two striped {@code LongAdder}s, see {@link MeterAverages}).
  */
 public final class TopicMetrics {
 
@@ -18,17 +17,17 @@ public final class TopicMetrics {
     };
 
     private final TopicMetrics all;
-    final Meter messagesIn;
-    final Meter bytesIn;
-    final Meter bytesOut;
-    final Meter bytesRejected;
-    final Meter failedProduce;
-    final Meter failedFetch;
-    final Meter totalProduce;
-    final Meter totalFetch;
+    final StampedMeter messagesIn;
+    final StampedMeter bytesIn;
+    final StampedMeter bytesOut;
+    final StampedMeter bytesRejected;
+    final StampedMeter failedProduce;
+    final StampedMeter failedFetch;
+    final StampedMeter totalProduce;
+    final StampedMeter totalFetch;
 
     /** {@code all}: the broker-wide object this topic's marks also go to (null for that one itself). */
-    TopicMetrics(Meter[] meters, TopicMetrics all) {
+    TopicMetrics(StampedMeter[] meters, TopicMetrics all) {
         this.all = all;
         this.messagesIn = meters[0];
         this.bytesIn = meters[1];
@@ -42,11 +41,15 @@ public final class TopicMetrics {
 
     /** One partition of a produce request was appended: {@code records} in {@code bytes}. */
     public void produced(long records, long bytes) {
-        totalProduce.mark();
-        messagesIn.mark(records);
-        bytesIn.mark(bytes);
+        produced(records, bytes, System.nanoTime());
+    }
+
+    private void produced(long records, long bytes, long now) {
+        totalProduce.mark(1, now);
+        messagesIn.mark(records, now);
+        bytesIn.mark(bytes, now);
         if (all != null) {
-            all.produced(records, bytes);
+            all.produced(records, bytes, now);
         }
     }
 
@@ -75,11 +78,15 @@ public final class TopicMetrics {
      * storage error, an unknown leader epoch...) are not failed requests.
      */
     public void fetched(long bytes, Errors error) {
-        totalFetch.mark();
+        fetched(bytes, error, System.nanoTime());
+    }
+
+    private void fetched(long bytes, Errors error, long now) {
+        totalFetch.mark(1, now);
         switch (error) {
             case NONE -> {
                 if (bytes > 0) {
-                    bytesOut.mark(bytes);
+                    bytesOut.mark(bytes, now);
                 }
             }
             case UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, UNKNOWN_LEADER_EPOCH, FENCED_LEADER_EPOCH,
@@ -88,7 +95,7 @@ public final class TopicMetrics {
             default -> failedFetch.mark();
         }
         if (all != null) {
-            all.fetched(bytes, error);
+            all.fetched(bytes, error, now);
         }
     }
 
