@@ -14,7 +14,9 @@ import java.util.Properties;
  * {@code quorum.properties} in a node's metadata directory: the cluster id and node id the
  * directory was created for, written on the first start and checked on every later one, so that
  * a directory is never reused by another cluster or under another node id (the part of Kafka's
- * {@code meta.properties} check that concerns the quorum).
+ * {@code meta.properties} check that concerns the quorum). A listener that took a free port for
+ * the metadata log records it here too ({@code listener.port}) and takes it again on a restart:
+ * Ratis 3.1.3's leader keeps a member's first address for as long as it runs.
  */
 final class QuorumIdentityFile {
     static final String FILE_NAME = "quorum.properties";
@@ -46,10 +48,27 @@ final class QuorumIdentityFile {
         return false;
     }
 
+    /** The free port a listener took on its first start, or 0 if it took none. */
+    static int listenerPort(Path metadataDir) throws IOException {
+        Path file = metadataDir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        Properties p = new Properties();
+        p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+        return Integer.parseInt(p.getProperty("listener.port", "0"));
+    }
+
     /** Records the directory's identity, durably (temp file, force, rename, directory force). */
     static void create(Path metadataDir, String clusterId, int nodeId) throws IOException {
+        create(metadataDir, clusterId, nodeId, 0);
+    }
+
+    /** Records the directory's identity and, unless 0, the free port this listener took. */
+    static void create(Path metadataDir, String clusterId, int nodeId, int listenerPort) throws IOException {
         Files.createDirectories(metadataDir);
-        String text = "cluster.id=" + clusterId + "\nnode.id=" + nodeId + "\n";
+        String text = "cluster.id=" + clusterId + "\nnode.id=" + nodeId + "\n"
+                + (listenerPort == 0 ? "" : "listener.port=" + listenerPort + "\n");
         Path tmp = metadataDir.resolve(FILE_NAME + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
