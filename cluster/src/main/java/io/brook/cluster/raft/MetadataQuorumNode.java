@@ -126,11 +126,16 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         }
         RaftProperties props = properties(config);
 
-        QuorumMembers running = QuorumDiscovery.check(config, groupId, props, known);
+        String staticVoters = votersString(config);
+        // a restart with the static voters this node first started with is accepted whatever the group's are now
+        boolean firstVoters = known && staticVoters != null
+                && staticVoters.equals(QuorumIdentityFile.initialVoters(config.metadataDir()));
+        QuorumMembers running = QuorumDiscovery.check(config, groupId, props, firstVoters);
         ControllerAddressCheck.requireFree(config);
         QuorumMembers members = startingMembers(config, running, known);
         if (!known) {
-            QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId(), tookPort);
+            QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId(), tookPort,
+                    config.configuredVoter() ? staticVoters : null);
         }
         RaftGroup group = RaftGroup.valueOf(groupId, members.allPeers());
 
@@ -162,6 +167,17 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 config.clusterId(), groupId, config.configuredVoter() ? "voters" : "a listener of the voters",
                 members.voters().keySet());
         return new MetadataQuorumNode(config, group, stateMachine, server, client, queryClient, adminClient, props);
+    }
+
+    /** {@code controller.quorum.voters} in a canonical form, null if empty. */
+    private static String votersString(QuorumConfig config) {
+        if (config.voters().isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        config.voters().forEach((id, a) -> b.append(b.length() == 0 ? "" : ",").append(id).append('@')
+                .append(QuorumDiscovery.address(a)));
+        return b.toString();
     }
 
     /**

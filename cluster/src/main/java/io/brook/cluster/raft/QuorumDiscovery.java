@@ -39,11 +39,12 @@ final class QuorumDiscovery {
      * Checks this node against the running voters and returns the group's members as the leader
      * (or, without a leader, the first voter that answers) reports them; null if none answers.
      *
-     * @param known whether this node's metadata directory already belongs to the group (a
-     *     restart): then the group's members may differ from {@code controller.quorum.voters},
-     *     having changed through AddRaftVoter or RemoveRaftVoter, and Ratis' stored configuration wins
+     * @param firstVoters whether this node restarts with the {@code controller.quorum.voters} it
+     *     first started with: then the group's voters may differ from them, having changed through
+     *     AddRaftVoter or RemoveRaftVoter since, and Ratis' stored configuration wins
      */
-    static QuorumMembers check(QuorumConfig config, RaftGroupId groupId, RaftProperties props, boolean known) {
+    static QuorumMembers check(QuorumConfig config, RaftGroupId groupId, RaftProperties props,
+                               boolean firstVoters) {
         QuorumMembers found = null;
         boolean fromLeader = false;
         for (RaftPeer peer : addresses(config)) {
@@ -72,7 +73,7 @@ final class QuorumDiscovery {
                 continue;
             }
             QuorumMembers members = QuorumMembers.of(info.getGroup());
-            if (config.configuredVoter() && !known) {
+            if (config.configuredVoter() && !firstVoters) {
                 checkSameVoters(config, peer, members);
             }
             boolean leader = info.getRoleInfoProto().getRole() == RaftPeerRole.LEADER;
@@ -145,8 +146,8 @@ final class QuorumDiscovery {
     }
 
     /**
-     * A new voter (its metadata directory still empty) whose {@code controller.quorum.voters}
-     * differs from the running group's voters (ids and addresses) is refused: a node must not vote
+     * A voter whose {@code controller.quorum.voters} differs from the running group's voters (ids
+     * and addresses), and is not the list it first started with, is refused: a node must not vote
      * in a group it misdescribes. A node that joins a cluster whose voters changed names them with
      * {@code controller.quorum.bootstrap.servers} instead, and joins as a listener.
      */

@@ -132,7 +132,14 @@ class QuorumMembershipTest {
         four.addVoter(4).get(WAIT.toSeconds(), TimeUnit.SECONDS);
         Await.until("node 4 is a voter everywhere", WAIT, () -> nodes.members.values().stream()
                 .allMatch(m -> m.voterAddresses().containsKey(4) && !m.voterAddresses().containsKey(removed)));
-        four.createTopic("after-add", 1, 1, Map.of()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        UUID afterAdd = four.createTopic("after-add", 1, 1, Map.of()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        // the removed node restarts with its old static controller.quorum.voters: accepted, and it
+        // comes back as what the group says it is, a listener
+        nodes.stop(removed);
+        ClusterMember back = nodes.start(removed);
+        Await.until("the restarted node catches up", WAIT, () -> back.read(image -> image.topics().containsKey(afterAdd)));
+        assertThat(back.voterAddresses()).containsKey(4).doesNotContainKey(removed);
     }
 
     @Test
