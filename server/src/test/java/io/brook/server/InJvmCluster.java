@@ -17,6 +17,9 @@ import java.util.Map;
 final class InJvmCluster implements AutoCloseable {
 
     final List<Brook> nodes = new ArrayList<>();
+    private Path dirs;
+    private String clusterId;
+    private final List<String> voterAddresses = new ArrayList<>();
 
     private InJvmCluster() {
     }
@@ -38,6 +41,11 @@ final class InJvmCluster implements AutoCloseable {
             voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(voterPorts[i]);
         }
         InJvmCluster cluster = new InJvmCluster();
+        cluster.dirs = dirs;
+        cluster.clusterId = clusterId;
+        for (int port : voterPorts) {
+            cluster.voterAddresses.add("127.0.0.1:" + port);
+        }
         for (int i = 0; i < size; i++) {
             Map<String, String> c = new HashMap<>();
             c.put("process.roles", "broker,controller");
@@ -58,6 +66,26 @@ final class InJvmCluster implements AutoCloseable {
             }
         }
         return cluster;
+    }
+
+    /**
+     * Starts node {@code id} with {@code process.roles=broker} alone, finding the voters through
+     * {@code controller.quorum.bootstrap.servers} (KIP-853): it follows the metadata log as a Ratis
+     * listener, on a free port, and serves clients.
+     */
+    Brook startBrokerOnly(int id) {
+        Map<String, String> c = new HashMap<>();
+        c.put("process.roles", "broker");
+        c.put("node.id", Integer.toString(id));
+        c.put("cluster.id", clusterId);
+        c.put("controller.quorum.bootstrap.servers", String.join(",", voterAddresses));
+        c.put("controller.listener.names", "CONTROLLER");
+        c.put("listeners", "PLAINTEXT://127.0.0.1:0");
+        c.put("broker.heartbeat.interval.ms", "200");
+        c.put("broker.session.timeout.ms", "1500");
+        Brook b = Brook.builder().dataDir(dirs.resolve("node" + id)).config(c).start();
+        nodes.add(b);
+        return b;
     }
 
     /** The bootstrap servers of every running node. */

@@ -20,7 +20,11 @@ public enum ControllerError {
     /** A cancellation, or a replica's catch-up, for a partition no reassignment is moving. */
     NO_REASSIGNMENT_IN_PROGRESS(85),
     DUPLICATE_BROKER_REGISTRATION(101),
-    BROKER_ID_NOT_REGISTERED(102);
+    BROKER_ID_NOT_REGISTERED(102),
+    /** AddRaftVoter of a node that is a voter already. */
+    DUPLICATE_VOTER(126),
+    /** RemoveRaftVoter of a node that is not a voter, AddRaftVoter of one that does not follow the log. */
+    VOTER_NOT_FOUND(127);
 
     private final short code;
 

@@ -95,4 +95,29 @@ public interface ClusterMember extends Closeable {
 
     /** The quorum as this node sees it, for DescribeQuorum (API 55) and operators. */
     QuorumStatus quorumStatus();
+
+    /**
+     * The voters of the metadata quorum as this node's Raft configuration has them (node id to
+     * {@code host:port}), which AddRaftVoter and RemoveRaftVoter change.
+     */
+    default Map<Integer, String> voterAddresses() {
+        return Map.of();
+    }
+
+    /**
+     * Makes {@code nodeId}, which follows the metadata log as a listener, a voter (Kafka's
+     * AddRaftVoter); fails with DUPLICATE_VOTER if it is one, VOTER_NOT_FOUND if it does not follow
+     * the log.
+     */
+    default CompletableFuture<Void> addVoter(int nodeId) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("addVoter"));
+    }
+
+    /**
+     * Makes voter {@code nodeId} a listener (Kafka's RemoveRaftVoter: it keeps following the log
+     * but no longer votes); refused for the last voter and for a node that still leads partitions.
+     */
+    default CompletableFuture<Void> removeVoter(int nodeId) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("removeVoter"));
+    }
 }

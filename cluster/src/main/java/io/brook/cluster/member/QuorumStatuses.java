@@ -2,9 +2,11 @@ package io.brook.cluster.member;
 
 import io.brook.cluster.raft.MetadataQuorumNode;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.RaftPeer;
@@ -18,7 +20,8 @@ import org.apache.ratis.server.protocol.TermIndex;
  * index as the high watermark, and each voter's log end (its last log index: on the leader each
  * follower's match index, on any node its own) and last contact, -1 where this node does not
  * know. Ratis keeps no "caught up" time, so {@code lastCaughtUpTimestamp} is -1 except for the
- * leader itself. There are no observers (nodes that are not voters are not supported yet).
+ * leader itself. The observers are the group's Ratis listeners (broker-only nodes and removed
+ * voters), reported the same way: their log end as the leader knows it, or a listener's own.
  */
 final class QuorumStatuses {
     private QuorumStatuses() {
@@ -45,8 +48,18 @@ final class QuorumStatuses {
             }
         }
         String selfId = division.getId().toString();
-        List<QuorumStatus.Replica> voters = new ArrayList<>();
-        for (RaftPeer peer : division.getGroup().getPeers()) {
+        List<QuorumStatus.Replica> voters = replicas(division, info, followers, selfId,
+                division.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER), now);
+        List<QuorumStatus.Replica> observers = replicas(division, info, followers, selfId,
+                division.getRaftConf().getCurrentPeers(RaftPeerRole.LISTENER), now);
+        return new QuorumStatus(leader == null ? -1 : Integer.parseInt(leader.toString()), info.getCurrentTerm(),
+                division.getRaftLog().getLastCommittedIndex(), voters, observers);
+    }
+
+    private static List<QuorumStatus.Replica> replicas(RaftServer.Division division, DivisionInfo info,
+            Map<String, long[]> followers, String selfId, Collection<RaftPeer> peers, long now) {
+        List<QuorumStatus.Replica> out = new ArrayList<>();
+        for (RaftPeer peer : peers) {
             String id = peer.getId().toString();
             long logEnd = -1;
             long lastFetch = -1;
@@ -62,10 +75,9 @@ final class QuorumStatuses {
                 logEnd = followers.get(id)[0];
                 lastFetch = followers.get(id)[1];
             }
-            voters.add(new QuorumStatus.Replica(Integer.parseInt(id), logEnd, lastFetch, caughtUp));
+            out.add(new QuorumStatus.Replica(Integer.parseInt(id), logEnd, lastFetch, caughtUp));
         }
-        voters.sort((a, b) -> Integer.compare(a.nodeId(), b.nodeId()));
-        return new QuorumStatus(leader == null ? -1 : Integer.parseInt(leader.toString()), info.getCurrentTerm(),
-                division.getRaftLog().getLastCommittedIndex(), voters, List.of());
+        out.sort((a, b) -> Integer.compare(a.nodeId(), b.nodeId()));
+        return out;
     }
 }

@@ -4,9 +4,9 @@ import io.brook.cluster.controller.ControllerError;
 import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.MetadataImage;
-import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.MetadataQuorumNode;
 import io.brook.cluster.raft.QuorumConfig;
+import io.brook.cluster.raft.QuorumMembers;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,6 +61,7 @@ public final class RatisClusterMember implements ClusterMember {
     private final CompletableFuture<Void> unfenced = new CompletableFuture<>();
     private volatile long brokerEpoch = -1;
     private volatile boolean closed;
+    private volatile boolean promotedWarned;
 
     private RatisClusterMember(QuorumConfig config, BrokerRegistration self, MetadataQuorumNode node,
                                ControllerService controllerService, ScheduledExecutorService scheduler,
@@ -77,19 +78,16 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     /**
-     * Starts this node's quorum voter and, if it has the broker role, its registration. The node
-     * must be a voter ({@code process.roles} with {@code controller}): nodes with the broker role
-     * alone are not supported yet (docs/cluster.md).
+     * Starts this node's quorum node and, if it has the broker role, its registration. A node in
+     * {@code controller.quorum.voters} starts as a voter; any other node (a broker-only node, or
+     * one that names the voters with {@code controller.quorum.bootstrap.servers}) follows the log
+     * as a Ratis listener, and asks the leader, in the background until it is listed, to add it as
+     * one (docs/cluster.md, section 6).
      *
      * @throws ClusterMembershipException if the node belongs to another cluster, another node id,
-     *     names other voters than the running voters, or is not a voter
+     *     or names other voters than the running voters
      */
     public static ClusterMember start(QuorumConfig config, BrokerRegistration self, Clock clock) throws IOException {
-        if (!config.processRoles().contains("controller")) {
-            throw new ClusterMembershipException("node " + config.nodeId() + " has process.roles=broker only: in "
-                    + "this version of Brook every cluster node must be a voter (process.roles=broker,controller and "
-                    + "listed in " + QuorumConfig.CONTROLLER_QUORUM_VOTERS + ")");
-        }
         ControllerService controllerService = new ControllerService(clock, self.sessionTimeoutMs());
         MetadataQuorumNode node = MetadataQuorumNode.start(config, controllerService::handle);
         controllerService.attach(node);
@@ -107,14 +105,48 @@ public final class RatisClusterMember implements ClusterMember {
         node.stateMachine().addApplyListener(member::applied);
         scheduler.scheduleWithFixedDelay(member::tick, self.heartbeatIntervalMs(), self.heartbeatIntervalMs(),
                 TimeUnit.MILLISECONDS);
+        if (!node.members().voters().containsKey(config.nodeId())) {
+            member.join(FIRST_REGISTER_BACKOFF_MS);
+        }
         if (member.broker) {
             scheduler.execute(() -> member.register(FIRST_REGISTER_BACKOFF_MS));
         }
         return member;
     }
 
+    /** Asks the leader to list this node as a listener, again after a back-off until it is listed. */
+    private void join(long backoffMs) {
+        if (closed) {
+            return;
+        }
+        try {
+            callbacks.execute(() -> {
+                boolean listed;
+                try {
+                    listed = node.joinAsListener();
+                } catch (IOException | RuntimeException e) {
+                    LOG.debug("Node {} could not join the metadata quorum as a listener yet: {}", config.nodeId(),
+                            e.toString());
+                    listed = false;
+                }
+                if (listed) {
+                    LOG.info("Node {} follows the metadata log as a listener at {}", config.nodeId(), node.address());
+                } else {
+                    schedule(() -> join(Math.min(backoffMs * 2, self.heartbeatIntervalMs())), backoffMs);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Node {} is closing; not joining", config.nodeId());
+        }
+    }
+
     private void applied() {
         waiters.applied();
+        if (!promotedWarned && node.isListener() && node.members().voters().containsKey(config.nodeId())) {
+            promotedWarned = true;
+            LOG.warn("Node {} is now a voter of the metadata quorum; it votes from its next restart (Ratis 3.1.3 keeps"
+                    + " a running listener's role: until then it counts for commits but does not vote)", config.nodeId());
+        }
         for (Runnable l : listeners) {
             try {
                 l.run();
@@ -285,6 +317,66 @@ public final class RatisClusterMember implements ClusterMember {
     @Override
     public QuorumStatus quorumStatus() {
         return QuorumStatuses.of(node);
+    }
+
+    @Override
+    public Map<Integer, String> voterAddresses() {
+        return node.members().voters();
+    }
+
+    @Override
+    public CompletableFuture<Void> addVoter(int nodeId) {
+        return changeMembers(current -> {
+            if (current.voters().containsKey(nodeId)) {
+                throw new ControllerException(ControllerError.DUPLICATE_VOTER, "node " + nodeId + " is a voter already");
+            }
+            String address = current.listeners().get(nodeId);
+            if (address == null) {
+                throw new ControllerException(ControllerError.VOTER_NOT_FOUND, "node " + nodeId + " does not follow "
+                        + "the metadata log: start it with " + QuorumConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS
+                        + " first, then make it a voter");
+            }
+            return current.withVoter(nodeId, address);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> removeVoter(int nodeId) {
+        return changeMembers(current -> {
+            String address = current.voters().get(nodeId);
+            if (address == null) {
+                throw new ControllerException(ControllerError.VOTER_NOT_FOUND, "node " + nodeId + " is not a voter");
+            }
+            if (current.voters().size() == 1) {
+                throw new ControllerException(ControllerError.INVALID_REQUEST, "node " + nodeId
+                        + " is the last voter of the metadata quorum");
+            }
+            long led = node.read(image -> image.topics().values().stream()
+                    .flatMap(t -> t.partitions().values().stream()).filter(p -> p.leader() == nodeId).count());
+            if (led > 0) {
+                throw new ControllerException(ControllerError.INVALID_REQUEST, "node " + nodeId + " still leads "
+                        + led + " partitions: move them first");
+            }
+            return current.withListener(nodeId, address);
+        });
+    }
+
+    /**
+     * Changes the quorum's members, as {@code change} computes them from the leader's, through the
+     * leader; off Ratis' and the scheduler's threads, since it waits for the change to commit.
+     */
+    private CompletableFuture<Void> changeMembers(java.util.function.UnaryOperator<QuorumMembers> change) {
+        return CompletableFuture.runAsync(() -> {
+            QuorumMembers current = node.leaderMembers();
+            if (current == null) {
+                throw new ControllerException(ControllerError.NOT_CONTROLLER, "no voter answers as the leader");
+            }
+            try {
+                node.changeMembers(current, change.apply(current));
+            } catch (IOException e) {
+                throw new ControllerException(ControllerError.NOT_CONTROLLER, e.getMessage());
+            }
+        }, callbacks);
     }
 
     /** The controller channel's asking side, for tests that speak to the controller directly. */

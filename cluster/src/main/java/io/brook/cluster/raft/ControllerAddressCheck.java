@@ -20,6 +20,17 @@ final class ControllerAddressCheck {
     private ControllerAddressCheck() {
     }
 
+    /** A port on {@code host} that was free a moment ago (a listener's own Raft port, when none is configured). */
+    static int freePort(String host) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(host, 0), 1);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new ClusterMembershipException("cannot find a free port on " + host + " for the metadata log: "
+                    + e.getMessage());
+        }
+    }
+
     static void requireFree(QuorumConfig config) {
         InetSocketAddress voter = config.address();
         InetSocketAddress address = new InetSocketAddress(voter.getHostString(), voter.getPort());

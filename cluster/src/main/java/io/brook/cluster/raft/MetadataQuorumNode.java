@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -23,13 +22,12 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.apache.ratis.retry.ExceptionDependentRetry;
 import org.apache.ratis.retry.RetryPolicies;
@@ -68,6 +66,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static final TimeDuration APPEND_RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
     /** How long a query (a controller decision: a commit, behind the decisions before it) waits for its reply. */
     private static final TimeDuration QUERY_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
+    /** Retries of a configuration change while a leader is elected or another change finishes: 2 s. */
+    private static final int ADMIN_ATTEMPTS = 20;
 
     private final QuorumConfig config;
     private final RaftGroup group;
@@ -76,9 +76,12 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final RaftServer server;
     private final RaftClient client;
     private final RaftClient queryClient;
+    private final RaftClient adminClient;
+    private final RaftProperties properties;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
-                               RaftServer server, RaftClient client, RaftClient queryClient) {
+                               RaftServer server, RaftClient client, RaftClient queryClient, RaftClient adminClient,
+                               RaftProperties properties) {
         this.config = config;
         this.group = group;
         this.selfId = peerId(config.nodeId());
@@ -86,6 +89,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         this.server = server;
         this.client = client;
         this.queryClient = queryClient;
+        this.adminClient = adminClient;
+        this.properties = properties;
     }
 
     /**
@@ -111,20 +116,28 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static MetadataQuorumNode start(QuorumConfig config, MetadataStateMachine stateMachine)
             throws IOException {
         RaftGroupId groupId = groupId(config.clusterId());
-        List<RaftPeer> peers = new ArrayList<>();
-        for (Map.Entry<Integer, InetSocketAddress> v : config.voters().entrySet()) {
-            peers.add(RaftPeer.newBuilder().setId(peerId(v.getKey()))
-                    .setAddress(v.getValue().getHostString() + ":" + v.getValue().getPort()).build());
+        boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
+        int tookPort = 0;
+        if (config.address().getPort() == 0) {
+            // a listener without a configured port: the one it took before, else a free one, kept from now on
+            int stored = known ? QuorumIdentityFile.listenerPort(config.metadataDir()) : 0;
+            tookPort = stored != 0 ? stored : ControllerAddressCheck.freePort(config.address().getHostString());
+            config = config.withAddress(InetSocketAddress.createUnresolved(config.address().getHostString(), tookPort));
         }
-        RaftGroup group = RaftGroup.valueOf(groupId, peers);
         RaftProperties props = properties(config);
 
-        boolean known = QuorumIdentityFile.check(config.metadataDir(), config.clusterId(), config.nodeId());
-        checkVoters(config, group, props);
+        String staticVoters = votersString(config);
+        // a restart with the static voters this node first started with is accepted whatever the group's are now
+        boolean firstVoters = known && staticVoters != null
+                && staticVoters.equals(QuorumIdentityFile.initialVoters(config.metadataDir()));
+        QuorumMembers running = QuorumDiscovery.check(config, groupId, props, firstVoters);
         ControllerAddressCheck.requireFree(config);
+        QuorumMembers members = startingMembers(config, running, known);
         if (!known) {
-            QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId());
+            QuorumIdentityFile.create(config.metadataDir(), config.clusterId(), config.nodeId(), tookPort,
+                    config.configuredVoter() ? staticVoters : null);
         }
+        RaftGroup group = RaftGroup.valueOf(groupId, members.allPeers());
 
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))
@@ -135,19 +148,63 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 .build();
         RaftClient client;
         RaftClient queryClient;
+        RaftClient adminClient;
         try {
             server.start();
-            client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
+            // the voters as Ratis recovered them (its stored configuration wins over the one given)
+            RaftGroup voters = RaftGroup.valueOf(groupId,
+                    QuorumMembers.of(server.getDivision(groupId).getRaftConf()).voterPeers());
+            client = RaftClient.newBuilder().setProperties(props).setRaftGroup(voters)
                     .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(APPEND_ATTEMPTS, APPEND_RETRY_SLEEP))
                     .build();
-            queryClient = queryClient(props, group);
+            queryClient = queryClient(props, voters);
+            adminClient = adminClient(props, voters);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
         }
-        LOG.info("Node {} started in the metadata quorum of cluster {} (group {}, voters {})", config.nodeId(),
-                config.clusterId(), groupId, config.voters().keySet());
-        return new MetadataQuorumNode(config, group, stateMachine, server, client, queryClient);
+        LOG.info("Node {} started in the metadata quorum of cluster {} (group {}, {} {})", config.nodeId(),
+                config.clusterId(), groupId, config.configuredVoter() ? "voters" : "a listener of the voters",
+                members.voters().keySet());
+        return new MetadataQuorumNode(config, group, stateMachine, server, client, queryClient, adminClient, props);
+    }
+
+    /** {@code controller.quorum.voters} in a canonical form, null if empty. */
+    private static String votersString(QuorumConfig config) {
+        if (config.voters().isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        config.voters().forEach((id, a) -> b.append(b.length() == 0 ? "" : ",").append(id).append('@')
+                .append(QuorumDiscovery.address(a)));
+        return b.toString();
+    }
+
+    /**
+     * The members this node's Ratis server starts with (its stored configuration, on a restart,
+     * overrides them): the running group's members if a voter answered, else the configured
+     * voters; this node among them, as a listener unless it is a voter already.
+     */
+    private static QuorumMembers startingMembers(QuorumConfig config, QuorumMembers running, boolean known) {
+        String self = QuorumDiscovery.address(config.address());
+        QuorumMembers members;
+        if (running != null) {
+            members = running;
+        } else if (!config.voters().isEmpty()) {
+            Map<Integer, String> v = new TreeMap<>();
+            config.voters().forEach((id, a) -> v.put(id, QuorumDiscovery.address(a)));
+            members = new QuorumMembers(v, Map.of());
+        } else if (known) {
+            members = new QuorumMembers(Map.of(), Map.of());
+        } else {
+            throw new ClusterMembershipException("node " + config.nodeId() + ": no voter of "
+                    + QuorumConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS + " " + config.bootstrapServers()
+                    + " answers, and this node has no metadata yet to start from: start it again once they run");
+        }
+        if (members.voters().containsKey(config.nodeId())) {
+            return members.withVoter(config.nodeId(), self);
+        }
+        return members.withListener(config.nodeId(), self);
     }
 
     /**
@@ -156,6 +213,14 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
      * that timed out may have run, and running it twice would decide twice. Its time-out is longer
      * than the append client's, since a decision waits for the decisions asked before it.
      */
+    private static RaftClient adminClient(RaftProperties props, RaftGroup group) {
+        RaftProperties adminProps = new RaftProperties(props);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(adminProps, QUERY_TIMEOUT);
+        return RaftClient.newBuilder().setProperties(adminProps).setRaftGroup(group)
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ADMIN_ATTEMPTS, APPEND_RETRY_SLEEP))
+                .build();
+    }
+
     private static RaftClient queryClient(RaftProperties props, RaftGroup group) {
         RaftProperties queryProps = new RaftProperties(props);
         RaftClientConfigKeys.Rpc.setRequestTimeout(queryProps, QUERY_TIMEOUT);
@@ -196,81 +261,6 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         RaftClientConfigKeys.Rpc.setRequestTimeout(props, REQUEST_TIMEOUT);
         config.ratisProperties().forEach(props::set);
         return props;
-    }
-
-    /**
-     * Asks each other voter which groups it serves; one that is reachable and serves groups, none
-     * of them ours, belongs to another cluster and this node is refused. A voter that does not
-     * answer may not have started yet and is not held against the node.
-     */
-    private static void checkVoters(QuorumConfig config, RaftGroup group, RaftProperties props) {
-        for (RaftPeer peer : group.getPeers()) {
-            if (peer.getId().equals(peerId(config.nodeId()))) {
-                checkSelfNotRunning(config, group, peer, props);
-                continue;
-            }
-            List<RaftGroupId> served;
-            try (RaftClient c = RaftClient.newBuilder().setProperties(props)
-                    .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), peer))
-                    .setRetryPolicy(RetryPolicies.noRetry()).build()) {
-                served = c.getGroupManagementApi(peer.getId()).list().getGroupIds();
-                if (served.contains(group.getGroupId())) {
-                    GroupInfoReply info = c.getGroupManagementApi(peer.getId()).info(group.getGroupId());
-                    checkSameVoters(config, group, peer, info);
-                }
-            } catch (ClusterMembershipException e) {
-                throw e;
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("Voter {} at {} did not answer: {}", peer.getId(), peer.getAddress(), e.toString());
-                continue;
-            }
-            if (!served.isEmpty() && !served.contains(group.getGroupId())) {
-                throw new ClusterMembershipException("node " + config.nodeId() + " is configured for cluster "
-                        + config.clusterId() + " (metadata group " + group.getGroupId().getUuid() + "), but voter "
-                        + peer.getId() + " at " + peer.getAddress() + " serves another cluster (metadata group "
-                        + served.get(0).getUuid() + "): check cluster.id and controller.quorum.voters");
-            }
-        }
-    }
-
-    /**
-     * A Raft server that already answers at this node's own voter address is another process with
-     * this {@code node.id} (or this node, started twice): refused with that said, rather than with
-     * the port's bind error.
-     */
-    private static void checkSelfNotRunning(QuorumConfig config, RaftGroup group, RaftPeer self, RaftProperties props) {
-        try (RaftClient c = RaftClient.newBuilder().setProperties(props)
-                .setRaftGroup(RaftGroup.valueOf(group.getGroupId(), self))
-                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
-            c.getGroupManagementApi(self.getId()).list();
-        } catch (IOException | RuntimeException e) {
-            return; // nothing answers there: the address is ours to take
-        }
-        throw new ClusterMembershipException("node " + config.nodeId() + ": a metadata quorum server already answers at "
-                + self.getAddress() + ", this node's address in " + QuorumConfig.CONTROLLER_QUORUM_VOTERS
-                + ": another process runs with node.id " + config.nodeId());
-    }
-
-    /**
-     * A voter of our group that reports another set of voters (ids and addresses) than this node's
-     * {@code controller.quorum.voters} refuses this node: a node must not vote in a group it
-     * misdescribes.
-     */
-    private static void checkSameVoters(QuorumConfig config, RaftGroup group, RaftPeer peer, GroupInfoReply info) {
-        Map<String, String> theirs = new TreeMap<>();
-        for (RaftPeer p : info.getGroup().getPeers()) {
-            theirs.put(p.getId().toString(), p.getAddress());
-        }
-        Map<String, String> ours = new TreeMap<>();
-        for (RaftPeer p : group.getPeers()) {
-            ours.put(p.getId().toString(), p.getAddress());
-        }
-        if (!theirs.equals(ours)) {
-            throw new ClusterMembershipException("node " + config.nodeId() + " is configured with "
-                    + QuorumConfig.CONTROLLER_QUORUM_VOTERS + " " + ours + ", but voter " + peer.getId() + " at "
-                    + peer.getAddress() + " has the voters " + theirs + " in cluster " + config.clusterId()
-                    + ": every node must name the same voters");
-        }
     }
 
     /**
@@ -335,6 +325,71 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         if (!reply.isSuccess()) {
             throw new IOException("leadership did not move to node " + nodeId, reply.getException());
         }
+    }
+
+    /** The group's voters and listeners as this node's Ratis configuration has them; empty once gone. */
+    public QuorumMembers members() {
+        RaftServer.Division d = division();
+        return d == null ? new QuorumMembers(Map.of(), Map.of()) : QuorumMembers.of(d.getRaftConf());
+    }
+
+    /** The group's voters and listeners as the leader has them; null if no voter answers as the leader. */
+    public QuorumMembers leaderMembers() {
+        return QuorumDiscovery.fromLeader(group.getGroupId(), properties, members().voters());
+    }
+
+    /** This node's own Raft address ({@code host:port}). */
+    public String address() {
+        return QuorumDiscovery.address(config.address());
+    }
+
+    /**
+     * One attempt to have the leader list this node, if it is not a voter, as a listener at its
+     * current address (a node that joins, or restarts on another port); true once it is listed.
+     * The leader then sends it the log (from a snapshot if the log was purged). A listener listed
+     * at another address (its controller listener's port was changed) is only warned about: Ratis
+     * 3.1.3 takes a configuration that differs in a member's address alone for no change, and a
+     * running leader keeps sending to a member's first address.
+     */
+    public boolean joinAsListener() throws IOException {
+        QuorumMembers current = leaderMembers();
+        if (current == null) {
+            return false;
+        }
+        if (current.voters().containsKey(config.nodeId()) || address().equals(current.listeners().get(config.nodeId()))) {
+            return true;
+        }
+        if (current.listeners().containsKey(config.nodeId())) {
+            LOG.warn("Node {} listens for the metadata log at {}, but the quorum has it at {}: give it its old port back,"
+                    + " or restart the voters", config.nodeId(), address(), current.listeners().get(config.nodeId()));
+            return true;
+        }
+        changeMembers(current, current.withListener(config.nodeId(), address()));
+        return true;
+    }
+
+    /**
+     * Changes the group's members from {@code from} to {@code to} through the leader (Ratis'
+     * setConfiguration, compare-and-set: refused if the leader's members are no longer {@code
+     * from}); returns once the new configuration is committed.
+     */
+    public void changeMembers(QuorumMembers from, QuorumMembers to) throws IOException {
+        SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
+                .setServersInCurrentConf(from.voterPeers()).setListenersInCurrentConf(from.listenerPeers())
+                .setServersInNewConf(to.voterPeers()).setListenersInNewConf(to.listenerPeers())
+                .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET).build();
+        RaftClientReply reply = adminClient.admin().setConfiguration(args);
+        if (!reply.isSuccess()) {
+            throw new IOException("the metadata quorum's members did not change from " + from + " to " + to,
+                    reply.getException());
+        }
+        LOG.info("The metadata quorum's members changed from {} to {}", from, to);
+    }
+
+    /** Whether this node's Ratis server runs as a listener (it receives the log but does not vote). */
+    public boolean isListener() {
+        DivisionInfo info = info();
+        return info != null && info.isListener();
     }
 
     /** Takes a snapshot of this node's state machine now; returns its log index. */
@@ -412,6 +467,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     @Override
     public void close() throws IOException {
         try {
+            adminClient.close();
             queryClient.close();
             client.close();
         } finally {

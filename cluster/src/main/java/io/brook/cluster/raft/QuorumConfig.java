@@ -3,6 +3,7 @@ package io.brook.cluster.raft;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -30,18 +31,32 @@ import java.util.regex.Pattern;
  * further Ratis settings by Ratis' own names ({@code raft.server.log.segment.size.max}, ...), set
  * last, for tuning and for tests that need small log segments.
  *
- * @param voters each voter's node id and controller listener address, in id order
+ * <p>A node that is not among the configured voters (a broker-only node, or a node that joins a
+ * running cluster with Kafka's KIP-853 {@code controller.quorum.bootstrap.servers}) follows the
+ * metadata log as a Ratis listener (docs/cluster.md, section 6). The voters send it the log, so
+ * it needs an address of its own too: its {@code controller.listener.names} listener if {@code
+ * listeners} names one (Kafka's brokers have none), else a free port on its first listener's host
+ * (port 0 here, chosen at start).
+ *
+ * @param voters each voter's node id and controller listener address, in id order; may be empty
+ *     when {@code bootstrapServers} names where to find them
  * @param metadataDir where Ratis keeps this node's log and snapshots: {@code
  *     <first log dir>/__cluster_metadata-0}, Kafka's directory name
+ * @param bootstrapServers {@code controller.quorum.bootstrap.servers}: voters' addresses without ids
+ * @param listenerAddress this node's own Ratis address; port 0 for any free port
  */
 public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterId, Map<Integer, InetSocketAddress> voters,
                            Path metadataDir, Duration electionTimeoutMin, Duration electionTimeoutMax,
-                           long snapshotThreshold, Map<String, String> ratisProperties) {
+                           long snapshotThreshold, Map<String, String> ratisProperties,
+                           List<InetSocketAddress> bootstrapServers, InetSocketAddress listenerAddress) {
 
     public static final String PROCESS_ROLES = "process.roles";
     public static final String NODE_ID = "node.id";
     public static final String CLUSTER_ID = "cluster.id";
     public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    /** Kafka's KIP-853 name: where a node finds the voters, without knowing their ids. */
+    public static final String CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = "controller.quorum.bootstrap.servers";
+    public static final String ADVERTISED_LISTENERS = "advertised.listeners";
     public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
     public static final String LISTENERS = "listeners";
     public static final String LOG_DIRS = "log.dirs";
@@ -55,38 +70,75 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
 
     private static final Pattern VOTER = Pattern.compile("(\\d+)@(.+):(\\d+)");
     private static final Pattern LISTENER = Pattern.compile("([A-Za-z0-9_]+)://(.*):(\\d+)");
+    private static final Pattern HOST_PORT = Pattern.compile("(.+):(\\d+)");
 
     public QuorumConfig {
         processRoles = Set.copyOf(processRoles);
         ratisProperties = Map.copyOf(ratisProperties);
         voters = Collections.unmodifiableMap(new TreeMap<>(voters));
-        if (voters.isEmpty()) {
-            throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + " names no voter");
+        bootstrapServers = List.copyOf(bootstrapServers);
+        if (voters.isEmpty() && bootstrapServers.isEmpty()) {
+            throw new IllegalArgumentException("neither " + CONTROLLER_QUORUM_VOTERS + " nor "
+                    + CONTROLLER_QUORUM_BOOTSTRAP_SERVERS + " names a voter");
         }
-        if (processRoles.contains("controller") && !voters.containsKey(nodeId)) {
+        if (processRoles.contains("controller") && !voters.containsKey(nodeId) && bootstrapServers.isEmpty()) {
             throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
                     + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
         }
         if (clusterId == null || clusterId.isEmpty()) {
             throw new IllegalArgumentException(CLUSTER_ID + " is required in cluster mode");
         }
+        if (listenerAddress == null) {
+            listenerAddress = voters.get(nodeId);
+        }
+        if (listenerAddress == null) {
+            throw new IllegalArgumentException("node " + nodeId + " has no address for the metadata log");
+        }
     }
 
-    /** This node's controller listener address. */
+    /** A voter's config, its own address from {@code voters}. */
+    public QuorumConfig(Set<String> processRoles, int nodeId, String clusterId, Map<Integer, InetSocketAddress> voters,
+                        Path metadataDir, Duration electionTimeoutMin, Duration electionTimeoutMax,
+                        long snapshotThreshold, Map<String, String> ratisProperties) {
+        this(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin, electionTimeoutMax,
+                snapshotThreshold, ratisProperties, List.of(), voters.get(nodeId));
+    }
+
+    /** This node's own Ratis address (its controller listener; port 0 for a free port chosen at start). */
     public InetSocketAddress address() {
-        return voters.get(nodeId);
+        return listenerAddress;
+    }
+
+    /**
+     * Whether this node starts as a voter: it is in {@code controller.quorum.voters}. Any other
+     * node follows the log as a Ratis listener until AddRaftVoter makes it a voter.
+     */
+    public boolean configuredVoter() {
+        return voters.containsKey(nodeId);
+    }
+
+    /** The same config with another metadata directory. */
+    public QuorumConfig withMetadataDir(Path dir) {
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, dir, electionTimeoutMin, electionTimeoutMax,
+                snapshotThreshold, ratisProperties, bootstrapServers, listenerAddress);
+    }
+
+    /** The same config with another own address (a listener's port 0 resolved). */
+    public QuorumConfig withAddress(InetSocketAddress address) {
+        return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
+                electionTimeoutMax, snapshotThreshold, ratisProperties, bootstrapServers, address);
     }
 
     /** The same config with other Ratis election time-outs (tests shorten them). */
     public QuorumConfig withElectionTimeout(Duration min, Duration max) {
         return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, min, max, snapshotThreshold,
-                ratisProperties);
+                ratisProperties, bootstrapServers, listenerAddress);
     }
 
     /** The same config with another automatic snapshot threshold. */
     public QuorumConfig withSnapshotThreshold(long entries) {
         return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
-                electionTimeoutMax, entries, ratisProperties);
+                electionTimeoutMax, entries, ratisProperties, bootstrapServers, listenerAddress);
     }
 
     /** The same config with one more Ratis setting, by Ratis' name. */
@@ -94,7 +146,7 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         Map<String, String> more = new TreeMap<>(ratisProperties);
         more.put(key, value);
         return new QuorumConfig(processRoles, nodeId, clusterId, voters, metadataDir, electionTimeoutMin,
-                electionTimeoutMax, snapshotThreshold, more);
+                electionTimeoutMax, snapshotThreshold, more, bootstrapServers, listenerAddress);
     }
 
     /**
@@ -118,13 +170,30 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         if (nodeId < 0) {
             throw new IllegalArgumentException(NODE_ID + " must not be negative: " + nodeId);
         }
-        Map<Integer, InetSocketAddress> voters = parseVoters(required(props, CONTROLLER_QUORUM_VOTERS));
-        if (roleSet.contains("controller")) {
-            if (!voters.containsKey(nodeId)) {
-                throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
-                        + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
-            }
+        String voterList = props.getOrDefault(CONTROLLER_QUORUM_VOTERS, "").trim();
+        String bootstrapList = props.getOrDefault(CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, "").trim();
+        if (voterList.isEmpty() && bootstrapList.isEmpty()) {
+            throw new IllegalArgumentException(CONTROLLER_QUORUM_VOTERS + " or " + CONTROLLER_QUORUM_BOOTSTRAP_SERVERS
+                    + " is required in cluster mode");
+        }
+        Map<Integer, InetSocketAddress> voters = voterList.isEmpty() ? Map.of() : parseVoters(voterList);
+        List<InetSocketAddress> bootstrap = bootstrapList.isEmpty() ? List.of() : parseBootstrapServers(bootstrapList);
+        if (roleSet.equals(Set.of("controller"))) {
+            // a controller-only node would need the broker to run without client listeners
+            throw new IllegalArgumentException(PROCESS_ROLES + "=controller alone is not supported yet: a Brook node"
+                    + " of the cluster serves clients (process.roles=broker,controller for a voter, or"
+                    + " process.roles=broker for a node that only follows the metadata log)");
+        }
+        InetSocketAddress own;
+        if (voters.containsKey(nodeId)) {
             checkControllerListener(props, nodeId, voters.get(nodeId));
+            own = voters.get(nodeId);
+        } else if (roleSet.contains("controller") && bootstrap.isEmpty()) {
+            throw new IllegalArgumentException("node " + nodeId + " has the controller role but is not in "
+                    + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet() + " (a controller that joins a running cluster"
+                    + " names it with " + CONTROLLER_QUORUM_BOOTSTRAP_SERVERS + ")");
+        } else {
+            own = listenerAddress(props);
         }
         String logDirs = props.getOrDefault(LOG_DIRS, props.getOrDefault(LOG_DIR, "/tmp/kafka-logs"));
         Path metadataDir = Path.of(logDirs.split(",", -1)[0].trim(), "__cluster_metadata-0");
@@ -135,7 +204,48 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         }
         return new QuorumConfig(roleSet, nodeId, props.get(CLUSTER_ID), voters, metadataDir,
                 Duration.ofMillis(electionTimeoutMs), Duration.ofMillis(2L * electionTimeoutMs),
-                DEFAULT_SNAPSHOT_THRESHOLD, Map.of());
+                DEFAULT_SNAPSHOT_THRESHOLD, Map.of(), bootstrap, own);
+    }
+
+    /** {@code host:port,...}, Kafka's format of {@code controller.quorum.bootstrap.servers}. */
+    static List<InetSocketAddress> parseBootstrapServers(String value) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String v : value.split(",", -1)) {
+            Matcher m = HOST_PORT.matcher(v.trim());
+            int port = m.matches() ? parseInt(CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, m.group(2)) : -1;
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException(CONTROLLER_QUORUM_BOOTSTRAP_SERVERS + ": '" + v.trim()
+                        + "' is not of the form host:port");
+            }
+            out.add(InetSocketAddress.createUnresolved(m.group(1), port));
+        }
+        return out;
+    }
+
+    /**
+     * A node that is not a voter: its {@code controller.listener.names} listener if {@code
+     * listeners} has one, else port 0 (any free port) on the host of its first advertised or bound
+     * listener that names one.
+     */
+    private static InetSocketAddress listenerAddress(Map<String, String> props) {
+        String name = props.getOrDefault(CONTROLLER_LISTENER_NAMES, "").split(",", -1)[0].trim();
+        String host = null;
+        for (String key : List.of(ADVERTISED_LISTENERS, LISTENERS)) {
+            for (String l : props.getOrDefault(key, "").split(",", -1)) {
+                Matcher m = LISTENER.matcher(l.trim());
+                if (!m.matches()) {
+                    continue;
+                }
+                if (key.equals(LISTENERS) && m.group(1).equalsIgnoreCase(name)) {
+                    String h = m.group(2).isEmpty() ? "0.0.0.0" : m.group(2);
+                    return InetSocketAddress.createUnresolved(h, parseInt(LISTENERS, m.group(3)));
+                }
+                if (host == null && !m.group(2).isEmpty() && !m.group(2).equals("0.0.0.0")) {
+                    host = m.group(2);
+                }
+            }
+        }
+        return InetSocketAddress.createUnresolved(host == null ? "127.0.0.1" : host, 0);
     }
 
     /** {@code id@host:port,...}, Kafka's format of {@code controller.quorum.voters}. */

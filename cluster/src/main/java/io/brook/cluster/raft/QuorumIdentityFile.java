@@ -14,7 +14,11 @@ import java.util.Properties;
  * {@code quorum.properties} in a node's metadata directory: the cluster id and node id the
  * directory was created for, written on the first start and checked on every later one, so that
  * a directory is never reused by another cluster or under another node id (the part of Kafka's
- * {@code meta.properties} check that concerns the quorum).
+ * {@code meta.properties} check that concerns the quorum). A listener that took a free port for
+ * the metadata log records it here too ({@code listener.port}) and takes it again on a restart:
+ * Ratis 3.1.3's leader keeps a member's first address for as long as it runs. A voter records the
+ * {@code controller.quorum.voters} it first started with ({@code voters}), so that a restart with
+ * that same static list is accepted after the voters changed (docs/cluster.md, section 6a).
  */
 final class QuorumIdentityFile {
     static final String FILE_NAME = "quorum.properties";
@@ -46,10 +50,40 @@ final class QuorumIdentityFile {
         return false;
     }
 
+    /** The free port a listener took on its first start, or 0 if it took none. */
+    static int listenerPort(Path metadataDir) throws IOException {
+        return Integer.parseInt(read(metadataDir).getProperty("listener.port", "0"));
+    }
+
+    /** The {@code controller.quorum.voters} this node first started with, or null if none was recorded. */
+    static String initialVoters(Path metadataDir) throws IOException {
+        return read(metadataDir).getProperty("voters");
+    }
+
+    private static Properties read(Path metadataDir) throws IOException {
+        Path file = metadataDir.resolve(FILE_NAME);
+        Properties p = new Properties();
+        if (Files.exists(file)) {
+            p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+        }
+        return p;
+    }
+
     /** Records the directory's identity, durably (temp file, force, rename, directory force). */
     static void create(Path metadataDir, String clusterId, int nodeId) throws IOException {
+        create(metadataDir, clusterId, nodeId, 0, null);
+    }
+
+    /**
+     * Records the directory's identity and, unless 0, the free port this listener took, unless
+     * null the voters it starts with.
+     */
+    static void create(Path metadataDir, String clusterId, int nodeId, int listenerPort, String voters)
+            throws IOException {
         Files.createDirectories(metadataDir);
-        String text = "cluster.id=" + clusterId + "\nnode.id=" + nodeId + "\n";
+        String text = "cluster.id=" + clusterId + "\nnode.id=" + nodeId + "\n"
+                + (listenerPort == 0 ? "" : "listener.port=" + listenerPort + "\n")
+                + (voters == null ? "" : "voters=" + voters + "\n");
         Path tmp = metadataDir.resolve(FILE_NAME + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {

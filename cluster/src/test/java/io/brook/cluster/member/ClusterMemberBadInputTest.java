@@ -101,17 +101,6 @@ class ClusterMemberBadInputTest {
     }
 
     @Test
-    void aNodeWithTheBrokerRoleOnlyIsRefusedWithAClearMessage() {
-        QuorumConfig brokerOnly = new QuorumConfig(Set.of("broker"), 4, ClusterMemberTestNodes.CLUSTER, nodes.voters,
-                dir.resolve("node-4"), Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
-
-        assertThatThrownBy(() -> RatisClusterMember.start(brokerOnly, ClusterMemberTestNodes.registration(4),
-                Clock.systemUTC()))
-                .isInstanceOf(ClusterMembershipException.class)
-                .hasMessageContaining("process.roles=broker only");
-    }
-
-    @Test
     void aSecondVoterWithTheSameNodeIdIsRefusedAtStart() {
         // another process (its own data directory) configured as node 2, exactly as node 2 is
         QuorumConfig twin = new QuorumConfig(Set.of("broker", "controller"), 2, ClusterMemberTestNodes.CLUSTER,

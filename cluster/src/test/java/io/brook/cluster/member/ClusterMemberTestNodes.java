@@ -50,6 +50,21 @@ final class ClusterMemberTestNodes implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Starts node {@code id} with {@code process.roles=broker} alone: not in the voters, it follows
+     * the log as a Ratis listener, finding the quorum through {@code controller.quorum.bootstrap.servers}
+     * (the voters' addresses) when {@code bootstrap}, else through {@code controller.quorum.voters}.
+     */
+    ClusterMember startBrokerOnly(int id, boolean bootstrap) throws IOException {
+        QuorumConfig c = new QuorumConfig(Set.of("broker"), id, CLUSTER, bootstrap ? Map.of() : voters,
+                dir.resolve("node-" + id), Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of(),
+                bootstrap ? java.util.List.copyOf(voters.values()) : java.util.List.of(),
+                InetSocketAddress.createUnresolved("127.0.0.1", 0));
+        ClusterMember m = RatisClusterMember.start(c, registration(id), Clock.systemUTC());
+        members.put(id, m);
+        return m;
+    }
+
     void startAll() throws IOException {
         for (int id = 1; id <= 3; id++) {
             start(id);

@@ -86,4 +86,46 @@ class QuorumConfigTest {
         badRole.put("process.roles", "broker,zookeeper");
         assertThatThrownBy(() -> QuorumConfig.fromProperties(badRole)).hasMessageContaining("unknown role 'zookeeper'");
     }
+
+    @Test
+    void aBrokerOnlyNodeFollowsTheLogOnItsControllerListenerOrAFreePort() {
+        Map<String, String> p = kafkaProperties();
+        p.put("process.roles", "broker");
+        p.put("node.id", "4");
+        p.put("listeners", "PLAINTEXT://10.0.0.4:9092");
+        QuorumConfig free = QuorumConfig.fromProperties(p);
+        assertThat(free.configuredVoter()).isFalse();
+        assertThat(free.address()).isEqualTo(InetSocketAddress.createUnresolved("10.0.0.4", 0));
+
+        p.put("listeners", "PLAINTEXT://10.0.0.4:9092,CONTROLLER://10.0.0.4:9099");
+        assertThat(QuorumConfig.fromProperties(p).address())
+                .isEqualTo(InetSocketAddress.createUnresolved("10.0.0.4", 9099));
+    }
+
+    @Test
+    void readsKafkasBootstrapServersForANodeThatJoins() {
+        Map<String, String> p = kafkaProperties();
+        p.remove("controller.quorum.voters");
+        p.put("controller.quorum.bootstrap.servers", "localhost:9093, localhost:9095");
+        p.put("node.id", "5");
+        p.put("listeners", "PLAINTEXT://:9098,CONTROLLER://:9099");
+        QuorumConfig c = QuorumConfig.fromProperties(p);
+        assertThat(c.voters()).isEmpty();
+        assertThat(c.bootstrapServers()).containsExactly(InetSocketAddress.createUnresolved("localhost", 9093),
+                InetSocketAddress.createUnresolved("localhost", 9095));
+        assertThat(c.address().getPort()).isEqualTo(9099);
+
+        p.put("controller.quorum.bootstrap.servers", "localhost");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(p)).hasMessageContaining("host:port");
+        p.remove("controller.quorum.bootstrap.servers");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(p))
+                .hasMessageContaining("controller.quorum.voters or controller.quorum.bootstrap.servers is required");
+    }
+
+    @Test
+    void aControllerOnlyNodeIsRefusedWithAClearMessage() {
+        Map<String, String> p = kafkaProperties();
+        p.put("process.roles", "controller");
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(p)).hasMessageContaining("process.roles=controller alone");
+    }
 }

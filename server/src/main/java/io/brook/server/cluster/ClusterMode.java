@@ -56,8 +56,7 @@ public final class ClusterMode implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Cluster mode: " + e.getMessage(), e);
         }
-        q = new QuorumConfig(q.processRoles(), q.nodeId(), q.clusterId(), q.voters(), metaDir.resolve(METADATA_DIR),
-                q.electionTimeoutMin(), q.electionTimeoutMax(), q.snapshotThreshold(), q.ratisProperties());
+        q = q.withMetadataDir(metaDir.resolve(METADATA_DIR));
         List<Endpoint> endpoints = new ArrayList<>();
         for (Listener l : advertised.values()) {
             endpoints.add(new Endpoint(l.name(), l.host(), l.port()));

@@ -14,12 +14,14 @@ import java.util.TreeMap;
  * {@link ClusterMember#quorumStatus()} (Ratis' leader, term, commit index, and what this node
  * knows of each voter) with each voter's controller listener from the configuration ({@code
  * controller.quorum.voters} under the first of {@code controller.listener.names}), as Kafka lists
- * a static quorum's voters.
+ * a static quorum's voters; once the voters changed (AddRaftVoter, RemoveRaftVoter), from the
+ * member's Raft configuration instead. Broker-only nodes (Ratis listeners) are the observers.
  */
 final class QuorumDescription {
 
     private final ClusterMember member;
     private final List<MetadataQuorum.VoterEndpoint> endpoints;
+    private final String controllerListener;
 
     /**
      * @param controllerListener the first of {@code controller.listener.names}
@@ -27,6 +29,7 @@ final class QuorumDescription {
      */
     QuorumDescription(ClusterMember member, String controllerListener, Map<Integer, InetSocketAddress> voters) {
         this.member = member;
+        this.controllerListener = controllerListener;
         List<MetadataQuorum.VoterEndpoint> list = new ArrayList<>();
         new TreeMap<>(voters).forEach((id, address) -> list.add(
                 new MetadataQuorum.VoterEndpoint(id, controllerListener, address.getHostString(), address.getPort())));
@@ -36,7 +39,28 @@ final class QuorumDescription {
     MetadataQuorum describe() {
         QuorumStatus s = member.quorumStatus();
         return new MetadataQuorum(s.leaderId(), s.leaderEpoch(), s.highWatermark(), replicas(s.voters()),
-                replicas(s.observers()), endpoints);
+                replicas(s.observers()), endpoints());
+    }
+
+    /** The configured endpoints while they name the current voters; else the current voters' Raft addresses. */
+    private List<MetadataQuorum.VoterEndpoint> endpoints() {
+        Map<Integer, String> current = member.voterAddresses();
+        if (current.isEmpty() || current.keySet().equals(configuredIds())) {
+            return endpoints;
+        }
+        List<MetadataQuorum.VoterEndpoint> list = new ArrayList<>();
+        current.forEach((id, address) -> {
+            int colon = address.lastIndexOf(':');
+            list.add(new MetadataQuorum.VoterEndpoint(id, controllerListener, address.substring(0, colon),
+                    Integer.parseInt(address.substring(colon + 1))));
+        });
+        return list;
+    }
+
+    private java.util.Set<Integer> configuredIds() {
+        java.util.Set<Integer> ids = new java.util.TreeSet<>();
+        endpoints.forEach(e -> ids.add(e.nodeId()));
+        return ids;
     }
 
     private static List<MetadataQuorum.Replica> replicas(List<QuorumStatus.Replica> replicas) {

@@ -55,6 +55,7 @@ public final class BrokerConfig {
     // cluster mode (docs/cluster.md): Kafka's KRaft names, plus cluster.id (Kafka's format step writes it)
     public static final String PROCESS_ROLES = "process.roles";
     public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    public static final String CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = "controller.quorum.bootstrap.servers";
     public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
     public static final String CLUSTER_ID = "cluster.id";
     public static final String BROKER_RACK = "broker.rack";

@@ -32,9 +32,12 @@ final class BrokerConfigKeys {
                 new ConfigKey(NODE_ID, Type.INT, "1", Check.atLeast(0), List.of(BROKER_ID),
                         "This broker's id (broker.id is accepted as a synonym)."),
                 key(PROCESS_ROLES, Type.STRING, "", Check.NONE,
-                        "Empty: a single node. broker,controller: a node of a cluster (docs/cluster.md)."),
+                        "Empty: a single node. broker,controller: a voter of a cluster; broker: a node that follows the"
+                        + " metadata log (docs/cluster.md)."),
                 key(CONTROLLER_QUORUM_VOTERS, Type.STRING, "", Check.NONE,
                         "Cluster mode: id@host:port of every voter's controller listener."),
+                key(CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, Type.STRING, "", Check.NONE,
+                        "Cluster mode: host:port of voters to find the quorum from (a node that joins as a listener)."),
                 key(CONTROLLER_LISTENER_NAMES, Type.STRING, "", Check.NONE,
                         "Cluster mode: the listener of the metadata quorum (Ratis), never bound for clients."),
                 key(CLUSTER_ID, Type.STRING, null, Check.NONE,

@@ -43,4 +43,17 @@ class ExampleClusterConfigsTest {
             assertThat(q.clusterId()).isEqualTo("brook-example-cluster");
         }
     }
+
+    @Test
+    void theFourthNodeIsABrokerThatFollowsTheLog() throws IOException {
+        Map<String, String> props = load(4);
+        BrokerConfig config = BrokerConfig.parse(props);
+        assertThat(config.unknownKeys()).isEmpty();
+        assertThat(config.listeners().bound()).extracting(l -> l.name() + ":" + l.port()).containsExactly("PLAINTEXT:9098");
+        QuorumConfig q = QuorumConfig.fromProperties(props);
+        assertThat(q.configuredVoter()).isFalse();
+        assertThat(q.voters()).isEmpty();
+        assertThat(q.bootstrapServers()).hasSize(3);
+        assertThat(q.address().getPort()).isEqualTo(9099);
+    }
 }
