@@ -24,7 +24,10 @@ import java.util.function.LongSupplier;
  * window when it had at least 1/{@value #COMPETING_FRACTION} of the window's requests. When a
  * window saw the broker saturated and at least two client ids competed, the next window allows
  * each client id its fair share of that window's requests (their total over the competing ids,
- * never less than {@value #MIN_BUDGET}); a client id past it is throttled until the window ends.
+ * plus a quarter, never less than {@value #MIN_BUDGET}); a client id past it is throttled until
+ * the window ends. A producer that sends a hundred large requests a window next to a client that
+ * pipelines seven hundred small ones keeps its turns; the pipelining one is held to about 1.7
+ * times the producer's requests while the broker stays saturated.
  * Throttling goes on while windows keep saturating, and stops after {@value #CALM_WINDOWS} windows
  * in a row without. A single busy client, or many clients on a broker with room, are never
  * throttled.
@@ -44,6 +47,12 @@ final class FairShare {
     static final int COMPETING_FRACTION = 16;
     /** The fewest requests a window allows a competing client id: never throttled below 1,000 a second. */
     static final long MIN_BUDGET = 100;
+    /**
+     * The share is a quarter more than an equal split of the last window's requests: when every
+     * competing client id was held to it, the next window allows them more, so the share follows
+     * what the broker serves rather than only shrinking.
+     */
+    static final int HEADROOM_PERCENT = 125;
     /** Windows in a row without saturation after which throttling stops. */
     static final int CALM_WINDOWS = 5;
     /** A loop that took this long to run a queued task is saturated. */
@@ -125,7 +134,7 @@ final class FairShare {
         if (competing < 2 || !(w.saturated || throttling && calm < CALM_WINDOWS)) {
             return new Window(start, UNLIMITED, 0);
         }
-        return new Window(start, Math.max(MIN_BUDGET, total / competing), calm);
+        return new Window(start, Math.max(MIN_BUDGET, total * HEADROOM_PERCENT / 100 / competing), calm);
     }
 
     private static final class Window {

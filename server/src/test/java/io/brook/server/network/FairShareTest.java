@@ -34,13 +34,29 @@ class FairShareTest {
         assertThat(requests("producer", 100)).isZero();
         share.saturated();
         nextWindow();
-        assertThat(share.budget()).isEqualTo(400);
+        assertThat(share.budget()).isEqualTo(500);
         assertThat(requests("producer", 150)).isZero();
-        assertThat(requests("load", 400)).isZero();
+        assertThat(requests("load", 500)).isZero();
         clock.advance(30);
         // past its share: throttled for the rest of the window
         assertThat(share.recorded("load")).isEqualTo((int) FairShare.WINDOW_MS - 30);
         assertThat(share.recorded("producer")).isZero();
+    }
+
+    @Test
+    void theShareGrowsWhenEveryCompetingClientIsHeldToIt() {
+        requests("load", 700);
+        requests("producer", 100);
+        share.saturated();
+        nextWindow();
+        long first = share.budget();
+        // both used all they were allowed (the producer too, now that it gets more turns)
+        requests("load", (int) first);
+        requests("producer", (int) first);
+        share.saturated();
+        nextWindow();
+        assertThat(share.budget()).as("no ratchet down to what the throttled clients were allowed")
+                .isGreaterThan(first);
     }
 
     @Test
@@ -82,8 +98,8 @@ class FairShareTest {
 
     @Test
     void theShareNeverFallsBelowTheFloor() {
-        requests("a", 90);
-        requests("b", 90);
+        requests("a", 40);
+        requests("b", 40);
         share.saturated();
         nextWindow();
         assertThat(share.budget()).isEqualTo(FairShare.MIN_BUDGET);
@@ -121,6 +137,6 @@ class FairShareTest {
         nanos.addAndGet(FairShare.SATURATED_LAG_NANOS);
         queued.remove(0).run();
         nextWindow();
-        assertThat(share.budget()).isEqualTo(400);
+        assertThat(share.budget()).isEqualTo(500);
     }
 }
