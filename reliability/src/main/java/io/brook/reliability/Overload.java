@@ -144,6 +144,7 @@ final class Overload implements Scenario {
             long problemsBefore = problems(pipeliners);
             double brokerCpu = CpuTime.ofProcess(broker.pid());
             double runnerCpu = CpuTime.ofThisJvm();
+            ThreadCpu brokerThreads = ThreadCpu.of(broker.pid());
             long windowStart = System.nanoTime();
             Throughput.Measurement loaded = Throughput.measure(broker.bootstrap(), PRODUCE_TOPIC, PRODUCE_PARTITIONS,
                     params.measureTime);
@@ -152,6 +153,7 @@ final class Overload implements Scenario {
                     "cores");
             result.figure("runner CPU in the loaded window (load, producer)", (CpuTime.ofThisJvm() - runnerCpu) / window,
                     "cores");
+            ThreadCpu.of(broker.pid()).reportSince(brokerThreads, window, "broker CPU in the loaded window: ", result);
             result.figure("cores of the machine", Runtime.getRuntime().availableProcessors(), "");
             long answeredDuring = answered(pipeliners) - answeredBefore;
             long problemsDuring = problems(pipeliners) - problemsBefore;

@@ -28,6 +28,21 @@ class ProcFilesTest {
     }
 
     @Test
+    void threadGroupsDropTheNumbersPoolsAppend() {
+        assertThat(ThreadCpu.group("brook-network-1\n")).isEqualTo("brook-network");
+        assertThat(ThreadCpu.group("brook-io-12")).isEqualTo("brook-io");
+        assertThat(ThreadCpu.group("GC Thread#0")).isEqualTo("GC Thread");
+        assertThat(ThreadCpu.group("brook-timer")).isEqualTo("brook-timer");
+        assertThat(ThreadCpu.group("C1 CompilerThre")).isEqualTo("C1 CompilerThre");
+    }
+
+    @Test
+    void contextSwitchesAddBothKinds() {
+        String status = "Name:\tjava\nvoluntary_ctxt_switches:\t120\nnonvoluntary_ctxt_switches:\t7\n";
+        assertThat(ThreadCpu.contextSwitches(status)).isEqualTo(127);
+    }
+
+    @Test
     void threadDumpCountsThreadsAndBlockedOnes() {
         String dump = """
                 "main" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition

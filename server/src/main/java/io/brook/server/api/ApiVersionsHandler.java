@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  * only one of the two is INVALID_REQUEST, one naming another cluster id or node id gets
  * REBOOTSTRAP_REQUIRED (the Java client then bootstraps again), as Kafka 4.4 answers.
  *
+ * <p>Answered on the event loop ({@link #runsOnEventLoop}).
+ *
  * <p>A version newer than we serve never reaches this handler: the network layer answers it
  * (KIP-511) with a v0 body that carries UNSUPPORTED_VERSION and our ApiVersions range.
  */
@@ -61,6 +63,15 @@ final class ApiVersionsHandler implements ApiHandler<ApiVersionsRequest> {
         ApiVersionsResponse response = new ApiVersionsResponse().errorCode(table.errorCode()).apiKeys(table.apiKeys());
         features.addTo(response, version);
         ctx.respond(response);
+    }
+
+    /**
+     * Always: the answer comes from memory (the table's list, the feature levels) and costs the
+     * same for every request, so it never needs the I/O pool's two thread hand-offs.
+     */
+    @Override
+    public boolean runsOnEventLoop(ApiVersionsRequest request) {
+        return true;
     }
 
     private static boolean valid(String s) {

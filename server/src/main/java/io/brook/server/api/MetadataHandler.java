@@ -39,6 +39,10 @@ import java.util.UUID;
  * missing topics of one request are created together, synchronously, with one write of the topic
  * registry, so the answer already describes them with no error; one request creates at most
  * {@link Topics#MAX_PARTITIONS_PER_REQUEST} partitions, names past that stay unknown.
+ *
+ * <p>A request for a few topics that exist is answered on the event loop
+ * ({@link #runsOnEventLoop}): clients ask for the topics they use, often, and each hand-off to
+ * the I/O pool and back costs more than the answer.
  */
 final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
@@ -65,6 +69,44 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     MetadataHandler(BrokerContext broker, Authorizer authorizer) {
         this.broker = broker;
         this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
+    }
+
+    /** Most topics, and partitions over them, a Metadata request answered on the event loop names. */
+    static final int INLINE_MAX_TOPICS = 64;
+    static final int INLINE_MAX_PARTITIONS = 4096;
+
+    /**
+     * True for a request a single node answers from memory at a cost in proportion to what it
+     * names: a list of at most {@value #INLINE_MAX_TOPICS} topics of at most
+     * {@value #INLINE_MAX_PARTITIONS} partitions in all, none of which would be created (each
+     * named topic exists, or auto-creation is off). An all-topics request (its cost grows with the
+     * broker's topics, not the request), one that would create a topic (a forced registry write)
+     * and cluster mode stay on the I/O pool.
+     */
+    @Override
+    public boolean runsOnEventLoop(MetadataRequest request) {
+        List<MetadataRequestTopic> asked = request.topics();
+        if (asked == null || asked.isEmpty() || asked.size() > INLINE_MAX_TOPICS || broker.cluster() != null) {
+            return false;
+        }
+        boolean mayCreate = broker.config().autoCreateTopics();
+        Topics topics = broker.topics();
+        int partitions = 0;
+        for (MetadataRequestTopic want : asked) {
+            String name = want.name();
+            Topic t = name != null ? topics.get(name) : want.topicId() != null ? topics.get(want.topicId()) : null;
+            if (t == null) {
+                if (mayCreate && name != null) {
+                    return false;
+                }
+                continue;
+            }
+            partitions += t.partitions();
+            if (partitions > INLINE_MAX_PARTITIONS) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean may(RequestContext ctx, byte operation, byte type, String name) {

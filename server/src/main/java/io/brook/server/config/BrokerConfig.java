@@ -90,6 +90,7 @@ public final class BrokerConfig {
     public static final String LOG_PREALLOCATE_BYTES = "brook.log.preallocate.bytes";
     public static final String NETWORK_EPOLL = "brook.network.epoll";
     public static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";
+    public static final String FAIR_SHARE_ENABLE = "brook.fair.share.enable";
     /** The HTTP admin listener (metrics, health): {@code HOST:PORT}, or {@code none}. */
     public static final String HTTP_LISTENER = "brook.http.listener";
     /** KIP-714: the largest PushTelemetry payload (compressed) accepted. */

@@ -121,6 +121,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private boolean muted;
     /** When the current throttle ends, on {@link #timer}'s time line. */
     private long mutedUntilMs;
+    /** The broker's fairness between client ids while saturated (null: off), and this loop's probe of it. */
+    private FairShare fairShare;
+    private FairShare.Probe saturationProbe;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
         this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE, PLAINTEXT_SESSION);
@@ -161,6 +164,17 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         this.timer = timer;
     }
 
+    /** Takes part in {@code share} (null: no fairness policy); call before the channel is registered. */
+    void fairShare(FairShare share) {
+        this.fairShare = share;
+    }
+
+    /** Counts an answered request of {@code clientId} (any thread); the throttle in ms its fair share asks for. */
+    int fairShareThrottle(String clientId) {
+        FairShare s = fairShare;
+        return s == null ? 0 : s.recorded(clientId);
+    }
+
     Session session() {
         return session;
     }
@@ -176,6 +190,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         this.channel = ctx.channel();
         this.frames = ctx.pipeline().get(RequestFrameDecoder.class);
         this.fileSlices = ctx.pipeline().get(FileSliceChunker.class);
+        if (fairShare != null) {
+            this.saturationProbe = fairShare.probe(channel.eventLoop());
+        }
     }
 
     @Override
@@ -264,6 +281,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         inFlight.add(rc);
         inflightBytes += frameSize;
         reading = true;
+        if (saturationProbe != null) {
+            saturationProbe.poke();
+        }
         if (body == null) {
             rc.respond(ApiTable.unsupportedApiVersions(entry));
         } else if (inlineRequests && entry.runsOnEventLoop(body) && serial.isIdle()) {

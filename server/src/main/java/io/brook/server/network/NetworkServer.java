@@ -60,6 +60,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * ConnectionLimit also applies the connection creation quotas ({@link ConnectionCreationRates}).
+ * Every connection shares the broker's {@link FairShare} (fairness between client ids while the
+ * broker is saturated).
  *
  * On a TLS listener (SSL, SASL_SSL) {@link TlsPipeline} puts its handlers after the limit; a
  * PLAINTEXT listener's pipeline is exactly the one above. Each connection gets its listener's
@@ -96,6 +98,8 @@ public final class NetworkServer {
     private final ConnectionCreationRates creationRates;
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
+    /** brook.fair.share.enable: fairness between client ids while saturated; null when off. */
+    private final FairShare fairShare;
     private final BrokerSecurity security;
     private final List<Channel> serverChannels = new ArrayList<>();
     private final Map<String, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
@@ -123,6 +127,7 @@ public final class NetworkServer {
         this.creationRates = new ConnectionCreationRates(config, security.quotas());
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
                 new ByteBudget(config.queuedMaxRequestBytes()), new ByteBudget(config.queuedMaxResponseBytes()));
+        this.fairShare = config.bool(BrokerConfig.FAIR_SHARE_ENABLE) ? new FairShare(timer::nowMs) : null;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
             factory = EpollIoHandler.newFactory();
@@ -225,6 +230,7 @@ public final class NetworkServer {
                         Connection connection = new Connection(apis, ioPool, limits, readPauses,
                                 config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer, session);
                         connection.throttleTimer(timer);
+                        connection.fairShare(fairShare);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();

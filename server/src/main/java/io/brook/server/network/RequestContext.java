@@ -335,6 +335,7 @@ public final class RequestContext {
         if (o == Outcome.RESPONSE) {
             chargeRequestTime(message);
         }
+        chargeFairShare(o, message);
         releaseFrame();
         long delay = answerDelayNanos;
         if (delay > 0) {
@@ -367,6 +368,24 @@ public final class RequestContext {
         int ms = quota.recorded(session().principal(), clientId(), Math.max(0, nanos));
         if (ms > 0) {
             message.raiseThrottleTimeMs(ms);
+            throttle(ms);
+        }
+    }
+
+    /**
+     * The broker's fairness between client ids while saturated ({@link FairShare}): every answered
+     * request counts, and a client id past its share is throttled as a quota would throttle it,
+     * the throttle time in its answer (when it gets one) and its connection muted meanwhile.
+     */
+    private void chargeFairShare(Outcome o, ApiMessage message) {
+        if (entry.key() == ApiKey.SASL_HANDSHAKE || entry.key() == ApiKey.SASL_AUTHENTICATE) {
+            return;
+        }
+        int ms = connection.fairShareThrottle(header.clientId());
+        if (ms > 0) {
+            if (o == Outcome.RESPONSE) {
+                message.raiseThrottleTimeMs(ms);
+            }
             throttle(ms);
         }
     }
