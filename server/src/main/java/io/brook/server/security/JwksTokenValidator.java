@@ -55,8 +55,9 @@ import org.slf4j.LoggerFactory;
  * than 200) is tried again first, with the back-off of background reads below (Kafka 4.4's first
  * read retries three times, 180, 360 and 720 ms apart, on jose4j's schedule rather than these
  * settings); a {@code file://} one is read once, and a key set that answers with something that is
- * not a key set is not tried again. The key set is read again every {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a
- * token names a key id the set does not hold (at most once per
+ * not a key set is not tried again. The key set is read again every
+ * {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a token names a
+ * key id the set does not hold (at most once per
  * {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.ms}), in the background: the token that
  * named the unknown key is refused, as in Kafka, and a later one finds the new key. A background
  * read that fails is tried again as Kafka's refreshing key resolver tries it: after
