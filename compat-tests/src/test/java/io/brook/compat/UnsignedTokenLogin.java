@@ -9,8 +9,8 @@ import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.auth.login.AppConfigurationEntry;
 import org.apache.kafka.common.security.auth.AuthenticateCallbackHandler;
-import org.apache.kafka.common.security.oauthbearer.OAuthBearerToken;
 import org.apache.kafka.common.security.oauthbearer.OAuthBearerTokenCallback;
+import org.apache.kafka.common.security.oauthbearer.internals.secured.BasicOAuthBearerToken;
 
 /**
  * A client login handler that hands kafka-clients an unsigned JWS ({@code alg: none}) for the
@@ -36,32 +36,7 @@ public final class UnsignedTokenLogin implements AuthenticateCallbackHandler {
             String header = b64("{\"alg\":\"none\"}");
             String claims = b64("{\"sub\":\"" + sub + "\",\"iat\":" + now / 1000 + ",\"exp\":" + (now / 1000 + 3600) + "}");
             String value = header + "." + claims + ".";
-            tc.token(new OAuthBearerToken() {
-                @Override
-                public String value() {
-                    return value;
-                }
-
-                @Override
-                public Set<String> scope() {
-                    return Set.of();
-                }
-
-                @Override
-                public long lifetimeMs() {
-                    return now + 3_600_000L;
-                }
-
-                @Override
-                public String principalName() {
-                    return sub;
-                }
-
-                @Override
-                public Long startTimeMs() {
-                    return now;
-                }
-            });
+            tc.token(new BasicOAuthBearerToken(value, Set.of(), now + 3_600_000L, sub, now));
         }
     }
 

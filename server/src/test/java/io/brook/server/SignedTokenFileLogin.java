@@ -11,8 +11,8 @@ import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.auth.login.AppConfigurationEntry;
 import org.apache.kafka.common.security.auth.AuthenticateCallbackHandler;
-import org.apache.kafka.common.security.oauthbearer.OAuthBearerToken;
 import org.apache.kafka.common.security.oauthbearer.OAuthBearerTokenCallback;
+import org.apache.kafka.common.security.oauthbearer.internals.secured.BasicOAuthBearerToken;
 
 /**
  * A client login handler that hands kafka-clients the token in the file named by the JAAS option
@@ -45,32 +45,7 @@ public final class SignedTokenFileLogin implements AuthenticateCallbackHandler {
                 throw new UncheckedIOException(e);
             }
             long now = System.currentTimeMillis();
-            tc.token(new OAuthBearerToken() {
-                @Override
-                public String value() {
-                    return value;
-                }
-
-                @Override
-                public Set<String> scope() {
-                    return Set.of();
-                }
-
-                @Override
-                public long lifetimeMs() {
-                    return now + 600_000L;
-                }
-
-                @Override
-                public String principalName() {
-                    return sub;
-                }
-
-                @Override
-                public Long startTimeMs() {
-                    return now;
-                }
-            });
+            tc.token(new BasicOAuthBearerToken(value, Set.of(), now + 600_000L, sub, now));
         }
     }
 

@@ -46,6 +46,10 @@ public final class BenchRunner {
     private boolean tls;
     /** {@code --tls-engines}: Brook's TLS workloads once more with the JDK's engine ({@code brook.ssl.engine=jdk}). */
     private boolean tlsEngines;
+    /** {@code --consumers N}: the consume workload once more with N consumers at once (rows "..., N consumers"). */
+    private int consumers = 1;
+    /** Whether {@code --consume-records} set the consume workloads' count. */
+    private boolean consumeRecordsGiven;
     /** Where the TLS key material is made for the run. */
     private Path tlsDir;
     /** {@code --transaction-version N}: finalized before the transactions workloads; null leaves the broker's level. */
@@ -75,6 +79,8 @@ public final class BenchRunner {
         String single = null;
         boolean tls = false;
         boolean tlsEngines = false;
+        int consumers = 1;
+        Long consumeRecords = null;
         Short transactionVersion = null;
         Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
@@ -95,6 +101,8 @@ public final class BenchRunner {
                 case "--only" -> only = value(args, ++i);
                 case "--producer" -> keyValue(value(args, ++i), producerOverrides);
                 case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
+                case "--consumers" -> consumers = consumers(value(args, ++i));
+                case "--consume-records" -> consumeRecords = consumeRecords(value(args, ++i));
                 case "--transaction-version" -> transactionVersion = transactionVersion(value(args, ++i));
                 // internal: one broker in this JVM, results to a file (see runInChildren)
                 case "--single" -> single = value(args, ++i);
@@ -130,10 +138,13 @@ public final class BenchRunner {
                             + " answered before fsync (the OS flushes its page cache); JVM -Xms1g -Xmx1g"
                             + " (kafka-local.sh)"));
         }
-        BenchRunner runner = new BenchRunner(out, quick ? Plan.quick() : Plan.full(), brokers, only, producerOverrides,
-                consumerOverrides);
+        Plan plan = quick ? Plan.quick() : Plan.full();
+        BenchRunner runner = new BenchRunner(out, consumeRecords == null ? plan : plan.withConsumeRecords(consumeRecords),
+                brokers, only, producerOverrides, consumerOverrides);
         runner.tls = tls;
         runner.tlsEngines = tlsEngines;
+        runner.consumers = consumers;
+        runner.consumeRecordsGiven = consumeRecords != null;
         runner.tlsDir = work.resolve("tls");
         runner.transactionVersion = transactionVersion;
         if (single != null) {
@@ -154,6 +165,20 @@ public final class BenchRunner {
         into.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
 
+    private static long consumeRecords(String n) {
+        if (!n.matches("[1-9][0-9]{0,9}")) {
+            usage("--consume-records must be a positive number, not " + n);
+        }
+        return Long.parseLong(n);
+    }
+
+    private static int consumers(String n) {
+        if (!n.matches("[1-8]")) {
+            usage("--consumers must be 1 to " + Plan.CONSUME_PARTITIONS + ", not " + n);
+        }
+        return Integer.parseInt(n);
+    }
+
     private static short transactionVersion(String level) {
         if (!level.matches("[0-2]")) {
             usage("--transaction-version must be 0, 1 or 2, not " + level);
@@ -170,7 +195,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--transaction-version N] [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--out DIR]");
         System.exit(2);
     }
 
@@ -328,6 +353,15 @@ public final class BenchRunner {
         if (tlsEngines) {
             sb.append("- rows \"over TLS, jdk engine\": Brook launched once more with brook.ssl.engine=jdk\n");
         }
+        if (consumeRecordsGiven) {
+            sb.append(String.format(Locale.ROOT, "- consume workloads: %,d records (--consume-records)\n",
+                    plan.consumeRecords));
+        }
+        if (consumers > 1) {
+            sb.append("- rows \"..., ").append(consumers).append(" consumers\": the consume workload once more, read by ")
+                    .append(consumers).append(" consumers at once, each on its own thread with every ").append(consumers)
+                    .append("th partition (--consumers)\n");
+        }
         sb.append("- MB = 10^6 bytes of record values; broker CPU = utime+stime of the broker process over the"
                 + " measured phase; peak RSS = VmHWM; start-up = from the broker process's start (/proc start"
                 + " time; for Kafka after kafka-local.sh formatted its storage) to the first acknowledged"
@@ -415,6 +449,9 @@ public final class BenchRunner {
                     step(r, label, cell.name(), () -> w.produce(cell, plan.produceRecords(cell)));
                 }
                 step(r, label, Workloads.consumeName(), () -> w.consume(plan.consumeRecords));
+                if (consumers > 1) {
+                    step(r, label, Workloads.consumeName(consumers), () -> w.consume(plan.consumeRecords, consumers));
+                }
                 for (int rate : plan.latencyRates) {
                     step(r, label, Workloads.latencyName(rate),
                             () -> w.latency(rate, plan.latencyDuration, plan.latencyWarmup));
@@ -486,7 +523,8 @@ public final class BenchRunner {
                     Workloads.firstAck(probe, running);
                 }
                 long pid = running.pid();
-                progress.done("ready (pid " + pid + ")");
+                progress.done("ready (pid " + pid + "; a client of this JVM negotiates "
+                        + material.negotiated("127.0.0.1", tlsPort) + ")");
                 Map<String, String> client = material.clientSettings("127.0.0.1:" + tlsPort);
                 Map<String, String> producerSettings = new java.util.LinkedHashMap<>(producerOverrides);
                 producerSettings.putAll(client);
@@ -505,6 +543,10 @@ public final class BenchRunner {
                     }
                     String name = Workloads.consumeName() + suffix;
                     step(r, label, name, () -> w.consume(plan.consumeRecords).renamed(name));
+                    if (consumers > 1) {
+                        String parallel = Workloads.consumeName(consumers) + suffix;
+                        step(r, label, parallel, () -> w.consume(plan.consumeRecords, consumers).renamed(parallel));
+                    }
                 }
             } catch (Exception e) {
                 results.add(Result.failed(Workloads.consumeName() + suffix, label, describe(e)));

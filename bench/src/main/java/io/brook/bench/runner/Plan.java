@@ -88,6 +88,13 @@ final class Plan {
                 20_000);
     }
 
+    /** This plan with {@code records} to consume in the consume workloads ({@code --consume-records}). */
+    Plan withConsumeRecords(long records) {
+        return new Plan(quick, produce, smallRecords, largeRecords, records, latencyRates, latencyDuration,
+                latencyWarmup, manyPartitions, manyPartitionRecords, warmupRecords, fetchSessionDuration,
+                transactionalRecords);
+    }
+
     long produceRecords(ProduceCell cell) {
         return cell.recordSize() <= 100 ? smallRecords : largeRecords;
     }

@@ -1,14 +1,22 @@
 package io.brook.bench.runner;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The key material of the TLS workloads ({@code bench/run --tls}), made at run time by the JDK's
@@ -59,6 +67,32 @@ final class TlsSetup {
         s.put("ssl.truststore.type", "PEM");
         s.put("ssl.truststore.location", certificate.toString());
         return s;
+    }
+
+    /**
+     * The protocol and cipher suite a client of this JVM with the JDK's TLS defaults (what
+     * kafka-clients uses: SSLContext "TLSv1.3", the JDK's suites in the JDK's order) negotiates
+     * with the broker's SSL listener at {@code host:port}, e.g. "TLSv1.3 TLS_AES_128_GCM_SHA256";
+     * what went wrong instead when the handshake fails.
+     */
+    String negotiated(String host, int port) {
+        try (InputStream in = Files.newInputStream(certificate)) {
+            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+            trust.load(null, null);
+            trust.setCertificateEntry("broker", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            try (SSLSocket socket = (SSLSocket) ctx.getSocketFactory().createSocket(host, port)) {
+                socket.setSoTimeout(10_000);
+                socket.startHandshake();
+                SSLSession session = socket.getSession();
+                return session.getProtocol() + " " + session.getCipherSuite();
+            }
+        } catch (IOException | GeneralSecurityException e) {
+            return "(handshake failed: " + e + ")";
+        }
     }
 
     private static void keytool(String... args) throws IOException, InterruptedException {

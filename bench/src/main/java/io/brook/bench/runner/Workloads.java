@@ -92,6 +92,17 @@ final class Workloads implements AutoCloseable {
         return "consume " + Plan.CONSUME_PARTITIONS + "p " + Plan.size(Plan.CONSUME_RECORD_SIZE) + " (catch-up, assign)";
     }
 
+    /**
+     * The consume workload read by {@code consumers} consumers at once (each assigned every
+     * {@code consumers}-th partition, in a thread of its own): the row that shows the broker when
+     * one consumer's thread is the bottleneck. One consumer is {@link #consumeName()}.
+     */
+    static String consumeName(int consumers) {
+        return consumers == 1 ? consumeName()
+                : "consume " + Plan.CONSUME_PARTITIONS + "p " + Plan.size(Plan.CONSUME_RECORD_SIZE) + " (catch-up, assign, "
+                        + consumers + " consumers)";
+    }
+
     static String latencyName(int rate) {
         return String.format(java.util.Locale.ROOT, "latency %,d rec/s 1p %s acks=all", rate,
                 Plan.size(Plan.LATENCY_RECORD_SIZE));
@@ -402,19 +413,61 @@ final class Workloads implements AutoCloseable {
 
     /** Fills a topic (not timed), then times a consumer that catches up from offset 0 with assign(). */
     Result consume(long records) throws Exception {
+        return consume(records, 1);
+    }
+
+    /**
+     * Fills a topic (not timed), then times {@code consumers} consumers that catch up from offset 0
+     * with assign(), each on its own thread and its own share of the partitions.
+     */
+    Result consume(long records, int consumers) throws Exception {
         String topic = "consume-" + Plan.CONSUME_PARTITIONS + "p-" + Plan.size(Plan.CONSUME_RECORD_SIZE);
         long[] expected = fill(topic, Plan.CONSUME_PARTITIONS, records, Plan.CONSUME_RECORD_SIZE);
         progress.update("topic filled; consuming");
         CpuMeter meter = CpuMeter.start(pid, clockTicks);
         long t0 = System.nanoTime();
-        ReadCounts read = readAll(topic, expected);
+        ReadCounts read = consumers == 1 ? readAll(topic, expected) : readInParallel(topic, expected, consumers);
         double seconds = (System.nanoTime() - t0) / 1e9;
         double cpu = meter.seconds();
         double clientCpu = meter.clientSeconds();
         verify(topic, expected, read.perPartition);
         deleteTopic(topic);
-        return Result.of(consumeName(), broker)
+        return Result.of(consumeName(consumers), broker)
                 .throughput(read.records, read.bytes, seconds, cpu).put(Metric.CLIENT_CPU_S, clientCpu).build();
+    }
+
+    /** {@link #readAll} by {@code consumers} consumers at once, consumer c reading the partitions p with p mod n = c. */
+    private ReadCounts readInParallel(String topic, long[] expected, int consumers) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(consumers);
+        try {
+            List<java.util.concurrent.Future<ReadCounts>> reads = new ArrayList<>();
+            for (int c = 0; c < consumers; c++) {
+                List<Integer> mine = new ArrayList<>();
+                for (int p = c; p < expected.length; p += consumers) {
+                    mine.add(p);
+                }
+                reads.add(pool.submit(() -> readAll(topic, expected, mine)));
+            }
+            long[] counts = new long[expected.length];
+            long records = 0;
+            long bytes = 0;
+            for (java.util.concurrent.Future<ReadCounts> f : reads) {
+                ReadCounts r;
+                try {
+                    r = f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+                for (int p = 0; p < counts.length; p++) {
+                    counts[p] += r.perPartition[p];
+                }
+                records += r.records;
+                bytes += r.bytes;
+            }
+            return new ReadCounts(counts, records, bytes);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private record ReadCounts(long[] perPartition, long records, long bytes) {
@@ -425,22 +478,31 @@ final class Workloads implements AutoCloseable {
      * records in total have arrived, or nothing arrives for the idle limit.
      */
     private ReadCounts readAll(String topic, long[] expected) throws Exception {
+        List<Integer> all = new ArrayList<>();
+        for (int p = 0; p < expected.length; p++) {
+            all.add(p);
+        }
+        return readAll(topic, expected, all);
+    }
+
+    /** {@link #readAll(String, long[])} of the partitions {@code mine} only (counts of the others stay 0). */
+    private ReadCounts readAll(String topic, long[] expected, List<Integer> mine) throws Exception {
         long total = 0;
-        for (long e : expected) {
-            total += e;
+        for (int p : mine) {
+            total += expected[p];
         }
         long[] counts = new long[expected.length];
         long records = 0;
         long bytes = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < expected.length; p++) {
+            for (int p : mine) {
                 partitions.add(new TopicPartition(topic, p));
             }
             long[] base = base(topic, expected.length);
             consumer.assign(partitions);
-            for (int p = 0; p < expected.length; p++) {
-                consumer.seek(partitions.get(p), base[p]);
+            for (int p : mine) {
+                consumer.seek(new TopicPartition(topic, p), base[p]);
             }
             long lastProgress = System.nanoTime();
             while (records < total) {
@@ -463,7 +525,7 @@ final class Workloads implements AutoCloseable {
             }
             // anything beyond what was acknowledged (duplicates) shows up in the end offsets
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-            for (int p = 0; p < expected.length; p++) {
+            for (int p : mine) {
                 long end = ends.getOrDefault(new TopicPartition(topic, p), -1L);
                 if (end != base[p] + expected[p]) {
                     throw new VerificationException(topic + "-" + p + ": " + expected[p] + " records acknowledged"

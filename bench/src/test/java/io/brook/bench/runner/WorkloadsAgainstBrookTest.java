@@ -67,6 +67,14 @@ class WorkloadsAgainstBrookTest {
     }
 
     @Test
+    void shouldMeasureConsumersReadingAtOnceAndCountEveryRecordOnce() throws Exception {
+        // three consumers over eight partitions: shares of three, three and two; the read-back check inside
+        // fails unless each partition's records were read exactly once in all
+        Result r = workloads.consume(5_000, 3);
+        assertThroughput(r, "consume 8p 100B (catch-up, assign, 3 consumers)");
+    }
+
+    @Test
     void shouldMeasureLatencyFromIntendedSendTimes() throws Exception {
         Result r = workloads.latency(2_000, Duration.ofSeconds(1), Duration.ofMillis(200));
         assertThroughput(r, "latency 2,000 rec/s 1p 100B acks=all");

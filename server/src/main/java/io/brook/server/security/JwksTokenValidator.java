@@ -50,9 +50,14 @@ import org.slf4j.LoggerFactory;
  *     {@code scope}), a string or a list, must not repeat a scope.
  * </ul>
  *
- * <p>The key set is read at start-up (a broker whose key set cannot be read does not start) and
- * again every {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a
- * token names a key id the set does not hold (at most once per
+ * <p>The key set is read at start-up, and a broker whose key set cannot be read does not start, as
+ * in Kafka. An {@code http(s)://} key set that does not answer (an I/O error or a status other
+ * than 200) is tried again first, with the back-off of background reads below (Kafka 4.4's first
+ * read retries three times, 180, 360 and 720 ms apart, on jose4j's schedule rather than these
+ * settings); a {@code file://} one is read once, and a key set that answers with something that is
+ * not a key set is not tried again. The key set is read again every
+ * {@code sasl.oauthbearer.jwks.endpoint.refresh.ms} (default one hour) and when a token names a
+ * key id the set does not hold (at most once per
  * {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.ms}), in the background: the token that
  * named the unknown key is refused, as in Kafka, and a later one finds the new key. A background
  * read that fails is tried again as Kafka's refreshing key resolver tries it: after
@@ -70,10 +75,10 @@ final class JwksTokenValidator {
 
     private static final Logger LOG = LoggerFactory.getLogger(JwksTokenValidator.class);
 
-    /** Kafka's callback handler class names that select this validator (the second is the older one). */
     /** Kafka's default of {@code sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms}. */
     static final long DEFAULT_RETRY_BACKOFF_MAX_MS = 10_000;
 
+    /** Kafka's callback handler class names that select this validator (the second is the older one). */
     static final Set<String> HANDLER_CLASSES = Set.of(
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
             "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerValidatorCallbackHandler");
@@ -95,14 +100,21 @@ final class JwksTokenValidator {
     private volatile long loadedAtMs;
     private volatile long lastAttemptMs;
 
-    JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
-            String scopeClaim, long refreshMs, long retryBackoffMs) {
-        this(url, clock, skewMs, issuer, audiences, subClaim, scopeClaim, refreshMs, retryBackoffMs,
-                Math.max(retryBackoffMs, DEFAULT_RETRY_BACKOFF_MAX_MS), null);
+    /** How the first read waits between its tries: {@link Thread#sleep} but where a test moves a manual clock. */
+    @FunctionalInterface
+    interface Pause {
+        void pause(long ms) throws InterruptedException;
     }
 
     JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
-            String scopeClaim, long refreshMs, long retryBackoffMs, long retryBackoffMaxMs, SSLContext tls) {
+            String scopeClaim, long refreshMs, long retryBackoffMs) {
+        this(url, clock, skewMs, issuer, audiences, subClaim, scopeClaim, refreshMs, retryBackoffMs,
+                Math.max(retryBackoffMs, DEFAULT_RETRY_BACKOFF_MAX_MS), null, Thread::sleep);
+    }
+
+    JwksTokenValidator(String url, Clock clock, long skewMs, String issuer, Set<String> audiences, String subClaim,
+            String scopeClaim, long refreshMs, long retryBackoffMs, long retryBackoffMaxMs, SSLContext tls,
+            Pause pause) {
         if (retryBackoffMaxMs < retryBackoffMs) {
             throw new IllegalArgumentException("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms (" + retryBackoffMaxMs
                     + ") is less than sasl.oauthbearer.jwks.endpoint.retry.backoff.ms (" + retryBackoffMs + ")");
@@ -124,7 +136,7 @@ final class JwksTokenValidator {
         this.refreshMs = refreshMs;
         this.retryBackoffMs = retryBackoffMs;
         try {
-            this.keys = load();
+            this.keys = scheme.equals("file") ? load() : loadAtStart(pause);
         } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("Cannot read the JWKS at sasl.oauthbearer.jwks.endpoint.url " + url
                     + ": " + e.getMessage(), e);
@@ -139,6 +151,12 @@ final class JwksTokenValidator {
      */
     static JwksTokenValidator fromSettings(ListenerSettings settings, String listenerName, Clock clock,
             Map<String, String> jaasOptions) {
+        return fromSettings(settings, listenerName, clock, jaasOptions, Thread::sleep);
+    }
+
+    /** {@link #fromSettings(ListenerSettings, String, Clock, Map)} whose first read waits with {@code pause}. */
+    static JwksTokenValidator fromSettings(ListenerSettings settings, String listenerName, Clock clock,
+            Map<String, String> jaasOptions, Pause pause) {
         String handler = settings.get("oauthbearer", "sasl.server.callback.handler.class");
         if (handler == null || handler.isBlank()) {
             return null;
@@ -171,7 +189,7 @@ final class JwksTokenValidator {
                 number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", "100"),
                 number(settings, "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
                         Long.toString(DEFAULT_RETRY_BACKOFF_MAX_MS)),
-                url.trim().regionMatches(true, 0, "https:", 0, 6) ? tls(jaasOptions, listenerName) : null);
+                url.trim().regionMatches(true, 0, "https:", 0, 6) ? tls(jaasOptions, listenerName) : null, pause);
     }
 
     /**
@@ -244,6 +262,38 @@ final class JwksTokenValidator {
             json = r.body();
         }
         return JsonWebKeys.parse(json);
+    }
+
+    /**
+     * The first read of an http(s) key set: tried again after an I/O error (no answer, or a status
+     * other than 200) after {@code retry.backoff.ms}, doubling each time, until {@code
+     * retry.backoff.max.ms} have passed since the first try, by the clock or, should the clock not
+     * move, by the waits alone. A key set that cannot be parsed is not tried again.
+     */
+    private JsonWebKeys loadAtStart(Pause pause) throws IOException {
+        long startMs = clock.millis();
+        long waitedMs = 0;
+        for (int n = 1; ; n++) {
+            try {
+                return load();
+            } catch (IOException e) {
+                long leftMs = retryBackoffMaxMs - Math.max(waitedMs, clock.millis() - startMs);
+                long waitMs = Math.min(retryBackoffMs << Math.min(n - 1, 30), leftMs);
+                if (waitMs <= 0) {
+                    throw new IOException(e.getMessage() + " (" + n + (n == 1 ? " try" : " tries")
+                            + " within sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms " + retryBackoffMaxMs + ")", e);
+                }
+                LOG.info("Could not read the JWKS from {} (try {}): {}; trying again in {} ms", url, n, e.toString(),
+                        waitMs);
+                try {
+                    pause.pause(waitMs);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting to read the JWKS again", ie);
+                }
+                waitedMs += waitMs;
+            }
+        }
     }
 
     /** Reloads the key set in the background unless a reload runs or the last began within {@code minGapMs}. */

@@ -25,7 +25,9 @@ import java.security.KeyPair;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManagerFactory;
@@ -40,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The JWKS fetched from an {@code https://} endpoint (the JDK's HttpsServer with a key made for
  * the test), trusted through the {@code ssl.truststore.*} options of the listener's OAUTHBEARER
- * JAAS configuration as in Kafka, refused when the server is not trusted, and a refresh that
- * fails tried again with Kafka's back-off until the endpoint answers.
+ * JAAS configuration as in Kafka, refused when the server is not trusted, and a first read or a
+ * refresh that fails tried again with Kafka's back-off until the endpoint answers (the first read's
+ * waits on a manual clock).
  */
 @Timeout(60)
 class JwksHttpsTest {
@@ -58,6 +61,8 @@ class JwksHttpsTest {
     private final AtomicReference<String> served = new AtomicReference<>(jwks(rsaJwk("r1", RSA)));
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
+    /** The waits of the first read between its tries (each moves the manual clock). */
+    private final List<Long> pauses = new CopyOnWriteArrayList<>();
     private HttpsServer server;
 
     @BeforeAll
@@ -104,7 +109,11 @@ class JwksHttpsTest {
         raw.put("sasl.oauthbearer.expected.audience", "kafka");
         raw.put("sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", Long.toString(backoffMs));
         raw.put("sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms", Long.toString(backoffMaxMs));
-        return JwksTokenValidator.fromSettings(new ListenerSettings(raw, "SASL_SSL"), "SASL_SSL", clock, jaasOptions);
+        return JwksTokenValidator.fromSettings(new ListenerSettings(raw, "SASL_SSL"), "SASL_SSL", clock, jaasOptions,
+                ms -> {
+                    pauses.add(ms);
+                    clock.advance(ms);
+                });
     }
 
     private static Map<String, String> trusting() {
@@ -131,6 +140,24 @@ class JwksHttpsTest {
         assertThat(requests.get()).as("refused in the TLS handshake").isZero();
         assertThatThrownBy(() -> validator(trusting(), 200, 100)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("retry.backoff.max.ms");
+    }
+
+    @Test
+    void theFirstReadIsTriedAgainWithBackOffUntilTheEndpointAnswers() throws Exception {
+        failuresLeft.set(3);
+        JwksTokenValidator v = validator(trusting(), 100, 10_000);
+        assertThat(pauses).as("Kafka's doubling back-off, on the manual clock").containsExactly(100L, 200L, 400L);
+        assertThat(requests.get()).as("three failed tries, one that answered").isEqualTo(4);
+        assertThat(v.validate(signed("r1", RSA, "alice"))).isEqualTo("alice");
+    }
+
+    @Test
+    void theFirstReadGivesUpAfterTheMaximumBackOffAndTheStartFails() {
+        failuresLeft.set(1_000);
+        assertThatThrownBy(() -> validator(trusting(), 100, 1_000)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Cannot read the JWKS").hasMessageContaining("5 tries");
+        assertThat(pauses).as("the last wait is what is left of the 1,000 ms").containsExactly(100L, 200L, 400L, 300L);
+        assertThat(requests.get()).isEqualTo(5);
     }
 
     @Test
