@@ -299,6 +299,13 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         return out;
     }
 
+    /** Node {@code id}'s address on {@code listenerName} as the image has it (fenced or not), or null. */
+    java.net.InetSocketAddress address(int id, String listenerName) {
+        BrokerInfo b = view.brokers.get(id);
+        Endpoint e = b == null ? null : endpoint(b, listenerName);
+        return e == null ? null : java.net.InetSocketAddress.createUnresolved(e.host(), e.port());
+    }
+
     /** The broker's endpoint on {@code listenerName}; its first one when the name is null. */
     private static Endpoint endpoint(BrokerInfo b, String listenerName) {
         for (Endpoint e : b.listeners()) {
