@@ -66,6 +66,7 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     /** Decisions waiting for their entry to be mirrored here, by applied index. */
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
     private volatile ImageView view = ImageView.EMPTY;
+    private volatile io.brook.server.node.TxnPeers txnPeers;
     private volatile QuorumDescription quorum;
     /** Registered and unfenced once: the image has caught up with the log. */
     private volatile boolean caughtUp;
@@ -92,6 +93,20 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
             }
         });
         changed();
+    }
+
+    int nodeId() {
+        return nodeId;
+    }
+
+    /** What {@link #txnPeers()} answers (set once, at start). */
+    void txnPeers(io.brook.server.node.TxnPeers peers) {
+        this.txnPeers = peers;
+    }
+
+    @Override
+    public io.brook.server.node.TxnPeers txnPeers() {
+        return txnPeers;
     }
 
     String clusterId() {

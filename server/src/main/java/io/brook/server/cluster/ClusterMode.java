@@ -15,6 +15,8 @@ import io.netty.channel.EventLoopGroup;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.GroupCoordinatorSetup;
+import io.brook.server.node.TxnCoordinatorSetup;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.topic.Topics;
 import io.brook.wire.protocol.Errors;
@@ -55,11 +57,14 @@ public final class ClusterMode implements AutoCloseable {
      * @param factory how the member starts; null for the real one (Ratis)
      * @param loops the broker's event loops, on which the inter-broker client connects to other nodes
      * @param channelClass the socket channel class of their transport
+     * @param transactions the transaction coordinator: from now on it serves the transactional ids of
+     *                     the {@code __transaction_state} partitions this node leads, and writes the
+     *                     markers of partitions other nodes lead through them
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
             Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
-            Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass)
-            throws IOException {
+            Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass,
+            TransactionCoordinator transactions) throws IOException {
         String interBrokerListener = interBrokerListener(config);
         QuorumConfig q;
         try {
@@ -92,6 +97,8 @@ public final class ClusterMode implements AutoCloseable {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();
             GroupCoordinatorSetup.follow(groups, broker);
+            broker.txnPeers(new InterBrokerTxnPeers(broker, interBroker, transactions.config()::partitionFor));
+            TxnCoordinatorSetup.follow(transactions, broker);
         } catch (RuntimeException e) {
             interBroker.close();
             broker.close();
