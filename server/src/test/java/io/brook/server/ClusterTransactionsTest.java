@@ -117,8 +117,12 @@ class ClusterTransactionsTest {
     }
 
     private static void sendToEveryPartition(KafkaProducer<String, String> producer, String prefix) throws Exception {
+        List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
-            producer.send(new ProducerRecord<>(TOPIC, p, null, prefix + "-" + p)).get();
+            sent.add(producer.send(new ProducerRecord<>(TOPIC, p, null, prefix + "-" + p)));
+        }
+        for (java.util.concurrent.Future<?> f : sent) {
+            f.get();
         }
     }
 
