@@ -14,7 +14,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -158,8 +157,7 @@ final class NodeConnection {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_RESPONSE_BYTES, 0, 4, 0, 4),
-                                new ResponseHandler());
+                        ch.pipeline().addLast(new ResponseFrameDecoder(MAX_RESPONSE_BYTES), new ResponseHandler());
                     }
                 });
         ChannelFuture f = b.connect(address);
