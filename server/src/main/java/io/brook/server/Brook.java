@@ -182,7 +182,8 @@ public final class Brook implements AutoCloseable {
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
             this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
-            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor);
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor,
+                    features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION));
             features.onFinalized(() -> transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)));
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
@@ -198,7 +199,7 @@ public final class Brook implements AutoCloseable {
             Map<String, Listener> advertised = config.listeners().advertisedAfterBind(net.boundAddresses());
             this.boundAddresses = net.boundAddresses();
             this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
-                    producerIds, groups, clock, members) : null;
+                    producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions) : null;
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
             ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),

@@ -1,7 +1,6 @@
 package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.testkit.Await;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -35,8 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Consumer groups in a three-node cluster (docs/cluster.md, section 7): a group's coordinator is
  * the leader of its {@code __consumer_offsets} partition, found through FindCoordinator on any
  * node, here a node other than the one that leads the group's topic; a stock consumer commits
- * there, and a new consumer of the group resumes from the committed offset. Transactional
- * producers are refused at once with a message saying why.
+ * there, and a new consumer of the group resumes from the committed offset.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ClusterConsumerGroupTest {
@@ -181,17 +178,6 @@ class ClusterConsumerGroupTest {
         assertThat(second).containsExactly(6L, 7L, 8L, 9L);
         try (Admin admin = Admin.create(props(null))) {
             assertThat(coordinatorOf(admin, group)).isEqualTo(coordinator);
-        }
-    }
-
-    @Test
-    void aTransactionalProducerIsRefusedAtOnceWithTheReason() {
-        Properties p = props(null);
-        p.put("transactional.id", "tx");
-        p.put("max.block.ms", "20000");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
-            assertThatThrownBy(producer::initTransactions).isInstanceOf(KafkaException.class)
-                    .hasMessageContaining("not supported yet in Brook's cluster mode");
         }
     }
 }

@@ -481,6 +481,21 @@ public final class Log implements AutoCloseable {
         LogTruncation.truncateTo(this, offset);
     }
 
+    /**
+     * Whether this producer has a transaction open in this partition at this epoch: a
+     * transactional batch of it was appended and no marker closed it since. A partition leader
+     * whose transaction coordinator is on another node asks the coordinator only when not.
+     */
+    public boolean inOpenTransaction(long producerId, short producerEpoch) {
+        appendLock.lock();
+        try {
+            ProducerStateEntry e = producers.entry(producerId);
+            return e != null && e.epoch == producerEpoch && e.currentTxnFirstOffset >= 0;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
     /** The producers whose state this partition holds (DescribeProducers); a copy. */
     public List<ActiveProducer> activeProducers() {
         appendLock.lock();

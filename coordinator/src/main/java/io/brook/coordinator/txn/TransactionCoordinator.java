@@ -69,6 +69,7 @@ public final class TransactionCoordinator implements AutoCloseable {
 
 
     private final TxnCoordinatorConfig config;
+    private final TxnMarkers markers;
     private final CoordinatorLoader loader;
     private final EventLoop loop;
     private final Transactions txns;
@@ -114,6 +115,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,
                            TxnMarkers markers, boolean threaded, Executor loadExecutor, int chunkBytes) {
         this.config = config;
+        this.markers = markers;
         this.threaded = threaded;
         this.loop = new EventLoop(clock, e -> requests.failed("task", e));
         requests.runOn(loop);
@@ -237,6 +239,11 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** The settings in force. */
     public TxnCoordinatorConfig config() {
         return config;
+    }
+
+    /** What writes this coordinator's markers (as given to the constructor). */
+    public TxnMarkers markers() {
+        return markers;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.brook.server.api;
 
-import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.ProduceRequest.PartitionProduceData;
@@ -57,12 +56,14 @@ final class ImplicitTxnPartitions {
     }
 
     /**
-     * Adds the partitions of {@code topicData} whose transactional batch is not yet part of its
-     * producer's ongoing transaction; null when there is nothing to add (then nothing waits).
+     * Adds (or verifies, as {@code txns} does) the partitions of {@code topicData} whose
+     * transactional batch is not yet part of its producer's ongoing transaction; null when there is
+     * nothing to ask (then nothing waits).
      *
-     * @return completes with the partitions that could not be added and their errors
+     * @return completes with the partitions asked about: NONE for those now in the transaction,
+     *         else the error to answer them with
      */
-    static CompletableFuture<Map<TopicPartition, Errors>> addMissing(TransactionCoordinator txns, String transactionalId,
+    static CompletableFuture<Map<TopicPartition, Errors>> addMissing(TxnPartitionAccess txns, String transactionalId,
             List<TopicProduceData> topicData, Topics topics, AddingSequences sequences) {
         Map<ProducerEpoch, Map<String, Set<Integer>>> missing = new LinkedHashMap<>();
         Map<TopicPartition, Errors> outOfOrder = new HashMap<>();
@@ -86,7 +87,7 @@ final class ImplicitTxnPartitions {
                     continue;
                 }
                 TopicPartition tp = new TopicPartition(td.name(), pd.index());
-                if (txns.inOngoingTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
+                if (txns.inTransaction(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
                     if (!sequences.mayAppend(transactionalId, batch.producerId(), batch.producerEpoch(), tp,
                             batch.baseSequence())) {
                         // added by a batch before this one that has not been appended yet
@@ -95,8 +96,7 @@ final class ImplicitTxnPartitions {
                     continue;
                 }
                 if (!sequences.tryAdd(transactionalId, batch.producerId(), batch.producerEpoch(), tp, batch.baseSequence())
-                        && txns.verifyAppend(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())
-                                != Errors.INVALID_PRODUCER_EPOCH) {
+                        && !txns.fenced(batch.producerId(), batch.producerEpoch(), td.name(), pd.index())) {
                     // a batch before this one tried to add the partition and has not been
                     // appended yet: the producer retries this one after it
                     outOfOrder.put(tp, Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
@@ -112,15 +112,14 @@ final class ImplicitTxnPartitions {
         List<CompletableFuture<Map<TopicPartition, Errors>>> each = new ArrayList<>(missing.size());
         for (Map.Entry<ProducerEpoch, Map<String, Set<Integer>>> m : missing.entrySet()) {
             ProducerEpoch pe = m.getKey();
-            each.add(txns.addPartitions(transactionalId, pe.producerId(), pe.epoch(), m.getValue(),
-                    TransactionCoordinator.CLIENT_VERSION_V2).handle((e, x) -> {
-                        Errors error = x != null ? Errors.NOT_ENOUGH_REPLICAS : forProduce(e);
-                        Map<TopicPartition, Errors> refused = new HashMap<>();
-                        if (error != Errors.NONE) {
-                            m.getValue().forEach((t, ps) -> ps.forEach(p -> refused.put(new TopicPartition(t, p), error)));
-                        }
-                        return refused;
-                    }));
+            each.add(txns.add(transactionalId, pe.producerId(), pe.epoch(), m.getValue()).handle((errors, x) -> {
+                Map<TopicPartition, Errors> answered = new HashMap<>();
+                m.getValue().forEach((t, ps) -> ps.forEach(p -> {
+                    Errors e = x != null ? null : errors.getOrDefault(t, Map.of()).get(p);
+                    answered.put(new TopicPartition(t, p), e == null ? Errors.NOT_ENOUGH_REPLICAS : forProduce(e));
+                }));
+                return answered;
+            }));
         }
         return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
             Map<TopicPartition, Errors> all = new HashMap<>(outOfOrder);
@@ -133,8 +132,8 @@ final class ImplicitTxnPartitions {
     static Errors forProduce(Errors e) {
         return switch (e) {
             case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
-            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
-                    Errors.NOT_ENOUGH_REPLICAS;
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+                 REQUEST_TIMED_OUT -> Errors.NOT_ENOUGH_REPLICAS;
             default -> e;
         };
     }

@@ -1,6 +1,7 @@
 package io.brook.server.api;
 
 import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.node.TxnPeers;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.TopicMetrics;
 import io.brook.server.network.ApiHandler;
@@ -125,32 +126,51 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 TopicProduceData::partitionData, PartitionProduceData::index,
                 (t, parts) -> new TopicProduceData().name(t.name()).topicId(t.topicId()).partitionData(parts));
         TransactionCoordinator txns = broker.transactions();
-        if (version >= ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION && request.transactionalId() != null && txns != null) {
+        TxnPartitionAccess access = null;
+        boolean remote = false;
+        TxnPeers peers = broker.cluster() == null ? null : broker.cluster().txnPeers();
+        if (request.transactionalId() != null && peers != null) {
+            int coordinator = peers.coordinatorOf(request.transactionalId());
+            if (coordinator != peers.nodeId()) {
+                // docs/cluster.md, section 7: the coordinator is another node (or none now)
+                remote = true;
+                access = TxnPartitionAccess.remote(peers, coordinator,
+                        version < ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION, topics);
+            }
+        }
+        if (!remote && version >= ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION && request.transactionalId() != null
+                && txns != null) {
+            access = TxnPartitionAccess.local(txns);
+        }
+        if (access != null) {
             // the request's frame is released when its connection closes: what is appended
             // after a wait must not read from it
             boolean[] detached = {false};
+            TxnPartitionAccess a = access;
+            boolean r = remote;
             order.run(request.transactionalId(), ctx.nonBlockingExecutor(), () -> {
                 detachRecords(topicData);
                 detached[0] = true;
-            }, () -> appendV2(ctx, request, version, topicData, txns, topics, detached[0]));
+            }, () -> appendV2(ctx, request, version, topicData, a, r, topics, detached[0]));
             return;
         }
-        appendAll(ctx, request, version, topicData, Map.of(), null);
+        appendAll(ctx, request, version, topicData, Map.of(), null, null);
     }
 
     /**
-     * A transactional Produce v12+: adds the partitions not yet in the transaction, then appends.
+     * A transactional Produce v12+, or any transactional Produce whose coordinator is another node
+     * ({@code remote}): adds (or verifies) the partitions not yet in the transaction, then appends.
      *
      * @return completes once appended when the request waited for the coordinator, else null
      */
     private CompletableFuture<?> appendV2(RequestContext ctx, ProduceRequest request, short version,
-            List<TopicProduceData> topicData, TransactionCoordinator txns, Topics topics, boolean detached) {
+            List<TopicProduceData> topicData, TxnPartitionAccess txns, boolean remote, Topics topics, boolean detached) {
         try {
             CompletableFuture<Map<ImplicitTxnPartitions.TopicPartition, Errors>> added =
                     ImplicitTxnPartitions.addMissing(txns, request.transactionalId(), topicData, topics,
                             addingSequences);
             if (added == null) {
-                appendAll(ctx, request, version, topicData, Map.of(), request.transactionalId());
+                appendAll(ctx, request, version, topicData, Map.of(), request.transactionalId(), remote ? txns : null);
                 return null;
             }
             if (!detached) {
@@ -160,7 +180,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             added.whenComplete((refused, x) -> ctx.nonBlockingExecutor().execute(() -> {
                 try {
                     appendAll(ctx, request, version, topicData, refused == null ? Map.of() : refused,
-                            request.transactionalId());
+                            request.transactionalId(), remote ? txns : null);
                 } catch (RuntimeException e) {
                     ctx.fail(e);
                 } finally {
@@ -188,13 +208,16 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     }
 
     /**
-     * Appends each partition's batch and answers; a partition in {@code refused} (a transactions
-     * V2 partition that could not be added to its transaction) is answered with its error instead.
-     * {@code v2TransactionalId}: the transactional id of a transactions V2 request, whose appended
-     * partitions need their lowest adding sequence no more ({@link AddingSequences}); else null.
+     * Appends each partition's batch and answers; a partition {@code asked} about with an error (a
+     * transactional partition that could not be added to its transaction or verified) is answered
+     * with it instead. {@code v2TransactionalId}: the transactional id of a request that asked the
+     * coordinator, whose appended partitions need their lowest adding sequence no more
+     * ({@link AddingSequences}); else null. {@code remote}: how a coordinator on another node is
+     * asked, null when it runs here; a partition it answered NONE for is in the transaction.
      */
     private void appendAll(RequestContext ctx, ProduceRequest request, short version, List<TopicProduceData> topicData,
-            Map<ImplicitTxnPartitions.TopicPartition, Errors> refused, String v2TransactionalId) {
+            Map<ImplicitTxnPartitions.TopicPartition, Errors> asked, String v2TransactionalId,
+            TxnPartitionAccess remote) {
         short acks = request.acks();
         Topics topics = broker.topics();
         boolean byId = version >= TOPIC_IDS_MIN_VERSION;
@@ -220,12 +243,15 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     fail(r, Errors.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
                 } else if (topic.isInternal()) {
                     fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
-                } else if (!refused.isEmpty() && refused.containsKey(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index()))) {
-                    fail(r, refused.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
+                } else if (!asked.isEmpty() && asked.getOrDefault(new ImplicitTxnPartitions.TopicPartition(td.name(),
+                        pd.index()), Errors.NONE) != Errors.NONE) {
+                    fail(r, asked.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
                             "The partition could not be added to the producer's transaction.");
                 } else {
+                    boolean confirmed = asked.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index()))
+                            == Errors.NONE;
                     append(log, broker.leadership().leaderEpoch(td.name(), pd.index()), pd.records(), batch, version, r,
-                            durable);
+                            durable, remote, confirmed);
                     if (v2TransactionalId != null && r.errorCode() == Errors.NONE.code() && batch.isTransactional()) {
                         addingSequences.appended(v2TransactionalId, new ImplicitTxnPartitions.TopicPartition(td.name(),
                                 pd.index()));
@@ -311,7 +337,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
     /** Appends as the leader at {@code leaderEpoch}, which the batch is stamped with (0 on a single node). */
     private void append(Log log, int leaderEpoch, Records records, RecordBatch batch, short version,
-            PartitionProduceResponse r, List<PendingDurability> durable) {
+            PartitionProduceResponse r, List<PendingDurability> durable, TxnPartitionAccess remote, boolean confirmed) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
             return;
@@ -332,7 +358,9 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             return;
         }
         if (batch.isTransactional()) {
-            Errors verified = verifyTransactional(batch, log);
+            Errors verified = remote == null ? verifyTransactional(batch, log)
+                    : confirmed || remote.inTransaction(batch.producerId(), batch.producerEpoch(), log.topic(),
+                            log.partition()) ? Errors.NONE : Errors.INVALID_TXN_STATE;
             if (verified != Errors.NONE) {
                 fail(r, verified, "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
                         + " has no ongoing transaction that this partition was added to.");

@@ -66,6 +66,7 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     /** Decisions waiting for their entry to be mirrored here, by applied index. */
     private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
     private volatile ImageView view = ImageView.EMPTY;
+    private volatile io.brook.server.node.TxnPeers txnPeers;
     private volatile QuorumDescription quorum;
     /** Registered and unfenced once: the image has caught up with the log. */
     private volatile boolean caughtUp;
@@ -92,6 +93,20 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
             }
         });
         changed();
+    }
+
+    int nodeId() {
+        return nodeId;
+    }
+
+    /** What {@link #txnPeers()} answers (set once, at start). */
+    void txnPeers(io.brook.server.node.TxnPeers peers) {
+        this.txnPeers = peers;
+    }
+
+    @Override
+    public io.brook.server.node.TxnPeers txnPeers() {
+        return txnPeers;
     }
 
     String clusterId() {
@@ -297,6 +312,13 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Node {@code id}'s address on {@code listenerName} as the image has it (fenced or not), or null. */
+    java.net.InetSocketAddress address(int id, String listenerName) {
+        BrokerInfo b = view.brokers.get(id);
+        Endpoint e = b == null ? null : endpoint(b, listenerName);
+        return e == null ? null : java.net.InetSocketAddress.createUnresolved(e.host(), e.port());
     }
 
     /** The broker's endpoint on {@code listenerName}; its first one when the name is null. */

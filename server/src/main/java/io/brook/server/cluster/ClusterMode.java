@@ -7,9 +7,16 @@ import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
+import io.brook.server.config.SecurityProtocol;
+import io.brook.server.cluster.interbroker.InterBrokerClient;
+import io.brook.server.cluster.interbroker.InterBrokerSettings;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.GroupCoordinatorSetup;
+import io.brook.server.node.TxnCoordinatorSetup;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.topic.Topics;
 import io.brook.wire.protocol.Errors;
@@ -33,9 +40,11 @@ public final class ClusterMode implements AutoCloseable {
     static final String METADATA_DIR = "__cluster_metadata-0";
 
     private final ClusterBroker broker;
+    private final InterBrokerClient interBroker;
 
-    private ClusterMode(ClusterBroker broker) {
+    private ClusterMode(ClusterBroker broker, InterBrokerClient interBroker) {
         this.broker = broker;
+        this.interBroker = interBroker;
     }
 
     /**
@@ -46,10 +55,17 @@ public final class ClusterMode implements AutoCloseable {
      * @param groups the group coordinator: from now on it serves the groups of the
      *               {@code __consumer_offsets} partitions this node leads
      * @param factory how the member starts; null for the real one (Ratis)
+     * @param loops the broker's event loops, on which the inter-broker client connects to other nodes
+     * @param channelClass the socket channel class of their transport
+     * @param transactions the transaction coordinator: from now on it serves the transactional ids of
+     *                     the {@code __transaction_state} partitions this node leads, and writes the
+     *                     markers of partitions other nodes lead through them
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
             Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
-            Clock clock, MemberFactory factory) throws IOException {
+            Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass,
+            TransactionCoordinator transactions) throws IOException {
+        String interBrokerListener = interBrokerListener(config);
         QuorumConfig q;
         try {
             q = QuorumConfig.fromProperties(settings);
@@ -72,17 +88,47 @@ public final class ClusterMode implements AutoCloseable {
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
         }
         ClusterBroker broker = new ClusterBroker(member, topics);
+        InterBrokerClient interBroker = new InterBrokerClient(loops, channelClass,
+                id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS);
         broker.describeQuorumWith(new QuorumDescription(member,
                 config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();
             GroupCoordinatorSetup.follow(groups, broker);
+            broker.txnPeers(new InterBrokerTxnPeers(broker, interBroker, transactions.config()::partitionFor));
+            TxnCoordinatorSetup.follow(transactions, broker);
         } catch (RuntimeException e) {
+            interBroker.close();
             broker.close();
             throw e;
         }
-        return new ClusterMode(broker);
+        return new ClusterMode(broker, interBroker);
+    }
+
+    /**
+     * The listener other brokers reach this one on: {@code inter.broker.listener.name}, by default
+     * the listener named PLAINTEXT (Kafka's default). It must be one of {@code listeners}, and
+     * PLAINTEXT: the inter-broker client speaks neither TLS nor SASL yet.
+     */
+    static String interBrokerListener(BrokerConfig config) {
+        String name = config.string(BrokerConfig.INTER_BROKER_LISTENER_NAME);
+        name = name == null || name.isBlank() ? "PLAINTEXT" : name.trim().toUpperCase(java.util.Locale.ROOT);
+        boolean bound = false;
+        for (Listener l : config.listeners().bound()) {
+            bound |= l.name().equalsIgnoreCase(name);
+        }
+        if (!bound) {
+            throw new IllegalArgumentException("Cluster mode: " + BrokerConfig.INTER_BROKER_LISTENER_NAME + " " + name
+                    + " is not one of the listeners " + config.listeners().bound()
+                    + " (other brokers connect to it; it is PLAINTEXT when unset)");
+        }
+        SecurityProtocol protocol = config.listeners().protocol(name);
+        if (protocol != null && protocol != SecurityProtocol.PLAINTEXT) {
+            throw new IllegalArgumentException("Cluster mode: the inter-broker listener " + name + " uses " + protocol
+                    + ", but brokers connect to each other in PLAINTEXT only (docs/cluster.md, section 7)");
+        }
+        return name;
     }
 
     /** What the handlers see of the cluster. */
@@ -115,6 +161,7 @@ public final class ClusterMode implements AutoCloseable {
     /** Leaves: stops heartbeating (the controller fences this node) and the metadata quorum node. */
     @Override
     public void close() {
+        interBroker.close();
         broker.close();
     }
 }

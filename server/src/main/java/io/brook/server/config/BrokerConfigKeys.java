@@ -48,6 +48,8 @@ final class BrokerConfigKeys {
                         "Cluster mode: how often the broker heartbeats to the controller."),
                 key(BROKER_SESSION_TIMEOUT_MS, Type.INT, "9000", Check.atLeast(1),
                         "Cluster mode: a broker not heard for this long is fenced."),
+                key(INTER_BROKER_LISTENER_NAME, Type.STRING, null, Check.NONE,
+                        "Cluster mode: the listener other brokers connect to (transaction markers, verification); PLAINTEXT when unset."),
                 key(CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS, Type.INT, "1000", Check.atLeast(1),
                         "Cluster mode: a voter that hears no leader for 1 to 2 times this long starts an election."),
                 key(LOG_DIRS, Type.LIST, null, Check.NONE,

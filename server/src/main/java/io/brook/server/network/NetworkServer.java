@@ -23,9 +23,11 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
@@ -290,6 +292,11 @@ public final class NetworkServer {
     /** The channel class of the transport in use, for other listeners on {@link #eventLoops()}. */
     public Class<? extends ServerChannel> serverChannelClass() {
         return channelClass;
+    }
+
+    /** The client socket channel class of the transport in use, for connections out of {@link #eventLoops()}. */
+    public Class<? extends Channel> clientChannelClass() {
+        return channelClass == EpollServerSocketChannel.class ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     /** {@code epoll} or {@code nio}. */

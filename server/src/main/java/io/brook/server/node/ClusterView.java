@@ -66,6 +66,14 @@ public interface ClusterView extends PartitionLeadership {
         return MetadataQuorum.UNKNOWN;
     }
 
+    /**
+     * The other nodes as the transaction code needs them (markers to partition leaders, the
+     * verification of transactional writes with the coordinator); null when this view has none.
+     */
+    default TxnPeers txnPeers() {
+        return null;
+    }
+
     /** Creates a topic through the controller. */
     CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs);
 

@@ -37,16 +37,17 @@ public final class TxnCoordinatorSetup {
     /**
      * A started coordinator, loading {@code __transaction_state} (when it exists) in the background.
      *
-     * <p>On a node of a cluster ({@link BrokerConfig#clustered()}) the coordinator owns no partition
-     * of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR, and
-     * FindCoordinator refuses transactional ids): ending a transaction needs markers written on the
-     * nodes that lead its partitions and the verification of transactional writes by the
-     * coordinator, and neither crosses nodes yet (docs/cluster.md, section 7).
+     * <p>On a node of a cluster ({@link BrokerConfig#clustered()}) the coordinator starts owning no
+     * partition of {@code __transaction_state} (every transactional id gets NOT_COORDINATOR) until
+     * {@link #follow} hands it the partitions this node leads.
      *
      * @param loadExecutor runs the reads of the load; null for a thread of the coordinator's own
+     * @param transactionVersion the finalized {@code transaction.version}, in force before the
+     *                           coordinator writes anything (the completion of transactions found
+     *                           prepared while loading included)
      */
     public static TransactionCoordinator start(BrokerConfig brokerConfig, Topics topics, GroupCoordinator groups,
-            ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor) {
+            ProducerIdAllocator producerIds, Clock clock, Executor loadExecutor, short transactionVersion) {
         TxnCoordinatorConfig config = brokerConfig.txnCoordinator();
         Topic existing = topics.get(TopicNames.TRANSACTION_STATE);
         if (existing != null) {
@@ -54,12 +55,41 @@ public final class TxnCoordinatorSetup {
         }
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
                 new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
-                new PartitionMarkers(topics, groups, clock), loadExecutor);
+                new RoutedTxnMarkers(new PartitionMarkers(topics, groups, clock)), loadExecutor);
+        coordinator.transactionVersion(transactionVersion);
         if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
         coordinator.start();
         return coordinator;
+    }
+
+    /**
+     * Cluster mode (docs/cluster.md, section 7): from now on {@code coordinator} serves the
+     * transactional ids of the partitions of {@code __transaction_state} this node leads, and
+     * follows every change of that set (a partition gained is loaded, and the transactions found
+     * prepared in it are completed; one lost is dropped); the markers of partitions other nodes
+     * lead go to them ({@link RoutedTxnMarkers}). Every node must have the same
+     * {@code transaction.state.log.num.partitions}: an id's partition is its hash modulo that count.
+     */
+    public static void follow(TransactionCoordinator coordinator, ClusterView cluster) {
+        if (coordinator.markers() instanceof RoutedTxnMarkers routed && cluster.txnPeers() != null) {
+            routed.useCluster(cluster.txnPeers());
+        }
+        Object order = new Object();
+        // read and handed over under one lock, so that an older set never overtakes a newer one
+        Runnable sync = () -> {
+            synchronized (order) {
+                coordinator.own(cluster.ledPartitions(TopicNames.TRANSACTION_STATE));
+            }
+        };
+        cluster.onChange(sync);
+        sync.run();
+    }
+
+    /** The configs {@code __transaction_state} is created with: compacted, {@code transaction.state.log.segment.bytes}. */
+    public static Map<String, String> topicConfigs(TxnCoordinatorConfig config) {
+        return Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, Integer.toString(config.segmentBytes()));
     }
 
     /**
@@ -87,8 +117,7 @@ public final class TxnCoordinatorSetup {
         public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
             if (topics.get(TopicNames.TRANSACTION_STATE) == null) {
                 try {
-                    topics.create(TopicNames.TRANSACTION_STATE, config.partitions(), Map.of(LogConfig.CLEANUP_POLICY,
-                            "compact", LogConfig.SEGMENT_BYTES, Integer.toString(config.segmentBytes())));
+                    topics.create(TopicNames.TRANSACTION_STATE, config.partitions(), topicConfigs(config));
                 } catch (RuntimeException e) {
                     return CompletableFuture.failedFuture(e);
                 }

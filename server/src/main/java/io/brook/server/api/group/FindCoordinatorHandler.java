@@ -1,6 +1,7 @@
 package io.brook.server.api.group;
 
 import io.brook.coordinator.group.GroupCoordinator;
+import io.brook.coordinator.txn.TxnCoordinatorConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
@@ -8,6 +9,7 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.GroupCoordinatorSetup;
 import io.brook.server.node.LeaderHints.Leader;
+import io.brook.server.node.TxnCoordinatorSetup;
 import io.brook.server.topic.TopicNames;
 import io.brook.wire.message.FindCoordinatorRequest;
 import io.brook.wire.message.FindCoordinatorResponse;
@@ -16,6 +18,7 @@ import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * client came in on; COORDINATOR_NOT_AVAILABLE (retriable) while the partition has no leader. As
  * Kafka does, the first lookup of a cluster without {@code __consumer_offsets} has the controller
  * create it ({@code offsets.topic.num.partitions} partitions, one replica each: Brook does not
- * replicate yet) and is answered COORDINATOR_NOT_AVAILABLE meanwhile. Transactional ids are refused
- * with INVALID_REQUEST and a message that says why: transactions do not cross nodes yet, and a
- * refusal the client reports at once is better than one that retries until it times out.
+ * replicate yet) and is answered COORDINATOR_NOT_AVAILABLE meanwhile. A transactional id's
+ * coordinator is, the same way, the leader of its partition of {@code __transaction_state}, which
+ * the first lookup has the controller create ({@code transaction.state.log.num.partitions}
+ * partitions).
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequest> {
 
@@ -44,13 +48,11 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     static final byte KEY_TYPE_GROUP = 0;
     static final byte KEY_TYPE_TRANSACTION = 1;
 
-    /** The message of the refusal of transactional ids in cluster mode. */
-    static final String NO_TRANSACTIONS_IN_CLUSTER = "Transactions are not supported yet in Brook's cluster mode:"
-            + " their markers and checks do not cross nodes (docs/cluster.md); use a single-node Brook for them";
-
     private final BrokerContext broker;
     /** Whether a creation of {@code __consumer_offsets} asked of the controller is under way. */
     private final AtomicBoolean creatingOffsetsTopic = new AtomicBoolean();
+    /** Whether a creation of {@code __transaction_state} asked of the controller is under way. */
+    private final AtomicBoolean creatingTxnStateTopic = new AtomicBoolean();
 
     public FindCoordinatorHandler(BrokerContext broker) {
         this.broker = broker;
@@ -95,11 +97,14 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
             if (key == null || key.isEmpty()) {
                 return fail(c, Errors.INVALID_REQUEST, "The transactional id is empty");
             }
-            if (broker.cluster() != null) {
-                return fail(c, Errors.INVALID_REQUEST, NO_TRANSACTIONS_IN_CLUSTER);
-            }
             if (broker.transactions() == null) {
                 return fail(c, Errors.COORDINATOR_NOT_AVAILABLE, "The transaction coordinator is not running");
+            }
+            if (broker.cluster() != null) {
+                TxnCoordinatorConfig config = broker.transactions().config();
+                return inCluster(broker.cluster(), TopicNames.TRANSACTION_STATE, config.partitionFor(key),
+                        config.partitions(), TxnCoordinatorSetup.topicConfigs(config), creatingTxnStateTopic,
+                        listenerName, c);
             }
             Listener adv = broker.advertised();
             return c.errorCode(Errors.NONE.code()).errorMessage(null).nodeId(broker.nodeId()).host(adv.host())
@@ -111,24 +116,27 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     /** The leader of the group's partition of {@code __consumer_offsets}, which creates the topic when absent. */
     private Coordinator groupInCluster(ClusterView cluster, GroupCoordinator groups, String listenerName, Coordinator c,
                                        String key) {
-        int partition = groups.partitionFor(key == null ? "" : key);
-        Leader leader = cluster.leaderOf(TopicNames.CONSUMER_OFFSETS, partition, listenerName);
+        return inCluster(cluster, TopicNames.CONSUMER_OFFSETS, groups.partitionFor(key == null ? "" : key),
+                groups.partitions(), GroupCoordinatorSetup.topicConfigs(), creatingOffsetsTopic, listenerName, c);
+    }
+
+    /** The leader of {@code partition} of the internal {@code topic}; has the controller create the topic when absent. */
+    private static Coordinator inCluster(ClusterView cluster, String topic, int partition, int partitions,
+            Map<String, String> configs, AtomicBoolean creating, String listenerName, Coordinator c) {
+        Leader leader = cluster.leaderOf(topic, partition, listenerName);
         if (leader.nodeId() >= 0) {
             return c.errorCode(Errors.NONE.code()).errorMessage(null).nodeId(leader.nodeId()).host(leader.host())
                     .port(leader.port());
         }
-        if (cluster.topic(TopicNames.CONSUMER_OFFSETS) == null && creatingOffsetsTopic.compareAndSet(false, true)) {
-            cluster.createTopic(TopicNames.CONSUMER_OFFSETS, groups.partitions(), 1, GroupCoordinatorSetup.topicConfigs())
-                    .whenComplete((v, e) -> {
-                        creatingOffsetsTopic.set(false);
-                        if (e != null) {
-                            LOG.info("Could not create {} (another node may have): {}", TopicNames.CONSUMER_OFFSETS,
-                                    e.getMessage());
-                        }
-                    });
+        if (cluster.topic(topic) == null && creating.compareAndSet(false, true)) {
+            cluster.createTopic(topic, partitions, 1, configs).whenComplete((v, e) -> {
+                creating.set(false);
+                if (e != null) {
+                    LOG.info("Could not create {} (another node may have): {}", topic, e.getMessage());
+                }
+            });
         }
-        return fail(c, Errors.COORDINATOR_NOT_AVAILABLE,
-                TopicNames.CONSUMER_OFFSETS + "-" + partition + " has no leader now");
+        return fail(c, Errors.COORDINATOR_NOT_AVAILABLE, topic + "-" + partition + " has no leader now");
     }
 
     private static Coordinator fail(Coordinator c, Errors error, String message) {

@@ -5,6 +5,7 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.AddPartitionsToTxnRequest;
 import io.brook.wire.message.AddPartitionsToTxnRequest.AddPartitionsToTxnTopic;
@@ -78,7 +79,9 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
             for (int p : t.partitions()) {
                 if (topic == null || p < 0 || p >= topic.partitions()) {
                     refused.computeIfAbsent(t.name(), x -> new LinkedHashMap<>()).put(p, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-                } else if (topic.isInternal()) {
+                } else if (topic.isInternal() && !(version >= BATCHED_VERSION && TopicNames.CONSUMER_OFFSETS.equals(t.name()))) {
+                    // a group coordinator on another node verifies (or adds) a transactional offset
+                    // commit's partition of __consumer_offsets with v4+, as Kafka's do
                     refused.computeIfAbsent(t.name(), x -> new LinkedHashMap<>()).put(p, Errors.TOPIC_AUTHORIZATION_FAILED);
                 } else {
                     wanted.computeIfAbsent(t.name(), x -> new TreeSet<>()).add(p);

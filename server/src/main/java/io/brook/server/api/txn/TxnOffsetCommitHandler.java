@@ -2,6 +2,7 @@ package io.brook.server.api.txn;
 
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.txn.TransactionCoordinator;
+import io.brook.server.node.TxnPeers;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * TxnOffsetCommit (key 28): the offsets of a consume-transform-produce transaction, handed to the
@@ -95,6 +97,25 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
             ctx.respond(withIds(new TxnOffsetCommitResponse().topics(unknown), byId ? ids : null));
             return;
         }
+        TxnPeers peers = broker.cluster() == null ? null : broker.cluster().txnPeers();
+        if (peers != null && request.groupId() != null && !request.groupId().isEmpty()
+                && peers.coordinatorOf(request.transactionalId()) != peers.nodeId()) {
+            // the transaction's coordinator is another node (or none now): asked through it, as
+            // Kafka's group coordinator asks (docs/cluster.md, section 7)
+            int coordinator = peers.coordinatorOf(request.transactionalId());
+            Map<String, Set<Integer>> offsets = Map.of(TopicNames.CONSUMER_OFFSETS, Set.of(groups.partitionFor(request.groupId())));
+            CompletableFuture<Map<String, Map<Integer, Errors>>> asked = coordinator < 0
+                    ? CompletableFuture.failedFuture(new IllegalStateException("no transaction coordinator now"))
+                    : peers.addPartitions(coordinator, request.transactionalId(), request.producerId(),
+                            request.producerEpoch(), version < V2_MIN_VERSION, offsets);
+            asked.whenComplete((m, x) -> ctx.nonBlockingExecutor().execute(() -> {
+                Errors e = x != null ? null : m.getOrDefault(TopicNames.CONSUMER_OFFSETS, Map.of())
+                        .get(groups.partitionFor(request.groupId()));
+                commit(ctx, request, version, groups, known, unknown, byId ? ids : null,
+                        forVersion(e == null ? Errors.COORDINATOR_NOT_AVAILABLE : forOffsetCommit(e), version));
+            }));
+            return;
+        }
         TransactionCoordinator txns = broker.transactions();
         if (version >= V2_MIN_VERSION && txns != null && request.groupId() != null && !request.groupId().isEmpty()
                 && verify(request, groups) != Errors.NONE) {
@@ -113,7 +134,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
     static Errors forOffsetCommit(Errors e) {
         return switch (e) {
             case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
-            case CONCURRENT_TRANSACTIONS -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            case CONCURRENT_TRANSACTIONS, REQUEST_TIMED_OUT -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
             default -> e;
         };
     }

@@ -6,6 +6,7 @@ import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.runtime.CoordinatorLog;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.ReplayChunk;
+import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.metrics.BrokerMetrics;
@@ -28,8 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * FindCoordinator on a node of a cluster: a group's coordinator is the leader of its partition of
  * {@code __consumer_offsets} on the client's listener, the topic is created through the controller
- * on the first lookup, a partition without a leader is COORDINATOR_NOT_AVAILABLE, and
- * transactional ids are refused with a message that says why.
+ * on the first lookup, a partition without a leader is COORDINATOR_NOT_AVAILABLE; a transactional
+ * id's coordinator is the leader of its partition of {@code __transaction_state}, likewise.
  */
 class FindCoordinatorInClusterTest {
 
@@ -38,10 +39,12 @@ class FindCoordinatorInClusterTest {
     /** A cluster whose leaders the test sets; the creations asked for are kept, completed by the test. */
     private static final class FakeCluster implements ClusterView {
         final Map<Integer, Leader> leaders = new HashMap<>();
+        final Map<Integer, Leader> txnLeaders = new HashMap<>();
         final List<String> leaderListeners = new ArrayList<>();
         final List<CompletableFuture<Void>> creations = new ArrayList<>();
         final List<String> created = new ArrayList<>();
         TopicState offsets;
+        TopicState txnState;
 
         @Override
         public Set<Integer> ledPartitions(String topic) {
@@ -55,6 +58,9 @@ class FindCoordinatorInClusterTest {
         @Override
         public Leader leaderOf(String topic, int partition, String listenerName) {
             leaderListeners.add(listenerName);
+            if (TopicNames.TRANSACTION_STATE.equals(topic)) {
+                return txnLeaders.getOrDefault(partition, Leader.UNKNOWN);
+            }
             return TopicNames.CONSUMER_OFFSETS.equals(topic) ? leaders.getOrDefault(partition, Leader.UNKNOWN) : Leader.UNKNOWN;
         }
 
@@ -85,6 +91,9 @@ class FindCoordinatorInClusterTest {
 
         @Override
         public TopicState topic(String name) {
+            if (TopicNames.TRANSACTION_STATE.equals(name)) {
+                return txnState;
+            }
             return TopicNames.CONSUMER_OFFSETS.equals(name) ? offsets : null;
         }
 
@@ -135,8 +144,11 @@ class FindCoordinatorInClusterTest {
     private final GroupCoordinator groups = new GroupCoordinator(
             BrokerConfig.parse(Map.of("offsets.topic.num.partitions", Integer.toString(PARTITIONS))).groupCoordinator(),
             NO_LOG, Clock.systemUTC());
+    private final TransactionCoordinator txns = new TransactionCoordinator(
+            BrokerConfig.parse(Map.of("transaction.state.log.num.partitions", "3")).txnCoordinator(), NO_LOG,
+            Clock.systemUTC(), () -> 1L, (pid, epoch, commit, partitions) -> CompletableFuture.completedFuture(null));
     private final FindCoordinatorHandler handler = new FindCoordinatorHandler(new BrokerContext(BrokerConfig.defaults(),
-            "cluster", Map.of("PLAINTEXT", new Listener("PLAINTEXT", "node1", 9092)), null, null, groups, null, null,
+            "cluster", Map.of("PLAINTEXT", new Listener("PLAINTEXT", "node1", 9092)), null, null, groups, txns, null,
             new BrokerMetrics(false), cluster));
 
     private Coordinator group(String id) {
@@ -179,10 +191,19 @@ class FindCoordinatorInClusterTest {
     }
 
     @Test
-    void shouldRefuseTransactionalIdsWithAClearMessage() {
+    void shouldFindTheLeaderOfTheTransactionalIdsPartitionCreatingTheTopicOnTheFirstLookup() {
+        Coordinator first = handler.lookup("EXTERNAL", FindCoordinatorHandler.KEY_TYPE_TRANSACTION, "tx");
+        assertThat(first.errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        assertThat(first.errorMessage()).contains(TopicNames.TRANSACTION_STATE + "-" + txns.config().partitionFor("tx"));
+        assertThat(cluster.created).containsExactly(TopicNames.TRANSACTION_STATE + "/3/1/compact");
+
+        cluster.txnState = new ClusterView.TopicState(TopicNames.TRANSACTION_STATE, UUID.randomUUID(), List.of(), Map.of());
+        cluster.txnLeaders.put(txns.config().partitionFor("tx"), new Leader(3, 0, "node3", 9096, null));
         Coordinator c = handler.lookup("EXTERNAL", FindCoordinatorHandler.KEY_TYPE_TRANSACTION, "tx");
-        assertThat(c.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
-        assertThat(c.errorMessage()).contains("not supported yet in Brook's cluster mode");
-        assertThat(c.nodeId()).isEqualTo(-1);
+        assertThat(c.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(c.nodeId()).isEqualTo(3);
+        assertThat(c.host()).isEqualTo("node3");
+        assertThat(c.port()).isEqualTo(9096);
+        assertThat(cluster.created).hasSize(1);
     }
 }
