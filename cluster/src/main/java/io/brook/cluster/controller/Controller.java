@@ -118,8 +118,22 @@ public final class Controller {
      * A broker's heartbeat: refreshes its session and unfences it if it was fenced. Completes
      * once the broker is unfenced; fails with STALE_BROKER_EPOCH for an epoch that is not its
      * current one (it must register again) or BROKER_ID_NOT_REGISTERED.
+     *
+     * <p>A heartbeat of a live broker writes nothing, so it does not wait behind the queued
+     * decisions: it refreshes the session at once (a heartbeat queued behind some 600 decisions
+     * would arrive after a {@link #tick()} had fenced a live broker, docs/scaling.md). Only the
+     * unfencing of a fenced broker is a decision, queued like the others.
      */
     public CompletableFuture<Void> heartbeat(int brokerId, long brokerEpoch) {
+        try {
+            BrokerInfo live = requireBroker(brokerId, brokerEpoch);
+            if (!live.fenced()) {
+                liveness.heard(brokerId, clock.millis());
+                return CompletableFuture.completedFuture(null);
+            }
+        } catch (ControllerException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return decide(() -> {
             BrokerInfo b = requireBroker(brokerId, brokerEpoch);
             liveness.heard(brokerId, clock.millis());
