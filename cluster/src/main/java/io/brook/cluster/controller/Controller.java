@@ -1,10 +1,12 @@
 package io.brook.cluster.controller;
 
 import io.brook.cluster.metadata.BrokerInfo;
+import io.brook.cluster.metadata.ConfigResource;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
@@ -20,6 +22,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -251,6 +254,37 @@ public final class Controller {
         return decide(() -> {
             log.read(image -> requireTopic(image, topic));
             return append(List.of(new Config(MetadataRecord.RESOURCE_TOPIC, topic, key, value))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Replaces all of a topic's config overrides with {@code overrides} (AlterConfigs; an
+     * IncrementalAlterConfigs resource once its operations are applied): one decision and one
+     * {@code Configs} record with every key that changes, so that the change is applied all or
+     * nothing and decided against the controller's image rather than the asking node's.
+     */
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> overrides) {
+        return decide(() -> {
+            Map<String, String> changes = log.read(image -> {
+                requireTopic(image, topic);
+                Map<String, String> current = image.configs(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, topic));
+                Map<String, String> diff = new TreeMap<>();
+                overrides.forEach((k, v) -> {
+                    if (!v.equals(current.get(k))) {
+                        diff.put(k, v);
+                    }
+                });
+                current.keySet().forEach(k -> {
+                    if (!overrides.containsKey(k)) {
+                        diff.put(k, null);
+                    }
+                });
+                return diff;
+            });
+            if (changes.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(Configs.of(MetadataRecord.RESOURCE_TOPIC, topic, changes))).thenApply(r -> null);
         });
     }
 

@@ -1,6 +1,7 @@
 package io.brook.cluster.metadata;
 
 import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
@@ -108,6 +109,9 @@ public final class MetadataImage {
             configs.remove(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, t.name()));
         } else if (record instanceof Config r) {
             setConfig(r);
+        } else if (record instanceof Configs r) {
+            ConfigResource resource = checkConfigResource(r.resourceType(), r.resourceName());
+            r.changes().forEach((k, v) -> setConfig(resource, k, v));
         } else if (record instanceof ProducerIds r) {
             if (r.nextProducerId() <= nextProducerId) {
                 throw new RejectedRecordException("producer ids must move forward: next " + r.nextProducerId()
@@ -271,24 +275,32 @@ public final class MetadataImage {
     }
 
     private void setConfig(Config r) {
-        ConfigResource resource = new ConfigResource(r.resourceType(), r.resourceName());
-        if (r.resourceType() == MetadataRecord.RESOURCE_TOPIC) {
-            if (!topicIdsByName.containsKey(r.resourceName())) {
-                throw new RejectedRecordException("config for unknown topic '" + r.resourceName() + "'");
+        setConfig(checkConfigResource(r.resourceType(), r.resourceName()), r.key(), r.value());
+    }
+
+    /** The resource a config record names, or rejected: a topic that exists, or a broker. */
+    private ConfigResource checkConfigResource(byte type, String name) {
+        if (type == MetadataRecord.RESOURCE_TOPIC) {
+            if (!topicIdsByName.containsKey(name)) {
+                throw new RejectedRecordException("config for unknown topic '" + name + "'");
             }
-        } else if (r.resourceType() != MetadataRecord.RESOURCE_BROKER) {
-            throw new RejectedRecordException("unsupported config resource type " + r.resourceType());
+        } else if (type != MetadataRecord.RESOURCE_BROKER) {
+            throw new RejectedRecordException("unsupported config resource type " + type);
         }
-        if (r.value() == null) {
+        return new ConfigResource(type, name);
+    }
+
+    private void setConfig(ConfigResource resource, String key, String value) {
+        if (value == null) {
             TreeMap<String, String> values = configs.get(resource);
             if (values != null) {
-                values.remove(r.key());
+                values.remove(key);
                 if (values.isEmpty()) {
                     configs.remove(resource);
                 }
             }
         } else {
-            configs.computeIfAbsent(resource, k -> new TreeMap<>()).put(r.key(), r.value());
+            configs.computeIfAbsent(resource, k -> new TreeMap<>()).put(key, value);
         }
     }
 
