@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -56,6 +57,8 @@ public final class Controller {
     private final MetadataLog log;
     private final Supplier<UUID> topicIds;
     private final BrokerLiveness liveness = new BrokerLiveness();
+    /** The epoch of each broker that asked for a controlled shutdown: its late heartbeats do not unfence it. */
+    private final Map<Integer, Long> shuttingDown = new ConcurrentHashMap<>();
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 
     /**
@@ -140,10 +143,28 @@ public final class Controller {
         return decide(() -> {
             BrokerInfo b = requireBroker(brokerId, brokerEpoch);
             liveness.heard(brokerId, clock.millis());
-            if (!b.fenced()) {
+            if (!b.fenced() || Long.valueOf(brokerEpoch).equals(shuttingDown.get(brokerId))) {
+                // a heartbeat sent before a controlled shutdown must not unfence the broker again
                 return CompletableFuture.completedFuture(null);
             }
             return append(List.of(new UnfenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * A broker that stops cleanly (Kafka: a heartbeat with {@code want_shut_down}) is fenced at
+     * once, so that its partitions move (or, with one replica, go leaderless) now rather than
+     * after its session times out; it registers again when it comes back. Completes once the
+     * fence is applied (at once if it is fenced already).
+     */
+    public CompletableFuture<Void> controlledShutdown(int brokerId, long brokerEpoch) {
+        return decide(() -> {
+            BrokerInfo b = requireBroker(brokerId, brokerEpoch);
+            shuttingDown.put(brokerId, brokerEpoch);
+            if (b.fenced()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(new FenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
         });
     }
 

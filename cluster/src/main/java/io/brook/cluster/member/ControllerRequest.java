@@ -136,6 +136,50 @@ sealed interface ControllerRequest {
         }
     }
 
+    /** 8: replace all of a topic's config overrides (values non-null) in one decision. */
+    record ReplaceTopicConfigs(String topic, Map<String, String> configs) implements ControllerRequest {
+        public ReplaceTopicConfigs {
+            configs = new TreeMap<>(configs);
+        }
+
+        @Override
+        public byte type() {
+            return 8;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeInt(configs.size());
+            configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+        }
+    }
+
+    /** 9: the quorum as the leader sees it (DescribeQuorum); answered by the leader without a decision. */
+    record DescribeQuorum() implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 9;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            // no payload
+        }
+    }
+
+    /** 10: a broker that stops cleanly asks to be fenced now (Kafka's heartbeat with want_shut_down). */
+    record ControlledShutdown(int brokerId, long brokerEpoch) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 10;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -168,6 +212,9 @@ sealed interface ControllerRequest {
             case 6 -> new AlterTopicConfig(r.readString("topic name"), r.readString("config key"),
                     r.readNullableString("config value"));
             case 7 -> new AllocateProducerIds(r.readInt("broker id"), r.readLong("broker epoch"));
+            case 8 -> readReplaceTopicConfigs(r);
+            case 9 -> new DescribeQuorum();
+            case 10 -> new ControlledShutdown(r.readInt("broker id"), r.readLong("broker epoch"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -175,6 +222,20 @@ sealed interface ControllerRequest {
                     + " bytes left over");
         }
         return request;
+    }
+
+    private static ReplaceTopicConfigs readReplaceTopicConfigs(MetadataReader r) {
+        String topic = r.readString("topic name");
+        // a key (2) and a value (2) at least
+        int count = r.readCount("configs", 4);
+        Map<String, String> configs = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            String key = r.readString("config key");
+            if (configs.put(key, r.readString("config value")) != null) {
+                throw new CorruptMetadataException("config key '" + key + "' appears twice");
+            }
+        }
+        return new ReplaceTopicConfigs(topic, configs);
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {
