@@ -75,6 +75,22 @@ class ControllerHeartbeatTest {
     }
 
     @Test
+    void aControlledShutdownFencesAtOnceAndALateHeartbeatDoesNotUnfence() {
+        long epoch = controller.registerBroker(1, new UUID(1, 1), List.of(), null).join();
+        controller.heartbeat(1, epoch).join();
+
+        controller.controlledShutdown(1, epoch).join();
+        assertThat(log.read(image -> image.brokers().get(1)).fenced()).isTrue();
+        controller.heartbeat(1, epoch).join();
+        assertThat(log.read(image -> image.brokers().get(1)).fenced()).isTrue();
+
+        // back with a new registration, its heartbeat unfences it
+        long next = controller.registerBroker(1, new UUID(1, 2), List.of(), null).join();
+        controller.heartbeat(1, next).join();
+        assertThat(log.read(image -> image.brokers().get(1)).fenced()).isFalse();
+    }
+
+    @Test
     void aFencedBrokersHeartbeatStillUnfencesItThroughTheQueueAndStaleEpochsAreRefusedAtOnce() {
         long epoch = controller.registerBroker(1, new UUID(1, 1), List.of(), null).join();
 
