@@ -307,6 +307,12 @@ public final class RatisClusterMember implements ClusterMember {
         return node;
     }
 
+    /** Stops like a crashed node, without a controlled shutdown: the controller fences it after its session. */
+    void closeWithoutShutdown() throws IOException {
+        closed = true;
+        close();
+    }
+
     @Override
     public void close() throws IOException {
         if (!closed) {
