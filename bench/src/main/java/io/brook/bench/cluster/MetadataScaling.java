@@ -17,7 +17,9 @@ import java.util.List;
  * </pre>
  *
  * Writes the figures to stdout and to the file (default {@code bench/target/metadata-scaling.txt}).
- * {@code quick} measures only 10 and 100 brokers and fewer samples, to try the harness out.
+ * {@code quick} measures only 10 and 100 brokers and fewer samples, to try the harness out;
+ * {@code apply} measures only the apply and controller costs (fencing with the thread's CPU time
+ * beside the wall time, so that a loaded machine still gives a usable figure), in about a minute.
  * Timings are medians of repeated runs on one JVM after warm-up, not JMH: they say where the
  * costs grow, to within tens of per cent, not the last nanosecond.
  */
@@ -29,6 +31,7 @@ public final class MetadataScaling {
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args.length > 0 ? args[0] : "bench/target/metadata-scaling.txt");
         boolean quick = args.length > 1 && args[1].equals("quick");
+        boolean applyOnly = args.length > 1 && args[1].equals("apply");
         Path work = Files.createTempDirectory("brook-scaling");
         Figures out = new Figures();
         out.line("# Metadata scaling figures");
@@ -37,13 +40,26 @@ public final class MetadataScaling {
                 System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, System.getProperty("os.name")
                         + " " + System.getProperty("os.version"));
 
+        List<Integer> brokerCounts = quick ? List.of(10, 100) : List.of(10, 100, 1000);
+        List<SyntheticCluster> big = brokerCounts.stream().map(b -> new SyntheticCluster(b, 100_000)).toList();
+        ImageCosts image = new ImageCosts(out);
+        if (applyOnly) {
+            image.applyHeader();
+            for (SyntheticCluster c : big) {
+                image.applyCosts(c);
+            }
+            image.controllerHeader();
+            for (SyntheticCluster c : big) {
+                image.controllerCosts(c);
+            }
+            out.writeTo(file);
+            System.out.println("figures written to " + file.toAbsolutePath());
+            return;
+        }
+
         // first, while the heap holds nothing else the later sections leave behind
         new PartitionCosts(out, work).measure(quick ? 200 : 1000);
 
-        List<Integer> brokerCounts = quick ? List.of(10, 100) : List.of(10, 100, 1000);
-        List<SyntheticCluster> big = brokerCounts.stream().map(b -> new SyntheticCluster(b, 100_000)).toList();
-
-        ImageCosts image = new ImageCosts(out);
         image.recordSizes();
         List<SyntheticCluster> heapClusters = new java.util.ArrayList<>();
         for (int b : brokerCounts) {

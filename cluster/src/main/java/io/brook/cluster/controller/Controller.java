@@ -1,10 +1,12 @@
 package io.brook.cluster.controller;
 
 import io.brook.cluster.metadata.BrokerInfo;
+import io.brook.cluster.metadata.ConfigResource;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
@@ -21,8 +23,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -54,6 +58,8 @@ public final class Controller {
     private final MetadataLog log;
     private final Supplier<UUID> topicIds;
     private final BrokerLiveness liveness = new BrokerLiveness();
+    /** The epoch of each broker that asked for a controlled shutdown: its late heartbeats do not unfence it. */
+    private final Map<Integer, Long> shuttingDown = new ConcurrentHashMap<>();
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 
     /**
@@ -119,15 +125,47 @@ public final class Controller {
      * A broker's heartbeat: refreshes its session and unfences it if it was fenced. Completes
      * once the broker is unfenced; fails with STALE_BROKER_EPOCH for an epoch that is not its
      * current one (it must register again) or BROKER_ID_NOT_REGISTERED.
+     *
+     * <p>A heartbeat of a live broker writes nothing, so it does not wait behind the queued
+     * decisions: it refreshes the session at once (a heartbeat queued behind some 600 decisions
+     * would arrive after a {@link #tick()} had fenced a live broker, docs/scaling.md). Only the
+     * unfencing of a fenced broker is a decision, queued like the others.
      */
     public CompletableFuture<Void> heartbeat(int brokerId, long brokerEpoch) {
+        try {
+            BrokerInfo live = requireBroker(brokerId, brokerEpoch);
+            if (!live.fenced()) {
+                liveness.heard(brokerId, clock.millis());
+                return CompletableFuture.completedFuture(null);
+            }
+        } catch (ControllerException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return decide(() -> {
             BrokerInfo b = requireBroker(brokerId, brokerEpoch);
             liveness.heard(brokerId, clock.millis());
-            if (!b.fenced()) {
+            if (!b.fenced() || Long.valueOf(brokerEpoch).equals(shuttingDown.get(brokerId))) {
+                // a heartbeat sent before a controlled shutdown must not unfence the broker again
                 return CompletableFuture.completedFuture(null);
             }
             return append(List.of(new UnfenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * A broker that stops cleanly (Kafka: a heartbeat with {@code want_shut_down}) is fenced at
+     * once, so that its partitions move (or, with one replica, go leaderless) now rather than
+     * after its session times out; it registers again when it comes back. Completes once the
+     * fence is applied (at once if it is fenced already).
+     */
+    public CompletableFuture<Void> controlledShutdown(int brokerId, long brokerEpoch) {
+        return decide(() -> {
+            BrokerInfo b = requireBroker(brokerId, brokerEpoch);
+            shuttingDown.put(brokerId, brokerEpoch);
+            if (b.fenced()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(new FenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
         });
     }
 
@@ -238,6 +276,37 @@ public final class Controller {
         return decide(() -> {
             log.read(image -> requireTopic(image, topic));
             return append(List.of(new Config(MetadataRecord.RESOURCE_TOPIC, topic, key, value))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Replaces all of a topic's config overrides with {@code overrides} (AlterConfigs; an
+     * IncrementalAlterConfigs resource once its operations are applied): one decision and one
+     * {@code Configs} record with every key that changes, so that the change is applied all or
+     * nothing and decided against the controller's image rather than the asking node's.
+     */
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> overrides) {
+        return decide(() -> {
+            Map<String, String> changes = log.read(image -> {
+                requireTopic(image, topic);
+                Map<String, String> current = image.configs(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, topic));
+                Map<String, String> diff = new TreeMap<>();
+                overrides.forEach((k, v) -> {
+                    if (!v.equals(current.get(k))) {
+                        diff.put(k, v);
+                    }
+                });
+                current.keySet().forEach(k -> {
+                    if (!overrides.containsKey(k)) {
+                        diff.put(k, null);
+                    }
+                });
+                return diff;
+            });
+            if (changes.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(Configs.of(MetadataRecord.RESOURCE_TOPIC, topic, changes))).thenApply(r -> null);
         });
     }
 

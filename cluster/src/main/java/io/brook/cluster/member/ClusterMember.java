@@ -66,6 +66,12 @@ public interface ClusterMember extends Closeable {
     /** Sets ({@code value} non-null) or removes ({@code value} null) one topic config. */
     CompletableFuture<Void> alterTopicConfig(String topic, String key, String value);
 
+    /**
+     * Replaces all of a topic's config overrides with {@code configs} (values non-null) in one
+     * decision of the controller, applied all or nothing.
+     */
+    CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs);
+
     /** A block of producer ids that belongs to this broker. */
     CompletableFuture<ProducerIdBlock> allocateProducerIds();
 
@@ -92,6 +98,14 @@ public interface ClusterMember extends Closeable {
     default CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("elections"));
     }
+
+    /**
+     * Controlled shutdown: stops this broker's heartbeats and asks the controller to fence it
+     * now (so that clients and the controller need not wait out {@code broker.session.timeout.ms});
+     * completes when the fence is applied here, or fails (NOT_CONTROLLER) when no controller took
+     * it. {@link #close()} does this itself, waiting a bounded time.
+     */
+    CompletableFuture<Void> shutDownBroker();
 
     /** The quorum as this node sees it, for DescribeQuorum (API 55) and operators. */
     QuorumStatus quorumStatus();
@@ -120,4 +134,11 @@ public interface ClusterMember extends Closeable {
     default CompletableFuture<Void> removeVoter(int nodeId) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("removeVoter"));
     }
+
+    /**
+     * The quorum as the leader sees it (every voter's log end and last contact), asked of the
+     * leader through the controller channel, as a Kafka broker forwards DescribeQuorum to the
+     * active controller. Fails with NOT_CONTROLLER while no leader answers.
+     */
+    CompletableFuture<QuorumStatus> leaderQuorumStatus();
 }

@@ -6,6 +6,8 @@ import io.brook.cluster.metadata.CorruptMetadataException;
 import io.brook.cluster.metadata.MetadataReader;
 import io.brook.cluster.metadata.MetadataWriter;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -14,7 +16,9 @@ import java.util.UUID;
  * <pre>
  * magic 'B' 'R' | version u8 = 1 | outcome u8 | ...
  *   outcome 0 DECIDED:       applied index i64 | value tag u8 | value
- *                            (tag 0 none, 1 i64, 2 uuid, 3 producer-id block: broker i32, first i64, size i32)
+ *                            (tag 0 none, 1 i64, 2 uuid, 3 producer-id block: broker i32, first i64, size i32,
+ *                            4 quorum status: leader i32, epoch i64, high watermark i64, voters, observers,
+ *                              each a count i32 + count x (node i32, log end i64, last fetch i64, caught up i64))
  *   outcome 1 REFUSED:       error code i16 (Kafka's) | message string
  *   outcome 2 NO_CONTROLLER: message string (the node asked is not the controller; nothing was decided,
  *                            so the request may be sent again)
@@ -32,7 +36,7 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
     /** What became of a request. */
     enum Outcome { DECIDED, REFUSED, NO_CONTROLLER }
 
-    /** A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID or a ProducerIdBlock. */
+    /** A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID, a ProducerIdBlock or a QuorumStatus. */
     static ControllerReply decided(long appliedIndex, Object value) {
         return new ControllerReply(Outcome.DECIDED, appliedIndex, value, null, null);
     }
@@ -59,6 +63,10 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
                     w.writeByte(2).writeUuid(u);
                 } else if (value instanceof ProducerIdBlock b) {
                     w.writeByte(3).writeInt(b.brokerId()).writeLong(b.firstId()).writeInt(b.size());
+                } else if (value instanceof QuorumStatus q) {
+                    w.writeByte(4).writeInt(q.leaderId()).writeLong(q.leaderEpoch()).writeLong(q.highWatermark());
+                    writeReplicas(w, q.voters());
+                    writeReplicas(w, q.observers());
                 } else {
                     throw new IllegalArgumentException("no wire form for a reply value " + value.getClass());
                 }
@@ -102,9 +110,29 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
             case 1 -> r.readLong("value");
             case 2 -> r.readUuid("value");
             case 3 -> new ProducerIdBlock(r.readInt("block broker"), r.readLong("block first id"), r.readInt("block size"));
+            case 4 -> new QuorumStatus(r.readInt("leader"), r.readLong("leader epoch"), r.readLong("high watermark"),
+                    readReplicas(r, "voters"), readReplicas(r, "observers"));
             default -> throw new CorruptMetadataException("unknown controller reply value tag " + tag);
         };
         return decided(index, value);
+    }
+
+    private static void writeReplicas(MetadataWriter w, List<QuorumStatus.Replica> replicas) {
+        w.writeInt(replicas.size());
+        for (QuorumStatus.Replica q : replicas) {
+            w.writeInt(q.nodeId()).writeLong(q.logEndOffset()).writeLong(q.lastFetchTimestamp())
+                    .writeLong(q.lastCaughtUpTimestamp());
+        }
+    }
+
+    private static List<QuorumStatus.Replica> readReplicas(MetadataReader r, String what) {
+        int count = r.readCount(what, 4 + 3 * 8);
+        List<QuorumStatus.Replica> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(new QuorumStatus.Replica(r.readInt("node id"), r.readLong("log end"), r.readLong("last fetch"),
+                    r.readLong("last caught up")));
+        }
+        return out;
     }
 
     private static ControllerReply readRefused(MetadataReader r) {

@@ -185,6 +185,50 @@ sealed interface ControllerRequest {
         }
     }
 
+    /** 11: replace all of a topic's config overrides (values non-null) in one decision. */
+    record ReplaceTopicConfigs(String topic, Map<String, String> configs) implements ControllerRequest {
+        public ReplaceTopicConfigs {
+            configs = new TreeMap<>(configs);
+        }
+
+        @Override
+        public byte type() {
+            return 11;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(topic).writeInt(configs.size());
+            configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+        }
+    }
+
+    /** 12: the quorum as the leader sees it (DescribeQuorum); answered by the leader without a decision. */
+    record DescribeQuorum() implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 12;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            // no payload
+        }
+    }
+
+    /** 13: a broker that stops cleanly asks to be fenced now (Kafka's heartbeat with want_shut_down). */
+    record ControlledShutdown(int brokerId, long brokerEpoch) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 13;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -221,6 +265,9 @@ sealed interface ControllerRequest {
             case 10 -> readElectLeader(r);
             case 9 -> new ReplicaCaughtUp(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
                     r.readInt("partition"));
+            case 11 -> readReplaceTopicConfigs(r);
+            case 12 -> new DescribeQuorum();
+            case 13 -> new ControlledShutdown(r.readInt("broker id"), r.readLong("broker epoch"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -248,6 +295,20 @@ sealed interface ControllerRequest {
             throw new CorruptMetadataException("election type " + unclean + " is neither 0 nor 1");
         }
         return new ElectLeader(topic, partition, unclean == 1);
+    }
+
+    private static ReplaceTopicConfigs readReplaceTopicConfigs(MetadataReader r) {
+        String topic = r.readString("topic name");
+        // a key (2) and a value (2) at least
+        int count = r.readCount("configs", 4);
+        Map<String, String> configs = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            String key = r.readString("config key");
+            if (configs.put(key, r.readString("config value")) != null) {
+                throw new CorruptMetadataException("config key '" + key + "' appears twice");
+            }
+        }
+        return new ReplaceTopicConfigs(topic, configs);
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {

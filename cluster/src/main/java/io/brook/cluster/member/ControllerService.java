@@ -94,6 +94,14 @@ final class ControllerService {
             return CompletableFuture.completedFuture(
                     ControllerReply.refused(ControllerError.INVALID_REQUEST, e.getMessage()).encode());
         }
+        if (request instanceof ControllerRequest.DescribeQuorum) {
+            // the leader's view needs no controller, only leadership; -1: nothing to wait for
+            MetadataQuorumNode leader = node;
+            return CompletableFuture.completedFuture(leader != null && leader.isLeader()
+                    ? ControllerReply.decided(-1, QuorumStatuses.of(leader)).encode()
+                    : ControllerReply.noController("node " + (leader == null ? "?" : leader.nodeId())
+                            + " is not the leader").encode());
+        }
         Controller c = current();
         MetadataQuorumNode n = node;
         if (c == null) {
@@ -133,6 +141,10 @@ final class ControllerService {
             return c.deleteTopic(d.name());
         } else if (request instanceof ControllerRequest.AlterTopicConfig a) {
             return c.alterTopicConfig(a.topic(), a.key(), a.value());
+        } else if (request instanceof ControllerRequest.ReplaceTopicConfigs a) {
+            return c.replaceTopicConfigs(a.topic(), a.configs());
+        } else if (request instanceof ControllerRequest.ControlledShutdown s) {
+            return c.controlledShutdown(s.brokerId(), s.brokerEpoch());
         } else if (request instanceof ControllerRequest.AllocateProducerIds a) {
             return c.allocateProducerIds(a.brokerId(), a.brokerEpoch());
         } else if (request instanceof ControllerRequest.AlterReassignment a) {

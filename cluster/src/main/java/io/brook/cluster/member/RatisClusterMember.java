@@ -17,10 +17,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Broker lifecycle: register at start, again after a back-off while no controller answers;
  * heartbeat every {@code broker.heartbeat.interval.ms}; register again (a new epoch) when the
- * controller answers STALE_BROKER_EPOCH or BROKER_ID_NOT_REGISTERED. {@link #close()} stops the
- * heartbeats (the controller fences this broker after its session time-out) and the quorum node.
+ * controller answers STALE_BROKER_EPOCH or BROKER_ID_NOT_REGISTERED. {@link #close()} is a
+ * controlled shutdown: it stops the heartbeats, asks the controller to fence this broker now and
+ * waits for that up to {@link #shutdownWaitMs} (two heartbeat intervals, at least a second, at
+ * most the session time-out: past that the controller fences it anyway), then stops the quorum node.
  *
  * <p>Threads: one scheduler thread runs the controller's {@code tick()} and this broker's
  * registration and heartbeats; decision futures complete on a separate callback pool, never on
@@ -62,6 +66,7 @@ public final class RatisClusterMember implements ClusterMember {
     private volatile long brokerEpoch = -1;
     private volatile boolean closed;
     private volatile boolean promotedWarned;
+    private volatile boolean heartbeating = true;
 
     private RatisClusterMember(QuorumConfig config, BrokerRegistration self, MetadataQuorumNode node,
                                ControllerService controllerService, ScheduledExecutorService scheduler,
@@ -183,7 +188,7 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     private void heartbeat() {
-        if (closed) {
+        if (closed || !heartbeating) {
             return;
         }
         long epoch = brokerEpoch;
@@ -305,6 +310,11 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
+        return channel.ask(new ControllerRequest.ReplaceTopicConfigs(topic, configs), Void.class);
+    }
+
+    @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
         long epoch = brokerEpoch;
         if (epoch < 0) {
@@ -379,6 +389,26 @@ public final class RatisClusterMember implements ClusterMember {
         }, callbacks);
     }
 
+    @Override
+    public CompletableFuture<QuorumStatus> leaderQuorumStatus() {
+        return channel.ask(new ControllerRequest.DescribeQuorum(), QuorumStatus.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> shutDownBroker() {
+        heartbeating = false;
+        long epoch = brokerEpoch;
+        if (!broker || epoch < 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return channel.ask(new ControllerRequest.ControlledShutdown(config.nodeId(), epoch), Void.class);
+    }
+
+    /** How long {@link #close()} waits for the controller to fence this broker. */
+    long shutdownWaitMs() {
+        return Math.min(self.sessionTimeoutMs(), Math.max(1000, 2 * self.heartbeatIntervalMs()));
+    }
+
     /** The controller channel's asking side, for tests that speak to the controller directly. */
     ControllerChannel channel() {
         return channel;
@@ -389,8 +419,25 @@ public final class RatisClusterMember implements ClusterMember {
         return node;
     }
 
+    /** Stops like a crashed node, without a controlled shutdown: the controller fences it after its session. */
+    void closeWithoutShutdown() throws IOException {
+        closed = true;
+        close();
+    }
+
     @Override
     public void close() throws IOException {
+        if (!closed) {
+            try {
+                shutDownBroker().get(shutdownWaitMs(), TimeUnit.MILLISECONDS);
+                LOG.info("Broker {} is fenced for its shutdown", config.nodeId());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.info("Broker {} stops without a controlled shutdown (the controller fences it after {} ms): {}",
+                        config.nodeId(), self.sessionTimeoutMs(), e.toString());
+            }
+        }
         closed = true;
         scheduler.shutdownNow();
         try {

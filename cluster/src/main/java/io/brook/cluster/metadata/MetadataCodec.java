@@ -1,6 +1,7 @@
 package io.brook.cluster.metadata;
 
 import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
@@ -14,6 +15,7 @@ import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * The binary format of the metadata log: a batch (one Raft log entry) of records.
@@ -35,6 +37,8 @@ import java.util.List;
  * Config           resource type u8, resource name string, key string, value string?
  * ProducerIds      broker id i32, broker epoch i64, next producer id i64
  * PartitionReassignment topic id uuid, partition i32, replicas, isr, leader i32, adding, removing
+ * Configs          resource type u8, resource name string, count i32, count x (key string, value string?)
+ *                  (type 12, added after the first release: keys unique, in order)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -129,6 +133,9 @@ public final class MetadataCodec {
         } else if (record instanceof PartitionReassignment r) {
             w.writeUuid(r.topicId()).writeInt(r.partition()).writeIntList(r.replicas()).writeIntList(r.isr())
                     .writeInt(r.leader()).writeIntList(r.addingReplicas()).writeIntList(r.removingReplicas());
+        } else if (record instanceof Configs r) {
+            w.writeByte(r.resourceType()).writeNullableString(r.resourceName()).writeInt(r.changes().size());
+            r.changes().forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -156,7 +163,27 @@ public final class MetadataCodec {
             case MetadataRecord.PARTITION_REASSIGNMENT -> new PartitionReassignment(r.readUuid("topic id"),
                     r.readInt("partition"), r.readIntList("replicas"), r.readIntList("isr"), r.readInt("leader"),
                     r.readIntList("adding replicas"), r.readIntList("removing replicas"));
+            case MetadataRecord.CONFIGS -> readConfigs(r);
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
+    }
+
+    private static Configs readConfigs(MetadataReader r) {
+        byte resourceType = r.readByte("resource type");
+        String resourceName = r.readString("resource name");
+        // a key (2 bytes at least) and a value (2)
+        int count = r.readCount("config changes", 4);
+        TreeMap<String, String> changes = new TreeMap<>();
+        String previous = null;
+        for (int i = 0; i < count; i++) {
+            String key = r.readString("config key");
+            if (previous != null && key.compareTo(previous) <= 0) {
+                throw new CorruptMetadataException("config keys out of order or repeated: '" + key + "' after '"
+                        + previous + "'");
+            }
+            previous = key;
+            changes.put(key, r.readNullableString("config value"));
+        }
+        return new Configs(resourceType, resourceName, changes);
     }
 }

@@ -1,6 +1,7 @@
 package io.brook.cluster.metadata;
 
 import io.brook.cluster.metadata.MetadataRecord.Config;
+import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
@@ -44,6 +45,10 @@ public final class MetadataImage {
     private final TreeMap<UUID, TopicInfo> topics = new TreeMap<>();
     private final TreeMap<String, UUID> topicIdsByName = new TreeMap<>();
     private final TreeMap<ConfigResource, TreeMap<String, String>> configs = new TreeMap<>();
+    /** Which partitions each broker is a replica of: fencing and unfencing visit only those. */
+    private final ReplicaIndex replicaIndex = new ReplicaIndex();
+    /** Partitions fencing and unfencing looked at, ever: what tests check the index by. */
+    private long partitionsVisited;
     private long nextProducerId;
     /** The broker and epoch the last producer-id block went to; -1 before any. */
     private int lastProducerIdsBroker = -1;
@@ -102,10 +107,14 @@ public final class MetadataImage {
                 throw new RejectedRecordException("no topic with id " + r.topicId());
             }
             topics.remove(r.topicId());
+            replicaIndex.topicRemoved(t);
             topicIdsByName.remove(t.name());
             configs.remove(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, t.name()));
         } else if (record instanceof Config r) {
             setConfig(r);
+        } else if (record instanceof Configs r) {
+            ConfigResource resource = checkConfigResource(r.resourceType(), r.resourceName());
+            r.changes().forEach((k, v) -> setConfig(resource, k, v));
         } else if (record instanceof ProducerIds r) {
             if (r.nextProducerId() <= nextProducerId) {
                 throw new RejectedRecordException("producer ids must move forward: next " + r.nextProducerId()
@@ -151,26 +160,27 @@ public final class MetadataImage {
      * Fences a broker: each partition it leads gets the first other ISR member (in replica order)
      * that is registered and unfenced as leader, and loses it from its ISR; with no such member the
      * partition has no leader and keeps its ISR (its last in-sync replica). From the ISR of the
-     * partitions it follows it is removed, unless it is the last member.
+     * partitions it follows it is removed, unless it is the last member. Only the broker's own
+     * partitions are visited (the ISR is within the replicas), through the {@link ReplicaIndex}.
      */
     private void fence(BrokerInfo b) {
         brokers.put(b.id(), b.withFenced(true));
-        for (TopicInfo t : topics.values()) {
-            for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
-                PartitionInfo p = e.getValue();
-                if (!p.isr().contains(b.id())) {
-                    continue;
-                }
-                List<Integer> isrWithout = new ArrayList<>(p.isr());
-                isrWithout.remove(Integer.valueOf(b.id()));
-                if (p.leader() == b.id()) {
-                    int next = firstLiveReplica(p.replicas(), isrWithout);
-                    t.put(e.getKey(), next == MetadataRecord.NO_LEADER
-                            ? p.change(MetadataRecord.NO_LEADER, p.isr())
-                            : p.change(next, isrWithout));
-                } else if (!isrWithout.isEmpty()) {
-                    t.put(e.getKey(), p.change(p.leader(), isrWithout));
-                }
+        for (ReplicaIndex.Key k : replicaIndex.partitionsOf(b.id())) {
+            TopicInfo t = topics.get(k.topicId());
+            PartitionInfo p = t.partitions().get(k.partition());
+            partitionsVisited++;
+            if (!p.isr().contains(b.id())) {
+                continue;
+            }
+            List<Integer> isrWithout = new ArrayList<>(p.isr());
+            isrWithout.remove(Integer.valueOf(b.id()));
+            if (p.leader() == b.id()) {
+                int next = firstLiveReplica(p.replicas(), isrWithout);
+                t.put(k.partition(), next == MetadataRecord.NO_LEADER
+                        ? p.change(MetadataRecord.NO_LEADER, p.isr())
+                        : p.change(next, isrWithout));
+            } else if (!isrWithout.isEmpty()) {
+                t.put(k.partition(), p.change(p.leader(), isrWithout));
             }
         }
     }
@@ -188,12 +198,12 @@ public final class MetadataImage {
     /** Unfences a broker: partitions without a leader whose ISR holds it get it as leader. */
     private void unfence(BrokerInfo b) {
         brokers.put(b.id(), b.withFenced(false));
-        for (TopicInfo t : topics.values()) {
-            for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
-                PartitionInfo p = e.getValue();
-                if (p.leader() == MetadataRecord.NO_LEADER && p.isr().contains(b.id())) {
-                    t.put(e.getKey(), p.change(b.id(), p.isr()));
-                }
+        for (ReplicaIndex.Key k : replicaIndex.partitionsOf(b.id())) {
+            TopicInfo t = topics.get(k.topicId());
+            PartitionInfo p = t.partitions().get(k.partition());
+            partitionsVisited++;
+            if (p.leader() == MetadataRecord.NO_LEADER && p.isr().contains(b.id())) {
+                t.put(k.partition(), p.change(b.id(), p.isr()));
             }
         }
     }
@@ -209,7 +219,7 @@ public final class MetadataImage {
         if (topics.containsKey(r.topicId()) || r.topicId().equals(new UUID(0, 0))) {
             throw new RejectedRecordException("topic id " + r.topicId() + " is taken or reserved");
         }
-        topics.put(r.topicId(), new TopicInfo(name, r.topicId()));
+        topics.put(r.topicId(), new TopicInfo(name, r.topicId(), replicaIndex));
         topicIdsByName.put(name, r.topicId());
     }
 
@@ -287,24 +297,32 @@ public final class MetadataImage {
     }
 
     private void setConfig(Config r) {
-        ConfigResource resource = new ConfigResource(r.resourceType(), r.resourceName());
-        if (r.resourceType() == MetadataRecord.RESOURCE_TOPIC) {
-            if (!topicIdsByName.containsKey(r.resourceName())) {
-                throw new RejectedRecordException("config for unknown topic '" + r.resourceName() + "'");
+        setConfig(checkConfigResource(r.resourceType(), r.resourceName()), r.key(), r.value());
+    }
+
+    /** The resource a config record names, or rejected: a topic that exists, or a broker. */
+    private ConfigResource checkConfigResource(byte type, String name) {
+        if (type == MetadataRecord.RESOURCE_TOPIC) {
+            if (!topicIdsByName.containsKey(name)) {
+                throw new RejectedRecordException("config for unknown topic '" + name + "'");
             }
-        } else if (r.resourceType() != MetadataRecord.RESOURCE_BROKER) {
-            throw new RejectedRecordException("unsupported config resource type " + r.resourceType());
+        } else if (type != MetadataRecord.RESOURCE_BROKER) {
+            throw new RejectedRecordException("unsupported config resource type " + type);
         }
-        if (r.value() == null) {
+        return new ConfigResource(type, name);
+    }
+
+    private void setConfig(ConfigResource resource, String key, String value) {
+        if (value == null) {
             TreeMap<String, String> values = configs.get(resource);
             if (values != null) {
-                values.remove(r.key());
+                values.remove(key);
                 if (values.isEmpty()) {
                     configs.remove(resource);
                 }
             }
         } else {
-            configs.computeIfAbsent(resource, k -> new TreeMap<>()).put(r.key(), r.value());
+            configs.computeIfAbsent(resource, k -> new TreeMap<>()).put(key, value);
         }
     }
 
@@ -327,6 +345,16 @@ public final class MetadataImage {
     public NavigableMap<String, String> configs(ConfigResource resource) {
         TreeMap<String, String> values = configs.get(resource);
         return values == null ? Collections.emptyNavigableMap() : Collections.unmodifiableNavigableMap(values);
+    }
+
+    /** How many partitions {@code brokerId} is a replica of (from the index fencing uses). */
+    public int replicaCount(int brokerId) {
+        return replicaIndex.count(brokerId);
+    }
+
+    /** How many partitions fencing and unfencing brokers have looked at since this image was created. */
+    long partitionsVisited() {
+        return partitionsVisited;
     }
 
     /** The first producer id no broker has been given. */

@@ -1,7 +1,11 @@
 package io.brook.cluster.metadata;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -25,6 +29,7 @@ public sealed interface MetadataRecord {
     byte CONFIG = 9;
     byte PRODUCER_IDS = 10;
     byte PARTITION_REASSIGNMENT = 11;
+    byte CONFIGS = 12;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -137,6 +142,31 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return CONFIG;
+        }
+    }
+
+    /**
+     * Several configs of one topic or broker changed together (a value of null removes the key):
+     * one AlterConfigs or IncrementalAlterConfigs resource, applied all or nothing. Keys in order.
+     */
+    record Configs(byte resourceType, String resourceName, SortedMap<String, String> changes)
+            implements MetadataRecord {
+        public Configs {
+            Objects.requireNonNull(resourceName, "resourceName");
+            for (String key : changes.keySet()) {
+                Objects.requireNonNull(key, "key");
+            }
+            changes = Collections.unmodifiableSortedMap(new TreeMap<>(changes));
+        }
+
+        /** The changes of a resource, from any map (copied, sorted by key). */
+        public static Configs of(byte resourceType, String resourceName, Map<String, String> changes) {
+            return new Configs(resourceType, resourceName, new TreeMap<>(changes));
+        }
+
+        @Override
+        public byte type() {
+            return CONFIGS;
         }
     }
 

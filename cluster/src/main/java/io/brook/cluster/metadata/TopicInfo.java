@@ -11,10 +11,12 @@ public final class TopicInfo {
     private final String name;
     private final UUID id;
     private final TreeMap<Integer, PartitionInfo> partitions = new TreeMap<>();
+    private final ReplicaIndex index;
 
-    TopicInfo(String name, UUID id) {
+    TopicInfo(String name, UUID id, ReplicaIndex index) {
         this.name = name;
         this.id = id;
+        this.index = index;
     }
 
     public String name() {
@@ -30,8 +32,12 @@ public final class TopicInfo {
         return Collections.unmodifiableNavigableMap(partitions);
     }
 
+    /** Sets a partition's state; a change of its replicas is recorded in the image's {@link ReplicaIndex}. */
     void put(int partition, PartitionInfo info) {
-        partitions.put(partition, info);
+        PartitionInfo old = partitions.put(partition, info);
+        if (old == null || !old.replicas().equals(info.replicas())) {
+            index.replicasChanged(id, partition, old == null ? null : old.replicas(), info.replicas());
+        }
     }
 
     /** Same name, id and partitions (used by {@link MetadataImage#equals}). */

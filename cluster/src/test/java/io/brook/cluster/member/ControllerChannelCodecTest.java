@@ -32,13 +32,18 @@ class ControllerChannelCodecTest {
             new ControllerRequest.AlterReassignment("t", 2, null),
             new ControllerRequest.ReplicaCaughtUp(7, 42, "t", 2),
             new ControllerRequest.ElectLeader("t", 2, true),
-            new ControllerRequest.ElectLeader("t", 2, false));
+            new ControllerRequest.ElectLeader("t", 2, false),
+            new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5", "cleanup.policy", "compact")),
+            new ControllerRequest.ReplaceTopicConfigs("t", Map.of()),
+            new ControllerRequest.DescribeQuorum());
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),
             ControllerReply.decided(11, 77L),
             ControllerReply.decided(12, new UUID(5, 6)),
             ControllerReply.decided(13, new ProducerIdBlock(7, 1000, 1000)),
+            ControllerReply.decided(-1, new QuorumStatus(2, 5, 40, List.of(new QuorumStatus.Replica(1, 39, 100, -1),
+                    new QuorumStatus.Replica(2, 40, 200, 200)), List.of(new QuorumStatus.Replica(4, 40, 150, -1)))),
             ControllerReply.refused(ControllerError.TOPIC_ALREADY_EXISTS, "topic 't' already exists"),
             ControllerReply.noController("node 2 is not the controller"));
 

@@ -190,7 +190,8 @@ class RatisClusterMemberTest {
         controller.createTopic("led", 6, 1, Map.of()).get(30, TimeUnit.SECONDS);
 
         long stoppedAt = System.nanoTime();
-        nodes.stop(id);
+        // as a crash would: no controlled shutdown (ControlledShutdownTest has that)
+        ((RatisClusterMember) nodes.members.remove(id)).closeWithoutShutdown();
         nodes.awaitEverywhere("broker " + id + " fenced", image -> image.brokers().get(id).fenced());
         long fencedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
         // not before its session time-out: it was last heard at most a heartbeat interval (and the

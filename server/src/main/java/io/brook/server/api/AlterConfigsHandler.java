@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
@@ -36,7 +37,7 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
 
     @Override
     public void handle(RequestContext ctx, AlterConfigsRequest request) {
-        List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
+        List<CompletableFuture<AlterConfigsResponse.AlterConfigsResourceResponse>> out = new ArrayList<>();
         Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
@@ -47,6 +48,7 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                     : clientMetrics ? ClientMetricsResources.replace(telemetry, res, request.validateOnly())
                     : brokerResource ? null
                     : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
+            CompletableFuture<Failure> result = null;
             if (err == null && !clientMetrics) {
                 Map<String, String> next = new LinkedHashMap<>();
                 for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
@@ -60,16 +62,22 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                     }
                 }
                 if (err == null) {
-                    err = brokerResource
-                            ? BrokerConfigChange.replace(broker, security, res.resourceName(), next, request.validateOnly())
-                            : TopicConfigChange.apply(broker, res.resourceName(), next, request.validateOnly());
+                    result = brokerResource
+                            ? CompletableFuture.completedFuture(BrokerConfigChange.replace(broker, security,
+                                    res.resourceName(), next, request.validateOnly()))
+                            : TopicConfigChange.applyAsync(broker, res.resourceName(), next, request.validateOnly());
                 }
             }
-            AlterConfigsResponse.AlterConfigsResourceResponse r = new AlterConfigsResponse.AlterConfigsResourceResponse()
-                    .resourceType(res.resourceType()).resourceName(res.resourceName());
-            out.add(err == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
-                    : r.errorCode(err.error().code()).errorMessage(err.message()));
+            out.add((result != null ? result : CompletableFuture.completedFuture(err)).thenApply(f -> {
+                AlterConfigsResponse.AlterConfigsResourceResponse r =
+                        new AlterConfigsResponse.AlterConfigsResourceResponse()
+                                .resourceType(res.resourceType()).resourceName(res.resourceName());
+                return f == null ? r.errorCode(Errors.NONE.code()).errorMessage(null)
+                        : r.errorCode(f.error().code()).errorMessage(f.message());
+            }));
         }
-        ctx.respond(new AlterConfigsResponse().responses(out));
+        // in cluster mode a topic's change waits for the controller: answer when all are decided
+        CompletableFuture.allOf(out.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) ->
+                ctx.respond(new AlterConfigsResponse().responses(out.stream().map(CompletableFuture::join).toList())));
     }
 }

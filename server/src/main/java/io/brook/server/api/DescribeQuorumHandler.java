@@ -25,7 +25,8 @@ import java.util.List;
  * Kafka's client does; anything else is answered UNKNOWN_TOPIC_OR_PARTITION per partition, as
  * Kafka's raft client answers it. The node's listener (v2+) is the advertised one.
  *
- * <p>In cluster mode the quorum is the cluster's Ratis quorum, described by {@link ClusterQuorumView}.
+ * <p>In cluster mode the quorum is the cluster's Ratis quorum as its leader sees it (asked of the
+ * leader, as Kafka forwards the request to the active controller), described by {@link ClusterQuorumView}.
  */
 final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
 
@@ -60,7 +61,8 @@ final class DescribeQuorumHandler implements ApiHandler<DescribeQuorumRequest> {
         }
         ClusterView cluster = broker.cluster();
         if (cluster != null) {
-            ctx.respond(ClusterQuorumView.describe(cluster.quorum(), version, System.currentTimeMillis()));
+            cluster.leaderQuorum().whenComplete((q, e) -> ctx.respond(ClusterQuorumView.describe(
+                    e == null ? q : cluster.quorum(), version, System.currentTimeMillis())));
             return;
         }
         long now = System.currentTimeMillis();

@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * IncrementalAlterConfigs (key 44, KIP-339) for topic configs: SET, DELETE, APPEND and SUBTRACT
@@ -48,11 +49,12 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
 
     @Override
     public void handle(RequestContext ctx, IncrementalAlterConfigsRequest request) {
-        List<AlterConfigsResourceResponse> out = new ArrayList<>();
+        List<CompletableFuture<AlterConfigsResourceResponse>> out = new ArrayList<>();
         Set<String> duplicates = TopicConfigChange.duplicateResources(request.resources().stream()
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsResource res : request.resources()) {
             Failure err;
+            CompletableFuture<Failure> topicChange = null;
             if (duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))) {
                 err = TopicConfigChange.DUPLICATE_RESOURCE;
             } else if (res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER) {
@@ -64,20 +66,33 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
             } else {
                 err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {
-                    err = alter(broker, res, request.validateOnly());
+                    topicChange = alter(broker, res, request.validateOnly());
                 }
             }
-            out.add(response(res.resourceType(), res.resourceName(), err));
+            out.add((topicChange != null ? topicChange : CompletableFuture.completedFuture(err))
+                    .thenApply(f -> response(res.resourceType(), res.resourceName(), f)));
         }
-        ctx.respond(new IncrementalAlterConfigsResponse().responses(out));
+        // in cluster mode a topic's change waits for the controller: answer when all are decided
+        CompletableFuture.allOf(out.toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> ctx.respond(
+                new IncrementalAlterConfigsResponse().responses(out.stream().map(CompletableFuture::join).toList())));
     }
 
-    private static Failure alter(BrokerContext broker, AlterConfigsResource res, boolean validateOnly) {
+    private static CompletableFuture<Failure> alter(BrokerContext broker, AlterConfigsResource res,
+            boolean validateOnly) {
         Topic t = broker.topics().get(res.resourceName());
         if (t == null) {
-            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + res.resourceName() + " does not exist.");
+            return CompletableFuture.completedFuture(new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                    "Topic " + res.resourceName() + " does not exist."));
         }
         Map<String, String> next = new LinkedHashMap<>(t.configs());
+        Failure f = applyOperations(broker, t, res, next);
+        return f != null ? CompletableFuture.completedFuture(f)
+                : TopicConfigChange.applyAsync(broker, res.resourceName(), next, validateOnly);
+    }
+
+    /** Applies the resource's operations to {@code next}, the topic's overrides; null, or why they are refused. */
+    private static Failure applyOperations(BrokerContext broker, Topic t, AlterConfigsResource res,
+            Map<String, String> next) {
         Set<String> seen = new HashSet<>();
         for (AlterableConfig c : res.configs()) {
             if (!seen.add(c.name())) {
@@ -114,7 +129,7 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 }
             }
         }
-        return TopicConfigChange.apply(broker, res.resourceName(), next, validateOnly);
+        return null;
     }
 
     /**

@@ -20,8 +20,9 @@ import java.util.concurrent.CompletionException;
  * the validation and storing of a topic's new overrides, all of a resource's changes or none. Stored overrides are persisted by the registry, then
  * applied to the topic's logs.
  *
- * <p>In cluster mode the controller stores them: one decision per changed key (so a failure part
- * way leaves the keys before it changed), waited for, and mirrored into every node's topics.
+ * <p>In cluster mode the controller stores them: one decision for all of a resource's keys
+ * (applied all or nothing), mirrored into every node's topics; the answer waits for it without
+ * holding a thread ({@link #applyAsync}).
  */
 final class TopicConfigChange {
 
@@ -68,48 +69,43 @@ final class TopicConfigChange {
         return null;
     }
 
-    /** Validates and (unless validateOnly) stores new overrides; null on success. */
-    static Failure apply(BrokerContext broker, String topic, Map<String, String> overrides,
+    /**
+     * Validates and (unless validateOnly) stores new overrides; completes with null on success.
+     * In cluster mode it completes when the controller's decision is mirrored here, on the thread
+     * that mirrors it; else at once.
+     */
+    static CompletableFuture<Failure> applyAsync(BrokerContext broker, String topic, Map<String, String> overrides,
             boolean validateOnly) {
+        Failure invalid = validate(broker, overrides);
+        if (invalid != null || validateOnly || broker.cluster() == null) {
+            return CompletableFuture.completedFuture(invalid != null ? invalid : apply(broker, topic, overrides,
+                    validateOnly));
+        }
+        ClusterView cluster = broker.cluster();
+        if (cluster.topic(topic) == null) {
+            return CompletableFuture.completedFuture(
+                    new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist."));
+        }
+        return cluster.replaceTopicConfigs(topic, overrides).handle((v, e) -> e == null ? null
+                : new Failure(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e)));
+    }
+
+    private static Failure validate(BrokerContext broker, Map<String, String> overrides) {
         for (String key : overrides.keySet()) {
             if (!TopicConfigResolver.isTopicConfig(key)) {
                 return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + key);
             }
         }
         String invalid = broker.topics().configs().invalid(overrides);
-        if (invalid != null) {
-            return new Failure(Errors.INVALID_CONFIG, invalid);
-        }
-        if (!validateOnly && broker.cluster() != null) {
-            return applyInCluster(broker.cluster(), topic, overrides);
-        }
+        return invalid == null ? null : new Failure(Errors.INVALID_CONFIG, invalid);
+    }
+
+    /** Stores validated overrides on a single node (unless validateOnly); null on success. */
+    private static Failure apply(BrokerContext broker, String topic, Map<String, String> overrides,
+            boolean validateOnly) {
         if (!validateOnly && broker.topics().setConfigs(topic, overrides) == null) {
             return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
         }
         return null;
-    }
-
-    private static Failure applyInCluster(ClusterView cluster, String topic, Map<String, String> overrides) {
-        ClusterView.TopicState t = cluster.topic(topic);
-        if (t == null) {
-            return new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist.");
-        }
-        List<CompletableFuture<Void>> decisions = new ArrayList<>();
-        for (Map.Entry<String, String> e : overrides.entrySet()) {
-            if (!e.getValue().equals(t.configs().get(e.getKey()))) {
-                decisions.add(cluster.alterTopicConfig(topic, e.getKey(), e.getValue()));
-            }
-        }
-        for (String key : t.configs().keySet()) {
-            if (!overrides.containsKey(key)) {
-                decisions.add(cluster.alterTopicConfig(topic, key, null));
-            }
-        }
-        try {
-            CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0])).join();
-            return null;
-        } catch (CompletionException e) {
-            return new Failure(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
-        }
     }
 }

@@ -124,6 +124,12 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         return d == null ? MetadataQuorum.UNKNOWN : d.describe();
     }
 
+    @Override
+    public CompletableFuture<MetadataQuorum> leaderQuorum() {
+        QuorumDescription d = quorum;
+        return d == null ? CompletableFuture.completedFuture(MetadataQuorum.UNKNOWN) : d.describeFromLeader();
+    }
+
     /** The member applied an entry: mirror it, on this class's thread. */
     void changed() {
         if (!closed && pending.compareAndSet(false, true)) {
@@ -240,17 +246,15 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         return new ClusterAdminException(Errors.UNKNOWN_SERVER_ERROR, String.valueOf(c.getMessage()));
     }
 
-    /** The next producer-id block for this node, from the controller (blocks the caller until it answers). */
-    ProducerIdAllocator.Block producerIdBlock() {
-        try {
-            ProducerIdBlock b = member.allocateProducerIds().get(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            return new ProducerIdAllocator.Block(b.firstId(), b.size());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw translate(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw translate(e);
-        }
+    /** The next producer-id block for this node, from the controller; fails with Kafka's error. */
+    CompletableFuture<ProducerIdAllocator.Block> producerIdBlock() {
+        return member.allocateProducerIds().orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .handle((ProducerIdBlock b, Throwable e) -> {
+                    if (e != null) {
+                        throw translate(e);
+                    }
+                    return new ProducerIdAllocator.Block(b.firstId(), b.size());
+                });
     }
 
     // ---- PartitionLeadership
@@ -363,8 +367,8 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
-        return decided(member.alterTopicConfig(topic, key, value));
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
+        return decided(member.replaceTopicConfigs(topic, configs));
     }
 
     @Override

@@ -8,9 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * This node's view of the metadata quorum for DescribeQuorum: the member's
+ * The metadata quorum for DescribeQuorum: the leader's {@link ClusterMember#leaderQuorumStatus()}
+ * ({@link #describeFromLeader()}, falling back to this node's own view when the leader does not
+ * answer within {@link #LEADER_TIMEOUT_MS}), or this node's own
  * {@link ClusterMember#quorumStatus()} (Ratis' leader, term, commit index, and what this node
  * knows of each voter) with each voter's controller listener from the configuration ({@code
  * controller.quorum.voters} under the first of {@code controller.listener.names}), as Kafka lists
@@ -36,8 +40,20 @@ final class QuorumDescription {
         this.endpoints = List.copyOf(list);
     }
 
+    /** How long DescribeQuorum waits for the leader's view before it answers with this node's. */
+    static final long LEADER_TIMEOUT_MS = 5_000;
+
     MetadataQuorum describe() {
-        QuorumStatus s = member.quorumStatus();
+        return of(member.quorumStatus());
+    }
+
+    /** The leader's view; this node's own if the leader does not answer in time. Never fails. */
+    CompletableFuture<MetadataQuorum> describeFromLeader() {
+        return member.leaderQuorumStatus().orTimeout(LEADER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .handle((s, e) -> e == null ? of(s) : describe());
+    }
+
+    private MetadataQuorum of(QuorumStatus s) {
         return new MetadataQuorum(s.leaderId(), s.leaderEpoch(), s.highWatermark(), replicas(s.voters()),
                 replicas(s.observers()), endpoints());
     }

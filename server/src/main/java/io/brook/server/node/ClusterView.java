@@ -74,6 +74,14 @@ public interface ClusterView extends PartitionLeadership {
         return null;
     }
 
+    /**
+     * The metadata quorum as its leader sees it (as Kafka forwards DescribeQuorum to the active
+     * controller), or this node's own view when the leader does not answer in time.
+     */
+    default CompletableFuture<MetadataQuorum> leaderQuorum() {
+        return CompletableFuture.completedFuture(quorum());
+    }
+
     /** Creates a topic through the controller. */
     CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs);
 
@@ -83,8 +91,8 @@ public interface ClusterView extends PartitionLeadership {
     /** Grows a topic to {@code totalCount} partitions through the controller. */
     CompletableFuture<Void> createPartitions(String name, int totalCount);
 
-    /** Sets ({@code value} non-null) or removes a topic config through the controller. */
-    CompletableFuture<Void> alterTopicConfig(String topic, String key, String value);
+    /** Replaces all of a topic's config overrides through the controller, in one decision. */
+    CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs);
 
     /** The partitions being moved, by topic and partition. */
     default List<Reassignment> reassignments() {

@@ -33,6 +33,8 @@ public final class FakeQuorum implements MetadataLog {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private long index = -1;
     private volatile int controllerId = 1;
+    /** Appends wait for this: {@link #hold()} makes the quorum slow until {@link #release()}. */
+    private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
 
     @Override
     public synchronized <T> T read(Function<MetadataImage, T> reader) {
@@ -46,6 +48,10 @@ public final class FakeQuorum implements MetadataLog {
 
     @Override
     public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
+        CompletableFuture<Void> g = gate;
+        if (!g.isDone()) {
+            return g.thenCompose(v -> append(records));
+        }
         AppendResult result;
         synchronized (this) {
             List<Boolean> applied = image.applyBatch(records);
@@ -58,6 +64,16 @@ public final class FakeQuorum implements MetadataLog {
     /** The members start through this. */
     public MemberFactory members() {
         return (quorum, endpoints, rack, heartbeat, session, c) -> new Member(quorum.nodeId(), endpoints, rack);
+    }
+
+    /** From now on appends (and so every decision that writes) wait until {@link #release()}. */
+    public void hold() {
+        gate = new CompletableFuture<>();
+    }
+
+    /** Lets the held appends through, in order. */
+    public void release() {
+        gate.complete(null);
     }
 
     /** Fences a broker as the controller does when its session times out. */
@@ -152,6 +168,11 @@ public final class FakeQuorum implements MetadataLog {
         }
 
         @Override
+        public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
+            return controller.replaceTopicConfigs(topic, configs);
+        }
+
+        @Override
         public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
             return controller.allocateProducerIds(nodeId, epoch);
         }
@@ -159,6 +180,16 @@ public final class FakeQuorum implements MetadataLog {
         @Override
         public QuorumStatus quorumStatus() {
             return new QuorumStatus(controllerId, 1, lastAppliedIndex(), List.of(), List.of());
+        }
+
+        @Override
+        public CompletableFuture<Void> shutDownBroker() {
+            return controller.controlledShutdown(nodeId, epoch);
+        }
+
+        @Override
+        public CompletableFuture<QuorumStatus> leaderQuorumStatus() {
+            return CompletableFuture.completedFuture(quorumStatus());
         }
 
         @Override

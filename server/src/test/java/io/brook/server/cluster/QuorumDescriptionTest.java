@@ -55,10 +55,27 @@ class QuorumDescriptionTest {
         assertThat(new QuorumDescription(member, "CONTROLLER", Map.of()).describe().leaderId()).isEqualTo(-1);
     }
 
+    @Test
+    void describeFromLeaderAnswersWithTheLeadersViewAndFallsBackToThisNodesOwn() {
+        QuorumDescription d = new QuorumDescription(member, "CONTROLLER", Map.of());
+        member.status = new QuorumStatus(1, 4, 20, List.of(new Replica(1, -1, -1, -1), new Replica(2, 20, -1, -1)),
+                List.of());
+        member.leaderView = new QuorumStatus(1, 4, 21, List.of(new Replica(1, 21, 500, 500),
+                new Replica(2, 20, 480, -1)), List.of());
+
+        assertThat(d.describeFromLeader().join().voters()).containsExactly(new MetadataQuorum.Replica(1, 21, 500, 500),
+                new MetadataQuorum.Replica(2, 20, 480, -1));
+
+        member.leaderView = null;
+        assertThat(d.describeFromLeader().join().highWatermark()).isEqualTo(20);
+    }
+
     /** A member that reports a quorum status and decides nothing. */
     private static final class FakeMember implements ClusterMember {
 
         volatile QuorumStatus status;
+        /** What the leader answers; null: the leader does not answer. */
+        volatile QuorumStatus leaderView;
 
         @Override
         public QuorumStatus quorumStatus() {
@@ -123,6 +140,22 @@ class QuorumDescriptionTest {
 
         @Override
         public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> shutDownBroker() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<QuorumStatus> leaderQuorumStatus() {
+            return leaderView != null ? CompletableFuture.completedFuture(leaderView)
+                    : CompletableFuture.failedFuture(new IllegalStateException("no leader"));
+        }
+
+        @Override
+        public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
             throw new UnsupportedOperationException();
         }
 

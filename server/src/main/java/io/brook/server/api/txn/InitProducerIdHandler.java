@@ -3,6 +3,7 @@ package io.brook.server.api.txn;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterAdminException;
 import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.protocol.Errors;
@@ -26,8 +27,11 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
     public void handle(RequestContext ctx, InitProducerIdRequest request) {
         short version = ctx.apiVersion();
         if (request.transactionalId() == null) {
-            long id = broker.producerIds().next();
-            ctx.respond(new InitProducerIdResponse().errorCode(Errors.NONE.code()).producerId(id).producerEpoch((short) 0));
+            // in cluster mode a new block waits for the controller: answered then, holding no thread
+            ctx.respondWhenDone(broker.producerIds().nextAsync().handle((id, e) -> e == null
+                    ? new InitProducerIdResponse().errorCode(Errors.NONE.code()).producerId(id).producerEpoch((short) 0)
+                    : new InitProducerIdResponse().errorCode(ClusterAdminException.errorOf(e).code()).producerId(-1)
+                            .producerEpoch((short) -1)));
             return;
         }
         long expectedPid = version >= 3 ? request.producerId() : -1L;

@@ -122,7 +122,7 @@ class FindCoordinatorInClusterTest {
         }
 
         @Override
-        public CompletableFuture<Void> alterTopicConfig(String topic, String key, String value) {
+        public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
             throw new UnsupportedOperationException();
         }
     }
