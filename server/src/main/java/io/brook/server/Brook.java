@@ -232,7 +232,7 @@ public final class Brook implements AutoCloseable {
                 pool.shutdownNow();
             }
             timer.close();
-            closeCluster();
+            closeCluster(true);
             if (transactions != null) {
                 transactions.close();
             }
@@ -418,7 +418,7 @@ public final class Brook implements AutoCloseable {
         f.storageCrashed();
         ioPool.shutdownNow();
         timer.close();
-        closeCluster();
+        closeCluster(false);
         transactions.close();
         groups.close();
         try {
@@ -508,7 +508,7 @@ public final class Brook implements AutoCloseable {
             ioPool.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        closeCluster();
+        closeCluster(true);
         transactions.close(); // (already closed above, unless that failed) before the logs they write to
         groups.close();
         try {
@@ -524,10 +524,10 @@ public final class Brook implements AutoCloseable {
         metrics.close();
     }
 
-    /** Leaves the cluster (the controller fences this node), before the logs close. */
-    private void closeCluster() {
+    /** Leaves the cluster before the logs close; a crash leaves it without a controlled shutdown. */
+    private void closeCluster(boolean controlled) {
         if (cluster != null) {
-            cluster.close();
+            cluster.close(controlled);
             cluster = null;
         }
     }

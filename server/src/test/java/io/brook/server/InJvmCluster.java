@@ -59,7 +59,7 @@ final class InJvmCluster implements AutoCloseable {
             c.put("broker.session.timeout.ms", "1500");
             c.putAll(extra);
             try {
-                cluster.nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).start());
+                cluster.nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).faults(true).start());
             } catch (RuntimeException e) {
                 cluster.close();
                 throw e;

@@ -3,6 +3,7 @@ package io.brook.cluster.member;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.MetadataImage;
 import java.io.Closeable;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,6 +23,15 @@ import java.util.function.Function;
  * controller in time fails with NOT_CONTROLLER (retriable).
  */
 public interface ClusterMember extends Closeable {
+
+    /**
+     * Stops like a crashed node, without a controlled shutdown: the controller fences it only
+     * when its session times out (what {@code Brook.crash()} simulates). By default the same as
+     * {@link #close()}.
+     */
+    default void closeWithoutShutdown() throws IOException {
+        close();
+    }
 
     /** This node's {@code node.id}: its broker id and, on a voter, its Raft peer id. */
     int nodeId();

@@ -419,8 +419,8 @@ public final class RatisClusterMember implements ClusterMember {
         return node;
     }
 
-    /** Stops like a crashed node, without a controlled shutdown: the controller fences it after its session. */
-    void closeWithoutShutdown() throws IOException {
+    @Override
+    public void closeWithoutShutdown() throws IOException {
         closed = true;
         close();
     }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The {@code Configs} record (type 11): a resource's config changes as one record, all or nothing. */
+/** The {@code Configs} record (type 12): a resource's config changes as one record, all or nothing. */
 class ConfigsRecordTest {
 
     private static final UUID T = new UUID(3, 4);

@@ -388,10 +388,19 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
 
     @Override
     public void close() {
+        close(true);
+    }
+
+    /** Closes; without {@code controlled} shutdown the controller fences this node only after its session. */
+    void close(boolean controlled) {
         closed = true;
         thread.shutdownNow();
         try {
-            member.close();
+            if (controlled) {
+                member.close();
+            } else {
+                member.closeWithoutShutdown();
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warn("Node {}: the cluster member did not close cleanly", nodeId, e);
         }

@@ -161,7 +161,15 @@ public final class ClusterMode implements AutoCloseable {
     /** Leaves: stops heartbeating (the controller fences this node) and the metadata quorum node. */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * Leaves the cluster; with {@code controlled} false like a crashed node (no controlled
+     * shutdown: the controller fences it when its session times out).
+     */
+    public void close(boolean controlled) {
         interBroker.close();
-        broker.close();
+        broker.close(controlled);
     }
 }
