@@ -18,7 +18,8 @@ import java.util.function.LongSupplier;
  * and small Fetches at a time causes far more of that than a producer that sends one large batch
  * per partition, yet a broker that serves connections request by request gives both the same
  * turn. Kafka gives every connection one request at a time and leaves the rest to quotas an
- * operator sets; this is the default in between. Bytes are left to the byte-rate quotas.
+ * operator sets; this is an opt-in in between (off by default until measured on a quiet
+ * machine). Bytes are left to the byte-rate quotas.
  *
  * <p>The rule, per {@value #WINDOW_MS} ms window on the broker's clock: a client id competes in a
  * window when it had at least 1/{@value #COMPETING_FRACTION} of the window's requests. When a
