@@ -426,120 +426,25 @@ final class Workloads implements AutoCloseable {
         progress.update("topic filled; consuming");
         CpuMeter meter = CpuMeter.start(pid, clockTicks);
         long t0 = System.nanoTime();
-        ReadCounts read = consumers == 1 ? readAll(topic, expected) : readInParallel(topic, expected, consumers);
+        TopicReader.ReadCounts read = reader().read(topic, expected, consumers);
         double seconds = (System.nanoTime() - t0) / 1e9;
         double cpu = meter.seconds();
         double clientCpu = meter.clientSeconds();
-        verify(topic, expected, read.perPartition);
+        verify(topic, expected, read.perPartition());
         deleteTopic(topic);
         return Result.of(consumeName(consumers), broker)
-                .throughput(read.records, read.bytes, seconds, cpu).put(Metric.CLIENT_CPU_S, clientCpu).build();
+                .throughput(read.records(), read.bytes(), seconds, cpu).put(Metric.CLIENT_CPU_S, clientCpu).build();
     }
 
-    /** {@link #readAll} by {@code consumers} consumers at once, consumer c reading the partitions p with p mod n = c. */
-    private ReadCounts readInParallel(String topic, long[] expected, int consumers) throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(consumers);
-        try {
-            List<java.util.concurrent.Future<ReadCounts>> reads = new ArrayList<>();
-            for (int c = 0; c < consumers; c++) {
-                List<Integer> mine = new ArrayList<>();
-                for (int p = c; p < expected.length; p += consumers) {
-                    mine.add(p);
-                }
-                reads.add(pool.submit(() -> readAll(topic, expected, mine)));
-            }
-            long[] counts = new long[expected.length];
-            long records = 0;
-            long bytes = 0;
-            for (java.util.concurrent.Future<ReadCounts> f : reads) {
-                ReadCounts r;
-                try {
-                    r = f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof Exception cause ? cause : e;
-                }
-                for (int p = 0; p < counts.length; p++) {
-                    counts[p] += r.perPartition[p];
-                }
-                records += r.records;
-                bytes += r.bytes;
-            }
-            return new ReadCounts(counts, records, bytes);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private record ReadCounts(long[] perPartition, long records, long bytes) {
-    }
-
-    /**
-     * Reads the topic from the workload's first offset on all partitions (assign, no group) until {@code expected}
-     * records in total have arrived, or nothing arrives for the idle limit.
-     */
-    private ReadCounts readAll(String topic, long[] expected) throws Exception {
-        List<Integer> all = new ArrayList<>();
-        for (int p = 0; p < expected.length; p++) {
-            all.add(p);
-        }
-        return readAll(topic, expected, all);
-    }
-
-    /** {@link #readAll(String, long[])} of the partitions {@code mine} only (counts of the others stay 0). */
-    private ReadCounts readAll(String topic, long[] expected, List<Integer> mine) throws Exception {
-        long total = 0;
-        for (int p : mine) {
-            total += expected[p];
-        }
-        long[] counts = new long[expected.length];
-        long records = 0;
-        long bytes = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p : mine) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-            long[] base = base(topic, expected.length);
-            consumer.assign(partitions);
-            for (int p : mine) {
-                consumer.seek(new TopicPartition(topic, p), base[p]);
-            }
-            long lastProgress = System.nanoTime();
-            while (records < total) {
-                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(200));
-                if (batch.isEmpty()) {
-                    if (System.nanoTime() - lastProgress > idleLimit.toNanos()) {
-                        break;
-                    }
-                    continue;
-                }
-                lastProgress = System.nanoTime();
-                for (ConsumerRecord<byte[], byte[]> r : batch) {
-                    if (r.partition() < counts.length) {
-                        counts[r.partition()]++;
-                    }
-                    bytes += r.serializedValueSize();
-                    records++;
-                }
-                progress.update(String.format(Locale.ROOT, "%,d / %,d records read", records, total));
-            }
-            // anything beyond what was acknowledged (duplicates) shows up in the end offsets
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-            for (int p : mine) {
-                long end = ends.getOrDefault(new TopicPartition(topic, p), -1L);
-                if (end != base[p] + expected[p]) {
-                    throw new VerificationException(topic + "-" + p + ": " + expected[p] + " records acknowledged"
-                            + " after offset " + base[p] + " but the log end offset is " + end);
-                }
-            }
-        }
-        return new ReadCounts(counts, records, bytes);
+    /** A reader of the workloads' topics with this runner's consumer settings. */
+    private TopicReader reader() {
+        return new TopicReader(this::consumer, this::base, idleLimit, progress);
     }
 
     /** Reads the whole topic back and fails unless every partition holds exactly what was acknowledged. */
     void readBack(String topic, long[] expected) throws Exception {
         progress.update("reading back");
-        verify(topic, expected, readAll(topic, expected).perPartition);
+        verify(topic, expected, reader().read(topic, expected, 1).perPartition());
     }
 
     static void verify(String topic, long[] expected, long[] actual) throws VerificationException {
