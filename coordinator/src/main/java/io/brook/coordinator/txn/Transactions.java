@@ -334,10 +334,14 @@ final class Transactions {
         return endTxnNow(id, pid, epoch, commit, clientVersion);
     }
 
-    /** A V2 end prepared, and an EndTxn at its bumped epoch: the producer's next transaction's, not a retry. */
+    /**
+     * A V2 end prepared, and an EndTxn at the producer id and epoch it continues with (the bumped
+     * epoch, or epoch 0 of the new producer id of a roll-over): the producer's next transaction's,
+     * not a retry.
+     */
     private static boolean endsTheNextTransaction(TxnSnapshot cur, long pid, short epoch) {
         return cur.isV2() && (cur.state() == TxnState.PREPARE_COMMIT || cur.state() == TxnState.PREPARE_ABORT)
-                && cur.producerId() == pid && cur.producerEpoch() == epoch;
+                && cur.continuingProducerId() == pid && cur.continuingProducerEpoch() == epoch;
     }
 
     private CompletableFuture<EndTxnResult> endTxnNow(String id, long pid, short epoch, boolean commit,
@@ -364,11 +368,11 @@ final class Transactions {
         } else {
             validEpoch = epoch == cur.producerEpoch();
         }
-        if (cur.producerId() != pid && !retryOnOverflow) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
         if (endsTheNextTransaction(cur, pid, epoch)) {
             // this one's markers are still being written (a failed write is retried later)
             return done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS));
         }
+        if (cur.producerId() != pid && !retryOnOverflow) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
         if (!validEpoch) return done(EndTxnResult.of(Errors.PRODUCER_FENCED));
         if (e.pending != null) return done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS));
         if (abortsNothing) s = TxnState.ONGOING; // ends as an ongoing transaction without partitions

@@ -195,11 +195,15 @@ class TransactionsV2Test {
         // the producer already on its new id must wait until the old transaction is complete
         CompletableFuture<Errors> early = coordinator.addPartitions(ID, 1000L, (short) 0, Map.of("t", Set.of(0)),
                 TransactionCoordinator.CLIENT_VERSION_V2);
+        // and so must the end of its next transaction, aborted before any partition was added
+        CompletableFuture<EndTxnResult> earlyEnd = coordinator.endTxn(ID, 1000L, (short) 0, false, V2);
         coordinator.runPending();
         assertThat(early).isNotDone();
+        assertThat(earlyEnd).isNotDone();
         markers.autoComplete = true;
         restart(); // the prepared roll-over survives a restart, and completes
         assertThat(early).isCompletedWithValue(Errors.NOT_COORDINATOR);
+        assertThat(earlyEnd).isCompletedWithValue(EndTxnResult.of(Errors.NOT_COORDINATOR));
         TxnSnapshot done = coordinator.state(ID);
         assertThat(done.state()).isEqualTo(TxnState.COMPLETE_ABORT);
         assertThat(done.producerId()).isEqualTo(1000L);
