@@ -314,8 +314,38 @@ final class Transactions {
      * written comes with the epoch before the bump (or, after a roll-over, the previous producer
      * id at the last usable epoch) and is answered as the first was; any other epoch but the
      * current one is PRODUCER_FENCED.
+     *
+     * <p>An EndTxn of a V2 producer's next transaction that comes while the previous one is still
+     * ending (its markers being written) waits for that and is then served, as
+     * {@link #addPartitions} does; a retry of the prepared end is answered at once. A V2 producer
+     * continues at the bumped epoch as soon as its EndTxn is answered; if every send of its next
+     * transaction failed meanwhile (its partitions could not be added while the coordinator was
+     * busy), it aborts at once, at the epoch of the prepared end. Kafka answers that
+     * PRODUCER_FENCED, a fatal error for a producer no other one fenced; here it is the end of an
+     * empty transaction once the previous one is complete (CONCURRENT_TRANSACTIONS, retried by the
+     * client, if that end does not complete now).
      */
     CompletableFuture<EndTxnResult> endTxn(String id, long pid, short epoch, boolean commit, short clientVersion) {
+        Entry ending = entries.get(id);
+        if (ending != null && ending.ending != null && endsTheNextTransaction(ending.current, pid, epoch)) {
+            return ending.ending.thenCompose(v -> closed ? done(EndTxnResult.of(Errors.NOT_COORDINATOR))
+                    : endTxnNow(id, pid, epoch, commit, clientVersion));
+        }
+        return endTxnNow(id, pid, epoch, commit, clientVersion);
+    }
+
+    /**
+     * A V2 end prepared, and an EndTxn at the producer id and epoch it continues with (the bumped
+     * epoch, or epoch 0 of the new producer id of a roll-over): the producer's next transaction's,
+     * not a retry.
+     */
+    private static boolean endsTheNextTransaction(TxnSnapshot cur, long pid, short epoch) {
+        return cur.isV2() && (cur.state() == TxnState.PREPARE_COMMIT || cur.state() == TxnState.PREPARE_ABORT)
+                && cur.continuingProducerId() == pid && cur.continuingProducerEpoch() == epoch;
+    }
+
+    private CompletableFuture<EndTxnResult> endTxnNow(String id, long pid, short epoch, boolean commit,
+                                                      short clientVersion) {
         Entry e = entries.get(id);
         if (e == null || e.current.producerEpoch() < 0) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
         TxnSnapshot cur = e.current;
@@ -337,6 +367,10 @@ final class Transactions {
             };
         } else {
             validEpoch = epoch == cur.producerEpoch();
+        }
+        if (endsTheNextTransaction(cur, pid, epoch)) {
+            // this one's markers are still being written (a failed write is retried later)
+            return done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS));
         }
         if (cur.producerId() != pid && !retryOnOverflow) return done(EndTxnResult.of(Errors.INVALID_PRODUCER_ID_MAPPING));
         if (!validEpoch) return done(EndTxnResult.of(Errors.PRODUCER_FENCED));

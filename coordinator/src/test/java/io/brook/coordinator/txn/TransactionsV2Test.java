@@ -134,6 +134,28 @@ class TransactionsV2Test {
     }
 
     @Test
+    void theAbortOfTheNextTransactionWhileTheMarkersOfTheLastAreWrittenWaitsForThem() {
+        InitPidResult p = init();
+        addV2(p.producerId(), p.producerEpoch(), "t", 0);
+        markers.autoComplete = false;
+        EndTxnResult committed = endV2(p.producerId(), p.producerEpoch(), true);
+        assertThat(committed.error()).isEqualTo(Errors.NONE);
+        // the producer's next transaction could add no partition yet (the coordinator is busy
+        // ending the last one) and is aborted at the bumped epoch: not a fenced producer
+        CompletableFuture<EndTxnResult> abort = coordinator.endTxn(ID, p.producerId(), committed.producerEpoch(), false, V2);
+        coordinator.runPending();
+        assertThat(abort).isNotDone();
+        markers.calls.get(0).done().complete(null);
+        coordinator.runPending();
+        assertThat(abort).isDone();
+        assertThat(abort.join())
+                .isEqualTo(new EndTxnResult(Errors.NONE, p.producerId(), (short) (committed.producerEpoch() + 1)));
+        assertThat(coordinator.state(ID).state()).isEqualTo(TxnState.COMPLETE_ABORT);
+        // the producer goes on at the epoch it was given
+        assertThat(addV2(p.producerId(), abort.join().producerEpoch(), "t", 0)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
     void anAbortOfATransactionWhosePartitionsWereNeverAddedBumpsTheEpoch() {
         InitPidResult p = init();
         EndTxnResult r = endV2(p.producerId(), p.producerEpoch(), false);
@@ -173,11 +195,15 @@ class TransactionsV2Test {
         // the producer already on its new id must wait until the old transaction is complete
         CompletableFuture<Errors> early = coordinator.addPartitions(ID, 1000L, (short) 0, Map.of("t", Set.of(0)),
                 TransactionCoordinator.CLIENT_VERSION_V2);
+        // and so must the end of its next transaction, aborted before any partition was added
+        CompletableFuture<EndTxnResult> earlyEnd = coordinator.endTxn(ID, 1000L, (short) 0, false, V2);
         coordinator.runPending();
         assertThat(early).isNotDone();
+        assertThat(earlyEnd).isNotDone();
         markers.autoComplete = true;
         restart(); // the prepared roll-over survives a restart, and completes
         assertThat(early).isCompletedWithValue(Errors.NOT_COORDINATOR);
+        assertThat(earlyEnd).isCompletedWithValue(EndTxnResult.of(Errors.NOT_COORDINATOR));
         TxnSnapshot done = coordinator.state(ID);
         assertThat(done.state()).isEqualTo(TxnState.COMPLETE_ABORT);
         assertThat(done.producerId()).isEqualTo(1000L);
