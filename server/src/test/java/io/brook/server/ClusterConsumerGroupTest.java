@@ -21,8 +21,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,15 +63,7 @@ class ClusterConsumerGroupTest {
     }
 
     private Properties props(String group) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap());
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("key.deserializer", StringDeserializer.class.getName());
-        p.put("value.deserializer", StringDeserializer.class.getName());
-        p.put("metadata.max.age.ms", "500");
-        p.put("retry.backoff.ms", "50");
-        p.put("request.timeout.ms", "5000");
+        Properties p = InJvmCluster.clientProps(bootstrap());
         p.put("default.api.timeout.ms", "20000");
         if (group != null) {
             p.put("group.id", group);

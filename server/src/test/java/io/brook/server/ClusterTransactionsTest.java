@@ -25,8 +25,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,16 +67,8 @@ class ClusterTransactionsTest {
     }
 
     private static Properties props(String bootstrap) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("key.deserializer", StringDeserializer.class.getName());
-        p.put("value.deserializer", StringDeserializer.class.getName());
-        p.put("metadata.max.age.ms", "500");
-        p.put("retry.backoff.ms", "50");
+        Properties p = InJvmCluster.clientProps(bootstrap);
         p.put("retry.backoff.max.ms", "500");
-        p.put("request.timeout.ms", "5000");
         p.put("delivery.timeout.ms", "60000");
         p.put("max.block.ms", "60000");
         p.put("default.api.timeout.ms", "60000");

@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Brooks in one JVM forming one cluster over loopback, every node a broker and a voter, with
@@ -86,6 +89,23 @@ final class InJvmCluster implements AutoCloseable {
         Brook b = Brook.builder().dataDir(dirs.resolve("node" + id)).config(c).start();
         nodes.add(b);
         return b;
+    }
+
+    /**
+     * Client settings for these tests: string keys and values, and metadata refreshed and
+     * requests retried quickly, since partitions move between nodes as nodes stop and start.
+     */
+    static Properties clientProps(String bootstrap) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        p.put("key.deserializer", StringDeserializer.class.getName());
+        p.put("value.deserializer", StringDeserializer.class.getName());
+        p.put("metadata.max.age.ms", "500");
+        p.put("retry.backoff.ms", "50");
+        p.put("request.timeout.ms", "5000");
+        return p;
     }
 
     /** The bootstrap servers of every running node. */

@@ -23,8 +23,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,17 +65,9 @@ class ThreeNodeClusterTest {
     }
 
     private Properties clientProps(String bootstrap) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("key.serializer", StringSerializer.class.getName());
-        p.put("value.serializer", StringSerializer.class.getName());
-        p.put("key.deserializer", StringDeserializer.class.getName());
-        p.put("value.deserializer", StringDeserializer.class.getName());
+        Properties p = InJvmCluster.clientProps(bootstrap);
         p.put("acks", "all");
         p.put("linger.ms", "0");
-        p.put("metadata.max.age.ms", "500");
-        p.put("retry.backoff.ms", "50");
-        p.put("request.timeout.ms", "5000");
         p.put("delivery.timeout.ms", "20000");
         return p;
     }
