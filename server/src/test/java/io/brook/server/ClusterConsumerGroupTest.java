@@ -112,8 +112,14 @@ class ClusterConsumerGroupTest {
                 }
             });
             admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1))).all().get();
-            topicLeader = admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders")
-                    .partitions().get(0).leader().id();
+            // only the node that created the topic reads its own write at once: the node the
+            // describe goes to may apply the decision a moment later
+            Map<Integer, Integer> ordersLeader = new HashMap<>();
+            Await.until("orders with a leader", WAIT, () -> {
+                ordersLeader.putAll(leaders(admin, "orders"));
+                return ordersLeader.size() == 1 && !ordersLeader.containsValue(-1);
+            });
+            topicLeader = ordersLeader.get(0);
             // the first lookup has __consumer_offsets created through the controller; its three
             // partitions spread over the nodes
             try {
