@@ -239,7 +239,10 @@ class PartialAuthorizationTest {
             assertThatThrownBy(() -> alice.electLeaders(org.apache.kafka.common.ElectionType.PREFERRED,
                     java.util.Set.of(new org.apache.kafka.common.TopicPartition("ok-a", 0))).all().get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(org.apache.kafka.common.errors.ClusterAuthorizationException.class);
+            assertThatThrownBy(() -> alice.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.ClusterAuthorizationException.class);
             assertThat(admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId()).isNotNegative();
+            assertThat(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS)).isEmpty();
         }
     }
 

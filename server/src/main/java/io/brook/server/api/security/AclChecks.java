@@ -281,7 +281,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case UPDATE_FEATURES, ELECT_LEADERS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case ALTER_PARTITION_REASSIGNMENTS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
-            case DESCRIBE_QUORUM -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
+            case DESCRIBE_QUORUM, LIST_PARTITION_REASSIGNMENTS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
             case LIST_CONFIG_RESOURCES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
