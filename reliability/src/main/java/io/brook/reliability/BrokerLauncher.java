@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How a scenario starts a broker process: {@code bin/brook} as users start it (the runner), or
@@ -18,12 +19,30 @@ final class BrokerLauncher {
     private final Map<String, String> environment;
     private final String description;
     private final long heapMaxBytes;
+    private final Map<String, String> extraOverrides;
 
-    private BrokerLauncher(List<String> prefix, Map<String, String> environment, String description, long heapMaxBytes) {
+    private BrokerLauncher(List<String> prefix, Map<String, String> environment, String description, long heapMaxBytes,
+            Map<String, String> extraOverrides) {
         this.prefix = List.copyOf(prefix);
         this.environment = Map.copyOf(environment);
         this.description = description;
         this.heapMaxBytes = heapMaxBytes;
+        this.extraOverrides = Map.copyOf(extraOverrides);
+    }
+
+    /**
+     * The same launcher, every broker it starts also given {@code overrides} (the runner's
+     * {@code --broker-override key=value}); a scenario's own override of the same key wins.
+     */
+    BrokerLauncher withOverrides(Map<String, String> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        Map<String, String> all = new TreeMap<>(extraOverrides);
+        all.putAll(overrides);
+        StringBuilder text = new StringBuilder(description);
+        all.forEach((k, v) -> text.append(", --override ").append(k).append('=').append(v));
+        return new BrokerLauncher(prefix, environment, text.toString(), heapMaxBytes, all);
     }
 
     /**
@@ -33,7 +52,7 @@ final class BrokerLauncher {
      */
     static BrokerLauncher binBrook(Path root) {
         return new BrokerLauncher(List.of(root.resolve("bin/brook").toString()), Map.of("BROOK_SKIP_BUILD", "1"),
-                "bin/brook (BROOK_SKIP_BUILD=1, default JVM options: -Xms256m -Xmx1g)", 1L << 30);
+                "bin/brook (BROOK_SKIP_BUILD=1, default JVM options: -Xms256m -Xmx1g)", 1L << 30, Map.of());
     }
 
     /**
@@ -47,7 +66,7 @@ final class BrokerLauncher {
         cmd.add("-cp");
         cmd.add(classpath);
         cmd.add(mainClass);
-        return new BrokerLauncher(cmd, Map.of(), "java " + String.join(" ", jvmOptions) + " " + mainClass, heapMaxBytes);
+        return new BrokerLauncher(cmd, Map.of(), "java " + String.join(" ", jvmOptions) + " " + mainClass, heapMaxBytes, Map.of());
     }
 
     String description() {
@@ -66,7 +85,9 @@ final class BrokerLauncher {
     BrokerProcess start(int port, Path dataDir, Map<String, String> overrides, Path log) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString()));
-        overrides.forEach((k, v) -> {
+        Map<String, String> all = new TreeMap<>(extraOverrides);
+        all.putAll(overrides);
+        all.forEach((k, v) -> {
             cmd.add("--override");
             cmd.add(k + "=" + v);
         });

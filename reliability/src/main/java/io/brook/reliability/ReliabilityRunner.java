@@ -8,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code reliability/run}: runs the scenarios one after the other against {@code bin/brook}
@@ -31,6 +33,7 @@ public final class ReliabilityRunner {
         String commit = "unknown";
         long seed = System.currentTimeMillis();
         double loadQuota = 0;
+        Map<String, String> brokerOverrides = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -40,6 +43,14 @@ public final class ReliabilityRunner {
                 case "--commit" -> commit = value(args, ++i);
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
                 case "--overload-request-percentage" -> loadQuota = Double.parseDouble(value(args, ++i));
+                case "--broker-override" -> {
+                    String kv = value(args, ++i);
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        usage("--broker-override needs key=value, got " + kv);
+                    }
+                    brokerOverrides.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
                 default -> usage("unknown argument: " + args[i]);
             }
         }
@@ -62,7 +73,7 @@ public final class ReliabilityRunner {
         Files.createDirectories(work);
         Progress progress = new Progress(System.err);
         progress.note("results go to " + out + " (seed " + seed + ")");
-        Env env = new Env(BrokerLauncher.binBrook(root), work, out, progress, seed);
+        Env env = new Env(BrokerLauncher.binBrook(root).withOverrides(brokerOverrides), work, out, progress, seed);
 
         List<ScenarioResult> results = new ArrayList<>();
         for (Scenario s : scenarios) {
@@ -103,7 +114,7 @@ public final class ReliabilityRunner {
     private static void usage(String problem) {
         System.err.println("reliability/run: " + problem);
         System.err.println("usage: reliability/run [--quick] [--only NAME] [--out DIR] [--seed N]"
-                + " [--overload-request-percentage P]");
+                + " [--overload-request-percentage P] [--broker-override key=value]...");
         System.exit(2);
     }
 }
