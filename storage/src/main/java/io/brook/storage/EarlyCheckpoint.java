@@ -1,7 +1,10 @@
 package io.brook.storage;
 
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * When the recovery-point checkpoint is due before its interval
@@ -16,10 +19,19 @@ import java.util.Map;
  * <p>What counts is each log's durable point ({@link DurabilityTracker#durable}) against the one
  * the last checkpoint wrote: bytes within the same segment, and the whole threshold when the
  * durable point is in a later segment (a roll in between; a checkpoint then costs little and is
- * never wrong). Thread-safe: both methods are synchronized; {@link LogManager} calls
- * {@link #due} from its scheduler and {@link #checkpointed} after each checkpoint it writes.
+ * never wrong). A checkpoint alone is not enough: the scan of the segment holding the recovery
+ * point begins at a batch its index files name, and an active segment's index files are written
+ * only when it rolls; so with each checkpoint the active segment of every log whose durable point
+ * moved gets its index files written too ({@link #writeActiveIndexes}, unforced: a cache that the
+ * next start checks before it trusts it, see {@link RecoveryStart}).
+ *
+ * <p>Thread-safe: {@link #due}, {@link #moved} and {@link #checkpointed} are synchronized;
+ * {@link LogManager} calls {@link #due} from its scheduler and the others while it writes a
+ * checkpoint.
  */
 final class EarlyCheckpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(EarlyCheckpoint.class);
+
     /** The default threshold: an unclean start scans at most about this much more than the last second's writes. */
     static final long DEFAULT_THRESHOLD_BYTES = 256L << 20;
 
@@ -34,6 +46,28 @@ final class EarlyCheckpoint {
     synchronized void checkpointed(Map<Log, LogPoint> points) {
         written.clear();
         written.putAll(points);
+    }
+
+    /** Whether {@code log}'s durable point is no longer the one the last checkpoint wrote. */
+    synchronized boolean moved(Log log, LogPoint now) {
+        return !now.equals(written.get(log));
+    }
+
+    /**
+     * Writes the index files of {@code log}'s active segment, under its flush lock so that no
+     * truncation (which deletes them, holding that lock) interleaves; a failure only costs the next
+     * unclean start a longer scan, so it is logged.
+     */
+    static void writeActiveIndexes(Log log) {
+        log.durability.flushLock.lock();
+        try {
+            log.active.writeIndexFiles();
+        } catch (IOException e) {
+            LOG.warn("{}: could not write the active segment's index files (the next unclean start scans more): {}",
+                    log, e.toString());
+        } finally {
+            log.durability.flushLock.unlock();
+        }
     }
 
     /** Whether {@code logs} made {@code thresholdBytes} or more durable since the last checkpoint. */

@@ -336,20 +336,8 @@ public final class LogManager implements AutoCloseable {
         }
         scheduler.schedulePeriodic(() -> runRetention(), options.retentionCheckIntervalMs);
         scheduler.schedulePeriodic(this::flushByTime, options.flushCheckIntervalMs);
-        scheduler.schedulePeriodic(() -> {
-            try {
-                checkpointRecoveryPoints();
-            } catch (IOException e) {
-                LOG.warn("could not write the recovery-point checkpoint", e);
-            }
-        }, options.checkpointIntervalMs);
-        scheduler.schedulePeriodic(() -> {
-            try {
-                checkpointIfMuchBecameDurable();
-            } catch (IOException e) {
-                LOG.warn("could not write the recovery-point checkpoint", e);
-            }
-        }, options.flushCheckIntervalMs);
+        scheduler.schedulePeriodic(() -> scheduledCheckpoint(false), options.checkpointIntervalMs);
+        scheduler.schedulePeriodic(() -> scheduledCheckpoint(true), options.flushCheckIntervalMs);
         if (options.cleanerEnable) {
             cleanerScheduler.schedulePeriodic(() -> runCleaner(), options.cleanerBackoffMs);
         }
@@ -546,12 +534,20 @@ public final class LogManager implements AutoCloseable {
      * the offsets are read inside, so the last writer writes the latest (a truncation's lowered
      * offset is never overwritten by an older, higher one).
      */
-    public synchronized void checkpointRecoveryPoints() throws IOException {
+    public void checkpointRecoveryPoints() throws IOException {
+        checkpoint(false);
+    }
+
+    /** {@link #checkpointRecoveryPoints}, with {@code indexes}: also the index files of active segments that moved. */
+    private synchronized void checkpoint(boolean indexes) throws IOException {
         // one pass over the logs: one created or deleted meanwhile is in both parts or in neither
         StringBuilder lines = new StringBuilder();
         Map<Log, LogPoint> points = new HashMap<>();
         for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
             LogPoint durable = e.getValue().durability.durable();
+            if (indexes && earlyCheckpoint.moved(e.getValue(), durable)) {
+                EarlyCheckpoint.writeActiveIndexes(e.getValue());
+            }
             lines.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
                     .append(durable.offset()).append('\n');
             points.put(e.getValue(), durable);
@@ -561,10 +557,14 @@ public final class LogManager implements AutoCloseable {
         earlyCheckpoint.checkpointed(points);
     }
 
-    /** The checkpoint now if enough became durable since the last ({@link EarlyCheckpoint}); on the scheduler. */
-    void checkpointIfMuchBecameDurable() throws IOException {
-        if (earlyCheckpoint.due(logs.values())) {
-            checkpointRecoveryPoints();
+    /** A scheduled checkpoint, with index files; {@code early}: only if {@link EarlyCheckpoint#due}. */
+    void scheduledCheckpoint(boolean early) {
+        try {
+            if (!early || earlyCheckpoint.due(logs.values())) {
+                checkpoint(true);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not write the recovery-point checkpoint", e);
         }
     }
 

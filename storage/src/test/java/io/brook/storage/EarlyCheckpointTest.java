@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,16 +33,16 @@ class EarlyCheckpointTest {
             assertThat(lines(checkpoint)).contains("t 0 0");
 
             appendDurably(log, 5); // 5 × ~2 KB: below the threshold
-            m.checkpointIfMuchBecameDurable();
+            m.scheduledCheckpoint(true);
             assertThat(lines(checkpoint)).contains("t 0 0");
 
             appendDurably(log, 10); // past 20,000 bytes since the last checkpoint
-            m.checkpointIfMuchBecameDurable();
+            m.scheduledCheckpoint(true);
             assertThat(lines(checkpoint)).contains("t 0 " + log.durableOffset()).doesNotContain("t 0 0");
 
             long written = log.durableOffset();
             appendDurably(log, 1); // counted from the new checkpoint, not from the start
-            m.checkpointIfMuchBecameDurable();
+            m.scheduledCheckpoint(true);
             assertThat(lines(checkpoint)).contains("t 0 " + written);
         }
     }
@@ -60,8 +61,32 @@ class EarlyCheckpointTest {
                 log.appendLock.unlock();
             }
             appendDurably(log, 1);
-            m.checkpointIfMuchBecameDurable();
+            m.scheduledCheckpoint(true);
             assertThat(lines(tmp.resolve(LogManager.RECOVERY_POINT_FILE))).contains("t 0 2");
+        }
+    }
+
+    @Test
+    void theNextUncleanStartScansFromTheActiveSegmentsIndexNotItsStart() throws Exception {
+        LogManager.Options options = new LogManager.Options(tmp).clock(new MutableClock(1_700_000_000_000L))
+                .backgroundThreads(false).earlyCheckpointBytes(20_000)
+                .defaults(LogConfig.defaults().with(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 100)));
+        LogManager m = LogManager.open(options);
+        Log log = m.getOrCreateLog("t", 0, LogConfig.defaults().with(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 100)));
+        appendDurably(log, 15);
+        m.scheduledCheckpoint(true); // the checkpoint and the active segment's index files
+        long recoveryPoint = log.durableOffset();
+        appendDurably(log, 2);
+        long size = log.active().size();
+        m.crash();
+
+        try (LogManager again = LogManager.open(options)) {
+            Log reopened = again.getLog("t", 0);
+            assertThat(reopened.logEndOffset()).isEqualTo(17L);
+            // without the index files the scan starts at 0 ("missing") and covers the whole segment
+            assertThat(reopened.active().recoveryScanStart).isPositive();
+            assertThat(reopened.active().recoveryBytesScanned).isLessThan(size / 2);
+            assertThat(recoveryPoint).isEqualTo(15L);
         }
     }
 
