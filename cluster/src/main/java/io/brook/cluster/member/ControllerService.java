@@ -153,6 +153,8 @@ final class ControllerService {
             return c.replicaCaughtUp(u.brokerId(), u.brokerEpoch(), u.topic(), u.partition());
         } else if (request instanceof ControllerRequest.ElectLeader l) {
             return c.electLeader(l.topic(), l.partition(), l.unclean());
+        } else if (request instanceof ControllerRequest.UnregisterBroker u) {
+            return c.unregisterBroker(u.brokerId());
         }
         throw new IllegalStateException("no decision for " + request);
     }

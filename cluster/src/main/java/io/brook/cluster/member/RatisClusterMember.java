@@ -390,6 +390,11 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return channel.ask(new ControllerRequest.UnregisterBroker(brokerId), Void.class);
+    }
+
+    @Override
     public CompletableFuture<QuorumStatus> leaderQuorumStatus() {
         return channel.ask(new ControllerRequest.DescribeQuorum(), QuorumStatus.class);
     }
