@@ -387,6 +387,34 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Void> addVoter(int id) {
+        return voters(member.addVoter(id));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeVoter(int id) {
+        return voters(member.removeVoter(id));
+    }
+
+    @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return decided(member.unregisterBroker(brokerId));
+    }
+
+    /**
+     * A change of the quorum's voters: a Ratis configuration entry, committed when it completes,
+     * which changes no image this node mirrors; failed with Kafka's error.
+     */
+    private static CompletableFuture<Void> voters(CompletableFuture<Void> change) {
+        return change.orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS).handle((v, e) -> {
+            if (e != null) {
+                throw translate(e);
+            }
+            return v;
+        });
+    }
+
+    @Override
     public void close() {
         close(true);
     }
