@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
@@ -191,6 +192,23 @@ public final class Controller {
             records.add(new UnregisterBroker(brokerId, b.epoch()));
             shuttingDown.remove(brokerId);
             return append(records).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Records node {@code nodeId}'s data directory id (KIP-853), as the node reports it once
+     * registered; nothing is written when the image has it already.
+     */
+    public CompletableFuture<Void> recordDirectory(int nodeId, UUID directoryId) {
+        return decide(() -> {
+            if (directoryId.equals(new UUID(0, 0))) {
+                throw new ControllerException(ControllerError.INVALID_REQUEST, "node " + nodeId
+                        + " reported no directory id");
+            }
+            if (directoryId.equals(log.read(image -> image.directories().get(nodeId)))) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(new NodeDirectory(nodeId, directoryId))).thenApply(r -> null);
         });
     }
 

@@ -155,6 +155,8 @@ final class ControllerService {
             return c.electLeader(l.topic(), l.partition(), l.unclean());
         } else if (request instanceof ControllerRequest.UnregisterBroker u) {
             return c.unregisterBroker(u.brokerId());
+        } else if (request instanceof ControllerRequest.NodeDirectory d) {
+            return c.recordDirectory(d.nodeId(), d.directoryId());
         }
         throw new IllegalStateException("no decision for " + request);
     }

@@ -36,7 +36,8 @@ class ControllerChannelCodecTest {
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5", "cleanup.policy", "compact")),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of()),
             new ControllerRequest.DescribeQuorum(),
-            new ControllerRequest.UnregisterBroker(7));
+            new ControllerRequest.UnregisterBroker(7),
+            new ControllerRequest.NodeDirectory(7, new UUID(5, 6)));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),
