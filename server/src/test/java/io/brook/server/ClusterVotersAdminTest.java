@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.testkit.Await;
+import java.io.Reader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +38,7 @@ class ClusterVotersAdminTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Uuid DIRECTORY = Uuid.fromString("AAAAAAAAAAEAAAAAAAAAAQ");
+    private static final Uuid OTHER_DIRECTORY = Uuid.fromString("AAAAAAAAAAIAAAAAAAAAAg");
     private static final Set<RaftVoterEndpoint> ENDPOINTS = Set.of(new RaftVoterEndpoint("CONTROLLER", "127.0.0.1", 1));
 
     @TempDir
@@ -81,31 +85,58 @@ class ClusterVotersAdminTest {
         throw new AssertionError("expected a failure");
     }
 
+    /** Node {@code id}'s directory id from its meta.properties, as kafka-metadata-quorum.sh reads it. */
+    private Uuid directoryOf(int id) throws Exception {
+        Properties meta = new Properties();
+        try (Reader r = Files.newBufferedReader(dirs.resolve("node" + id).resolve("meta/meta.properties"))) {
+            meta.load(r);
+        }
+        return Uuid.fromString(meta.getProperty("directory.id"));
+    }
+
+    private static Uuid directoryReported(Admin admin, int id) {
+        QuorumInfo q;
+        try {
+            q = quorum(admin);
+        } catch (Exception e) {
+            return null;
+        }
+        return java.util.stream.Stream.concat(q.voters().stream(), q.observers().stream())
+                .filter(r -> r.replicaId() == id).map(QuorumInfo.ReplicaState::replicaDirectoryId).findFirst()
+                .orElse(null);
+    }
+
     @Test
     void addsAListenerAsAVoterRemovesItAndUnregistersTheStoppedBroker() throws Exception {
         cluster = InJvmCluster.start(dirs, "brook-voters-test", 3, Map.of());
         Brook four = cluster.startBrokerOnly(4);
+        Uuid directory = directoryOf(4);
         try (Admin admin = Admin.create(InJvmCluster.clientProps(cluster.nodes.get(0).bootstrapServers()))) {
-            Await.until("node 4 follows the log", WAIT, () -> observer(admin, 4));
+            Await.until("node 4 follows the log and its directory id is known", WAIT,
+                    () -> observer(admin, 4) && directory.equals(directoryReported(admin, 4)));
+            assertThat(directoryReported(admin, 1)).isEqualTo(directoryOf(1));
 
             assertThat(failure(admin.addRaftVoter(4, Uuid.ZERO_UUID, ENDPOINTS).all()))
                     .isEqualTo(InvalidRequestException.class);
-            assertThat(failure(admin.addRaftVoter(4, DIRECTORY,
+            assertThat(failure(admin.addRaftVoter(4, directory,
                     Set.of(new RaftVoterEndpoint("PLAINTEXT", "127.0.0.1", 1))).all()))
                     .isEqualTo(InvalidRequestException.class);
-            assertThat(failure(admin.addRaftVoter(9, DIRECTORY, ENDPOINTS).all()))
+            assertThat(failure(admin.addRaftVoter(4, OTHER_DIRECTORY, ENDPOINTS).all()))
                     .isEqualTo(VoterNotFoundException.class);
-            assertThat(failure(admin.addRaftVoter(2, DIRECTORY, ENDPOINTS).all()))
+            assertThat(failure(admin.addRaftVoter(9, OTHER_DIRECTORY, ENDPOINTS).all()))
+                    .isEqualTo(VoterNotFoundException.class);
+            assertThat(failure(admin.addRaftVoter(2, directoryOf(2), ENDPOINTS).all()))
                     .isEqualTo(DuplicateVoterException.class);
 
-            admin.addRaftVoter(4, DIRECTORY, ENDPOINTS).all().get();
+            admin.addRaftVoter(4, directory, ENDPOINTS).all().get();
             Await.until("node 4 is a voter", WAIT, () -> voters(admin, 1, 2, 3, 4));
-            assertThat(failure(admin.addRaftVoter(4, DIRECTORY, ENDPOINTS).all()))
+            assertThat(failure(admin.addRaftVoter(4, directory, ENDPOINTS).all()))
                     .isEqualTo(DuplicateVoterException.class);
 
-            admin.removeRaftVoter(4, DIRECTORY).all().get();
+            assertThat(failure(admin.removeRaftVoter(4, OTHER_DIRECTORY).all())).isEqualTo(VoterNotFoundException.class);
+            admin.removeRaftVoter(4, directory).all().get();
             Await.until("node 4 is an observer again", WAIT, () -> voters(admin, 1, 2, 3) && observer(admin, 4));
-            assertThat(failure(admin.removeRaftVoter(4, DIRECTORY).all())).isEqualTo(VoterNotFoundException.class);
+            assertThat(failure(admin.removeRaftVoter(4, directory).all())).isEqualTo(VoterNotFoundException.class);
             assertThat(failure(admin.removeRaftVoter(1, Uuid.ZERO_UUID).all())).isEqualTo(InvalidRequestException.class);
 
             four.close();

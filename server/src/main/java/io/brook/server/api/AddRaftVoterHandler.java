@@ -19,7 +19,8 @@ import io.brook.wire.protocol.Errors;
  * <p>Checked first as Kafka's raft client checks it: INCONSISTENT_CLUSTER_ID for another cluster
  * id, INVALID_REQUEST for a request without a voter id and directory id or without an endpoint on
  * the controller listener (the first of {@code controller.listener.names}). Then the quorum
- * answers DUPLICATE_VOTER for a voter, VOTER_NOT_FOUND for a node that does not follow the log.
+ * answers DUPLICATE_VOTER for a voter, VOTER_NOT_FOUND for a node that does not follow the log or
+ * whose data directory has another id than the request's (KIP-853 names a voter by both).
  * The node becomes a voter at the address it follows the log at (Ratis keeps a member's first
  * address). A single node is a static quorum of one voter, which Kafka answers UNSUPPORTED_VERSION
  * (its {@code kraft.version} 0 cannot change voters); so does Brook.
@@ -56,7 +57,7 @@ final class AddRaftVoterHandler implements ApiHandler<AddRaftVoterRequest> {
                     + "controller listener " + listener));
             return;
         }
-        cluster.addVoter(request.voterId()).whenComplete((v, e) -> ctx.respond(e == null
+        cluster.addVoter(request.voterId(), request.voterDirectoryId()).whenComplete((v, e) -> ctx.respond(e == null
                 ? answer(Errors.NONE, null)
                 : answer(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e))));
     }

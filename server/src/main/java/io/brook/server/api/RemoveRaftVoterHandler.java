@@ -16,7 +16,8 @@ import io.brook.wire.protocol.Errors;
  * request to the active controller.
  *
  * <p>INCONSISTENT_CLUSTER_ID for another cluster id, INVALID_REQUEST without a voter id and
- * directory id; then the quorum answers VOTER_NOT_FOUND for a node that is not a voter and
+ * directory id; then the quorum answers VOTER_NOT_FOUND for a node that is not a voter or whose
+ * data directory has another id than the request's, and
  * INVALID_REQUEST for the last voter or a node that still leads partitions. A single node answers
  * UNSUPPORTED_VERSION, as Kafka's static quorum does.
  */
@@ -45,7 +46,7 @@ final class RemoveRaftVoterHandler implements ApiHandler<RemoveRaftVoterRequest>
             ctx.respond(answer(Errors.INVALID_REQUEST, "Remove voter request didn't include a valid voter"));
             return;
         }
-        cluster.removeVoter(request.voterId()).whenComplete((v, e) -> ctx.respond(e == null
+        cluster.removeVoter(request.voterId(), request.voterDirectoryId()).whenComplete((v, e) -> ctx.respond(e == null
                 ? answer(Errors.NONE, null)
                 : answer(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e))));
     }

@@ -182,6 +182,30 @@ public final class BrokerMeta implements AutoCloseable {
         return directoryId;
     }
 
+    /**
+     * The directory id recorded in {@code metaDir}'s meta.properties (the {@link #metaDir()} of
+     * an open directory), as a UUID; null when there is none.
+     */
+    public static UUID directoryIdIn(Path metaDir) throws IOException {
+        Path file = metaDir.resolve(META_PROPERTIES);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        Properties p = new Properties();
+        p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+        String text = p.getProperty(DIRECTORY_ID);
+        if (text == null || !isUuid(text.trim())) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.wrap(Base64.getUrlDecoder().decode(text.trim()));
+        return new UUID(b.getLong(), b.getLong());
+    }
+
+    /** {@code id} as Kafka writes a Uuid (22 characters of URL-safe base64), for messages. */
+    public static String kafkaUuid(UUID id) {
+        return base64(id);
+    }
+
     /** Whether this open gave the data directory its identity: a new data directory, never served before. */
     public boolean isNew() {
         return created;

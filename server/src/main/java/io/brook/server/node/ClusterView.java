@@ -121,15 +121,19 @@ public interface ClusterView extends PartitionLeadership {
 
     /**
      * Makes {@code nodeId}, which follows the metadata log as a listener, a voter of the metadata
-     * quorum (AddRaftVoter): fails with DUPLICATE_VOTER or VOTER_NOT_FOUND as Kafka's quorum does.
+     * quorum (AddRaftVoter): fails with DUPLICATE_VOTER, or VOTER_NOT_FOUND when the node does not
+     * follow the log or reported another {@code directoryId}.
      */
-    default CompletableFuture<Void> addVoter(int nodeId) {
+    default CompletableFuture<Void> addVoter(int nodeId, UUID directoryId) {
         return CompletableFuture.failedFuture(new ClusterAdminException(
                 Errors.UNSUPPORTED_VERSION, "This cluster view cannot change the voters."));
     }
 
-    /** Makes voter {@code nodeId} a listener of the metadata log (RemoveRaftVoter): fails with VOTER_NOT_FOUND, ... */
-    default CompletableFuture<Void> removeVoter(int nodeId) {
+    /**
+     * Makes voter {@code nodeId} a listener of the metadata log (RemoveRaftVoter): fails with
+     * VOTER_NOT_FOUND for a node that is not a voter or reported another {@code directoryId}.
+     */
+    default CompletableFuture<Void> removeVoter(int nodeId, UUID directoryId) {
         return CompletableFuture.failedFuture(new ClusterAdminException(
                 Errors.UNSUPPORTED_VERSION, "This cluster view cannot change the voters."));
     }
