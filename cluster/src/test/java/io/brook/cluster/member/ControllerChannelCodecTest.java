@@ -35,7 +35,9 @@ class ControllerChannelCodecTest {
             new ControllerRequest.ElectLeader("t", 2, false),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5", "cleanup.policy", "compact")),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of()),
-            new ControllerRequest.DescribeQuorum());
+            new ControllerRequest.DescribeQuorum(),
+            new ControllerRequest.UnregisterBroker(7),
+            new ControllerRequest.NodeDirectory(7, new UUID(5, 6)));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),
