@@ -1,6 +1,7 @@
 package io.brook.server.security;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -252,7 +253,7 @@ public final class Authorizer {
         }
         Base64.Decoder b64 = Base64.getDecoder();
         List<Acl> out = new ArrayList<>();
-        StoreLines.read(file, f -> {
+        LineFiles.read(file, f -> {
             try {
                 out.add(new Acl(Byte.parseByte(f[0]), new String(b64.decode(f[4]), StandardCharsets.UTF_8),
                         Byte.parseByte(f[1]), new String(b64.decode(f[5]), StandardCharsets.UTF_8),

@@ -1,6 +1,7 @@
 package io.brook.server.security;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ public final class ScramCredentials {
         Path file = metaDir.resolve(FILE_NAME);
         Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
         Base64.Decoder b64 = Base64.getDecoder();
-        StoreLines.read(file, f -> {
+        LineFiles.read(file, f -> {
             ScramMechanism m = f.length == 6 ? ScramMechanism.ofName(f[0]) : null;
             if (m == null) {
                 throw new IllegalArgumentException("not a SCRAM credential");

@@ -1,7 +1,7 @@
 package io.brook.server.security.quota;
 
-import io.brook.server.security.StoreLines;
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ public final class ClientQuotaStore {
     public static ClientQuotaStore open(Path metaDir) throws IOException {
         Path file = metaDir.resolve(FILE_NAME);
         Map<QuotaEntity, Map<QuotaKey, Double>> quotas = new LinkedHashMap<>();
-        StoreLines.read(file, f -> {
+        LineFiles.read(file, f -> {
             QuotaKey key = f.length == 3 ? QuotaKey.of(f[1]) : null;
             if (key == null) {
                 throw new IllegalArgumentException("not a client quota");

@@ -1,4 +1,4 @@
-package io.brook.server.security;
+package io.brook.storage.file;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,15 +7,15 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
- * Reads the line files the security stores keep in the metadata directory (SCRAM credentials,
- * ACLs, client quotas): one record a line, its fields separated by single spaces; blank lines and
- * lines starting with {@code #} are skipped. A line the store's parser refuses fails the whole
- * read with the file, the line's number and the parser's reason: a store never starts from part
- * of its records.
+ * Reads the small line files the server's stores keep in the metadata directory (SCRAM
+ * credentials, ACLs, client quotas; each replaced with {@link DurableFiles#writeAtomically}): one
+ * record a line, its fields separated by single spaces; blank lines and lines starting with
+ * {@code #} are skipped. A line the store's parser refuses fails the whole read with the file,
+ * the line's number and the parser's reason: a store never starts from part of its records.
  */
-public final class StoreLines {
+public final class LineFiles {
 
-    private StoreLines() {
+    private LineFiles() {
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.brook.server.security;
+package io.brook.storage.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class StoreLinesTest {
+class LineFilesTest {
 
     @TempDir
     Path dir;
@@ -22,14 +22,14 @@ class StoreLinesTest {
         Path file = dir.resolve("store");
         Files.writeString(file, "# header\na 1\n\n   \n  b 2 3  \n#c 4\n", StandardCharsets.UTF_8);
         List<List<String>> records = new ArrayList<>();
-        StoreLines.read(file, f -> records.add(List.of(f)));
+        LineFiles.read(file, f -> records.add(List.of(f)));
         assertThat(records).containsExactly(List.of("a", "1"), List.of("b", "2", "3"));
     }
 
     @Test
     void aFileThatDoesNotExistHasNoRecords() throws IOException {
         List<String[]> records = new ArrayList<>();
-        StoreLines.read(dir.resolve("missing"), records::add);
+        LineFiles.read(dir.resolve("missing"), records::add);
         assertThat(records).isEmpty();
     }
 
@@ -37,7 +37,7 @@ class StoreLinesTest {
     void aRefusedLineFailsTheReadWithTheFileTheLineNumberAndTheReason() throws IOException {
         Path file = dir.resolve("store");
         Files.writeString(file, "# header\nok\nbad\n", StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> StoreLines.read(file, f -> {
+        assertThatThrownBy(() -> LineFiles.read(file, f -> {
             if (f[0].equals("bad")) {
                 throw new IllegalArgumentException("not a record");
             }
