@@ -170,19 +170,24 @@ final class Transactions {
 
     // ------------------------------------------------------------------ InitProducerId
 
+    /** A new producer id for transactional id {@code id}; -1 (logged) when none can be had now. */
+    private long newProducerId(String id) {
+        try {
+            return producerIds.getAsLong();
+        } catch (RuntimeException x) {
+            LOG.warn("no producer id for transactional id {}", id, x);
+            return -1L;
+        }
+    }
+
     CompletableFuture<InitPidResult> initProducerId(String id, int timeoutMs, long expectedPid, short expectedEpoch) {
         if (id.isEmpty()) return done(InitPidResult.failed(Errors.INVALID_REQUEST));
         if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) return done(InitPidResult.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
         long now = loop.now();
         Entry e = entries.get(id);
         if (e == null) {
-            long pid;
-            try {
-                pid = producerIds.getAsLong();
-            } catch (RuntimeException x) {
-                LOG.warn("no producer id for transactional id {}", id, x);
-                return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
-            }
+            long pid = newProducerId(id);
+            if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             e = new Entry(id, new TxnSnapshot(pid, (short) -1, (short) -1, timeoutMs, TxnState.EMPTY,
                     TxnSnapshot.NONE, -1L, now));
             entries.put(id, e);
@@ -219,13 +224,8 @@ final class Transactions {
                 }
                 TxnSnapshot target;
                 if (cur.producerEpoch() >= Short.MAX_VALUE - 1) {
-                    long pid;
-                    try {
-                        pid = producerIds.getAsLong();
-                    } catch (RuntimeException x) {
-                        LOG.warn("no producer id for transactional id {}", id, x);
-                        return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
-                    }
+                    long pid = newProducerId(id);
+                    if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
                     target = new TxnSnapshot(pid, (short) 0, (short) -1, timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
                 } else {
                     target = new TxnSnapshot(cur.producerId(), (short) (cur.producerEpoch() + 1), cur.producerEpoch(),
@@ -380,12 +380,8 @@ final class Transactions {
             case ONGOING -> {
                 long nextPid = -1L;
                 if (clientVersion >= TxnSnapshot.TV2 && cur.producerEpoch() >= Short.MAX_VALUE - 1) {
-                    try {
-                        nextPid = producerIds.getAsLong();
-                    } catch (RuntimeException x) {
-                        LOG.warn("no producer id for transactional id {}", id, x);
-                        return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
-                    }
+                    nextPid = newProducerId(id);
+                    if (nextPid < 0) return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
                 }
                 TxnSnapshot target = cur.prepared(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT,
                         clientVersion, nextPid, loop.now());
