@@ -1,16 +1,19 @@
 package io.brook.storage;
 
 import io.brook.testkit.Await;
+import io.brook.testkit.MutableClock;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,5 +124,32 @@ class TruncateFullyTest {
         log = fx.crashAndReopen(0);
         assertEmptyAt(log, 0);
         assertThat(log.append(Batches.batch(TS, 1, "k"), 0).baseOffset()).isZero();
+    }
+
+    /** In a log manager the recovery-point checkpoint names the new start before the call returns, below or above the old one. */
+    @Test
+    void shouldCheckpointTheNewStartBeforeReturning() throws Exception {
+        Path checkpoint = tmp.resolve(LogManager.RECOVERY_POINT_FILE);
+        LogManager m = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(TS)).backgroundThreads(false)
+                .defaults(LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0))));
+        Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
+        for (int i = 0; i < 10; i++) {
+            AppendResult r = log.append(Batches.batch(TS, 2, "k"), 0);
+            log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS);
+        }
+        m.checkpointRecoveryPoints();
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 20");
+        log.truncateFullyAndStartAt(5);
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 5");
+        log.truncateFullyAndStartAt(500);
+        assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 500");
+        m.crash();
+        try (LogManager m2 = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(TS))
+                .backgroundThreads(false))) {
+            Log again = m2.getLog("t", 0);
+            assertThat(again.logStartOffset()).isEqualTo(500);
+            assertThat(again.logEndOffset()).isEqualTo(500);
+            assertThat(again.append(Batches.batch(TS, 1, "k"), 0).baseOffset()).isEqualTo(500);
+        }
     }
 }
