@@ -300,8 +300,10 @@ class ReplicaAppendTest {
 
         assertThat(follower.logEndOffset()).isEqualTo(3);
         assertThat(bytesOf(follower, 0)).isEqualTo(before);
-        // and the log takes the next batch as if nothing had happened
-        assertThat(follower.appendReplicated(gapped(3, 3)).lastOffset()).isEqualTo(3);
+        // and the log takes the next batch as if nothing had happened, whatever the buffer's byte order
+        ByteBuffer little = gapped(3, 3).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertThat(follower.appendReplicated(little).lastOffset()).isEqualTo(3);
+        assertThat(little.order()).isEqualTo(java.nio.ByteOrder.LITTLE_ENDIAN);
         // a chunk holding only part of a batch appends nothing and consumes nothing
         ByteBuffer part = gapped(4, 4).limit(30);
         ReplicaAppendResult partial = follower.appendReplicated(part);
