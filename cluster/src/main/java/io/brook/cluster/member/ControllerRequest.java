@@ -229,6 +229,22 @@ sealed interface ControllerRequest {
         }
     }
 
+    /**
+     * 14: the new leader of a moved partition has read the former leader's log to its end: the
+     * former leader leaves the replicas (and deletes its log).
+     */
+    record ReplicaDrained(int brokerId, long brokerEpoch, String topic, int partition) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 14;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch).writeNullableString(topic).writeInt(partition);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -268,6 +284,8 @@ sealed interface ControllerRequest {
             case 11 -> readReplaceTopicConfigs(r);
             case 12 -> new DescribeQuorum();
             case 13 -> new ControlledShutdown(r.readInt("broker id"), r.readLong("broker epoch"));
+            case 14 -> new ReplicaDrained(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
+                    r.readInt("partition"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
