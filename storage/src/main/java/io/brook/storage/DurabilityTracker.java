@@ -300,6 +300,11 @@ final class DurabilityTracker {
         }
     }
 
+    /** Under the flush and append locks (a full truncation): the log restarts empty at {@code end}, durable. */
+    void restarted(LogPoint end) {
+        durable = end;
+    }
+
     private void completeWaiters(long end) {
         List<CompletableFuture<Void>> done = null;
         synchronized (waiters) {

@@ -96,6 +96,7 @@ public final class Log implements AutoCloseable {
     final LogStateFiles stateFiles;
     final DurabilityTracker durability;
     private final LogAppender appender;
+    private final ReplicaAppender replicaAppender;
     private final LogRetention retention;
 
     // Written under the append lock (or while opening), read by anyone.
@@ -131,6 +132,7 @@ public final class Log implements AutoCloseable {
         this.stateFiles = new LogStateFiles(dir, toString(), producers, txnIndex, scheduler);
         this.durability = new DurabilityTracker(this, flusher);
         this.appender = new LogAppender(this);
+        this.replicaAppender = new ReplicaAppender(this, appender);
         this.retention = new LogRetention(this);
     }
 
@@ -215,6 +217,36 @@ public final class Log implements AutoCloseable {
      */
     public AppendResult appendMarker(ByteBuffer marker, int leaderEpoch, boolean transactionsV2) {
         return appender.append(marker, leaderEpoch, false, transactionsV2);
+    }
+
+    /**
+     * Appends whole batches copied from the leader's log (a Fetch response's records, between
+     * the buffer's position and limit, which are left as they were) as they are: offsets, leader
+     * epochs, timestamps and producer fields are kept (see {@link ReplicaAppender}). A partial
+     * batch at the end is ignored. Errors: CORRUPT_MESSAGE (a batch fails its checks; nothing
+     * appended), OFFSET_OUT_OF_RANGE (the first batch lies below the log end: truncate first),
+     * KAFKA_STORAGE_ERROR. Not subject to {@link #fence}. Returns at once; {@link #whenDurable}
+     * tells when the batches are durable. The high watermark of a follower's log is, as a
+     * leader's, what is durable (or appended, with fsync-on-ack off).
+     */
+    public ReplicaAppendResult appendReplicated(ByteBuffer batches) {
+        return replicaAppender.append(batches);
+    }
+
+    /**
+     * From now on {@link #append}, {@link #appendAsCoordinator} and {@link #appendMarker} with a
+     * {@code leaderEpoch} below {@code leaderEpoch} are refused with NOT_LEADER_OR_FOLLOWER
+     * (checked under the append lock, so an append either lands below the returned end or is
+     * refused). Returns the log end at the moment of fencing; a fence at the same or a lower
+     * epoch changes nothing and returns the end of the fence in place. In memory only.
+     */
+    public long fence(int leaderEpoch) {
+        return appender.fence(leaderEpoch);
+    }
+
+    /** The epoch of the last {@link #fence}, -1 if none since the log was opened. */
+    public int fencedEpoch() {
+        return appender.fencedEpoch();
     }
 
     /** Under the append lock: makes a new active segment starting at {@code base}. */
@@ -479,6 +511,15 @@ public final class Log implements AutoCloseable {
      */
     public void truncateTo(long offset) throws IOException {
         LogTruncation.truncateTo(this, offset);
+    }
+
+    /**
+     * Deletes every segment and starts the log empty at {@code offset} (log start = log end =
+     * {@code offset}), with no producer state and no aborted transactions: a follower starting
+     * at its leader's log start. Durable when it returns (see {@link LogTruncation}).
+     */
+    public void truncateFullyAndStartAt(long offset) throws IOException {
+        LogTruncation.truncateFullyAndStartAt(this, offset);
     }
 
     /**

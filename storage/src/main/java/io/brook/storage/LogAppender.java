@@ -17,6 +17,11 @@ import java.nio.ByteBuffer;
  * the new end. It never waits for a disk there: the write goes to the page cache, forces are the
  * flusher's ({@link DurabilityTracker}) and the producer snapshot a roll takes is written on the
  * scheduler's thread ({@link LogStateFiles#persistSnapshotsLater}).
+ *
+ * <p>The roll, the write and the publication are shared with {@link ReplicaAppender} (batches
+ * copied from another node's log): {@link #write}, {@link #published} and {@link #afterUnlock}.
+ * This class also holds the leader-epoch fence ({@link Log#fence}), which refuses the appends of
+ * an older leader under the append lock.
  */
 final class LogAppender {
     private static final Logger LOG = LoggerFactory.getLogger(LogAppender.class);
@@ -26,6 +31,12 @@ final class LogAppender {
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
     /** Whether the last append was refused for want of space (logged once per episode). Under the append lock. */
     private boolean outOfSpace;
+    /** Whether {@link #write} rolled since {@link #takeRolled} was last called. Under the append lock. */
+    private boolean rolled;
+    /** The leader epoch below which appends are refused, -1 for none; written under the append lock. */
+    private volatile int fencedEpoch = -1;
+    /** The log end when {@link #fencedEpoch} was set. Under the append lock. */
+    private long fencedEnd = -1L;
 
     LogAppender(Log log) {
         this.log = log;
@@ -46,11 +57,15 @@ final class LogAppender {
         int bytes = batch.remaining();
         AppendResult result;
         boolean requestFlush;
-        boolean rolled;
+        boolean rolledNow;
         log.appendLock.lock();
         try {
             if (log.closing || log.durability.failure() != null || log.corruption != null) {
                 return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, log.storageProblem(), log.logStartOffset);
+            }
+            if (leaderEpoch < fencedEpoch) {
+                return AppendResult.error(Errors.NOT_LEADER_OR_FOLLOWER, "leader epoch " + leaderEpoch + " of "
+                        + log + " was fenced by epoch " + fencedEpoch, log.logStartOffset);
             }
             ProducerStateManager producers = log.producers;
             producers.check(batch, p, coordinator, bumpedMarker, check);
@@ -65,60 +80,125 @@ final class LogAppender {
             long base = log.logEndOffset;
             long last = base + BatchHeader.lastOffsetDelta(batch, p);
             long maxTs = cfg.logAppendTime() ? now : BatchHeader.maxTimestamp(batch, p);
+            ByteBuffer[] srcs;
             try {
-                rolled = maybeRoll(cfg, bytes, base, last, maxTs, now);
-            } catch (IOException e) {
-                return refuse(null, e, "roll failed");
-            }
-            ByteBuffer[] srcs = validator.assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
-            LogSegment active = log.active;
-            try {
-                active.append(srcs, bytes, base, last, maxTs);
-                if (log.wantsPreallocation(cfg)) {
-                    log.preallocator.maybeExtend(active, cfg.segmentBytes());
+                srcs = validator.assign(batch, p, bytes, base, leaderEpoch, cfg.logAppendTime(), now);
+                AppendResult refused = write(cfg, srcs, bytes, base, last, maxTs, now);
+                if (refused != null) {
+                    return refused;
                 }
-            } catch (IOException e) {
-                return refuse(active, e, "write failed");
             } finally {
                 batch.position(p);
-            }
-            if (outOfSpace) {
-                outOfSpace = false;
-                LOG.info("{}: space is free again, appends resume", log);
-            }
-            if (BatchHeader.isControl(batch, p)) {
-                try {
-                    log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(batch, p)), batch, p, base);
-                } catch (IOException e) {
-                    // Not a reason to stop the log: the entry is in memory, the file is rewritten
-                    // before a producer snapshot relies on it, and a start rebuilds it from the
-                    // marker (see docs/storage-faults.md).
-                    LOG.warn("{}: could not append an aborted transaction to its file; it is kept in memory and"
-                            + " the file is rewritten with it before the next producer snapshot", log, e);
-                }
+                rolledNow = takeRolled();
             }
             boolean copiedHeader = srcs.length > 1;
-            producers.update(copiedHeader ? srcs[0] : batch, copiedHeader ? 0 : p, base, last);
-            log.firstUnstableOffset = producers.firstUnstableOffset();
-            log.logEndOffset = last + 1;
-            log.appended = LogPoint.endOf(active, last + 1);
-            requestFlush = log.durability.appended(last - base + 1, cfg);
+            requestFlush = published(cfg, batch, p, copiedHeader ? srcs[0] : batch, copiedHeader ? 0 : p, base, last);
             result = new AppendResult(Errors.NONE, null, base, last, cfg.logAppendTime() ? now : -1L,
                     log.logStartOffset, false);
         } finally {
             log.appendLock.unlock();
         }
+        afterUnlock(cfg, requestFlush, rolledNow, result.lastOffset() + 1);
+        return result;
+    }
+
+    /**
+     * Under the append lock: writes one batch whose offsets are final ({@code srcs}, {@code bytes}
+     * long, offsets {@code base}..{@code last}) into the active segment, rolling first (at
+     * {@code base}) when it would not fit. Returns null when written, else the refusal; nothing
+     * was written then. A roll is remembered for {@link #takeRolled}.
+     */
+    AppendResult write(LogConfig cfg, ByteBuffer[] srcs, int bytes, long base, long last, long maxTs, long now) {
+        try {
+            if (maybeRoll(cfg, bytes, base, last, maxTs, now)) {
+                rolled = true;
+            }
+        } catch (IOException e) {
+            return refuse(null, e, "roll failed");
+        }
+        LogSegment active = log.active;
+        try {
+            active.append(srcs, bytes, base, last, maxTs);
+            if (log.wantsPreallocation(cfg)) {
+                log.preallocator.maybeExtend(active, cfg.segmentBytes());
+            }
+        } catch (IOException e) {
+            return refuse(active, e, "write failed");
+        }
+        if (outOfSpace) {
+            outOfSpace = false;
+            LOG.info("{}: space is free again, appends resume", log);
+        }
+        return null;
+    }
+
+    /** Under the append lock: whether {@link #write} rolled since the last call (and forgets it). */
+    boolean takeRolled() {
+        boolean r = rolled;
+        rolled = false;
+        return r;
+    }
+
+    /**
+     * Under the append lock, after {@link #write}: records an ABORT marker in the aborted
+     * transactions and the batch in the producer state (its header read from {@code header} at
+     * {@code hp}, the records from {@code batch} at {@code p}), and publishes {@code last + 1} as
+     * the log end. Returns whether a flush should be asked for.
+     */
+    boolean published(LogConfig cfg, ByteBuffer batch, int p, ByteBuffer header, int hp, long base, long last) {
+        ProducerStateManager producers = log.producers;
+        if (BatchHeader.isControl(batch, p)) {
+            try {
+                log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(batch, p)), batch, p, base);
+            } catch (IOException e) {
+                // Not a reason to stop the log: the entry is in memory, the file is rewritten
+                // before a producer snapshot relies on it, and a start rebuilds it from the
+                // marker (see docs/storage-faults.md).
+                LOG.warn("{}: could not append an aborted transaction to its file; it is kept in memory and"
+                        + " the file is rewritten with it before the next producer snapshot", log, e);
+            }
+        }
+        producers.update(header, hp, base, last);
+        log.firstUnstableOffset = producers.firstUnstableOffset();
+        log.logEndOffset = last + 1;
+        log.appended = LogPoint.endOf(log.active, last + 1);
+        return log.durability.appended(last - base + 1, cfg);
+    }
+
+    /** After the append lock is released: the flush request, the listener and a roll's snapshot. */
+    void afterUnlock(LogConfig cfg, boolean requestFlush, boolean rolledNow, long end) {
         if (requestFlush) {
             log.durability.requestFlush();
         }
         HighWatermarkListener l = log.highWatermarkListener();
         if (l != null && !cfg.flushOnAck()) {
-            l.highWatermarkAdvanced(log, result.lastOffset() + 1);
+            l.highWatermarkAdvanced(log, end);
         }
-        if (rolled) {
+        if (rolledNow) {
             log.stateFiles.persistSnapshotsLater();
         }
-        return result;
+    }
+
+    /** See {@link Log#fence}. */
+    long fence(int leaderEpoch) {
+        if (leaderEpoch < 0) {
+            throw new IllegalArgumentException("leader epoch " + leaderEpoch);
+        }
+        log.appendLock.lock();
+        try {
+            if (leaderEpoch > fencedEpoch) {
+                fencedEpoch = leaderEpoch;
+                fencedEnd = log.logEndOffset;
+            }
+            return fencedEnd;
+        } finally {
+            log.appendLock.unlock();
+        }
+    }
+
+    /** See {@link Log#fencedEpoch}. */
+    int fencedEpoch() {
+        return fencedEpoch;
     }
 
     /**
@@ -153,22 +233,24 @@ final class LogAppender {
 
     /**
      * Rolls before an append that would not fit the active segment, or when the active segment
-     * is older than {@link LogConfig#maxSegmentMs}; returns whether it rolled. A failed roll
+     * is older than {@link LogConfig#maxSegmentMs}, or (even an empty one: a replicated batch
+     * after a gap) when the batch's offsets lie too far above its base offset to be stored
+     * relative to it; returns whether it rolled. A failed roll
      * throws: the append must not go into a segment that is full (its offsets or positions could
      * overflow).
      */
     private boolean maybeRoll(LogConfig cfg, int bytes, long base, long last, long maxTs, long now)
             throws IOException {
         LogSegment seg = log.active;
-        if (seg.isEmpty()) {
+        boolean overflows = last - seg.baseOffset > Integer.MAX_VALUE;
+        if (seg.isEmpty() && !overflows) {
             return false;
         }
         long rollTs = seg.rollingTimestamp();
         long rollMs = cfg.maxSegmentMs();
         boolean byTime = (maxTs >= 0 && rollTs >= 0 ? maxTs - rollTs : now - rollTs)
                 > rollMs - Math.min(cfg.segmentJitterMs(), rollMs - 1);
-        if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull()
-                || last - seg.baseOffset > Integer.MAX_VALUE) {
+        if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull() || overflows) {
             roll(base, now);
             return true;
         }

@@ -53,6 +53,92 @@ final class LogTruncation {
         }
     }
 
+    /**
+     * {@link Log#truncateFullyAndStartAt}: every segment goes and an empty one starts the log at
+     * {@code offset}, which becomes the log start and end; producer state, the aborted
+     * transactions and every producer snapshot go too (an old snapshot at the new start would be
+     * read at the next load), and durability waiters fail. Durable before it returns, in an order
+     * that no crash can turn into the old log's data above the new start: the old segments are
+     * renamed and the new one created under the locks; then the aborted-transaction file is
+     * removed and the snapshot files deleted; then the log start offset is written (its atomic
+     * write fsyncs the directory, making the renames and the new segment durable) and the
+     * directory fsynced once more; then the listener checkpoints the recovery point at
+     * {@code offset}. An I/O error under the locks takes the log offline.
+     */
+    static void truncateFullyAndStartAt(Log log, long offset) throws IOException {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset " + offset);
+        }
+        log.stateFiles.writeLock.lock();
+        try {
+            List<LogSegment> removed = restart(log, offset);
+            log.txnIndex.persist();
+            log.producers.deleteSnapshotsAbove(Long.MIN_VALUE);
+            log.stateFiles.persist();
+            log.deleteRetired(removed);
+            Listener l = log.truncationListener();
+            if (l != null) {
+                l.truncated(log);
+            }
+        } finally {
+            log.stateFiles.writeLock.unlock();
+        }
+    }
+
+    /** Under the state-file lock: the in-memory part and the renames of a full truncation; returns the old segments. */
+    private static List<LogSegment> restart(Log log, long offset) throws IOException {
+        log.durability.flushLock.lock();
+        log.appendLock.lock();
+        try {
+            if (log.closing) {
+                throw new IOException("the log of " + log + " is closed");
+            }
+            List<LogSegment> removed = new ArrayList<>(log.segments.values());
+            LogSegment fresh;
+            try {
+                // The one whose name the new segment takes goes first; the map changes only
+                // once every file operation succeeded (a failure leaves it whole, offline).
+                LogSegment same = log.segments.get(offset);
+                if (same != null) {
+                    same.retire();
+                }
+                fresh = LogSegment.create(log.dir(), offset, log.config(), log.clock.millis());
+                fresh.prepareForAppend();
+                for (LogSegment seg : removed) {
+                    if (seg != same) {
+                        seg.retire();
+                    }
+                }
+            } catch (IOException e) {
+                log.durability.fail(e);
+                throw e;
+            }
+            // Readers always find a segment: the new one is in before the old ones leave.
+            log.segments.put(offset, fresh);
+            for (LogSegment seg : removed) {
+                log.segments.remove(seg.baseOffset, seg);
+            }
+            log.active = fresh;
+            log.logEndOffset = offset;
+            log.logStartOffset = offset;
+            log.stateFiles.logStartOffsetChanged(offset);
+            LogPoint end = LogPoint.endOf(fresh, offset);
+            log.appended = end;
+            log.visibleBeforeFlushOnAck = null;
+            log.corruption = null;
+            log.durability.restarted(end);
+            log.producers.clear();
+            log.txnIndex.truncateTo(Long.MIN_VALUE);
+            log.firstUnstableOffset = -1L;
+            log.stateFiles.discardSnapshotsAbove(Long.MIN_VALUE);
+            log.durability.failWaiters(-1L, new IOException("log of " + log + " restarted at " + offset));
+            return removed;
+        } finally {
+            log.appendLock.unlock();
+            log.durability.flushLock.unlock();
+        }
+    }
+
     /** Under the state-file lock: the in-memory part; returns the removed segments, or null if nothing changed. */
     private static List<LogSegment> cut(Log log, long offset) throws IOException {
         log.durability.flushLock.lock();

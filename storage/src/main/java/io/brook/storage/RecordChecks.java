@@ -83,6 +83,16 @@ final class RecordChecks implements RecordWalker.Visitor {
         return null;
     }
 
+    /**
+     * For a batch copied from another node's log: only the framing of its records, within the
+     * same decompression bound; offset deltas may have gaps (compaction leaves them). Null if
+     * sound, else why not.
+     */
+    String checkFraming(ByteBuffer batch, int p) {
+        Errors framing = walker.walk(flyweight.wrap(batch, p), false, null);
+        return framing == Errors.NONE ? null : walker.failure();
+    }
+
     @Override
     public boolean record(int index, int offsetDelta, long timestamp, int keyLength, int valueLength) {
         if (requireKeys && keyLength < 0) {
