@@ -201,4 +201,106 @@ class ClusterPartitionMoveTest {
             assertThat(Set.copyOf(values)).isEqualTo(acked.keySet());
         }
     }
+
+    /** The new replica's node crashes during the copy, and restarts as the new leader during the drain. */
+    @Test
+    void theNewNodeRestartingDuringTheCopyAndDuringTheDrainResumesAndLosesNothing() throws Exception {
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        try (Admin admin = Admin.create(props())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+            Await.until("the partition has a leader", WAIT, () -> leaderOf(admin, TOPIC, 0) > 0);
+            int old = leaderOf(admin, TOPIC, 0);
+            int target = old % 3 + 1;
+            Map<String, Long> acked = new ConcurrentHashMap<>();
+            String pad = "x".repeat(1000);
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(props())) {
+                for (int i = 0; i < 3000; i++) {
+                    String v = "v" + i + pad;
+                    p.send(new ProducerRecord<>(TOPIC, 0, "k", v), (md, e) -> {
+                        if (e == null) {
+                            acked.put(v, md.offset());
+                        }
+                    });
+                }
+                p.flush();
+            }
+            assertThat(acked).hasSize(3000);
+            // every answer of the old leader to a fetch leaves a second late: the copy (three fetches
+            // of 1 MiB) and the drain take long enough to restart the new node in the middle of each
+            Brook source = cluster.nodes.get(old - 1);
+            source.faults().delay((short) 1, Duration.ofSeconds(1));
+
+            admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(List.of(target)))))
+                    .all().get();
+            Await.until("node " + target + " has copied part of the log", WAIT, () -> copied(admin, target, tp) > 0);
+            Brook copying = cluster.nodes.get(target - 1);
+            copying.crash();
+            copying.start();
+            Await.until("the move completed and node " + target + " drains node " + old, WAIT, () -> {
+                try {
+                    var r = admin.listPartitionReassignments().reassignments().get().get(tp);
+                    return r != null && r.addingReplicas().isEmpty() && r.removingReplicas().equals(List.of(old));
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            copying.restart();
+            Await.until("the partition moved to node " + target, WAIT, () -> movedTo(admin, tp, target));
+            Await.until("node " + old + " deletes its log once drained", WAIT, () -> !hosts(admin, old, tp));
+            source.faults().clear();
+
+            Map<Long, String> read = readAll(props(), tp, 3000);
+            assertThat(read).hasSize(3000);
+            for (Map.Entry<String, Long> a : acked.entrySet()) {
+                assertThat(read.get(a.getValue())).isEqualTo(a.getKey());
+            }
+        }
+    }
+
+    static long copied(Admin admin, int node, TopicPartition tp) {
+        try {
+            Map<String, LogDirDescription> d = admin.describeLogDirs(List.of(node)).descriptions().get(node).get();
+            return d.values().stream().filter(x -> x.replicaInfos().containsKey(tp))
+                    .mapToLong(x -> x.replicaInfos().get(tp).size()).sum();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    /** A group's committed offsets survive the move of its {@code __consumer_offsets} partition. */
+    @Test
+    void aConsumerGroupKeepsItsCommittedOffsetsWhenItsOffsetsPartitionMoves() throws Exception {
+        try (Admin admin = Admin.create(props())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+            Await.until("the partition has a leader", WAIT, () -> leaderOf(admin, TOPIC, 0) > 0);
+            TopicPartition data = new TopicPartition(TOPIC, 0);
+            Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed = Map.of(data,
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(42, "meta"));
+            Await.until("the offsets are committed", WAIT, () -> {
+                try {
+                    admin.alterConsumerGroupOffsets("g", committed).all().get();
+                    return true;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            int count = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames().get()
+                    .get("__consumer_offsets").partitions().size();
+            TopicPartition offsets = new TopicPartition("__consumer_offsets", ("g".hashCode() & 0x7fffffff) % count);
+            int old = leaderOf(admin, offsets.topic(), offsets.partition());
+            int target = old % 3 + 1;
+
+            admin.alterPartitionReassignments(Map.of(offsets,
+                    Optional.of(new NewPartitionReassignment(List.of(target))))).all().get();
+            Await.until("the offsets partition moved to node " + target, WAIT, () -> movedTo(admin, offsets, target));
+
+            Await.until("the group's offsets are read from its new coordinator", WAIT, () -> {
+                try {
+                    return committed.equals(admin.listConsumerGroupOffsets("g").partitionsToOffsetAndMetadata().get());
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+    }
 }
