@@ -68,8 +68,7 @@ class ClusterFollowerFetchTest {
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         try (Admin admin = Admin.create(InJvmCluster.clientProps(cluster.bootstrap()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            Await.until("the partition has a leader", WAIT, () -> ClusterPartitionMoveTest.leaderOf(admin, TOPIC, 0) > 0);
-            int leader = ClusterPartitionMoveTest.leaderOf(admin, TOPIC, 0);
+            int leader = ClusterPartitionMoveTest.awaitLeader(admin, TOPIC, 0);
             int replica = leader % 3 + 1;
             int stranger = replica % 3 + 1;
             try (KafkaProducer<String, String> p = new KafkaProducer<>(InJvmCluster.clientProps(cluster.bootstrap()))) {

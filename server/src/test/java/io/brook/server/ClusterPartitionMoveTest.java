@@ -87,6 +87,16 @@ class ClusterPartitionMoveTest {
         return info == null || info.leader() == null ? -1 : info.leader().id();
     }
 
+    /** The partition's leader, once a node names one (the node asked may lag: the answer is kept, not asked again). */
+    static int awaitLeader(Admin admin, String topic, int p) {
+        java.util.concurrent.atomic.AtomicInteger leader = new java.util.concurrent.atomic.AtomicInteger(-1);
+        Await.until(topic + "-" + p + " has a leader", WAIT, () -> {
+            leader.set(leaderOf(admin, topic, p));
+            return leader.get() > 0;
+        });
+        return leader.get();
+    }
+
     static boolean movedTo(Admin admin, TopicPartition tp, int target) {
         try {
             TopicPartitionInfo info = partition(admin, tp.topic(), tp.partition());
@@ -132,8 +142,7 @@ class ClusterPartitionMoveTest {
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         try (Admin admin = Admin.create(props())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            Await.until("the partition has a leader", WAIT, () -> leaderOf(admin, TOPIC, 0) > 0);
-            int old = leaderOf(admin, TOPIC, 0);
+            int old = awaitLeader(admin, TOPIC, 0);
             int target = old % 3 + 1;
 
             // a committed and an aborted transaction in the log before the move
@@ -208,8 +217,7 @@ class ClusterPartitionMoveTest {
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         try (Admin admin = Admin.create(props())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            Await.until("the partition has a leader", WAIT, () -> leaderOf(admin, TOPIC, 0) > 0);
-            int old = leaderOf(admin, TOPIC, 0);
+            int old = awaitLeader(admin, TOPIC, 0);
             int target = old % 3 + 1;
             Map<String, Long> acked = new ConcurrentHashMap<>();
             String pad = "x".repeat(1000);
@@ -272,7 +280,7 @@ class ClusterPartitionMoveTest {
     void aConsumerGroupKeepsItsCommittedOffsetsWhenItsOffsetsPartitionMoves() throws Exception {
         try (Admin admin = Admin.create(props())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-            Await.until("the partition has a leader", WAIT, () -> leaderOf(admin, TOPIC, 0) > 0);
+            awaitLeader(admin, TOPIC, 0);
             TopicPartition data = new TopicPartition(TOPIC, 0);
             Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed = Map.of(data,
                     new org.apache.kafka.clients.consumer.OffsetAndMetadata(42, "meta"));
@@ -287,7 +295,7 @@ class ClusterPartitionMoveTest {
             int count = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames().get()
                     .get("__consumer_offsets").partitions().size();
             TopicPartition offsets = new TopicPartition("__consumer_offsets", ("g".hashCode() & 0x7fffffff) % count);
-            int old = leaderOf(admin, offsets.topic(), offsets.partition());
+            int old = awaitLeader(admin, offsets.topic(), offsets.partition());
             int target = old % 3 + 1;
 
             admin.alterPartitionReassignments(Map.of(offsets,
