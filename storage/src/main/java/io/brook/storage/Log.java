@@ -21,6 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The log of one partition: a sorted map of {@link LogSegment}s (base offset → segment), the last
  * of which is active and takes appends. This class holds the log's state and is its public
  * face; the work is done in rooms of its own: {@link LogLoader} (opening and recovery),
+ * {@link LogAppender} and {@link ReplicaAppender} (a leader's and a follower's appends),
  * {@link AppendValidator} (checks and header rewriting), {@link DurabilityTracker} (flushes,
  * durability waiters, I/O failure), {@link TimestampLookup} (ListOffsets), {@link LogRetention}
  * (retention, DeleteRecords, the log start offset), {@link LogTruncation}, {@link SegmentSwap}

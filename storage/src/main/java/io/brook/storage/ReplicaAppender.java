@@ -3,6 +3,7 @@ package io.brook.storage;
 import io.brook.wire.protocol.Errors;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The append path of a follower ({@link Log#appendReplicated}): whole batches copied from the
@@ -43,7 +44,9 @@ final class ReplicaAppender {
     }
 
     /** See {@link Log#appendReplicated}. */
-    ReplicaAppendResult append(ByteBuffer records) {
+    ReplicaAppendResult append(ByteBuffer buffer) {
+        // Batches are big-endian; a view in that order leaves the caller's buffer as it was.
+        ByteBuffer records = buffer.order() == ByteOrder.BIG_ENDIAN ? buffer : buffer.duplicate();
         int start = records.position();
         int end = records.limit();
         // Before the lock: find and check the whole batches.

@@ -10,7 +10,10 @@
  *       {@link io.brook.storage.AppendResult}; {@code whenDurable} for acks=all), {@code read}
  *       (a {@link io.brook.storage.LogReadResult} holding {@link io.brook.storage.FileRecords} to
  *       send with sendfile), {@code offsetForTimestamp} (ListOffsets), {@code deleteRecordsBefore}
- *       (DeleteRecords), {@code abortedTransactions} (READ_COMMITTED), offsets.</li>
+ *       (DeleteRecords), {@code abortedTransactions} (READ_COMMITTED), offsets; for replication
+ *       {@code appendReplicated} (a follower's copy of the leader's batches as they are, a
+ *       {@link io.brook.storage.ReplicaAppendResult}), {@code fence} (refuses the appends of an
+ *       older leader epoch), {@code truncateTo} and {@code truncateFullyAndStartAt}.</li>
  *   <li>{@link io.brook.storage.LogConfig} — topic settings with Kafka's names and defaults.</li>
  * </ul>
  *
@@ -39,7 +42,7 @@
  *       of the log at a time. DeleteRecords only tries it.</li>
  *   <li><b>state-file lock</b> ({@code LogStateFiles.writeLock}): writes of the log's state files
  *       ({@code log-start-offset}, producer snapshots, {@code aborted-transactions}), one at a
- *       time and newest state last. Truncation and close hold it throughout.</li>
+ *       time and newest state last. Truncation (also a full one) and close hold it throughout.</li>
  *   <li><b>flush lock</b> ({@code DurabilityTracker.flushLock}): a flush, a truncation, a close
  *       and the file renames of a compaction swap exclude one another. Every force of a
  *       segment's data or index files happens under it, but for the preallocator's forces of
