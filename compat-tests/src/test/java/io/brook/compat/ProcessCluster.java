@@ -225,6 +225,30 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     /**
+     * Adds node {@code id} with {@code process.roles=broker} alone (as the example's
+     * node4.properties): it finds the voters through {@code controller.quorum.bootstrap.servers},
+     * listens for clients on a free port, and is waited for until it serves.
+     */
+    void addBrokerOnly(int id) throws IOException {
+        Properties p = properties(configs.keySet().iterator().next());
+        List<String> voters = new ArrayList<>();
+        for (String v : p.getProperty("controller.quorum.voters").split(",")) {
+            voters.add(v.substring(v.indexOf('@') + 1).trim());
+        }
+        p.remove("controller.quorum.voters");
+        p.setProperty("process.roles", "broker");
+        p.setProperty("node.id", Integer.toString(id));
+        p.setProperty("controller.quorum.bootstrap.servers", String.join(",", voters));
+        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + freePort());
+        p.setProperty("log.dirs", dir.resolve("node" + id).resolve("data").toString());
+        p.setProperty("brook.http.listener", "127.0.0.1:0");
+        configs.put(id, p);
+        writeConfig(id);
+        launch(id);
+        awaitServing(id, START_TIMEOUT);
+    }
+
+    /**
      * Starts a node from a properties file of the caller's, outside this cluster's bookkeeping
      * (a misconfigured node that must be refused); the caller waits for it and destroys it.
      */

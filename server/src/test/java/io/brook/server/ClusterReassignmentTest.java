@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The cluster's answers to Kafka's reassignment and election admin APIs, from stock kafka-clients
  * against three Brooks in one JVM: a reassignment is recorded by the controller and listed by
  * every node (replicas, adding and removing), the new replica's node keeps a log for it and the
- * old leader keeps serving; a cancel returns to the original replicas and the new node drops its
+ * old leader keeps serving (here the new replica cannot copy: the old leader refuses its
+ * fetches, see ClusterPartitionMoveTest for moves that complete); a cancel returns to the original replicas and the new node drops its
  * log; DescribeLogDirs names each node's own replicas only; ElectLeaders answers from the image.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -130,6 +131,8 @@ class ClusterReassignmentTest {
                 producer.send(new ProducerRecord<>(TOPIC, 0, "k", "before")).get();
             }
             assertThat(hostedBy(admin, target)).doesNotContain(tp);
+            // the old leader refuses the new replica's fetches: the copy cannot catch up, the move stays under way
+            cluster.nodes.get(old - 1).faults().reject((short) 1, Integer.MAX_VALUE, (short) 6);
 
             admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(List.of(target)))))
                     .all().get();
@@ -163,6 +166,7 @@ class ClusterReassignmentTest {
             Await.until("node " + target + " drops the cancelled replica's log", WAIT, () -> !hostedOrNone(admin, target)
                     .contains(tp));
             assertThat(hostedBy(admin, old)).contains(tp);
+            cluster.nodes.get(old - 1).faults().clear();
             assertThatThrownBy(() -> admin.alterPartitionReassignments(Map.of(tp, Optional.empty())).all().get())
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(NoReassignmentInProgressException.class);
             assertThatThrownBy(() -> admin.alterPartitionReassignments(

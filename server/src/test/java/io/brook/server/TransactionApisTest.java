@@ -90,11 +90,20 @@ class TransactionApisTest {
                 .numPartitions(partitions).replicationFactor((short) 1)))).timeoutMs(10_000), (short) 5);
     }
 
+    /** InitProducerId, asked again while the coordinator still loads its partition (after a start). */
     private static InitProducerIdResponse init(ProtocolClient c, String id) throws Exception {
-        InitProducerIdResponse r = c.call(new InitProducerIdRequest().transactionalId(id).transactionTimeoutMs(60_000)
-                .producerId(-1).producerEpoch((short) -1), (short) 4);
-        assertThat(r.errorCode()).isEqualTo(Errors.NONE.code());
-        return r;
+        InitProducerIdResponse[] r = new InitProducerIdResponse[1];
+        Await.until("InitProducerId past the coordinator's load", () -> {
+            try {
+                r[0] = c.call(new InitProducerIdRequest().transactionalId(id).transactionTimeoutMs(60_000)
+                        .producerId(-1).producerEpoch((short) -1), (short) 4);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return r[0].errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
+        });
+        assertThat(r[0].errorCode()).isEqualTo(Errors.NONE.code());
+        return r[0];
     }
 
     private static List<AddPartitionsToTxnTopicResult> add(ProtocolClient c, String id, InitProducerIdResponse p,
@@ -122,9 +131,18 @@ class TransactionApisTest {
 
     private static short end(ProtocolClient c, String id, InitProducerIdResponse p, boolean commit, short version)
             throws Exception {
-        EndTxnResponse r = c.call(new EndTxnRequest().transactionalId(id).producerId(p.producerId()).producerEpoch(p.producerEpoch())
-                .committed(commit), version);
-        return r.errorCode();
+        short[] code = new short[1];
+        // the broker loads __transaction_state in the background after a start: asked again meanwhile
+        Await.until("EndTxn past the coordinator's load", () -> {
+            try {
+                code[0] = c.call(new EndTxnRequest().transactionalId(id).producerId(p.producerId())
+                        .producerEpoch(p.producerEpoch()).committed(commit), version).errorCode();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return code[0] != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
+        });
+        return code[0];
     }
 
     private static long lastStableOffset(ProtocolClient c, String topic, int partition) throws Exception {

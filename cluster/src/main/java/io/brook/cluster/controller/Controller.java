@@ -401,6 +401,21 @@ public final class Controller {
     }
 
     /**
+     * The new leader of a moved partition has read the former leader's log to its end: the
+     * former leader leaves the replicas and the move is over ({@link Reassignments#drained}).
+     */
+    public CompletableFuture<Void> replicaDrained(int brokerId, long brokerEpoch, String topic, int partition) {
+        return decide(() -> {
+            requireBroker(brokerId, brokerEpoch);
+            MetadataRecord r = log.read(image -> {
+                TopicInfo t = requireTopic(image, topic);
+                return Reassignments.drained(t.id(), partition, requirePartition(t, partition), brokerId);
+            });
+            return append(List.of(r)).thenApply(v -> null);
+        });
+    }
+
+    /**
      * ElectLeaders for one partition ({@link Elections}): the preferred replica, or with
      * {@code unclean} any live replica of a partition without a leader.
      */

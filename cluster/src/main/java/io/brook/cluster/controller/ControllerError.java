@@ -13,6 +13,8 @@ public enum ControllerError {
     NOT_CONTROLLER(41),
     /** A controller-channel request this controller cannot read (malformed, or of an unknown type). */
     INVALID_REQUEST(42),
+    /** A move of a partition whose previous move is still completing (its new leader reads the old log's end). */
+    REASSIGNMENT_IN_PROGRESS(60),
     STALE_BROKER_EPOCH(77),
     PREFERRED_LEADER_NOT_AVAILABLE(80),
     ELIGIBLE_LEADERS_NOT_AVAILABLE(83),

@@ -38,6 +38,11 @@ final class Reassignments {
     static PartitionReassignment start(UUID topicId, int partition, PartitionInfo p, List<Integer> target,
                                        Map<Integer, BrokerInfo> brokers) {
         checkTarget(target, brokers);
+        if (completing(p)) {
+            throw new ControllerException(ControllerError.REASSIGNMENT_IN_PROGRESS, "the move of partition " + partition
+                    + " is completing: its new leader " + p.leader() + " is reading the rest of the log of "
+                    + p.removingReplicas() + "; try again in a moment");
+        }
         List<Integer> original = p.originalReplicas();
         List<Integer> replicas = new ArrayList<>(target);
         List<Integer> removing = new ArrayList<>();
@@ -64,6 +69,11 @@ final class Reassignments {
         if (!p.reassigning()) {
             throw new ControllerException(ControllerError.NO_REASSIGNMENT_IN_PROGRESS, "no reassignment of partition "
                     + partition + " is in progress");
+        }
+        if (completing(p)) {
+            throw new ControllerException(ControllerError.NO_REASSIGNMENT_IN_PROGRESS, "the move of partition "
+                    + partition + " has completed: its new leader " + p.leader() + " is reading the rest of the log of "
+                    + p.removingReplicas());
         }
         List<Integer> original = p.originalReplicas();
         List<Integer> isr = p.isr().stream().filter(original::contains).toList();
@@ -94,12 +104,42 @@ final class Reassignments {
         return isr.containsAll(p.targetReplicas()) ? complete(joined, brokers) : joined;
     }
 
-    /** {@code r} completed: the target replicas only, the leader among them. */
+    /**
+     * The record for the new leader of a completed move that has read the former leader's log to
+     * its end: the former leader leaves the replicas.
+     */
+    static PartitionReassignment drained(UUID topicId, int partition, PartitionInfo p, int brokerId) {
+        if (!completing(p) || p.leader() != brokerId) {
+            throw new ControllerException(ControllerError.NO_REASSIGNMENT_IN_PROGRESS, "broker " + brokerId
+                    + " is not the new leader of partition " + partition + " draining its former leader (leader "
+                    + p.leader() + ", adding " + p.addingReplicas() + ", removing " + p.removingReplicas() + ")");
+        }
+        return new PartitionReassignment(topicId, partition, p.targetReplicas(), p.isr(), p.leader(), List.of(),
+                List.of());
+    }
+
+    /** Whether a completed move waits for its new leader to drain the former one. */
+    static boolean completing(PartitionInfo p) {
+        return p.addingReplicas().isEmpty() && !p.removingReplicas().isEmpty();
+    }
+
+    /**
+     * {@code r} completed: the target replicas only, the leader among them. When the leader
+     * changes, the removing replicas of the ISR (the former leader, or the replica that led
+     * until it was fenced: it may hold acknowledged records the new leader has not copied yet)
+     * stay, as the replicas being removed, until the new leader has drained them.
+     */
     private static PartitionReassignment complete(PartitionReassignment r, Map<Integer, BrokerInfo> brokers) {
         List<Integer> target = r.replicas().stream().filter(x -> !r.removingReplicas().contains(x)).toList();
         List<Integer> isr = r.isr().stream().filter(target::contains).toList();
-        return new PartitionReassignment(r.topicId(), r.partition(), target, isr,
-                leaderAmong(r.leader(), target, isr, brokers), List.of(), List.of());
+        int leader = leaderAmong(r.leader(), target, isr, brokers);
+        List<Integer> former = r.removingReplicas().stream().filter(r.isr()::contains).toList();
+        if (leader != r.leader() && !former.isEmpty()) {
+            List<Integer> replicas = new ArrayList<>(target);
+            replicas.addAll(former);
+            return new PartitionReassignment(r.topicId(), r.partition(), replicas, isr, leader, List.of(), former);
+        }
+        return new PartitionReassignment(r.topicId(), r.partition(), target, isr, leader, List.of(), List.of());
     }
 
     /** The current leader if it is one of {@code replicas} in the ISR, else the first live one of them in the ISR. */

@@ -102,6 +102,14 @@ public interface ClusterMember extends Closeable {
     }
 
     /**
+     * Tells the controller that this broker, the new leader of a moved partition, has read the
+     * former leader's log to its end: the former leader leaves the replicas.
+     */
+    default CompletableFuture<Void> replicaDrained(String topic, int partition) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("reassignments"));
+    }
+
+    /**
      * Elects a partition's leader (Kafka's ElectLeaders): the preferred replica, or with
      * {@code unclean} any live replica of a partition without one.
      */

@@ -255,6 +255,22 @@ sealed interface ControllerRequest {
         }
     }
 
+    /**
+     * 16: the new leader of a moved partition has read the former leader's log to its end: the
+     * former leader leaves the replicas (and deletes its log).
+     */
+    record ReplicaDrained(int brokerId, long brokerEpoch, String topic, int partition) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 16;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId).writeLong(brokerEpoch).writeNullableString(topic).writeInt(partition);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -296,6 +312,8 @@ sealed interface ControllerRequest {
             case 13 -> new ControlledShutdown(r.readInt("broker id"), r.readLong("broker epoch"));
             case 14 -> new UnregisterBroker(r.readInt("broker id"));
             case 15 -> new NodeDirectory(r.readInt("node id"), r.readUuid("directory id"));
+            case 16 -> new ReplicaDrained(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
+                    r.readInt("partition"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {

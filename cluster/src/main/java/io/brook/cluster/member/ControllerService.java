@@ -151,6 +151,8 @@ final class ControllerService {
             return c.alterPartitionReassignment(a.topic(), a.partition(), a.target());
         } else if (request instanceof ControllerRequest.ReplicaCaughtUp u) {
             return c.replicaCaughtUp(u.brokerId(), u.brokerEpoch(), u.topic(), u.partition());
+        } else if (request instanceof ControllerRequest.ReplicaDrained d) {
+            return c.replicaDrained(d.brokerId(), d.brokerEpoch(), d.topic(), d.partition());
         } else if (request instanceof ControllerRequest.ElectLeader l) {
             return c.electLeader(l.topic(), l.partition(), l.unclean());
         } else if (request instanceof ControllerRequest.UnregisterBroker u) {

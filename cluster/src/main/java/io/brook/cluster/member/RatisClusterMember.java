@@ -328,6 +328,16 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> replicaDrained(String topic, int partition) {
+        long epoch = brokerEpoch;
+        if (epoch < 0) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
+                    "broker " + config.nodeId() + " is not registered yet"));
+        }
+        return channel.ask(new ControllerRequest.ReplicaDrained(config.nodeId(), epoch, topic, partition), Void.class);
+    }
+
+    @Override
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
         return channel.ask(new ControllerRequest.ReplaceTopicConfigs(topic, configs), Void.class);
     }

@@ -48,6 +48,10 @@ class ReassignmentTest {
                     controller.replicaCaughtUp(r, epochs[r], name, 0).join();
                 }
             }
+            PartitionInfo moved = partition(name, 0);
+            if (!moved.removingReplicas().isEmpty()) {
+                controller.replicaDrained(moved.leader(), epochs[moved.leader()], name, 0).join();
+            }
         }
         assertThat(partition(name, 0).replicas()).isEqualTo(replicas);
     }
@@ -78,12 +82,42 @@ class ReassignmentTest {
 
         controller.replicaCaughtUp(2, epochs[2], "t", 0).join();
 
+        PartitionInfo switched = partition("t", 0);
+        assertThat(switched.replicas()).containsExactly(2, 1);
+        assertThat(switched.isr()).containsExactly(2);
+        assertThat(switched.leader()).isEqualTo(2);
+        assertThat(switched.leaderEpoch()).isEqualTo(before.leaderEpoch() + 1);
+        assertThat(switched.addingReplicas()).isEmpty();
+        assertThat(switched.removingReplicas()).containsExactly(1);
+
+        controller.replicaDrained(2, epochs[2], "t", 0).join();
+
         PartitionInfo moved = partition("t", 0);
         assertThat(moved.replicas()).containsExactly(2);
         assertThat(moved.isr()).containsExactly(2);
         assertThat(moved.leader()).isEqualTo(2);
         assertThat(moved.leaderEpoch()).isEqualTo(before.leaderEpoch() + 1);
         assertThat(moved.reassigning()).isFalse();
+    }
+
+    @Test
+    void whileTheNewLeaderDrainsTheFormerOneTheMoveCanNeitherBeCancelledNorReplacedAndOnlyTheNewLeaderEndsIt() {
+        topicOn("t", List.of(1));
+        controller.alterPartitionReassignment("t", 0, List.of(2)).join();
+        controller.replicaCaughtUp(2, epochs[2], "t", 0).join();
+
+        assertThat(errorOf(controller.alterPartitionReassignment("t", 0, null)))
+                .isEqualTo(ControllerError.NO_REASSIGNMENT_IN_PROGRESS);
+        assertThat(errorOf(controller.alterPartitionReassignment("t", 0, List.of(3))))
+                .isEqualTo(ControllerError.REASSIGNMENT_IN_PROGRESS);
+        assertThat(errorOf(controller.replicaDrained(1, epochs[1], "t", 0)))
+                .isEqualTo(ControllerError.NO_REASSIGNMENT_IN_PROGRESS);
+        assertThat(partition("t", 0).removingReplicas()).containsExactly(1);
+
+        controller.replicaDrained(2, epochs[2], "t", 0).join();
+        assertThat(partition("t", 0).reassigning()).isFalse();
+        assertThat(errorOf(controller.replicaDrained(2, epochs[2], "t", 0)))
+                .isEqualTo(ControllerError.NO_REASSIGNMENT_IN_PROGRESS);
     }
 
     @Test
@@ -97,7 +131,10 @@ class ReassignmentTest {
         assertThat(partition("t", 0).leader()).isEqualTo(1);
 
         controller.replicaCaughtUp(2, epochs[2], "t", 0).join();
-        assertThat(partition("t", 0)).isEqualTo(new PartitionInfo(List.of(2, 3), List.of(3, 2), 2, 1, 3));
+        assertThat(partition("t", 0)).isEqualTo(new PartitionInfo(List.of(2, 3, 1), List.of(3, 2), 2, 1, 3,
+                List.of(), List.of(1)));
+        controller.replicaDrained(2, epochs[2], "t", 0).join();
+        assertThat(partition("t", 0)).isEqualTo(new PartitionInfo(List.of(2, 3), List.of(3, 2), 2, 1, 4));
     }
 
     @Test
@@ -139,10 +176,13 @@ class ReassignmentTest {
         controller.alterPartitionReassignment("t", 0, List.of(2)).join();
 
         PartitionInfo p = partition("t", 0);
-        assertThat(p.replicas()).containsExactly(2);
+        assertThat(p.replicas()).containsExactly(2, 1);
+        assertThat(p.removingReplicas()).containsExactly(1);
         assertThat(p.leader()).isEqualTo(2);
         assertThat(p.leaderEpoch()).isEqualTo(epoch + 1);
-        assertThat(p.reassigning()).isFalse();
+        controller.replicaDrained(2, epochs[2], "t", 0).join();
+        assertThat(partition("t", 0).replicas()).containsExactly(2);
+        assertThat(partition("t", 0).reassigning()).isFalse();
     }
 
     @Test
@@ -178,7 +218,9 @@ class ReassignmentTest {
 
         controller.replicaCaughtUp(2, epochs[2], "t", 0).join();
         assertThat(partition("t", 0).leader()).isEqualTo(2);
-        assertThat(partition("t", 0).replicas()).containsExactly(2);
+        // the replica that led until it was fenced may hold acknowledged records: it stays until drained
+        assertThat(partition("t", 0).replicas()).containsExactly(2, 1);
+        assertThat(partition("t", 0).removingReplicas()).containsExactly(1);
     }
 
     @Test

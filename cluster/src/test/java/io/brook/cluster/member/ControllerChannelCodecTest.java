@@ -31,6 +31,7 @@ class ControllerChannelCodecTest {
             new ControllerRequest.AlterReassignment("t", 2, List.of(3, 1)),
             new ControllerRequest.AlterReassignment("t", 2, null),
             new ControllerRequest.ReplicaCaughtUp(7, 42, "t", 2),
+            new ControllerRequest.ReplicaDrained(7, 42, "t", 2),
             new ControllerRequest.ElectLeader("t", 2, true),
             new ControllerRequest.ElectLeader("t", 2, false),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5", "cleanup.policy", "compact")),

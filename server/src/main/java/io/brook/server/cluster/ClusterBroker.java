@@ -5,6 +5,8 @@ import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.member.ClusterMember;
 import io.brook.cluster.metadata.BrokerInfo;
 import io.brook.cluster.metadata.Endpoint;
+import io.brook.server.cluster.replica.FetchTarget;
+import io.brook.server.cluster.replica.ReplicaFetchers;
 import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
@@ -14,6 +16,7 @@ import io.brook.server.node.PartitionLeadership;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
+import io.brook.storage.Log;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.LogSafe;
 import java.io.IOException;
@@ -48,6 +51,13 @@ import org.slf4j.LoggerFactory;
  * waiting to read their own write, and tells the {@link #onChange} listeners. Changes coalesce: a
  * burst of entries costs one pass.
  *
+ * <p>Moved partitions (docs/cluster.md, section 6a): after each change this class keeps the
+ * {@link ReplicaFetchers} to the image (a copy of each partition this node is being added to,
+ * from its leader; a drain of each partition it leads whose former leader is still being
+ * removed; fetchers no longer wanted stop before the logs are mirrored, so before a copy is
+ * deleted), and fences the log of each partition whose new leader drains this node. A partition
+ * this node leads is served only once drained.
+ *
  * <p>Until this broker is registered and unfenced, the image it has may still be replaying the
  * metadata log after a restart: it then leads nothing and deletes nothing (a half-replayed image
  * lacks topics that exist), it only creates what the image already has.
@@ -69,6 +79,7 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     private volatile ImageView view = ImageView.EMPTY;
     private volatile io.brook.server.node.TxnPeers txnPeers;
     private volatile QuorumDescription quorum;
+    private volatile ReplicaFetchers fetchers;
     /** Registered and unfenced once: the image has caught up with the log. */
     private volatile boolean caughtUp;
     private volatile boolean closed;
@@ -131,6 +142,11 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         return d == null ? CompletableFuture.completedFuture(MetadataQuorum.UNKNOWN) : d.describeFromLeader();
     }
 
+    /** The fetchers that copy and drain moved partitions for this node (set once, before {@link #start}). */
+    void replicateWith(ReplicaFetchers f) {
+        this.fetchers = f;
+    }
+
     /** The member applied an entry: mirror it, on this class's thread. */
     void changed() {
         if (!closed && pending.compareAndSet(false, true)) {
@@ -147,8 +163,17 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         boolean complete = caughtUp;
         long index = member.lastAppliedIndex();
         ImageView next = member.read(image -> ImageView.of(image, index, nodeId));
+        ReplicaFetchers replicas = fetchers;
+        Set<FetchTarget> targets = complete ? fetchTargets(next) : Set.of();
+        if (replicas != null) {
+            replicas.retain(targets);
+        }
         mirror(next, complete);
+        fenceDrained(next);
         view = next;
+        if (replicas != null) {
+            replicas.start(targets);
+        }
         List<CompletableFuture<Void>> done = new ArrayList<>();
         synchronized (waiting) {
             if (complete) {
@@ -187,6 +212,45 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
                 } catch (RuntimeException e) {
                     LOG.error("Cannot delete topic {}", LogSafe.escape(local.name()), e);
                 }
+            }
+        }
+    }
+
+    /**
+     * What this node fetches for moved partitions: a copy of each partition it is being added
+     * to, from its leader, and a drain of each partition it leads whose former leader is still
+     * being removed (from the first of them: with one replica per partition there is one).
+     */
+    private Set<FetchTarget> fetchTargets(ImageView v) {
+        Set<FetchTarget> out = new java.util.HashSet<>();
+        for (Reassignment m : v.reassignments) {
+            PartitionState p = v.partition(m.topic(), m.partition());
+            if (p == null) {
+                continue;
+            }
+            if (m.adding().contains(nodeId) && p.leader() >= 0 && p.leader() != nodeId) {
+                out.add(new FetchTarget(m.topic(), m.partition(), p.leader(), p.leaderEpoch(), false));
+            } else if (v.draining(m.topic(), p)) {
+                out.add(new FetchTarget(m.topic(), m.partition(), m.removing().get(0), p.leaderEpoch(), true));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Fences the log of each partition this node led until a move, at the new leader's epoch: no
+     * append lands after the end the new leader drains (and a flush is asked for, so that end
+     * becomes durable); the log stays until the image drops this node from the replicas.
+     */
+    private void fenceDrained(ImageView v) {
+        for (Reassignment m : v.reassignments) {
+            PartitionState p = v.partition(m.topic(), m.partition());
+            Log log = p != null && v.drainedHere(m.topic(), p) ? topics.log(m.topic(), m.partition()) : null;
+            if (log != null && log.fencedEpoch() < p.leaderEpoch()) {
+                long end = log.fence(p.leaderEpoch());
+                log.whenDurable(end);
+                LOG.info("Node {}: fenced {}-{} at leader epoch {}, end offset {}, for its new leader {}", nodeId,
+                        LogSafe.escape(m.topic()), m.partition(), p.leaderEpoch(), end, p.leader());
             }
         }
     }
@@ -291,13 +355,35 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         if (epoch != Errors.NONE) {
             return epoch;
         }
-        return caughtUp && p.leader() == nodeId ? Errors.NONE : Errors.NOT_LEADER_OR_FOLLOWER;
+        ImageView v = view;
+        return caughtUp && p.leader() == nodeId && !v.draining(topic, p) ? Errors.NONE : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    @Override
+    public Errors checkReplica(String topic, int partition, int replicaId, int currentLeaderEpoch) {
+        ImageView v = view;
+        PartitionState p = v.partition(topic, partition);
+        boolean leads = p != null && caughtUp && p.leader() == nodeId && !v.draining(topic, p);
+        boolean drainedBy = p != null && p.leader() == replicaId && v.drainedHere(topic, p);
+        if (p == null || replicaId == nodeId || !p.replicas().contains(replicaId) || !(leads || drainedBy)) {
+            // Kafka's answer to a replica it does not know (or a node that serves no replica of this partition)
+            return currentLeaderEpoch >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        return PartitionLeadership.checkEpoch(p.leaderEpoch(), currentLeaderEpoch);
+    }
+
+    @Override
+    public boolean drainedByNewLeader(String topic, int partition) {
+        ImageView v = view;
+        PartitionState p = v.partition(topic, partition);
+        return p != null && v.drainedHere(topic, p);
     }
 
     @Override
     public int leaderEpoch(String topic, int partition) {
-        PartitionState p = view.partition(topic, partition);
-        return p != null && p.leader() == nodeId ? p.leaderEpoch() : -1;
+        ImageView v = view;
+        PartitionState p = v.partition(topic, partition);
+        return p != null && p.leader() == nodeId && !v.draining(topic, p) ? p.leaderEpoch() : -1;
     }
 
     // ---- ClusterView
@@ -440,6 +526,10 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     void close(boolean controlled) {
         closed = true;
         thread.shutdownNow();
+        ReplicaFetchers replicas = fetchers;
+        if (replicas != null) {
+            replicas.close();
+        }
         try {
             if (controlled) {
                 member.close();

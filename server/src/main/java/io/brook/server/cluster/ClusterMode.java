@@ -10,6 +10,8 @@ import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.cluster.interbroker.InterBrokerSettings;
+import io.brook.server.cluster.replica.ReplicaFetchers;
+import io.brook.server.cluster.replica.ReplicaReports;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.brook.server.node.BrokerMeta;
@@ -95,6 +97,17 @@ public final class ClusterMode implements AutoCloseable {
                 id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS);
         broker.describeQuorumWith(new QuorumDescription(member,
                 config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
+        broker.replicateWith(new ReplicaFetchers(q.nodeId(), interBroker, topics::log, new ReplicaReports() {
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> caughtUp(String topic, int partition) {
+                return member.replicaCaughtUp(topic, partition);
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> drained(String topic, int partition) {
+                return member.replicaDrained(topic, partition);
+            }
+        }));
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();

@@ -36,6 +36,8 @@ final class ImageView {
     final int nodeId;
     /** The partitions being moved, by topic name and partition. */
     final List<Reassignment> reassignments;
+    /** The same moves, by topic name, then partition. */
+    private final Map<String, Map<Integer, Reassignment>> moves;
 
     private ImageView(long appliedIndex, Map<Integer, BrokerInfo> brokers, Map<String, TopicState> topicsByName,
             Map<UUID, TopicState> topicsById, int nodeId, List<Reassignment> reassignments) {
@@ -45,6 +47,11 @@ final class ImageView {
         this.topicsById = topicsById;
         this.nodeId = nodeId;
         this.reassignments = reassignments;
+        Map<String, Map<Integer, Reassignment>> byTopic = new TreeMap<>();
+        for (Reassignment r : reassignments) {
+            byTopic.computeIfAbsent(r.topic(), k -> new TreeMap<>()).put(r.partition(), r);
+        }
+        this.moves = byTopic;
     }
 
     /** Copies {@code image} (read under the state machine's lock) as of {@code appliedIndex}. */
@@ -107,13 +114,38 @@ final class ImageView {
         return out;
     }
 
-    /** The partitions of {@code topic} this node leads. */
+    /** The move under way of a partition, or null. */
+    Reassignment moving(String topic, int partition) {
+        Map<Integer, Reassignment> m = topic == null ? null : moves.get(topic);
+        return m == null ? null : m.get(partition);
+    }
+
+    /**
+     * Whether the move of a partition has completed but its new leader still reads the log of the
+     * former one (docs/cluster.md, section 6a): no replica is being added, some are being removed.
+     */
+    static boolean completing(Reassignment m) {
+        return m != null && m.adding().isEmpty() && !m.removing().isEmpty();
+    }
+
+    /** Whether this node leads {@code p} but still drains its former leader: it does not serve it yet. */
+    boolean draining(String topic, PartitionState p) {
+        return p.leader() == nodeId && completing(moving(topic, p.partition()));
+    }
+
+    /** Whether this node led {@code p} until a move, and its new leader reads this node's log to its end. */
+    boolean drainedHere(String topic, PartitionState p) {
+        Reassignment m = moving(topic, p.partition());
+        return p.leader() != nodeId && completing(m) && m.removing().contains(nodeId);
+    }
+
+    /** The partitions of {@code topic} this node leads and serves (not those it still drains). */
     Set<Integer> led(String topic) {
         TopicState t = topic == null ? null : topicsByName.get(topic);
         Set<Integer> out = new TreeSet<>();
         if (t != null) {
             for (PartitionState p : t.partitions()) {
-                if (p.leader() == nodeId) {
+                if (p.leader() == nodeId && !draining(t.name(), p)) {
                     out.add(p.partition());
                 }
             }

@@ -42,6 +42,31 @@ public interface PartitionLeadership {
      */
     Errors check(String topic, int partition, int currentLeaderEpoch);
 
+    /**
+     * Whether this node serves a fetch from replica {@code replicaId} (a follower's fetch, the
+     * node id of the broker that sends it) of a partition of an existing topic, by Kafka's rules:
+     * NONE when this node leads, serves clients and {@code replicaId} is another replica of the
+     * partition, with the epoch rule of {@link #check}; UNKNOWN_LEADER_EPOCH (a named epoch) or
+     * NOT_LEADER_OR_FOLLOWER (none) for a node that is not a replica, as Kafka answers a replica
+     * it does not know. In cluster mode also NONE for the new leader of a partition moved away
+     * from this node, at its epoch, which reads this node's fenced log to its end
+     * ({@link #drainedByNewLeader}). A single node has no followers: never NONE.
+     */
+    default Errors checkReplica(String topic, int partition, int replicaId, int currentLeaderEpoch) {
+        return currentLeaderEpoch >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
+    }
+
+    /**
+     * Whether this node led the partition until a move made another node its leader, which now
+     * reads this node's log to its end: the log is fenced (it takes no more appends) and is kept
+     * until the new leader has read it. A fetch from that leader is answered with the records
+     * up to the high watermark, and with the high watermark itself only once it is the log's
+     * end (every record durable): until then the answer names none (-1).
+     */
+    default boolean drainedByNewLeader(String topic, int partition) {
+        return false;
+    }
+
     /** The leader epoch of a partition this node leads, -1 otherwise. */
     int leaderEpoch(String topic, int partition);
 

@@ -20,12 +20,16 @@ import java.util.List;
 /**
  * Fetch (key 1) for consumers. From v13 topics are named by id ({@link FetchTopicIds}).
  *
- * <p>A single node has no followers: a fetch naming a replica id of 0 or more (a follower's,
- * the replica state from v15) reads nothing, and each partition is answered as Kafka answers a
+ * <p>A fetch naming a replica id of 0 or more (a follower's, the replica state from v15) is
+ * served as {@link io.brook.server.node.PartitionLeadership#checkReplica} says: in cluster mode,
+ * a leader serves the other replicas of its partitions (a node copying a moved partition,
+ * docs/cluster.md section 6a) and a former leader serves the new one its fenced log; a single
+ * node has no followers. Any other partition is answered as Kafka answers a
  * replica it does not know: UNKNOWN_LEADER_EPOCH when the partition names a current leader epoch,
  * else NOT_LEADER_OR_FOLLOWER with the current leader of KIP-951's hints (v16+, added by
  * {@link io.brook.server.node.LeaderHints} to every answer with those errors; as in Kafka, an
- * answer to a follower lists no node endpoints). The follower
+ * answer to a follower lists no node endpoints). A follower reads up to the high watermark, as
+ * a consumer does: a copy never holds what the leader could still lose. The follower
  * fields of v15+ (the replica's broker epoch, KIP-903), v17 (its directory id, KIP-853) and v18
  * (its high watermark, KIP-1166) are read and ignored.
  *
@@ -209,6 +213,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         private final boolean createSession;
         private final int maxBytes;
         private final int minBytes;
+        private final int replicaId;
         private final boolean fromFollower;
         private List<TopicPartition> watched;
 
@@ -223,7 +228,8 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             this.createSession = createSession;
             this.maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
             this.minBytes = Math.min(request.minBytes(), maxBytes);
-            this.fromFollower = replicaId(request, ctx.apiVersion()) >= 0;
+            this.replicaId = replicaId(request, ctx.apiVersion());
+            this.fromFollower = replicaId >= 0;
         }
 
         void start() {
@@ -281,7 +287,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
         private FetchPass pass(Iterable<SessionPartition> partitions, boolean incremental) {
             return FetchPass.run(broker.topics(), broker.leadership(), partitions, maxBytes, request.isolationLevel() == 1, byId,
-                    incremental, fromFollower);
+                    incremental, replicaId);
         }
 
         /** The pass's answer, with KIP-951 leader hints on partitions that need them. */

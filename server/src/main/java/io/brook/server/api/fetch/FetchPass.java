@@ -42,11 +42,13 @@ final class FetchPass {
     /**
      * Reads {@code partitions}: {@code maxBytes} bounds the records over all of them (the first
      * partition with records returns at least one whole batch, KIP-74); with
-     * {@code incremental}, partitions with nothing new are left out of the answer; a fetch
-     * {@code fromFollower} reads nothing (see {@link FetchHandler}).
+     * {@code incremental}, partitions with nothing new are left out of the answer; a fetch from
+     * a follower ({@code replicaId} 0 or more) reads what {@link PartitionLeadership#checkReplica}
+     * allows (see {@link FetchHandler}).
      */
     static FetchPass run(Topics topics, PartitionLeadership leadership, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
-            boolean byId, boolean incremental, boolean fromFollower) {
+            boolean byId, boolean incremental, int replicaId) {
+        boolean fromFollower = replicaId >= 0;
         FetchPass out = new FetchPass();
         long budget = maxBytes;
         for (SessionPartition sp : partitions) {
@@ -57,7 +59,9 @@ final class FetchPass {
                     : topics.log(sp.topic, sp.partition);
             Errors idError = byId ? FetchTopicIds.check(sp.topic, topic, sp.topicId) : Errors.NONE;
             Errors lead = topic == null || sp.partition < 0 || sp.partition >= topic.partitions() ? Errors.NONE
+                    : fromFollower ? leadership.checkReplica(sp.topic, sp.partition, replicaId, sp.currentLeaderEpoch)
                     : leadership.check(sp.topic, sp.partition, sp.currentLeaderEpoch);
+            boolean notFinal = false;
             if (idError != Errors.NONE) {
                 error = idError;
             } else if (lead != Errors.NONE) {
@@ -65,10 +69,12 @@ final class FetchPass {
                 error = lead;
             } else if (log == null) {
                 error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
-            } else if (fromFollower) {
-                // this node has no followers: Kafka answers a replica it does not know so, asking it to
-                // retry (UNKNOWN_LEADER_EPOCH when the request names our epoch, else NOT_LEADER_OR_FOLLOWER)
-                error = sp.currentLeaderEpoch >= 0 ? Errors.UNKNOWN_LEADER_EPOCH : Errors.NOT_LEADER_OR_FOLLOWER;
+            } else if (fromFollower && leadership.drainedByNewLeader(sp.topic, sp.partition)
+                    && log.highWatermark() < log.logEndOffset()) {
+                // a fenced former leader whose last records are not all durable yet: nothing until
+                // they are, so that the high watermark it names is its log's final end
+                error = Errors.NONE;
+                notFinal = true;
             } else {
                 int limit = (int) Math.min(Math.min(sp.partitionMaxBytes, budget), Integer.MAX_VALUE);
                 r = log.read(sp.fetchOffset, Math.max(0, limit), out.bytes == 0, readCommitted);
@@ -77,13 +83,13 @@ final class FetchPass {
             int size = 0;
             if (error != Errors.NONE) {
                 out.errors = true;
-            } else if (r.records() != null && r.sizeInBytes() > 0) {
+            } else if (r != null && r.records() != null && r.sizeInBytes() > 0) {
                 size = r.sizeInBytes();
                 out.bytes += size;
                 budget -= size;
             }
             long highWatermark = r == null ? -1 : r.highWatermark();
-            long logStartOffset = r == null ? -1 : r.logStartOffset();
+            long logStartOffset = r == null ? notFinal ? log.logStartOffset() : -1 : r.logStartOffset();
             if (incremental && !sp.mustAnswer(size, error, highWatermark, logStartOffset)) {
                 continue;
             }
