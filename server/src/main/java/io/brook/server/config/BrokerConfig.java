@@ -360,6 +360,21 @@ public final class BrokerConfig {
         return !string(PROCESS_ROLES).isBlank();
     }
 
+    /**
+     * Whether raw settings describe a controller-only node of a cluster ({@code
+     * process.roles=controller}): no broker, a voter of the metadata quorum only (docs/cluster.md,
+     * section 6c). Such settings are not a broker's: they have no listener for clients.
+     */
+    public static boolean controllerOnly(Map<String, String> raw) {
+        Set<String> roles = new TreeSet<>();
+        for (String r : raw.getOrDefault(PROCESS_ROLES, "").split(",", -1)) {
+            if (!r.isBlank()) {
+                roles.add(r.trim().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return roles.equals(Set.of("controller"));
+    }
+
     private static boolean clusterModuleAvailable() {
         try {
             Class.forName("io.brook.cluster.member.ClusterMember", false, BrokerConfig.class.getClassLoader());
