@@ -9,7 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * nodes yet, so the move stays under way and the old leader keeps serving), {@code --cancel}
  * returns the partition to its original node. Skipped against an external cluster.
  *
- * <p>The tool's clean-up after a cancel or a completed move deletes the replication throttles
- * ({@code leader.replication.throttled.rate} and the like), broker and topic configs Brook does
- * not know yet, which it refuses: the test passes {@code --preserve-throttles}, which skips it.
+ * <p>{@code --throttle} sets the replication throttles ({@code leader.replication.throttled.rate}
+ * and {@code follower.replication.throttled.rate} on the brokers of the move, {@code
+ * *.replication.throttled.replicas} on its topic), and the tool's clean-up after a cancel or a
+ * completed move deletes them, as with Kafka.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterReassignCompatTest {
@@ -75,9 +79,20 @@ class ClusterReassignCompatTest {
         Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"" + topic + "\",\"partition\":0,"
                 + "\"replicas\":[" + target + "]}]}", StandardCharsets.UTF_8);
 
-        CliToolsCompatTest.Run execute = reassign("--execute", "--reassignment-json-file", plan.toString());
+        CliToolsCompatTest.Run execute = reassign("--execute", "--throttle", "10000000", "--reassignment-json-file",
+                plan.toString());
         assertThat(execute.exit()).as(execute.output()).isZero();
-        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0");
+        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0")
+                .contains("The inter-broker throttle limit was set to 10000000 B/s");
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            ConfigResource t = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config configs = admin.describeConfigs(List.of(t)).all().get(30, TimeUnit.SECONDS).get(t);
+            assertThat(configs.get("leader.replication.throttled.replicas").value()).isEqualTo("0:" + old);
+            assertThat(configs.get("follower.replication.throttled.replicas").value()).isEqualTo("0:" + target);
+            ConfigResource b = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(target));
+            assertThat(admin.describeConfigs(List.of(b)).all().get(30, TimeUnit.SECONDS).get(b)
+                    .get("follower.replication.throttled.rate").value()).isEqualTo("10000000");
+        }
 
         CliToolsCompatTest.Run list = reassign("--list");
         assertThat(list.exit()).as(list.output()).isZero();
@@ -88,18 +103,44 @@ class ClusterReassignCompatTest {
         List<String> written = Groups.produce(cluster.bootstrapServers(), topic, 1, 5);
         assertThat(Groups.readValues(cluster.bootstrapServers(), topic, 1, false)).containsExactlyElementsOf(written);
 
-        // --preserve-throttles: without it the tool then deletes the replication throttles
-        // (leader.replication.throttled.rate, ...), broker configs Brook does not know yet
-        CliToolsCompatTest.Run cancel = reassign("--cancel", "--preserve-throttles", "--reassignment-json-file",
-                plan.toString());
+        // the cancel deletes the throttles
+        CliToolsCompatTest.Run cancel = reassign("--cancel", "--reassignment-json-file", plan.toString());
         assertThat(cancel.exit()).as(cancel.output()).isZero();
         assertThat(cancel.output()).contains("Successfully cancelled partition reassignment for: " + topic + "-0");
         CliToolsCompatTest.Run none = reassign("--list");
         assertThat(none.output()).contains("No partition reassignments found.");
-        CliToolsCompatTest.Run after = reassign("--verify", "--preserve-throttles", "--reassignment-json-file",
-                plan.toString());
+        CliToolsCompatTest.Run after = reassign("--verify", "--reassignment-json-file", plan.toString());
         assertThat(after.exit()).as(after.output()).isZero();
         assertThat(after.output()).contains("There is no active reassignment of partition " + topic + "-0, but replica"
                 + " set is " + old + " rather than " + target + ".");
+    }
+
+    @Test
+    void aThrottledMoveThatAddsNoReplicaCompletesAndVerifyRemovesTheThrottles() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(60));
+        String topic = Groups.unique("stays");
+        int leader;
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            leader = Groups.awaitTopic(admin, topic, 1).partitions().get(0).leader().id();
+        }
+        Path plan = dir.resolve("same.json");
+        Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"" + topic + "\",\"partition\":0,"
+                + "\"replicas\":[" + leader + "]}]}", StandardCharsets.UTF_8);
+
+        CliToolsCompatTest.Run execute = reassign("--execute", "--throttle", "5000000", "--reassignment-json-file",
+                plan.toString());
+        assertThat(execute.exit()).as(execute.output()).isZero();
+        CliToolsCompatTest.Run verify = reassign("--verify", "--reassignment-json-file", plan.toString());
+        assertThat(verify.exit()).as(verify.output()).isZero();
+        assertThat(verify.output()).contains("Reassignment of partition " + topic + "-0 is completed.")
+                .contains("Clearing broker-level throttles on brokers");
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            ConfigResource b = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(leader));
+            Config configs = admin.describeConfigs(List.of(b)).all().get(30, TimeUnit.SECONDS).get(b);
+            assertThat(configs.get("leader.replication.throttled.rate").value()).isEqualTo(Long.toString(Long.MAX_VALUE));
+            assertThat(configs.get("leader.replication.throttled.rate").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        }
     }
 }

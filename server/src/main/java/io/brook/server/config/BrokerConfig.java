@@ -119,6 +119,10 @@ public final class BrokerConfig {
     public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
     public static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
     public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    /** Kafka's replication throttles (bytes/s), set at run time only in practice: {@link DynamicBrokerConfig}. */
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
     public static final String NUM_RECOVERY_THREADS = "num.recovery.threads.per.data.dir";
     public static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
     public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
