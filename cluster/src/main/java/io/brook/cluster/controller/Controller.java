@@ -286,10 +286,25 @@ public final class Controller {
      * nothing and decided against the controller's image rather than the asking node's.
      */
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> overrides) {
+        return replaceTopicConfigs(topic, null, overrides);
+    }
+
+    /**
+     * As {@link #replaceTopicConfigs(String, Map)}, only if the topic's overrides are still {@code
+     * expected} (compare-and-set; null: whatever they are), else refused with
+     * INVALID_UPDATE_VERSION: a change computed on a node from an image that missed another change
+     * of the same topic must not undo it (an IncrementalAlterConfigs from two nodes at once).
+     */
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> overrides) {
         return decide(() -> {
             Map<String, String> changes = log.read(image -> {
                 requireTopic(image, topic);
                 Map<String, String> current = image.configs(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, topic));
+                if (expected != null && !expected.equals(current)) {
+                    throw new ControllerException(ControllerError.INVALID_UPDATE_VERSION, "the configs of topic "
+                            + topic + " changed since the change was computed: compute it again");
+                }
                 Map<String, String> diff = new TreeMap<>();
                 overrides.forEach((k, v) -> {
                     if (!v.equals(current.get(k))) {

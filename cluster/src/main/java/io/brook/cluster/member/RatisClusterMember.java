@@ -315,6 +315,12 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> configs) {
+        return channel.ask(new ControllerRequest.ReplaceTopicConfigs(topic, configs, expected), Void.class);
+    }
+
+    @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
         long epoch = brokerEpoch;
         if (epoch < 0) {

@@ -392,6 +392,12 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> configs) {
+        return decided(member.replaceTopicConfigs(topic, expected, configs));
+    }
+
+    @Override
     public List<Reassignment> reassignments() {
         return view.reassignments;
     }
