@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLogException;
 import io.brook.coordinator.runtime.CoordinatorRecord;
@@ -179,6 +180,9 @@ final class Transactions {
             long pid;
             try {
                 pid = producerIds.getAsLong();
+            } catch (ProducerIdsPending p) {
+                return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
+                        InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             } catch (RuntimeException x) {
                 LOG.warn("no producer id for transactional id {}", id, x);
                 return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
@@ -222,6 +226,9 @@ final class Transactions {
                     long pid;
                     try {
                         pid = producerIds.getAsLong();
+                    } catch (ProducerIdsPending p) {
+                        return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
+                                InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
                     } catch (RuntimeException x) {
                         LOG.warn("no producer id for transactional id {}", id, x);
                         return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
@@ -382,6 +389,9 @@ final class Transactions {
                 if (clientVersion >= TxnSnapshot.TV2 && cur.producerEpoch() >= Short.MAX_VALUE - 1) {
                     try {
                         nextPid = producerIds.getAsLong();
+                    } catch (ProducerIdsPending p) {
+                        return whenIdsArrive(p, () -> endTxnNow(id, pid, epoch, commit, clientVersion),
+                                EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
                     } catch (RuntimeException x) {
                         LOG.warn("no producer id for transactional id {}", id, x);
                         return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
@@ -630,6 +640,36 @@ final class Transactions {
             return Errors.NOT_COORDINATOR;
         }
         return Errors.COORDINATOR_NOT_AVAILABLE;
+    }
+
+    /**
+     * A request that found no producer id at hand, run again on the loop once the next block is
+     * there (no thread waits for it meanwhile); {@code unavailable} if no block came.
+     */
+    private <T> CompletableFuture<T> whenIdsArrive(ProducerIdsPending pending, Supplier<CompletableFuture<T>> again,
+                                                   T unavailable) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        pending.ready().whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("no producer id: {}", e.toString());
+                out.complete(unavailable);
+                return;
+            }
+            loop.execute(() -> {
+                try {
+                    again.get().whenComplete((r, x) -> {
+                        if (x != null) {
+                            out.completeExceptionally(x);
+                        } else {
+                            out.complete(r);
+                        }
+                    });
+                } catch (RuntimeException x) {
+                    out.completeExceptionally(x);
+                }
+            });
+        });
+        return out;
     }
 
     private static <T> CompletableFuture<T> done(T value) {
