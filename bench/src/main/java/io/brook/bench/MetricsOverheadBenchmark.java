@@ -1,12 +1,8 @@
 package io.brook.bench;
 
+import io.brook.bench.cost.RawConnection;
 import io.brook.server.Brook;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -23,12 +19,8 @@ import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -88,6 +80,7 @@ public class MetricsOverheadBenchmark {
     private static final int PREFILL_BATCHES = 200;
     private static final short PRODUCE_VERSION = 11; // topics by name (v13 names them by id)
     private static final short FETCH_VERSION = 12;
+    private static final String CLIENT_ID = "bench";
 
     /** Whether the broker records its metrics on the hot path. */
     @Param({"true", "false"})
@@ -95,7 +88,7 @@ public class MetricsOverheadBenchmark {
 
     private Path dir;
     private Brook brook;
-    private InetSocketAddress address;
+    private String bootstrap;
 
     @Setup(Level.Trial)
     public void start() throws Exception {
@@ -103,7 +96,7 @@ public class MetricsOverheadBenchmark {
         brook = Brook.builder().port(0).dataDir(dir.resolve("data")).metricsRecording(recording)
                 .config("log.retention.check.interval.ms", "5000")
                 .start();
-        String bootstrap = brook.bootstrapServers();
+        bootstrap = brook.bootstrapServers();
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
@@ -111,14 +104,14 @@ public class MetricsOverheadBenchmark {
                     "retention.bytes", Long.toString(256L << 20), "segment.bytes", Long.toString(64L << 20)))))
                     .all().get(30, TimeUnit.SECONDS);
         }
-        String[] hostPort = bootstrap.split(",")[0].split(":");
-        address = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
         try (Connection c = new Connection()) {
-            c.open(address);
+            c.open(bootstrap);
             for (int i = 0; i < PREFILL_BATCHES; i++) {
-                c.check(ApiKeys.PRODUCE, PRODUCE_VERSION, c.roundTrip(c.produce));
+                c.roundTrip(c.produce);
+                c.check(ApiKeys.PRODUCE, PRODUCE_VERSION);
             }
-            c.check(ApiKeys.FETCH, FETCH_VERSION, c.roundTrip(c.fetch));
+            c.roundTrip(c.fetch);
+            c.check(ApiKeys.FETCH, FETCH_VERSION);
         }
     }
 
@@ -137,52 +130,34 @@ public class MetricsOverheadBenchmark {
     /** One thread's connection and its request frames. */
     @State(Scope.Thread)
     public static class Connection implements AutoCloseable {
-        private Socket socket;
-        private DataOutputStream out;
-        private DataInputStream in;
-        private byte[] answer = new byte[FETCH_BYTES * 2];
-        final byte[] produce = frame(ApiKeys.PRODUCE, PRODUCE_VERSION, produceRequest());
-        final byte[] fetch = frame(ApiKeys.FETCH, FETCH_VERSION, fetchRequest());
+        private RawConnection raw;
+        final byte[] produce = RawConnection.frame(CLIENT_ID, ApiKeys.PRODUCE, PRODUCE_VERSION, produceRequest());
+        final byte[] fetch = RawConnection.frame(CLIENT_ID, ApiKeys.FETCH, FETCH_VERSION, fetchRequest());
 
         @Setup(Level.Trial)
         public void connect(MetricsOverheadBenchmark b) throws IOException {
-            open(b.address);
+            open(b.bootstrap);
         }
 
-        void open(InetSocketAddress address) throws IOException {
-            socket = new Socket();
-            socket.setTcpNoDelay(true);
-            socket.connect(address, 10_000);
-            out = new DataOutputStream(socket.getOutputStream());
-            in = new DataInputStream(socket.getInputStream());
+        void open(String bootstrap) throws IOException {
+            raw = new RawConnection(bootstrap);
         }
 
         /** Sends one request frame and reads its answer; returns the answer's length. */
         int roundTrip(byte[] frame) throws IOException {
-            out.write(frame);
-            out.flush();
-            int size = in.readInt();
-            if (size > answer.length) {
-                answer = new byte[size];
-            }
-            in.readFully(answer, 0, size);
-            return size;
+            return raw.roundTrip(frame);
         }
 
-        /** Fails unless the last answer, of {@code size} bytes, has no error. */
-        void check(ApiKeys key, short version, int size) {
-            AbstractResponse r = AbstractResponse.parseResponse(ByteBuffer.wrap(answer, 0, size),
-                    new RequestHeader(key, version, "bench", 1));
-            if (!r.errorCounts().keySet().equals(java.util.Set.of(Errors.NONE))) {
-                throw new IllegalStateException(key + " failed: " + r.errorCounts());
-            }
+        /** Fails unless the last answer has no error. */
+        void check(ApiKeys key, short version) {
+            raw.check(key, version);
         }
 
         @Override
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            if (socket != null) {
-                socket.close();
+            if (raw != null) {
+                raw.close();
             }
         }
 
@@ -204,14 +179,6 @@ public class MetricsOverheadBenchmark {
                     .setTopics(List.of(new FetchRequestData.FetchTopic().setTopic(TOPIC).setPartitions(List.of(
                             new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
                                     .setPartitionMaxBytes(FETCH_BYTES)))));
-        }
-
-        private static byte[] frame(ApiKeys key, short version, ApiMessage body) {
-            RequestHeader header = new RequestHeader(key, version, "bench", 1);
-            ByteBuffer b = RequestUtils.serialize(header.data(), header.headerVersion(), body, version);
-            byte[] frame = new byte[4 + b.remaining()];
-            ByteBuffer.wrap(frame).putInt(b.remaining()).put(b);
-            return frame;
         }
     }
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bench (benchmarks and runner) uses the server through its public API only: {@code io.brook.server} ({@code Brook} and its
- * builder). The server's sub-packages are its insides, free to change.
+ * builder; {@code HotPathMetrics}, the benchmark seam over its metrics). The server's sub-packages are its insides, free to change.
  */
 class ServerPublicApiTest {
 

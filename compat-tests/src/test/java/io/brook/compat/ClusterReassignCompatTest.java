@@ -13,11 +13,10 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,24 +36,17 @@ class ClusterReassignCompatTest {
 
     private static final String REASSIGN = org.apache.kafka.tools.reassign.ReassignPartitionsCommand.class.getName();
 
+    @RegisterExtension
+    static final ProcessClusterExtension NODES = new ProcessClusterExtension("reassign");
+
     private static ProcessCluster cluster;
 
     @TempDir
     Path dir;
 
     @BeforeAll
-    static void start() {
-        String external = System.getProperty("bootstrap.servers");
-        Assumptions.assumeTrue(external == null || external.isBlank(),
-                "starts Brook nodes of its own: nothing to run against an external cluster");
-        cluster = ProcessCluster.start("reassign", 3, ThreeNodeClusterCompatTest.OVERRIDES);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void cluster() {
+        cluster = NODES.cluster();
     }
 
     private static CliToolsCompatTest.Run reassign(String... args) throws Exception {

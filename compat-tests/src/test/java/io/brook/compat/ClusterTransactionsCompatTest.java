@@ -17,14 +17,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * Transactions across three Brook processes of the three-node example ({@link ProcessCluster},
@@ -40,32 +36,14 @@ class ClusterTransactionsCompatTest {
 
     private static final int PARTITIONS = 6;
 
+    @RegisterExtension
+    static final ProcessClusterExtension NODES = new ProcessClusterExtension("cluster-txn");
+
     private static ProcessCluster cluster;
 
-    @RegisterExtension
-    final TestWatcher logsOnFailure = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            if (cluster != null) {
-                System.err.println(context.getDisplayName() + " failed; the nodes' logs end with:\n"
-                        + cluster.logTails(80));
-            }
-        }
-    };
-
     @BeforeAll
-    static void start() {
-        String external = System.getProperty("bootstrap.servers");
-        Assumptions.assumeTrue(external == null || external.isBlank(),
-                "starts Brook nodes of its own: nothing to run against an external cluster");
-        cluster = ProcessCluster.start("cluster-txn", 3, ThreeNodeClusterCompatTest.OVERRIDES);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void cluster() {
+        cluster = NODES.cluster();
     }
 
     @Test

@@ -24,14 +24,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * Cluster mode with three nodes, each a process of its own started from the three-node example
@@ -45,41 +41,14 @@ import org.junit.jupiter.api.extension.TestWatcher;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ThreeNodeClusterCompatTest {
 
-    /**
-     * Fencing after 3 s instead of Kafka's 9 (heartbeats every 500 ms instead of 2 s), so that a
-     * stopped node's partitions lose their leader quickly.
-     */
-    static final Map<String, String> OVERRIDES = Map.of(
-            "broker.session.timeout.ms", "3000",
-            "broker.heartbeat.interval.ms", "500",
-            "group.initial.rebalance.delay.ms", "0");
+    @RegisterExtension
+    static final ProcessClusterExtension NODES = new ProcessClusterExtension("three-nodes");
 
     private static ProcessCluster cluster;
 
-    @RegisterExtension
-    final TestWatcher logsOnFailure = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            if (cluster != null) {
-                System.err.println(context.getDisplayName() + " failed; the nodes' logs end with:\n"
-                        + cluster.logTails(80));
-            }
-        }
-    };
-
     @BeforeAll
-    static void start() {
-        String external = System.getProperty("bootstrap.servers");
-        Assumptions.assumeTrue(external == null || external.isBlank(),
-                "starts Brook nodes of its own: nothing to run against an external cluster");
-        cluster = ProcessCluster.start("three-nodes", 3, OVERRIDES);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void cluster() {
+        cluster = NODES.cluster();
     }
 
     @Test

@@ -22,8 +22,8 @@ import org.apache.kafka.common.TopicPartition;
  * the producers' acknowledgements once the last restart is ready: every acknowledged record is
  * present exactly once, at the acknowledged offset, in order within its partition; and after every
  * restart each group's committed offsets are at least what had been committed before the kill.
- * Measured: time from process start to ready after each kill, and after a kill with a large data
- * directory written at acks=1 just before it (see {@link LargeDataRestart}).
+ * Measured: time from process start to ready after each kill (the time to ready with a large data
+ * directory is the scenario {@link LargeDataRestart}).
  */
 final class CrashLoop implements Scenario {
     static final String TOPIC = "crash";
@@ -36,18 +36,18 @@ final class CrashLoop implements Scenario {
      * [{@code minDelayMs}, {@code maxDelayMs}] after ready once a new record was acknowledged.
      */
     record Params(int kills, int startupKillEvery, int minDelayMs, int maxDelayMs, int producers, int window,
-            int membersPerGroup, long largeDataBytes, int largeDataKills, Duration readBackTimeout) {
+            int membersPerGroup, Duration readBackTimeout) {
 
         static Params full() {
-            return new Params(200, 10, 200, 3000, 2, 1000, 2, 5L << 30, 3, Duration.ofMinutes(10));
+            return new Params(200, 10, 200, 3000, 2, 1000, 2, Duration.ofMinutes(10));
         }
 
         static Params quick() {
-            return new Params(20, 10, 200, 2000, 2, 1000, 2, 200L << 20, 2, Duration.ofMinutes(3));
+            return new Params(20, 10, 200, 2000, 2, 1000, 2, Duration.ofMinutes(3));
         }
 
         static Params test() {
-            return new Params(5, 4, 100, 600, 2, 500, 1, 8L << 20, 1, Duration.ofSeconds(30));
+            return new Params(5, 4, 100, 600, 2, 500, 1, Duration.ofSeconds(30));
         }
     }
 
@@ -67,8 +67,7 @@ final class CrashLoop implements Scenario {
         return params.kills + " kills (every " + params.startupKillEvery + "th during start-up, the others "
                 + params.minDelayMs + "–" + params.maxDelayMs + " ms after ready), " + params.producers
                 + " idempotent acks=all producers, " + GROUPS.size() + " groups × " + params.membersPerGroup
-                + " members, " + PARTITIONS + " partitions; large data directory "
-                + (params.largeDataBytes >> 20) + " MiB × " + params.largeDataKills + " kills";
+                + " members, " + PARTITIONS + " partitions";
     }
 
     @Override
@@ -199,9 +198,6 @@ final class CrashLoop implements Scenario {
             DurableFiles.deleteRecursively(data);
         } else {
             result.note("data directory kept for inspection: " + data);
-        }
-        if (params.largeDataBytes > 0) {
-            new LargeDataRestart(params.largeDataBytes, params.largeDataKills).run(env, result);
         }
     }
 

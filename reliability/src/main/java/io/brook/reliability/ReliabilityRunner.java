@@ -61,7 +61,7 @@ public final class ReliabilityRunner {
             }
         }
         if (scenarios.isEmpty()) {
-            usage("no scenario matches --only " + only + " (crash-loop, disk-full, wire-fuzz, overload)");
+            usage("no scenario matches --only " + only + " (crash-loop, large-data-restart, disk-full, wire-fuzz, overload)");
         }
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
@@ -90,6 +90,7 @@ public final class ReliabilityRunner {
         Overload.Params overload = quick ? Overload.Params.quick() : Overload.Params.full();
         return List.of(
                 new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full()),
+                quick ? LargeDataRestart.quick() : LargeDataRestart.full(),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.Params.quick() : WireFuzz.Params.full()),
                 new Overload(loadQuota > 0 ? overload.withLoadRequestPercentage(loadQuota) : overload));

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,6 +88,15 @@ class ControllerOnlyClusterTest {
         return out;
     }
 
+    private static boolean directoriesKnown(Admin admin) {
+        try {
+            return admin.describeMetadataQuorum().quorumInfo().get().voters().stream()
+                    .noneMatch(v -> v.replicaDirectoryId().equals(Uuid.ZERO_UUID));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
     @Test
     void dedicatedControllersDecideWhileOnlyTheBrokersLeadPartitionsAndServeClients() throws Exception {
         cluster = InJvmCluster.startControllers(dirs, "brook-controller-only-test", 3);
@@ -122,6 +132,8 @@ class ControllerOnlyClusterTest {
 
             QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get();
             assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactlyInAnyOrder(1, 2, 3);
+            // the controllers report their directory ids too, though they never register
+            Await.until("the controllers' directory ids known", WAIT, () -> directoriesKnown(admin));
             assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactlyInAnyOrder(4, 5);
             assertThat(quorum.leaderId()).isIn(1, 2, 3);
         }

@@ -38,7 +38,9 @@ import java.util.stream.Stream;
  * {@code recovery-point-offset-checkpoint}), and once all logs are open the checkpoint is
  * written (recovery forced what it scanned), so that a crash soon after does not scan it all
  * again; the marker is removed once all logs are open, so a crash from then on is seen as
- * unclean. Close flushes everything, writes the checkpoint and then the marker.
+ * unclean. Close flushes everything, writes the checkpoint and then the marker. While running,
+ * the checkpoint is written every interval and also as soon as 256 MiB became durable since the
+ * last one ({@link EarlyCheckpoint}), which bounds the next unclean start's scan.
  *
  * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
  * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
@@ -76,6 +78,7 @@ public final class LogManager implements AutoCloseable {
         private long retentionCheckIntervalMs = 300_000L;
         private long flushCheckIntervalMs = 1_000L;
         private long checkpointIntervalMs = 60_000L;
+        private long earlyCheckpointBytes = EarlyCheckpoint.DEFAULT_THRESHOLD_BYTES;
         private int flushThreads = Flusher.DEFAULT_THREADS;
         private int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
         private long cleanerBackoffMs = 15_000L;
@@ -139,6 +142,9 @@ public final class LogManager implements AutoCloseable {
         /** {@code log.flush.offset.checkpoint.interval.ms}, default 60 s. */
         public Options checkpointIntervalMs(long ms) { this.checkpointIntervalMs = ms; return this; }
 
+        /** Checkpoint earlier once this many bytes became durable since the last one (256 MiB; {@link EarlyCheckpoint}). */
+        public Options earlyCheckpointBytes(long bytes) { this.earlyCheckpointBytes = Math.max(1, bytes); return this; }
+
         /** {@code log.cleaner.backoff.ms}, default 15 s. */
         public Options cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
 
@@ -195,11 +201,13 @@ public final class LogManager implements AutoCloseable {
     private FileChannel lockChannel;
     private FileLock dirLock;
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final EarlyCheckpoint earlyCheckpoint;
     private final Object createLock = new Object();
     private volatile boolean closed;
 
     private LogManager(Options options) {
         this.options = options;
+        this.earlyCheckpoint = new EarlyCheckpoint(options.earlyCheckpointBytes);
         this.dir = options.dataDir;
         this.clock = options.clock;
         this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
@@ -328,13 +336,8 @@ public final class LogManager implements AutoCloseable {
         }
         scheduler.schedulePeriodic(() -> runRetention(), options.retentionCheckIntervalMs);
         scheduler.schedulePeriodic(this::flushByTime, options.flushCheckIntervalMs);
-        scheduler.schedulePeriodic(() -> {
-            try {
-                checkpointRecoveryPoints();
-            } catch (IOException e) {
-                LOG.warn("could not write the recovery-point checkpoint", e);
-            }
-        }, options.checkpointIntervalMs);
+        scheduler.schedulePeriodic(() -> scheduledCheckpoint(false), options.checkpointIntervalMs);
+        scheduler.schedulePeriodic(() -> scheduledCheckpoint(true), options.flushCheckIntervalMs);
         if (options.cleanerEnable) {
             cleanerScheduler.schedulePeriodic(() -> runCleaner(), options.cleanerBackoffMs);
         }
@@ -531,17 +534,38 @@ public final class LogManager implements AutoCloseable {
      * the offsets are read inside, so the last writer writes the latest (a truncation's lowered
      * offset is never overwritten by an older, higher one).
      */
-    public synchronized void checkpointRecoveryPoints() throws IOException {
+    public void checkpointRecoveryPoints() throws IOException {
+        checkpoint(false);
+    }
+
+    /** {@link #checkpointRecoveryPoints}, with {@code indexes}: also the index files of active segments that moved. */
+    private synchronized void checkpoint(boolean indexes) throws IOException {
         // one pass over the logs: one created or deleted meanwhile is in both parts or in neither
         StringBuilder lines = new StringBuilder();
-        int count = 0;
+        Map<Log, LogPoint> points = new HashMap<>();
         for (Map.Entry<TopicPartition, Log> e : logs.entrySet()) {
+            LogPoint durable = e.getValue().durability.durable();
+            if (indexes && earlyCheckpoint.moved(e.getValue(), durable)) {
+                EarlyCheckpoint.writeActiveIndexes(e.getValue());
+            }
             lines.append(e.getKey().topic()).append(' ').append(e.getKey().partition()).append(' ')
-                    .append(e.getValue().durableOffset()).append('\n');
-            count++;
+                    .append(durable.offset()).append('\n');
+            points.put(e.getValue(), durable);
         }
-        StringBuilder sb = new StringBuilder("0\n").append(count).append('\n').append(lines);
+        StringBuilder sb = new StringBuilder("0\n").append(points.size()).append('\n').append(lines);
         DurableFiles.writeAtomically(dir.resolve(RECOVERY_POINT_FILE), sb.toString().getBytes(StandardCharsets.UTF_8));
+        earlyCheckpoint.checkpointed(points);
+    }
+
+    /** A scheduled checkpoint, with index files; {@code early}: only if {@link EarlyCheckpoint#due}. */
+    void scheduledCheckpoint(boolean early) {
+        try {
+            if (!early || earlyCheckpoint.due(logs.values())) {
+                checkpoint(true);
+            }
+        } catch (IOException e) {
+            LOG.warn("could not write the recovery-point checkpoint", e);
+        }
     }
 
     private Map<String, Long> readRecoveryPoints() {

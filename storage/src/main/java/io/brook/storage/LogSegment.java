@@ -204,6 +204,20 @@ final class LogSegment {
     void append(ByteBuffer[] srcs, int bytes, long batchBase, long batchLast, long batchMaxTs) throws IOException {
         int position = size;
         tail.append(srcs, bytes, position);
+        noteBatch(batchBase, position, bytes, batchMaxTs);
+        nextOffset = batchLast + 1;
+        indexesDirty = true;
+        dataDirty = true;
+        recent.add(batchBase - baseOffset, position);
+        size = position + bytes;
+    }
+
+    /**
+     * Takes a batch of {@code bytes} at {@code position} (by an append, or found by recovery) into
+     * the segment's timestamps and, once {@code index.interval.bytes} passed since the last entry,
+     * into the offset and time indexes.
+     */
+    private void noteBatch(long batchBase, int position, int bytes, long batchMaxTs) {
         if (position == 0) {
             rollingTimestamp = batchMaxTs;
         }
@@ -217,11 +231,6 @@ final class LogSegment {
         }
         bytesSinceLastIndexEntry += bytes;
         lastBatchBase = batchBase;
-        nextOffset = batchLast + 1;
-        indexesDirty = true;
-        dataDirty = true;
-        recent.add(batchBase - baseOffset, position);
-        size = position + bytes;
     }
 
     /**
@@ -399,21 +408,8 @@ final class LogSegment {
                 break;
             }
             int batchSize = BatchHeader.sizeInBytes(b, p);
-            long ts = BatchHeader.maxTimestamp(b, p);
-            if (validBytes == 0) {
-                rollingTimestamp = ts;
-            }
-            if (ts > maxTimestamp) {
-                maxTimestamp = ts;
-            }
-            if (bytesSinceLastIndexEntry > indexIntervalBytes) {
-                offsetIndex.append(base, validBytes);
-                timeIndex.maybeAppend(maxTimestamp, base);
-                bytesSinceLastIndexEntry = 0;
-            }
-            bytesSinceLastIndexEntry += batchSize;
+            noteBatch(base, validBytes, batchSize, BatchHeader.maxTimestamp(b, p));
             expected = BatchHeader.lastOffset(b, p) + 1;
-            lastBatchBase = base;
             if (replay != null) {
                 replay.accept(b, p, base, expected - 1);
             }

@@ -44,14 +44,7 @@ public final class MetadataScaling {
         List<SyntheticCluster> big = brokerCounts.stream().map(b -> new SyntheticCluster(b, 100_000)).toList();
         ImageCosts image = new ImageCosts(out);
         if (applyOnly) {
-            image.applyHeader();
-            for (SyntheticCluster c : big) {
-                image.applyCosts(c);
-            }
-            image.controllerHeader();
-            for (SyntheticCluster c : big) {
-                image.controllerCosts(c);
-            }
+            applyAndControllerCosts(image, big);
             out.writeTo(file);
             System.out.println("figures written to " + file.toAbsolutePath());
             return;
@@ -71,14 +64,7 @@ public final class MetadataScaling {
         for (SyntheticCluster c : big) {
             image.snapshotAndReplay(c);
         }
-        image.applyHeader();
-        for (SyntheticCluster c : big) {
-            image.applyCosts(c);
-        }
-        image.controllerHeader();
-        for (SyntheticCluster c : big) {
-            image.controllerCosts(c);
-        }
+        applyAndControllerCosts(image, big);
         image.metadataResponseHeader();
         for (SyntheticCluster c : big) {
             image.metadataResponse(c);
@@ -95,5 +81,17 @@ public final class MetadataScaling {
         QuorumCosts.deleteTree(work);
         out.writeTo(file);
         System.out.println("figures written to " + file.toAbsolutePath());
+    }
+
+    /** The sections on applying metadata records to the image and on the controller, for each big cluster. */
+    private static void applyAndControllerCosts(ImageCosts image, List<SyntheticCluster> big) throws Exception {
+        image.applyHeader();
+        for (SyntheticCluster c : big) {
+            image.applyCosts(c);
+        }
+        image.controllerHeader();
+        for (SyntheticCluster c : big) {
+            image.controllerCosts(c);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.brook.bench.cost;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.compress.Compression;
@@ -10,8 +9,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.requests.RequestUtils;
 
 /**
  * One request, prepared once as a frame and sent again and again: a Produce of {@code partitions}
@@ -36,7 +33,7 @@ final class CostWorkload {
         this.name = name;
         this.key = key;
         this.version = version;
-        this.frame = frame(key, version, body);
+        this.frame = RawConnection.frame("metrics-cost", key, version, body);
         this.records = records;
     }
 
@@ -87,13 +84,5 @@ final class CostWorkload {
             records[i] = new SimpleRecord(new byte[RECORD_BYTES]);
         }
         return MemoryRecords.withRecords(Compression.NONE, records);
-    }
-
-    private static byte[] frame(ApiKeys key, short version, ApiMessage body) {
-        RequestHeader header = new RequestHeader(key, version, "metrics-cost", 1);
-        ByteBuffer b = RequestUtils.serialize(header.data(), header.headerVersion(), body, version);
-        byte[] frame = new byte[4 + b.remaining()];
-        ByteBuffer.wrap(frame).putInt(b.remaining()).put(b);
-        return frame;
     }
 }

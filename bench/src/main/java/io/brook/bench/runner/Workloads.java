@@ -127,20 +127,11 @@ final class Workloads implements AutoCloseable {
     }
 
     private KafkaProducer<byte[], byte[]> producer(String acks, int batchSize, int lingerMs) {
-        Properties p = producerProps(bootstrap, acks, batchSize, lingerMs);
-        p.putAll(producerOverrides);
-        return new KafkaProducer<>(p);
+        return new KafkaProducer<>(producerSettings(acks, batchSize, lingerMs));
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.putAll(consumerOverrides);
-        return new KafkaConsumer<>(p);
+        return new KafkaConsumer<>(consumerSettings());
     }
 
     void createTopic(String topic, int partitions) throws Exception {

@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
@@ -15,6 +16,7 @@ import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
 import io.brook.cluster.metadata.MetadataRecord.Topic;
 import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
 import io.brook.cluster.metadata.PartitionInfo;
 import io.brook.cluster.metadata.TopicInfo;
 import io.brook.cluster.raft.AppendResult;
@@ -207,6 +209,47 @@ public final class Controller {
                 return CompletableFuture.completedFuture(null);
             }
             return append(List.of(new FenceBroker(brokerId, brokerEpoch))).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Forgets a broker's registration (Kafka's UnregisterBroker, {@code kafka-cluster.sh
+     * unregister}): a live broker is fenced first, in the same batch, so that it leads nothing
+     * when it is forgotten, as Kafka's controller does; its partitions keep it as an offline
+     * replica. A broker that still runs registers again (with a new epoch) at its next heartbeat.
+     * Fails with BROKER_ID_NOT_REGISTERED for an id the image does not have.
+     */
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return decide(() -> {
+            BrokerInfo b = log.read(image -> image.brokers().get(brokerId));
+            if (b == null) {
+                throw new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED, "Broker ID " + brokerId
+                        + " is not currently registered");
+            }
+            List<MetadataRecord> records = new ArrayList<>();
+            if (!b.fenced()) {
+                records.add(new FenceBroker(brokerId, b.epoch()));
+            }
+            records.add(new UnregisterBroker(brokerId, b.epoch()));
+            shuttingDown.remove(brokerId);
+            return append(records).thenApply(r -> null);
+        });
+    }
+
+    /**
+     * Records node {@code nodeId}'s data directory id (KIP-853), as the node reports it once
+     * registered; nothing is written when the image has it already.
+     */
+    public CompletableFuture<Void> recordDirectory(int nodeId, UUID directoryId) {
+        return decide(() -> {
+            if (directoryId.equals(new UUID(0, 0))) {
+                throw new ControllerException(ControllerError.INVALID_REQUEST, "node " + nodeId
+                        + " reported no directory id");
+            }
+            if (directoryId.equals(log.read(image -> image.directories().get(nodeId)))) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return append(List.of(new NodeDirectory(nodeId, directoryId))).thenApply(r -> null);
         });
     }
 

@@ -3,16 +3,19 @@ package io.brook.cluster.member;
 import io.brook.cluster.metadata.Endpoint;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * What a broker registers with the controller and how it keeps its session: its advertised
  * listeners, its rack ({@code broker.rack}, null for none), {@code broker.heartbeat.interval.ms}
  * and {@code broker.session.timeout.ms} (Kafka's defaults 2000 and 9000). The session time-out is
  * the controller's setting in Kafka; here each voter's controller takes it from its own node's
- * registration, so every node of a cluster should use the same value.
+ * registration, so every node of a cluster should use the same value. The node's data directory
+ * id (KIP-853's {@code directory.id}, null when it has none) is reported to the controller once
+ * the broker is registered.
  */
 public record BrokerRegistration(List<Endpoint> listeners, String rack, long heartbeatIntervalMs,
-                                 long sessionTimeoutMs) {
+                                 long sessionTimeoutMs, UUID directoryId) {
 
     /** Kafka's default of broker.heartbeat.interval.ms. */
     public static final long DEFAULT_HEARTBEAT_INTERVAL_MS = 2000;
@@ -28,6 +31,11 @@ public record BrokerRegistration(List<Endpoint> listeners, String rack, long hea
             throw new IllegalArgumentException("broker.session.timeout.ms (" + sessionTimeoutMs
                     + ") must be longer than broker.heartbeat.interval.ms (" + heartbeatIntervalMs + ")");
         }
+    }
+
+    /** A registration without a directory id. */
+    public BrokerRegistration(List<Endpoint> listeners, String rack, long heartbeatIntervalMs, long sessionTimeoutMs) {
+        this(listeners, rack, heartbeatIntervalMs, sessionTimeoutMs, null);
     }
 
     public static final String BROKER_RACK = "broker.rack";

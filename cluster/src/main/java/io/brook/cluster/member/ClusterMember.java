@@ -156,6 +156,15 @@ public interface ClusterMember extends Closeable {
     }
 
     /**
+     * Forgets broker {@code brokerId}'s registration through the controller (Kafka's
+     * UnregisterBroker), fencing it first if it is live; fails with BROKER_ID_NOT_REGISTERED for
+     * an id that is not registered.
+     */
+    default CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("unregisterBroker"));
+    }
+
+    /**
      * The quorum as the leader sees it (every voter's log end and last contact), asked of the
      * leader through the controller channel, as a Kafka broker forwards DescribeQuorum to the
      * active controller. Fails with NOT_CONTROLLER while no leader answers.

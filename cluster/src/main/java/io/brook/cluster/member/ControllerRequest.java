@@ -245,6 +245,32 @@ sealed interface ControllerRequest {
         }
     }
 
+    /** 14: forget a broker's registration (Kafka's UnregisterBroker), fencing it first if it is live. */
+    record UnregisterBroker(int brokerId) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 14;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(brokerId);
+        }
+    }
+
+    /** 15: a node reports its data directory id (KIP-853), which the controller records. */
+    record NodeDirectory(int nodeId, UUID directoryId) implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 15;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeInt(nodeId).writeUuid(directoryId);
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -284,6 +310,8 @@ sealed interface ControllerRequest {
             case 11 -> readReplaceTopicConfigs(r);
             case 12 -> new DescribeQuorum();
             case 13 -> new ControlledShutdown(r.readInt("broker id"), r.readLong("broker epoch"));
+            case 14 -> new UnregisterBroker(r.readInt("broker id"));
+            case 15 -> new NodeDirectory(r.readInt("node id"), r.readUuid("directory id"));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {

@@ -153,6 +153,10 @@ final class ControllerService {
             return c.replicaCaughtUp(u.brokerId(), u.brokerEpoch(), u.topic(), u.partition());
         } else if (request instanceof ControllerRequest.ElectLeader l) {
             return c.electLeader(l.topic(), l.partition(), l.unclean());
+        } else if (request instanceof ControllerRequest.UnregisterBroker u) {
+            return c.unregisterBroker(u.brokerId());
+        } else if (request instanceof ControllerRequest.NodeDirectory d) {
+            return c.recordDirectory(d.nodeId(), d.directoryId());
         }
         throw new IllegalStateException("no decision for " + request);
     }

@@ -115,6 +115,9 @@ public final class RatisClusterMember implements ClusterMember {
         }
         if (member.broker) {
             scheduler.execute(() -> member.register(FIRST_REGISTER_BACKOFF_MS));
+        } else if (self.directoryId() != null) {
+            // a controller-only node never registers, but it has a directory id for the voter changes
+            scheduler.execute(() -> member.reportDirectory(FIRST_REGISTER_BACKOFF_MS));
         }
         return member;
     }
@@ -179,10 +182,28 @@ public final class RatisClusterMember implements ClusterMember {
                         brokerEpoch = epoch;
                         LOG.info("Broker {} registered with epoch {}", config.nodeId(), epoch);
                         schedule(this::heartbeat, 0);
+                        if (self.directoryId() != null) {
+                            schedule(() -> reportDirectory(FIRST_REGISTER_BACKOFF_MS), 0);
+                        }
                     } else {
                         LOG.warn("Broker {} could not register, trying again in {} ms: {}", config.nodeId(), backoffMs,
                                 cause(e).getMessage());
                         schedule(() -> register(Math.min(backoffMs * 2, self.heartbeatIntervalMs())), backoffMs);
+                    }
+                });
+    }
+
+    /** Tells the controller this node's directory id, again after a back-off until it is recorded. */
+    private void reportDirectory(long backoffMs) {
+        if (closed) {
+            return;
+        }
+        channel.ask(new ControllerRequest.NodeDirectory(config.nodeId(), self.directoryId()), Void.class)
+                .whenComplete((v, e) -> {
+                    if (e != null) {
+                        LOG.debug("Node {} could not report its directory id yet: {}", config.nodeId(),
+                                cause(e).toString());
+                        schedule(() -> reportDirectory(Math.min(backoffMs * 2, self.heartbeatIntervalMs())), backoffMs);
                     }
                 });
     }
@@ -393,6 +414,11 @@ public final class RatisClusterMember implements ClusterMember {
                 throw new ControllerException(ControllerError.NOT_CONTROLLER, e.getMessage());
             }
         }, callbacks);
+    }
+
+    @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return channel.ask(new ControllerRequest.UnregisterBroker(brokerId), Void.class);
     }
 
     @Override

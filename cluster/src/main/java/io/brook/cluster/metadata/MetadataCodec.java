@@ -3,6 +3,7 @@ package io.brook.cluster.metadata;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
@@ -39,6 +40,7 @@ import java.util.TreeMap;
  * PartitionReassignment topic id uuid, partition i32, replicas, isr, leader i32, adding, removing
  * Configs          resource type u8, resource name string, count i32, count x (key string, value string?)
  *                  (type 12, added after the first release: keys unique, in order)
+ * NodeDirectory    node id i32, directory id uuid (type 13, added after the first release)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -136,6 +138,8 @@ public final class MetadataCodec {
         } else if (record instanceof Configs r) {
             w.writeByte(r.resourceType()).writeNullableString(r.resourceName()).writeInt(r.changes().size());
             r.changes().forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+        } else if (record instanceof NodeDirectory r) {
+            w.writeInt(r.nodeId()).writeUuid(r.directoryId());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -164,6 +168,7 @@ public final class MetadataCodec {
                     r.readInt("partition"), r.readIntList("replicas"), r.readIntList("isr"), r.readInt("leader"),
                     r.readIntList("adding replicas"), r.readIntList("removing replicas"));
             case MetadataRecord.CONFIGS -> readConfigs(r);
+            case MetadataRecord.NODE_DIRECTORY -> new NodeDirectory(r.readInt("node id"), r.readUuid("directory id"));
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }

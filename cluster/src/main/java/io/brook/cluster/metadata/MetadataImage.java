@@ -3,6 +3,7 @@ package io.brook.cluster.metadata;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
@@ -45,6 +46,8 @@ public final class MetadataImage {
     private final TreeMap<UUID, TopicInfo> topics = new TreeMap<>();
     private final TreeMap<String, UUID> topicIdsByName = new TreeMap<>();
     private final TreeMap<ConfigResource, TreeMap<String, String>> configs = new TreeMap<>();
+    /** Each node's data directory id (KIP-853), as the node reported it. */
+    private final TreeMap<Integer, UUID> directories = new TreeMap<>();
     /** Which partitions each broker is a replica of: fencing and unfencing visit only those. */
     private final ReplicaIndex replicaIndex = new ReplicaIndex();
     /** Partitions fencing and unfencing looked at, ever: what tests check the index by. */
@@ -123,6 +126,11 @@ public final class MetadataImage {
             nextProducerId = r.nextProducerId();
             lastProducerIdsBroker = r.brokerId();
             lastProducerIdsEpoch = r.brokerEpoch();
+        } else if (record instanceof NodeDirectory r) {
+            if (r.directoryId().equals(new UUID(0, 0))) {
+                throw new RejectedRecordException("node " + r.nodeId() + " reported no directory id");
+            }
+            directories.put(r.nodeId(), r.directoryId());
         } else {
             throw new RejectedRecordException("unknown record " + record);
         }
@@ -357,6 +365,11 @@ public final class MetadataImage {
         return partitionsVisited;
     }
 
+    /** Each node's data directory id, by node id, read-only (nodes that never reported one are absent). */
+    public NavigableMap<Integer, UUID> directories() {
+        return Collections.unmodifiableNavigableMap(directories);
+    }
+
     /** The first producer id no broker has been given. */
     public long nextProducerId() {
         return nextProducerId;
@@ -364,7 +377,7 @@ public final class MetadataImage {
 
     /**
      * The records that rebuild this image when applied in order to an empty one: brokers (fenced
-     * on registration, then unfenced where they are), topics with their partitions, configs, and
+     * on registration, then unfenced where they are), the nodes' directory ids, topics with their partitions, configs, and
      * the producer-id high-water mark. Deterministic: two images with the same state give equal
      * lists, which is how snapshots are written and how tests compare images.
      */
@@ -376,6 +389,7 @@ public final class MetadataImage {
                 out.add(new UnfenceBroker(b.id(), b.epoch()));
             }
         }
+        directories.forEach((node, directory) -> out.add(new NodeDirectory(node, directory)));
         for (TopicInfo t : topics.values()) {
             out.add(new Topic(t.name(), t.id()));
             for (Map.Entry<Integer, PartitionInfo> e : t.partitions().entrySet()) {
@@ -412,7 +426,7 @@ public final class MetadataImage {
     public boolean equals(Object o) {
         return o instanceof MetadataImage m && brokers.equals(m.brokers) && topics.equals(m.topics)
                 && topicIdsByName.equals(m.topicIdsByName) && configs.equals(m.configs)
-                && nextProducerId == m.nextProducerId && lastProducerIdsBroker == m.lastProducerIdsBroker
+                && directories.equals(m.directories) && nextProducerId == m.nextProducerId && lastProducerIdsBroker == m.lastProducerIdsBroker
                 && lastProducerIdsEpoch == m.lastProducerIdsEpoch;
     }
 

@@ -30,6 +30,7 @@ public sealed interface MetadataRecord {
     byte PRODUCER_IDS = 10;
     byte PARTITION_REASSIGNMENT = 11;
     byte CONFIGS = 12;
+    byte NODE_DIRECTORY = 13;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -198,6 +199,23 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return PARTITION_REASSIGNMENT;
+        }
+    }
+
+    /**
+     * A node's data directory id (KIP-853's {@code directory.id} in its meta.properties), which
+     * DescribeQuorum reports and AddRaftVoter and RemoveRaftVoter check; a node reports it once
+     * registered, and it stays when the broker is unregistered (it names the directory, not the
+     * registration).
+     */
+    record NodeDirectory(int nodeId, UUID directoryId) implements MetadataRecord {
+        public NodeDirectory {
+            Objects.requireNonNull(directoryId, "directoryId");
+        }
+
+        @Override
+        public byte type() {
+            return NODE_DIRECTORY;
         }
     }
 }

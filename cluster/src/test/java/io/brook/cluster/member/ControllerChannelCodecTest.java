@@ -37,7 +37,9 @@ class ControllerChannelCodecTest {
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of()),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5"), Map.of("retention.ms", "6")),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of(), Map.of()),
-            new ControllerRequest.DescribeQuorum());
+            new ControllerRequest.DescribeQuorum(),
+            new ControllerRequest.UnregisterBroker(7),
+            new ControllerRequest.NodeDirectory(7, new UUID(5, 6)));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),

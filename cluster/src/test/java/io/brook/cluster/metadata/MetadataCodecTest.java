@@ -38,14 +38,15 @@ class MetadataCodecTest {
             new Config(MetadataRecord.RESOURCE_BROKER, "1", "log.retention.ms", null),
             new RemoveTopic(TOPIC_ID),
             new ProducerIds(1, 3L, 2000L),
-            new PartitionReassignment(TOPIC_ID, 0, List.of(4, 1), List.of(1), 1, List.of(4), List.of(1)));
+            new PartitionReassignment(TOPIC_ID, 0, List.of(4, 1), List.of(1), 1, List.of(4), List.of(1)),
+            new MetadataRecord.NodeDirectory(4, new UUID(0x4d, 0x1d)));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(11);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(12);
     }
 
     @Test

@@ -134,6 +134,7 @@ class MetadataImageTest {
                 new Config(MetadataRecord.RESOURCE_TOPIC, "missing", "k", "v"),
                 new Config((byte) 7, "x", "k", "v"),
                 new ProducerIds(1, 1, 0),
+                new MetadataRecord.NodeDirectory(1, new UUID(0, 0)),
                 register(-1, 1, null));
         for (MetadataRecord r : bad) {
             assertThatThrownBy(() -> image.apply(r)).as("%s", r).isInstanceOf(RejectedRecordException.class);
@@ -199,7 +200,7 @@ class MetadataImageTest {
             long epoch = 1 + random.nextInt(3);
             UUID topic = new UUID(0, 1 + random.nextInt(6));
             int partition = random.nextInt(4);
-            switch (random.nextInt(11)) {
+            switch (random.nextInt(12)) {
                 case 0 -> out.add(register(broker, epoch, random.nextBoolean() ? "r" + broker % 2 : null));
                 case 1 -> out.add(random.nextInt(4) == 0 ? new UnregisterBroker(broker, epoch) : new FenceBroker(broker, epoch));
                 case 2 -> out.add(new UnfenceBroker(broker, epoch));
@@ -221,6 +222,7 @@ class MetadataImageTest {
                     out.add(new PartitionReassignment(topic, partition, replicas, isr, isr.get(0), adding,
                             random.nextInt(3) == 0 ? List.of(99) : removing));
                 }
+                case 11 -> out.add(new MetadataRecord.NodeDirectory(broker, new UUID(random.nextInt(2), random.nextInt(3))));
                 case 7 -> out.add(new RemoveTopic(topic));
                 case 8 -> out.add(new Config(random.nextBoolean() ? MetadataRecord.RESOURCE_TOPIC : MetadataRecord.RESOURCE_BROKER,
                         "topic-" + random.nextInt(6), "k" + random.nextInt(3), random.nextBoolean() ? "v" + i : null));

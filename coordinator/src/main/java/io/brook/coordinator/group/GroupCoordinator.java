@@ -446,7 +446,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 return;
             }
             try {
-                txnOffsets.completeIn(partitions, this::loadError, producerId, producerEpoch, commit).whenComplete((v, e) -> {
+                txnOffsets.completeIn(partitions, loader::loadError, producerId, producerEpoch, commit).whenComplete((v, e) -> {
                     if (e != null) {
                         result.completeExceptionally(e);
                     } else {
@@ -597,15 +597,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * loaded, NOT_COORDINATOR too when this node does not own the partition. Coordinator thread.
      */
     private Errors loadError(String groupId) {
-        return loadError(config.partitionFor(groupId));
-    }
-
-    private Errors loadError(int partition) {
-        return switch (loader.state(partition)) {
-            case ACTIVE -> Errors.NONE;
-            case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
-        };
+        return loader.loadError(config.partitionFor(groupId));
     }
 
     /** {@link #loadError} for the APIs that Kafka answers INVALID_GROUP_ID first for a null or empty id. */

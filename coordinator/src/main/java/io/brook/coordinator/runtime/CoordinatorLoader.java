@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import io.brook.storage.ProgressLog;
+import io.brook.wire.protocol.Errors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -234,6 +235,19 @@ public final class CoordinatorLoader implements AutoCloseable {
     /** Owner thread: where {@code partition}'s load stands. */
     public State state(int partition) {
         return states[partition];
+    }
+
+    /**
+     * Owner thread: Kafka's answer to a request that touches {@code partition}: NONE when it is
+     * active, COORDINATOR_LOAD_IN_PROGRESS while it loads, NOT_COORDINATOR when this node does not
+     * own it or its load failed.
+     */
+    public Errors loadError(int partition) {
+        return switch (states[partition]) {
+            case ACTIVE -> Errors.NONE;
+            case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
+        };
     }
 
     /**

@@ -395,11 +395,7 @@ public final class TransactionCoordinator implements AutoCloseable {
      */
     private Errors loadError(String transactionalId) {
         if (transactionalId == null || transactionalId.isEmpty()) return Errors.NONE;
-        return switch (loader.state(config.partitionFor(transactionalId))) {
-            case ACTIVE -> Errors.NONE;
-            case LOADING -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            case FAILED, NOT_OWNED -> Errors.NOT_COORDINATOR;
-        };
+        return loader.loadError(config.partitionFor(transactionalId));
     }
 
     private <R> CompletableFuture<R> submit(Supplier<CompletableFuture<R>> task, Function<Errors, R> errorResponse) {

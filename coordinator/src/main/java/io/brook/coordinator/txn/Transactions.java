@@ -171,6 +171,21 @@ final class Transactions {
 
     // ------------------------------------------------------------------ InitProducerId
 
+    /**
+     * A new producer id for transactional id {@code id}; -1 (logged) when none can be had; throws
+     * {@link ProducerIdsPending} when the ids are under way (the caller runs its request again then).
+     */
+    private long newProducerId(String id) {
+        try {
+            return producerIds.getAsLong();
+        } catch (ProducerIdsPending p) {
+            throw p;
+        } catch (RuntimeException x) {
+            LOG.warn("no producer id for transactional id {}", id, x);
+            return -1L;
+        }
+    }
+
     CompletableFuture<InitPidResult> initProducerId(String id, int timeoutMs, long expectedPid, short expectedEpoch) {
         if (id.isEmpty()) return done(InitPidResult.failed(Errors.INVALID_REQUEST));
         if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) return done(InitPidResult.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
@@ -179,14 +194,12 @@ final class Transactions {
         if (e == null) {
             long pid;
             try {
-                pid = producerIds.getAsLong();
+                pid = newProducerId(id);
             } catch (ProducerIdsPending p) {
                 return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
                         InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
-            } catch (RuntimeException x) {
-                LOG.warn("no producer id for transactional id {}", id, x);
-                return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             }
+            if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             e = new Entry(id, new TxnSnapshot(pid, (short) -1, (short) -1, timeoutMs, TxnState.EMPTY,
                     TxnSnapshot.NONE, -1L, now));
             entries.put(id, e);
@@ -225,14 +238,12 @@ final class Transactions {
                 if (cur.producerEpoch() >= Short.MAX_VALUE - 1) {
                     long pid;
                     try {
-                        pid = producerIds.getAsLong();
+                        pid = newProducerId(id);
                     } catch (ProducerIdsPending p) {
                         return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
                                 InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
-                    } catch (RuntimeException x) {
-                        LOG.warn("no producer id for transactional id {}", id, x);
-                        return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
                     }
+                    if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
                     target = new TxnSnapshot(pid, (short) 0, (short) -1, timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
                 } else {
                     target = new TxnSnapshot(cur.producerId(), (short) (cur.producerEpoch() + 1), cur.producerEpoch(),
@@ -388,14 +399,12 @@ final class Transactions {
                 long nextPid = -1L;
                 if (clientVersion >= TxnSnapshot.TV2 && cur.producerEpoch() >= Short.MAX_VALUE - 1) {
                     try {
-                        nextPid = producerIds.getAsLong();
+                        nextPid = newProducerId(id);
                     } catch (ProducerIdsPending p) {
                         return whenIdsArrive(p, () -> endTxnNow(id, pid, epoch, commit, clientVersion),
                                 EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
-                    } catch (RuntimeException x) {
-                        LOG.warn("no producer id for transactional id {}", id, x);
-                        return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
                     }
+                    if (nextPid < 0) return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
                 }
                 TxnSnapshot target = cur.prepared(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT,
                         clientVersion, nextPid, loop.now());

@@ -15,24 +15,16 @@ public interface TxnMarkers {
     /**
      * Writes the markers of one transaction.
      *
-     * @param producerId    the transaction's producer id
-     * @param producerEpoch the epoch the markers carry
-     * @param commit        COMMIT or ABORT
-     * @param partitions    topic → partitions of the transaction
+     * @param producerId     the transaction's producer id
+     * @param producerEpoch  the epoch the markers carry
+     * @param commit         COMMIT or ABORT
+     * @param transactionsV2 the transaction ran transactions V2: the markers' epoch was bumped past
+     *                       the epoch of the transaction's data, which the partitions may check
+     *                       (Kafka's WriteTxnMarkers v2 {@code transaction_version})
+     * @param partitions     topic → partitions of the transaction
      * @return completes, on any thread, once every marker is durable (a partition that no longer
      *         exists counts as done); fails when one could not be written, and is then retried
      */
-    CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
+    CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
                                   Map<String, SortedSet<Integer>> partitions);
-
-    /**
-     * Writes the markers of one transaction that ran transactions V2 ({@code transactionsV2}):
-     * their epoch was bumped past the epoch of the transaction's data, which the partitions may
-     * check (Kafka's WriteTxnMarkers v2 {@code transaction_version}). By default as
-     * {@link #write(long, short, boolean, Map)}.
-     */
-    default CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
-                                          Map<String, SortedSet<Integer>> partitions) {
-        return write(producerId, producerEpoch, commit, partitions);
-    }
 }

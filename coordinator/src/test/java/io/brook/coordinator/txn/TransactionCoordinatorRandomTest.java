@@ -38,7 +38,7 @@ class TransactionCoordinatorRandomTest {
     private int markerCalls;
     private int restarts;
 
-    private final TxnMarkers markers = (pid, epoch, commit, partitions) -> {
+    private final TxnMarkers markers = (pid, epoch, commit, transactionsV2, partitions) -> {
         markerCalls++;
         assertThat(partitions).isNotEmpty();
         return CompletableFuture.completedFuture(null);

@@ -33,7 +33,7 @@ class TransactionCoordinatorTest {
         boolean fail;
 
         @Override
-        public synchronized CompletableFuture<Void> write(long pid, short epoch, boolean commit,
+        public synchronized CompletableFuture<Void> write(long pid, short epoch, boolean commit, boolean transactionsV2,
                                                           Map<String, SortedSet<Integer>> partitions) {
             CompletableFuture<Void> f = new CompletableFuture<>();
             calls.add(new Call(pid, epoch, commit, partitions, f));

@@ -143,6 +143,9 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_ACLS, 1, 3, new DescribeAclsHandler(authorizer))
                 .register(ApiKey.CREATE_ACLS, 1, 3, new CreateAclsHandler(authorizer))
                 .register(ApiKey.DELETE_ACLS, 1, 3, new DeleteAclsHandler(authorizer))
+                .register(ApiKey.UNREGISTER_BROKER, 0, 0, new UnregisterBrokerHandler(broker))
+                .register(ApiKey.ADD_RAFT_VOTER, 0, 1, new AddRaftVoterHandler(broker))
+                .register(ApiKey.REMOVE_RAFT_VOTER, 0, 0, new RemoveRaftVoterHandler(broker))
                 .build();
     }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * DescribeQuorum's answer (key 55) in cluster mode, from the {@link MetadataQuorum} this node
  * sees: the Ratis leader and its term as leader id and epoch, the commit index as high watermark,
- * every voter and observer with its log end and last contact times, and (v2+) each voter's
+ * every voter and observer with its log end and last contact times and (v2+) its data directory
+ * id (KIP-853, as the node reported it to the controller), and (v2+) each voter's
  * controller listener, as Kafka lists a static quorum's voters.
  *
  * <p>As in Kafka, the leader's own fetch and caught-up times are "now", and what is not known is
@@ -23,6 +24,9 @@ import java.util.List;
  * Kafka's admin client retries it.
  */
 final class ClusterQuorumView {
+
+    /** Kafka's "no directory id" (Uuid.ZERO_UUID), which its tools print as null. */
+    private static final java.util.UUID NO_DIRECTORY = new java.util.UUID(0, 0);
 
     private ClusterQuorumView() {
     }
@@ -58,7 +62,9 @@ final class ClusterQuorumView {
         List<ReplicaState> states = new ArrayList<>(replicas.size());
         for (MetadataQuorum.Replica replica : replicas) {
             boolean leader = replica.nodeId() == leaderId;
-            states.add(new ReplicaState().replicaId(replica.nodeId()).logEndOffset(replica.logEndOffset())
+            states.add(new ReplicaState().replicaId(replica.nodeId())
+                    .replicaDirectoryId(replica.directoryId() == null ? NO_DIRECTORY : replica.directoryId())
+                    .logEndOffset(replica.logEndOffset())
                     .lastFetchTimestamp(leader ? now : replica.lastFetchTimestamp())
                     .lastCaughtUpTimestamp(leader ? now : replica.lastCaughtUpTimestamp()));
         }

@@ -33,8 +33,9 @@ import java.util.concurrent.TimeUnit;
  * miss a change another node just made: the controller stores the result only if its overrides
  * are still those (compare-and-set), and a change that lost that race is computed again from the
  * newer image (after 20 ms, doubling up to 500 ms, for up to 30 s), so that two changes of one
- * topic made at once on two nodes both take effect. For broker resources, the settings that may change at run time
- * ({@link BrokerConfigChange}); for client metrics subscriptions, {@link ClientMetricsResources}.
+ * topic made at once on two nodes both take effect. For broker resources, the settings that may
+ * change at run time ({@link BrokerConfigChange}); for client metrics subscriptions, {@link
+ * ClientMetricsResources}.
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
 

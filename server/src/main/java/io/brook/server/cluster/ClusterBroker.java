@@ -5,6 +5,7 @@ import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.member.ClusterMember;
 import io.brook.cluster.metadata.BrokerInfo;
 import io.brook.cluster.metadata.Endpoint;
+import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.LeaderHints.Leader;
@@ -410,6 +411,50 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     @Override
     public CompletableFuture<Void> electLeader(String topic, int partition, boolean unclean) {
         return decided(member.electLeader(topic, partition, unclean));
+    }
+
+    @Override
+    public CompletableFuture<Void> addVoter(int id, UUID directoryId) {
+        ClusterAdminException wrong = otherDirectory(id, directoryId);
+        return wrong != null ? CompletableFuture.failedFuture(wrong) : voters(member.addVoter(id));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeVoter(int id, UUID directoryId) {
+        ClusterAdminException wrong = otherDirectory(id, directoryId);
+        return wrong != null ? CompletableFuture.failedFuture(wrong) : voters(member.removeVoter(id));
+    }
+
+    /**
+     * VOTER_NOT_FOUND when node {@code id} reported another directory id than {@code directoryId}
+     * (KIP-853 names a voter by both, and Kafka finds no such voter); null when it matches or the
+     * node reported none.
+     */
+    private ClusterAdminException otherDirectory(int id, UUID directoryId) {
+        UUID known = member.read(image -> image.directories().get(id));
+        if (known == null || known.equals(directoryId)) {
+            return null;
+        }
+        return new ClusterAdminException(Errors.VOTER_NOT_FOUND, "node " + id + " has directory id "
+                + BrokerMeta.kafkaUuid(known) + ", not " + BrokerMeta.kafkaUuid(directoryId));
+    }
+
+    @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return decided(member.unregisterBroker(brokerId));
+    }
+
+    /**
+     * A change of the quorum's voters: a Ratis configuration entry, committed when it completes,
+     * which changes no image this node mirrors; failed with Kafka's error.
+     */
+    private static CompletableFuture<Void> voters(CompletableFuture<Void> change) {
+        return change.orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS).handle((v, e) -> {
+            if (e != null) {
+                throw translate(e);
+            }
+            return v;
+        });
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.cluster.interbroker.InterBrokerSettings;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.node.GroupCoordinatorSetup;
@@ -81,12 +82,14 @@ public final class ClusterMode implements AutoCloseable {
         for (Listener l : advertised.values()) {
             endpoints.add(new Endpoint(l.name(), l.host(), l.port()));
         }
-        MemberFactory f = factory != null ? factory : RatisMembers::start;
         ClusterMember member;
         try {
-            member = f.start(q, endpoints, config.string(BrokerConfig.BROKER_RACK),
-                    config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS),
-                    config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS), clock == null ? Clock.systemUTC() : clock);
+            String rack = config.string(BrokerConfig.BROKER_RACK);
+            int heartbeat = config.intValue(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS);
+            int session = config.intValue(BrokerConfig.BROKER_SESSION_TIMEOUT_MS);
+            Clock c = clock == null ? Clock.systemUTC() : clock;
+            member = factory != null ? factory.start(q, endpoints, rack, heartbeat, session, c)
+                    : RatisMembers.start(q, endpoints, rack, heartbeat, session, BrokerMeta.directoryIdIn(metaDir), c);
         } catch (ClusterMembershipException e) {
             // a misconfigured node (another cluster's, a node id already running): the operator's message, no trace
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);

@@ -59,7 +59,9 @@ public final class ControllerNode implements AutoCloseable {
         BrokerMeta meta = BrokerMeta.open(dataDir, q.nodeId(), q.clusterId());
         try {
             q = q.withMetadataDir(meta.metaDir().resolve(ClusterMode.METADATA_DIR));
-            ClusterMember member = RatisClusterMember.start(q, session, clock == null ? Clock.systemUTC() : clock);
+            BrokerRegistration self = new BrokerRegistration(List.of(), null, session.heartbeatIntervalMs(),
+                    session.sessionTimeoutMs(), BrokerMeta.directoryIdIn(meta.metaDir()));
+            ClusterMember member = RatisClusterMember.start(q, self, clock == null ? Clock.systemUTC() : clock);
             return new ControllerNode(meta, member);
         } catch (ClusterMembershipException e) {
             meta.close();

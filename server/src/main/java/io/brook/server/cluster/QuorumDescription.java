@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
  * controller.quorum.voters} under the first of {@code controller.listener.names}), as Kafka lists
  * a static quorum's voters; once the voters changed (AddRaftVoter, RemoveRaftVoter), from the
  * member's Raft configuration instead. Broker-only nodes (Ratis listeners) are the observers.
+ * Each replica's directory id is the one its node reported, from this node's image.
  */
 final class QuorumDescription {
 
@@ -54,8 +56,9 @@ final class QuorumDescription {
     }
 
     private MetadataQuorum of(QuorumStatus s) {
-        return new MetadataQuorum(s.leaderId(), s.leaderEpoch(), s.highWatermark(), replicas(s.voters()),
-                replicas(s.observers()), endpoints());
+        Map<Integer, UUID> directories = member.read(image -> Map.copyOf(image.directories()));
+        return new MetadataQuorum(s.leaderId(), s.leaderEpoch(), s.highWatermark(), replicas(s.voters(), directories),
+                replicas(s.observers(), directories), endpoints());
     }
 
     /** The configured endpoints while they name the current voters; else the current voters' Raft addresses. */
@@ -79,11 +82,12 @@ final class QuorumDescription {
         return ids;
     }
 
-    private static List<MetadataQuorum.Replica> replicas(List<QuorumStatus.Replica> replicas) {
+    private static List<MetadataQuorum.Replica> replicas(List<QuorumStatus.Replica> replicas,
+                                                         Map<Integer, UUID> directories) {
         List<MetadataQuorum.Replica> out = new ArrayList<>(replicas.size());
         for (QuorumStatus.Replica r : replicas) {
             out.add(new MetadataQuorum.Replica(r.nodeId(), r.logEndOffset(), r.lastFetchTimestamp(),
-                    r.lastCaughtUpTimestamp()));
+                    r.lastCaughtUpTimestamp(), directories.get(r.nodeId())));
         }
         return out;
     }

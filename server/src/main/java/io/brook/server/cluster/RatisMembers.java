@@ -8,16 +8,20 @@ import io.brook.cluster.raft.QuorumConfig;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
+import java.util.UUID;
 
-/** The real {@link ClusterMember}: this node's Ratis quorum node and broker registration. */
+/**
+ * The real {@link ClusterMember}: this node's Ratis quorum node and broker registration, which
+ * reports the data directory's id to the controller.
+ */
 final class RatisMembers {
 
     private RatisMembers() {
     }
 
     static ClusterMember start(QuorumConfig quorum, List<Endpoint> listeners, String rack, int heartbeatIntervalMs,
-            int sessionTimeoutMs, Clock clock) throws IOException {
+            int sessionTimeoutMs, UUID directoryId, Clock clock) throws IOException {
         return RatisClusterMember.start(quorum, new BrokerRegistration(listeners, rack, heartbeatIntervalMs,
-                sessionTimeoutMs), clock);
+                sessionTimeoutMs, directoryId), clock);
     }
 }

@@ -456,17 +456,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         }
         muted = true;
         mutedUntilMs = now + ms;
-        Runnable unmute = () -> {
-            try {
-                channel.eventLoop().execute(this::unmuteIfDue);
-            } catch (RejectedExecutionException e) {
-                // the broker is shut down and the connection closed
-            }
-        };
         if (t == null) {
             completedAfter(TimeUnit.MILLISECONDS.toNanos(ms), this::unmuteIfDue);
         } else {
-            t.schedule(ms, unmute);
+            t.scheduleOn(channel.eventLoop(), ms, this::unmuteIfDue);
         }
     }
 

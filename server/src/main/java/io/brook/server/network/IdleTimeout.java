@@ -5,7 +5,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.timeout.IdleStateEvent;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * {@code connections.max.idle.ms}: when a connection has neither read a request nor been given
@@ -100,13 +99,7 @@ final class IdleTimeout extends ChannelDuplexHandler {
     }
 
     private void arm(long delayMs) {
-        check = timer.schedule(delayMs, () -> {
-            try {
-                ctx.executor().execute(this::onDeadline);
-            } catch (RejectedExecutionException e) {
-                // the event loop is shut down: the connection is closed with it
-            }
-        });
+        check = timer.scheduleOn(ctx.executor(), delayMs, this::onDeadline);
     }
 
     private void onDeadline() {

@@ -290,13 +290,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     }
 
     private void arm(long delayMs) {
-        deadline = timer.schedule(delayMs, () -> {
-            try {
-                ctx.executor().execute(this::checkDeadline);
-            } catch (RejectedExecutionException e) {
-                // the event loop is shut down: the connection is closed with it
-            }
-        });
+        deadline = timer.scheduleOn(ctx.executor(), delayMs, this::checkDeadline);
     }
 
     private void checkDeadline() {

@@ -127,4 +127,32 @@ public interface ClusterView extends PartitionLeadership {
         return CompletableFuture.failedFuture(new ClusterAdminException(
                 Errors.UNSUPPORTED_VERSION, "This cluster view cannot elect leaders."));
     }
+
+    /**
+     * Makes {@code nodeId}, which follows the metadata log as a listener, a voter of the metadata
+     * quorum (AddRaftVoter): fails with DUPLICATE_VOTER, or VOTER_NOT_FOUND when the node does not
+     * follow the log or reported another {@code directoryId}.
+     */
+    default CompletableFuture<Void> addVoter(int nodeId, UUID directoryId) {
+        return CompletableFuture.failedFuture(new ClusterAdminException(
+                Errors.UNSUPPORTED_VERSION, "This cluster view cannot change the voters."));
+    }
+
+    /**
+     * Makes voter {@code nodeId} a listener of the metadata log (RemoveRaftVoter): fails with
+     * VOTER_NOT_FOUND for a node that is not a voter or reported another {@code directoryId}.
+     */
+    default CompletableFuture<Void> removeVoter(int nodeId, UUID directoryId) {
+        return CompletableFuture.failedFuture(new ClusterAdminException(
+                Errors.UNSUPPORTED_VERSION, "This cluster view cannot change the voters."));
+    }
+
+    /**
+     * Forgets broker {@code brokerId}'s registration through the controller (UnregisterBroker),
+     * fencing it first if it is live; fails with BROKER_ID_NOT_REGISTERED for an unknown id.
+     */
+    default CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return CompletableFuture.failedFuture(new ClusterAdminException(
+                Errors.UNSUPPORTED_VERSION, "This cluster view cannot unregister brokers."));
+    }
 }

@@ -1,6 +1,7 @@
 package io.brook.server.node;
 
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The metadata quorum as one node of a cluster sees it, for DescribeQuorum (key 55): the leader
@@ -22,8 +23,17 @@ public record MetadataQuorum(int leaderId, long leaderEpoch, long highWatermark,
         endpoints = List.copyOf(endpoints);
     }
 
-    /** One replica of the metadata log: its log end offset and last fetch / caught-up times (ms, -1 unknown). */
-    public record Replica(int nodeId, long logEndOffset, long lastFetchTimestamp, long lastCaughtUpTimestamp) {
+    /**
+     * One replica of the metadata log: its log end offset, last fetch / caught-up times (ms, -1
+     * unknown) and its data directory id (KIP-853; null while the node has not reported one).
+     */
+    public record Replica(int nodeId, long logEndOffset, long lastFetchTimestamp, long lastCaughtUpTimestamp,
+                          UUID directoryId) {
+
+        /** A replica whose directory id is not known. */
+        public Replica(int nodeId, long logEndOffset, long lastFetchTimestamp, long lastCaughtUpTimestamp) {
+            this(nodeId, logEndOffset, lastFetchTimestamp, lastCaughtUpTimestamp, null);
+        }
     }
 
     /** A voter's controller listener: the first of {@code controller.listener.names} at its {@code controller.quorum.voters} address. */

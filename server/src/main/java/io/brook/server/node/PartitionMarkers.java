@@ -52,12 +52,6 @@ public final class PartitionMarkers implements TxnMarkers {
     }
 
     @Override
-    public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
-            Map<String, SortedSet<Integer>> partitions) {
-        return write(producerId, producerEpoch, commit, false, partitions);
-    }
-
-    @Override
     public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
             Map<String, SortedSet<Integer>> partitions) {
         List<CompletableFuture<Void>> waits = new ArrayList<>();

@@ -43,12 +43,6 @@ public final class RoutedTxnMarkers implements TxnMarkers {
     }
 
     @Override
-    public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit,
-            Map<String, SortedSet<Integer>> partitions) {
-        return write(producerId, producerEpoch, commit, false, partitions);
-    }
-
-    @Override
     public CompletableFuture<Void> write(long producerId, short producerEpoch, boolean commit, boolean transactionsV2,
             Map<String, SortedSet<Integer>> partitions) {
         TxnPeers p = peers;

@@ -1,9 +1,9 @@
 package io.brook.server.security;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -248,26 +248,20 @@ public final class Authorizer {
     }
 
     private static List<Acl> load(Path file) throws IOException {
-        if (file == null || !Files.exists(file)) {
+        if (file == null) {
             return List.of();
         }
         Base64.Decoder b64 = Base64.getDecoder();
         List<Acl> out = new ArrayList<>();
-        int n = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            n++;
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] f = line.trim().split(" ");
+        LineFiles.read(file, f -> {
             try {
                 out.add(new Acl(Byte.parseByte(f[0]), new String(b64.decode(f[4]), StandardCharsets.UTF_8),
                         Byte.parseByte(f[1]), new String(b64.decode(f[5]), StandardCharsets.UTF_8),
                         new String(b64.decode(f[6]), StandardCharsets.UTF_8), Byte.parseByte(f[2]), Byte.parseByte(f[3])));
             } catch (RuntimeException e) {
-                throw new IOException(file + " line " + n + ": not an ACL", e);
+                throw new IllegalArgumentException("not an ACL", e);
             }
-        }
+        });
         return List.copyOf(out);
     }
 }

@@ -1,9 +1,9 @@
 package io.brook.server.security;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -44,29 +44,16 @@ public final class ScramCredentials {
     public static ScramCredentials open(Path metaDir) throws IOException {
         Path file = metaDir.resolve(FILE_NAME);
         Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
-        if (Files.exists(file)) {
-            Base64.Decoder b64 = Base64.getDecoder();
-            int n = 0;
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.trim().split(" ");
-                ScramMechanism m = f.length == 6 ? ScramMechanism.ofName(f[0]) : null;
-                if (m == null) {
-                    throw new IOException(file + " line " + n + ": not a SCRAM credential");
-                }
-                try {
-                    String user = new String(b64.decode(f[2]), StandardCharsets.UTF_8);
-                    users.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(m,
-                            new ScramCredential(b64.decode(f[3]), b64.decode(f[4]), b64.decode(f[5]),
-                                    Integer.parseInt(f[1])));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(file + " line " + n + ": " + e.getMessage(), e);
-                }
+        Base64.Decoder b64 = Base64.getDecoder();
+        LineFiles.read(file, f -> {
+            ScramMechanism m = f.length == 6 ? ScramMechanism.ofName(f[0]) : null;
+            if (m == null) {
+                throw new IllegalArgumentException("not a SCRAM credential");
             }
-        }
+            String user = new String(b64.decode(f[2]), StandardCharsets.UTF_8);
+            users.computeIfAbsent(user, u -> new EnumMap<>(ScramMechanism.class)).put(m,
+                    new ScramCredential(b64.decode(f[3]), b64.decode(f[4]), b64.decode(f[5]), Integer.parseInt(f[1])));
+        });
         return new ScramCredentials(file, freeze(users));
     }
 

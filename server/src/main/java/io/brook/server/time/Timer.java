@@ -1,5 +1,8 @@
 package io.brook.server.time;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
 /**
  * Runs tasks after a delay: the deadlines of the broker's delayed operations (a long-poll fetch's
  * {@code max_wait_ms}, an acks=all produce's {@code timeout_ms}, a connection's
@@ -20,6 +23,21 @@ public interface Timer extends AutoCloseable {
 
     /** Runs {@code task} once {@code delayMs} have passed (at once when not positive), unless cancelled first. */
     Scheduled schedule(long delayMs, Runnable task);
+
+    /**
+     * Hands {@code task} to {@code executor} (a channel's event loop) once {@code delayMs} have
+     * passed, unless cancelled first; the timer's thread only passes it on. Nothing when the
+     * executor has shut down by then (the broker stopped, and what the task served with it).
+     */
+    default Scheduled scheduleOn(Executor executor, long delayMs, Runnable task) {
+        return schedule(delayMs, () -> {
+            try {
+                executor.execute(task);
+            } catch (RejectedExecutionException e) {
+                // the executor is shut down: nothing is left for the task to do
+            }
+        });
+    }
 
     /** Stops the timer; tasks not yet run never run. */
     @Override

@@ -28,7 +28,7 @@ class ClusterQuorumViewTest {
     @Test
     void describesTheLeaderTermCommitIndexAndEveryVoter() {
         MetadataQuorum quorum = new MetadataQuorum(2, 7, 41, List.of(
-                new Replica(1, 40, NOW - 30, NOW - 30),
+                new Replica(1, 40, NOW - 30, NOW - 30, new java.util.UUID(1, 1)),
                 new Replica(2, 41, -1, -1),
                 new Replica(3, 41, NOW - 10, NOW - 10)), List.of(), VOTERS);
 
@@ -51,6 +51,10 @@ class ClusterQuorumViewTest {
                 .containsExactly(NOW - 30, NOW, NOW - 10);
         assertThat(p.currentVoters()).extracting(DescribeQuorumResponseData.ReplicaState::lastCaughtUpTimestamp)
                 .containsExactly(NOW - 30, NOW, NOW - 10);
+        // the directory id a node reported (KIP-853); Kafka's zero id, printed as null, where none is known
+        assertThat(p.currentVoters()).extracting(v -> v.replicaDirectoryId().toString())
+                .containsExactly(new org.apache.kafka.common.Uuid(1, 1).toString(), "AAAAAAAAAAAAAAAAAAAAAA",
+                        "AAAAAAAAAAAAAAAAAAAAAA");
         assertThat(p.observers()).isEmpty();
         assertThat(r.nodes()).extracting(DescribeQuorumResponseData.Node::nodeId).containsExactly(1, 2, 3);
         DescribeQuorumResponseData.Listener l = r.nodes().find(3).listeners().iterator().next();

@@ -58,6 +58,7 @@ public enum ApiKey {
     UPDATE_FEATURES(57, "UpdateFeatures", 0, 2, 0),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
+    UNREGISTER_BROKER(64, "UnregisterBroker", 0, 0, 0),
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0),
     LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
@@ -65,10 +66,12 @@ public enum ApiKey {
     GET_TELEMETRY_SUBSCRIPTIONS(71, "GetTelemetrySubscriptions", 0, 0, 0),
     PUSH_TELEMETRY(72, "PushTelemetry", 0, 0, 0),
     LIST_CONFIG_RESOURCES(74, "ListConfigResources", 0, 1, 0),
-    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0);
+    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", 0, 0, 0),
+    ADD_RAFT_VOTER(80, "AddRaftVoter", 0, 1, 0),
+    REMOVE_RAFT_VOTER(81, "RemoveRaftVoter", 0, 0, 0);
 
     /** Highest API key id plus one; keys are small, so lookup is an array index. */
-    private static final int MAX_ID = 76;
+    private static final int MAX_ID = 82;
     private static final ApiKey[] BY_ID = new ApiKey[MAX_ID];
 
     static {

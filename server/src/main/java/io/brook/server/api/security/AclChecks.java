@@ -287,6 +287,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case LIST_CONFIG_RESOURCES -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER_CONFIGS);
             case CREATE_ACLS, DELETE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case UNREGISTER_BROKER, ADD_RAFT_VOTER, REMOVE_RAFT_VOTER -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             default -> null;
         };
     }

@@ -1,9 +1,9 @@
 package io.brook.server.security.quota;
 
 import io.brook.storage.file.DurableFiles;
+import io.brook.storage.file.LineFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Collections;
@@ -45,25 +45,13 @@ public final class ClientQuotaStore {
     public static ClientQuotaStore open(Path metaDir) throws IOException {
         Path file = metaDir.resolve(FILE_NAME);
         Map<QuotaEntity, Map<QuotaKey, Double>> quotas = new LinkedHashMap<>();
-        if (Files.exists(file)) {
-            int n = 0;
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                n++;
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.trim().split(" ");
-                QuotaKey key = f.length == 3 ? QuotaKey.of(f[1]) : null;
-                if (key == null) {
-                    throw new IOException(file + " line " + n + ": not a client quota");
-                }
-                try {
-                    quotas.computeIfAbsent(decode(f[0]), e -> new TreeMap<>()).put(key, Double.parseDouble(f[2]));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException(file + " line " + n + ": " + e.getMessage(), e);
-                }
+        LineFiles.read(file, f -> {
+            QuotaKey key = f.length == 3 ? QuotaKey.of(f[1]) : null;
+            if (key == null) {
+                throw new IllegalArgumentException("not a client quota");
             }
-        }
+            quotas.computeIfAbsent(decode(f[0]), e -> new TreeMap<>()).put(key, Double.parseDouble(f[2]));
+        });
         return new ClientQuotaStore(file, freeze(quotas));
     }
 

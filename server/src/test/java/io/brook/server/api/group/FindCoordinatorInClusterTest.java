@@ -146,7 +146,8 @@ class FindCoordinatorInClusterTest {
             NO_LOG, Clock.systemUTC());
     private final TransactionCoordinator txns = new TransactionCoordinator(
             BrokerConfig.parse(Map.of("transaction.state.log.num.partitions", "3")).txnCoordinator(), NO_LOG,
-            Clock.systemUTC(), () -> 1L, (pid, epoch, commit, partitions) -> CompletableFuture.completedFuture(null));
+            Clock.systemUTC(), () -> 1L,
+            (pid, epoch, commit, transactionsV2, partitions) -> CompletableFuture.completedFuture(null));
     private final FindCoordinatorHandler handler = new FindCoordinatorHandler(new BrokerContext(BrokerConfig.defaults(),
             "cluster", Map.of("PLAINTEXT", new Listener("PLAINTEXT", "node1", 9092)), null, null, groups, txns, null,
             new BrokerMetrics(false), cluster));

@@ -1,0 +1,34 @@
+package io.brook.server.api;
+
+import io.brook.server.config.BrokerConfig;
+import io.brook.server.node.BrokerContext;
+import java.util.UUID;
+
+/**
+ * What AddRaftVoter and RemoveRaftVoter check before the quorum is asked, as Kafka's raft client
+ * checks it: the cluster id (a null one is not checked), a voter id and a directory id (KIP-853:
+ * every voter is named by both, the all-zero id meaning none).
+ */
+final class QuorumRequests {
+
+    private static final UUID ZERO = new UUID(0, 0);
+
+    private QuorumRequests() {
+    }
+
+    /** Whether {@code clusterId} (null: not given) names this node's cluster. */
+    static boolean sameCluster(BrokerContext broker, String clusterId) {
+        return clusterId == null || clusterId.equals(broker.clusterId());
+    }
+
+    /** Whether the request names a voter: an id of 0 or more and a directory id that is not all zero. */
+    static boolean validVoter(int voterId, UUID directoryId) {
+        return voterId >= 0 && directoryId != null && !directoryId.equals(ZERO);
+    }
+
+    /** The listener the voters talk to each other on: the first of {@code controller.listener.names}. */
+    static String controllerListener(BrokerContext broker) {
+        String names = broker.config().string(BrokerConfig.CONTROLLER_LISTENER_NAMES);
+        return names == null ? "" : names.split(",", -1)[0].trim();
+    }
+}
