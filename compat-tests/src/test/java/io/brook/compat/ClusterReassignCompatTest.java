@@ -12,8 +12,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,9 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * could be removed). Skipped against an external cluster. The cancellation of a move under way
  * is tested in one JVM ({@code ClusterReassignmentTest}), where the copy can be held back.
  *
- * <p>The tool's clean-up after a cancel or a completed move deletes the replication throttles
- * ({@code leader.replication.throttled.rate} and the like), broker and topic configs Brook does
- * not know yet, which it refuses: the test passes {@code --preserve-throttles}, which skips it.
+ * <p>{@code --throttle} sets the replication throttles ({@code leader.replication.throttled.rate}
+ * and {@code follower.replication.throttled.rate} on the brokers of the move, {@code
+ * *.replication.throttled.replicas} on its topic), and the tool's clean-up after a cancel or a
+ * completed move deletes them, as with Kafka.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterReassignCompatTest {
@@ -100,9 +104,20 @@ class ClusterReassignCompatTest {
         List<String> written = new ArrayList<>(Groups.produce(cluster.bootstrapServers(), topic, 1, 0, 50));
         Path plan = plan(dir, topic, Map.of(0, target));
 
-        CliToolsCompatTest.Run execute = reassign("--execute", "--reassignment-json-file", plan.toString());
+        CliToolsCompatTest.Run execute = reassign("--execute", "--throttle", "10000000", "--reassignment-json-file",
+                plan.toString());
         assertThat(execute.exit()).as(execute.output()).isZero();
-        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0");
+        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0")
+                .contains("The inter-broker throttle limit was set to 10000000 B/s");
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            ConfigResource t = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config configs = admin.describeConfigs(List.of(t)).all().get(30, TimeUnit.SECONDS).get(t);
+            assertThat(configs.get("leader.replication.throttled.replicas").value()).isEqualTo("0:" + old);
+            assertThat(configs.get("follower.replication.throttled.replicas").value()).isEqualTo("0:" + target);
+            ConfigResource b = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(target));
+            assertThat(admin.describeConfigs(List.of(b)).all().get(30, TimeUnit.SECONDS).get(b)
+                    .get("follower.replication.throttled.rate").value()).isEqualTo("10000000");
+        }
         written.addAll(Groups.produce(cluster.bootstrapServers(), topic, 1, 50, 50));
         awaitCompleted(plan, topic, List.of(0));
 
@@ -183,5 +198,34 @@ class ClusterReassignCompatTest {
             return Map.of();
         }
         return out;
+    }
+
+    @Test
+    void aThrottledMoveThatAddsNoReplicaCompletesAndVerifyRemovesTheThrottles() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(60));
+        String topic = Groups.unique("stays");
+        int leader;
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            leader = Groups.awaitTopic(admin, topic, 1).partitions().get(0).leader().id();
+        }
+        Path plan = dir.resolve("same.json");
+        Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"" + topic + "\",\"partition\":0,"
+                + "\"replicas\":[" + leader + "]}]}", StandardCharsets.UTF_8);
+
+        CliToolsCompatTest.Run execute = reassign("--execute", "--throttle", "5000000", "--reassignment-json-file",
+                plan.toString());
+        assertThat(execute.exit()).as(execute.output()).isZero();
+        CliToolsCompatTest.Run verify = reassign("--verify", "--reassignment-json-file", plan.toString());
+        assertThat(verify.exit()).as(verify.output()).isZero();
+        assertThat(verify.output()).contains("Reassignment of partition " + topic + "-0 is completed.")
+                .contains("Clearing broker-level throttles on brokers");
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers())) {
+            ConfigResource b = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(leader));
+            Config configs = admin.describeConfigs(List.of(b)).all().get(30, TimeUnit.SECONDS).get(b);
+            assertThat(configs.get("leader.replication.throttled.rate").value()).isEqualTo(Long.toString(Long.MAX_VALUE));
+            assertThat(configs.get("leader.replication.throttled.rate").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        }
     }
 }

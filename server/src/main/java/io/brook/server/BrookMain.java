@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.server.cluster.ControllerNode;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.launch.StartupExercise;
 import io.netty.util.ResourceLeakDetector;
@@ -175,6 +176,9 @@ public final class BrookMain {
             props.remove(BrokerConfig.LOG_DIR);
             props.put(BrokerConfig.LOG_DIRS, dataDir.toString());
         }
+        if (BrokerConfig.controllerOnly(props)) {
+            return runController(props);
+        }
         Brook brook;
         try {
             BrokerConfig resolved = BrokerConfig.parse(props);
@@ -201,6 +205,39 @@ public final class BrookMain {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** A controller-only node (docs/cluster.md, section 6c): a voter of the metadata quorum, no broker. */
+    private int runController(Map<String, String> props) throws InterruptedException {
+        ControllerNode node;
+        try {
+            node = ControllerNode.start(props, ControllerNode.dataDir(props), null);
+        } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+            System.err.println("brook: " + e.getMessage());
+            return 2;
+        }
+        if (exitAfterStart) {
+            closeQuietly(node);
+            return 0;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            closeQuietly(node);
+            stopped.countDown();
+        }, "brook-shutdown"));
+        System.out.println("Brook controller node " + node.nodeId() + " of cluster " + node.clusterId()
+                + " (process.roles=controller: no client listener), voters " + node.voters() + ", data in "
+                + ControllerNode.dataDir(props).toAbsolutePath().normalize());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private static void closeQuietly(ControllerNode node) {
+        try {
+            node.close();
+        } catch (IOException e) {
+            System.err.println("brook: stopping the controller node: " + e);
+        }
     }
 
     private static Map<String, String> load(Path file) {

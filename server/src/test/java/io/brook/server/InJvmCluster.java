@@ -1,5 +1,6 @@
 package io.brook.server;
 
+import io.brook.server.cluster.ControllerNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class InJvmCluster implements AutoCloseable {
 
     final List<Brook> nodes = new ArrayList<>();
+    final List<ControllerNode> controllers = new ArrayList<>();
     private Path dirs;
     private String clusterId;
     private final List<String> voterAddresses = new ArrayList<>();
@@ -64,6 +66,39 @@ final class InJvmCluster implements AutoCloseable {
             try {
                 cluster.nodes.add(Brook.builder().dataDir(dirs.resolve("node" + (i + 1))).config(c).faults(true).start());
             } catch (RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+        }
+        return cluster;
+    }
+
+    /**
+     * Starts {@code size} controller-only nodes (ids 1..size, {@code process.roles=controller}):
+     * the voters of the metadata quorum, with no broker; brokers join with {@link #startBrokerOnly}.
+     */
+    static InJvmCluster startControllers(Path dirs, String clusterId, int size) throws IOException {
+        InJvmCluster cluster = new InJvmCluster();
+        cluster.dirs = dirs;
+        cluster.clusterId = clusterId;
+        StringBuilder voters = new StringBuilder();
+        for (int i = 0; i < size; i++) {
+            cluster.voterAddresses.add("127.0.0.1:" + freePort());
+            voters.append(i == 0 ? "" : ",").append(i + 1).append('@').append(cluster.voterAddresses.get(i));
+        }
+        for (int i = 0; i < size; i++) {
+            Map<String, String> c = new HashMap<>();
+            c.put("process.roles", "controller");
+            c.put("node.id", Integer.toString(i + 1));
+            c.put("cluster.id", clusterId);
+            c.put("controller.quorum.voters", voters.toString());
+            c.put("controller.listener.names", "CONTROLLER");
+            c.put("listeners", "CONTROLLER://" + cluster.voterAddresses.get(i));
+            c.put("broker.heartbeat.interval.ms", "200");
+            c.put("broker.session.timeout.ms", "1500");
+            try {
+                cluster.controllers.add(ControllerNode.start(c, dirs.resolve("node" + (i + 1)), null));
+            } catch (IOException | RuntimeException e) {
                 cluster.close();
                 throw e;
             }
@@ -123,6 +158,13 @@ final class InJvmCluster implements AutoCloseable {
     public void close() {
         for (Brook b : nodes) {
             b.close();
+        }
+        for (ControllerNode c : controllers) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

@@ -44,6 +44,10 @@ public final class LogConfig {
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String PREALLOCATE = "preallocate";
+    /** Kafka's replication throttle: the replicas whose leader side is throttled ({@code partition:broker,...} or {@code *}). */
+    public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
+    /** Kafka's replication throttle: the replicas whose follower side is throttled. */
+    public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
     public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
     public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
     /**
@@ -95,6 +99,10 @@ public final class LogConfig {
             ConfigKey.of(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1)),
             ConfigKey.of(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, "false", Check.NONE),
             ConfigKey.of(PREALLOCATE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(LEADER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "",
+                    v -> throttledReplicasProblem(LEADER_REPLICATION_THROTTLED_REPLICAS, v)),
+            ConfigKey.of(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "",
+                    v -> throttledReplicasProblem(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, v)),
             ConfigKey.of(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
             ConfigKey.of(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, DEFAULT_TIMESTAMP_AFTER_MAX_MS, Check.atLeast(0)),
             ConfigKey.of(FLUSH_ON_ACK, Type.BOOLEAN, "true", Check.NONE));
@@ -164,6 +172,8 @@ public final class LogConfig {
         parseInt(v, MIN_INSYNC_REPLICAS);
         parseBoolean(v, UNCLEAN_LEADER_ELECTION_ENABLE);
         parseBoolean(v, PREALLOCATE);
+        KEYS.get(LEADER_REPLICATION_THROTTLED_REPLICAS).parse(v.get(LEADER_REPLICATION_THROTTLED_REPLICAS));
+        KEYS.get(FOLLOWER_REPLICATION_THROTTLED_REPLICAS).parse(v.get(FOLLOWER_REPLICATION_THROTTLED_REPLICAS));
         timestampBeforeMaxMs = parseLong(v, MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         timestampAfterMaxMs = parseLong(v, MESSAGE_TIMESTAMP_AFTER_MAX_MS);
         flushOnAck = parseBoolean(v, FLUSH_ON_ACK);
@@ -187,6 +197,24 @@ public final class LogConfig {
 
     private static boolean parseBoolean(Map<String, String> v, String name) {
         return KEYS.get(name).parseBoolean(v.get(name));
+    }
+
+    /**
+     * {@code *.replication.throttled.replicas}: the literal {@code *} (every replica) or a list of
+     * {@code partition:broker} pairs, Kafka's rule and message. Only the replica fetcher reads them.
+     */
+    private static String throttledReplicasProblem(String name, Object value) {
+        List<?> items = (List<?>) value;
+        if (items.size() == 1 && items.get(0).toString().trim().equals("*")) {
+            return null;
+        }
+        for (Object item : items) {
+            if (!item.toString().trim().matches("([0-9]+:[0-9]+)?")) {
+                return name + " must be the literal '*' or a list of replicas in the following format:"
+                        + " [partitionId]:[brokerId],[partitionId]:[brokerId],...";
+            }
+        }
+        return null;
     }
 
     /** {@code cleanup.policy}: a list of {@code delete} and {@code compact} (either case), possibly empty. */

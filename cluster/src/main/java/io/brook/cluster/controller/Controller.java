@@ -42,7 +42,11 @@ import java.util.regex.Pattern;
  * <p>Decisions run one at a time, in the order they were asked for: each reads the image after
  * the previous one was applied, so two decisions never rest on the same stale state. A batch the
  * image rejects in part (possible only if another controller wrote in between) fails the decision
- * with NOT_CONTROLLER.
+ * with NOT_CONTROLLER. At most {@link #MAX_QUEUED_DECISIONS} decisions wait at once (a slow quorum
+ * must not let the queue, and the requests waiting on it, grow without end): beyond that a
+ * decision is refused at once with NOT_CONTROLLER, which Kafka's clients retry after a back-off
+ * (and nodes retry their registration, heartbeats and producer-id blocks anyway); nothing of it
+ * was decided.
  *
  * <p>Time: {@link #tick()} fences the brokers not heard for {@code broker.session.timeout.ms}
  * by the injected clock; the caller schedules it (a broker would call it about every heartbeat
@@ -63,19 +67,46 @@ public final class Controller {
     /** The epoch of each broker that asked for a controlled shutdown: its late heartbeats do not unfence it. */
     private final Map<Integer, Long> shuttingDown = new ConcurrentHashMap<>();
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
+    private final int maxQueued;
+    /** Decisions asked for and not completed yet. */
+    private int queued;
+
+    /**
+     * How many decisions may wait at once. Each waits for the ones before it to be committed (a
+     * few milliseconds each on a healthy quorum, see docs/scaling.md), so 10 000 is tens of
+     * seconds of work: more would only time out at the asking node.
+     */
+    public static final int MAX_QUEUED_DECISIONS = 10_000;
 
     /**
      * @param topicIds where new topic ids come from ({@code UUID::randomUUID}; tests fix them)
      */
     public Controller(Clock clock, long sessionTimeoutMs, MetadataLog log, Supplier<UUID> topicIds) {
+        this(clock, sessionTimeoutMs, log, topicIds, MAX_QUEUED_DECISIONS);
+    }
+
+    /** As the other constructor, with at most {@code maxQueued} decisions waiting at once (tests). */
+    public Controller(Clock clock, long sessionTimeoutMs, MetadataLog log, Supplier<UUID> topicIds, int maxQueued) {
+        if (maxQueued < 1) {
+            throw new IllegalArgumentException("maxQueued must be positive: " + maxQueued);
+        }
+        this.maxQueued = maxQueued;
         this.clock = clock;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.log = log;
         this.topicIds = topicIds;
     }
 
-    /** Runs {@code decision} after every decision asked for before it has completed. */
+    /**
+     * Runs {@code decision} after every decision asked for before it has completed; refused at once
+     * with NOT_CONTROLLER when {@link #MAX_QUEUED_DECISIONS} wait already.
+     */
     private synchronized <T> CompletableFuture<T> decide(Supplier<CompletableFuture<T>> decision) {
+        if (queued >= maxQueued) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.NOT_CONTROLLER,
+                    "the controller has " + queued + " decisions waiting; try again later"));
+        }
+        queued++;
         CompletableFuture<T> next = last.handle((v, e) -> null).thenCompose(v -> {
             try {
                 return decision.get();
@@ -84,7 +115,17 @@ public final class Controller {
             }
         });
         last = next;
+        next.whenComplete((v, e) -> decided());
         return next;
+    }
+
+    private synchronized void decided() {
+        queued--;
+    }
+
+    /** Decisions asked for and not completed yet. */
+    public synchronized int queuedDecisions() {
+        return queued;
     }
 
     private CompletableFuture<AppendResult> append(List<MetadataRecord> records) {
@@ -329,10 +370,25 @@ public final class Controller {
      * nothing and decided against the controller's image rather than the asking node's.
      */
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> overrides) {
+        return replaceTopicConfigs(topic, null, overrides);
+    }
+
+    /**
+     * As {@link #replaceTopicConfigs(String, Map)}, only if the topic's overrides are still {@code
+     * expected} (compare-and-set; null: whatever they are), else refused with
+     * INVALID_UPDATE_VERSION: a change computed on a node from an image that missed another change
+     * of the same topic must not undo it (an IncrementalAlterConfigs from two nodes at once).
+     */
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> overrides) {
         return decide(() -> {
             Map<String, String> changes = log.read(image -> {
                 requireTopic(image, topic);
                 Map<String, String> current = image.configs(new ConfigResource(MetadataRecord.RESOURCE_TOPIC, topic));
+                if (expected != null && !expected.equals(current)) {
+                    throw new ControllerException(ControllerError.INVALID_UPDATE_VERSION, "the configs of topic "
+                            + topic + " changed since the change was computed: compute it again");
+                }
                 Map<String, String> diff = new TreeMap<>();
                 overrides.forEach((k, v) -> {
                     if (!v.equals(current.get(k))) {

@@ -25,6 +25,11 @@ public enum ControllerError {
     BROKER_ID_NOT_REGISTERED(102),
     /** AddRaftVoter of a node that is a voter already. */
     DUPLICATE_VOTER(126),
+    /**
+     * A conditional change of a topic's configs whose base is no longer what the topic has
+     * (another change came first): the asking node computes it again from a newer image.
+     */
+    INVALID_UPDATE_VERSION(95),
     /** RemoveRaftVoter of a node that is not a voter, AddRaftVoter of one that does not follow the log. */
     VOTER_NOT_FOUND(127);
 

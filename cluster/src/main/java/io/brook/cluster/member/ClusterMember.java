@@ -82,6 +82,16 @@ public interface ClusterMember extends Closeable {
      */
     CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs);
 
+    /**
+     * As {@link #replaceTopicConfigs(String, Map)}, only if the topic's overrides are still {@code
+     * expected} at the controller; else the future fails with INVALID_UPDATE_VERSION
+     * ({@code ControllerException}) and nothing changed. Members that cannot compare refuse it.
+     */
+    default CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                        Map<String, String> configs) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("no conditional config changes"));
+    }
+
     /** A block of producer ids that belongs to this broker. */
     CompletableFuture<ProducerIdBlock> allocateProducerIds();
 

@@ -185,10 +185,21 @@ sealed interface ControllerRequest {
         }
     }
 
-    /** 11: replace all of a topic's config overrides (values non-null) in one decision. */
-    record ReplaceTopicConfigs(String topic, Map<String, String> configs) implements ControllerRequest {
+    /**
+     * 11: replace all of a topic's config overrides (values non-null) in one decision; only if they
+     * are still {@code expected} when that is not null (compare-and-set). The payload ends with a
+     * flag byte (0: unconditional, 1: an expected map follows).
+     */
+    record ReplaceTopicConfigs(String topic, Map<String, String> configs, Map<String, String> expected)
+            implements ControllerRequest {
         public ReplaceTopicConfigs {
             configs = new TreeMap<>(configs);
+            expected = expected == null ? null : new TreeMap<>(expected);
+        }
+
+        /** An unconditional replacement. */
+        public ReplaceTopicConfigs(String topic, Map<String, String> configs) {
+            this(topic, configs, null);
         }
 
         @Override
@@ -200,6 +211,11 @@ sealed interface ControllerRequest {
         public void writePayload(MetadataWriter w) {
             w.writeNullableString(topic).writeInt(configs.size());
             configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+            w.writeByte(expected == null ? 0 : 1);
+            if (expected != null) {
+                w.writeInt(expected.size());
+                expected.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+            }
         }
     }
 
@@ -345,8 +361,17 @@ sealed interface ControllerRequest {
 
     private static ReplaceTopicConfigs readReplaceTopicConfigs(MetadataReader r) {
         String topic = r.readString("topic name");
+        Map<String, String> configs = readConfigMap(r, "configs");
+        byte conditional = r.readByte("expected configs flag");
+        if (conditional != 0 && conditional != 1) {
+            throw new CorruptMetadataException("expected configs flag " + conditional + " is neither 0 nor 1");
+        }
+        return new ReplaceTopicConfigs(topic, configs, conditional == 1 ? readConfigMap(r, "expected configs") : null);
+    }
+
+    private static Map<String, String> readConfigMap(MetadataReader r, String what) {
         // a key (2) and a value (2) at least
-        int count = r.readCount("configs", 4);
+        int count = r.readCount(what, 4);
         Map<String, String> configs = new TreeMap<>();
         for (int i = 0; i < count; i++) {
             String key = r.readString("config key");
@@ -354,7 +379,7 @@ sealed interface ControllerRequest {
                 throw new CorruptMetadataException("config key '" + key + "' appears twice");
             }
         }
-        return new ReplaceTopicConfigs(topic, configs);
+        return configs;
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {

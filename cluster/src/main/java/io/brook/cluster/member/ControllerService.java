@@ -142,7 +142,7 @@ final class ControllerService {
         } else if (request instanceof ControllerRequest.AlterTopicConfig a) {
             return c.alterTopicConfig(a.topic(), a.key(), a.value());
         } else if (request instanceof ControllerRequest.ReplaceTopicConfigs a) {
-            return c.replaceTopicConfigs(a.topic(), a.configs());
+            return c.replaceTopicConfigs(a.topic(), a.expected(), a.configs());
         } else if (request instanceof ControllerRequest.ControlledShutdown s) {
             return c.controlledShutdown(s.brokerId(), s.brokerEpoch());
         } else if (request instanceof ControllerRequest.AllocateProducerIds a) {

@@ -115,6 +115,9 @@ public final class RatisClusterMember implements ClusterMember {
         }
         if (member.broker) {
             scheduler.execute(() -> member.register(FIRST_REGISTER_BACKOFF_MS));
+        } else if (self.directoryId() != null) {
+            // a controller-only node never registers, but it has a directory id for the voter changes
+            scheduler.execute(() -> member.reportDirectory(FIRST_REGISTER_BACKOFF_MS));
         }
         return member;
     }
@@ -340,6 +343,12 @@ public final class RatisClusterMember implements ClusterMember {
     @Override
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
         return channel.ask(new ControllerRequest.ReplaceTopicConfigs(topic, configs), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> configs) {
+        return channel.ask(new ControllerRequest.ReplaceTopicConfigs(topic, configs, expected), Void.class);
     }
 
     @Override

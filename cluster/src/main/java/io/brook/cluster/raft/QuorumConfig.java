@@ -178,12 +178,6 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
         }
         Map<Integer, InetSocketAddress> voters = voterList.isEmpty() ? Map.of() : parseVoters(voterList);
         List<InetSocketAddress> bootstrap = bootstrapList.isEmpty() ? List.of() : parseBootstrapServers(bootstrapList);
-        if (roleSet.equals(Set.of("controller"))) {
-            // a controller-only node would need the broker to run without client listeners
-            throw new IllegalArgumentException(PROCESS_ROLES + "=controller alone is not supported yet: a Brook node"
-                    + " of the cluster serves clients (process.roles=broker,controller for a voter, or"
-                    + " process.roles=broker for a node that only follows the metadata log)");
-        }
         InetSocketAddress own;
         if (voters.containsKey(nodeId)) {
             checkControllerListener(props, nodeId, voters.get(nodeId));

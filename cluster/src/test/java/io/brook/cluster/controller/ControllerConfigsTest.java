@@ -44,6 +44,35 @@ class ControllerConfigsTest {
     }
 
     @Test
+    void twoChangesComputedFromTheSameBaseDoNotUndoEachOther() {
+        long epoch = controller.registerBroker(1, new UUID(1, 1), List.of(), null).join();
+        controller.heartbeat(1, epoch).join();
+        controller.createTopic("t", 1, 1, Map.of("retention.ms", "1000")).join();
+        // two nodes read the same overrides and each adds a key of its own
+        Map<String, String> base = configs("t");
+        Map<String, String> first = new TreeMap<>(base);
+        first.put("segment.bytes", "4096");
+        Map<String, String> second = new TreeMap<>(base);
+        second.put("cleanup.policy", "compact");
+
+        controller.replaceTopicConfigs("t", base, first).join();
+        try {
+            controller.replaceTopicConfigs("t", base, second).join();
+            throw new AssertionError("a change computed from a stale base was applied: " + configs("t"));
+        } catch (CompletionException e) {
+            assertThat(((ControllerException) e.getCause()).error()).isEqualTo(ControllerError.INVALID_UPDATE_VERSION);
+        }
+        assertThat(configs("t")).containsExactlyInAnyOrderEntriesOf(Map.of("retention.ms", "1000", "segment.bytes", "4096"));
+
+        // computed again from the newer base, it applies and keeps the first change
+        Map<String, String> again = new TreeMap<>(configs("t"));
+        again.put("cleanup.policy", "compact");
+        controller.replaceTopicConfigs("t", configs("t"), again).join();
+        assertThat(configs("t")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("retention.ms", "1000", "segment.bytes", "4096", "cleanup.policy", "compact"));
+    }
+
+    @Test
     void anUnknownTopicIsRefused() {
         try {
             controller.replaceTopicConfigs("missing", Map.of("retention.ms", "1")).join();

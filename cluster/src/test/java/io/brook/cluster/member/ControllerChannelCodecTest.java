@@ -36,6 +36,8 @@ class ControllerChannelCodecTest {
             new ControllerRequest.ElectLeader("t", 2, false),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5", "cleanup.policy", "compact")),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of()),
+            new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5"), Map.of("retention.ms", "6")),
+            new ControllerRequest.ReplaceTopicConfigs("t", Map.of(), Map.of()),
             new ControllerRequest.DescribeQuorum(),
             new ControllerRequest.UnregisterBroker(7),
             new ControllerRequest.NodeDirectory(7, new UUID(5, 6)));

@@ -123,9 +123,12 @@ class QuorumConfigTest {
     }
 
     @Test
-    void aControllerOnlyNodeIsRefusedWithAClearMessage() {
+    void aControllerOnlyNodeIsAVoterOfItsOwnAddress() {
         Map<String, String> p = kafkaProperties();
         p.put("process.roles", "controller");
-        assertThatThrownBy(() -> QuorumConfig.fromProperties(p)).hasMessageContaining("process.roles=controller alone");
+        QuorumConfig c = QuorumConfig.fromProperties(p);
+        assertThat(c.processRoles()).containsExactly("controller");
+        assertThat(c.configuredVoter()).isTrue();
+        assertThat(c.address()).isEqualTo(c.voters().get(c.nodeId()));
     }
 }

@@ -83,7 +83,9 @@ public final class TransactionCoordinator implements AutoCloseable {
     private boolean shutdown;
 
     /**
-     * @param producerIds hands out new producer ids (called on the coordinator thread)
+     * @param producerIds hands out new producer ids (called on the coordinator thread; it throws
+     *                    {@link ProducerIdsPending} rather than wait when it has none at hand: the
+     *                    request is then run again once the ids are there)
      * @param markers     writes the markers that end transactions
      */
     public TransactionCoordinator(TxnCoordinatorConfig config, CoordinatorLog log, Clock clock, LongSupplier producerIds,

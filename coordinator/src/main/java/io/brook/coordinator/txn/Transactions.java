@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLogException;
 import io.brook.coordinator.runtime.CoordinatorRecord;
@@ -170,10 +171,15 @@ final class Transactions {
 
     // ------------------------------------------------------------------ InitProducerId
 
-    /** A new producer id for transactional id {@code id}; -1 (logged) when none can be had now. */
+    /**
+     * A new producer id for transactional id {@code id}; -1 (logged) when none can be had; throws
+     * {@link ProducerIdsPending} when the ids are under way (the caller runs its request again then).
+     */
     private long newProducerId(String id) {
         try {
             return producerIds.getAsLong();
+        } catch (ProducerIdsPending p) {
+            throw p;
         } catch (RuntimeException x) {
             LOG.warn("no producer id for transactional id {}", id, x);
             return -1L;
@@ -186,7 +192,13 @@ final class Transactions {
         long now = loop.now();
         Entry e = entries.get(id);
         if (e == null) {
-            long pid = newProducerId(id);
+            long pid;
+            try {
+                pid = newProducerId(id);
+            } catch (ProducerIdsPending p) {
+                return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
+                        InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
+            }
             if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             e = new Entry(id, new TxnSnapshot(pid, (short) -1, (short) -1, timeoutMs, TxnState.EMPTY,
                     TxnSnapshot.NONE, -1L, now));
@@ -224,7 +236,13 @@ final class Transactions {
                 }
                 TxnSnapshot target;
                 if (cur.producerEpoch() >= Short.MAX_VALUE - 1) {
-                    long pid = newProducerId(id);
+                    long pid;
+                    try {
+                        pid = newProducerId(id);
+                    } catch (ProducerIdsPending p) {
+                        return whenIdsArrive(p, () -> initProducerId(id, timeoutMs, expectedPid, expectedEpoch),
+                                InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
+                    }
                     if (pid < 0) return done(InitPidResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
                     target = new TxnSnapshot(pid, (short) 0, (short) -1, timeoutMs, TxnState.EMPTY, TxnSnapshot.NONE, -1L, now);
                 } else {
@@ -380,7 +398,12 @@ final class Transactions {
             case ONGOING -> {
                 long nextPid = -1L;
                 if (clientVersion >= TxnSnapshot.TV2 && cur.producerEpoch() >= Short.MAX_VALUE - 1) {
-                    nextPid = newProducerId(id);
+                    try {
+                        nextPid = newProducerId(id);
+                    } catch (ProducerIdsPending p) {
+                        return whenIdsArrive(p, () -> endTxnNow(id, pid, epoch, commit, clientVersion),
+                                EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
+                    }
                     if (nextPid < 0) return done(EndTxnResult.of(Errors.COORDINATOR_NOT_AVAILABLE));
                 }
                 TxnSnapshot target = cur.prepared(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT,
@@ -626,6 +649,36 @@ final class Transactions {
             return Errors.NOT_COORDINATOR;
         }
         return Errors.COORDINATOR_NOT_AVAILABLE;
+    }
+
+    /**
+     * A request that found no producer id at hand, run again on the loop once the next block is
+     * there (no thread waits for it meanwhile); {@code unavailable} if no block came.
+     */
+    private <T> CompletableFuture<T> whenIdsArrive(ProducerIdsPending pending, Supplier<CompletableFuture<T>> again,
+                                                   T unavailable) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        pending.ready().whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.warn("no producer id: {}", e.toString());
+                out.complete(unavailable);
+                return;
+            }
+            loop.execute(() -> {
+                try {
+                    again.get().whenComplete((r, x) -> {
+                        if (x != null) {
+                            out.completeExceptionally(x);
+                        } else {
+                            out.complete(r);
+                        }
+                    });
+                } catch (RuntimeException x) {
+                    out.completeExceptionally(x);
+                }
+            });
+        });
+        return out;
     }
 
     private static <T> CompletableFuture<T> done(T value) {

@@ -4,6 +4,7 @@ import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.node.ClusterView;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.topic.Topic;
@@ -23,12 +24,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * IncrementalAlterConfigs (key 44, KIP-339) for topic configs: SET, DELETE, APPEND and SUBTRACT
  * (the last two for list configs only) applied to the topic's current overrides, then validated
- * and stored as a whole. For broker resources, the settings that may change at run time
- * ({@link BrokerConfigChange}); for client metrics subscriptions, {@link ClientMetricsResources}.
+ * and stored as a whole. In cluster mode the current overrides are this node's image's, which may
+ * miss a change another node just made: the controller stores the result only if its overrides
+ * are still those (compare-and-set), and a change that lost that race is computed again from the
+ * newer image (after 20 ms, doubling up to 500 ms, for up to 30 s), so that two changes of one
+ * topic made at once on two nodes both take effect. For broker resources, the settings that may
+ * change at run time ({@link BrokerConfigChange}); for client metrics subscriptions, {@link
+ * ClientMetricsResources}.
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
 
@@ -36,6 +43,11 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
     static final byte OP_DELETE = 1;
     static final byte OP_APPEND = 2;
     static final byte OP_SUBTRACT = 3;
+
+    /** How long a change that lost a race with another node's is computed again (Kafka's request time-out). */
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long FIRST_RETRY_MS = 20;
+    private static final long MAX_RETRY_MS = 500;
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
@@ -79,15 +91,36 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
 
     private static CompletableFuture<Failure> alter(BrokerContext broker, AlterConfigsResource res,
             boolean validateOnly) {
+        return alter(broker, res, validateOnly, System.nanoTime() + RETRY_NANOS, FIRST_RETRY_MS);
+    }
+
+    private static CompletableFuture<Failure> alter(BrokerContext broker, AlterConfigsResource res,
+            boolean validateOnly, long deadlineNanos, long backoffMs) {
         Topic t = broker.topics().get(res.resourceName());
-        if (t == null) {
+        ClusterView.TopicState state = broker.cluster() == null ? null : broker.cluster().topic(res.resourceName());
+        if (t == null || (broker.cluster() != null && state == null)) {
             return CompletableFuture.completedFuture(new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                     "Topic " + res.resourceName() + " does not exist."));
         }
-        Map<String, String> next = new LinkedHashMap<>(t.configs());
+        // in cluster mode the base is the image's, the very map the controller compares with
+        Map<String, String> base = state != null ? state.configs() : t.configs();
+        Map<String, String> next = new LinkedHashMap<>(base);
         Failure f = applyOperations(broker, t, res, next);
-        return f != null ? CompletableFuture.completedFuture(f)
-                : TopicConfigChange.applyAsync(broker, res.resourceName(), next, validateOnly);
+        if (f != null) {
+            return CompletableFuture.completedFuture(f);
+        }
+        if (state == null || validateOnly) {
+            return TopicConfigChange.applyAsync(broker, res.resourceName(), next, validateOnly);
+        }
+        return TopicConfigChange.applyAsync(broker, res.resourceName(), base, next, false).thenCompose(failure -> {
+            if (failure == null || failure.error() != Errors.INVALID_UPDATE_VERSION
+                    || System.nanoTime() - deadlineNanos > 0) {
+                return CompletableFuture.completedFuture(failure);
+            }
+            return CompletableFuture.supplyAsync(() -> null,
+                    CompletableFuture.delayedExecutor(backoffMs, TimeUnit.MILLISECONDS)).thenCompose(v -> alter(broker,
+                            res, false, deadlineNanos, Math.min(2 * backoffMs, MAX_RETRY_MS)));
+        });
     }
 
     /** Applies the resource's operations to {@code next}, the topic's overrides; null, or why they are refused. */

@@ -76,6 +76,16 @@ final class TopicConfigChange {
      */
     static CompletableFuture<Failure> applyAsync(BrokerContext broker, String topic, Map<String, String> overrides,
             boolean validateOnly) {
+        return applyAsync(broker, topic, null, overrides, validateOnly);
+    }
+
+    /**
+     * As {@link #applyAsync(BrokerContext, String, Map, boolean)}; in cluster mode only if the
+     * controller still has {@code expected} as the topic's overrides (null: whatever it has), else
+     * it completes with INVALID_UPDATE_VERSION and nothing changed.
+     */
+    static CompletableFuture<Failure> applyAsync(BrokerContext broker, String topic, Map<String, String> expected,
+            Map<String, String> overrides, boolean validateOnly) {
         Failure invalid = validate(broker, overrides);
         if (invalid != null || validateOnly || broker.cluster() == null) {
             return CompletableFuture.completedFuture(invalid != null ? invalid : apply(broker, topic, overrides,
@@ -86,7 +96,9 @@ final class TopicConfigChange {
             return CompletableFuture.completedFuture(
                     new Failure(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topic + " does not exist."));
         }
-        return cluster.replaceTopicConfigs(topic, overrides).handle((v, e) -> e == null ? null
+        CompletableFuture<Void> decided = expected == null ? cluster.replaceTopicConfigs(topic, overrides)
+                : cluster.replaceTopicConfigs(topic, expected, overrides);
+        return decided.handle((v, e) -> e == null ? null
                 : new Failure(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e)));
     }
 

@@ -390,7 +390,27 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
 
     @Override
     public int controllerId() {
-        return member.controllerId();
+        // clients send admin requests to the node named here, so it must be a broker they can
+        // reach: a controller-only leader is not (Kafka names a live broker then, too); every
+        // broker hands such requests to the controller itself
+        int leader = member.controllerId();
+        Map<Integer, BrokerInfo> brokers = view.brokers;
+        if (live(brokers.get(leader))) {
+            return leader;
+        }
+        if (live(brokers.get(nodeId))) {
+            return nodeId;
+        }
+        for (BrokerInfo b : brokers.values()) {
+            if (live(b)) {
+                return b.id();
+            }
+        }
+        return leader;
+    }
+
+    private static boolean live(BrokerInfo b) {
+        return b != null && !b.fenced();
     }
 
     @Override
@@ -456,6 +476,12 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     @Override
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
         return decided(member.replaceTopicConfigs(topic, configs));
+    }
+
+    @Override
+    public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                       Map<String, String> configs) {
+        return decided(member.replaceTopicConfigs(topic, expected, configs));
     }
 
     @Override

@@ -75,6 +75,10 @@ public final class ClusterMode implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Cluster mode: " + e.getMessage(), e);
         }
+        if (!q.processRoles().contains("broker")) {
+            throw new IllegalArgumentException("Cluster mode: node " + q.nodeId() + " has process.roles=controller alone:"
+                    + " it runs as a controller-only node (ControllerNode, as bin/brook starts it), not as a broker");
+        }
         q = q.withMetadataDir(metaDir.resolve(METADATA_DIR));
         List<Endpoint> endpoints = new ArrayList<>();
         for (Listener l : advertised.values()) {

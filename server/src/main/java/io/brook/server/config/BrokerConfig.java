@@ -119,6 +119,10 @@ public final class BrokerConfig {
     public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
     public static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
     public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    /** Kafka's replication throttles (bytes/s), set at run time only in practice: {@link DynamicBrokerConfig}. */
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
     public static final String NUM_RECOVERY_THREADS = "num.recovery.threads.per.data.dir";
     public static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
     public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
@@ -358,6 +362,21 @@ public final class BrokerConfig {
     /** Whether this node runs in cluster mode ({@code process.roles} set; docs/cluster.md). */
     public boolean clustered() {
         return !string(PROCESS_ROLES).isBlank();
+    }
+
+    /**
+     * Whether raw settings describe a controller-only node of a cluster ({@code
+     * process.roles=controller}): no broker, a voter of the metadata quorum only (docs/cluster.md,
+     * section 6c). Such settings are not a broker's: they have no listener for clients.
+     */
+    public static boolean controllerOnly(Map<String, String> raw) {
+        Set<String> roles = new TreeSet<>();
+        for (String r : raw.getOrDefault(PROCESS_ROLES, "").split(",", -1)) {
+            if (!r.isBlank()) {
+                roles.add(r.trim().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return roles.equals(Set.of("controller"));
     }
 
     private static boolean clusterModuleAvailable() {

@@ -39,7 +39,10 @@ public final class DynamicBrokerConfig {
     public static final byte SOURCE_DYNAMIC_BROKER = 2;
     public static final byte SOURCE_DYNAMIC_DEFAULT_BROKER = 3;
 
-    /** The broker keys that may change at run time: each sets the default of a topic config. */
+    /**
+     * The broker keys that may change at run time: the defaults of topic configs, and Kafka's
+     * replication throttles ({@link #REPLICATION_THROTTLES}), which the replica fetcher reads.
+     */
     public static final Set<String> RECONFIGURABLE = Set.of(
             BrokerConfig.LOG_RETENTION_MS, BrokerConfig.LOG_RETENTION_BYTES, BrokerConfig.LOG_SEGMENT_BYTES,
             BrokerConfig.LOG_ROLL_MS, BrokerConfig.LOG_CLEANUP_POLICY, BrokerConfig.MESSAGE_MAX_BYTES,
@@ -48,7 +51,13 @@ public final class DynamicBrokerConfig {
             BrokerConfig.MIN_INSYNC_REPLICAS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
             BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_INDEX_INTERVAL_BYTES,
             BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES,
-            BrokerConfig.LOG_FLUSH_INTERVAL_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS, BrokerConfig.FSYNC_ON_ACK);
+            BrokerConfig.LOG_FLUSH_INTERVAL_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS, BrokerConfig.FSYNC_ON_ACK,
+            BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE, BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE,
+            BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
+
+    /** Kafka's replication throttles in bytes per second (Long.MAX_VALUE: none), Kafka's dynamic broker quotas. */
+    public static final Set<String> REPLICATION_THROTTLES = Set.of(BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE,
+            BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE, BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
 
     static final String FILE = "broker-configs";
     private static final String BROKER_PREFIX = "broker.";

@@ -94,6 +94,15 @@ public interface ClusterView extends PartitionLeadership {
     /** Replaces all of a topic's config overrides through the controller, in one decision. */
     CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs);
 
+    /**
+     * As {@link #replaceTopicConfigs(String, Map)}, only if the controller still has {@code
+     * expected} as the topic's overrides (compare-and-set), else it fails with INVALID_UPDATE_VERSION.
+     */
+    default CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                        Map<String, String> configs) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("no conditional config changes"));
+    }
+
     /** The partitions being moved, by topic and partition. */
     default List<Reassignment> reassignments() {
         return List.of();

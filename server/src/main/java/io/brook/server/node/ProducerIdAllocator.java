@@ -1,16 +1,13 @@
 package io.brook.server.node;
 
+import io.brook.coordinator.txn.ProducerIdsPending;
 import io.brook.storage.file.DurableFiles;
-import io.brook.wire.protocol.Errors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Hands out producer ids that are never reused, across restarts too: ids are reserved in blocks
@@ -19,8 +16,11 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>In cluster mode ({@link #blocksFrom}) the blocks come from the controller instead, which
  * records each block in the metadata log before it hands it out, so no two nodes share an id.
- * {@link #nextAsync()} then waits for a new block without holding the caller's thread; callers
- * that run out together share one request for the next block.
+ * As Kafka's brokers do, the next block is asked for ahead, once 90% of the current one is used,
+ * so that a busy node rarely runs out. When it does run out, no caller's thread waits:
+ * {@link #nextAsync()} completes once the next block is there (callers that run out together
+ * share one request for it), and {@link #nextOrPending()}, the transaction coordinator's source,
+ * throws {@link ProducerIdsPending} with the block's arrival to run its request again on.
  */
 public final class ProducerIdAllocator {
 
@@ -30,12 +30,16 @@ public final class ProducerIdAllocator {
     private final Path file;
     private long next;
     private long blockEnd;
+    /** Where the current block started (cluster mode: for the prefetch at 90%). */
+    private long blockStart;
     private BlockSource blocks;
     /** The request for the next block from {@link #blocks}, while one is under way. */
     private CompletableFuture<Block> pending;
+    /** The next block, when it came before the current one was used up. */
+    private Block spare;
 
-    /** How long {@link #next()} waits for a block from the controller. */
-    static final long BLOCK_WAIT_MS = 30_000;
+    /** The share of a block used when the next one is asked for (Kafka's 90%). */
+    static final double PREFETCH_AT = 0.9;
 
     /** Where cluster mode's blocks come from: the next block for this node, once the controller answers. */
     public interface BlockSource {
@@ -74,6 +78,7 @@ public final class ProducerIdAllocator {
     public synchronized void blocksFrom(BlockSource source) {
         this.blocks = source;
         this.blockEnd = next;
+        this.blockStart = next;
     }
 
     /**
@@ -83,52 +88,89 @@ public final class ProducerIdAllocator {
     public CompletableFuture<Long> nextAsync() {
         CompletableFuture<Block> wait;
         synchronized (this) {
-            if (blocks == null || next < blockEnd) {
+            if (hasId()) {
                 return CompletableFuture.completedFuture(take());
             }
-            wait = pending;
-            if (wait == null) {
-                CompletableFuture<Block> p = blocks.next();
-                pending = p;
-                wait = p;
-                p.whenComplete((b, e) -> blockArrived(p, b));
-            }
+            wait = requestBlock();
         }
         // the block may be used up by the callers ahead of this one: then it asks again
         return wait.thenCompose(b -> nextAsync());
+    }
+
+    /**
+     * The next producer id if one is at hand, else (cluster mode, the block used up) throws
+     * {@link ProducerIdsPending} with the next block's arrival: the transaction coordinator's
+     * source, which must not wait on its thread.
+     */
+    public long nextOrPending() {
+        CompletableFuture<Block> wait;
+        synchronized (this) {
+            if (hasId()) {
+                return take();
+            }
+            wait = requestBlock();
+        }
+        throw new ProducerIdsPending(wait);
+    }
+
+    private synchronized boolean hasId() {
+        return blocks == null || next < blockEnd || spare != null;
+    }
+
+    /**
+     * The request for the next block under way, or a new one; it completes only once the block
+     * is installed, so that whoever waits for it finds the ids there.
+     */
+    private synchronized CompletableFuture<Block> requestBlock() {
+        CompletableFuture<Block> p = pending;
+        if (p == null) {
+            CompletableFuture<Block> request = new CompletableFuture<>();
+            pending = request;
+            blocks.next().whenComplete((b, e) -> {
+                blockArrived(request, b);
+                if (e != null) {
+                    request.completeExceptionally(e);
+                } else {
+                    request.complete(b);
+                }
+            });
+            p = request;
+        }
+        return p;
     }
 
     private synchronized void blockArrived(CompletableFuture<Block> request, Block b) {
         if (pending == request) {
             pending = null;
         }
-        if (b != null && next == blockEnd) {
-            next = b.firstId();
-            blockEnd = b.firstId() + b.size();
+        if (b == null) {
+            return; // failed: the callers waiting for it get the error; the next one asks again
+        }
+        if (next == blockEnd) {
+            use(b);
+        } else {
+            spare = b;
         }
     }
 
-    /** The next producer id; in cluster mode waits (up to {@link #BLOCK_WAIT_MS}) for a block when one runs out. */
-    public long next() {
-        synchronized (this) {
-            if (blocks == null || next < blockEnd) {
-                return take();
-            }
-        }
-        try {
-            return nextAsync().get(BLOCK_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for producer ids", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new ClusterAdminException(Errors.REQUEST_TIMED_OUT,
-                    "The controller gave no producer ids in time.");
-        }
+    private void use(Block b) {
+        next = b.firstId();
+        blockStart = b.firstId();
+        blockEnd = b.firstId() + b.size();
     }
 
     private synchronized long take() {
+        if (blocks != null) {
+            if (next == blockEnd) {
+                use(spare);
+                spare = null;
+            }
+            long id = next++;
+            if (spare == null && pending == null && next - blockStart >= PREFETCH_AT * (blockEnd - blockStart)) {
+                requestBlock(); // ahead of need: a failure here is retried when the block runs out
+            }
+            return id;
+        }
         if (next == blockEnd) {
             long end = blockEnd + BLOCK;
             try {

@@ -54,7 +54,7 @@ public final class TxnCoordinatorSetup {
             config = config.withPartitions(existing.partitions());
         }
         TransactionCoordinator coordinator = new TransactionCoordinator(config,
-                new TxnStateTopicLog(topics, config, clock), clock, producerIds::next,
+                new TxnStateTopicLog(topics, config, clock), clock, producerIds::nextOrPending,
                 new RoutedTxnMarkers(new PartitionMarkers(topics, groups, clock)), loadExecutor);
         coordinator.transactionVersion(transactionVersion);
         if (brokerConfig.clustered()) {

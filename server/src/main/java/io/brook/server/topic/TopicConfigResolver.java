@@ -207,7 +207,8 @@ public final class TopicConfigResolver {
 
     public static byte type(String topicConfig) {
         return switch (topicConfig) {
-            case LogConfig.CLEANUP_POLICY -> TYPE_LIST;
+            case LogConfig.CLEANUP_POLICY, LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS,
+                    LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS -> TYPE_LIST;
             case LogConfig.COMPRESSION_TYPE, LogConfig.MESSAGE_TIMESTAMP_TYPE -> TYPE_STRING;
             case LogConfig.MIN_CLEANABLE_DIRTY_RATIO -> TYPE_DOUBLE;
             case LogConfig.PREALLOCATE, LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, LogConfig.FLUSH_ON_ACK -> TYPE_BOOLEAN;

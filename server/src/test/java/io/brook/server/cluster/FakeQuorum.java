@@ -173,6 +173,12 @@ public final class FakeQuorum implements MetadataLog {
         }
 
         @Override
+        public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> expected,
+                                                           Map<String, String> configs) {
+            return controller.replaceTopicConfigs(topic, expected, configs);
+        }
+
+        @Override
         public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
             return controller.allocateProducerIds(nodeId, epoch);
         }

@@ -1,0 +1,141 @@
+package io.brook.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.brook.testkit.Await;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.QuorumInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kafka's production layout (docs/cluster.md, section 6c): three controller-only voters
+ * ({@code process.roles=controller}) and two broker-only nodes that find them through {@code
+ * controller.quorum.bootstrap.servers}. The controllers never register as brokers, so clients see
+ * two brokers, every partition (the internal {@code __consumer_offsets} too) is placed on them,
+ * and a consumer group reads what a producer wrote; DescribeQuorum names the controllers as the
+ * voters and the brokers as observers.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ControllerOnlyClusterTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dirs;
+
+    private InJvmCluster cluster;
+
+    @AfterEach
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static Properties clientProps(String bootstrap) {
+        Properties p = InJvmCluster.clientProps(bootstrap);
+        p.put("acks", "all");
+        p.put("linger.ms", "0");
+        p.put("delivery.timeout.ms", "20000");
+        return p;
+    }
+
+    private static Set<Integer> brokers(Admin admin) {
+        Set<Integer> ids = new TreeSet<>();
+        try {
+            for (Node n : admin.describeCluster().nodes().get()) {
+                ids.add(n.id());
+            }
+        } catch (Exception e) {
+            return Set.of();
+        }
+        return ids;
+    }
+
+    private static Set<Integer> leaders(Admin admin, String topic) {
+        Set<Integer> out = new TreeSet<>();
+        TopicDescription d;
+        try {
+            d = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+        } catch (Exception e) {
+            return out;
+        }
+        for (TopicPartitionInfo p : d.partitions()) {
+            assertThat(p.replicas()).extracting(Node::id).allMatch(id -> id == 4 || id == 5);
+            if (p.leader() != null) {
+                out.add(p.leader().id());
+            }
+        }
+        return out;
+    }
+
+    private static boolean directoriesKnown(Admin admin) {
+        try {
+            return admin.describeMetadataQuorum().quorumInfo().get().voters().stream()
+                    .noneMatch(v -> v.replicaDirectoryId().equals(Uuid.ZERO_UUID));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    @Test
+    void dedicatedControllersDecideWhileOnlyTheBrokersLeadPartitionsAndServeClients() throws Exception {
+        cluster = InJvmCluster.startControllers(dirs, "brook-controller-only-test", 3);
+        cluster.startBrokerOnly(4);
+        cluster.startBrokerOnly(5);
+
+        try (Admin admin = Admin.create(clientProps(cluster.bootstrap()))) {
+            Await.until("brokers 4 and 5 in the cluster", WAIT, () -> brokers(admin).equals(Set.of(4, 5)));
+            admin.createTopics(List.of(new NewTopic("work", 6, (short) 1))).all().get();
+            Await.until("both brokers lead partitions of the topic", WAIT,
+                    () -> leaders(admin, "work").equals(Set.of(4, 5)));
+
+            Properties props = clientProps(cluster.bootstrap());
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+                for (int i = 0; i < 30; i++) {
+                    producer.send(new ProducerRecord<>("work", i % 6, null, "r" + i)).get();
+                }
+            }
+            props.put("group.id", "readers");
+            props.put("auto.offset.reset", "earliest");
+            Set<String> seen = new TreeSet<>();
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+                consumer.subscribe(List.of("work"));
+                Await.until("all 30 records consumed by the group", WAIT, () -> {
+                    for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                        seen.add(r.value());
+                    }
+                    return seen.size() >= 30;
+                });
+                consumer.commitSync();
+            }
+            assertThat(leaders(admin, "__consumer_offsets")).isNotEmpty().isSubsetOf(4, 5);
+
+            QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get();
+            assertThat(quorum.voters()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactlyInAnyOrder(1, 2, 3);
+            // the controllers report their directory ids too, though they never register
+            Await.until("the controllers' directory ids known", WAIT, () -> directoriesKnown(admin));
+            assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactlyInAnyOrder(4, 5);
+            assertThat(quorum.leaderId()).isIn(1, 2, 3);
+        }
+    }
+}
