@@ -59,7 +59,7 @@ class ClusterVotersCompatTest {
         String external = System.getProperty("bootstrap.servers");
         Assumptions.assumeTrue(external == null || external.isBlank(),
                 "starts Brook nodes of its own: nothing to run against an external cluster");
-        cluster = ProcessCluster.start("voters", 3, ThreeNodeClusterCompatTest.OVERRIDES);
+        cluster = ProcessCluster.start("voters", 3, ProcessClusterExtension.OVERRIDES);
     }
 
     @AfterAll
@@ -121,7 +121,7 @@ class ClusterVotersCompatTest {
         node4.setProperty("listeners", listeners);
         node4.setProperty("log.dirs", data.toString());
         node4.setProperty("brook.http.listener", "none");
-        node4.putAll(ThreeNodeClusterCompatTest.OVERRIDES);
+        node4.putAll(ProcessClusterExtension.OVERRIDES);
         four = cluster.startExtra("node4", node4);
         String bootstrap = cluster.bootstrapServers(1);
         try (Admin admin = ProcessCluster.admin(bootstrap)) {

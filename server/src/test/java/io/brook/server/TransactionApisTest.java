@@ -135,8 +135,9 @@ class TransactionApisTest {
         // the broker loads __transaction_state in the background after a start: asked again meanwhile
         Await.until("EndTxn past the coordinator's load", () -> {
             try {
-                code[0] = c.call(new EndTxnRequest().transactionalId(id).producerId(p.producerId())
-                        .producerEpoch(p.producerEpoch()).committed(commit), version).errorCode();
+                EndTxnResponse r = c.call(new EndTxnRequest().transactionalId(id).producerId(p.producerId())
+                        .producerEpoch(p.producerEpoch()).committed(commit), version);
+                code[0] = r.errorCode();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -35,21 +35,13 @@ final class AddRaftVoterHandler implements ApiHandler<AddRaftVoterRequest> {
 
     @Override
     public void handle(RequestContext ctx, AddRaftVoterRequest request) {
+        QuorumRequests.Refusal no = QuorumRequests.refusal(broker, request.clusterId(), request.voterId(),
+                request.voterDirectoryId(), "Add");
+        if (no != null) {
+            ctx.respond(answer(no.error(), no.message()));
+            return;
+        }
         ClusterView cluster = broker.cluster();
-        if (cluster == null) {
-            ctx.respond(answer(Errors.UNSUPPORTED_VERSION, "A single Brook node is a static quorum of one voter: "
-                    + "its voters cannot change."));
-            return;
-        }
-        if (!QuorumRequests.sameCluster(broker, request.clusterId())) {
-            ctx.respond(answer(Errors.INCONSISTENT_CLUSTER_ID, "The given id \"" + request.clusterId()
-                    + "\" doesn't match the cluster id \"" + broker.clusterId() + "\""));
-            return;
-        }
-        if (!QuorumRequests.validVoter(request.voterId(), request.voterDirectoryId())) {
-            ctx.respond(answer(Errors.INVALID_REQUEST, "Add voter request didn't include a valid voter"));
-            return;
-        }
         String listener = QuorumRequests.controllerListener(broker);
         boolean hasEndpoint = request.listeners().stream().anyMatch(l -> l.name().equalsIgnoreCase(listener));
         if (!hasEndpoint) {

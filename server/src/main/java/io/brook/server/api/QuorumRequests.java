@@ -2,6 +2,7 @@ package io.brook.server.api;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.node.BrokerContext;
+import io.brook.wire.protocol.Errors;
 import java.util.UUID;
 
 /**
@@ -14,6 +15,30 @@ final class QuorumRequests {
     private static final UUID ZERO = new UUID(0, 0);
 
     private QuorumRequests() {
+    }
+
+    /** Why a voter request is refused before the quorum is asked. */
+    record Refusal(Errors error, String message) {
+    }
+
+    /**
+     * The checks AddRaftVoter and RemoveRaftVoter share ({@code verb}: "Add" or "Remove"): a single
+     * node cannot change its voters (UNSUPPORTED_VERSION, as Kafka's static quorum), the cluster
+     * id, the voter; null when the request may go on.
+     */
+    static Refusal refusal(BrokerContext broker, String clusterId, int voterId, UUID directoryId, String verb) {
+        if (broker.cluster() == null) {
+            return new Refusal(Errors.UNSUPPORTED_VERSION,
+                    "A single Brook node is a static quorum of one voter: its voters cannot change.");
+        }
+        if (!sameCluster(broker, clusterId)) {
+            return new Refusal(Errors.INCONSISTENT_CLUSTER_ID, "The given id \"" + clusterId
+                    + "\" doesn't match the cluster id \"" + broker.clusterId() + "\"");
+        }
+        if (!validVoter(voterId, directoryId)) {
+            return new Refusal(Errors.INVALID_REQUEST, verb + " voter request didn't include a valid voter");
+        }
+        return null;
     }
 
     /** Whether {@code clusterId} (null: not given) names this node's cluster. */

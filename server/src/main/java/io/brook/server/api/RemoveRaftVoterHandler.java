@@ -31,21 +31,13 @@ final class RemoveRaftVoterHandler implements ApiHandler<RemoveRaftVoterRequest>
 
     @Override
     public void handle(RequestContext ctx, RemoveRaftVoterRequest request) {
+        QuorumRequests.Refusal no = QuorumRequests.refusal(broker, request.clusterId(), request.voterId(),
+                request.voterDirectoryId(), "Remove");
+        if (no != null) {
+            ctx.respond(answer(no.error(), no.message()));
+            return;
+        }
         ClusterView cluster = broker.cluster();
-        if (cluster == null) {
-            ctx.respond(answer(Errors.UNSUPPORTED_VERSION, "A single Brook node is a static quorum of one voter: "
-                    + "its voters cannot change."));
-            return;
-        }
-        if (!QuorumRequests.sameCluster(broker, request.clusterId())) {
-            ctx.respond(answer(Errors.INCONSISTENT_CLUSTER_ID, "The given id \"" + request.clusterId()
-                    + "\" doesn't match the cluster id \"" + broker.clusterId() + "\""));
-            return;
-        }
-        if (!QuorumRequests.validVoter(request.voterId(), request.voterDirectoryId())) {
-            ctx.respond(answer(Errors.INVALID_REQUEST, "Remove voter request didn't include a valid voter"));
-            return;
-        }
         cluster.removeVoter(request.voterId(), request.voterDirectoryId()).whenComplete((v, e) -> ctx.respond(e == null
                 ? answer(Errors.NONE, null)
                 : answer(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e))));
