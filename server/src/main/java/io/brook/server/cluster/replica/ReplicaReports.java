@@ -2,7 +2,7 @@ package io.brook.server.cluster.replica;
 
 import java.util.concurrent.CompletableFuture;
 
-/** What a partition fetcher tells the controller (the cluster member's requests 9 and 14). */
+/** What a partition fetcher tells the controller (the cluster member's requests 9 and 16). */
 public interface ReplicaReports {
 
     /** This node, a replica being added, has copied the partition up to its leader's high watermark. */
