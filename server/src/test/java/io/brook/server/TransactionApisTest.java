@@ -294,7 +294,18 @@ class TransactionApisTest {
         brook = start(dir);
         try (ProtocolClient c = client()) {
             assertThat(lastStableOffset(c, "t", 0)).isZero();
-            assertThat(produce(c, p, "t", 0, 1, "after")).isEqualTo(Errors.NONE.code());
+            // while __transaction_state loads after the start, a transactional write is answered
+            // NOT_ENOUGH_REPLICAS (retriable, as Kafka answers a verification it cannot make yet)
+            short[] code = new short[1];
+            Await.until("the write verified once the coordinator loaded", () -> {
+                try {
+                    code[0] = produce(c, p, "t", 0, 1, "after");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return code[0] != Errors.NOT_ENOUGH_REPLICAS.code();
+            });
+            assertThat(code[0]).isEqualTo(Errors.NONE.code());
             assertThat(end(c, "tx", p, true, (short) 3)).isEqualTo(Errors.NONE.code());
             Await.until("LSO past the commit marker", () -> lso(c, "t", 0) == 3);
         }
