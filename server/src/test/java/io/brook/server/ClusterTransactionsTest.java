@@ -85,6 +85,15 @@ class ClusterTransactionsTest {
 
     /** Creates the topic and waits until every partition has a leader; returns partition → leader. */
     private Map<Integer, Integer> createTopic(Admin admin) throws Exception {
+        // placement spreads partitions over the live brokers it knows: all three first (a node that
+        // registered late, or missed its heartbeats on a busy machine, would get none)
+        Await.until("all three brokers live", WAIT, () -> {
+            try {
+                return admin.describeCluster().nodes().get().size() == 3;
+            } catch (Exception e) {
+                return false;
+            }
+        });
         admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
         Map<Integer, Integer> leaders = new HashMap<>();
         Await.until("every partition with a leader", WAIT, () -> {
