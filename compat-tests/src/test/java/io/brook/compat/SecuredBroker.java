@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -215,9 +214,7 @@ final class SecuredBroker implements AutoCloseable {
         }
 
         private static int freePort() throws IOException {
-            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                return s.getLocalPort();
-            }
+            return io.brook.testkit.FreePorts.next();
         }
 
         String address(String listenerName) {

@@ -1,11 +1,12 @@
 package io.brook.server;
 
 import io.brook.server.cluster.ControllerNode;
+import io.brook.server.node.ClusterView;
+import io.brook.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class InJvmCluster implements AutoCloseable {
 
+    static final Duration WAIT = Duration.ofSeconds(30);
+
     final List<Brook> nodes = new ArrayList<>();
     final List<ControllerNode> controllers = new ArrayList<>();
     private Path dirs;
@@ -30,11 +33,7 @@ final class InJvmCluster implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return io.brook.testkit.FreePorts.next();
     }
 
     /** Starts {@code size} nodes (ids 1..size) under {@code dirs}, each with {@code extra} on top of the cluster keys. */
@@ -70,7 +69,21 @@ final class InJvmCluster implements AutoCloseable {
                 throw e;
             }
         }
+        cluster.awaitBrokers(size);
         return cluster;
+    }
+
+    /**
+     * Waits until every running broker knows a controller and {@code count} unfenced brokers:
+     * until then a node may be refused what the controller gives registered brokers only (a
+     * partition placed on it, a block of producer ids), and new topics are placed on fewer nodes.
+     */
+    void awaitBrokers(int count) {
+        Await.until(count + " registered brokers and a controller, as every node sees them", WAIT,
+                () -> nodes.stream().filter(Brook::isRunning).allMatch(b -> {
+                    ClusterView view = b.context().cluster();
+                    return view.controllerId() > 0 && view.brokers("PLAINTEXT").size() == count;
+                }));
     }
 
     /**

@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,10 +54,7 @@ class TransactionalOffsetsCrashTest {
 
     @BeforeEach
     void start() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort(); // the same port after the restart, for the clients that live through it
-        }
+        int port = io.brook.testkit.FreePorts.next(); // the same port after the restart, for the clients that live through it
         brook = Brook.builder().port(port).dataDir(dir).faults(true)
                 .config("transaction.state.log.num.partitions", "3").config("offsets.topic.num.partitions", "3")
                 .config("group.initial.rebalance.delay.ms", "0")

@@ -9,7 +9,7 @@ import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.metadata.BrokerInfo;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.raft.ClusterMembershipException;
-import io.brook.cluster.raft.FreePorts;
+import io.brook.testkit.FreePorts;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.testkit.Await;
 import java.net.InetSocketAddress;

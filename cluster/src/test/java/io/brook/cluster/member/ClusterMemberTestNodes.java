@@ -1,7 +1,7 @@
 package io.brook.cluster.member;
 
 import io.brook.cluster.metadata.Endpoint;
-import io.brook.cluster.raft.FreePorts;
+import io.brook.testkit.FreePorts;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.testkit.Await;
 import java.io.IOException;

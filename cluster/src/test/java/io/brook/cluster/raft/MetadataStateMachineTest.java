@@ -1,5 +1,6 @@
 package io.brook.cluster.raft;
 
+import io.brook.testkit.FreePorts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

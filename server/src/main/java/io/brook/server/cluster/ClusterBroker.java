@@ -311,9 +311,13 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         return new ClusterAdminException(Errors.UNKNOWN_SERVER_ERROR, String.valueOf(c.getMessage()));
     }
 
-    /** The next producer-id block for this node, from the controller; fails with Kafka's error. */
+    /**
+     * The next producer-id block for this node, from the controller, asked once this node is
+     * registered (the controller gives blocks to registered brokers only); fails with Kafka's error.
+     */
     CompletableFuture<ProducerIdAllocator.Block> producerIdBlock() {
-        return member.allocateProducerIds().orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+        return member.unfenced().thenCompose(registered -> member.allocateProducerIds())
+                .orTimeout(DECISION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
                 .handle((ProducerIdBlock b, Throwable e) -> {
                     if (e != null) {
                         throw translate(e);

@@ -3,7 +3,6 @@ package io.brook.server.api.txn;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
-import io.brook.server.node.ClusterAdminException;
 import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.protocol.Errors;
@@ -28,10 +27,7 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
         short version = ctx.apiVersion();
         if (request.transactionalId() == null) {
             // in cluster mode a new block waits for the controller: answered then, holding no thread
-            ctx.respondWhenDone(broker.producerIds().nextAsync().handle((id, e) -> e == null
-                    ? new InitProducerIdResponse().errorCode(Errors.NONE.code()).producerId(id).producerEpoch((short) 0)
-                    : new InitProducerIdResponse().errorCode(ClusterAdminException.errorOf(e).code()).producerId(-1)
-                            .producerEpoch((short) -1)));
+            ctx.respondWhenDone(broker.producerIds().nextAsync().handle(InitProducerIdHandler::idempotentAnswer));
             return;
         }
         long expectedPid = version >= 3 ? request.producerId() : -1L;
@@ -40,5 +36,19 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
                 .initProducerId(request.transactionalId(), request.transactionTimeoutMs(), expectedPid, expectedEpoch)
                 .thenApply(r -> new InitProducerIdResponse().errorCode(TxnRequests.forVersion(r.error(), version, 4).code())
                         .producerId(r.producerId()).producerEpoch(r.producerEpoch())));
+    }
+
+    /**
+     * The answer to an idempotent producer's InitProducerId once its id, or the failure to get
+     * one, is known. A block not had (this node not registered with the controller yet, the
+     * controller moving) is passing, so the failure is answered with the error clients retry
+     * InitProducerId on, as Kafka answers while its broker waits for a block; the controller's
+     * own error (BROKER_ID_NOT_REGISTERED, NOT_CONTROLLER) would be fatal to the producer.
+     */
+    static InitProducerIdResponse idempotentAnswer(Long id, Throwable failure) {
+        return failure == null
+                ? new InitProducerIdResponse().errorCode(Errors.NONE.code()).producerId(id).producerEpoch((short) 0)
+                : new InitProducerIdResponse().errorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code()).producerId(-1)
+                        .producerEpoch((short) -1);
     }
 }
