@@ -65,7 +65,7 @@ public final class RatisClusterMember implements ClusterMember {
     private final CompletableFuture<Void> unfenced = new CompletableFuture<>();
     private volatile long brokerEpoch = -1;
     private volatile boolean closed;
-    private volatile boolean promotedWarned;
+    private volatile boolean promotionLogged;
     private volatile boolean heartbeating = true;
 
     private RatisClusterMember(QuorumConfig config, BrokerRegistration self, MetadataQuorumNode node,
@@ -150,10 +150,9 @@ public final class RatisClusterMember implements ClusterMember {
 
     private void applied() {
         waiters.applied();
-        if (!promotedWarned && node.isListener() && node.members().voters().containsKey(config.nodeId())) {
-            promotedWarned = true;
-            LOG.warn("Node {} is now a voter of the metadata quorum; it votes from its next restart (Ratis 3.1.3 keeps"
-                    + " a running listener's role: until then it counts for commits but does not vote)", config.nodeId());
+        if (!promotionLogged && node.isListener() && node.members().voters().containsKey(config.nodeId())) {
+            promotionLogged = true;
+            LOG.info("Node {} is now a voter of the metadata quorum", config.nodeId());
         }
         for (Runnable l : listeners) {
             try {

@@ -243,8 +243,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
     private static RaftProperties properties(QuorumConfig config) {
         RaftProperties props = new RaftProperties();
-        // gRPC, not Netty: docs/cluster.md, section 2 (Ratis 3.1.3's Netty transport never reconnects
-        // to a follower that restarted). The client and admin services share the server's port.
+        // gRPC, not Netty: docs/cluster.md, section 2 (Ratis 3.1.3's Netty transport never reconnected
+        // to a follower that restarted; not tried again since). The client and admin services share the server's port.
         RaftConfigKeys.Rpc.setType(props, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(props, config.address().getHostString());
         GrpcConfigKeys.Server.setPort(props, config.address().getPort());
@@ -348,7 +348,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
      * current address (a node that joins, or restarts on another port); true once it is listed.
      * The leader then sends it the log (from a snapshot if the log was purged). A listener listed
      * at another address (its controller listener's port was changed) is only warned about: Ratis
-     * 3.1.3 takes a configuration that differs in a member's address alone for no change, and a
+     * takes a configuration that differs in a member's address alone for no change, and a
      * running leader keeps sending to a member's first address.
      */
     public boolean joinAsListener() throws IOException {

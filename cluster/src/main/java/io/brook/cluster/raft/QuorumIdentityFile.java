@@ -16,7 +16,7 @@ import java.util.Properties;
  * a directory is never reused by another cluster or under another node id (the part of Kafka's
  * {@code meta.properties} check that concerns the quorum). A listener that took a free port for
  * the metadata log records it here too ({@code listener.port}) and takes it again on a restart:
- * Ratis 3.1.3's leader keeps a member's first address for as long as it runs. A voter records the
+ * Ratis' leader keeps a member's first address for as long as it runs. A voter records the
  * {@code controller.quorum.voters} it first started with ({@code voters}), so that a restart with
  * that same static list is accepted after the voters changed (docs/cluster.md, section 6b).
  */

@@ -26,7 +26,7 @@ public record QuorumMembers(Map<Integer, String> voters, Map<Integer, String> li
     }
 
     /**
-     * A group as a voter reports it (Ratis 3.1.3's group info carries the group's peers, not its
+     * A group as a voter reports it (Ratis' group info carries the group's peers, not its
      * configuration): listeners are told apart by their startup role, which every listener this
      * code adds carries.
      */

@@ -140,6 +140,18 @@ class QuorumMembershipTest {
         ClusterMember back = nodes.start(removed);
         Await.until("the restarted node catches up", WAIT, () -> back.read(image -> image.topics().containsKey(afterAdd)));
         assertThat(back.voterAddresses()).containsKey(4).doesNotContainKey(removed);
+
+        // node 4 votes at once, with no restart of its own: with the controller stopped, the two
+        // voters left (node 4 and one other) elect a new controller, which takes node 4's vote
+        int before = nodes.awaitController().nodeId();
+        if (before != 4) {
+            nodes.stop(before);
+            Await.until("a controller elected by the two voters left", WAIT, () -> {
+                int c = four.controllerId();
+                return c != -1 && c != before;
+            });
+        }
+        four.createTopic("after-election", 1, 1, Map.of()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
     @Test
