@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +21,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three voters and a fourth node with {@code process.roles=broker} alone, which finds the quorum
@@ -35,21 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * observer, never as a voter.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class BrokerOnlyNodeClusterTest {
+class BrokerOnlyNodeClusterTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static Properties clientProps(String bootstrap) {
         Properties p = InJvmCluster.clientProps(bootstrap);

@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +20,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Consumer groups in a three-node cluster (docs/cluster.md, section 7): a group's coordinator is
@@ -34,14 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * there, and a new consumer of the group resumes from the committed offset.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
-class ClusterConsumerGroupTest {
+class ClusterConsumerGroupTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
     private List<Brook> nodes;
 
     @BeforeEach
@@ -49,13 +42,6 @@ class ClusterConsumerGroupTest {
         cluster = InJvmCluster.start(dirs, "brook-cluster-groups-test", 3,
                 Map.of("offsets.topic.num.partitions", "3", "group.initial.rebalance.delay.ms", "0"));
         nodes = cluster.nodes;
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     private String bootstrap() {

@@ -9,7 +9,6 @@ import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.FetchResponse.PartitionData;
 import io.brook.wire.protocol.Errors;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +21,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A leader's answers to followers' fetches in cluster mode (docs/cluster.md, section 6a): another
@@ -35,22 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  * serves no follower.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ClusterFollowerFetchTest {
+class ClusterFollowerFetchTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(40);
     private static final String TOPIC = "followed";
 
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static PartitionData fetch(Brook node, int replicaId, int epoch, long offset) throws Exception {
         try (ProtocolClient c = new ProtocolClient(node.bootstrapServers())) {

@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,11 +28,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Moving a partition with data from one node to another (docs/cluster.md, section 6a), with
@@ -42,26 +39,14 @@ import org.junit.jupiter.api.io.TempDir;
  * and the old node's log goes once the new leader has drained it.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ClusterPartitionMoveTest {
+class ClusterPartitionMoveTest extends InJvmClusterTest {
 
     static final Duration WAIT = Duration.ofSeconds(40);
     static final String TOPIC = "moving";
 
-    @TempDir
-    Path dirs;
-
-    InJvmCluster cluster;
-
     @BeforeEach
     void startCluster() {
         cluster = InJvmCluster.start(dirs, "brook-move-test", 3, Map.of());
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     Properties props() {

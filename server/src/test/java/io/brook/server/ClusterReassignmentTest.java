@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,11 +30,9 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cluster's answers to Kafka's reassignment and election admin APIs, from stock kafka-clients
@@ -46,26 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
  * log; DescribeLogDirs names each node's own replicas only; ElectLeaders answers from the image.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ClusterReassignmentTest {
+class ClusterReassignmentTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String TOPIC = "moves";
 
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
     @BeforeEach
     void startCluster() {
         cluster = InJvmCluster.start(dirs, "brook-reassignment-test", 3, Map.of());
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     private Properties props() {

@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +21,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Transactions across the nodes of a three-node cluster with the settings a user starts with:
@@ -37,23 +34,11 @@ import org.junit.jupiter.api.io.TempDir;
  * for that, and a read_committed consumer sees exactly the committed records.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class ClusterTransactionsDefaultsTest {
+class ClusterTransactionsDefaultsTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String TOPIC = "txn-defaults";
     private static final int PARTITIONS = 6;
-
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private Properties props() {
         Properties p = new Properties();

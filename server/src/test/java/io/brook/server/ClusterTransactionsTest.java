@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.api.FeatureLevels;
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,11 +24,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Transactions across the nodes of a three-node cluster (docs/cluster.md, section 7): the
@@ -42,28 +39,16 @@ import org.junit.jupiter.api.io.TempDir;
  * of a transaction and starts again leaves the producer able to go on, or fenced, as Kafka does.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
-class ClusterTransactionsTest {
+class ClusterTransactionsTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String TOPIC = "txn-data";
     private static final int PARTITIONS = 6;
 
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
     @BeforeEach
     void startCluster() {
         cluster = InJvmCluster.start(dirs, "brook-cluster-txn-test", 3,
                 Map.of("transaction.state.log.num.partitions", "3", "offsets.topic.num.partitions", "3"));
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     private static Properties props(String bootstrap) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.brook.testkit.Await;
 import java.io.Reader;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -22,10 +21,8 @@ import org.apache.kafka.common.errors.DuplicateVoterException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.errors.VoterNotFoundException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AddRaftVoter, RemoveRaftVoter and UnregisterBroker sent by kafka-clients' Admin (what
@@ -34,24 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka's errors; and a single node's answers.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ClusterVotersAdminTest {
+class ClusterVotersAdminTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Uuid DIRECTORY = Uuid.fromString("AAAAAAAAAAEAAAAAAAAAAQ");
     private static final Uuid OTHER_DIRECTORY = Uuid.fromString("AAAAAAAAAAIAAAAAAAAAAg");
     private static final Set<RaftVoterEndpoint> ENDPOINTS = Set.of(new RaftVoterEndpoint("CONTROLLER", "127.0.0.1", 1));
-
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static QuorumInfo quorum(Admin admin) throws Exception {
         return admin.describeMetadataQuorum().quorumInfo().get();

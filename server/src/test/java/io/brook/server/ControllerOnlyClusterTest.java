@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -21,10 +20,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's production layout (docs/cluster.md, section 6c): three controller-only voters
@@ -35,21 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * voters and the brokers as observers.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ControllerOnlyClusterTest {
+class ControllerOnlyClusterTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private static Properties clientProps(String bootstrap) {
         Properties p = InJvmCluster.clientProps(bootstrap);

@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,11 +22,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three Brooks in one JVM form a cluster over real Ratis (docs/cluster.md), and stock
@@ -37,27 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
  * serve again, with their data, once the node is back.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class ThreeNodeClusterTest {
+class ThreeNodeClusterTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    @TempDir
-    Path dirs;
-
-    private InJvmCluster cluster;
     private List<Brook> nodes;
 
     @BeforeEach
     void startCluster() {
         cluster = InJvmCluster.start(dirs, "brook-three-node-test", 3, Map.of());
         nodes = cluster.nodes;
-    }
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     private String bootstrap() {
