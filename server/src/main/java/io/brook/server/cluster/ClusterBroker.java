@@ -80,6 +80,7 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     private volatile io.brook.server.node.TxnPeers txnPeers;
     private volatile QuorumDescription quorum;
     private volatile ReplicaFetchers fetchers;
+    private volatile ReplicationThrottle throttle;
     /** Registered and unfenced once: the image has caught up with the log. */
     private volatile boolean caughtUp;
     private volatile boolean closed;
@@ -145,6 +146,11 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     /** The fetchers that copy and drain moved partitions for this node (set once, before {@link #start}). */
     void replicateWith(ReplicaFetchers f) {
         this.fetchers = f;
+    }
+
+    /** The replication throttles of this node, whose leader side {@link #throttledToReplica} applies (set once, before {@link #start}). */
+    void throttleWith(ReplicationThrottle t) {
+        this.throttle = t;
     }
 
     /** The member applied an entry: mirror it, on this class's thread. */
@@ -381,6 +387,20 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
         ImageView v = view;
         PartitionState p = v.partition(topic, partition);
         return p != null && v.drainedHere(topic, p);
+    }
+
+    @Override
+    public boolean throttledToReplica(String topic, int partition, int replicaId, long bytes) {
+        ReplicationThrottle t = throttle;
+        PartitionState p = view.partition(topic, partition);
+        // Kafka's rule: only a replica out of the ISR (a copy, not the new leader draining this node) is throttled
+        return t != null && p != null && !p.isr().contains(replicaId) && t.leaderDelayMs(topic, partition, bytes) > 0;
+    }
+
+    @Override
+    public long replicationThrottleWaits() {
+        ReplicationThrottle t = throttle;
+        return t == null ? 0 : t.waits();
     }
 
     @Override

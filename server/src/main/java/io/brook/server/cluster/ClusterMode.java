@@ -101,6 +101,9 @@ public final class ClusterMode implements AutoCloseable {
                 id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS);
         broker.describeQuorumWith(new QuorumDescription(member,
                 config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
+        ReplicationThrottle throttle = ReplicationThrottle.of(q.nodeId(), config, topics.configs().dynamic(), topics,
+                clock == null ? Clock.systemUTC() : clock);
+        broker.throttleWith(throttle);
         broker.replicateWith(new ReplicaFetchers(q.nodeId(), interBroker, topics::log, new ReplicaReports() {
             @Override
             public java.util.concurrent.CompletableFuture<Void> caughtUp(String topic, int partition) {
@@ -111,7 +114,7 @@ public final class ClusterMode implements AutoCloseable {
             public java.util.concurrent.CompletableFuture<Void> drained(String topic, int partition) {
                 return member.replicaDrained(topic, partition);
             }
-        }));
+        }, throttle::followerDelayMs));
         try {
             producerIds.blocksFrom(broker::producerIdBlock);
             broker.start();

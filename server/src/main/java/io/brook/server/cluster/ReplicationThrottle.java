@@ -7,6 +7,7 @@ import io.brook.server.topic.Topics;
 import io.brook.storage.LogConfig;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -20,6 +21,11 @@ import java.util.function.ToLongFunction;
  * dynamic value, else the cluster default, else the properties file, else unlimited), one bucket
  * per side shared by all throttled partitions, as Kafka's replication quotas. Partitions not named
  * are never delayed and not counted. Configs are read on every call, so changes apply at once.
+ *
+ * <p>Wired in by {@link ClusterMode}: the replica fetchers ask the follower side before each
+ * fetch of a copy ({@code PartitionFetcher}), the Fetch handler asks the leader side for the
+ * records it would send a follower out of the ISR ({@link io.brook.server.node.PartitionLeadership#throttledToReplica}).
+ * How often either side answered "wait" is counted ({@link #waits}), for tests and operators.
  */
 public final class ReplicationThrottle {
 
@@ -28,6 +34,7 @@ public final class ReplicationThrottle {
     private final Function<String, Map<String, String>> topicConfigs;
     private final ByteRateLimiter follower;
     private final ByteRateLimiter leader;
+    private final AtomicLong waits = new AtomicLong();
 
     /**
      * @param rates the rate in force for a throttle key ({@link BrokerConfig#FOLLOWER_REPLICATION_THROTTLED_RATE}, ...)
@@ -62,7 +69,7 @@ public final class ReplicationThrottle {
         if (!throttled(topic, partition, LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)) {
             return 0;
         }
-        return follower.delayMs(bytes, rates.applyAsLong(BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE));
+        return counted(follower.delayMs(bytes, rates.applyAsLong(BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE)));
     }
 
     /** Leader side: as {@link #followerDelayMs}, for bytes this node, as leader, would send to a follower. */
@@ -70,7 +77,19 @@ public final class ReplicationThrottle {
         if (!throttled(topic, partition, LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS)) {
             return 0;
         }
-        return leader.delayMs(bytes, rates.applyAsLong(BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE));
+        return counted(leader.delayMs(bytes, rates.applyAsLong(BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE)));
+    }
+
+    /** How many times either side answered a wait (a delay above 0) so far. */
+    public long waits() {
+        return waits.get();
+    }
+
+    private long counted(long delayMs) {
+        if (delayMs > 0) {
+            waits.incrementAndGet();
+        }
+        return delayMs;
     }
 
     private boolean throttled(String topic, int partition, String key) {

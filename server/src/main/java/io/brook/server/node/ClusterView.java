@@ -103,6 +103,14 @@ public interface ClusterView extends PartitionLeadership {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("no conditional config changes"));
     }
 
+    /**
+     * How many times this node's replication throttles made a copy wait so far: a fetch of a
+     * copy delayed (follower side) or a follower's fetch of a partition held back (leader side).
+     */
+    default long replicationThrottleWaits() {
+        return 0;
+    }
+
     /** The partitions being moved, by topic and partition. */
     default List<Reassignment> reassignments() {
         return List.of();

@@ -67,6 +67,18 @@ public interface PartitionLeadership {
         return false;
     }
 
+    /**
+     * Whether the {@code bytes} of records this node, as leader, read for follower
+     * {@code replicaId} (a fetch {@link #checkReplica} serves) are to be left out of the answer
+     * because of Kafka's leader replication throttle: the partition is leader-throttled on this
+     * node ({@code leader.replication.throttled.replicas}), the follower is not in its ISR and
+     * {@code leader.replication.throttled.rate} is exceeded. When false the bytes count against
+     * the rate. A single node has no followers: never.
+     */
+    default boolean throttledToReplica(String topic, int partition, int replicaId, long bytes) {
+        return false;
+    }
+
     /** The leader epoch of a partition this node leads, -1 otherwise. */
     int leaderEpoch(String topic, int partition);
 

@@ -44,7 +44,10 @@ final class FetchPass {
      * partition with records returns at least one whole batch, KIP-74); with
      * {@code incremental}, partitions with nothing new are left out of the answer; a fetch from
      * a follower ({@code replicaId} 0 or more) reads what {@link PartitionLeadership#checkReplica}
-     * allows (see {@link FetchHandler}).
+     * allows (see {@link FetchHandler}), and a partition whose records
+     * {@link PartitionLeadership#throttledToReplica} holds back is answered without them (error
+     * NONE, its high watermark as usual), which leaves the fetch waiting for other data, as Kafka's
+     * leader side of the replication throttle.
      */
     static FetchPass run(Topics topics, PartitionLeadership leadership, Iterable<SessionPartition> partitions, int maxBytes, boolean readCommitted,
             boolean byId, boolean incremental, int replicaId) {
@@ -83,7 +86,9 @@ final class FetchPass {
             int size = 0;
             if (error != Errors.NONE) {
                 out.errors = true;
-            } else if (r != null && r.records() != null && r.sizeInBytes() > 0) {
+            } else if (r != null && r.records() != null && r.sizeInBytes() > 0
+                    && !(fromFollower && leadership.throttledToReplica(sp.topic, sp.partition, replicaId, r.sizeInBytes()))) {
+                // (records held back by the leader replication throttle: answered without them, as Kafka does)
                 size = r.sizeInBytes();
                 out.bytes += size;
                 budget -= size;

@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Any other error, a failed request or a failed append: the fetch is tried again after a
  *       back-off of {@value #BACKOFF_MS} ms doubling up to {@value #BACKOFF_MAX_MS} ms (Kafka's
  *       {@code replica.fetch.backoff.ms}), reset by a fetch that succeeds.</li>
+ *   <li>Throttle (Kafka's {@code follower.replication.throttled.rate}, {@link FollowerThrottle}): once
+ *       a copy's records are durable, their size is counted against the throttle before the next
+ *       fetch; while it is exceeded the fetcher waits what it answers (at most
+ *       {@value #THROTTLE_RECHECK_MAX_MS} ms at a time, so that a changed or removed throttle
+ *       applies within a second) and asks again. A drain is not throttled: its fetcher is the
+ *       partition's leader, in the ISR, and Kafka throttles only replicas out of it.</li>
  *   <li>Progress: when this log's durable end has reached the high watermark of an answer, a copy
  *       reports that it caught up and a drain that it drained (a drain's source names its high
  *       watermark only once it is its final end); a report that fails is sent again after the
@@ -51,6 +57,7 @@ final class PartitionFetcher {
     static final int MAX_WAIT_MS = 500;
     static final long BACKOFF_MS = 100;
     static final long BACKOFF_MAX_MS = 1_000;
+    static final long THROTTLE_RECHECK_MAX_MS = 1_000;
 
     private final FetchTarget target;
     private final int nodeId;
@@ -58,6 +65,7 @@ final class PartitionFetcher {
     private final InterBrokerClient client;
     private final ScheduledExecutorService executor;
     private final ReplicaReports reports;
+    private final FollowerThrottle throttle;
     /** Held while this fetcher changes the log; {@link #stop} takes it to wait for such a change. */
     private final Object writing = new Object();
     private volatile boolean stopped;
@@ -67,13 +75,14 @@ final class PartitionFetcher {
     private boolean failing;
 
     PartitionFetcher(FetchTarget target, int nodeId, Log log, InterBrokerClient client,
-            ScheduledExecutorService executor, ReplicaReports reports) {
+            ScheduledExecutorService executor, ReplicaReports reports, FollowerThrottle throttle) {
         this.target = target;
         this.nodeId = nodeId;
         this.log = log;
         this.client = client;
         this.executor = executor;
         this.reports = reports;
+        this.throttle = throttle;
     }
 
     void start() {
@@ -165,21 +174,36 @@ final class PartitionFetcher {
         if (highWatermark >= 0 && end >= highWatermark && !reported) {
             report();
         }
+        fetchWithin(bytes);
+    }
+
+    /** Fetches again once the throttle has counted the {@code bytes} just copied; on the fetchers' thread. */
+    private void fetchWithin(long bytes) {
+        if (stopped) {
+            return;
+        }
         long delay = throttleMs(bytes);
-        if (delay > 0) {
-            executor.schedule(this::fetch, delay, TimeUnit.MILLISECONDS);
-        } else {
+        if (delay <= 0) {
             fetch();
+            return;
+        }
+        try {
+            executor.schedule(() -> fetchWithin(bytes), delay, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            stopped = true; // closing
         }
     }
 
     /**
-     * The replication throttle's place: how long to wait before the next fetch after
-     * {@code bytes} were copied (Kafka's {@code follower.replication.throttled.rate} for the
-     * partitions of {@code follower.replication.throttled.replicas}). No throttle yet: 0.
+     * How long to wait before asking the throttle again to count {@code bytes} copied (0: they
+     * are counted, fetch now): the throttle's answer, at most {@value #THROTTLE_RECHECK_MAX_MS}
+     * ms; always 0 for a drain.
      */
     long throttleMs(long bytes) {
-        return 0;
+        if (target.drain()) {
+            return 0;
+        }
+        return Math.min(throttle.delayMs(target.topic(), target.partition(), bytes), THROTTLE_RECHECK_MAX_MS);
     }
 
     private void report() {

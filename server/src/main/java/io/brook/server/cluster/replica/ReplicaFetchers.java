@@ -24,19 +24,22 @@ public final class ReplicaFetchers implements AutoCloseable {
     private final InterBrokerClient client;
     private final BiFunction<String, Integer, Log> logs;
     private final ReplicaReports reports;
+    private final FollowerThrottle throttle;
     private final ScheduledExecutorService executor;
     private final Map<FetchTarget, PartitionFetcher> running = new HashMap<>();
     private boolean closed;
 
     /**
      * @param logs this node's log of a partition, null when it has none
+     * @param throttle the follower side of the replication throttle, which the copies respect
      */
     public ReplicaFetchers(int nodeId, InterBrokerClient client, BiFunction<String, Integer, Log> logs,
-            ReplicaReports reports) {
+            ReplicaReports reports, FollowerThrottle throttle) {
         this.nodeId = nodeId;
         this.client = client;
         this.logs = logs;
         this.reports = reports;
+        this.throttle = throttle;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "brook-replica-fetcher-" + nodeId);
             t.setDaemon(true);
@@ -64,7 +67,7 @@ public final class ReplicaFetchers implements AutoCloseable {
             if (!running.containsKey(t)) {
                 Log log = logs.apply(t.topic(), t.partition());
                 if (log != null) {
-                    PartitionFetcher f = new PartitionFetcher(t, nodeId, log, client, executor, reports);
+                    PartitionFetcher f = new PartitionFetcher(t, nodeId, log, client, executor, reports, throttle);
                     running.put(t, f);
                     f.start();
                 }
