@@ -3,7 +3,6 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.testkit.Await;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -21,10 +20,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's replication throttles hold a partition's copy back (docs/cluster.md, section 6a), with
@@ -35,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the move completes with every record. No wall-clock assertion: each side's count of waits.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class ClusterReplicationThrottleTest {
+class ClusterReplicationThrottleTest extends InJvmClusterTest {
 
     static final Duration WAIT = Duration.ofSeconds(30);
     static final String TOPIC = "throttled";
@@ -44,18 +41,6 @@ class ClusterReplicationThrottleTest {
     static final String LEADER_RATE = "leader.replication.throttled.rate";
     static final String FOLLOWER_REPLICAS = "follower.replication.throttled.replicas";
     static final String LEADER_REPLICAS = "leader.replication.throttled.replicas";
-
-    @TempDir
-    Path dirs;
-
-    InJvmCluster cluster;
-
-    @AfterEach
-    void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private long waits(int node) {
         return cluster.nodes.get(node - 1).context().cluster().replicationThrottleWaits();
