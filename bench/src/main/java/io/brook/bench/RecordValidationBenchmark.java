@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  *       records as Kafka's log validator does it ({@code skipKeyValueIterator} for a compressed
  *       batch, the plain iterator otherwise).</li>
  * </ul>
- * Shapes: 16 records of 1 KiB (the Java producer's default 16 KiB {@code batch.size}) and 500
+ * Each in a heap buffer and in a direct one. Shapes: 16 records of 1 KiB (the Java producer's default 16 KiB {@code batch.size}) and 500
  * records of 100 bytes. Values are text from a small alphabet, so that they compress about as
  * much as typical JSON does.
  */
@@ -58,6 +58,10 @@ public class RecordValidationBenchmark {
 
     @Param({"NONE", "LZ4", "ZSTD"})
     public String compression;
+
+    /** Whether the batch lies in a direct buffer, as a request read from a socket (or decrypted) does. */
+    @Param({"false", "true"})
+    public boolean direct;
 
     /** Size of the batch, for converting ops/s to MB/s. */
     public int batchBytes;
@@ -84,6 +88,9 @@ public class RecordValidationBenchmark {
             builder.append(1_700_000_000_000L + i, ("key-" + i).getBytes(StandardCharsets.UTF_8), value);
         }
         batch = builder.build();
+        if (direct) {
+            batch = ByteBuffer.allocateDirect(batch.remaining()).put(batch).flip();
+        }
         batchBytes = batch.remaining();
         if (headerAndRecords() != Errors.NONE || kafkaClients() != count) {
             throw new IllegalStateException("benchmark batch does not validate");
