@@ -36,14 +36,6 @@ class BrokerOnlyNodeClusterTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static Properties clientProps(String bootstrap) {
-        Properties p = InJvmCluster.clientProps(bootstrap);
-        p.put("acks", "all");
-        p.put("linger.ms", "0");
-        p.put("delivery.timeout.ms", "20000");
-        return p;
-    }
-
     private static int brokers(Admin admin) {
         try {
             return admin.describeCluster().nodes().get().size();
@@ -73,7 +65,7 @@ class BrokerOnlyNodeClusterTest extends InJvmClusterTest {
         Brook four = cluster.startBrokerOnly(4);
         String onlyFour = four.bootstrapServers();
 
-        try (Admin admin = Admin.create(clientProps(onlyFour))) {
+        try (Admin admin = Admin.create(InJvmCluster.ackedClientProps(onlyFour))) {
             Await.until("four brokers in the cluster", WAIT, () -> brokers(admin) == 4);
             admin.createTopics(List.of(new NewTopic("spread", 8, (short) 1))).all().get();
             List<Integer> ledByFour = new ArrayList<>();
@@ -83,7 +75,7 @@ class BrokerOnlyNodeClusterTest extends InJvmClusterTest {
                 return !ledByFour.isEmpty();
             });
 
-            Properties props = clientProps(cluster.bootstrap());
+            Properties props = InJvmCluster.ackedClientProps(cluster.bootstrap());
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
                 for (int p = 0; p < 8; p++) {
                     for (int i = 0; i < 5; i++) {

@@ -36,14 +36,6 @@ class ControllerOnlyClusterTest extends InJvmClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static Properties clientProps(String bootstrap) {
-        Properties p = InJvmCluster.clientProps(bootstrap);
-        p.put("acks", "all");
-        p.put("linger.ms", "0");
-        p.put("delivery.timeout.ms", "20000");
-        return p;
-    }
-
     private static Set<Integer> brokers(Admin admin) {
         Set<Integer> ids = new TreeSet<>();
         try {
@@ -88,13 +80,13 @@ class ControllerOnlyClusterTest extends InJvmClusterTest {
         cluster.startBrokerOnly(4);
         cluster.startBrokerOnly(5);
 
-        try (Admin admin = Admin.create(clientProps(cluster.bootstrap()))) {
+        try (Admin admin = Admin.create(InJvmCluster.ackedClientProps(cluster.bootstrap()))) {
             Await.until("brokers 4 and 5 in the cluster", WAIT, () -> brokers(admin).equals(Set.of(4, 5)));
             admin.createTopics(List.of(new NewTopic("work", 6, (short) 1))).all().get();
             Await.until("both brokers lead partitions of the topic", WAIT,
                     () -> leaders(admin, "work").equals(Set.of(4, 5)));
 
-            Properties props = clientProps(cluster.bootstrap());
+            Properties props = InJvmCluster.ackedClientProps(cluster.bootstrap());
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
                 for (int i = 0; i < 30; i++) {
                     producer.send(new ProducerRecord<>("work", i % 6, null, "r" + i)).get();

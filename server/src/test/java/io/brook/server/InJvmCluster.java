@@ -156,6 +156,15 @@ final class InJvmCluster implements AutoCloseable {
         return p;
     }
 
+    /** {@link #clientProps} for a producer that waits for every write: acks=all, no linger, 20 s to deliver. */
+    static Properties ackedClientProps(String bootstrap) {
+        Properties p = clientProps(bootstrap);
+        p.put("acks", "all");
+        p.put("linger.ms", "0");
+        p.put("delivery.timeout.ms", "20000");
+        return p;
+    }
+
     /** The bootstrap servers of every running node. */
     String bootstrap() {
         List<String> all = new ArrayList<>();

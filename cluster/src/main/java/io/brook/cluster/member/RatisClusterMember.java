@@ -244,6 +244,20 @@ public final class RatisClusterMember implements ClusterMember {
         }
     }
 
+    /**
+     * Asks the controller what only a registered broker may ask, stamped with this node's broker
+     * epoch; fails with BROKER_ID_NOT_REGISTERED while the node has none.
+     */
+    private <T> CompletableFuture<T> askRegistered(java.util.function.LongFunction<ControllerRequest> request,
+                                                   Class<T> type) {
+        long epoch = brokerEpoch;
+        if (epoch < 0) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
+                    "broker " + config.nodeId() + " is not registered yet"));
+        }
+        return channel.ask(request.apply(epoch), type);
+    }
+
     private static Throwable cause(Throwable e) {
         return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     }
@@ -321,22 +335,14 @@ public final class RatisClusterMember implements ClusterMember {
 
     @Override
     public CompletableFuture<Void> replicaCaughtUp(String topic, int partition) {
-        long epoch = brokerEpoch;
-        if (epoch < 0) {
-            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
-                    "broker " + config.nodeId() + " is not registered yet"));
-        }
-        return channel.ask(new ControllerRequest.ReplicaCaughtUp(config.nodeId(), epoch, topic, partition), Void.class);
+        return askRegistered(epoch -> new ControllerRequest.ReplicaCaughtUp(config.nodeId(), epoch, topic, partition),
+                Void.class);
     }
 
     @Override
     public CompletableFuture<Void> replicaDrained(String topic, int partition) {
-        long epoch = brokerEpoch;
-        if (epoch < 0) {
-            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
-                    "broker " + config.nodeId() + " is not registered yet"));
-        }
-        return channel.ask(new ControllerRequest.ReplicaDrained(config.nodeId(), epoch, topic, partition), Void.class);
+        return askRegistered(epoch -> new ControllerRequest.ReplicaDrained(config.nodeId(), epoch, topic, partition),
+                Void.class);
     }
 
     @Override
@@ -352,12 +358,8 @@ public final class RatisClusterMember implements ClusterMember {
 
     @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds() {
-        long epoch = brokerEpoch;
-        if (epoch < 0) {
-            return CompletableFuture.failedFuture(new ControllerException(ControllerError.BROKER_ID_NOT_REGISTERED,
-                    "broker " + config.nodeId() + " is not registered yet"));
-        }
-        return channel.ask(new ControllerRequest.AllocateProducerIds(config.nodeId(), epoch), ProducerIdBlock.class);
+        return askRegistered(epoch -> new ControllerRequest.AllocateProducerIds(config.nodeId(), epoch),
+                ProducerIdBlock.class);
     }
 
     @Override
