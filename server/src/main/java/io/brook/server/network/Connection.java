@@ -169,10 +169,13 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         this.fairShare = share;
     }
 
-    /** Counts an answered request of {@code clientId} (any thread); the throttle in ms its fair share asks for. */
-    int fairShareThrottle(String clientId) {
+    /**
+     * Counts an answered request of {@code clientId} (any thread), {@code pipelined} when it arrived
+     * behind an unanswered one; the throttle in ms its fair share asks for.
+     */
+    int fairShareThrottle(String clientId, boolean pipelined) {
         FairShare s = fairShare;
-        return s == null ? 0 : s.recorded(clientId);
+        return s == null ? 0 : s.recorded(clientId, pipelined);
     }
 
     Session session() {
@@ -278,6 +281,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             }
         }
         RequestContext rc = new RequestContext(this, header, entry, body, responseVersion, frame, frameSize);
+        if (!inFlight.isEmpty()) {
+            rc.pipelined();
+        }
         inFlight.add(rc);
         inflightBytes += frameSize;
         reading = true;

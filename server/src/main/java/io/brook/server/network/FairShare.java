@@ -1,6 +1,8 @@
 package io.brook.server.network;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,17 +23,29 @@ import java.util.function.LongSupplier;
  * operator sets; this is an opt-in in between (off by default until measured on a quiet
  * machine). Bytes are left to the byte-rate quotas.
  *
- * <p>The rule, per {@value #WINDOW_MS} ms window on the broker's clock: a client id competes in a
- * window when it had at least 1/{@value #COMPETING_FRACTION} of the window's requests. When a
- * window saw the broker saturated and at least two client ids competed, the next window allows
- * each client id its fair share of that window's requests (their total over the competing ids,
- * plus a quarter, never less than {@value #MIN_BUDGET}); a client id past it is throttled until
- * the window ends. A producer that sends a hundred large requests a window next to a client that
- * pipelines seven hundred small ones keeps its turns; the pipelining one is held to about 1.7
- * times the producer's requests while the broker stays saturated.
- * Throttling goes on while windows keep saturating, and stops after {@value #CALM_WINDOWS} windows
- * in a row without. A single busy client, or many clients on a broker with room, are never
- * throttled.
+ * <p>The rule, per {@value #WINDOW_MS} ms window on the broker's clock. A client id <em>presses</em>
+ * in a window when at least 1/{@value #PRESSING_FRACTION} of its requests arrived while an earlier
+ * request of the same connection was still unanswered (it pipelines: it has more to ask than the
+ * broker has answered), and <em>competes</em> when it presses and had at least
+ * 1/{@value #COMPETING_FRACTION} of the window's requests of pressing client ids. A client that waits for each answer
+ * before it asks again (a tailing consumer, a producer of single requests) is light: however many
+ * requests it sends, it is never throttled and never the reason another is, since a broker that
+ * answers it sooner gets no more work from it. When a window saw the broker saturated and at
+ * least two client ids competed, the next window allows each competing id its fair share of their
+ * requests in that window (their total over their number, plus a quarter, never less than
+ * {@value #MIN_BUDGET}); a competing id past it is throttled until the window ends. A producer
+ * that keeps a few requests in flight next to a client that pipelines seven times as many small
+ * ones keeps its turns; the pipelining one is held to about 1.7 times the producer's requests
+ * while the broker stays saturated. Throttling goes on while windows keep saturating, and stops
+ * after {@value #CALM_WINDOWS} windows in a row without. A single busy client, a busy client next
+ * to light ones, or many clients on a broker with room, are never throttled.
+ *
+ * <p>Why pressing: an equal share among every client that sent requests would hold a busy
+ * client to a share sized by a light one that does not want more (900 requests of a producer
+ * next to 100 of a tailing consumer: the producer held to 625), and while the machine stayed
+ * saturated for a reason of its own, each window's smaller total would shrink the next share
+ * further. Only a client that itself has requests waiting is starved by another's, so only such
+ * clients divide the broker between them.
  *
  * <p>Saturation is measured where it hurts, on the event loops: now and then (at most every
  * {@value #PROBE_INTERVAL_NANOS} ns per loop, and only while requests arrive) a connection queues
@@ -44,8 +58,10 @@ import java.util.function.LongSupplier;
 final class FairShare {
 
     static final long WINDOW_MS = 100;
-    /** A client id with at least this fraction (1/N) of a window's requests competes in it. */
+    /** A pressing client id with at least this fraction (1/N) of a window's requests competes in it. */
     static final int COMPETING_FRACTION = 16;
+    /** A client id presses when at least this fraction (1/N) of its requests arrived behind an unanswered one. */
+    static final int PRESSING_FRACTION = 4;
     /** The fewest requests a window allows a competing client id: never throttled below 1,000 a second. */
     static final long MIN_BUDGET = 100;
     /**
@@ -70,19 +86,24 @@ final class FairShare {
     /** {@code nowMs}: the broker's clock in ms (the timer's). */
     FairShare(LongSupplier nowMs) {
         this.nowMs = nowMs;
-        this.current = new Window(nowMs.getAsLong(), UNLIMITED, 0);
+        this.current = new Window(nowMs.getAsLong(), UNLIMITED, 0, Set.of());
     }
 
     /**
-     * Counts one answered request of {@code clientId}; returns how long (ms) it is throttled
-     * for it, 0 when it is within its share.
+     * Counts one answered request of {@code clientId}, {@code pipelined} when it arrived while an
+     * earlier request of its connection was unanswered; returns how long (ms) the client id is
+     * throttled for it, 0 when it is within its share.
      */
-    int recorded(String clientId) {
+    int recorded(String clientId, boolean pipelined) {
         long now = nowMs.getAsLong();
         Window w = window(now);
-        long n = w.counts.computeIfAbsent(clientId == null ? "" : clientId, k -> new AtomicLong()).incrementAndGet();
-        w.total.incrementAndGet();
-        if (n <= w.budget) {
+        String id = clientId == null ? "" : clientId;
+        Counts c = w.counts.computeIfAbsent(id, k -> new Counts());
+        long n = c.answered.incrementAndGet();
+        if (pipelined) {
+            c.pipelined.incrementAndGet();
+        }
+        if (n <= w.budget || !w.limited.contains(id)) {
             return 0;
         }
         return (int) Math.max(1, w.startMs + WINDOW_MS - now);
@@ -115,7 +136,7 @@ final class FairShare {
             }
             long start = now - (now - w.startMs) % WINDOW_MS;
             Window next = start == w.startMs + WINDOW_MS ? after(w, start)
-                    : new Window(start, UNLIMITED, 0); // a window passed without requests: nothing competes
+                    : new Window(start, UNLIMITED, 0, Set.of()); // a window passed without requests: nothing competes
             current = next;
             return next;
         }
@@ -123,19 +144,38 @@ final class FairShare {
 
     /** The window that follows {@code w}, starting at {@code start}. */
     private static Window after(Window w, long start) {
-        long total = w.total.get();
-        int competing = 0;
-        for (AtomicLong c : w.counts.values()) {
-            if (c.get() * COMPETING_FRACTION >= total) {
-                competing++;
+        long pressingTotal = 0;
+        for (Counts c : w.counts.values()) {
+            if (c.presses()) {
+                pressingTotal += c.answered.get();
+            }
+        }
+        Set<String> competing = new HashSet<>();
+        long competingTotal = 0;
+        for (Map.Entry<String, Counts> e : w.counts.entrySet()) {
+            long answered = e.getValue().answered.get();
+            if (e.getValue().presses() && answered * COMPETING_FRACTION >= pressingTotal) {
+                competing.add(e.getKey());
+                competingTotal += answered;
             }
         }
         boolean throttling = w.budget != UNLIMITED;
         int calm = w.saturated ? 0 : w.calm + 1;
-        if (competing < 2 || !(w.saturated || throttling && calm < CALM_WINDOWS)) {
-            return new Window(start, UNLIMITED, 0);
+        if (competing.size() < 2 || !(w.saturated || throttling && calm < CALM_WINDOWS)) {
+            return new Window(start, UNLIMITED, 0, Set.of());
         }
-        return new Window(start, Math.max(MIN_BUDGET, total * HEADROOM_PERCENT / 100 / competing), calm);
+        long share = competingTotal * HEADROOM_PERCENT / 100 / competing.size();
+        return new Window(start, Math.max(MIN_BUDGET, share), calm, competing);
+    }
+
+    /** One client id's requests in a window: answered, and of those how many arrived pipelined. */
+    private static final class Counts {
+        final AtomicLong answered = new AtomicLong();
+        final AtomicLong pipelined = new AtomicLong();
+
+        boolean presses() {
+            return pipelined.get() * PRESSING_FRACTION >= answered.get();
+        }
     }
 
     private static final class Window {
@@ -143,14 +183,16 @@ final class FairShare {
         final long budget;
         /** Windows in a row without saturation before this one, while throttling. */
         final int calm;
-        final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
-        final AtomicLong total = new AtomicLong();
+        /** The client ids held to {@link #budget}: those that competed in the window before. */
+        final Set<String> limited;
+        final Map<String, Counts> counts = new ConcurrentHashMap<>();
         volatile boolean saturated;
 
-        Window(long startMs, long budget, int calm) {
+        Window(long startMs, long budget, int calm, Set<String> limited) {
             this.startMs = startMs;
             this.budget = budget;
             this.calm = calm;
+            this.limited = limited;
         }
     }
 

@@ -67,6 +67,8 @@ public final class RequestContext {
     private volatile String closeIfSilent;
     /** Set by the handler before it completes the context (completion publishes it): 0 unless throttled. */
     private volatile int throttleMs;
+    /** Whether the request arrived while an earlier one of its connection was unanswered (set before it runs). */
+    private boolean pipelined;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
             ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
@@ -81,6 +83,16 @@ public final class RequestContext {
 
     RequestHeader header() {
         return header;
+    }
+
+    /** On the event loop, before the request runs: it arrived behind an unanswered request of its connection. */
+    void pipelined() {
+        this.pipelined = true;
+    }
+
+    /** Whether the request arrived behind an unanswered request of its connection (what the fair share counts). */
+    boolean arrivedPipelined() {
+        return pipelined;
     }
 
     /** The decoded request body (interceptors: a rule that depends on the request's fields). */
@@ -381,7 +393,7 @@ public final class RequestContext {
         if (entry.key() == ApiKey.SASL_HANDSHAKE || entry.key() == ApiKey.SASL_AUTHENTICATE) {
             return;
         }
-        int ms = connection.fairShareThrottle(header.clientId());
+        int ms = connection.fairShareThrottle(header.clientId(), pipelined);
         if (ms > 0) {
             if (o == Outcome.RESPONSE) {
                 message.raiseThrottleTimeMs(ms);

@@ -14,11 +14,20 @@ class FairShareTest {
     private final MutableClock clock = new MutableClock(1_000_000);
     private final FairShare share = new FairShare(clock::millis);
 
-    /** {@code n} requests of {@code clientId} in the current window; returns the largest throttle. */
+    /** {@code n} pipelined requests of {@code clientId} in the current window; returns the largest throttle. */
     private int requests(String clientId, int n) {
+        return requests(clientId, n, true);
+    }
+
+    /** {@code n} requests of {@code clientId}, each sent only once the one before was answered. */
+    private int oneAtATime(String clientId, int n) {
+        return requests(clientId, n, false);
+    }
+
+    private int requests(String clientId, int n, boolean pipelined) {
         int most = 0;
         for (int i = 0; i < n; i++) {
-            most = Math.max(most, share.recorded(clientId));
+            most = Math.max(most, share.recorded(clientId, pipelined));
         }
         return most;
     }
@@ -39,8 +48,8 @@ class FairShareTest {
         assertThat(requests("load", 500)).isZero();
         clock.advance(30);
         // past its share: throttled for the rest of the window
-        assertThat(share.recorded("load")).isEqualTo((int) FairShare.WINDOW_MS - 30);
-        assertThat(share.recorded("producer")).isZero();
+        assertThat(share.recorded("load", true)).isEqualTo((int) FairShare.WINDOW_MS - 30);
+        assertThat(share.recorded("producer", true)).isZero();
     }
 
     @Test
@@ -57,6 +66,41 @@ class FairShareTest {
         nextWindow();
         assertThat(share.budget()).as("no ratchet down to what the throttled clients were allowed")
                 .isGreaterThan(first);
+    }
+
+    @Test
+    void aBusyClientBesideALightOneIsNeverThrottledWhileTheMachineStaysSaturated() {
+        // a producer at full speed beside a tailing consumer that waits for each answer; the
+        // machine saturated throughout by something else: the producer keeps every request
+        for (int w = 0; w < 20; w++) {
+            assertThat(requests("producer", 900)).isZero();
+            assertThat(oneAtATime("consumer", 100)).isZero();
+            share.saturated();
+            nextWindow();
+            assertThat(share.budget()).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @Test
+    void aClientThatRarelyPipelinesDoesNotPress() {
+        requests("load", 700);
+        requests("consumer", 20);   // a heartbeat or commit now and then beside its fetch
+        oneAtATime("consumer", 80);
+        share.saturated();
+        nextWindow();
+        assertThat(share.budget()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aLightClientIsNotThrottledWhileThePressingOnesAre() {
+        requests("load", 700);
+        requests("producer", 100);
+        oneAtATime("fleet", 2_000); // many connections of one id, each waiting for its answers
+        share.saturated();
+        nextWindow();
+        assertThat(share.budget()).as("the light client's requests do not size the share").isEqualTo(500);
+        assertThat(oneAtATime("fleet", 3_000)).isZero();
+        assertThat(requests("load", 501)).isPositive();
     }
 
     @Test
