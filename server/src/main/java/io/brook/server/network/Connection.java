@@ -281,8 +281,8 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             }
         }
         RequestContext rc = new RequestContext(this, header, entry, body, responseVersion, frame, frameSize);
-        if (!inFlight.isEmpty()) {
-            rc.pipelined();
+        if (reading || !inFlight.isEmpty()) {
+            rc.pipelined(); // sent before the client saw the answer to an earlier request
         }
         inFlight.add(rc);
         inflightBytes += frameSize;
