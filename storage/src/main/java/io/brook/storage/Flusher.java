@@ -195,11 +195,6 @@ final class Flusher implements AutoCloseable {
         this.observer = o == null ? FlushObserver.NONE : o;
     }
 
-    /** An urgent request: somebody waits for the force (see the class comment). */
-    void request(Log log) {
-        request(log, true);
-    }
-
     /** Asks for a force of {@code log}: at once if {@code urgent}, else perhaps delayed (see the class comment). */
     void request(Log log, boolean urgent) {
         AtomicInteger state = log.durability.flushState;
