@@ -181,13 +181,11 @@ final class Flusher implements AutoCloseable {
     }
 
     private static ScheduledThreadPoolExecutor timerThread(String name) {
-        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
+        return new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
-        e.setRemoveOnCancelPolicy(true);
-        return e;
     }
 
     /** Who is told of each round that made data durable (metrics); {@link FlushObserver#NONE} by default. */
