@@ -28,6 +28,16 @@ import java.util.function.Consumer;
  * Appends go on meanwhile and are covered by the next flush. A segment removed by retention,
  * truncation or compaction is never forced again (its data has left the log).
  *
+ * <h2>Requests</h2>
+ * An append with fsync-on-ack asks the {@link Flusher} for a <em>lazy</em> flush: nobody waits
+ * for it but the high watermark, so under load the flusher may delay it by up to
+ * {@code brook.log.flush.coalesce.ms} after the log's last force and cover the appends of that
+ * time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
+ * {@code flush.ms} and switching fsync-on-ack back on ask for an <em>urgent</em> one, which is
+ * queued at once and ends a delay in progress. The flusher's state of the log (idle, delayed,
+ * queued, being flushed, being flushed with more to do) is {@link #flushState}; its diagram is
+ * in {@link Flusher}'s comment.
+ *
  * <h2>Failure</h2>
  * An I/O error in a flush (including an unchecked exception or an {@link Error} thrown on its
  * path), and those of the other paths listed in {@link Log}'s comment, take this log offline for
@@ -51,14 +61,28 @@ import java.util.function.Consumer;
 final class DurabilityTracker {
     private static final Logger LOG = LoggerFactory.getLogger(DurabilityTracker.class);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    /** {@link #appended}: no flush to ask for. */
+    static final int NO_FLUSH = 0;
+    /** {@link #appended}: a flush nobody waits for yet (it may be delayed). */
+    static final int LAZY_FLUSH = 1;
+    /** {@link #appended}: a flush due now ({@code flush.messages} reached). */
+    static final int URGENT_FLUSH = 2;
+    /** {@link #lastForceEndNanos} of a log the flusher has not forced yet. */
+    static final long NEVER_FORCED = Long.MIN_VALUE;
 
     private final Log log;
     /** The group-commit threads, or null to flush only by {@link #flush()}. */
     private final Flusher flusher;
     /** Serialises flushes with truncation, close and segment swaps; taken before the append lock. */
     final ReentrantLock flushLock = new ReentrantLock();
-    /** The flusher's state of this log: idle, queued, being flushed, or being flushed with more to do. */
+    /** The flusher's state of this log: idle, delayed, queued, being flushed, or being flushed with more to do. */
     final AtomicInteger flushState = new AtomicInteger();
+    /**
+     * When (on the flusher's time source, in nanoseconds) the flusher's last force that made data
+     * of this log durable ended, or {@link #NEVER_FORCED}: the start of a lazy flush's delay.
+     * Written by the flushing thread.
+     */
+    volatile long lastForceEndNanos = NEVER_FORCED;
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private volatile LogPoint durable;
@@ -110,10 +134,16 @@ final class DurabilityTracker {
         return failure;
     }
 
-    /** Under the append lock: {@code messages} were appended; returns whether a flush should be asked for. */
-    boolean appended(long messages, LogConfig cfg) {
+    /**
+     * Under the append lock: {@code messages} were appended; returns which flush to ask for
+     * ({@link #NO_FLUSH}, {@link #LAZY_FLUSH} or {@link #URGENT_FLUSH}; the larger of two covers both).
+     */
+    int appended(long messages, LogConfig cfg) {
         unflushedMessages += messages;
-        return cfg.flushOnAck() || unflushedMessages >= cfg.flushMessages();
+        if (unflushedMessages >= cfg.flushMessages()) {
+            return URGENT_FLUSH;
+        }
+        return cfg.flushOnAck() ? LAZY_FLUSH : NO_FLUSH;
     }
 
     /** Under the append lock: {@code seg} stopped being active; the next flush forces it. */
@@ -126,9 +156,15 @@ final class DurabilityTracker {
         return bytesPerFlush < Preallocator.WORTH_BELOW_BYTES_PER_FLUSH;
     }
 
+    /** Asks for an urgent flush: queued at once (see the class comment). */
     void requestFlush() {
+        requestFlush(true);
+    }
+
+    /** Asks for a flush: {@code urgent}, or lazy (perhaps delayed, see the class comment). */
+    void requestFlush(boolean urgent) {
         if (flusher != null) {
-            flusher.request(log);
+            flusher.request(log, urgent);
         }
     }
 

@@ -3,7 +3,16 @@ package io.brook.storage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The group-commit threads: they force the files of every log that asked for it and then
@@ -19,43 +28,141 @@ import java.util.concurrent.LinkedBlockingQueue;
  * 8 files forced by 8 threads complete a round 2.5× sooner than by one thread; 1,000 files by 16
  * threads 4× sooner). Threads spend their time blocked in the kernel, not on a CPU.
  *
+ * <h2>Coalescing ({@code brook.log.flush.coalesce.ms})</h2>
+ * A request is <em>urgent</em> when somebody waits for the force (a durability waiter: an
+ * acks=all answer, a transaction marker, a coordinator's write, a follower's fetch), or when
+ * {@code flush.messages}, {@code flush.ms} or switching fsync-on-ack back on asks for it; it is
+ * <em>lazy</em> when only the high watermark waits for it (an acks=0/1 append). Forcing after
+ * every lazy append costs one fsync per batch per partition under load, for data whose only
+ * reader is a consumer; so a lazy request that comes less than {@code coalesce.ms} after the end
+ * of the log's last force is not queued but <em>delayed</em> until that end plus
+ * {@code coalesce.ms}, and every append until then rides on the one force. A lazy request after
+ * a quiet moment is queued at once, so at low load nothing waits; an urgent request ends a delay
+ * at once, so acks=all never waits for it. With {@code coalesce.ms=0} every request is urgent.
+ * No thread is parked for a delay: delayed logs sit in one list that a single timer thread
+ * ({@link Timer}, owned by this flusher: the storage {@link Scheduler}'s thread runs retention
+ * and checkpoints, which could hold a due force back for long) looks at when the earliest of them
+ * is due, queueing the ones whose time has come.
+ *
  * <p>Threading: {@link #request} is called by any thread. Each log has a small state machine
- * ({@code DurabilityTracker.flushState}) so that it is queued at most once and forced by at most one thread at
- * a time, and no thread ever waits for another's force of the same log:
+ * ({@code DurabilityTracker.flushState}) so that it is queued at most once and forced by at most
+ * one thread at a time, and no thread ever waits for another's force of the same log. Without
+ * coalescing every request is urgent, and DELAYED and FLUSHING_AGAIN_LAZY never occur:
  * <pre>
- *   IDLE --request--> QUEUED --taken by a thread--> FLUSHING --done--> IDLE
- *                                                      |  ^
- *                                              request |  | done: queued again (tail)
- *                                                      v  |
- *                                                    FLUSHING_AGAIN
+ *                                  taken by
+ *   IDLE --request--> QUEUED ------a thread------> FLUSHING --done--> IDLE
+ *    |                  ^  ^                        |    |
+ *    | lazy, soon       |  | done: queued again     |    | lazy request
+ *    | after a force    |  | (tail) when other      |    v
+ *    v                  |  | logs are queued     urgent  FLUSHING_AGAIN_LAZY --done--> DELAYED
+ *   DELAYED --urgent,---+  |                   request   |
+ *              or due      |                        v    v urgent request
+ *                          +----------------- FLUSHING_AGAIN --done, no other log queued--> FLUSHING
  * </pre>
+ * <table>
+ *   <caption>Who moves a log out of each state</caption>
+ *   <tr><th>state</th><th>means</th><th>left by</th></tr>
+ *   <tr><td>IDLE</td><td>nothing to force</td><td>an urgent request, or a lazy one more than
+ *       {@code coalesce.ms} after the last force's end: QUEUED; a lazy request sooner: DELAYED</td></tr>
+ *   <tr><td>DELAYED</td><td>a lazy force waits for its time (the timer holds an entry)</td><td>an
+ *       urgent request, or the timer once due: QUEUED (the other one then finds nothing to do)</td></tr>
+ *   <tr><td>QUEUED</td><td>in the queue, once</td><td>the thread that takes it: FLUSHING</td></tr>
+ *   <tr><td>FLUSHING</td><td>one thread forces it</td><td>its end: IDLE; a lazy request:
+ *       FLUSHING_AGAIN_LAZY; an urgent one: FLUSHING_AGAIN</td></tr>
+ *   <tr><td>FLUSHING_AGAIN_LAZY</td><td>more to force, nobody waits</td><td>an urgent request:
+ *       FLUSHING_AGAIN; the force's end: DELAYED (or as FLUSHING_AGAIN if that force made
+ *       nothing durable)</td></tr>
+ *   <tr><td>FLUSHING_AGAIN</td><td>more to force, somebody waits</td><td>the force's end: forced
+ *       again at once by the same thread, or QUEUED (tail) when other logs are queued</td></tr>
+ * </table>
  * An append that lands while its log is being forced may miss the captured end, so it moves the
- * log to FLUSHING_AGAIN and the thread that finishes the force queues the log once more.
+ * log to FLUSHING_AGAIN (FLUSHING_AGAIN_LAZY when nobody waits) and the thread that finishes the
+ * force queues the log once more, or delays it. Each delay carries a number of its own in the
+ * state value ({@link #delayedState}), so the timer's entry for a delay that an urgent request
+ * already ended does nothing, even when the log is delayed again meanwhile. Close releases the
+ * delayed logs: they are forced with the queued ones.
  *
  * <p>Failures: whatever a flush throws, {@link Error}s included, takes that log offline (its
  * waiters fail, see {@link DurabilityTracker}) and the thread goes on with the other logs: a
- * dead flusher thread would leave every acks=all answer it owed waiting forever.
+ * dead flusher thread would leave every acks=all answer it owed waiting forever. A delayed
+ * force of a log that failed or was closed meanwhile is queued and then does nothing.
  */
 final class Flusher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
 
     /** Default number of flusher threads ({@code brook.log.flush.threads}). */
     static final int DEFAULT_THREADS = 8;
+    /** Default of {@code brook.log.flush.coalesce.ms}. */
+    static final long DEFAULT_COALESCE_MS = 2;
+    /** Largest {@code brook.log.flush.coalesce.ms}. */
+    static final long MAX_COALESCE_MS = 1000;
+
+    static final int IDLE = 0;
+    static final int QUEUED = 1;
+    static final int FLUSHING = 2;
+    static final int FLUSHING_AGAIN = 3;
+    static final int FLUSHING_AGAIN_LAZY = 4;
+    /** The low bits of a delayed log's state; the bits above them number the delay. */
+    static final int DELAYED = 5;
+    private static final int STATE_BITS = 3;
+    private static final long NO_TICK = Long.MAX_VALUE;
+
+    /** Runs a task once after a delay, never on the caller's thread; may refuse once closed. */
+    @FunctionalInterface
+    interface Timer {
+        void schedule(Runnable task, long delayNanos);
+    }
+
+    /** One delay of one log: due at {@code dueNanos} if the log is still in {@code state} then. */
+    private record DelayedForce(Log log, int state, long dueNanos) { }
 
     private final LinkedBlockingQueue<Object> dirty = new LinkedBlockingQueue<>();
     private final Object stopToken = new Object();
     private final Thread[] threads;
+    private final long coalesceNanos;
+    private final Timer timer;
+    /** The timer's thread when this flusher made it (closed with it), else null. */
+    private final ScheduledThreadPoolExecutor ownTimer;
+    private final LongSupplier nanoTime;
+    private final ConcurrentLinkedQueue<DelayedForce> delayed = new ConcurrentLinkedQueue<>();
+    /** When the earliest pending look at {@link #delayed} is due, or {@link #NO_TICK}. */
+    private final AtomicLong tickDue = new AtomicLong(NO_TICK);
+    private final AtomicInteger delays = new AtomicInteger();
     private volatile boolean running = true;
     private volatile FlushObserver observer = FlushObserver.NONE;
 
+    /** One thread, no coalescing. */
     Flusher(String name) {
         this(name, 1);
     }
 
+    /** No coalescing: every request is queued at once. */
     Flusher(String name, int threads) {
+        this(name, threads, 0);
+    }
+
+    /** Coalescing lazy requests for {@code coalesceMs} (0: none) on a timer thread of its own. */
+    Flusher(String name, int threads, long coalesceMs) {
+        this(name, threads, coalesceMs, coalesceMs > 0 ? timerThread(name + "-timer") : null, null, System::nanoTime);
+    }
+
+    /** With the test's {@code timer} and time source (nanoseconds) behind coalescing. */
+    Flusher(String name, int threads, long coalesceMs, Timer timer, LongSupplier nanoTime) {
+        this(name, threads, coalesceMs, null, timer, nanoTime);
+    }
+
+    private Flusher(String name, int threads, long coalesceMs, ScheduledThreadPoolExecutor ownTimer, Timer timer,
+            LongSupplier nanoTime) {
         if (threads < 1) {
             throw new IllegalArgumentException("at least one flusher thread is needed, not " + threads);
         }
+        this.coalesceNanos = TimeUnit.MILLISECONDS.toNanos(checkCoalesceMs(coalesceMs));
+        this.ownTimer = ownTimer;
+        this.timer = ownTimer == null ? timer : (task, delayNanos) -> {
+            // the task cannot fail (it only moves logs to the queue): the future has nothing to report
+            ScheduledFuture<?> unused = ownTimer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        };
+        this.nanoTime = nanoTime;
         this.threads = new Thread[threads];
         for (int i = 0; i < threads; i++) {
             Thread t = new Thread(this::run, threads == 1 ? name : name + "-" + i);
@@ -65,25 +172,49 @@ final class Flusher implements AutoCloseable {
         }
     }
 
-    static final int IDLE = 0;
-    static final int QUEUED = 1;
-    static final int FLUSHING = 2;
-    static final int FLUSHING_AGAIN = 3;
+    /** Returns {@code ms} if it is a valid {@code brook.log.flush.coalesce.ms}, else throws. */
+    static long checkCoalesceMs(long ms) {
+        if (ms < 0 || ms > MAX_COALESCE_MS) {
+            throw new IllegalArgumentException("brook.log.flush.coalesce.ms must be 0.." + MAX_COALESCE_MS + ", not " + ms);
+        }
+        return ms;
+    }
+
+    private static ScheduledThreadPoolExecutor timerThread(String name) {
+        return new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     /** Who is told of each round that made data durable (metrics); {@link FlushObserver#NONE} by default. */
     void observer(FlushObserver o) {
         this.observer = o == null ? FlushObserver.NONE : o;
     }
 
-    void request(Log log) {
-        java.util.concurrent.atomic.AtomicInteger state = log.durability.flushState;
+    /** Asks for a force of {@code log}: at once if {@code urgent}, else perhaps delayed (see the class comment). */
+    void request(Log log, boolean urgent) {
+        AtomicInteger state = log.durability.flushState;
+        boolean lazy = !urgent && coalesceNanos > 0;
         while (true) {
             int s = state.get();
-            if (s == QUEUED || s == FLUSHING_AGAIN) {
+            int next;
+            if (s == IDLE) {
+                if (lazy && delay(log, IDLE)) {
+                    return;
+                }
+                next = QUEUED;
+            } else if (s == FLUSHING) {
+                next = lazy ? FLUSHING_AGAIN_LAZY : FLUSHING_AGAIN;
+            } else if (lazy || s == QUEUED || s == FLUSHING_AGAIN) {
                 return; // a force that starts later covers this append
+            } else {
+                // urgent, and the log is delayed or will be after its force: no more waiting
+                next = s == FLUSHING_AGAIN_LAZY ? FLUSHING_AGAIN : QUEUED;
             }
-            if (state.compareAndSet(s, s == IDLE ? QUEUED : FLUSHING_AGAIN)) {
-                if (s == IDLE) {
+            if (state.compareAndSet(s, next)) {
+                if (next == QUEUED) {
                     dirty.add(log);
                 }
                 return;
@@ -91,17 +222,106 @@ final class Flusher implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves {@code log} from state {@code from} to a new delay and enters it in the timer's list,
+     * if its last force ended less than the coalescing time ago. False when its force is due now,
+     * or when the state was no longer {@code from} (the caller looks again).
+     */
+    private boolean delay(Log log, int from) {
+        long last = log.durability.lastForceEndNanos;
+        if (last == DurabilityTracker.NEVER_FORCED) {
+            return false;
+        }
+        long now = nanoTime.getAsLong();
+        long due = last + coalesceNanos;
+        if (due - now <= 0) {
+            return false;
+        }
+        int d = delayedState(delays.incrementAndGet());
+        if (!log.durability.flushState.compareAndSet(from, d)) {
+            return false;
+        }
+        delayed.add(new DelayedForce(log, d, due));
+        lookAt(due, now);
+        return true;
+    }
+
+    /** The state value of the delay numbered {@code n} (wrapping: a delay lives at most a second). */
+    static int delayedState(int n) {
+        return DELAYED | ((n & (Integer.MAX_VALUE >>> STATE_BITS)) << STATE_BITS);
+    }
+
+    static boolean isDelayed(int state) {
+        return (state & ((1 << STATE_BITS) - 1)) == DELAYED;
+    }
+
+    /** Makes sure the timer looks at the delayed logs by {@code due}. */
+    private void lookAt(long due, long now) {
+        while (true) {
+            long pending = tickDue.get();
+            if (pending != NO_TICK && pending - due <= 0) {
+                return; // an earlier look is set; it sets the next one
+            }
+            if (tickDue.compareAndSet(pending, due)) {
+                try {
+                    timer.schedule(this::tick, Math.max(0, due - now));
+                } catch (RejectedExecutionException e) {
+                    releaseDelayed(); // closing: no more waiting
+                }
+                return;
+            }
+        }
+    }
+
+    /** On the timer: queues the delayed logs that are due, drops the delays that ended, sets the next look. */
+    private void tick() {
+        tickDue.set(NO_TICK);
+        long now = nanoTime.getAsLong();
+        long next = 0;
+        boolean more = false;
+        for (Iterator<DelayedForce> it = delayed.iterator(); it.hasNext(); ) {
+            DelayedForce f = it.next();
+            AtomicInteger state = f.log().durability.flushState;
+            if (state.get() != f.state()) {
+                it.remove(); // queued by an urgent request (and perhaps forced) since
+            } else if (f.dueNanos() - now <= 0) {
+                it.remove();
+                if (state.compareAndSet(f.state(), QUEUED)) {
+                    dirty.add(f.log());
+                }
+            } else if (!more || f.dueNanos() - next < 0) {
+                next = f.dueNanos();
+                more = true;
+            }
+        }
+        if (more) {
+            lookAt(next, now);
+        }
+    }
+
+    /** Queues every delayed log at once (closing). */
+    private void releaseDelayed() {
+        DelayedForce f;
+        while ((f = delayed.poll()) != null) {
+            if (f.log().durability.flushState.compareAndSet(f.state(), QUEUED)) {
+                dirty.add(f.log());
+            }
+        }
+    }
+
     private void flush(Log log) {
-        java.util.concurrent.atomic.AtomicInteger state = log.durability.flushState;
+        AtomicInteger state = log.durability.flushState;
         while (true) {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
             try {
                 long before = log.durability.durable().offset();
-                long t0 = System.nanoTime();
+                long t0 = nanoTime.getAsLong();
                 log.flush();
                 long covered = log.durability.durable().offset() - before;
                 if (covered > 0) {
-                    observer.forced(System.nanoTime() - t0, covered);
+                    long t1 = nanoTime.getAsLong();
+                    log.durability.lastForceEndNanos = t1;
+                    observer.forced(t1 - t0, covered);
                 }
             } catch (RuntimeException | Error e) {
                 // The flush takes its log offline itself; this thread must live on for the others.
@@ -110,8 +330,13 @@ final class Flusher implements AutoCloseable {
             if (state.compareAndSet(FLUSHING, IDLE)) {
                 return;
             }
-            // FLUSHING_AGAIN: appends arrived during the force. Force again at once unless other
-            // logs are waiting, in which case this one goes behind them (no log monopolises a thread).
+            // Appends arrived during the force. If nobody waits for them, their force waits for
+            // the coalescing time (unless an urgent request comes first).
+            if (state.get() == FLUSHING_AGAIN_LAZY && delay(log, FLUSHING_AGAIN_LAZY)) {
+                return;
+            }
+            // FLUSHING_AGAIN: force again at once unless other logs are waiting, in which case
+            // this one goes behind them (no log monopolises a thread).
             if (!dirty.isEmpty()) {
                 state.set(QUEUED);
                 dirty.add(log);
@@ -138,9 +363,19 @@ final class Flusher implements AutoCloseable {
         }
     }
 
+    /** Stops the threads after they forced every log queued or delayed so far. */
     @Override
     public void close() {
         running = false;
+        if (ownTimer != null) {
+            ownTimer.shutdownNow();
+            try {
+                ownTimer.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        releaseDelayed();
         for (int i = 0; i < threads.length; i++) {
             dirty.add(stopToken);
         }

@@ -56,7 +56,7 @@ final class LogAppender {
         int p = batch.position();
         int bytes = batch.remaining();
         AppendResult result;
-        boolean requestFlush;
+        int requestFlush;
         boolean rolledNow;
         log.appendLock.lock();
         try {
@@ -143,9 +143,9 @@ final class LogAppender {
      * Under the append lock, after {@link #write}: records an ABORT marker in the aborted
      * transactions and the batch in the producer state (its header read from {@code header} at
      * {@code hp}, the records from {@code batch} at {@code p}), and publishes {@code last + 1} as
-     * the log end. Returns whether a flush should be asked for.
+     * the log end. Returns which flush to ask for (see {@link DurabilityTracker#appended}).
      */
-    boolean published(LogConfig cfg, ByteBuffer batch, int p, ByteBuffer header, int hp, long base, long last) {
+    int published(LogConfig cfg, ByteBuffer batch, int p, ByteBuffer header, int hp, long base, long last) {
         ProducerStateManager producers = log.producers;
         if (BatchHeader.isControl(batch, p)) {
             try {
@@ -166,9 +166,9 @@ final class LogAppender {
     }
 
     /** After the append lock is released: the flush request, the listener and a roll's snapshot. */
-    void afterUnlock(LogConfig cfg, boolean requestFlush, boolean rolledNow, long end) {
-        if (requestFlush) {
-            log.durability.requestFlush();
+    void afterUnlock(LogConfig cfg, int requestFlush, boolean rolledNow, long end) {
+        if (requestFlush != DurabilityTracker.NO_FLUSH) {
+            log.durability.requestFlush(requestFlush == DurabilityTracker.URGENT_FLUSH);
         }
         HighWatermarkListener l = log.highWatermarkListener();
         if (l != null && !cfg.flushOnAck()) {

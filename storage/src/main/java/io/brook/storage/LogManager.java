@@ -80,6 +80,7 @@ public final class LogManager implements AutoCloseable {
         private long checkpointIntervalMs = 60_000L;
         private long earlyCheckpointBytes = EarlyCheckpoint.DEFAULT_THRESHOLD_BYTES;
         private int flushThreads = Flusher.DEFAULT_THREADS;
+        private long flushCoalesceMs = Flusher.DEFAULT_COALESCE_MS;
         private int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
         private long cleanerBackoffMs = 15_000L;
         private long producerIdExpirationMs = 86_400_000L;
@@ -125,6 +126,9 @@ public final class LogManager implements AutoCloseable {
             this.flushThreads = n;
             return this;
         }
+
+        /** {@code brook.log.flush.coalesce.ms}: the delay of forces nobody waits for, 0..1000 ms (see {@link Flusher}). */
+        public Options flushCoalesceMs(long ms) { this.flushCoalesceMs = Flusher.checkCoalesceMs(ms); return this; }
 
         /**
          * {@code brook.log.preallocate.bytes}: the most zeros written ahead of an active
@@ -210,7 +214,7 @@ public final class LogManager implements AutoCloseable {
         this.earlyCheckpoint = new EarlyCheckpoint(options.earlyCheckpointBytes);
         this.dir = options.dataDir;
         this.clock = options.clock;
-        this.flusher = new Flusher("brook-log-flusher", options.flushThreads);
+        this.flusher = new Flusher("brook-log-flusher", options.flushThreads, options.flushCoalesceMs);
         flusher.observer(options.flushObserver);
         this.preallocator = options.preallocateBytes == 0 ? null
                 : new Preallocator("brook-log-preallocator", options.preallocateBytes, options.clock);

@@ -109,7 +109,7 @@ final class ReplicaAppender {
         int p = start;
         Errors error = Errors.NONE;
         String message = null;
-        boolean requestFlush = false;
+        int requestFlush = DurabilityTracker.NO_FLUSH;
         boolean rolled;
         log.appendLock.lock();
         try {
@@ -136,7 +136,8 @@ final class ReplicaAppender {
                         message = refused.errorMessage();
                         break;
                     }
-                    requestFlush |= appender.published(cfg, records, p, records, p, base, batchLast);
+                    requestFlush = Math.max(requestFlush,
+                            appender.published(cfg, records, p, records, p, base, batchLast));
                     if (first < 0) {
                         first = base;
                     }

@@ -169,6 +169,10 @@ final class BrokerConfigKeys {
                         "Threads that open and recover logs at start-up."),
                 key(LOG_FLUSH_THREADS, Type.INT, "8", Check.between(1, 256),
                         "Threads that fsync partitions in parallel (group commit); more help many busy partitions."),
+                key(LOG_FLUSH_COALESCE_MS, Type.LONG, "2", Check.between(0, 1000),
+                        "With fsync on ack: how long after a partition's last fsync the next one may wait when nobody"
+                                + " waits for it (acks=0/1 data consumers wait for), so one fsync covers the appends"
+                                + " meanwhile; acks=all never waits for it; 0 = fsync at once."),
                 key(LOG_PREALLOCATE_BYTES, Type.INT, "4194304",
                         v -> ((Number) v).intValue() == 0 || ((Number) v).intValue() >= 65536 ? null
                                 : "must be 0 (off) or at least 65536",

@@ -46,6 +46,7 @@ public final class PartitionLogs implements AutoCloseable {
         LogManager.Options options = new LogManager.Options(dataDir)
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
+                .flushCoalesceMs(broker.longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS))
                 .preallocateBytes(broker.intValue(BrokerConfig.LOG_PREALLOCATE_BYTES))
                 .retentionCheckIntervalMs(broker.longValue(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS))
                 .flushCheckIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))

@@ -88,6 +88,17 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldCoalesceForcesForTwoMillisecondsUnlessSetWithinZeroToOneSecond() {
+        assertThat(BrokerConfig.defaults().longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS)).isEqualTo(2);
+        assertThat(BrokerConfig.parse(Map.of("brook.log.flush.coalesce.ms", "0"))
+                .longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS)).isZero();
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.log.flush.coalesce.ms", "1001")))
+                .hasMessageContaining("brook.log.flush.coalesce.ms");
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.log.flush.coalesce.ms", "-1")))
+                .hasMessageContaining("brook.log.flush.coalesce.ms");
+    }
+
+    @Test
     void shouldPreferLogDirsOverLogDir() {
         BrokerConfig c = BrokerConfig.parse(Map.of("log.dir", "/a", "log.dirs", "/b"));
         assertThat(c.dataDir()).isEqualTo(Path.of("/b"));
