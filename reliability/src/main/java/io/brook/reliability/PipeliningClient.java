@@ -23,6 +23,8 @@ final class PipeliningClient implements Runnable {
     private final AtomicLong problems = new AtomicLong();
     private volatile String lastProblem = "";
     private volatile boolean running = true;
+    /** While true the client sends nothing more once its current round is answered. */
+    private boolean paused;
 
     PipeliningClient(int port, String topic, int window) {
         this.port = port;
@@ -35,6 +37,7 @@ final class PipeliningClient implements Runnable {
         while (running) {
             try (KafkaWire wire = KafkaWire.connect(port, Duration.ofSeconds(30))) {
                 while (running) {
+                    awaitUnpaused();
                     round(wire);
                 }
             } catch (IOException | RuntimeException e) {
@@ -77,8 +80,30 @@ final class PipeliningClient implements Runnable {
         }
     }
 
-    void stop() {
+    private synchronized void awaitUnpaused() {
+        while (paused && running) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Sends nothing more after the round in progress, until {@link #resume}. */
+    synchronized void pause() {
+        paused = true;
+    }
+
+    synchronized void resume() {
+        paused = false;
+        notifyAll();
+    }
+
+    synchronized void stop() {
         running = false;
+        notifyAll();
     }
 
     long answered() {

@@ -30,30 +30,57 @@ final class Throughput {
     }
 
     static Measurement measure(String bootstrap, String topic, int partitions, Duration time) throws InterruptedException {
-        byte[] value = new byte[RECORD_BYTES];
-        new Random(3).nextBytes(value);
-        AtomicLong acked = new AtomicLong();
-        AtomicLong failed = new AtomicLong();
-        AtomicReference<String> firstFailure = new AtomicReference<>();
-        Semaphore window = new Semaphore(WINDOW);
-        long start;
-        long end;
-        long ackedAtEnd;
-        try (KafkaProducer<byte[], byte[]> producer = Clients.idempotentProducer(bootstrap, CLIENT_ID)) {
+        try (Steady producer = new Steady(bootstrap, topic, partitions)) {
+            return producer.measure(time);
+        }
+    }
+
+    /**
+     * One producer kept open across several measurements (alternating windows compare like with
+     * like: no producer start-up in any of them).
+     */
+    static final class Steady implements AutoCloseable {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final String topic;
+        private final int partitions;
+        private final byte[] value = new byte[RECORD_BYTES];
+        private final AtomicLong acked = new AtomicLong();
+        private final AtomicLong failed = new AtomicLong();
+        private final AtomicReference<String> firstFailure = new AtomicReference<>();
+        private final Semaphore window = new Semaphore(WINDOW);
+        private final String metadataFailure;
+        private long sent;
+
+        Steady(String bootstrap, String topic, int partitions) {
+            this.producer = Clients.idempotentProducer(bootstrap, CLIENT_ID);
+            this.topic = topic;
+            this.partitions = partitions;
+            new Random(3).nextBytes(value);
+            String failure = null;
             try {
                 producer.partitionsFor(topic); // metadata before the clock starts
             } catch (KafkaException e) {
-                return new Measurement(0, 1, "metadata: " + e);
+                failure = "metadata: " + e;
             }
-            start = System.nanoTime();
-            end = start + time.toNanos();
-            long i = 0;
+            this.metadataFailure = failure;
+        }
+
+        /** Sends for {@code time}; the acknowledgements in it per second, and the failures since the last call. */
+        Measurement measure(Duration time) throws InterruptedException {
+            if (metadataFailure != null) {
+                return new Measurement(0, 1, metadataFailure);
+            }
+            long ackedAtStart = acked.get();
+            long failedAtStart = failed.get();
+            firstFailure.set(null);
+            long start = System.nanoTime();
+            long end = start + time.toNanos();
             while (System.nanoTime() < end) {
                 if (!window.tryAcquire(10, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
                 try {
-                    var unused = producer.send(new ProducerRecord<>(topic, (int) (i++ % partitions), null, value), (md, e) -> {
+                    var unused = producer.send(new ProducerRecord<>(topic, (int) (sent++ % partitions), null, value), (md, e) -> {
                         window.release();
                         if (e == null) {
                             acked.incrementAndGet();
@@ -68,9 +95,15 @@ final class Throughput {
                     firstFailure.compareAndSet(null, "send(): " + e);
                 }
             }
-            ackedAtEnd = acked.get();
-            producer.flush();
+            long ackedInWindow = acked.get() - ackedAtStart;
+            return new Measurement(ackedInWindow / ((end - start) / 1e9), failed.get() - failedAtStart, firstFailure.get());
         }
-        return new Measurement(ackedAtEnd / ((end - start) / 1e9), failed.get(), firstFailure.get());
+
+        /** Waits for what is still unanswered (outside every measurement), then closes the producer. */
+        @Override
+        public void close() {
+            producer.flush();
+            producer.close();
+        }
     }
 }
