@@ -114,9 +114,9 @@ final class BrokerConfigKeys {
                 key(NETWORK_INLINE_REQUESTS, Type.BOOLEAN, "true", Check.NONE,
                         "Run requests that never block (Produce, Fetch) on the event loop"
                                 + " instead of handing them to the I/O threads; false = always hand off."),
-                key(FAIR_SHARE_ENABLE, Type.BOOLEAN, "false", Check.NONE,
-                        "While the broker is saturated, hold each competing client id to an equal share of"
-                                + " answered requests, throttling the busiest; false = serve requests as they come."),
+                key(FAIR_SHARE_ENABLE, Type.BOOLEAN, "true", Check.NONE,
+                        "While the broker is saturated, hold each client id that pipelines requests to an equal"
+                                + " share of answered requests, throttling the busiest; false = serve requests as they come."),
                 key(FSYNC_ON_ACK, Type.BOOLEAN, "true", Check.NONE,
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),
