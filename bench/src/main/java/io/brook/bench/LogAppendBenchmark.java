@@ -4,6 +4,7 @@ import io.brook.storage.AppendResult;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
@@ -96,7 +97,7 @@ public class LogAppendBenchmark {
         }
         LogConfig cfg = LogConfig.defaults().with(Map.of(LogConfig.FLUSH_ON_ACK, mode.equals("groupCommit"),
                 LogConfig.RETENTION_MS, -1));
-        manager = LogManager.open(new LogManager.Options(dir).defaults(cfg).backgroundThreads(false));
+        manager = LogManager.open(new LogManagerOptions(dir).defaults(cfg).backgroundThreads(false));
         logs = new Log[partitions];
         for (int p = 0; p < partitions; p++) {
             logs[p] = manager.getOrCreateLog("bench", p, cfg);

@@ -4,6 +4,7 @@ import io.brook.storage.FileRecords;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.storage.LogReadResult;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -68,7 +69,7 @@ public class LogReadBenchmark {
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("brook-read-bench");
         LogConfig cfg = LogConfig.defaults().with(Map.of(LogConfig.FLUSH_ON_ACK, false, LogConfig.RETENTION_MS, -1));
-        manager = LogManager.open(new LogManager.Options(dir).defaults(cfg).backgroundThreads(false));
+        manager = LogManager.open(new LogManagerOptions(dir).defaults(cfg).backgroundThreads(false));
         log = manager.getOrCreateLog("bench", 0, cfg);
         byte[] value = new byte[1000];
         for (int written = 0; written < LOG_BYTES; ) {

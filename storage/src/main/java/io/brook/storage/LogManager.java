@@ -46,13 +46,13 @@ import java.util.stream.Stream;
  * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
  * compaction. The background passes can also be run directly ({@link #runRetention},
  * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
- * {@link Options#backgroundThreads(boolean) background threads off}.
+ * {@link LogManagerOptions#backgroundThreads(boolean) background threads off}.
  *
  * <p>Cost of many partitions: creating a log is one directory and one file creation and no
  * fsync (the log fsyncs its new directory entries with its first flush of data, before that
  * data counts as durable); close forces only the files that changed since their last flush,
  * writes no index files or producer snapshot for empty logs, and closes the logs in parallel
- * ({@link Options#recoveryThreads}).
+ * ({@link LogManagerOptions#recoveryThreads}).
  *
  * <p>Threading: every public method is safe to call from any thread. Creating and deleting a
  * given partition's log are serialised by this manager.
@@ -68,123 +68,6 @@ public final class LogManager implements AutoCloseable {
     private static final int MAX_FILE_NAME_BYTES = 255;
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
-    /** Broker-level settings of the storage layer (Kafka's names in the comments). */
-    public static final class Options {
-        private final Path dataDir;
-        private LogConfig defaults = LogConfig.defaults();
-        private Function<String, LogConfig> topicConfigs;
-        private Clock clock = Clock.systemUTC();
-        private int recoveryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        private long retentionCheckIntervalMs = 300_000L;
-        private long flushCheckIntervalMs = 1_000L;
-        private long checkpointIntervalMs = 60_000L;
-        private long earlyCheckpointBytes = EarlyCheckpoint.DEFAULT_THRESHOLD_BYTES;
-        private int flushThreads = Flusher.DEFAULT_THREADS;
-        private long flushCoalesceMs = Flusher.DEFAULT_COALESCE_MS;
-        private int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
-        private long cleanerBackoffMs = 15_000L;
-        private long producerIdExpirationMs = 86_400_000L;
-        private int maxProducerIdsPerPartition = ProducerStateManager.DEFAULT_MAX_PRODUCERS;
-        private boolean cleanerEnable = true;
-        private long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
-        private boolean backgroundThreads = true;
-        private HighWatermarkListener highWatermarkListener;
-        private FlushObserver flushObserver = FlushObserver.NONE;
-
-        /** {@code log.dirs} (one directory). */
-        private Consumer<String> progressLines = LOG::info;
-
-        public Options(Path dataDir) {
-            this.dataDir = dataDir;
-        }
-
-        /** The broker-wide defaults ({@code log.*} settings mapped to topic names). */
-        public Options defaults(LogConfig c) { this.defaults = c; return this; }
-
-        /** Config of an existing topic at start-up (the server's persisted topic configs); null → defaults. */
-        public Options topicConfigs(Function<String, LogConfig> f) { this.topicConfigs = f; return this; }
-
-        public Options clock(Clock c) { this.clock = c; return this; }
-
-        /** {@code num.recovery.threads.per.data.dir}. */
-        public Options recoveryThreads(int n) { this.recoveryThreads = Math.max(1, n); return this; }
-
-        /** {@code log.retention.check.interval.ms}, default 5 minutes. */
-        public Options retentionCheckIntervalMs(long ms) { this.retentionCheckIntervalMs = ms; return this; }
-
-        /** {@code log.flush.scheduler.interval.ms}: how often {@code flush.ms} is checked. */
-        public Options flushCheckIntervalMs(long ms) { this.flushCheckIntervalMs = ms; return this; }
-
-        /**
-         * {@code brook.log.flush.threads}: how many fsyncs of different partitions may run at once
-         * (default 8); more help when many partitions take acks=all writes at the same time.
-         */
-        public Options flushThreads(int n) {
-            if (n < 1) {
-                throw new IllegalArgumentException("flush threads must be at least 1, not " + n);
-            }
-            this.flushThreads = n;
-            return this;
-        }
-
-        /** {@code brook.log.flush.coalesce.ms}: the delay of forces nobody waits for, 0..1000 ms (see {@link Flusher}). */
-        public Options flushCoalesceMs(long ms) { this.flushCoalesceMs = Flusher.checkCoalesceMs(ms); return this; }
-
-        /**
-         * {@code brook.log.preallocate.bytes}: the most zeros written ahead of an active
-         * segment's data (default 4 MiB; 0 turns preallocation off), see {@link Preallocator}.
-         */
-        public Options preallocateBytes(int bytes) {
-            if (bytes != 0 && bytes < Preallocator.MIN_BYTES) {
-                throw new IllegalArgumentException("preallocation must be 0 (off) or at least "
-                        + Preallocator.MIN_BYTES + " bytes, not " + bytes);
-            }
-            this.preallocateBytes = bytes;
-            return this;
-        }
-
-        /** {@code log.flush.offset.checkpoint.interval.ms}, default 60 s. */
-        public Options checkpointIntervalMs(long ms) { this.checkpointIntervalMs = ms; return this; }
-
-        /** Checkpoint earlier once this many bytes became durable since the last one (256 MiB; {@link EarlyCheckpoint}). */
-        public Options earlyCheckpointBytes(long bytes) { this.earlyCheckpointBytes = Math.max(1, bytes); return this; }
-
-        /** {@code log.cleaner.backoff.ms}, default 15 s. */
-        public Options cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
-
-        /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
-        public Options producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
-
-        /**
-         * {@code brook.max.producer.ids.per.partition}: the most idempotent producers whose state one
-         * partition holds, default 100,000 (see {@link ProducerStateManager}).
-         */
-        public Options maxProducerIdsPerPartition(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("brook.max.producer.ids.per.partition must be at least 1, not " + max);
-            }
-            this.maxProducerIdsPerPartition = max;
-            return this;
-        }
-
-        /** {@code log.cleaner.dedupe.buffer.size}: memory of the compaction key map, default 128 MiB. */
-        public Options cleanerDedupeBufferSize(long bytes) { this.cleanerDedupeBufferSize = bytes; return this; }
-
-        /** {@code log.cleaner.enable}, default true. */
-        public Options cleanerEnable(boolean b) { this.cleanerEnable = b; return this; }
-
-        /** Installed on every log this manager opens or creates. */
-        public Options highWatermarkListener(HighWatermarkListener l) { this.highWatermarkListener = l; return this; }
-
-        /** Told of every group-commit round that made data durable (see {@link FlushObserver}). */
-        public Options flushObserver(FlushObserver o) { this.flushObserver = o; return this; }
-
-        /** Off: no periodic retention/cleaner/checkpoint threads (the flusher still runs). */
-        public Options backgroundThreads(boolean b) { this.backgroundThreads = b; return this; }
-
-        /** Where the progress lines of start-up recovery go ({@link ProgressLog}); the log by default. */
-        public Options progressLines(Consumer<String> lines) { this.progressLines = lines; return this; }
-    }
 
     private record TopicPartition(String topic, int partition) {
         @Override
@@ -193,7 +76,7 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    private final Options options;
+    private final LogManagerOptions options;
     private final Path dir;
     private final Clock clock;
     private final Flusher flusher;
@@ -209,7 +92,7 @@ public final class LogManager implements AutoCloseable {
     private final Object createLock = new Object();
     private volatile boolean closed;
 
-    private LogManager(Options options) {
+    private LogManager(LogManagerOptions options) {
         this.options = options;
         this.earlyCheckpoint = new EarlyCheckpoint(options.earlyCheckpointBytes);
         this.dir = options.dataDir;
@@ -224,7 +107,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     /** Opens (recovering if needed) every log in the data directory and starts the background threads. */
-    public static LogManager open(Options options) throws IOException {
+    public static LogManager open(LogManagerOptions options) throws IOException {
         LogManager m = new LogManager(options);
         try {
             m.loadLogs();

@@ -29,7 +29,7 @@ class BackgroundErrorTest {
     Path tmp;
 
     private LogManager manager(int flushThreads) throws Exception {
-        return LogManager.open(new LogManager.Options(tmp).backgroundThreads(false).flushThreads(flushThreads)
+        return LogManager.open(new LogManagerOptions(tmp).backgroundThreads(false).flushThreads(flushThreads)
                 .preallocateBytes(0).clock(new MutableClock(1_700_000_000_000L)));
     }
 

@@ -25,7 +25,7 @@ class EarlyCheckpointTest {
 
     @Test
     void checkpointsOnceTheThresholdBecameDurable() throws Exception {
-        try (LogManager m = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(1_700_000_000_000L))
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
                 .backgroundThreads(false).earlyCheckpointBytes(20_000))) {
             Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
             m.checkpointRecoveryPoints();
@@ -49,7 +49,7 @@ class EarlyCheckpointTest {
 
     @Test
     void aDurablePointInALaterSegmentIsDue() throws Exception {
-        try (LogManager m = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(1_700_000_000_000L))
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
                 .backgroundThreads(false).earlyCheckpointBytes(1L << 30))) {
             Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
             appendDurably(log, 1);
@@ -68,7 +68,7 @@ class EarlyCheckpointTest {
 
     @Test
     void theNextUncleanStartScansFromTheActiveSegmentsIndexNotItsStart() throws Exception {
-        LogManager.Options options = new LogManager.Options(tmp).clock(new MutableClock(1_700_000_000_000L))
+        LogManagerOptions options = new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
                 .backgroundThreads(false).earlyCheckpointBytes(20_000)
                 .defaults(LogConfig.defaults().with(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 100)));
         LogManager m = LogManager.open(options);

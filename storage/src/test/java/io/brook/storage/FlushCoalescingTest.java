@@ -347,7 +347,7 @@ class FlushCoalescingTest {
 
     @Test
     void shouldMakeLazyAppendsVisibleOnTheFlushersOwnTimer() throws Exception {
-        LogManager.Options options = new LogManager.Options(tmp).backgroundThreads(false).flushCoalesceMs(5);
+        LogManagerOptions options = new LogManagerOptions(tmp).backgroundThreads(false).flushCoalesceMs(5);
         try (LogManager m = LogManager.open(options)) {
             Log l = m.getOrCreateLog("t", 0, LogConfig.defaults());
             for (int i = 0; i < 200; i++) {
@@ -361,7 +361,7 @@ class FlushCoalescingTest {
 
     @Test
     void shouldRefuseACoalescingTimeOutsideItsRange() {
-        LogManager.Options options = new LogManager.Options(tmp);
+        LogManagerOptions options = new LogManagerOptions(tmp);
         assertThatThrownBy(() -> options.flushCoalesceMs(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> options.flushCoalesceMs(1001)).isInstanceOf(IllegalArgumentException.class);
         options.flushCoalesceMs(0).flushCoalesceMs(1000);

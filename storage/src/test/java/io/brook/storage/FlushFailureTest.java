@@ -25,7 +25,7 @@ class FlushFailureTest {
 
     @Test
     void shouldFailWaitersAndTakeOnlyThatLogOfflineWhenForceFails() throws Exception {
-        LogManager m = LogManager.open(new LogManager.Options(tmp).backgroundThreads(false)
+        LogManager m = LogManager.open(new LogManagerOptions(tmp).backgroundThreads(false)
                 .clock(new MutableClock(1_700_000_000_000L)));
         Log a = m.getOrCreateLog("a", 0, LogConfig.defaults());
         Log b = m.getOrCreateLog("b", 0, LogConfig.defaults());

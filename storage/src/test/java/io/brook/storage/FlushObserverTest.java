@@ -22,7 +22,7 @@ class FlushObserverTest {
         AtomicLong rounds = new AtomicLong();
         AtomicLong offsets = new AtomicLong();
         AtomicLong nanos = new AtomicLong();
-        LogManager.Options options = new LogManager.Options(tmp).clock(new MutableClock(1_000_000L)).backgroundThreads(false)
+        LogManagerOptions options = new LogManagerOptions(tmp).clock(new MutableClock(1_000_000L)).backgroundThreads(false)
                 .flushObserver((n, o) -> {
                     nanos.addAndGet(n);
                     offsets.addAndGet(o);

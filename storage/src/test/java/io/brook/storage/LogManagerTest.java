@@ -25,7 +25,7 @@ class LogManagerTest {
     final MutableClock clock = new MutableClock(1_700_000_000_000L);
 
     LogManager open() throws Exception {
-        return LogManager.open(new LogManager.Options(tmp).clock(clock).backgroundThreads(false)
+        return LogManager.open(new LogManagerOptions(tmp).clock(clock).backgroundThreads(false)
                 .defaults(LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0))));
     }
 
@@ -90,7 +90,7 @@ class LogManagerTest {
     @Test
     void shouldPreallocateByDefaultAndNotWhenSwitchedOff() throws Exception {
         for (int bytes : new int[] {-1, 0}) {
-            LogManager.Options options = new LogManager.Options(tmp.resolve("p" + bytes)).clock(clock)
+            LogManagerOptions options = new LogManagerOptions(tmp.resolve("p" + bytes)).clock(clock)
                     .backgroundThreads(false);
             if (bytes == 0) {
                 options.preallocateBytes(0);

@@ -344,7 +344,7 @@ class PreallocationTest {
 
     @Test
     void shouldRejectAPreallocationSmallerThanItsMinimum() {
-        LogManager.Options options = new LogManager.Options(tmp);
+        LogManagerOptions options = new LogManagerOptions(tmp);
         assertThatThrownBy(() -> options.preallocateBytes(4096)).isInstanceOf(IllegalArgumentException.class);
         options.preallocateBytes(0);
         options.preallocateBytes(Preallocator.MIN_BYTES);

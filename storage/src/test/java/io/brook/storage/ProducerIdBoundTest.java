@@ -15,7 +15,7 @@ class ProducerIdBoundTest {
     Path tmp;
 
     private LogManager open(int max) throws Exception {
-        return LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(1_700_000_000_000L))
+        return LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
                 .backgroundThreads(false).maxProducerIdsPerPartition(max));
     }
 

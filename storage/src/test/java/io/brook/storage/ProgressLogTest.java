@@ -68,12 +68,12 @@ class ProgressLogTest {
 
     @Test
     void shouldReportTheRecoveryOfEveryLogOfADataDirectory() throws Exception {
-        LogManager first = LogManager.open(new LogManager.Options(tmp).backgroundThreads(false));
+        LogManager first = LogManager.open(new LogManagerOptions(tmp).backgroundThreads(false));
         for (int p = 0; p < 3; p++) {
             first.getOrCreateLog("orders", p, LogConfig.defaults()).append(Batches.batch(0, 1, "k"), 0);
         }
         first.crash();
-        try (LogManager m = LogManager.open(new LogManager.Options(tmp).backgroundThreads(false)
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).backgroundThreads(false)
                 .progressLines(lines::add)
                 .defaults(LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0))))) {
             assertThat(m.allLogs()).hasSize(3);

@@ -130,7 +130,7 @@ class TruncateFullyTest {
     @Test
     void shouldCheckpointTheNewStartBeforeReturning() throws Exception {
         Path checkpoint = tmp.resolve(LogManager.RECOVERY_POINT_FILE);
-        LogManager m = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(TS)).backgroundThreads(false)
+        LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(TS)).backgroundThreads(false)
                 .defaults(LogConfig.defaults().with(Map.of(LogConfig.FILE_DELETE_DELAY_MS, 0))));
         Log log = m.getOrCreateLog("t", 0, LogConfig.defaults());
         for (int i = 0; i < 10; i++) {
@@ -144,7 +144,7 @@ class TruncateFullyTest {
         log.truncateFullyAndStartAt(500);
         assertThat(Files.readAllLines(checkpoint, StandardCharsets.UTF_8)).contains("t 0 500");
         m.crash();
-        try (LogManager m2 = LogManager.open(new LogManager.Options(tmp).clock(new MutableClock(TS))
+        try (LogManager m2 = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(TS))
                 .backgroundThreads(false))) {
             Log again = m2.getLog("t", 0);
             assertThat(again.logStartOffset()).isEqualTo(500);

@@ -3,6 +3,7 @@ package io.brook.bench.cluster;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
@@ -65,7 +66,7 @@ final class PartitionCosts {
         out.section("Broker side: " + count + " partitions on one log manager (storage defaults, background threads on)");
         out.line("%-34s %10s %10s %14s %14s %14s", "state", "fds", "mappings", "heap bytes", "apparent KiB",
                 "allocated KiB");
-        try (LogManager manager = LogManager.open(new LogManager.Options(data).defaults(config))) {
+        try (LogManager manager = LogManager.open(new LogManagerOptions(data).defaults(config))) {
             Usage base = usage(data);
             row("no partition yet", base, base, 1);
             List<Log> logs = new ArrayList<>(count);

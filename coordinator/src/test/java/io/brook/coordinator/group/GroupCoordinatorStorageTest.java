@@ -15,6 +15,7 @@ import io.brook.coordinator.runtime.StorageCoordinatorLog;
 import io.brook.coordinator.runtime.StorageLogs;
 import io.brook.storage.Log;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.wire.message.JoinGroupRequest;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.OffsetCommitRequest;
@@ -41,7 +42,7 @@ class GroupCoordinatorStorageTest {
     Path dir;
 
     private LogManager openLogs() throws Exception {
-        return LogManager.open(new LogManager.Options(dir).backgroundThreads(false));
+        return LogManager.open(new LogManagerOptions(dir).backgroundThreads(false));
     }
 
     private static <T> T get(CompletableFuture<T> f) throws Exception {

@@ -16,6 +16,7 @@ import io.brook.coordinator.runtime.CoordinatorLogException.Reason;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.wire.protocol.Errors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +32,7 @@ class StorageCoordinatorLogTest {
     Path dir;
 
     private LogManager openLogs() throws Exception {
-        return LogManager.open(new LogManager.Options(dir).backgroundThreads(false));
+        return LogManager.open(new LogManagerOptions(dir).backgroundThreads(false));
     }
 
     private static <T> T get(CompletableFuture<T> f) throws Exception {

@@ -187,7 +187,7 @@ public final class BrokerMetrics implements AutoCloseable {
         return requests.count(key);
     }
 
-    /** The storage's group commit: told of each force (for {@code LogManager.Options.flushObserver}). */
+    /** The storage's group commit: told of each force (for {@code LogManagerOptions.flushObserver}). */
     public FlushObserver flushObserver() {
         if (!recording) {
             return (nanos, offsets) -> { };

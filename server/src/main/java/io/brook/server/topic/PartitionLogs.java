@@ -5,6 +5,7 @@ import io.brook.storage.FlushObserver;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public final class PartitionLogs implements AutoCloseable {
     /** As above, telling {@code flushes} of every group-commit round (metrics). */
     public static PartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry,
             TopicConfigResolver configs, Consumer<TopicPartition> onNewData, FlushObserver flushes) throws IOException {
-        LogManager.Options options = new LogManager.Options(dataDir)
+        LogManagerOptions options = new LogManagerOptions(dataDir)
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
                 .flushCoalesceMs(broker.longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS))

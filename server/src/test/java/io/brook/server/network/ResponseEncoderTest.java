@@ -7,6 +7,7 @@ import io.brook.storage.FileRecords;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.storage.LogManagerOptions;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.record.Compression;
@@ -41,7 +42,7 @@ class ResponseEncoderTest {
 
     @BeforeEach
     void open() throws Exception {
-        logs = LogManager.open(new LogManager.Options(dir));
+        logs = LogManager.open(new LogManagerOptions(dir));
         log = logs.getOrCreateLog("t", 0, LogConfig.defaults());
     }
 
