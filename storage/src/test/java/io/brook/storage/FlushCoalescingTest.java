@@ -106,6 +106,14 @@ class FlushCoalescingTest {
         assertThat(log.durableOffset()).isEqualTo(offset);
     }
 
+    /** One append forced at once, then one right after that force: delayed. */
+    private void delayedRightAfterAForce() throws Exception {
+        log.append(batch(), 0);
+        awaitForced(1);
+        log.append(batch(), 0);
+        assertThat(Flusher.isDelayed(state())).isTrue();
+    }
+
     @Test
     void shouldDelayALazyForceRightAfterAForceAndCoverTheAppendsMeanwhileWithOne() throws Exception {
         open(COALESCE_MS);
@@ -140,10 +148,7 @@ class FlushCoalescingTest {
     @Test
     void shouldForceALazyRequestAtOnceAfterAQuietMoment() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
-        log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+        delayedRightAfterAForce();
         nanos.addAndGet(COALESCE_MS * MS);
         timer.runAll();
         awaitForced(2);
@@ -272,10 +277,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatWasClosedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
-        log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+        delayedRightAfterAForce();
         log.close(); // forces everything itself
         assertThat(log.durableOffset()).isEqualTo(2);
         AtomicInteger forcedAfterClose = new AtomicInteger();
@@ -298,10 +300,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatWasDeletedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
-        log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+        delayedRightAfterAForce();
         AtomicInteger forced = new AtomicInteger();
         log.durability.beforeSegmentFlush = s -> forced.incrementAndGet();
         log.deleteFully();
@@ -336,10 +335,7 @@ class FlushCoalescingTest {
     @Test
     void shouldForceDelayedLogsWhenTheFlusherCloses() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
-        log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+        delayedRightAfterAForce();
         flusher.close();
         assertThat(log.durableOffset()).isEqualTo(2);
         assertThat(log.highWatermark()).isEqualTo(2);
