@@ -31,8 +31,8 @@ import java.util.function.Consumer;
  * <h2>Requests</h2>
  * An append with fsync-on-ack asks the {@link Flusher} for a <em>lazy</em> flush: nobody waits
  * for it but the high watermark, so under load the flusher may delay it by up to
- * {@code brook.log.flush.coalesce.ms} after the log's last force and cover the appends of that
- * time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
+ * {@code brook.log.flush.coalesce.ms} after the log's last force (if appends overtook that force)
+ * and cover the appends of that time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
  * {@code flush.ms} and switching fsync-on-ack back on ask for an <em>urgent</em> one, which is
  * queued at once and ends a delay in progress. The flusher's state of the log (idle, delayed,
  * queued, being flushed, being flushed with more to do) is {@link #flushState}; its diagram is
@@ -79,8 +79,8 @@ final class DurabilityTracker {
     final AtomicInteger flushState = new AtomicInteger();
     /**
      * When (on the flusher's time source, in nanoseconds) the flusher's last force that made data
-     * of this log durable ended, or {@link #NEVER_FORCED}: the start of a lazy flush's delay.
-     * Written by the flushing thread.
+     * of this log durable ended, if appends overtook it; else {@link #NEVER_FORCED}: the start of a
+     * lazy flush's delay. Written by the flushing thread.
      */
     volatile long lastForceEndNanos = NEVER_FORCED;
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();

@@ -35,9 +35,12 @@ import java.util.function.LongSupplier;
  * <em>lazy</em> when only the high watermark waits for it (an acks=0/1 append). Forcing after
  * every lazy append costs one fsync per batch per partition under load, for data whose only
  * reader is a consumer; so a lazy request that comes less than {@code coalesce.ms} after the end
- * of the log's last force is not queued but <em>delayed</em> until that end plus
- * {@code coalesce.ms}, and every append until then rides on the one force. A lazy request after
- * a quiet moment is queued at once, so at low load nothing waits; an urgent request ends a delay
+ * of the log's last force, when appends overtook that force (they came while it ran: the log is
+ * under load), is not queued but <em>delayed</em> until that end plus {@code coalesce.ms}, and
+ * every append until then rides on the one force. A lazy request after a force that no append
+ * overtook, or after a quiet moment, is queued at once, so at low load nothing waits (a client
+ * that sends a record only once it has seen the last one, as Kafka's end-to-end latency tool
+ * does, is never delayed); an urgent request ends a delay
  * at once, so acks=all never waits for it. With {@code coalesce.ms=0} every request is urgent.
  * No thread is parked for a delay: delayed logs sit in one list that a single timer thread
  * ({@link Timer}, owned by this flusher: the storage {@link Scheduler}'s thread runs retention
@@ -320,7 +323,10 @@ final class Flusher implements AutoCloseable {
                 long covered = log.durability.durable().offset() - before;
                 if (covered > 0) {
                     long t1 = nanoTime.getAsLong();
-                    log.durability.lastForceEndNanos = t1;
+                    // Only a force that appends overtook (they came while it ran: the log is under
+                    // load) starts a coalescing time; after a quiet one the next append is forced at
+                    // once, so a client that waits for each record to be seen loses nothing.
+                    log.durability.lastForceEndNanos = state.get() == FLUSHING ? DurabilityTracker.NEVER_FORCED : t1;
                     observer.forced(t1 - t0, covered);
                 }
             } catch (RuntimeException | Error e) {

@@ -106,10 +106,21 @@ class FlushCoalescingTest {
         assertThat(log.durableOffset()).isEqualTo(offset);
     }
 
-    /** One append forced at once, then one right after that force: delayed. */
-    private void delayedRightAfterAForce() throws Exception {
+    /**
+     * One append forced at once, the log then left as after a force that appends overtook (they
+     * came while it ran: the log is under load), so that the next lazy request within the
+     * coalescing time is delayed. How a force comes to be overtaken is
+     * {@link #shouldDelayTheNextForceAfterAForceWhenNobodyWaits}'s subject.
+     */
+    private void forcedUnderLoad() {
         log.append(batch(), 0);
         awaitForced(1);
+        log.durability.lastForceEndNanos = nanos.get();
+    }
+
+    /** {@link #forcedUnderLoad}, then one append right after that force: delayed. */
+    private void delayedRightAfterAForce() {
+        forcedUnderLoad();
         log.append(batch(), 0);
         assertThat(Flusher.isDelayed(state())).isTrue();
     }
@@ -117,8 +128,7 @@ class FlushCoalescingTest {
     @Test
     void shouldDelayALazyForceRightAfterAForceAndCoverTheAppendsMeanwhileWithOne() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1); // the first append after a quiet moment: at once
+        forcedUnderLoad(); // the first append after a quiet moment: at once
         assertThat(timer.pending()).isZero();
         long forces = log.flushCount();
 
@@ -146,6 +156,18 @@ class FlushCoalescingTest {
     }
 
     @Test
+    void shouldForceAtOnceAfterAForceThatNoAppendOvertook() throws Exception {
+        // a client that sends a record only once it has seen the last one (an end-to-end
+        // latency probe): every force ends before the next append, none of them is delayed
+        open(COALESCE_MS);
+        for (int i = 1; i <= 5; i++) {
+            log.append(batch(), 0);
+            awaitForced(i);
+        }
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
     void shouldForceALazyRequestAtOnceAfterAQuietMoment() throws Exception {
         open(COALESCE_MS);
         delayedRightAfterAForce();
@@ -162,8 +184,7 @@ class FlushCoalescingTest {
     @Test
     void shouldForceAtOnceWhenAWaiterArrivesWhileDelayed() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
+        forcedUnderLoad();
         long forces = log.flushCount();
         AppendResult r = log.append(batch(), 0);
         assertThat(Flusher.isDelayed(state())).isTrue();
@@ -182,12 +203,12 @@ class FlushCoalescingTest {
     @Test
     void shouldNotLetAnEndedDelayShortenTheNextOne() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1); // ends at t0
+        forcedUnderLoad(); // ends at t0
         AppendResult r = log.append(batch(), 0); // delayed until t0 + 2 ms
         nanos.addAndGet(MS);
         log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS); // ends the delay, forced at t0 + 1 ms
         awaitForced(2);
+        log.durability.lastForceEndNanos = nanos.get(); // still under load
 
         log.append(batch(), 0); // a new delay: until t0 + 3 ms
         int delayedAgain = state();
@@ -315,8 +336,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatFailedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        log.append(batch(), 0);
-        awaitForced(1);
+        forcedUnderLoad();
         AppendResult r = log.append(batch(), 0);
         assertThat(Flusher.isDelayed(state())).isTrue();
         AtomicInteger forced = new AtomicInteger();
