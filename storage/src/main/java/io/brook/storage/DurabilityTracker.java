@@ -67,8 +67,6 @@ final class DurabilityTracker {
     static final int LAZY_FLUSH = 1;
     /** {@link #appended}: a flush due now ({@code flush.messages} reached). */
     static final int URGENT_FLUSH = 2;
-    /** {@link #lastForceEndNanos} of a log the flusher has not forced yet. */
-    static final long NEVER_FORCED = Long.MIN_VALUE;
 
     private final Log log;
     /** The group-commit threads, or null to flush only by {@link #flush()}. */
@@ -77,12 +75,6 @@ final class DurabilityTracker {
     final ReentrantLock flushLock = new ReentrantLock();
     /** The flusher's state of this log: idle, delayed, queued, being flushed, or being flushed with more to do. */
     final AtomicInteger flushState = new AtomicInteger();
-    /**
-     * When (on the flusher's time source, in nanoseconds) the flusher's last force that made data
-     * of this log durable ended, if appends overtook it; else {@link #NEVER_FORCED}: the start of a
-     * lazy flush's delay. Written by the flushing thread.
-     */
-    volatile long lastForceEndNanos = NEVER_FORCED;
     private final Queue<LogSegment> rolledUnflushed = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
     private volatile LogPoint durable;

@@ -34,13 +34,12 @@ import java.util.function.LongSupplier;
  * {@code flush.messages}, {@code flush.ms} or switching fsync-on-ack back on asks for it; it is
  * <em>lazy</em> when only the high watermark waits for it (an acks=0/1 append). Forcing after
  * every lazy append costs one fsync per batch per partition under load, for data whose only
- * reader is a consumer; so a lazy request that comes less than {@code coalesce.ms} after the end
- * of the log's last force, when appends overtook that force (they came while it ran: the log is
- * under load), is not queued but <em>delayed</em> until that end plus {@code coalesce.ms}, and
- * every append until then rides on the one force. A lazy request after a force that no append
- * overtook, or after a quiet moment, is queued at once, so at low load nothing waits (a client
- * that sends a record only once it has seen the last one, as Kafka's end-to-end latency tool
- * does, is never delayed); an urgent request ends a delay
+ * reader is a consumer; so when lazy appends overtook a force (they came while it ran: the log
+ * is under load), the next force is not queued when that force ends but <em>delayed</em> until
+ * {@code coalesce.ms} after its end, and every append until then rides on that one force. A
+ * lazy request to an idle log is queued at once: after a force that no append overtook, or after
+ * a quiet moment, nothing waits (a client that sends a record only once it has seen the last
+ * one, as Kafka's end-to-end latency tool does, is never delayed); an urgent request ends a delay
  * at once, so acks=all never waits for it. With {@code coalesce.ms=0} every request is urgent.
  * No thread is parked for a delay: delayed logs sit in one list that a single timer thread
  * ({@link Timer}, owned by this flusher: the storage {@link Scheduler}'s thread runs retention
@@ -52,29 +51,31 @@ import java.util.function.LongSupplier;
  * one thread at a time, and no thread ever waits for another's force of the same log. Without
  * coalescing every request is urgent, and DELAYED and FLUSHING_AGAIN_LAZY never occur:
  * <pre>
- *                                  taken by
- *   IDLE --request--> QUEUED ------a thread------> FLUSHING --done--> IDLE
- *    |                  ^  ^                        |    |
- *    | lazy, soon       |  | done: queued again     |    | lazy request
- *    | after a force    |  | (tail) when other      |    v
- *    v                  |  | logs are queued     urgent  FLUSHING_AGAIN_LAZY --done--> DELAYED
- *   DELAYED --urgent,---+  |                   request   |
- *              or due      |                        v    v urgent request
- *                          +----------------- FLUSHING_AGAIN --done, no other log queued--> FLUSHING
+ *                                   taken by
+ *   IDLE --request--> QUEUED -------a thread-------> FLUSHING --done--> IDLE
+ *                      ^  ^                           |    |
+ *       urgent request |  | done: queued again        |    | lazy request
+ *       or due         |  | (tail) when other    urgent    v
+ *   DELAYED -----------+  | logs are queued     request  FLUSHING_AGAIN_LAZY
+ *      ^                  |                          |    |          |
+ *      |                  |                          v    v urgent   |
+ *      |                  +------------------ FLUSHING_AGAIN request  |
+ *      |                    done, no other log queued: FLUSHING       |
+ *      +----------------------- done (as FLUSHING_AGAIN if that force -+
+ *                                made nothing durable or took longer)
  * </pre>
  * <table>
  *   <caption>Who moves a log out of each state</caption>
  *   <tr><th>state</th><th>means</th><th>left by</th></tr>
- *   <tr><td>IDLE</td><td>nothing to force</td><td>an urgent request, or a lazy one more than
- *       {@code coalesce.ms} after the last force's end: QUEUED; a lazy request sooner: DELAYED</td></tr>
+ *   <tr><td>IDLE</td><td>nothing to force</td><td>any request: QUEUED</td></tr>
  *   <tr><td>DELAYED</td><td>a lazy force waits for its time (the timer holds an entry)</td><td>an
  *       urgent request, or the timer once due: QUEUED (the other one then finds nothing to do)</td></tr>
  *   <tr><td>QUEUED</td><td>in the queue, once</td><td>the thread that takes it: FLUSHING</td></tr>
  *   <tr><td>FLUSHING</td><td>one thread forces it</td><td>its end: IDLE; a lazy request:
  *       FLUSHING_AGAIN_LAZY; an urgent one: FLUSHING_AGAIN</td></tr>
  *   <tr><td>FLUSHING_AGAIN_LAZY</td><td>more to force, nobody waits</td><td>an urgent request:
- *       FLUSHING_AGAIN; the force's end: DELAYED (or as FLUSHING_AGAIN if that force made
- *       nothing durable)</td></tr>
+ *       FLUSHING_AGAIN; the force's end: DELAYED until {@code coalesce.ms} after it (as
+ *       FLUSHING_AGAIN if that force made nothing durable or took longer)</td></tr>
  *   <tr><td>FLUSHING_AGAIN</td><td>more to force, somebody waits</td><td>the force's end: forced
  *       again at once by the same thread, or QUEUED (tail) when other logs are queued</td></tr>
  * </table>
@@ -204,9 +205,6 @@ final class Flusher implements AutoCloseable {
             int s = state.get();
             int next;
             if (s == IDLE) {
-                if (lazy && delay(log, IDLE)) {
-                    return;
-                }
                 next = QUEUED;
             } else if (s == FLUSHING) {
                 next = lazy ? FLUSHING_AGAIN_LAZY : FLUSHING_AGAIN;
@@ -226,22 +224,18 @@ final class Flusher implements AutoCloseable {
     }
 
     /**
-     * Moves {@code log} from state {@code from} to a new delay and enters it in the timer's list,
-     * if its last force ended less than the coalescing time ago. False when its force is due now,
-     * or when the state was no longer {@code from} (the caller looks again).
+     * Moves {@code log} from {@link #FLUSHING_AGAIN_LAZY} to a new delay, due the coalescing time
+     * after {@code forceEndNanos}, and enters it in the timer's list. False when that time is
+     * over already, or when an urgent request moved the log meanwhile (the caller looks again).
      */
-    private boolean delay(Log log, int from) {
-        long last = log.durability.lastForceEndNanos;
-        if (last == DurabilityTracker.NEVER_FORCED) {
-            return false;
-        }
+    private boolean delay(Log log, long forceEndNanos) {
         long now = nanoTime.getAsLong();
-        long due = last + coalesceNanos;
+        long due = forceEndNanos + coalesceNanos;
         if (due - now <= 0) {
             return false;
         }
         int d = delayedState(delays.incrementAndGet());
-        if (!log.durability.flushState.compareAndSet(from, d)) {
+        if (!log.durability.flushState.compareAndSet(FLUSHING_AGAIN_LAZY, d)) {
             return false;
         }
         delayed.add(new DelayedForce(log, d, due));
@@ -316,18 +310,15 @@ final class Flusher implements AutoCloseable {
         AtomicInteger state = log.durability.flushState;
         while (true) {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
+            long forceEnd = NO_TICK; // stays so unless the force made something durable
             try {
                 long before = log.durability.durable().offset();
                 long t0 = nanoTime.getAsLong();
                 log.flush();
                 long covered = log.durability.durable().offset() - before;
                 if (covered > 0) {
-                    long t1 = nanoTime.getAsLong();
-                    // Only a force that appends overtook (they came while it ran: the log is under
-                    // load) starts a coalescing time; after a quiet one the next append is forced at
-                    // once, so a client that waits for each record to be seen loses nothing.
-                    log.durability.lastForceEndNanos = state.get() == FLUSHING ? DurabilityTracker.NEVER_FORCED : t1;
-                    observer.forced(t1 - t0, covered);
+                    forceEnd = nanoTime.getAsLong();
+                    observer.forced(forceEnd - t0, covered);
                 }
             } catch (RuntimeException | Error e) {
                 // The flush takes its log offline itself; this thread must live on for the others.
@@ -336,9 +327,11 @@ final class Flusher implements AutoCloseable {
             if (state.compareAndSet(FLUSHING, IDLE)) {
                 return;
             }
-            // Appends arrived during the force. If nobody waits for them, their force waits for
-            // the coalescing time (unless an urgent request comes first).
-            if (state.get() == FLUSHING_AGAIN_LAZY && delay(log, FLUSHING_AGAIN_LAZY)) {
+            // Appends arrived during the force: the log is under load. If nobody waits for them,
+            // their force waits for the coalescing time after this one's end (unless an urgent
+            // request comes first). Only here does a delay start: after a force that no append
+            // overtook the log is idle, and its next append is forced at once.
+            if (forceEnd != NO_TICK && state.get() == FLUSHING_AGAIN_LAZY && delay(log, forceEnd)) {
                 return;
             }
             // FLUSHING_AGAIN: force again at once unless other logs are waiting, in which case

@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code brook.log.flush.coalesce.ms}: a force nobody waits for is delayed after the log's last
- * force, a waiter ends the delay at once. On a manual timer and time source: nothing is forced
+ * {@code brook.log.flush.coalesce.ms}: when appends nobody waits for overtook a force, the next
+ * force is delayed after that one's end; a waiter ends the delay at once; an idle log is forced at
+ * once. On a manual timer and time source: nothing is forced
  * by a delay until the test runs the timer.
  */
 @Timeout(60)
@@ -107,38 +108,47 @@ class FlushCoalescingTest {
     }
 
     /**
-     * One append forced at once, the log then left as after a force that appends overtook (they
-     * came while it ran: the log is under load), so that the next lazy request within the
-     * coalescing time is delayed. How a force comes to be overtaken is
-     * {@link #shouldDelayTheNextForceAfterAForceWhenNobodyWaits}'s subject.
+     * The log under load: one append whose force is held until {@code during} has appended more
+     * (lazily: nobody waits), then let go. Appends overtook that force, so when it ends the next
+     * one is delayed until the coalescing time after its end (the clock stands still meanwhile).
+     * Returns the last append of {@code during}.
      */
-    private void forcedUnderLoad() {
-        log.append(batch(), 0);
-        awaitForced(1);
-        log.durability.lastForceEndNanos = nanos.get();
-    }
-
-    /** {@link #forcedUnderLoad}, then one append right after that force: delayed. */
-    private void delayedRightAfterAForce() {
-        forcedUnderLoad();
-        log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+    private AppendResult delayedAfterAnOvertakenForce(int during) throws InterruptedException {
+        long end = log.logEndOffset();
+        CountDownLatch inForce = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        blockNextForce(inForce, release);
+        AppendResult last;
+        try {
+            log.append(batch(), 0);
+            assertThat(inForce.await(30, TimeUnit.SECONDS)).isTrue();
+            last = null;
+            for (int i = 0; i < during; i++) {
+                last = log.append(batch(), 0);
+            }
+            assertThat(state()).isEqualTo(Flusher.FLUSHING_AGAIN_LAZY);
+        } finally {
+            release.countDown(); // before the log closes: a close waits for the blocked force
+        }
+        // the state changes first, then the timer is asked to look
+        Await.until("the next force delayed", () -> Flusher.isDelayed(state()) && timer.pending() > 0);
+        assertThat(log.durableOffset()).isEqualTo(end + 1);
+        return last;
     }
 
     @Test
-    void shouldDelayALazyForceRightAfterAForceAndCoverTheAppendsMeanwhileWithOne() throws Exception {
+    void shouldDelayTheNextForceAfterAnOvertakenOneAndCoverTheAppendsMeanwhileWithOne() throws Exception {
         open(COALESCE_MS);
-        forcedUnderLoad(); // the first append after a quiet moment: at once
-        assertThat(timer.pending()).isZero();
+        delayedAfterAnOvertakenForce(2);
         long forces = log.flushCount();
+        assertThat(timer.pending()).isEqualTo(1);
+        assertThat(timer.lastDelay()).isEqualTo(COALESCE_MS * MS); // due at the force's end + 2 ms
 
         nanos.addAndGet(MS / 2);
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 3; i++) { // they ride on the delayed force
             log.append(batch(), 0);
         }
         assertThat(Flusher.isDelayed(state())).isTrue();
-        assertThat(timer.pending()).isEqualTo(1);
-        assertThat(timer.lastDelay()).isEqualTo(COALESCE_MS * MS - MS / 2); // due at the force's end + 2 ms
         assertThat(log.highWatermark()).isEqualTo(1);
 
         nanos.addAndGet(MS); // not due yet: the timer looks again later
@@ -170,10 +180,10 @@ class FlushCoalescingTest {
     @Test
     void shouldForceALazyRequestAtOnceAfterAQuietMoment() throws Exception {
         open(COALESCE_MS);
-        delayedRightAfterAForce();
+        delayedAfterAnOvertakenForce(1);
         nanos.addAndGet(COALESCE_MS * MS);
         timer.runAll();
-        awaitForced(2);
+        awaitForced(2); // no append overtook this one
 
         nanos.addAndGet(COALESCE_MS * MS); // quiet since the last force
         log.append(batch(), 0);
@@ -184,10 +194,8 @@ class FlushCoalescingTest {
     @Test
     void shouldForceAtOnceWhenAWaiterArrivesWhileDelayed() throws Exception {
         open(COALESCE_MS);
-        forcedUnderLoad();
+        AppendResult r = delayedAfterAnOvertakenForce(1);
         long forces = log.flushCount();
-        AppendResult r = log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
 
         log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS); // without the timer
         awaitForced(2);
@@ -203,16 +211,24 @@ class FlushCoalescingTest {
     @Test
     void shouldNotLetAnEndedDelayShortenTheNextOne() throws Exception {
         open(COALESCE_MS);
-        forcedUnderLoad(); // ends at t0
-        AppendResult r = log.append(batch(), 0); // delayed until t0 + 2 ms
+        AppendResult r = delayedAfterAnOvertakenForce(1); // that force ended at t0: delayed until t0 + 2 ms
         nanos.addAndGet(MS);
-        log.whenDurable(r.lastOffset() + 1).get(30, TimeUnit.SECONDS); // ends the delay, forced at t0 + 1 ms
-        awaitForced(2);
-        log.durability.lastForceEndNanos = nanos.get(); // still under load
-
-        log.append(batch(), 0); // a new delay: until t0 + 3 ms
+        // A waiter ends the delay: forced at t0 + 1 ms, and overtaken again (still under load).
+        CountDownLatch inForce = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        blockNextForce(inForce, release);
+        CompletableFuture<Void> durable;
+        try {
+            durable = log.whenDurable(r.lastOffset() + 1);
+            assertThat(inForce.await(30, TimeUnit.SECONDS)).isTrue();
+            log.append(batch(), 0);
+        } finally {
+            release.countDown();
+        }
+        durable.get(30, TimeUnit.SECONDS);
+        Await.until("a new delay: until t0 + 3 ms", () -> Flusher.isDelayed(state()));
         int delayedAgain = state();
-        assertThat(Flusher.isDelayed(delayedAgain)).isTrue();
+
         nanos.addAndGet(MS); // the first delay's time
         timer.runAll();
         assertThat(state()).isEqualTo(delayedAgain);
@@ -228,7 +244,7 @@ class FlushCoalescingTest {
         open(COALESCE_MS);
         CountDownLatch inForce = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        blockFirstForce(inForce, release);
+        blockNextForce(inForce, release);
         try {
             log.append(batch(), 0);
             assertThat(inForce.await(30, TimeUnit.SECONDS)).isTrue();
@@ -241,33 +257,6 @@ class FlushCoalescingTest {
             assertThat(timer.pending()).isZero();
         } finally {
             release.countDown(); // before the log closes: a close waits for the blocked force
-        }
-    }
-
-    @Test
-    void shouldDelayTheNextForceAfterAForceWhenNobodyWaits() throws Exception {
-        open(COALESCE_MS);
-        CountDownLatch inForce = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        blockFirstForce(inForce, release);
-        try {
-            log.append(batch(), 0);
-            assertThat(inForce.await(30, TimeUnit.SECONDS)).isTrue();
-            log.append(batch(), 0);
-            log.append(batch(), 0);
-            long forces = log.flushCount();
-            release.countDown();
-            Await.until("the next force delayed", () -> Flusher.isDelayed(state()));
-            assertThat(log.durableOffset()).isEqualTo(1);
-            assertThat(timer.pending()).isEqualTo(1);
-            assertThat(timer.lastDelay()).isEqualTo(COALESCE_MS * MS);
-
-            nanos.addAndGet(COALESCE_MS * MS);
-            timer.runAll();
-            awaitForced(3);
-            assertThat(log.flushCount() - forces).isEqualTo(2); // the blocked force and one for both appends
-        } finally {
-            release.countDown();
         }
     }
 
@@ -298,7 +287,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatWasClosedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        delayedRightAfterAForce();
+        delayedAfterAnOvertakenForce(1);
         log.close(); // forces everything itself
         assertThat(log.durableOffset()).isEqualTo(2);
         AtomicInteger forcedAfterClose = new AtomicInteger();
@@ -321,7 +310,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatWasDeletedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        delayedRightAfterAForce();
+        delayedAfterAnOvertakenForce(1);
         AtomicInteger forced = new AtomicInteger();
         log.durability.beforeSegmentFlush = s -> forced.incrementAndGet();
         log.deleteFully();
@@ -336,9 +325,7 @@ class FlushCoalescingTest {
     @Test
     void shouldNotForceADelayedLogThatFailedMeanwhile() throws Exception {
         open(COALESCE_MS);
-        forcedUnderLoad();
-        AppendResult r = log.append(batch(), 0);
-        assertThat(Flusher.isDelayed(state())).isTrue();
+        AppendResult r = delayedAfterAnOvertakenForce(1);
         AtomicInteger forced = new AtomicInteger();
         log.durability.beforeSegmentFlush = s -> forced.incrementAndGet();
         log.durability.fail(new IOException("the disk is gone"));
@@ -355,7 +342,7 @@ class FlushCoalescingTest {
     @Test
     void shouldForceDelayedLogsWhenTheFlusherCloses() throws Exception {
         open(COALESCE_MS);
-        delayedRightAfterAForce();
+        delayedAfterAnOvertakenForce(1);
         flusher.close();
         assertThat(log.durableOffset()).isEqualTo(2);
         assertThat(log.highWatermark()).isEqualTo(2);
@@ -383,8 +370,8 @@ class FlushCoalescingTest {
         options.flushCoalesceMs(0).flushCoalesceMs(1000);
     }
 
-    /** The log's first force signals {@code inForce} and waits for {@code release}; later ones pass. */
-    private void blockFirstForce(CountDownLatch inForce, CountDownLatch release) {
+    /** The log's next force signals {@code inForce} and waits for {@code release}; later ones pass. */
+    private void blockNextForce(CountDownLatch inForce, CountDownLatch release) {
         AtomicBoolean first = new AtomicBoolean(true);
         log.durability.beforeSegmentFlush = s -> {
             if (first.getAndSet(false)) {
