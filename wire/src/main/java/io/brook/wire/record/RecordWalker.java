@@ -18,11 +18,14 @@ import java.nio.ByteBuffer;
  * what the broker relies on, since it stores the batch as it is (Kafka re-encodes a compressed
  * batch whose inner offsets are off instead; Brook refuses it).
  *
- * <p>An uncompressed batch is read in place, with absolute gets on its buffer. A compressed one
- * is read as a stream through a window of {@value #WINDOW} bytes that is kept between walks:
- * keys and values are skipped, not copied, so memory does not grow with the batch, and the
- * walk stops with an error once the records section has decompressed to more than
- * {@code maxDecompressedBytes}, which bounds its CPU cost.
+ * <p>Every batch is read through a window, a byte array of {@value #WINDOW} bytes kept between
+ * walks: the fields are read from the array, which is several times cheaper than one get per
+ * byte from the batch's (usually direct) buffer, above all in code the quick JIT compiler
+ * compiled. An uncompressed batch is copied into it {@value #CHUNK} bytes at a time, and keys and
+ * values that reach past the window are skipped in the buffer without being copied; a
+ * compressed one is read as a stream, its keys and values skipped, not kept, so memory does not
+ * grow with the batch, and the walk stops with an error once the records section has
+ * decompressed to more than {@code maxDecompressedBytes}, which bounds its CPU cost.
  *
  * <p>Outcome: {@link #walk} answers {@link Errors#NONE} or the error for the client, never
  * throws for bad input and allocates nothing for an uncompressed batch. After a failure
@@ -47,18 +50,29 @@ public final class RecordWalker {
         boolean record(int index, int offsetDelta, long timestamp, int keyLength, int valueLength);
     }
 
-    /** Size of the window a compressed section is read through; grows only for a longer varint run. */
+    /** Size of the window a batch is read through. */
     static final int WINDOW = 16 * 1024;
+    /**
+     * The most of an uncompressed batch copied into the window at once: a few dozen small records
+     * per copy, while a value longer than what is left of the window is skipped in place.
+     * (Measured with the quick JIT compiler the broker runs: 500 records of 100 B walked 2.2 times
+     * as fast as with gets from a direct buffer, 1.5 times with 256-byte copies.)
+     */
+    static final int CHUNK = 4096;
 
     private final int maxDecompressedBytes;
     private byte[] window;
-    private ByteBuffer windowBuffer;
 
-    // The bytes being read: [pos, lim) of buf; logical position = shift + pos.
-    private ByteBuffer buf;
+    // The bytes being read: [pos, lim) of the window; logical position (from the start of the
+    // records section) = shift + pos.
     private int pos;
     private int lim;
     private long shift;
+    // An uncompressed section: [srcPos, srcLim) of src is not in the window yet.
+    private ByteBuffer src;
+    private int srcPos;
+    private int srcLim;
+    // A compressed section.
     private InputStream in;
     private long produced;
 
@@ -120,24 +134,21 @@ public final class RecordWalker {
         }
         int from = batch.offset() + RecordBatch.RECORDS_OFFSET;
         int to = batch.offset() + batch.sizeInBytes();
+        if (window == null) {
+            window = new byte[WINDOW];
+        }
+        pos = 0;
+        lim = 0;
+        shift = 0;
         try {
             if (compression == Compression.NONE || from == to) {
                 // an empty section, compressed or not, holds no record (the cleaner writes such batches)
-                buf = batch.buffer();
-                pos = from;
-                lim = to;
-                shift = -from;
+                src = batch.buffer();
+                srcPos = from;
+                srcLim = to;
                 in = null;
             } else {
-                if (window == null) {
-                    window = new byte[WINDOW];
-                    windowBuffer = ByteBuffer.wrap(window);
-                }
                 in = CompressionCodecs.decompressing(compression, batch.buffer(), from, to, maxDecompressedBytes);
-                buf = windowBuffer;
-                pos = 0;
-                lim = 0;
-                shift = 0;
                 produced = 0;
             }
             return records(batch, count, strictOffsets, visitor);
@@ -165,8 +176,9 @@ public final class RecordWalker {
             }
             long bodyStart = position();
             long bodyEnd = bodyStart + length;
-            if (in == null && length > lim - pos) {
-                throw malformed(i, "length " + length + " exceeds the " + (lim - pos) + " bytes left in the batch");
+            if (src != null && length > (lim - pos) + (srcLim - srcPos)) {
+                throw malformed(i, "length " + length + " exceeds the " + ((lim - pos) + (srcLim - srcPos))
+                        + " bytes left in the batch");
             }
             skip(i, 1, "attributes");
             long timestampDelta = readVarlong(i, "timestampDelta");
@@ -234,6 +246,25 @@ public final class RecordWalker {
     }
 
     private int readVarint(int i, String field) throws IOException {
+        if (lim - pos < 5) {
+            return readVarintNearTheEnd(i, field);
+        }
+        // at least the longest varint is in the window: no refill to look for
+        byte[] w = window;
+        int p = pos;
+        int value = 0;
+        for (int shiftBits = 0; shiftBits < 35; shiftBits += 7) {
+            int b = w[p++];
+            value |= (b & 0x7F) << shiftBits;
+            if (b >= 0) {
+                pos = p;
+                return (value >>> 1) ^ -(value & 1);
+            }
+        }
+        throw malformed(i, field + ": varint longer than 5 bytes");
+    }
+
+    private int readVarintNearTheEnd(int i, String field) throws IOException {
         int value = 0;
         for (int shiftBits = 0; shiftBits < 35; shiftBits += 7) {
             int b = readByte(i, field);
@@ -258,19 +289,47 @@ public final class RecordWalker {
     }
 
     private int readByte(int i, String field) throws IOException {
-        if (pos == lim && !refill()) {
-            throw malformed(i, field + ": the batch ends early (its header counts more records than it holds)");
+        if (pos == lim) {
+            return readByteAfterRefill(i, field);
         }
-        return buf.get(pos++);
+        return window[pos++];
+    }
+
+    private int readByteAfterRefill(int i, String field) throws IOException {
+        if (!refill()) {
+            throw endsEarly(i, field);
+        }
+        return window[pos++];
+    }
+
+    private Malformed endsEarly(int i, String field) {
+        return malformed(i, field + ": the batch ends early (its header counts more records than it holds)");
     }
 
     private void skip(int i, long n, String field) throws IOException {
         long left = n;
+        if (left <= lim - pos) {
+            pos += (int) left;
+            return;
+        }
+        left -= lim - pos;
+        pos = lim;
+        if (src != null) {
+            // past the window: move on in the buffer without copying what is skipped
+            if (left > srcLim - srcPos) {
+                throw endsEarly(i, field);
+            }
+            shift += lim + left;
+            srcPos += (int) left;
+            pos = 0;
+            lim = 0;
+            return;
+        }
         while (left > lim - pos) {
             left -= lim - pos;
             pos = lim;
             if (!refill()) {
-                throw malformed(i, field + ": the batch ends early (its header counts more records than it holds)");
+                throw endsEarly(i, field);
             }
         }
         pos += (int) left;
@@ -287,13 +346,10 @@ public final class RecordWalker {
     }
 
     /**
-     * Reads more of a compressed section into the window, keeping what was not read yet; false at
-     * the end of the section (always for an uncompressed one).
+     * Reads more of the section into the window, keeping what was not read yet; false at the end
+     * of the section.
      */
     private boolean refill() throws IOException {
-        if (in == null) {
-            return false;
-        }
         int keep = lim - pos;
         if (keep > 0) {
             System.arraycopy(window, pos, window, 0, keep);
@@ -301,6 +357,19 @@ public final class RecordWalker {
         shift += pos;
         pos = 0;
         lim = keep;
+        if (src != null) {
+            int n = Math.min(CHUNK, srcLim - srcPos);
+            if (n <= 0) {
+                return false;
+            }
+            src.get(srcPos, window, lim, n);
+            srcPos += n;
+            lim += n;
+            return true;
+        }
+        if (in == null) {
+            return false;
+        }
         int n = in.read(window, lim, window.length - lim);
         while (n == 0) {
             n = in.read(window, lim, window.length - lim);
@@ -320,7 +389,7 @@ public final class RecordWalker {
     private void close() {
         InputStream s = in;
         in = null;
-        buf = null;
+        src = null;
         if (s != null) {
             try {
                 s.close();

@@ -42,6 +42,64 @@ class RecordWalkerTest {
         }
     }
 
+    /** Values shorter than a copy, longer than one and longer than the whole window, with headers. */
+    private static ByteBuffer mixedBatch(Compression c, boolean direct) {
+        int[] sizes = {0, 7, RecordWalker.CHUNK - 3, 100, RecordWalker.CHUNK * 2 + 5, RecordWalker.WINDOW + 11, 1, 300};
+        SimpleRecord[] records = new SimpleRecord[sizes.length * 3];
+        for (int i = 0; i < records.length; i++) {
+            byte[] value = new byte[sizes[i % sizes.length]];
+            java.util.Arrays.fill(value, (byte) ('a' + i % 26));
+            org.apache.kafka.common.header.Header[] headers = {
+                new org.apache.kafka.common.header.internals.RecordHeader("h" + i, Samples.bytes("x".repeat(i)))};
+            records[i] = new SimpleRecord(Samples.BASE_TIMESTAMP + i, Samples.bytes("k" + i), value, headers);
+        }
+        ByteBuffer heap = MemoryRecords.withRecords(org.apache.kafka.common.record.internal.RecordBatch.MAGIC_VALUE_V2,
+                0L, Samples.kafka(c), org.apache.kafka.common.record.TimestampType.CREATE_TIME, records).buffer();
+        if (!direct) {
+            return heap;
+        }
+        ByteBuffer d = ByteBuffer.allocateDirect(heap.remaining());
+        d.put(heap).flip();
+        return d;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void shouldWalkValuesLongerThanACopyAndThanTheWindow(Compression c) {
+        for (boolean direct : new boolean[] {false, true}) {
+            ByteBuffer b = mixedBatch(c, direct);
+            RecordWalker walker = new RecordWalker(MAX);
+            List<long[]> seen = new ArrayList<>();
+            Errors e = walker.walk(new RecordBatch().wrap(b, 0), true, (index, offsetDelta, timestamp, keyLength,
+                    valueLength) -> seen.add(new long[] {index, offsetDelta, timestamp, keyLength, valueLength}));
+            assertThat(e).as("%s", walker.failure()).isEqualTo(Errors.NONE);
+            List<long[]> expected = new ArrayList<>();
+            new RecordBatch().wrap(b, 0).records().forEachRemaining(r -> expected.add(new long[] {
+                expected.size(), r.offsetDelta(), r.timestamp(), r.hasKey() ? r.key().remaining() : -1,
+                r.hasValue() ? r.value().remaining() : -1}));
+            assertThat(seen).hasSameSizeAs(expected);
+            for (int i = 0; i < seen.size(); i++) {
+                assertThat(seen.get(i)).as("record %d, direct %s", i, direct).containsExactly(expected.get(i));
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseEveryTruncationOfABatchOfManyCopiesWithoutThrowing() {
+        ByteBuffer whole = mixedBatch(Compression.NONE, true);
+        RecordWalker walker = new RecordWalker(MAX);
+        int size = whole.remaining();
+        for (int cut = RecordBatch.RECORDS_OFFSET + 1; cut < size; cut += 37) {
+            ByteBuffer b = ByteBuffer.allocateDirect(cut);
+            b.put(whole.duplicate().limit(cut)).flip();
+            b.putInt(RecordBatch.BATCH_LENGTH_OFFSET, cut - RecordBatch.LOG_OVERHEAD);
+            assertThat(walker.walk(new RecordBatch().wrap(b, 0), true, null)).as("cut at %d of %d", cut, size)
+                    .isEqualTo(Errors.INVALID_RECORD);
+            assertThat(walker.failure()).isNotNull();
+        }
+        assertThat(walker.walk(new RecordBatch().wrap(whole, 0), true, null)).isEqualTo(Errors.NONE);
+    }
+
     @ParameterizedTest
     @EnumSource(Compression.class)
     void shouldAllocateNothingForAnUncompressedBatchAndLittleForACompressedOne(Compression c) {
