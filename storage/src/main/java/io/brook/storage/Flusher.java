@@ -110,6 +110,8 @@ final class Flusher implements AutoCloseable {
     static final int DELAYED = 5;
     private static final int STATE_BITS = 3;
     private static final long NO_TICK = Long.MAX_VALUE;
+    /** The end time of a force that made nothing durable (it starts no delay). */
+    private static final long NOTHING_MADE_DURABLE = Long.MIN_VALUE;
 
     /** Runs a task once after a delay, never on the caller's thread; may refuse once closed. */
     @FunctionalInterface
@@ -310,7 +312,7 @@ final class Flusher implements AutoCloseable {
         AtomicInteger state = log.durability.flushState;
         while (true) {
             state.set(FLUSHING); // only the thread that took the log moves it out of QUEUED
-            long forceEnd = NO_TICK; // stays so unless the force made something durable
+            long forceEnd = NOTHING_MADE_DURABLE;
             try {
                 long before = log.durability.durable().offset();
                 long t0 = nanoTime.getAsLong();
@@ -331,7 +333,7 @@ final class Flusher implements AutoCloseable {
             // their force waits for the coalescing time after this one's end (unless an urgent
             // request comes first). Only here does a delay start: after a force that no append
             // overtook the log is idle, and its next append is forced at once.
-            if (forceEnd != NO_TICK && state.get() == FLUSHING_AGAIN_LAZY && delay(log, forceEnd)) {
+            if (forceEnd != NOTHING_MADE_DURABLE && state.get() == FLUSHING_AGAIN_LAZY && delay(log, forceEnd)) {
                 return;
             }
             // FLUSHING_AGAIN: force again at once unless other logs are waiting, in which case
