@@ -85,6 +85,7 @@ public final class BenchRunner {
         Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
+        Map<String, String> brookOverrides = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -101,6 +102,7 @@ public final class BenchRunner {
                 case "--only" -> only = value(args, ++i);
                 case "--producer" -> keyValue(value(args, ++i), producerOverrides);
                 case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
+                case "--brook" -> keyValue(value(args, ++i), brookOverrides);
                 case "--consumers" -> consumers = consumers(value(args, ++i));
                 case "--consume-records" -> consumeRecords = consumeRecords(value(args, ++i));
                 case "--transaction-version" -> transactionVersion = transactionVersion(value(args, ++i));
@@ -121,14 +123,18 @@ public final class BenchRunner {
         Path work = root.resolve("bench/target/bench-data");
         List<Broker> brokers = new ArrayList<>();
         if (!which.equals("kafka")) {
-            brokers.add(new BrookBroker("brook", root, work.resolve("brook"), out.resolve("brook.log"), Map.of(),
+            String given = brookOverrides.isEmpty() ? ""
+                    : "; with `--override` for each setting given to bench/run with --brook: " + brookOverrides;
+            brokers.add(new BrookBroker("brook", root, work.resolve("brook"), out.resolve("brook.log"), brookOverrides,
                     "Brook, default durable mode: `bin/brook --port P --data-dir D`; acks=all is answered after"
                             + " fsync (group commit) and consumers see only fsynced data; JVM -Xms256m -Xmx1g"
-                            + " (bin/brook's default)"));
+                            + " (bin/brook's default)" + given));
+            Map<String, String> nofsync = new java.util.LinkedHashMap<>(brookOverrides);
+            nofsync.put("brook.fsync.on.ack", "false");
             brokers.add(new BrookBroker("brook-nofsync", root, work.resolve("brook-nofsync"),
-                    out.resolve("brook-nofsync.log"), Map.of("brook.fsync.on.ack", "false"),
+                    out.resolve("brook-nofsync.log"), nofsync,
                     "Brook with `--override brook.fsync.on.ack=false`: acks=all is answered once the write"
-                            + " reached the OS, like Kafka's defaults; JVM as above"));
+                            + " reached the OS, like Kafka's defaults; JVM as above" + given));
         }
         if (!which.equals("brook")) {
             brokers.add(new KafkaBroker(root.resolve("compat-tests/kafka/kafka-local.sh"),
@@ -195,7 +201,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--brook K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--out DIR]");
         System.exit(2);
     }
 
