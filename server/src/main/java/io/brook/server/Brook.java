@@ -35,6 +35,7 @@ import io.brook.server.topic.PartitionLogs;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicRegistry;
 import io.brook.server.topic.Topics;
+import io.brook.storage.FlushRequestHold;
 import io.brook.storage.file.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,8 +90,7 @@ public final class Brook implements AutoCloseable {
     private final MemberFactory members;
     /** Null unless built with {@link Builder#faults}. */
     private final Faults faults;
-    // One run of the broker, from a start to a stop or crash: set by run(), which
-    // the constructor and start() call; the lifecycle methods are synchronized.
+    // One run of the broker (a start to a stop or crash), set by run(); lifecycle methods are synchronized.
     private BrokerMeta meta;
     private ExecutorService ioPool;
     private NetworkServer network;
@@ -168,6 +168,7 @@ public final class Brook implements AutoCloseable {
             binding = BackgroundBind.start(() -> {
                 NetworkServer server = new NetworkServer(config, ioPool, timer, security);
                 server.requestObserver(m::requestAnswered);
+                server.inlineHook(FlushRequestHold::deferOn); // a round's appends to a partition share a force
                 return server;
             });
             TopicRegistry registry = TopicRegistry.open(meta.metaDir(), RandomIds::uuid);
@@ -490,9 +491,8 @@ public final class Brook implements AutoCloseable {
         if (http != null) {
             http.close(); // (on the event loops that the network's close shuts down)
         }
-        // stop reading, answer waiting fetches now instead of at their deadline, answer parked group
-        // requests (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits
-        // already being written still complete, the coordinator finishes them on the flusher's thread
+        // stop reading, answer waiting fetches now (not at their deadline), answer parked group requests
+        // (JoinGroup can wait minutes) with NOT_COORDINATOR, then drain; offset commits being written complete
         network.close(DRAIN_MILLIS, () -> {
             fetchWaiters.wakeAll();
             transactions.close();

@@ -153,8 +153,18 @@ final class DurabilityTracker {
         requestFlush(true);
     }
 
-    /** Asks for a flush: {@code urgent}, or lazy (perhaps delayed, see the class comment). */
+    /**
+     * Asks for a flush: {@code urgent}, or lazy (perhaps delayed, see the class comment); held
+     * until the thread's round is over when it defers its requests ({@link FlushRequestHold}).
+     */
     void requestFlush(boolean urgent) {
+        if (flusher != null && !FlushRequestHold.held(log, urgent)) {
+            flusher.request(log, urgent);
+        }
+    }
+
+    /** {@link #requestFlush(boolean)} without the hold: the release of held requests. */
+    void askFlusher(boolean urgent) {
         if (flusher != null) {
             flusher.request(log, urgent);
         }

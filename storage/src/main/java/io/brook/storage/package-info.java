@@ -20,8 +20,10 @@
  * <h2>Threads</h2>
  * <ul>
  *   <li>Netty event loops run Produce ({@code Log.append}, {@code whenDurable}) and Fetch
- *       ({@code Log.read}) inline and never wait for a disk; nor does the group coordinator's
- *       thread, which appends to and reads its own partitions. The server's I/O pool runs the
+ *       ({@code Log.read}) inline and never wait for a disk (they hand the force requests of a
+ *       round's appends to the flushers at its end, {@link io.brook.storage.FlushRequestHold});
+ *       nor does the group coordinator's thread, which appends to and reads its own partitions.
+ *       The server's I/O pool runs the
  *       other handlers (ListOffsets, DeleteRecords, topic creation and deletion) and may wait
  *       for one (DeleteRecords writes the log start offset, a topic deletion fsyncs the data
  *       directory), never under an append lock.</li>

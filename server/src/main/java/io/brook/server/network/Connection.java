@@ -124,6 +124,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** The broker's fairness between client ids while saturated (null: off), and this loop's probe of it. */
     private FairShare fairShare;
     private FairShare.Probe saturationProbe;
+    private InlineRequestHook inlineHook = InlineRequestHook.NONE;
 
     Connection(ApiTable apis, Executor ioPool, NetworkLimits limits, LongAdder readPauses, boolean inlineRequests) {
         this(apis, ioPool, limits, readPauses, inlineRequests, RequestObserver.NONE, PLAINTEXT_SESSION);
@@ -167,6 +168,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** Takes part in {@code share} (null: no fairness policy); call before the channel is registered. */
     void fairShare(FairShare share) {
         this.fairShare = share;
+    }
+
+    /** Runs {@code hook} before each inline request of this connection; call before it is registered. */
+    void inlineHook(InlineRequestHook hook) {
+        this.inlineHook = hook;
     }
 
     /**
@@ -293,6 +299,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         if (body == null) {
             rc.respond(ApiTable.unsupportedApiVersions(entry));
         } else if (inlineRequests && entry.runsOnEventLoop(body) && serial.isIdle()) {
+            inlineHook.beforeRun(ctx.executor());
             rc.run();
         } else {
             // the pool's run holds a reference of its own: an abandon (the channel closed) must

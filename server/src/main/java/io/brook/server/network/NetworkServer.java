@@ -107,6 +107,7 @@ public final class NetworkServer {
     private final Map<String, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
     // set (if at all) before bind(): every connection reads it when it is created
     private volatile RequestObserver observer = RequestObserver.NONE;
+    private volatile InlineRequestHook inlineHook = InlineRequestHook.NONE;
     /** Fault hooks' seam: a handler put first in every connection's pipeline; null in production. */
     private volatile Supplier<? extends ChannelHandler> firstHandler;
 
@@ -233,6 +234,7 @@ public final class NetworkServer {
                                 config.bool(BrokerConfig.NETWORK_INLINE_REQUESTS), observer, session);
                         connection.throttleTimer(timer);
                         connection.fairShare(fairShare);
+                        connection.inlineHook(inlineHook);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
@@ -282,6 +284,11 @@ public final class NetworkServer {
     /** Who is told of each answered request (metrics); set before {@link #bind()}. */
     public void requestObserver(RequestObserver o) {
         this.observer = o == null ? RequestObserver.NONE : o;
+    }
+
+    /** What runs on an event loop before each request that runs there ({@link InlineRequestHook}); before {@link #bind()}. */
+    public void inlineHook(InlineRequestHook h) {
+        this.inlineHook = h == null ? InlineRequestHook.NONE : h;
     }
 
     /** The event loops: other listeners of the broker (the HTTP admin listener) share them. */

@@ -16,6 +16,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -95,6 +96,10 @@ class InlineRequestsTest {
     }
 
     private void start(boolean inlineRequests) throws Exception {
+        start(inlineRequests, InlineRequestHook.NONE);
+    }
+
+    private void start(boolean inlineRequests, InlineRequestHook hook) throws Exception {
         Map<String, String> props = new HashMap<>(Map.of("listeners", "PLAINTEXT://127.0.0.1:0",
                 "num.network.threads", "1", "brook.network.inline.requests", Boolean.toString(inlineRequests)));
         BrokerConfig config = BrokerConfig.parse(props);
@@ -104,6 +109,7 @@ class InlineRequestsTest {
                 .build();
         pool = Executors.newFixedThreadPool(2, r -> new Thread(r, "test-pool"));
         server = new NetworkServer(config, pool, timer);
+        server.inlineHook(hook);
         address = server.start(table);
     }
 
@@ -141,6 +147,25 @@ class InlineRequestsTest {
         assertThat(calls).hasSize(2);
         assertThat(calls.get(0)).startsWith("2@brook-network");
         assertThat(calls.get(1)).isEqualTo("3@test-pool");
+    }
+
+    @Test
+    void shouldCallTheHookOnTheEventLoopWithItsExecutorBeforeEachInlineRequest() throws Exception {
+        List<String> hooked = new CopyOnWriteArrayList<>();
+        start(true, loop -> hooked.add(calls.size() + "@" + Thread.currentThread().getName() + " in its loop "
+                + ((EventExecutor) loop).inEventLoop()));
+        try (RawClient c = new RawClient(address)) {
+            c.sendFrame(ping(INLINE, 1, 2));
+            assertThat(readPong(c)).containsExactly(1, 2, 0);
+            c.sendFrame(ping(POOLED, 2, 3));
+            assertThat(readPong(c)).containsExactly(2, 3, 0);
+            c.sendFrame(ping(INLINE, 3, 4));
+            assertThat(readPong(c)).containsExactly(3, 4, 0);
+        }
+        // before the first and the third request were handled, not for the pooled one
+        assertThat(hooked).hasSize(2);
+        assertThat(hooked.get(0)).startsWith("0@brook-network").endsWith("in its loop true");
+        assertThat(hooked.get(1)).startsWith("2@brook-network").endsWith("in its loop true");
     }
 
     @Test
