@@ -159,7 +159,7 @@ final class DurabilityTracker {
      */
     void requestFlush(boolean urgent) {
         if (flusher != null && !FlushRequestHold.held(log, urgent)) {
-            flusher.request(log, urgent);
+            askFlusher(urgent);
         }
     }
 
