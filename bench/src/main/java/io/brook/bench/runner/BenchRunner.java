@@ -121,7 +121,7 @@ public final class BenchRunner {
         }
         Files.createDirectories(out);
         Path work = root.resolve("bench/target/bench-data");
-        if (!RunLock.acquire(work)) {
+        if (!RunLock.mayRun(single != null, work)) {
             System.err.println("bench/run: another bench/run of this checkout is running (" + work
                     + " is locked); two at once would delete each other's broker data and share the cores they measure");
             System.exit(2);

@@ -20,6 +20,15 @@ final class RunLock {
     private RunLock() {
     }
 
+    /**
+     * Whether a runner may go on: the one {@code bench/run} starts takes the lock of {@code work};
+     * a {@code child} (the runner it starts for each broker, {@code --single}) runs under its
+     * parent's lock, which it could not take.
+     */
+    static boolean mayRun(boolean child, Path work) throws IOException {
+        return child || acquire(work);
+    }
+
     /** Takes the lock of {@code work} (one work directory per runner), or returns false when another process holds it. */
     static synchronized boolean acquire(Path work) throws IOException {
         if (held != null) {

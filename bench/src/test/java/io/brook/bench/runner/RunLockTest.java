@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A second runner of the same checkout is refused while the first one lives, and let in after it. */
+/**
+ * A second runner of the same checkout is refused while the first one lives, and let in after it;
+ * the first one's child runners are let in.
+ */
 class RunLockTest {
     @TempDir
     Path work;
@@ -38,6 +41,8 @@ class RunLockTest {
             BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("locked");
             assertThat(RunLock.acquire(work)).isFalse();
+            assertThat(RunLock.mayRun(false, work)).as("a second bench/run").isFalse();
+            assertThat(RunLock.mayRun(true, work)).as("a child runner of the run that holds the lock").isTrue();
             other.getOutputStream().close();
             assertThat(other.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(RunLock.acquire(work)).as("the first run ended").isTrue();
