@@ -54,6 +54,11 @@ class CliToolsCompatTest {
     record Run(int exit, String output) { }
 
     static Run tool(String mainClass, String... args) throws IOException, InterruptedException {
+        return tool(null, mainClass, args);
+    }
+
+    /** {@link #tool(String, String...)} with the file {@code stdin} (null: nothing) on its standard input. */
+    static Run tool(Path stdin, String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
@@ -61,7 +66,11 @@ class CliToolsCompatTest {
         cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         cmd.add(mainClass);
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (stdin != null) {
+            pb.redirectInput(stdin.toFile());
+        }
+        Process p = pb.start();
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s exits", mainClass).isTrue();
         return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
