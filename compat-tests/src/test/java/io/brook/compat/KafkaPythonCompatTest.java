@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,16 +42,11 @@ class KafkaPythonCompatTest {
                 && Tools.run(List.of(python.toString(), "-c", MODULES), null, 30).exit() == 0,
                 "/usr/bin/python3 with kafka-python and its codecs (python3-kafka, python3-snappy, python3-lz4,"
                         + " python3-zstandard)");
-        TestCertificates certs = new TestCertificates(dir);
-        Path ks = certs.keyStore("broker", "localhost");
-        caPem = dir.resolve("ca.pem");
-        Files.writeString(caPem, TestCertificates.certificatePem(ks));
+        TestCertificates.BrokerIdentity tls = new TestCertificates(dir).brokerIdentity();
+        caPem = tls.caPem();
         Path data = Files.createDirectories(dir.resolve("broker"));
-        broker = SecuredBroker.start(data, Map.of(
+        broker = SecuredBroker.start(data, tls.settings(
                 "listeners", "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "ssl.keystore.type", "PKCS12",
-                "ssl.keystore.location", ks.toString(),
-                "ssl.keystore.password", TestCertificates.PASSWORD,
                 "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN",
                 "listener.name.sasl_ssl.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,16 +31,11 @@ class KafkajsSecurityCompatTest {
         Tools.require(Tools.onPath("node") != null, "node");
         Tools.require(Tools.exists(KafkajsCompatTest.NODE_DIR.resolve("node_modules").resolve("kafkajs")),
                 "kafkajs (run npm ci in compat-tests/src/test/node)");
-        TestCertificates certs = new TestCertificates(dir);
-        Path ks = certs.keyStore("broker", "localhost");
-        caPem = dir.resolve("ca.pem");
-        Files.writeString(caPem, TestCertificates.certificatePem(ks));
+        TestCertificates.BrokerIdentity tls = new TestCertificates(dir).brokerIdentity();
+        caPem = tls.caPem();
         Path data = Files.createDirectories(dir.resolve("broker"));
-        brook = SecuredBroker.start(data, Map.of(
+        brook = SecuredBroker.start(data, tls.settings(
                 "listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "ssl.keystore.type", "PKCS12",
-                "ssl.keystore.location", ks.toString(),
-                "ssl.keystore.password", TestCertificates.PASSWORD,
                 "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN",
                 "listener.name.sasl_ssl.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_carol=\"carol-secret\";"),

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,16 +31,11 @@ class KcatSecurityCompatTest {
     @BeforeAll
     static void start() throws Exception {
         Tools.require(Tools.onPath("kcat") != null, "kcat");
-        TestCertificates certs = new TestCertificates(dir);
-        Path ks = certs.keyStore("broker", "localhost");
-        caPem = dir.resolve("ca.pem");
-        Files.writeString(caPem, TestCertificates.certificatePem(ks));
+        TestCertificates.BrokerIdentity tls = new TestCertificates(dir).brokerIdentity();
+        caPem = tls.caPem();
         Path data = Files.createDirectories(dir.resolve("broker"));
-        brook = SecuredBroker.start(data, Map.of(
+        brook = SecuredBroker.start(data, tls.settings(
                 "listeners", "SSL://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "ssl.keystore.type", "PKCS12",
-                "ssl.keystore.location", ks.toString(),
-                "ssl.keystore.password", TestCertificates.PASSWORD,
                 "sasl.enabled.mechanisms", "SCRAM-SHA-512"), "SCRAM-SHA-512=[name=admin,password=admin-secret]");
     }
 

@@ -12,6 +12,8 @@ import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,6 +39,35 @@ final class TestCertificates {
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-keystore", ks.toString(),
                 "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
         return ks;
+    }
+
+    /**
+     * The broker's identity for the tests of non-Java clients: a key store for localhost, and its
+     * certificate written beside it as {@code ca.pem}, the trust anchor those clients take.
+     */
+    record BrokerIdentity(Path keyStore, Path caPem) {
+        /** The broker settings that name the key store, and then {@code more} (key, value, key, value, ...). */
+        Map<String, String> settings(String... more) {
+            if (more.length % 2 != 0) {
+                throw new IllegalArgumentException("keys and values in pairs: " + String.join(", ", more));
+            }
+            Map<String, String> all = new LinkedHashMap<>();
+            all.put("ssl.keystore.type", "PKCS12");
+            all.put("ssl.keystore.location", keyStore.toString());
+            all.put("ssl.keystore.password", PASSWORD);
+            for (int i = 0; i < more.length; i += 2) {
+                all.put(more[i], more[i + 1]);
+            }
+            return all;
+        }
+    }
+
+    /** Makes the {@link BrokerIdentity} ({@code broker.p12} and {@code ca.pem}). */
+    BrokerIdentity brokerIdentity() throws IOException, InterruptedException, GeneralSecurityException {
+        Path ks = keyStore("broker", "localhost");
+        Path pem = dir.resolve("ca.pem");
+        Files.writeString(pem, certificatePem(ks));
+        return new BrokerIdentity(ks, pem);
     }
 
     /** The same key store as JKS, {@code <name>.jks}. */
