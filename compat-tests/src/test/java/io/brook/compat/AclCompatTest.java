@@ -14,10 +14,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -46,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ACLs with the stock admin client, producer and consumer over SASL/PLAIN: a producer without
  * WRITE, a consumer without READ on its group, a user without ALTER on the cluster, prefixed
- * ACLs, DENY over ALLOW, a super user, Metadata hiding topics, ACLs surviving a restart, and
+ * ACLs, DENY over ALLOW, a super user, Metadata hiding topics, ACLs surviving a restart, KIP-430's
+ * authorized operations of the cluster and of a group, ListGroups showing only describable groups, and
  * SECURITY_DISABLED without an authorizer. The secured broker is described once and started as
  * the embedded Brook or, under run-against-kafka.sh, as the reference Kafka ({@link SecuredBroker}).
  */
@@ -192,6 +197,50 @@ class AclCompatTest {
                 assertThat(admin.deleteAcls(List.of(aliceTopics)).all().get(30, TimeUnit.SECONDS)).hasSize(3);
                 Await.until("the deleted ACLs are gone", Duration.ofSeconds(30), () -> describe(admin,
                         AclBindingFilter.ANY).size() == 1);
+            }
+        }
+    }
+
+    @Test
+    void describeClusterDescribeGroupsAndListGroupsShowWhatTheAclsAllow(@TempDir Path data) throws Exception {
+        try (SecuredBroker b = SecuredBroker.start(data, brokerConfig())) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            try (Admin admin = Admin.create(client(addr, "admin"))) {
+                admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                for (String group : List.of("g-1", "other")) {
+                    admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition("t", 0), new OffsetAndMetadata(0)))
+                            .all().get(30, TimeUnit.SECONDS);
+                }
+                createAndAwait(admin, List.of(
+                        allow(ResourceType.GROUP, "g-", PatternType.PREFIXED, "alice", AclOperation.READ),
+                        allow(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, "alice",
+                                AclOperation.ALTER_CONFIGS)));
+            }
+            try (Admin alice = Admin.create(client(addr, "alice"))) {
+                // KIP-430: none of the cluster's operations without DESCRIBE on it
+                assertThat(alice.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                        .authorizedOperations().get(30, TimeUnit.SECONDS)).isEmpty();
+                // and ListGroups shows her only the groups she may describe
+                assertThat(alice.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
+                        .extracting(ConsumerGroupListing::groupId).containsExactly("g-1");
+            }
+            try (Admin admin = Admin.create(client(addr, "admin"))) {
+                createAndAwait(admin, List.of(allow(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL,
+                        "alice", AclOperation.DESCRIBE)));
+            }
+            try (Admin alice = Admin.create(client(addr, "alice"))) {
+                // ALTER_CONFIGS implies DESCRIBE_CONFIGS; READ implies DESCRIBE
+                assertThat(alice.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true))
+                        .authorizedOperations().get(30, TimeUnit.SECONDS)).containsExactlyInAnyOrder(
+                        AclOperation.DESCRIBE, AclOperation.ALTER_CONFIGS, AclOperation.DESCRIBE_CONFIGS);
+                assertThat(alice.describeConsumerGroups(List.of("g-1"), new DescribeConsumerGroupsOptions()
+                        .includeAuthorizedOperations(true)).all().get(30, TimeUnit.SECONDS).get("g-1")
+                        .authorizedOperations()).contains(AclOperation.READ, AclOperation.DESCRIBE)
+                        .doesNotContain(AclOperation.DELETE);
+            }
+            try (Admin admin = Admin.create(client(addr, "admin"))) {
+                assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
+                        .extracting(ConsumerGroupListing::groupId).contains("g-1", "other");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.server.api.security.AuthorizedAnswers;
 import io.brook.server.config.Listener;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
@@ -125,8 +126,7 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
                 .controllerId(cluster != null ? cluster.controllerId() : broker.nodeId());
         if (request.includeClusterAuthorizedOperations()) {
             response.clusterAuthorizedOperations(authorizer == null ? CLUSTER_OPERATIONS
-                    : authorizer.authorizedOperations(ctx.session().principal(), ctx.clientHost(), Acl.CLUSTER,
-                            Acl.CLUSTER_NAME, CLUSTER_OPERATIONS));
+                    : AuthorizedAnswers.clusterOperations(authorizer, ctx, CLUSTER_OPERATIONS));
         }
         boolean withOps = request.includeTopicAuthorizedOperations();
         List<MetadataResponseTopic> out = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
+import io.brook.storage.LogConfig;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +19,8 @@ import java.util.concurrent.CompletionException;
  * What IncrementalAlterConfigs and AlterConfigs share: the resource check (only existing topics;
  * broker settings change through IncrementalAlterConfigs only, see {@link BrokerConfigChange}) and
  * the validation and storing of a topic's new overrides, all of a resource's changes or none. Stored overrides are persisted by the registry, then
- * applied to the topic's logs.
+ * applied to the topic's logs. An internal topic's {@code cleanup.policy} stays {@code compact}
+ * ({@link #destroysInternalTopic}).
  *
  * <p>In cluster mode the controller stores them: one decision for all of a resource's keys
  * (applied all or nothing), mirrored into every node's topics; the answer waits for it without
@@ -86,7 +88,7 @@ final class TopicConfigChange {
      */
     static CompletableFuture<Failure> applyAsync(BrokerContext broker, String topic, Map<String, String> expected,
             Map<String, String> overrides, boolean validateOnly) {
-        Failure invalid = validate(broker, overrides);
+        Failure invalid = validate(broker, topic, overrides);
         if (invalid != null || validateOnly || broker.cluster() == null) {
             return CompletableFuture.completedFuture(invalid != null ? invalid : apply(broker, topic, overrides,
                     validateOnly));
@@ -102,14 +104,36 @@ final class TopicConfigChange {
                 : new Failure(ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e)));
     }
 
-    private static Failure validate(BrokerContext broker, Map<String, String> overrides) {
+    private static Failure validate(BrokerContext broker, String topic, Map<String, String> overrides) {
         for (String key : overrides.keySet()) {
             if (!TopicConfigResolver.isTopicConfig(key)) {
                 return new Failure(Errors.INVALID_CONFIG, "Unknown topic config name: " + key);
             }
         }
         String invalid = broker.topics().configs().invalid(overrides);
+        if (invalid == null && TopicNames.isInternal(topic)) {
+            invalid = destroysInternalTopic(topic, overrides);
+        }
         return invalid == null ? null : new Failure(Errors.INVALID_CONFIG, invalid);
+    }
+
+    /**
+     * Why {@code overrides} would let the cleaner or retention delete an internal topic's records
+     * (committed offsets, transaction states), or null. Its records live until a newer one with
+     * the same key replaces them, so its {@code cleanup.policy} stays {@code compact}: with
+     * {@code delete} (alone or with {@code compact}) retention would drop the offsets of every
+     * group idle for longer than {@code retention.ms}, and an override left out of a whole-set
+     * AlterConfigs would fall back to the broker's default, {@code delete}. Kafka takes such a
+     * change; Brook refuses it, whoever asks.
+     */
+    static String destroysInternalTopic(String topic, Map<String, String> overrides) {
+        String policy = overrides.get(LogConfig.CLEANUP_POLICY);
+        if (policy != null && policy.strip().equals("compact")) {
+            return null;
+        }
+        return "The cleanup.policy of internal topic " + topic + " must stay compact (it is "
+                + (policy == null ? "left out, which would fall back to the broker's default" : "'" + policy + "'")
+                + "): any other policy lets retention delete its records.";
     }
 
     /** Stores validated overrides on a single node (unless validateOnly); null on success. */

@@ -6,6 +6,7 @@ import io.brook.server.network.RequestContext;
 import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
 import io.brook.server.topic.Topic;
+import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.AddOffsetsToTxnRequest;
 import io.brook.wire.message.AddPartitionsToTxnRequest;
@@ -78,6 +79,7 @@ import java.util.function.BiFunction;
  * of a group's topics leaves out the topics the principal may not describe. An acks=0 Produce
  * naming a refused topic appends the allowed partitions and then closes the connection, as Kafka
  * does. Metadata is not gated here: its handler hides the topics the principal may not describe.
+ * DescribeCluster, DescribeGroups and ListGroups answers are narrowed by {@link AuthorizedAnswers}.
  * AddPartitionsToTxn v0–3 is answered as Kafka does: nothing added, TOPIC_AUTHORIZATION_FAILED for
  * the denied topics and OPERATION_NOT_ATTEMPTED (UNKNOWN_TOPIC_OR_PARTITION for partitions this
  * node does not host) for the rest. TxnOffsetCommit is refused whole when a topic is denied (Kafka
@@ -96,7 +98,7 @@ import java.util.function.BiFunction;
  * CreateTopics          CREATE cluster or topic        DeleteTopics  DELETE topic
  * CreatePartitions      ALTER topic        DeleteRecords  DELETE topic
  * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
- * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster
+ * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster (an internal topic: and the cluster)
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
  * UpdateFeatures, ElectLeaders, AlterPartitionReassignments   ALTER cluster      DescribeQuorum  DESCRIBE cluster
  * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
@@ -110,10 +112,12 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
 
     private final Authorizer authorizer;
     private final Topics topics;
+    private final AuthorizedAnswers answers;
 
     public AclChecks(Authorizer authorizer, Topics topics) {
         this.authorizer = authorizer;
         this.topics = topics;
+        this.answers = new AuthorizedAnswers(authorizer);
     }
 
     /** What a request must be allowed; returns the error to answer with, or null. */
@@ -176,7 +180,9 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             // ConfigResource types: 2 = topic, 32 = group; broker (4), broker logger (8) and
             // client metrics (16) are the cluster's
             return switch (resourceType) {
-                case 2 -> topic(operation, name, null);
+                // changing an internal topic's configs is the cluster's business too
+                case 2 -> operation == Acl.ALTER_CONFIGS && TopicNames.isInternal(name)
+                        ? first(topic(operation, name, null), cluster(operation)) : topic(operation, name, null);
                 case 32 -> group(operation, name);
                 default -> cluster(operation);
             };
@@ -189,7 +195,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <Q extends ApiRequest> ApiHandler<Q> wrap(ApiKey key, ApiHandler<Q> handler) {
+    public <Q extends ApiRequest> ApiHandler<Q> wrap(ApiKey key, ApiHandler<Q> unfiltered) {
+        ApiHandler<Q> handler = answers.wrap(key, unfiltered);
         if (key == ApiKey.ADD_PARTITIONS_TO_TXN) {
             return (ApiHandler<Q>) addPartitions((ApiHandler<AddPartitionsToTxnRequest>) handler);
         }
