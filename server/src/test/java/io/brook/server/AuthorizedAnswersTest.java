@@ -48,7 +48,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What the answers of DescribeCluster, DescribeGroups and ListGroups show a principal is what its
- * ACLs allow (KIP-430's authorized operations, groups listed), and the configs of an internal
+ * ACLs allow (KIP-430's authorized operations, groups listed), DescribeLogDirs needs DESCRIBE on
+ * the cluster, and the configs of an internal
  * topic change only with the cluster's permission and never to a policy that deletes its records.
  * Users: admin (super user); alice with DESCRIBE and ALTER_CONFIGS on the cluster, READ on group
  * {@code g} and ALTER_CONFIGS on {@code __consumer_offsets}; bob with DELETE on group {@code g},
@@ -159,6 +160,20 @@ class AuthorizedAnswersTest {
         assertThat(listedGroups("admin")).contains("g", "h-1", "x");
         assertThat(listedGroups("alice")).as("DESCRIBE on the cluster").contains("g", "h-1", "x");
         assertThat(listedGroups("bob")).containsExactlyInAnyOrder("g", "h-1");
+    }
+
+    @Test
+    void describeLogDirsNeedsDescribeOnTheCluster() throws Exception {
+        try (Admin alice = Admin.create(client("alice"))) {
+            int node = alice.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            assertThat(alice.describeLogDirs(List.of(node)).allDescriptions().get(30, TimeUnit.SECONDS).get(node))
+                    .isNotEmpty();
+            try (Admin bob = Admin.create(client("bob"))) {
+                assertThatThrownBy(() -> bob.describeLogDirs(List.of(node)).allDescriptions()
+                        .get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            }
+        }
     }
 
     @Test
