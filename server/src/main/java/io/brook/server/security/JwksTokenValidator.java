@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *     only key of the algorithm's type);
  * <li>{@code exp} and {@code iat} are required; the token must not have expired and {@code nbf},
  *     when present, must have passed, each within {@code sasl.oauthbearer.clock.skew.seconds}
- *     (default 30);
+ *     (default 30); {@code exp} (its whole seconds, as jose4j reads it) also bounds the session
+ *     the token authenticates ({@link SessionLifetime});
  * <li>{@code iss} must equal {@code sasl.oauthbearer.expected.issuer} when that is set; when
  *     {@code sasl.oauthbearer.expected.audience} (a list) is set, {@code aud} must name one of
  *     them, and when it is not, a token that has an {@code aud} is refused (jose4j's default);
@@ -338,8 +339,8 @@ final class JwksTokenValidator {
         return refreshing.get();
     }
 
-    /** Checks {@code token}; returns its principal. */
-    String validate(String token) throws AuthenticationFailure {
+    /** Checks {@code token}; returns its principal and expiry. */
+    BearerToken validate(String token) throws AuthenticationFailure {
         if (clock.millis() - loadedAtMs >= refreshMs) {
             refreshSoon(retryBackoffMs);
         }
@@ -398,7 +399,7 @@ final class JwksTokenValidator {
         return checkClaims(claims);
     }
 
-    private String checkClaims(Map<String, Object> claims) throws AuthenticationFailure {
+    private BearerToken checkClaims(Map<String, Object> claims) throws AuthenticationFailure {
         long now = clock.millis();
         if (!(claims.get("exp") instanceof Double exp)) {
             throw fail("the token has no exp claim");
@@ -436,7 +437,8 @@ final class JwksTokenValidator {
         if (new HashSet<>(scopes).size() != scopes.size()) {
             throw fail("the token's " + scopeClaim + " claim repeats a scope");
         }
-        return principal.trim();
+        // the expiry in whole seconds, as jose4j (Kafka's JWT library) reads a NumericDate
+        return new BearerToken(principal.trim(), Math.min((long) exp.doubleValue(), Long.MAX_VALUE / 1000) * 1000);
     }
 
     private static String decode(String part) {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * SASL/OAUTHBEARER (RFC 7628) with Kafka's default broker-side validator, the unsecured one
@@ -24,7 +25,10 @@ import java.util.Map;
  *
  * Those options come from the listener's {@code oauthbearer.sasl.jaas.config}. With a
  * {@link JwksTokenValidator} (the listener names Kafka's OAuthBearerValidatorCallbackHandler),
- * tokens are signed JWTs checked by it instead.
+ * tokens are signed JWTs checked by it instead. Either way the token's {@code exp} is the
+ * {@linkplain #credentialExpiresAtMs credential's expiry}, which bounds the session as in Kafka
+ * (KIP-368, {@link SessionLifetime}); the unsecured token's is rounded to the millisecond as
+ * Kafka's OAuthBearerUnsecuredJws rounds it.
  */
 final class OAuthBearerNegotiation implements SaslNegotiation {
 
@@ -32,6 +36,7 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
     private final Clock clock;
     private final JwksTokenValidator jwks;
     private String user;
+    private long expiresAtMs;
 
     OAuthBearerNegotiation(Map<String, String> options, Clock clock) {
         this(options, clock, null);
@@ -67,16 +72,17 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
         if (token == null || token.isEmpty()) {
             throw new AuthenticationFailure("Authentication failed: no token");
         }
-        String principal = jwks != null ? jwks.validate(token) : validate(token);
-        if (!authzid.isEmpty() && !authzid.equals("a=" + principal)) {
+        BearerToken valid = jwks != null ? jwks.validate(token) : validate(token);
+        if (!authzid.isEmpty() && !authzid.equals("a=" + valid.principal())) {
             throw new AuthenticationFailure("Authentication failed: Client requested an authorization id that is"
                     + " different from the token's principal");
         }
-        user = principal;
+        expiresAtMs = valid.expiresAtMs();
+        user = valid.principal();
         return new byte[0];
     }
 
-    private String validate(String token) throws AuthenticationFailure {
+    private BearerToken validate(String token) throws AuthenticationFailure {
         String[] parts = token.split("\\.", -1);
         if (parts.length != 3) {
             throw new AuthenticationFailure("Authentication failed: the token is not a JWS (header.claims.signature)");
@@ -118,7 +124,7 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
                 }
             }
         }
-        return principal;
+        return new BearerToken(principal, Math.round(exp * 1000));
     }
 
     private static String decode(String part) {
@@ -141,5 +147,10 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
     @Override
     public String userName() {
         return user;
+    }
+
+    @Override
+    public OptionalLong credentialExpiresAtMs() {
+        return user == null ? OptionalLong.empty() : OptionalLong.of(expiresAtMs);
     }
 }

@@ -1,5 +1,7 @@
 package io.brook.server.security;
 
+import java.util.OptionalLong;
+
 /**
  * The server side of one SASL exchange (one mechanism, one connection): takes each client
  * message, answers with the next server message, until {@link #isComplete}. Used by one thread
@@ -14,4 +16,12 @@ interface SaslNegotiation {
 
     /** The authenticated user name, once complete. */
     String userName();
+
+    /**
+     * Once complete, when the credential the client presented expires (epoch milliseconds), which
+     * bounds the session (KIP-368); empty for credentials that do not expire (passwords).
+     */
+    default OptionalLong credentialExpiresAtMs() {
+        return OptionalLong.empty();
+    }
 }

@@ -121,12 +121,23 @@ class JwksTokenValidatorTest {
     void acceptsRs256AndEs256TokensOfTheExpectedIssuerAndAudience() throws Exception {
         JwksTokenValidator v = validator(jwks(rsaJwk("r1", RSA), ecJwk("e1", EC)), NOW);
         String good = claims("alice", "https://issuer", "kafka", NOW_S + 600);
-        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), good))).isEqualTo("alice");
-        assertThat(v.validate(token("ES256", "e1", EC.getPrivate(), good))).isEqualTo("alice");
-        assertThat(v.validate(token("ES256", null, EC.getPrivate(), good))).as("the only EC key, without kid")
-                .isEqualTo("alice");
+        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), good)).principal()).isEqualTo("alice");
+        assertThat(v.validate(token("ES256", "e1", EC.getPrivate(), good)).principal()).isEqualTo("alice");
+        assertThat(v.validate(token("ES256", null, EC.getPrivate(), good)).principal())
+                .as("the only EC key, without kid").isEqualTo("alice");
         String withinSkew = claims("bob", "https://issuer", "kafka", NOW_S - 10);
-        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), withinSkew))).isEqualTo("bob");
+        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), withinSkew)).principal()).isEqualTo("bob");
+    }
+
+    @Test
+    void theExpiryIsTheWholeSecondsOfExpAsJose4jReadsThem() throws Exception {
+        JwksTokenValidator v = validator(jwks(rsaJwk("r1", RSA)), NOW);
+        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), claims("alice", "https://issuer", "kafka",
+                NOW_S + 600))).expiresAtMs()).isEqualTo((NOW_S + 600) * 1000);
+        String fractional = "{\"sub\":\"alice\",\"iss\":\"https://issuer\",\"aud\":\"kafka\",\"iat\":" + NOW_S
+                + ",\"exp\":" + (NOW_S + 600) + ".75}";
+        assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), fractional)).expiresAtMs())
+                .isEqualTo((NOW_S + 600) * 1000);
     }
 
     @Test
@@ -167,7 +178,7 @@ class JwksTokenValidatorTest {
         assertRefused(v, t, "kid r2");
         Await.until("the refreshed key set holds r2", Duration.ofSeconds(10), () -> {
             try {
-                return "carol".equals(v.validate(t));
+                return "carol".equals(v.validate(t).principal());
             } catch (AuthenticationFailure e) {
                 return false;
             }

@@ -34,6 +34,15 @@ class OAuthBearerNegotiationTest {
                 .isEmpty();
         assertThat(n.isComplete()).isTrue();
         assertThat(n.userName()).isEqualTo("alice");
+        assertThat(n.credentialExpiresAtMs()).as("the token's exp bounds the session").hasValue(1_700_000_060_000L);
+    }
+
+    @Test
+    void theExpiryIsTheTokensExpRoundedToTheMillisecondAsKafkasUnsecuredJws() throws Exception {
+        OAuthBearerNegotiation n = new OAuthBearerNegotiation(Map.of(), NOW);
+        assertThat(n.credentialExpiresAtMs()).as("not before the exchange completes").isEmpty();
+        n.evaluate(message(unsigned("{\"sub\":\"alice\",\"exp\":1700000060.2346}")));
+        assertThat(n.credentialExpiresAtMs()).hasValue(1_700_000_060_235L);
     }
 
     @Test
