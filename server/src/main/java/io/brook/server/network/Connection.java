@@ -255,7 +255,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         if ((!session.authenticated() || session.expired()) && !Session.allowedBeforeAuthentication(entry.key())) {
             releaseFrame(frame, frameSize);
             closeAfterAnswered(entry.key().displayName() + (session.authenticated()
-                    ? " request after the SASL authentication expired (connections.max.reauth.ms)"
+                    ? " request after the SASL authentication expired (connections.max.reauth.ms or the token's expiry)"
                     : " request before SASL authentication completed"));
             return;
         }

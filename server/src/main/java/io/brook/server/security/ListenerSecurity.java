@@ -212,7 +212,10 @@ public final class ListenerSecurity {
         return out;
     }
 
-    /** {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 = authentications never expire. */
+    /**
+     * {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 sets no bound (an
+     * OAUTHBEARER token's expiry still bounds its session).
+     */
     long reauthMs() {
         return reauthMs;
     }

@@ -4,6 +4,7 @@ import io.brook.wire.protocol.ApiKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * One connection's security state: the listener it came in on, who it is (the principal) and,
@@ -18,10 +19,13 @@ import java.util.List;
  *
  * Until authenticated only ApiVersions, SaslHandshake and SaslAuthenticate are served
  * ({@link #allowedBeforeAuthentication}); anything else closes the connection, as Kafka does.
- * With {@code connections.max.reauth.ms} an authentication lasts that long (KIP-368): the client
- * re-authenticates on the same connection (a SaslHandshake v1 with the same mechanism, then
- * SaslAuthenticate, as the same principal) before it {@linkplain #expired expires}, or the
- * connection closes at its next request.
+ * An authentication lasts at most {@code connections.max.reauth.ms} (when set) and, as in Kafka,
+ * no longer than the credential it presented (an OAUTHBEARER token's {@code exp}), even when
+ * {@code connections.max.reauth.ms} is 0 ({@link SessionLifetime}; KIP-368). A session that
+ * expires may be renewed: the client re-authenticates on the same connection (a SaslHandshake v1
+ * with the same mechanism, then SaslAuthenticate, as the same principal; with OAUTHBEARER a
+ * token, whose expiry bounds the renewed session) before it {@linkplain #expired expires}, or
+ * the connection closes at its next request. A session that never expires cannot re-authenticate.
  *
  * <p>Concurrency: the state is written by the connection's SASL requests, which run one at a
  * time, and read by its event loop when it reads the next frame; the fields the event loop reads
@@ -33,6 +37,7 @@ public final class Session {
 
     public static final String ANONYMOUS = "User:ANONYMOUS";
     public static final String UNKNOWN_SOFTWARE = "unknown";
+    private static final long NEVER = Long.MAX_VALUE;
 
     private final ListenerSecurity listener;
     private volatile boolean authenticated;
@@ -41,8 +46,10 @@ public final class Session {
     private SaslNegotiation negotiation;
     private String mechanism;
     private boolean handshakeDone;
-    /** When the authentication expires (clock millis, KIP-368), or 0 for never. */
-    private volatile long expiresAtMs;
+    /** When the authentication expires (clock millis, KIP-368), or {@link #NEVER}. */
+    private volatile long expiresAtMs = NEVER;
+    /** The lifetime of the last completed authentication, told to the client in SaslAuthenticate v1+; 0: none. */
+    private long sessionLifetimeMs;
     /** What the client said it is in ApiVersions v3+ (KIP-511); Kafka's "unknown" until then. */
     private volatile String clientSoftwareName = UNKNOWN_SOFTWARE;
     private volatile String clientSoftwareVersion = UNKNOWN_SOFTWARE;
@@ -138,8 +145,8 @@ public final class Session {
             return HandshakeResult.ILLEGAL_STATE;
         }
         if (authenticated) {
-            // KIP-368: re-authentication, with the mechanism of the first one, when sessions expire
-            if (listener.reauthMs() <= 0 || negotiation != null || version == 0) {
+            // KIP-368: re-authentication, with the mechanism of the first one, when the session expires
+            if (expiresAtMs == NEVER || negotiation != null || version == 0) {
                 return HandshakeResult.ILLEGAL_STATE;
             }
             if (!mechanism.equals(name)) {
@@ -168,18 +175,21 @@ public final class Session {
     }
 
     /**
-     * Whether the authentication expired ({@code connections.max.reauth.ms}, KIP-368): the
-     * connection must then re-authenticate before anything else, or close.
+     * Whether the authentication expired ({@code connections.max.reauth.ms} or the credential's
+     * expiry, KIP-368): the connection must then re-authenticate before anything else, or close.
      */
     public boolean expired() {
         long at = expiresAtMs;
-        return at != 0 && listener.clock().millis() >= at;
+        return at != NEVER && listener.clock().millis() >= at;
     }
 
-    /** How long the authentication just completed lasts, for SaslAuthenticate v1+; 0 for ever. */
-    public long sessionLifetimeMs() {
-        long at = expiresAtMs;
-        return at == 0 ? 0 : Math.max(1, at - listener.clock().millis());
+    /**
+     * The session lifetime for the answer to the SASL message just evaluated (SaslAuthenticate
+     * v1+): how long the authentication that message completed lasts, or 0 when it lasts for ever
+     * or the exchange is still under way, as in Kafka.
+     */
+    public synchronized long sessionLifetimeMs() {
+        return negotiation == null && authenticated ? sessionLifetimeMs : 0;
     }
 
     /**
@@ -200,6 +210,7 @@ public final class Session {
         }
         if (negotiation.isComplete()) {
             String who = "User:" + negotiation.userName();
+            OptionalLong credentialExpiresAtMs = negotiation.credentialExpiresAtMs();
             negotiation = null;
             if (authenticated && !who.equals(principal)) {
                 throw new AuthenticationFailure("Cannot change principals during re-authentication from " + principal
@@ -207,9 +218,11 @@ public final class Session {
             }
             principal = who;
             rawTokens = false;
+            long now = listener.clock().millis();
+            OptionalLong lifetime = SessionLifetime.ms(listener.reauthMs(), credentialExpiresAtMs, now);
+            sessionLifetimeMs = lifetime.orElse(0);
+            expiresAtMs = lifetime.isEmpty() ? NEVER : now + Math.min(lifetime.getAsLong(), NEVER - 1 - now);
             authenticated = true;
-            long reauth = listener.reauthMs();
-            expiresAtMs = reauth > 0 ? listener.clock().millis() + reauth : 0;
         }
         return answer;
     }

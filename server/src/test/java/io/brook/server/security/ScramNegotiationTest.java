@@ -19,7 +19,7 @@ class ScramNegotiationTest {
     }
 
     /** The client-final message for {@code finalNonce}, with the proof a client knowing {@code password} computes. */
-    private static String clientFinal(String clientFirstBare, String serverFirst, String finalNonce, String password) {
+    static String clientFinal(String clientFirstBare, String serverFirst, String finalNonce, String password) {
         String salt = serverFirst.split(",")[1].substring(2);
         int iterations = Integer.parseInt(serverFirst.split(",")[2].substring(2));
         byte[] salted = M.saltedPassword(password, Base64.getDecoder().decode(salt), iterations);

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * SASL_AUTHENTICATION_FAILED and its reason (never a secret), logged, and the connection closes,
  * after {@code connection.failed.authentication.delay.ms} as in Kafka.
  * Outside an exchange (no handshake yet, a listener without SASL, already authenticated) the
- * answer is ILLEGAL_SASL_STATE, as in Kafka. With {@code connections.max.reauth.ms} the answer
- * (v1+) tells the client how long its authentication lasts (KIP-368).
+ * answer is ILLEGAL_SASL_STATE, as in Kafka. The answer (v1+) that completes an authentication
+ * tells the client how long it lasts (KIP-368): {@code connections.max.reauth.ms} or, when shorter
+ * or when that is 0, the time left until the OAUTHBEARER token expires; 0 for ever.
  */
 public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
 
@@ -50,7 +51,7 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
         try {
             byte[] answer = session.authenticate(request.authBytes());
             ctx.respond(response.errorCode(Errors.NONE.code()).errorMessage(null).authBytes(answer)
-                    .sessionLifetimeMs(session.authenticated() ? session.sessionLifetimeMs() : 0));
+                    .sessionLifetimeMs(session.sessionLifetimeMs()));
         } catch (AuthenticationFailure e) {
             LOG.info("Failed authentication with {} ({}) on listener {}", ctx.clientAddress(),
                     LogSafe.escape(e.getMessage()), session.listenerName());
