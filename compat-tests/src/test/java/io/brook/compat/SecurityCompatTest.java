@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.Brook;
 import io.brook.testkit.Await;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +36,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
@@ -43,6 +47,13 @@ import org.apache.kafka.common.errors.ResourceNotFoundException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.UnacceptableCredentialException;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.SaslAuthenticateRequest;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeRequest;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,7 +66,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The stock Java clients over Brook's TLS and SASL listeners: SSL beside PLAINTEXT with each
  * listener advertising itself, mutual TLS, key stores as PKCS12, JKS and inline PEM, SASL/PLAIN
- * over TLS, SASL/SCRAM users managed with the admin client, OAUTHBEARER with unsecured tokens,
+ * over TLS, SASL/SCRAM users managed with the admin client, OAUTHBEARER with unsecured tokens
+ * (whose expiry bounds the session, which a client renews by re-authenticating with fresh ones),
  * client authentication requested, protocols and cipher suites, and a key store replaced while the
  * broker runs. Each TLS test runs with both engines of {@code brook.ssl.engine} (OpenSSL and the
  * JDK's; a key the reference Kafka does not read). Certificates are made by keytool for each run
@@ -336,6 +348,69 @@ class SecurityCompatTest {
                 "sasl.enabled.mechanisms", "OAUTHBEARER"))) {
             roundTrip(b.bootstrapServers("SASL_PLAINTEXT"), saslClient("SASL_PLAINTEXT", "OAUTHBEARER", "alice", ""),
                     10, 100);
+        }
+    }
+
+    /** OAUTHBEARER's client message with an unsigned token for {@code sub} that expires at {@code expS}. */
+    private static byte[] unsignedBearer(String sub, long expS) {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String claims = "{\"sub\":\"" + sub + "\",\"exp\":" + expS + "}";
+        String token = b64.encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + ".";
+        return ("n,,\u0001auth=Bearer " + token + "\u0001\u0001").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static double total(Admin admin, String metric) {
+        double sum = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : admin.metrics().entrySet()) {
+            if (e.getKey().name().equals(metric)) {
+                sum += ((Number) e.getValue().metricValue()).doubleValue();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * KIP-368 without {@code connections.max.reauth.ms} (Kafka's default, 0): the token's expiry
+     * alone bounds an OAUTHBEARER session, SaslAuthenticate tells the client so, and a client whose
+     * tokens live 3 s re-authenticates with fresh ones and goes on.
+     */
+    @Test
+    void oauthBearerSessionsLastAsLongAsTheirTokens() throws Exception {
+        try (SecuredBroker b = SecuredBroker.start(data, props(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "OAUTHBEARER"))) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            try (RawKafkaRequests raw = new RawKafkaRequests(addr)) {
+                SaslHandshakeResponse h = (SaslHandshakeResponse) raw.call(new SaslHandshakeRequest.Builder(
+                        new SaslHandshakeRequestData().setMechanism("OAUTHBEARER")).build((short) 1));
+                assertThat(h.error()).isEqualTo(Errors.NONE);
+                long before = System.currentTimeMillis();
+                long expS = before / 1000 + 60;
+                SaslAuthenticateResponse a = (SaslAuthenticateResponse) raw.call(new SaslAuthenticateRequest.Builder(
+                        new SaslAuthenticateRequestData().setAuthBytes(unsignedBearer("alice", expS)))
+                        .build((short) 2));
+                long after = System.currentTimeMillis();
+                assertThat(a.error()).isEqualTo(Errors.NONE);
+                assertThat(a.sessionLifetimeMs()).as("the time left until the token's exp")
+                        .isBetween(expS * 1000 - after, expS * 1000 - before);
+            }
+            Map<String, Object> client = saslClient("SASL_PLAINTEXT", "OAUTHBEARER", "alice", "");
+            client.put(SaslConfigs.SASL_JAAS_CONFIG,
+                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required sub=\"alice\""
+                            + " lifetimeSeconds=\"3\";");
+            // the admin client asks for metadata this often, and re-authenticates when it sends
+            client.put(AdminClientConfig.METADATA_MAX_AGE_CONFIG, 100);
+            UnsignedTokenLogin.LOGINS.set(0);
+            try (Admin a = admin(addr, client)) {
+                assertThat(a.describeCluster().clusterId().get(30, TimeUnit.SECONDS)).isNotBlank();
+                Await.until("two re-authentications and two fresh tokens", Duration.ofSeconds(30),
+                        () -> total(a, "successful-reauthentication-total") >= 2
+                                && UnsignedTokenLogin.LOGINS.get() >= 3);
+                assertThat(total(a, "failed-reauthentication-total")).isZero();
+                assertThat(total(a, "failed-authentication-total")).isZero();
+                assertThat(a.describeCluster().clusterId().get(30, TimeUnit.SECONDS)).isNotBlank();
+            }
         }
     }
 
