@@ -5,6 +5,7 @@ import io.brook.server.config.SecurityProtocol;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,8 @@ public final class ListenerSecurity {
     private final Map<String, String> oauthOptions;
     /** OAUTHBEARER's JWKS validator, or null: the unsecured one. */
     private final JwksTokenValidator jwks;
-    private final long reauthMs;
+    /** {@code connections.max.reauth.ms} of each enabled mechanism (its own setting, else the listener's). */
+    private final Map<String, Long> reauthMs;
     private final Clock clock;
     private final SslPrincipalMapper principalMapper;
     private final long failedAuthenticationDelayMs;
@@ -51,7 +53,7 @@ public final class ListenerSecurity {
     private ListenerSecurity(String name, SecurityProtocol protocol, Map<String, String> configured, TlsSettings tls,
             List<String> mechanisms,
             Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions,
-            JwksTokenValidator jwks, long reauthMs, Clock clock, SslPrincipalMapper principalMapper,
+            JwksTokenValidator jwks, Map<String, Long> reauthMs, Clock clock, SslPrincipalMapper principalMapper,
             long failedAuthenticationDelayMs) {
         this.jwks = jwks;
         this.principalMapper = principalMapper;
@@ -77,9 +79,9 @@ public final class ListenerSecurity {
     static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
             Map<String, String> dynamicTls, ScramCredentials scram, Clock clock) {
         ListenerSettings settings = new ListenerSettings(overlay(raw, dynamicTls), listener.name());
-        long reauthMs = millis(settings, "connections.max.reauth.ms", "0");
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
+        Map<String, Long> reauthMs = new HashMap<>();
         Map<String, String> plainUsers = Map.of();
         Map<String, String> oauthOptions = Map.of();
         JwksTokenValidator jwks = null;
@@ -102,6 +104,11 @@ public final class ListenerSecurity {
                         + " sasl.enabled.mechanisms is empty");
             }
             mechanisms = List.copyOf(mechanisms);
+            for (String m : mechanisms) {
+                // Kafka's listener.name.<l>.<mechanism>.connections.max.reauth.ms, else the listener's
+                String v = settings.get(m, "connections.max.reauth.ms");
+                reauthMs.put(m, millis(v == null ? "0" : v, settings.source(m, "connections.max.reauth.ms")));
+            }
             if (mechanisms.contains("PLAIN")) {
                 plainUsers = plainUsers(settings, listener.name());
             }
@@ -120,12 +127,16 @@ public final class ListenerSecurity {
             }
         }
         return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
-                protocol.sasl() ? reauthMs : 0, clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
+                Map.copyOf(reauthMs), clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
                 millis(settings, "connection.failed.authentication.delay.ms", "100"));
     }
 
     private static long millis(ListenerSettings settings, String key, String defaultValue) {
-        String v = settings.getOrDefault(key, defaultValue);
+        return millis(settings.getOrDefault(key, defaultValue), settings.source(key));
+    }
+
+    /** {@code v}, the value of the setting named {@code source}, as milliseconds (0 or more). */
+    private static long millis(String v, String source) {
         long ms;
         try {
             ms = Long.parseLong(v);
@@ -133,7 +144,7 @@ public final class ListenerSecurity {
             ms = -1;
         }
         if (ms < 0) {
-            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(key)
+            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + source
                     + ": must be a number of milliseconds, 0 or more");
         }
         return ms;
@@ -213,11 +224,13 @@ public final class ListenerSecurity {
     }
 
     /**
-     * {@code connections.max.reauth.ms} of a SASL listener (KIP-368); 0 sets no bound (an
-     * OAUTHBEARER token's expiry still bounds its session).
+     * {@code connections.max.reauth.ms} of {@code mechanism} on this SASL listener (KIP-368):
+     * {@code listener.name.<l>.<mechanism>.connections.max.reauth.ms}, else the listener's or the
+     * broker's setting, as in Kafka; 0 sets no bound (an OAUTHBEARER token's expiry still bounds
+     * its session).
      */
-    long reauthMs() {
-        return reauthMs;
+    long reauthMs(String mechanism) {
+        return reauthMs.getOrDefault(mechanism, 0L);
     }
 
     Clock clock() {

@@ -42,6 +42,12 @@ final class ListenerSettings {
         return lookup(prefix + key) != null ? prefix + key : key;
     }
 
+    /** Which setting {@link #get(String, String)} took {@code key} of {@code mechanism} from (for messages). */
+    String source(String mechanism, String key) {
+        String own = prefix + mechanism.toLowerCase(Locale.ROOT) + "." + key;
+        return lookup(own) != null ? own : source(key);
+    }
+
     private String lookup(String name) {
         String v = raw.get(name);
         if (v != null) {

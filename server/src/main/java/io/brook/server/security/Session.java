@@ -25,7 +25,8 @@ import java.util.OptionalLong;
  * expires may be renewed: the client re-authenticates on the same connection (a SaslHandshake v1
  * with the same mechanism, then SaslAuthenticate, as the same principal; with OAUTHBEARER a
  * token, whose expiry bounds the renewed session) before it {@linkplain #expired expires}, or
- * the connection closes at its next request. A session that never expires cannot re-authenticate.
+ * the connection closes at its next request. A session that never expires cannot re-authenticate,
+ * and no session re-authenticates within a second of its last authentication (as in Kafka).
  *
  * <p>Concurrency: the state is written by the connection's SASL requests, which run one at a
  * time, and read by its event loop when it reads the next frame; the fields the event loop reads
@@ -38,6 +39,8 @@ public final class Session {
     public static final String ANONYMOUS = "User:ANONYMOUS";
     public static final String UNKNOWN_SOFTWARE = "unknown";
     private static final long NEVER = Long.MAX_VALUE;
+    /** The shortest time from one authentication to a re-authentication, as in Kafka. */
+    static final long MIN_REAUTH_INTERVAL_MS = 1000;
 
     private final ListenerSecurity listener;
     private volatile boolean authenticated;
@@ -48,6 +51,8 @@ public final class Session {
     private boolean handshakeDone;
     /** When the authentication expires (clock millis, KIP-368), or {@link #NEVER}. */
     private volatile long expiresAtMs = NEVER;
+    /** When the last authentication completed (clock millis). */
+    private long authenticatedAtMs;
     /** The lifetime of the last completed authentication, told to the client in SaslAuthenticate v1+; 0: none. */
     private long sessionLifetimeMs;
     /** What the client said it is in ApiVersions v3+ (KIP-511); Kafka's "unknown" until then. */
@@ -146,7 +151,9 @@ public final class Session {
         }
         if (authenticated) {
             // KIP-368: re-authentication, with the mechanism of the first one, when the session expires
-            if (expiresAtMs == NEVER || negotiation != null || version == 0) {
+            // and, as in Kafka, at most once a second (a client cannot keep the broker busy with them)
+            if (expiresAtMs == NEVER || negotiation != null || version == 0
+                    || listener.clock().millis() - authenticatedAtMs < MIN_REAUTH_INTERVAL_MS) {
                 return HandshakeResult.ILLEGAL_STATE;
             }
             if (!mechanism.equals(name)) {
@@ -219,7 +226,8 @@ public final class Session {
             principal = who;
             rawTokens = false;
             long now = listener.clock().millis();
-            OptionalLong lifetime = SessionLifetime.ms(listener.reauthMs(), credentialExpiresAtMs, now);
+            authenticatedAtMs = now;
+            OptionalLong lifetime = SessionLifetime.ms(listener.reauthMs(mechanism), credentialExpiresAtMs, now);
             sessionLifetimeMs = lifetime.orElse(0);
             expiresAtMs = lifetime.isEmpty() ? NEVER : now + Math.min(lifetime.getAsLong(), NEVER - 1 - now);
             authenticated = true;

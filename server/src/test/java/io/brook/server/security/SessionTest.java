@@ -61,6 +61,28 @@ class SessionTest {
     }
 
     @Test
+    void aMechanismsOwnReauthMsWinsOverTheListeners() throws Exception {
+        Map<String, String> settings = Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512,OAUTHBEARER",
+                "listener.name.sasl_plaintext.connections.max.reauth.ms", "60000",
+                "listener.name.sasl_plaintext.scram-sha-512.connections.max.reauth.ms", "5000");
+        scram(session(settings), 5_000);
+        Session token = session(settings);
+        assertThat(token.handshake("OAUTHBEARER", (short) 1)).isEqualTo(Session.HandshakeResult.OK);
+        token.authenticate(unsignedToken("alice", START_S + 3600));
+        assertThat(token.sessionLifetimeMs()).as("the listener's, shorter than the token").isEqualTo(60_000);
+    }
+
+    @Test
+    void noReauthenticationWithinASecondOfTheLastAuthentication() throws Exception {
+        Session s = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512", "connections.max.reauth.ms", "60000"));
+        scram(s, 60_000);
+        clock.advance(999);
+        assertThat(s.handshake("SCRAM-SHA-512", (short) 1)).isEqualTo(Session.HandshakeResult.ILLEGAL_STATE);
+        clock.advance(1);
+        scram(s, 60_000);
+    }
+
+    @Test
     void aPasswordSessionWithoutReauthMsNeverExpiresAndCannotReauthenticate() throws Exception {
         Session s = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512"));
         scram(s, 0);
