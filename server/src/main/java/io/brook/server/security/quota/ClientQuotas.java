@@ -6,16 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Produce and fetch byte-rate quotas and request_percentage quotas, enforced as Kafka enforces
- * them. Each request's bytes (a produce request's size, a fetch response's size) are added to the
- * rate of the quota that applies to the request's user and client id, and when that rate is over
- * the quota the answer carries the time it takes to come back within it ({@link
- * RateWindows#throttleMs}), for which the network layer then stops reading the connection
- * (KIP-219). A request's handling time (the time its handler ran on a thread, measured by the
- * network layer) is added likewise to the request_percentage rate, as Kafka's
- * ClientRequestQuotaManager adds request thread time; its throttle is at most one window. A new
- * connection counts against its address's connection_creation_rate (ip entities), as in Kafka's
- * ConnectionQuotas.
+ * Produce and fetch byte-rate quotas, request_percentage, connection_creation_rate and
+ * controller_mutation_rate quotas, enforced as Kafka enforces them. Each request's bytes (a
+ * produce request's size, a fetch response's size) are added to the rate of the quota that
+ * applies to the request's user and client id, and when that rate is over the quota the answer
+ * carries the time it takes to come back within it ({@link RateWindows#throttleMs}), for which
+ * the network layer then stops reading the connection (KIP-219). A request's handling time (the
+ * time its handler ran on a thread, measured by the network layer) is added likewise to the
+ * request_percentage rate, as Kafka's ClientRequestQuotaManager adds request thread time; its
+ * throttle is at most one window. A new connection counts against its address's
+ * connection_creation_rate (ip entities), as in Kafka's ConnectionQuotas. The partitions a
+ * CreateTopics, CreatePartitions or DeleteTopics request creates, adds or deletes are charged to
+ * a {@link TokenBucket} of controller_mutation_rate ({@link #mutations}), as in Kafka's
+ * ControllerMutationQuotaManager.
  *
  * <p>Which quota applies is Kafka's order of precedence, the first entity with a setting for the
  * key winning: user and client id; user and default client id; user; default user and client id;
@@ -25,7 +28,7 @@ import java.util.function.LongSupplier;
  * quota by all users of that client id.
  *
  * <p>Settings come from the {@link ClientQuotaStore} and take effect for the next request. With no
- * byte-rate quota set anywhere, a request costs one volatile read here.
+ * quota of a kind set anywhere, a request costs one volatile read here for that kind.
  */
 public final class ClientQuotas {
 
@@ -43,10 +46,17 @@ public final class ClientQuotas {
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> requestRates;
     /** The same with a connection_creation_rate quota (ip entities); null when there is none. */
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> connectionRates;
+    /** The same with a controller_mutation_rate quota; null when there is none. */
+    private volatile Map<QuotaEntity, Map<QuotaKey, Double>> mutationRates;
     private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
+    private final Map<Rated, TokenBucket> buckets = new ConcurrentHashMap<>();
 
     /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
     private record Rated(QuotaKey key, String user, String clientId) {
+    }
+
+    /** The quota that applies to a request: its bound, and what its rate is kept for. */
+    private record Applicable(Rated rated, double bound) {
     }
 
     /** Quotas following {@code store}, measured over {@code windowNum} windows of {@code windowMs} on {@code nowMs}. */
@@ -66,14 +76,17 @@ public final class ClientQuotas {
         boolean any = false;
         boolean anyRequest = false;
         boolean anyConnection = false;
+        boolean anyMutation = false;
         for (Map<QuotaKey, Double> m : all.values()) {
             anyConnection |= m.containsKey(QuotaKey.CONNECTION_CREATION_RATE);
+            anyMutation |= m.containsKey(QuotaKey.CONTROLLER_MUTATION_RATE);
             any |= m.containsKey(QuotaKey.PRODUCER_BYTE_RATE) || m.containsKey(QuotaKey.CONSUMER_BYTE_RATE);
             anyRequest |= m.containsKey(QuotaKey.REQUEST_PERCENTAGE);
         }
         byteRates = any ? all : null;
         requestRates = anyRequest ? all : null;
         connectionRates = anyConnection ? all : null;
+        mutationRates = anyMutation ? all : null;
     }
 
     /**
@@ -161,6 +174,43 @@ public final class ClientQuotas {
 
     private int record(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, String principal, String clientId,
             double value) {
+        Applicable a = applicable(all, key, principal, clientId);
+        if (a == null) {
+            return 0;
+        }
+        RateWindows w = rates.computeIfAbsent(a.rated(), r -> new RateWindows(windowNum, windowMs));
+        long now = nowMs.getAsLong();
+        synchronized (w) {
+            w.record(value, now);
+            return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(a.bound(), now));
+        }
+    }
+
+    /**
+     * The controller_mutation_rate quota of a CreateTopics, CreatePartitions or DeleteTopics
+     * request from {@code principal} with {@code clientId}, {@code strict} or permissive (see
+     * {@link MutationQuota}), charged on a token bucket shared as the byte rates are shared, whose
+     * burst is the quota times {@code quota.window.num} times {@code quota.window.size.seconds}.
+     * {@link MutationQuota#UNLIMITED} when no such quota applies (with none set anywhere, at the
+     * cost of one volatile read).
+     */
+    public MutationQuota mutations(String principal, String clientId, boolean strict) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = mutationRates;
+        if (all == null) {
+            return MutationQuota.UNLIMITED;
+        }
+        Applicable a = applicable(all, QuotaKey.CONTROLLER_MUTATION_RATE, principal, clientId);
+        if (a == null) {
+            return MutationQuota.UNLIMITED;
+        }
+        double burst = TokenBucket.burst(a.bound(), windowNum, windowMs);
+        TokenBucket bucket = buckets.computeIfAbsent(a.rated(), r -> new TokenBucket(burst, nowMs.getAsLong()));
+        return new MutationQuota(bucket, a.bound(), burst, strict, nowMs);
+    }
+
+    /** The quota of {@code key} applying to {@code principal} and {@code clientId} (Kafka's precedence), or null. */
+    private static Applicable applicable(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, String principal,
+            String clientId) {
         String user = userName(principal);
         String client = clientId == null ? "" : clientId;
         Name u = Name.of(user);
@@ -179,14 +229,9 @@ public final class ClientQuotas {
         } else if ((bound = get(all, key, null, c)) != null || (bound = get(all, key, null, d)) != null) {
             rated = new Rated(key, "", client);
         } else {
-            return 0;
+            return null;
         }
-        RateWindows w = rates.computeIfAbsent(rated, r -> new RateWindows(windowNum, windowMs));
-        long now = nowMs.getAsLong();
-        synchronized (w) {
-            w.record(value, now);
-            return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(bound, now));
-        }
+        return new Applicable(rated, bound);
     }
 
     private static Double get(Map<QuotaEntity, Map<QuotaKey, Double>> all, QuotaKey key, Name user, Name client) {

@@ -12,9 +12,9 @@ public enum QuotaKey {
     CONSUMER_BYTE_RATE("consumer_byte_rate", true, Long.MAX_VALUE, false),
     /** Percentage of one request handler thread a user or client may use (Kafka: DOUBLE). */
     REQUEST_PERCENTAGE("request_percentage", false, Double.MAX_VALUE, false),
-    /** Partition mutations per second (Kafka: DOUBLE); stored, not enforced by Brook. */
+    /** Partitions created, added or deleted per second (Kafka: DOUBLE), charged to a {@link TokenBucket}. */
     CONTROLLER_MUTATION_RATE("controller_mutation_rate", false, Double.MAX_VALUE, false),
-    /** Connections per second from one IP address (Kafka: INT); stored, not enforced by Brook. */
+    /** Connections per second from one IP address (Kafka: INT). */
     CONNECTION_CREATION_RATE("connection_creation_rate", true, Integer.MAX_VALUE, true);
 
     private final String key;
