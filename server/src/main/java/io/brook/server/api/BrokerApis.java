@@ -88,8 +88,8 @@ public final class BrokerApis {
                 .register(ApiKey.LIST_GROUPS, 0, 5, new ListGroupsHandler(broker))
                 .register(ApiKey.API_VERSIONS, 0, 5,
                         new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
-                .register(ApiKey.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(broker))
-                .register(ApiKey.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(broker))
+                .register(ApiKey.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(broker, security.quotas()))
+                .register(ApiKey.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(broker, security.quotas()))
                 .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(broker))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(broker))
                 .register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, 5,
@@ -105,7 +105,7 @@ public final class BrokerApis {
                 .register(ApiKey.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(broker, telemetry, security))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3,
-                        new CreatePartitionsHandler(broker))
+                        new CreatePartitionsHandler(broker, security.quotas()))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, new DeleteGroupsHandler(broker))
                 .register(ApiKey.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1,

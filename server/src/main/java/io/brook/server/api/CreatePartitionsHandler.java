@@ -4,6 +4,8 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.node.ClusterAdminException;
+import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.MutationQuota;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.CreatePartitionsRequest;
@@ -23,13 +25,24 @@ import java.util.concurrent.CompletableFuture;
  * CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. In cluster
  * mode the controller places the new partitions and the answer waits until this node's image has
  * them; validation and {@code validate_only} stay local.
+ *
+ * <p>Each valid topic is charged the partitions it gains to the client's
+ * {@code controller_mutation_rate} quota ({@link MutationQuota}), in request order, strictly from
+ * v3 (a topic refused answers THROTTLING_QUOTA_EXCEEDED and does not grow), permissively before;
+ * {@code validate_only} requests are charged too, as Kafka's controller charges them. In cluster
+ * mode this node charges the request it received, before the controller decides.
  */
 final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
 
-    private final BrokerContext broker;
+    /** The first version whose clients know THROTTLING_QUOTA_EXCEEDED (KIP-599). */
+    private static final short STRICT_QUOTA_SINCE = 3;
 
-    CreatePartitionsHandler(BrokerContext broker) {
+    private final BrokerContext broker;
+    private final ClientQuotas quotas;
+
+    CreatePartitionsHandler(BrokerContext broker, ClientQuotas quotas) {
         this.broker = broker;
+        this.quotas = quotas;
     }
 
     @Override
@@ -40,20 +53,23 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
         }
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
         List<CompletableFuture<?>> decisions = new ArrayList<>();
+        MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
+                ctx.apiVersion() >= STRICT_QUOTA_SINCE);
         for (CreatePartitionsTopic t : request.topics()) {
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().name(t.name());
             if (counts.get(t.name()) > 1) {
                 results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic in request."));
                 continue;
             }
-            results.add(grow(t, r, broker, request.validateOnly(), decisions));
+            results.add(grow(t, r, broker, request.validateOnly(), quota, decisions));
         }
         CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
-                .whenComplete((v, e) -> ctx.respond(new CreatePartitionsResponse().results(results)));
+                .whenComplete((v, e) -> MutationThrottle.respond(ctx, quota,
+                        new CreatePartitionsResponse().results(results)));
     }
 
     private static CreatePartitionsTopicResult grow(CreatePartitionsTopic t, CreatePartitionsTopicResult r,
-            BrokerContext broker, boolean validateOnly, List<CompletableFuture<?>> decisions) {
+            BrokerContext broker, boolean validateOnly, MutationQuota quota, List<CompletableFuture<?>> decisions) {
         Topics topics = broker.topics();
         Topic topic = topics.get(t.name());
         if (topic == null) {
@@ -86,6 +102,9 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
                             + " exactly this broker (" + broker.nodeId() + ").");
                 }
             }
+        }
+        if (!quota.charge(t.count() - current)) {
+            return fail(r, Errors.THROTTLING_QUOTA_EXCEEDED, MutationThrottle.EXCEEDED);
         }
         if (!validateOnly && broker.cluster() != null) {
             decisions.add(broker.cluster().createPartitions(t.name(), t.count()).handle((v, e) -> {

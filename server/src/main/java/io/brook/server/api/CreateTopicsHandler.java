@@ -5,6 +5,8 @@ import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
+import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.MutationQuota;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
@@ -21,6 +23,7 @@ import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +39,25 @@ import java.util.concurrent.CompletableFuture;
  * <p>In cluster mode the controller creates the topic (placement over the live brokers) and the
  * answer waits until this node's metadata image has it; the controller's refusals answer with
  * its Kafka error. Validation, and {@code validate_only}, stay local.
+ *
+ * <p>Each valid topic is charged its partitions to the client's {@code controller_mutation_rate}
+ * quota ({@link MutationQuota}), in request order, strictly from v6 (a topic refused answers
+ * THROTTLING_QUOTA_EXCEEDED and is not created), permissively before; {@code validate_only}
+ * requests are charged too, as Kafka's controller charges them. In cluster mode this node
+ * charges the request it received, before the controller decides; a topic the controller then
+ * refuses stays charged.
  */
 final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
 
-    private final BrokerContext broker;
+    /** The first version whose clients know THROTTLING_QUOTA_EXCEEDED (KIP-599). */
+    private static final short STRICT_QUOTA_SINCE = 6;
 
-    CreateTopicsHandler(BrokerContext broker) {
+    private final BrokerContext broker;
+    private final ClientQuotas quotas;
+
+    CreateTopicsHandler(BrokerContext broker, ClientQuotas quotas) {
         this.broker = broker;
+        this.quotas = quotas;
     }
 
     @Override
@@ -78,8 +93,17 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             valid.clear();
         }
+        MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
+                version >= STRICT_QUOTA_SINCE);
+        for (Iterator<Pending> it = valid.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (!quota.charge(p.topic().partitions())) {
+                fail(p.result(), Errors.THROTTLING_QUOTA_EXCEEDED, MutationThrottle.EXCEEDED);
+                it.remove();
+            }
+        }
         if (broker.cluster() != null && !request.validateOnly() && !valid.isEmpty()) {
-            createInCluster(ctx, valid, results, version);
+            createInCluster(ctx, valid, results, version, quota);
             return;
         }
         Map<String, Creation> created = request.validateOnly() || valid.isEmpty() ? Map.of()
@@ -101,12 +125,12 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             succeed(r, n, broker.topics(), version);
         }
-        ctx.respond(new CreateTopicsResponse().topics(results));
+        MutationThrottle.respond(ctx, quota, new CreateTopicsResponse().topics(results));
     }
 
     /** Cluster mode: each valid topic created by the controller; answers once all are decided. */
     private void createInCluster(RequestContext ctx, List<Pending> valid, List<CreatableTopicResult> results,
-            short version) {
+            short version, MutationQuota quota) {
         ClusterView cluster = broker.cluster();
         List<CompletableFuture<Void>> decisions = new ArrayList<>(valid.size());
         for (Pending p : valid) {
@@ -125,7 +149,8 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }));
         }
         CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
-                .whenComplete((v, e) -> ctx.respond(new CreateTopicsResponse().topics(results)));
+                .whenComplete((v, e) -> MutationThrottle.respond(ctx, quota,
+                        new CreateTopicsResponse().topics(results)));
     }
 
     /** A valid topic of the request and its answer, filled in once the batch is created. */

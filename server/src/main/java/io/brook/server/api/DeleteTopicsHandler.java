@@ -5,6 +5,8 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.node.ClusterAdminException;
+import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.MutationQuota;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.Topics;
 import io.brook.wire.message.DeleteTopicsRequest;
@@ -23,15 +25,24 @@ import java.util.concurrent.CompletableFuture;
  * (v6). The topic is gone from the registry, and its logs deleted, before the answer is sent. In
  * cluster mode the controller deletes it, and the answer waits until this node's image and
  * topics no longer have it (the other nodes delete their logs as their images follow).
+ *
+ * <p>Each topic about to be deleted is charged its partitions to the client's
+ * {@code controller_mutation_rate} quota ({@link MutationQuota}), in request order, strictly from
+ * v5 (a topic refused answers THROTTLING_QUOTA_EXCEEDED and is kept), permissively before. In
+ * cluster mode this node charges the request it received, before the controller decides.
  */
 final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
 
     private static final UUID ZERO = new UUID(0, 0);
+    /** The first version whose clients know THROTTLING_QUOTA_EXCEEDED (KIP-599). */
+    private static final short STRICT_QUOTA_SINCE = 5;
 
     private final BrokerContext broker;
+    private final ClientQuotas quotas;
 
-    DeleteTopicsHandler(BrokerContext broker) {
+    DeleteTopicsHandler(BrokerContext broker, ClientQuotas quotas) {
         this.broker = broker;
+        this.quotas = quotas;
     }
 
     @Override
@@ -41,6 +52,8 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
         boolean enabled = broker.config().bool(BrokerConfig.DELETE_TOPIC_ENABLE);
         List<DeletableTopicResult> results = new ArrayList<>();
         List<CompletableFuture<?>> decisions = new ArrayList<>();
+        MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
+                version >= STRICT_QUOTA_SINCE);
         for (DeleteTopicState want : wanted(request, version)) {
             DeletableTopicResult r = new DeletableTopicResult().name(want.name()).topicId(ZERO);
             Topic t;
@@ -70,6 +83,10 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
                 results.add(fail(r, Errors.TOPIC_DELETION_DISABLED, "Topic deletion is disabled."));
                 continue;
             }
+            if (!quota.charge(t.partitions())) {
+                results.add(fail(r, Errors.THROTTLING_QUOTA_EXCEEDED, MutationThrottle.EXCEEDED));
+                continue;
+            }
             if (broker.cluster() != null) {
                 results.add(r);
                 String name = t.name();
@@ -92,7 +109,8 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
             results.add(r.errorCode(Errors.NONE.code()));
         }
         CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
-                .whenComplete((v, e) -> ctx.respond(new DeleteTopicsResponse().responses(results)));
+                .whenComplete((v, e) -> MutationThrottle.respond(ctx, quota,
+                        new DeleteTopicsResponse().responses(results)));
     }
 
     private static List<DeleteTopicState> wanted(DeleteTopicsRequest request, short version) {
