@@ -164,7 +164,7 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         if (bad != null) {
             return fail(r, Errors.INVALID_TOPIC_EXCEPTION, bad);
         }
-        if (topics.get(t.name()) != null || broker.cluster() != null && broker.cluster().topic(t.name()) != null) {
+        if (topics.get(t.name()) != null || (broker.cluster() != null && broker.cluster().topic(t.name()) != null)) {
             return fail(r, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + t.name() + "' already exists.");
         }
         String colliding = topics.collidingTopic(t.name());
