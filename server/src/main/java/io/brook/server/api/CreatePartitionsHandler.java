@@ -13,7 +13,6 @@ import io.brook.wire.message.CreatePartitionsRequest.CreatePartitionsAssignment;
 import io.brook.wire.message.CreatePartitionsRequest.CreatePartitionsTopic;
 import io.brook.wire.message.CreatePartitionsResponse;
 import io.brook.wire.message.CreatePartitionsResponse.CreatePartitionsTopicResult;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;

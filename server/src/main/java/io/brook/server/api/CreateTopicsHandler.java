@@ -19,7 +19,6 @@ import io.brook.wire.message.CreateTopicsRequest.CreatableTopicConfig;
 import io.brook.wire.message.CreateTopicsResponse;
 import io.brook.wire.message.CreateTopicsResponse.CreatableTopicConfigs;
 import io.brook.wire.message.CreateTopicsResponse.CreatableTopicResult;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;

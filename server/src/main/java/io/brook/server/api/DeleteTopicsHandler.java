@@ -13,7 +13,6 @@ import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DeleteTopicsRequest.DeleteTopicState;
 import io.brook.wire.message.DeleteTopicsResponse;
 import io.brook.wire.message.DeleteTopicsResponse.DeletableTopicResult;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
