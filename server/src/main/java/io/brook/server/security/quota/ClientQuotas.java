@@ -3,6 +3,7 @@ package io.brook.server.security.quota;
 import io.brook.server.security.quota.QuotaEntity.Name;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,7 +29,9 @@ import java.util.function.LongSupplier;
  * quota by all users of that client id.
  *
  * <p>Settings come from the {@link ClientQuotaStore} and take effect for the next request. With no
- * quota of a kind set anywhere, a request costs one volatile read here for that kind.
+ * quota of a kind set anywhere, a request costs one volatile read here for that kind. Rates and
+ * buckets that hold nothing any more are dropped ({@link #maybeSweep}), so the memory they take is
+ * bounded by what clients do in a few seconds, not by every client id or address ever seen.
  */
 public final class ClientQuotas {
 
@@ -48,8 +51,12 @@ public final class ClientQuotas {
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> connectionRates;
     /** The same with a controller_mutation_rate quota; null when there is none. */
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> mutationRates;
+    /** The rates (each changed only under the map's lock for its key), and the buckets (under their own monitor). */
     private final Map<Rated, RateWindows> rates = new ConcurrentHashMap<>();
     private final Map<Rated, TokenBucket> buckets = new ConcurrentHashMap<>();
+    /** {@code quota.window.num} windows: how long an unused rate takes to forget every value. */
+    private final long idleMs;
+    private final AtomicLong nextSweepMs;
 
     /** What one rate is kept for: a quota key and the user and client id it is shared by ("" for any). */
     private record Rated(QuotaKey key, String user, String clientId) {
@@ -64,6 +71,8 @@ public final class ClientQuotas {
         this.windowNum = windowNum;
         this.windowMs = windowMs;
         this.nowMs = nowMs;
+        this.idleMs = windowNum * windowMs;
+        this.nextSweepMs = new AtomicLong(nowMs.getAsLong() + idleMs);
         store.listen(this::update);
     }
 
@@ -109,17 +118,20 @@ public final class ClientQuotas {
         if (bound == null) {
             return 0;
         }
-        RateWindows w = rates.computeIfAbsent(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip),
-                r -> new RateWindows(windowNum, windowMs));
         long now = nowMs.getAsLong();
-        synchronized (w) {
-            w.record(1, now);
-            long throttle = w.throttleMs(bound, now);
-            if (throttle > 0) {
-                w.record(-1, now);
+        double b = bound;
+        long[] throttle = new long[1];
+        rates.compute(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip), (r, w) -> {
+            RateWindows rate = w == null ? new RateWindows(windowNum, windowMs) : w;
+            rate.record(1, now);
+            throttle[0] = rate.throttleMs(b, now);
+            if (throttle[0] > 0) {
+                rate.record(-1, now);
             }
-            return (int) Math.min(throttle, windowMs);
-        }
+            return rate;
+        });
+        maybeSweep(now);
+        return (int) Math.min(throttle[0], windowMs);
     }
 
     /** The length of one quota window in ms (the longest connection and request throttle). */
@@ -178,12 +190,47 @@ public final class ClientQuotas {
         if (a == null) {
             return 0;
         }
-        RateWindows w = rates.computeIfAbsent(a.rated(), r -> new RateWindows(windowNum, windowMs));
         long now = nowMs.getAsLong();
-        synchronized (w) {
-            w.record(value, now);
-            return (int) Math.min(Integer.MAX_VALUE, w.throttleMs(a.bound(), now));
+        long[] throttle = new long[1];
+        rates.compute(a.rated(), (r, w) -> {
+            RateWindows rate = w == null ? new RateWindows(windowNum, windowMs) : w;
+            rate.record(value, now);
+            throttle[0] = rate.throttleMs(a.bound(), now);
+            return rate;
+        });
+        maybeSweep(now);
+        return (int) Math.min(Integer.MAX_VALUE, throttle[0]);
+    }
+
+    /**
+     * Every {@code quota.window.num} windows, drops the rates and buckets that hold nothing a new
+     * one would not: rates whose every value is that old, buckets unused that long and full again.
+     * So a client that keeps changing its client id (or a flood of source addresses) leaves behind
+     * at most what the last two such periods created. Kafka keeps each for an hour after its last use.
+     * Each removal decides under the map's lock for its key, as the recording does, so no value is
+     * recorded into a rate that is being dropped; a bucket is touched when a request takes it
+     * ({@link #mutations}), so none is dropped under a request that charges it.
+     */
+    private void maybeSweep(long now) {
+        long due = nextSweepMs.get();
+        if (now - due < 0 || !nextSweepMs.compareAndSet(due, now + idleMs)) {
+            return;
         }
+        for (Rated k : rates.keySet()) {
+            rates.computeIfPresent(k, (r, w) -> w.holdsNothing(now) ? null : w);
+        }
+        for (Rated k : buckets.keySet()) {
+            buckets.computeIfPresent(k, (r, b) -> {
+                synchronized (b) {
+                    return b.idleAndFull(now, idleMs) ? null : b;
+                }
+            });
+        }
+    }
+
+    /** How many rates and buckets are kept (tests). */
+    int kept() {
+        return rates.size() + buckets.size();
     }
 
     /**
@@ -204,7 +251,15 @@ public final class ClientQuotas {
             return MutationQuota.UNLIMITED;
         }
         double burst = TokenBucket.burst(a.bound(), windowNum, windowMs);
-        TokenBucket bucket = buckets.computeIfAbsent(a.rated(), r -> new TokenBucket(burst, nowMs.getAsLong()));
+        long now = nowMs.getAsLong();
+        TokenBucket bucket = buckets.compute(a.rated(), (r, b) -> {
+            TokenBucket taken = b == null ? new TokenBucket(burst, now) : b;
+            synchronized (taken) {
+                taken.tokens(a.bound(), burst, now); // used now: not dropped while this request charges it
+            }
+            return taken;
+        });
+        maybeSweep(now);
         return new MutationQuota(bucket, a.bound(), burst, strict, nowMs);
     }
 

@@ -88,6 +88,20 @@ public final class RateWindows {
         return Math.max(elapsed, 1);
     }
 
+    /**
+     * Whether every value recorded is {@code samples * windowMs} old or more at {@code nowMs}:
+     * the rate then measures as a new one's would, and can be dropped.
+     */
+    public boolean holdsNothing(long nowMs) {
+        long expireAge = samples * windowMs;
+        for (int i = 0; i < used; i++) {
+            if (nowMs - lastEvent[i] < expireAge) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void purge(long nowMs) {
         long expireAge = samples * windowMs;
         for (int i = 0; i < used; i++) {

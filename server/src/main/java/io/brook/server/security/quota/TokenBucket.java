@@ -14,11 +14,17 @@ public final class TokenBucket {
 
     private double tokens;
     private long lastMs;
+    /** The rate and burst of the last call, and when it was: whether the bucket is idle and full. */
+    private double lastRate;
+    private double lastBurst;
+    private long usedMs;
 
     /** A bucket holding {@code tokens} at {@code nowMs} (a new one: the burst). */
     public TokenBucket(double tokens, long nowMs) {
         this.tokens = tokens;
         this.lastMs = nowMs;
+        this.lastBurst = tokens;
+        this.usedMs = nowMs;
     }
 
     /** The burst of a quota of {@code rate} per second over {@code windowNum} windows of {@code windowMs}. */
@@ -28,6 +34,9 @@ public final class TokenBucket {
 
     /** The balance at {@code nowMs}, with what {@code rate} gave since the last call (at most {@code burst}). */
     public double tokens(double rate, double burst, long nowMs) {
+        lastRate = rate;
+        lastBurst = burst;
+        usedMs = nowMs;
         long elapsed = nowMs - lastMs;
         if (elapsed > 0) {
             tokens = Math.min(burst, tokens + rate * elapsed / 1000.0);
@@ -42,6 +51,15 @@ public final class TokenBucket {
     public double take(double n, double rate, double burst, long nowMs) {
         tokens = Math.min(burst, tokens(rate, burst, nowMs) - n);
         return tokens;
+    }
+
+    /**
+     * Whether no call came for {@code idleMs} before {@code nowMs} and the bucket has filled up
+     * again by then (at the rate and burst of its last call): it then holds what a new bucket
+     * holds, and can be dropped.
+     */
+    public boolean idleAndFull(long nowMs, long idleMs) {
+        return nowMs - usedMs >= idleMs && tokens + lastRate * (nowMs - lastMs) / 1000.0 >= lastBurst;
     }
 
     /** How long, in ms, a balance of {@code tokens} takes to come back to zero at {@code rate} (0: not negative). */

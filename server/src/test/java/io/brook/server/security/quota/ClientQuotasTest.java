@@ -117,4 +117,31 @@ class ClientQuotasTest {
         now.addAndGet(11_000);
         assertThat(quotas.connectionCreated("192.0.2.1")).as("the windows passed").isZero();
     }
+
+    @Test
+    void ratesThatHoldNothingAreDroppedSoManyClientIdsLeaveNoTrace() throws Exception {
+        set(null, Name.DEFAULT, QuotaKey.PRODUCER_BYTE_RATE, 1000);
+        set(null, Name.DEFAULT, QuotaKey.CONTROLLER_MUTATION_RATE, 1);
+        for (int i = 0; i < 1000; i++) {
+            quotas.produced("User:ANONYMOUS", "client-" + i, 10);
+            quotas.mutations("User:ANONYMOUS", "client-" + i, true).charge(1);
+        }
+        quotas.produced("User:ANONYMOUS", "slow", 20_000); // twice its quota over the measured 10 s
+        MutationQuota inDebt = quotas.mutations("User:ANONYMOUS", "slow", false);
+        inDebt.charge(100); // 89 tokens of debt at 1 a second
+        assertThat(quotas.kept()).isEqualTo(2002);
+
+        now.addAndGet(10_999);
+        quotas.produced("User:ANONYMOUS", "other", 1);
+        assertThat(quotas.kept()).as("every rate still holds a value 10.999 s old").isEqualTo(2003);
+
+        now.addAndGet(1);
+        quotas.produced("User:ANONYMOUS", "other", 1);
+        assertThat(quotas.kept()).as("11 s on: the 1000 idle rates and full buckets are gone, not the debt")
+                .isEqualTo(2);
+        assertThat(quotas.mutations("User:ANONYMOUS", "slow", true).charge(1)).as("the debt is still owed")
+                .isFalse();
+        assertThat(quotas.mutations("User:ANONYMOUS", "client-7", true).charge(11)).as("a new, full bucket")
+                .isTrue();
+    }
 }
