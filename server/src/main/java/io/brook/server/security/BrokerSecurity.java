@@ -75,8 +75,14 @@ public final class BrokerSecurity {
         ClientQuotaStore quotaStore = metaDir == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(metaDir);
         ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
                 config.intValue(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L, clock::millis);
-        return new BrokerSecurity(Collections.unmodifiableMap(out), scram,
-                Authorizer.create(config.securitySettings(), metaDir), quotaStore, quotas);
+        Authorizer authorizer = Authorizer.create(config.securitySettings(), metaDir);
+        if (config.clustered() && (authorizer.enabled() || out.values().stream().anyMatch(l -> l.protocol().sasl()))) {
+            LOG.warn("Cluster mode: ACLs, SCRAM credentials and client quotas are kept by each node on its own"
+                    + " (they are not in the replicated metadata yet): a change applies only on the node that"
+                    + " received it. Give every node its users with brook.sasl.scram.bootstrap.credentials and"
+                    + " its administrators with super.users (see docs/cluster.md)");
+        }
+        return new BrokerSecurity(Collections.unmodifiableMap(out), scram, authorizer, quotaStore, quotas);
     }
 
     /** The ACL authorizer (disabled unless authorizer.class.name is set). */
