@@ -226,4 +226,31 @@ class ControllerMutationRateTest {
             }
         }
     }
+
+    @Test
+    void topicsAutoCreatedByMetadataAreChargedWithoutRefusalOrThrottle() throws Exception {
+        MutableClock clock = new MutableClock(1_000_000L);
+        // a burst of 1/s × 2 windows × 1 s = 2 partition mutations; auto-created topics have 1 partition
+        try (Brook brook = Brook.builder().clock(clock).config("quota.window.num", "2").config("num.partitions", "1")
+                .start()) {
+            limit(brook, "brook-test", 1.0); // the protocol client's id
+            try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+                List<MetadataRequest.MetadataRequestTopic> three = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    three.add(new MetadataRequest.MetadataRequestTopic().name("auto" + i));
+                }
+                MetadataResponse m = c.call(new MetadataRequest().allowAutoTopicCreation(true).topics(three), (short) 12);
+                assertThat(m.throttleTimeMs()).as("permissive: no throttle").isZero();
+                try (Admin admin = admin(brook, "other")) {
+                    assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).as("all three created, one past the burst")
+                            .contains("auto0", "auto1", "auto2");
+                }
+                // 2 - 3 = -1: the next strict creation by the same client is refused
+                CreateTopicsResponse strict = c.call(new CreateTopicsRequest().timeoutMs(30_000).topics(List.of(
+                        new CreatableTopic().name("after").numPartitions(1).replicationFactor((short) 1))), (short) 7);
+                assertThat(strict.topics().get(0).errorCode()).isEqualTo((short) 89);
+                assertThat(strict.throttleTimeMs()).isEqualTo(1_000);
+            }
+        }
+    }
 }

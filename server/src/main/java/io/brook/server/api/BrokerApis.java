@@ -74,7 +74,7 @@ public final class BrokerApis {
                 .register(ApiKey.FETCH, 4, 18,
                         new FetchHandler(broker, fetchWaiters, fetchSessions, security.quotas()))
                 .register(ApiKey.LIST_OFFSETS, 1, 11, new ListOffsetsHandler(broker))
-                .register(ApiKey.METADATA, 0, 13, new MetadataHandler(broker, authorizer))
+                .register(ApiKey.METADATA, 0, 13, new MetadataHandler(broker, authorizer, security.quotas()))
                 .register(ApiKey.OFFSET_COMMIT, 2, 10, new OffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FETCH, 1, 10, new OffsetFetchHandler(broker))
                 .register(ApiKey.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(broker))

@@ -8,6 +8,8 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.node.ClusterView;
 import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
+import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.MutationQuota;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
@@ -56,20 +58,24 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
     private final BrokerContext broker;
     private final Authorizer authorizer;
+    private final ClientQuotas quotas;
 
     MetadataHandler(BrokerContext broker) {
-        this(broker, null);
+        this(broker, null, ClientQuotas.none());
     }
 
     /**
      * With an enabled {@code authorizer}, as Kafka: the topics the client may not DESCRIBE are
      * left out of an all-topics answer and answered TOPIC_AUTHORIZATION_FAILED when named, and a
      * missing topic is auto-created only with CREATE on the cluster or the topic; the authorized
-     * operations (KIP-430) are those the ACLs allow.
+     * operations (KIP-430) are those the ACLs allow. The partitions of the topics it auto-creates
+     * are charged to the client's {@code controller_mutation_rate} in {@code quotas}, permissively
+     * (nothing refused, the answer not throttled), as Kafka charges them.
      */
-    MetadataHandler(BrokerContext broker, Authorizer authorizer) {
+    MetadataHandler(BrokerContext broker, Authorizer authorizer, ClientQuotas quotas) {
         this.broker = broker;
         this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
+        this.quotas = quotas;
     }
 
     /** Most topics, and partitions over them, a Metadata request answered on the event loop names. */
@@ -157,6 +163,9 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             Map<String, Creation> created = mayCreate && cluster == null
                     ? autoCreate(creatable, topics, broker.config().numPartitions()) : Map.of();
             Set<String> creating = mayCreate && cluster != null ? ClusterMetadata.autoCreate(broker, creatable) : Set.of();
+            if (!created.isEmpty() || !creating.isEmpty()) {
+                chargeAutoCreated(ctx, created, creating.size());
+            }
             for (MetadataRequestTopic want : asked) {
                 MetadataResponseTopic t = cluster != null ? ClusterMetadata.lookup(cluster, want, creating, withOps, version)
                         : lookup(want, topics, broker.nodeId(), created, withOps, version);
@@ -200,6 +209,19 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             wanted.add(new NewTopic(name, partitions, Map.of()));
         }
         return topics.createAll(wanted);
+    }
+
+    /** Charges the partitions of the topics just created (or asked of the controller) to the client's mutation quota. */
+    private void chargeAutoCreated(RequestContext ctx, Map<String, Creation> created, int askedOfController) {
+        MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(), false);
+        for (Creation c : created.values()) {
+            if (c.created()) {
+                quota.charge(c.topic().partitions());
+            }
+        }
+        for (int i = 0; i < askedOfController; i++) {
+            quota.charge(broker.config().numPartitions());
+        }
     }
 
     /** How many topics of this many partitions each one request may create. */
