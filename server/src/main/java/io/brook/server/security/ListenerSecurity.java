@@ -107,7 +107,8 @@ public final class ListenerSecurity {
             for (String m : mechanisms) {
                 // Kafka's listener.name.<l>.<mechanism>.connections.max.reauth.ms, else the listener's
                 String v = settings.get(m, "connections.max.reauth.ms");
-                reauthMs.put(m, millis(v == null ? "0" : v, settings.source(m, "connections.max.reauth.ms")));
+                reauthMs.put(m, millis(v == null || v.isBlank() ? "0" : v.trim(),
+                        settings.source(m, "connections.max.reauth.ms")));
             }
             if (mechanisms.contains("PLAIN")) {
                 plainUsers = plainUsers(settings, listener.name());

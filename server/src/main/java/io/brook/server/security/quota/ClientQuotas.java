@@ -118,20 +118,29 @@ public final class ClientQuotas {
         if (bound == null) {
             return 0;
         }
+        long throttle = recordRate(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip), 1, bound, true);
+        return (int) Math.min(throttle, windowMs);
+    }
+
+    /**
+     * Adds {@code value} to the rate kept for {@code rated} (made on first use), under the map's
+     * lock for that key; returns the throttle time against {@code bound}. With {@code undoIfOver}
+     * a value that takes the rate over the bound is taken back (a refused connection is not counted).
+     */
+    private long recordRate(Rated rated, double value, double bound, boolean undoIfOver) {
         long now = nowMs.getAsLong();
-        double b = bound;
         long[] throttle = new long[1];
-        rates.compute(new Rated(QuotaKey.CONNECTION_CREATION_RATE, "", ip), (r, w) -> {
+        rates.compute(rated, (r, w) -> {
             RateWindows rate = w == null ? new RateWindows(windowNum, windowMs) : w;
-            rate.record(1, now);
-            throttle[0] = rate.throttleMs(b, now);
-            if (throttle[0] > 0) {
-                rate.record(-1, now);
+            rate.record(value, now);
+            throttle[0] = rate.throttleMs(bound, now);
+            if (undoIfOver && throttle[0] > 0) {
+                rate.record(-value, now);
             }
             return rate;
         });
         maybeSweep(now);
-        return (int) Math.min(throttle[0], windowMs);
+        return throttle[0];
     }
 
     /** The length of one quota window in ms (the longest connection and request throttle). */
@@ -190,16 +199,7 @@ public final class ClientQuotas {
         if (a == null) {
             return 0;
         }
-        long now = nowMs.getAsLong();
-        long[] throttle = new long[1];
-        rates.compute(a.rated(), (r, w) -> {
-            RateWindows rate = w == null ? new RateWindows(windowNum, windowMs) : w;
-            rate.record(value, now);
-            throttle[0] = rate.throttleMs(a.bound(), now);
-            return rate;
-        });
-        maybeSweep(now);
-        return (int) Math.min(Integer.MAX_VALUE, throttle[0]);
+        return (int) Math.min(Integer.MAX_VALUE, recordRate(a.rated(), value, a.bound(), false));
     }
 
     /**
