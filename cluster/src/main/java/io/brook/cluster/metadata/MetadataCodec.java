@@ -1,5 +1,7 @@
 package io.brook.cluster.metadata;
 
+import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
@@ -9,10 +11,13 @@ import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
+import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.Topic;
 import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +32,7 @@ import java.util.TreeMap;
  * </pre>
  *
  * Payloads, big-endian, strings as i16 length (-1 null) + UTF-8, UUIDs as 16 bytes, int lists as
- * i32 count + elements:
+ * i32 count + elements, byte arrays as i32 length + bytes:
  * <pre>
  * RegisterBroker   broker id i32, incarnation uuid, epoch i64, listeners, rack string?
  * UnregisterBroker broker id i32, epoch i64        (so FenceBroker, UnfenceBroker)
@@ -41,6 +46,14 @@ import java.util.TreeMap;
  * Configs          resource type u8, resource name string, count i32, count x (key string, value string?)
  *                  (type 12, added after the first release: keys unique, in order)
  * NodeDirectory    node id i32, directory id uuid (type 13, added after the first release)
+ * AccessControlEntry resource type u8, resource name string, pattern type u8, principal string, host string,
+ *                  operation u8, permission u8   (so RemoveAccessControlEntry; types 14 and 15)
+ * UserScramCredential user string, mechanism u8, iterations i32, salt bytes, stored key bytes,
+ *                  server key bytes              (type 16)
+ * RemoveUserScramCredential user string, mechanism u8 (type 17)
+ * ClientQuota      count i32, count x (entity type string, entity name string?), key string,
+ *                  value: flag u8 (0 null, 1 present) [f64]   (type 18; entity types unique)
+ *                  (types 14 to 18 were added after the first release)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -140,6 +153,26 @@ public final class MetadataCodec {
             r.changes().forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
         } else if (record instanceof NodeDirectory r) {
             w.writeInt(r.nodeId()).writeUuid(r.directoryId());
+        } else if (record instanceof AccessControlEntry r) {
+            w.writeByte(r.resourceType()).writeNullableString(r.resourceName()).writeByte(r.patternType())
+                    .writeNullableString(r.principal()).writeNullableString(r.host()).writeByte(r.operation())
+                    .writeByte(r.permission());
+        } else if (record instanceof RemoveAccessControlEntry r) {
+            w.writeByte(r.resourceType()).writeNullableString(r.resourceName()).writeByte(r.patternType())
+                    .writeNullableString(r.principal()).writeNullableString(r.host()).writeByte(r.operation())
+                    .writeByte(r.permission());
+        } else if (record instanceof UserScramCredential r) {
+            w.writeNullableString(r.user()).writeByte(r.mechanism()).writeInt(r.iterations()).writeByteArray(r.salt())
+                    .writeByteArray(r.storedKey()).writeByteArray(r.serverKey());
+        } else if (record instanceof RemoveUserScramCredential r) {
+            w.writeNullableString(r.user()).writeByte(r.mechanism());
+        } else if (record instanceof ClientQuota r) {
+            w.writeInt(r.entity().size());
+            r.entity().forEach((type, name) -> w.writeNullableString(type).writeNullableString(name));
+            w.writeNullableString(r.key()).writeByte(r.value() == null ? 0 : 1);
+            if (r.value() != null) {
+                w.writeDouble(r.value());
+            }
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -169,6 +202,18 @@ public final class MetadataCodec {
                     r.readIntList("adding replicas"), r.readIntList("removing replicas"));
             case MetadataRecord.CONFIGS -> readConfigs(r);
             case MetadataRecord.NODE_DIRECTORY -> new NodeDirectory(r.readInt("node id"), r.readUuid("directory id"));
+            case MetadataRecord.ACCESS_CONTROL_ENTRY -> new AccessControlEntry(r.readByte("resource type"),
+                    r.readNullableString("resource name"), r.readByte("pattern type"), r.readNullableString("principal"),
+                    r.readNullableString("host"), r.readByte("operation"), r.readByte("permission"));
+            case MetadataRecord.REMOVE_ACCESS_CONTROL_ENTRY -> new RemoveAccessControlEntry(r.readByte("resource type"),
+                    r.readNullableString("resource name"), r.readByte("pattern type"), r.readNullableString("principal"),
+                    r.readNullableString("host"), r.readByte("operation"), r.readByte("permission"));
+            case MetadataRecord.USER_SCRAM_CREDENTIAL -> new UserScramCredential(r.readNullableString("user"),
+                    r.readByte("mechanism"), r.readInt("iterations"), r.readByteArray("salt"),
+                    r.readByteArray("stored key"), r.readByteArray("server key"));
+            case MetadataRecord.REMOVE_USER_SCRAM_CREDENTIAL -> new RemoveUserScramCredential(
+                    r.readNullableString("user"), r.readByte("mechanism"));
+            case MetadataRecord.CLIENT_QUOTA -> readClientQuota(r);
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }
@@ -190,5 +235,24 @@ public final class MetadataCodec {
             changes.put(key, r.readNullableString("config value"));
         }
         return new Configs(resourceType, resourceName, changes);
+    }
+
+    private static ClientQuota readClientQuota(MetadataReader r) {
+        // an entity type (2 bytes at least) and a name (2)
+        int count = r.readCount("quota entity parts", 4);
+        TreeMap<String, String> entity = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            String type = r.readString("quota entity type");
+            if (entity.containsKey(type)) {
+                throw new CorruptMetadataException("quota entity type '" + type + "' appears twice");
+            }
+            entity.put(type, r.readNullableString("quota entity name"));
+        }
+        String key = r.readNullableString("quota key");
+        byte present = r.readByte("quota value flag");
+        if (present != 0 && present != 1) {
+            throw new CorruptMetadataException("quota value flag " + present + " is neither 0 nor 1");
+        }
+        return new ClientQuota(entity, key, present == 1 ? r.readDouble("quota value") : null);
     }
 }

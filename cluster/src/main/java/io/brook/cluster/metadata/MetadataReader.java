@@ -51,6 +51,23 @@ public final class MetadataReader {
         return buf.getLong();
     }
 
+    public double readDouble(String what) {
+        need(8, what);
+        return Double.longBitsToDouble(buf.getLong());
+    }
+
+    /** A byte array of i32 length and its bytes; the length is checked against what remains before allocating. */
+    public byte[] readByteArray(String what) {
+        int length = readInt(what + " length");
+        if (length < 0) {
+            throw new CorruptMetadataException(what + " has a negative length " + length);
+        }
+        need(length, what);
+        byte[] bytes = new byte[length];
+        buf.get(bytes);
+        return bytes;
+    }
+
     public UUID readUuid(String what) {
         need(16, what);
         return new UUID(buf.getLong(), buf.getLong());

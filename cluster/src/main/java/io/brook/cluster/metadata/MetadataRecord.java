@@ -1,5 +1,6 @@
 package io.brook.cluster.metadata;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,11 @@ public sealed interface MetadataRecord {
     byte PARTITION_REASSIGNMENT = 11;
     byte CONFIGS = 12;
     byte NODE_DIRECTORY = 13;
+    byte ACCESS_CONTROL_ENTRY = 14;
+    byte REMOVE_ACCESS_CONTROL_ENTRY = 15;
+    byte USER_SCRAM_CREDENTIAL = 16;
+    byte REMOVE_USER_SCRAM_CREDENTIAL = 17;
+    byte CLIENT_QUOTA = 18;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -216,6 +222,124 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return NODE_DIRECTORY;
+        }
+    }
+
+    /**
+     * An ACL entry is added, in Kafka's codes (resource type, pattern type, operation and
+     * permission as Kafka's {@code AclBinding} numbers them); adding one that exists changes
+     * nothing and still applies.
+     */
+    record AccessControlEntry(byte resourceType, String resourceName, byte patternType, String principal, String host,
+                              byte operation, byte permission) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return ACCESS_CONTROL_ENTRY;
+        }
+    }
+
+    /** An ACL entry is removed; rejected when the image does not hold it. */
+    record RemoveAccessControlEntry(byte resourceType, String resourceName, byte patternType, String principal,
+                                    String host, byte operation, byte permission) implements MetadataRecord {
+
+        /** The removal of {@code e}. */
+        public static RemoveAccessControlEntry of(AccessControlEntry e) {
+            return new RemoveAccessControlEntry(e.resourceType(), e.resourceName(), e.patternType(), e.principal(),
+                    e.host(), e.operation(), e.permission());
+        }
+
+        /** The entry this record removes. */
+        public AccessControlEntry entry() {
+            return new AccessControlEntry(resourceType, resourceName, patternType, principal, host, operation,
+                    permission);
+        }
+
+        @Override
+        public byte type() {
+            return REMOVE_ACCESS_CONTROL_ENTRY;
+        }
+    }
+
+    /**
+     * A user's salted SCRAM credential for one mechanism (1 SCRAM-SHA-256, 2 SCRAM-SHA-512), set or
+     * replaced: the salt, iteration count and the keys derived from the password, never the
+     * password. The arrays are copied in and out, compared by content, and {@link #toString()}
+     * leaves them out.
+     */
+    @SuppressWarnings("ArrayRecordComponent") // copied defensively; equals and hashCode compare contents
+    record UserScramCredential(String user, byte mechanism, int iterations, byte[] salt, byte[] storedKey,
+                               byte[] serverKey) implements MetadataRecord {
+        public UserScramCredential {
+            salt = Objects.requireNonNull(salt, "salt").clone();
+            storedKey = Objects.requireNonNull(storedKey, "storedKey").clone();
+            serverKey = Objects.requireNonNull(serverKey, "serverKey").clone();
+        }
+
+        @Override
+        public byte[] salt() {
+            return salt.clone();
+        }
+
+        @Override
+        public byte[] storedKey() {
+            return storedKey.clone();
+        }
+
+        @Override
+        public byte[] serverKey() {
+            return serverKey.clone();
+        }
+
+        @Override
+        public byte type() {
+            return USER_SCRAM_CREDENTIAL;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof UserScramCredential c && Objects.equals(user, c.user) && mechanism == c.mechanism
+                    && iterations == c.iterations && Arrays.equals(salt, c.salt) && Arrays.equals(storedKey, c.storedKey)
+                    && Arrays.equals(serverKey, c.serverKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(user, mechanism, iterations, Arrays.hashCode(salt), Arrays.hashCode(storedKey),
+                    Arrays.hashCode(serverKey));
+        }
+
+        /** The user, mechanism and iterations only: the salt and keys stay out of logs. */
+        @Override
+        public String toString() {
+            return "UserScramCredential[user=" + user + ", mechanism=" + mechanism + ", iterations=" + iterations + "]";
+        }
+    }
+
+    /** A user's credential for one mechanism is removed; rejected when the image does not hold it. */
+    record RemoveUserScramCredential(String user, byte mechanism) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return REMOVE_USER_SCRAM_CREDENTIAL;
+        }
+    }
+
+    /**
+     * One client-quota setting of one entity. The entity maps entity types ({@code "user"},
+     * {@code "client-id"}, {@code "ip"}) to names, a null name being that type's default entity
+     * ({@code <default>}); a null {@code value} removes the key (removing a key that is not set
+     * applies and changes nothing).
+     */
+    record ClientQuota(SortedMap<String, String> entity, String key, Double value) implements MetadataRecord {
+        public ClientQuota {
+            Objects.requireNonNull(entity, "entity");
+            TreeMap<String, String> copy = new TreeMap<>();
+            entity.forEach((type, name) -> copy.put(Objects.requireNonNull(type, "entity type"), name));
+            entity = Collections.unmodifiableSortedMap(copy);
+        }
+
+        @Override
+        public byte type() {
+            return CLIENT_QUOTA;
         }
     }
 }

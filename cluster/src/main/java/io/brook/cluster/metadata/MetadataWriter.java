@@ -81,6 +81,16 @@ public final class MetadataWriter {
         return this;
     }
 
+    public MetadataWriter writeDouble(double v) {
+        return writeLong(Double.doubleToLongBits(v));
+    }
+
+    /** A byte array as its i32 length and its bytes. */
+    public MetadataWriter writeByteArray(byte[] b) {
+        writeInt(b.length);
+        return writeBytes(b);
+    }
+
     public MetadataWriter writeBytes(byte[] b) {
         try {
             out.write(b);

@@ -39,14 +39,22 @@ class MetadataCodecTest {
             new RemoveTopic(TOPIC_ID),
             new ProducerIds(1, 3L, 2000L),
             new PartitionReassignment(TOPIC_ID, 0, List.of(4, 1), List.of(1), 1, List.of(4), List.of(1)),
-            new MetadataRecord.NodeDirectory(4, new UUID(0x4d, 0x1d)));
+            new MetadataRecord.NodeDirectory(4, new UUID(0x4d, 0x1d)),
+            new MetadataRecord.AccessControlEntry((byte) 2, "orders", (byte) 3, "User:alice", "*", (byte) 3, (byte) 3),
+            new MetadataRecord.RemoveAccessControlEntry((byte) 4, "cluster", (byte) 4, "User:bob", "10.0.0.1", (byte) 7,
+                    (byte) 2),
+            new MetadataRecord.UserScramCredential("alice", (byte) 1, 4096, new byte[] {1, 2, 3}, new byte[] {4, 5},
+                    new byte[] {6}),
+            new MetadataRecord.RemoveUserScramCredential("bob", (byte) 2),
+            SecurityRecordsCodecTest.quota("alice", "app", "producer_byte_rate", 1024.5),
+            SecurityRecordsCodecTest.quota(null, null, "request_percentage", null));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(12);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(17);
     }
 
     @Test

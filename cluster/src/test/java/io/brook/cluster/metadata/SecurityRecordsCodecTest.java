@@ -1,0 +1,167 @@
+package io.brook.cluster.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The security records (types 14 to 18) in the metadata format: what they carry and what decoding refuses. */
+class SecurityRecordsCodecTest {
+
+    /** A quota of the entity of that user and client id (null: the default; both null: the ip default). */
+    static ClientQuota quota(String user, String clientId, String key, Double value) {
+        TreeMap<String, String> entity = new TreeMap<>();
+        if (user == null && clientId == null) {
+            entity.put("ip", null);
+        } else {
+            entity.put("user", user);
+            entity.put("client-id", clientId);
+        }
+        return new ClientQuota(entity, key, value);
+    }
+
+    private static List<MetadataRecord> roundTrip(MetadataRecord... records) {
+        return MetadataCodec.decodeBatch(ByteBuffer.wrap(MetadataCodec.encodeBatch(List.of(records))));
+    }
+
+    @Test
+    void recordsWithNullsAndEmptyArraysRoundTrip() {
+        List<MetadataRecord> records = List.of(
+                new AccessControlEntry((byte) 2, null, (byte) 3, null, null, (byte) 2, (byte) 3),
+                new UserScramCredential(null, (byte) 9, -1, new byte[0], new byte[0], new byte[0]),
+                new MetadataRecord.RemoveUserScramCredential(null, (byte) 1),
+                new ClientQuota(new TreeMap<>(), null, null),
+                quota("u", null, "consumer_byte_rate", Double.MAX_VALUE));
+
+        assertThat(roundTrip(records.toArray(MetadataRecord[]::new))).isEqualTo(records);
+    }
+
+    @Test
+    void theRemovalOfAnAclNamesItsEntry() {
+        AccessControlEntry e = new AccessControlEntry((byte) 2, "t", (byte) 4, "User:a", "*", (byte) 3, (byte) 3);
+
+        assertThat(RemoveAccessControlEntry.of(e).entry()).isEqualTo(e);
+        assertThat(RemoveAccessControlEntry.of(e)).isEqualTo(
+                new RemoveAccessControlEntry((byte) 2, "t", (byte) 4, "User:a", "*", (byte) 3, (byte) 3));
+    }
+
+    @Test
+    void aCredentialCopiesItsArraysComparesThemByContentAndNeverPrintsThem() {
+        byte[] salt = {1, 2, 3};
+        UserScramCredential c = new UserScramCredential("alice", (byte) 1, 4096, salt, new byte[] {42, 43},
+                new byte[] {44});
+        salt[0] = 9;
+        c.storedKey()[0] = 9;
+
+        assertThat(c.salt()).containsExactly(1, 2, 3);
+        assertThat(c.storedKey()).containsExactly(42, 43);
+        UserScramCredential same = new UserScramCredential("alice", (byte) 1, 4096, new byte[] {1, 2, 3},
+                new byte[] {42, 43}, new byte[] {44});
+        assertThat(c).isEqualTo(same).hasSameHashCodeAs(same)
+                .isNotEqualTo(new UserScramCredential("alice", (byte) 1, 4096, new byte[] {1, 2, 3},
+                        new byte[] {42, 43}, new byte[] {45}));
+        assertThat(c.toString()).contains("alice", "4096").doesNotContain("42", "44", "[1, 2, 3]");
+    }
+
+    @Test
+    void aQuotaEntityIsCopiedSortedAndUnmodifiable() {
+        TreeMap<String, String> entity = new TreeMap<>(java.util.Comparator.reverseOrder());
+        entity.put("client-id", null);
+        entity.put("user", "u");
+        ClientQuota q = new ClientQuota(entity, "k", 1.0);
+        entity.put("ip", "1.2.3.4");
+
+        assertThat(q.entity().keySet()).containsExactly("client-id", "user");
+        assertThatThrownBy(() -> q.entity().put("ip", "x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> new ClientQuota(null, "k", 1.0)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aByteArrayLongerThanWhatRemainsOrNegativeIsRefusedBeforeAllocating() {
+        ByteBuffer payload = ByteBuffer.allocate(2 + 5 + 1 + 4 + 4 + 3);
+        putString(payload, "alice");
+        payload.put((byte) 1).putInt(4096).putInt(Integer.MAX_VALUE).put(new byte[3]).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.USER_SCRAM_CREDENTIAL, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("salt needs 2147483647 bytes");
+
+        ByteBuffer negative = ByteBuffer.allocate(2 + 5 + 1 + 4 + 4);
+        putString(negative, "alice");
+        negative.put((byte) 1).putInt(4096).putInt(-1).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.USER_SCRAM_CREDENTIAL, negative)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("salt has a negative length");
+    }
+
+    @Test
+    void everyTruncationOfTheSecurityRecordsIsRefused() {
+        byte[] bytes = MetadataCodec.encodeBatch(List.of(
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
+                new UserScramCredential("alice", (byte) 2, 8192, new byte[] {1}, new byte[] {2, 3}, new byte[] {4}),
+                quota("alice", null, "producer_byte_rate", 10.0)));
+        for (int length = 0; length < bytes.length; length++) {
+            ByteBuffer truncated = ByteBuffer.wrap(Arrays.copyOf(bytes, length));
+            assertThatThrownBy(() -> MetadataCodec.decodeBatch(truncated)).as("cut to %d bytes", length)
+                    .isInstanceOf(CorruptMetadataException.class);
+        }
+    }
+
+    @Test
+    void aQuotaValueFlagOtherThanZeroOrOneIsRefused() {
+        ByteBuffer payload = ByteBuffer.allocate(4 + 2 + 4 + 2 + 1 + 2 + 1 + 1 + 8);
+        payload.putInt(1);
+        putString(payload, "user");
+        putString(payload, "u");
+        putString(payload, "k");
+        payload.put((byte) 2).putDouble(1.0).flip();
+
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.CLIENT_QUOTA, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("quota value flag 2");
+    }
+
+    @Test
+    void aQuotaEntityTypeTwiceIsRefused() {
+        ByteBuffer payload = ByteBuffer.allocate(4 + 2 * (2 + 4 + 2 + 1) + 2 + 1 + 1);
+        payload.putInt(2);
+        putString(payload, "user");
+        putString(payload, "a");
+        putString(payload, "user");
+        putString(payload, "b");
+        putString(payload, "k");
+        payload.put((byte) 0).flip();
+
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.CLIENT_QUOTA, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("'user' appears twice");
+    }
+
+    @Test
+    void aNullQuotaEntityTypeIsRefused() {
+        ByteBuffer payload = ByteBuffer.allocate(4 + 2 + 2 + 2 + 1 + 1);
+        payload.putInt(1).putShort((short) -1).putShort((short) -1);
+        putString(payload, "k");
+        payload.put((byte) 0).flip();
+
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.CLIENT_QUOTA, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("quota entity type is null");
+    }
+
+    private static void putString(ByteBuffer b, String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        b.putShort((short) bytes.length).put(bytes);
+    }
+
+    private static ByteBuffer batchOf(byte type, ByteBuffer payload) {
+        ByteBuffer b = ByteBuffer.allocate(MetadataCodec.BATCH_HEADER_BYTES + MetadataCodec.RECORD_HEADER_BYTES
+                + payload.remaining());
+        b.put(MetadataCodec.MAGIC_0).put(MetadataCodec.MAGIC_1).put(MetadataCodec.FORMAT_VERSION).putInt(1)
+                .put(type).put(MetadataCodec.RECORD_VERSION).putInt(payload.remaining()).put(payload).flip();
+        return b;
+    }
+}
