@@ -1,5 +1,7 @@
 package io.brook.cluster.metadata;
 
+import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
@@ -9,10 +11,13 @@ import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
+import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.Topic;
 import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
+import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -27,7 +32,8 @@ import java.util.regex.Pattern;
 
 /**
  * The cluster's metadata as of some point of the metadata log: brokers, topics and partitions,
- * configs and the producer-id high-water mark (docs/cluster.md, "The metadata image").
+ * configs, the producer-id high-water mark, and the security settings every node shares: ACL
+ * entries, SCRAM credentials and client quotas (docs/cluster.md, "The metadata image").
  *
  * <p>{@link #apply(MetadataRecord)} is deterministic: the new state depends only on the image and
  * the record (no clock, no randomness, no hash order: every map is sorted). It checks the whole
@@ -56,6 +62,8 @@ public final class MetadataImage {
     /** The broker and epoch the last producer-id block went to; -1 before any. */
     private int lastProducerIdsBroker = -1;
     private long lastProducerIdsEpoch = -1;
+    /** ACL entries, SCRAM credentials and client quotas. */
+    private final SecurityImage security = new SecurityImage();
 
     /**
      * Applies one batch record by record, as a node applies a committed entry: a rejected record is
@@ -131,6 +139,10 @@ public final class MetadataImage {
                 throw new RejectedRecordException("node " + r.nodeId() + " reported no directory id");
             }
             directories.put(r.nodeId(), r.directoryId());
+        } else if (record instanceof AccessControlEntry || record instanceof RemoveAccessControlEntry
+                || record instanceof UserScramCredential || record instanceof RemoveUserScramCredential
+                || record instanceof ClientQuota) {
+            security.apply(record);
         } else {
             throw new RejectedRecordException("unknown record " + record);
         }
@@ -375,10 +387,39 @@ public final class MetadataImage {
         return nextProducerId;
     }
 
+    /** The ACL entries, sorted by resource type, resource name, pattern type, principal, host, operation, permission. */
+    public List<AccessControlEntry> acls() {
+        return security.acls();
+    }
+
+    /** The SCRAM credentials, sorted by user and then mechanism. */
+    public List<UserScramCredential> scramCredentials() {
+        return security.scramCredentials();
+    }
+
+    /**
+     * The client quotas, one record per entity and key (the value never null), sorted by entity
+     * (part by part, default names first) and then key.
+     */
+    public List<ClientQuota> clientQuotas() {
+        return security.clientQuotas();
+    }
+
+    /**
+     * How many security records (types 14 to 18) this image instance has applied, including those
+     * that changed nothing: a listener compares it to tell cheaply whether ACLs, credentials or
+     * quotas may have changed. Counted by this node, from 0 for each new image (one loaded from a
+     * snapshot counts the snapshot's records); not state, so neither in {@link #equals} nor in the
+     * snapshot.
+     */
+    public long securityChanges() {
+        return security.changes();
+    }
+
     /**
      * The records that rebuild this image when applied in order to an empty one: brokers (fenced
-     * on registration, then unfenced where they are), the nodes' directory ids, topics with their partitions, configs, and
-     * the producer-id high-water mark. Deterministic: two images with the same state give equal
+     * on registration, then unfenced where they are), the nodes' directory ids, topics with their partitions, configs,
+     * ACL entries, SCRAM credentials, client quotas, and the producer-id high-water mark. Deterministic: two images with the same state give equal
      * lists, which is how snapshots are written and how tests compare images.
      */
     public List<MetadataRecord> toRecords() {
@@ -411,6 +452,7 @@ public final class MetadataImage {
                 out.add(new Config(e.getKey().type(), e.getKey().name(), kv.getKey(), kv.getValue()));
             }
         }
+        security.addRecords(out);
         if (nextProducerId > 0) {
             out.add(new ProducerIds(lastProducerIdsBroker, lastProducerIdsEpoch, nextProducerId));
         }
@@ -419,7 +461,8 @@ public final class MetadataImage {
 
     /**
      * Two images are equal when they hold the same state: the same brokers, topics with their
-     * partitions, configs and producer-id high-water mark (with the broker and epoch it went to).
+     * partitions, configs, producer-id high-water mark (with the broker and epoch it went to), ACL
+     * entries, SCRAM credentials and client quotas ({@link #securityChanges()} is not state).
      * Nodes that applied the same log, and an image rebuilt from {@link #toRecords()}, are equal.
      */
     @Override
@@ -427,11 +470,11 @@ public final class MetadataImage {
         return o instanceof MetadataImage m && brokers.equals(m.brokers) && topics.equals(m.topics)
                 && topicIdsByName.equals(m.topicIdsByName) && configs.equals(m.configs)
                 && directories.equals(m.directories) && nextProducerId == m.nextProducerId && lastProducerIdsBroker == m.lastProducerIdsBroker
-                && lastProducerIdsEpoch == m.lastProducerIdsEpoch;
+                && lastProducerIdsEpoch == m.lastProducerIdsEpoch && security.equals(m.security);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(brokers, topics, configs, nextProducerId);
+        return Objects.hash(brokers, topics, configs, nextProducerId, security);
     }
 }

@@ -19,6 +19,13 @@ import org.junit.jupiter.api.Test;
 class MetadataImageEqualityTest {
 
     private static final UUID T = new UUID(1, 1);
+    private static final MetadataRecord.AccessControlEntry ACL = new MetadataRecord.AccessControlEntry((byte) 2, "t",
+            (byte) 3, "User:alice", "*", (byte) 3, (byte) 3);
+
+    private static MetadataRecord.UserScramCredential credential(byte[] serverKey) {
+        return new MetadataRecord.UserScramCredential("alice", (byte) 1, 4096, new byte[] {1}, new byte[] {2},
+                serverKey);
+    }
 
     private static List<MetadataRecord> base() {
         List<MetadataRecord> records = new ArrayList<>();
@@ -30,6 +37,9 @@ class MetadataImageEqualityTest {
         records.add(new Topic("t", T));
         records.add(new Partition(T, 0, List.of(1, 2), List.of(1, 2), 1, 0, 0));
         records.add(new Config(MetadataRecord.RESOURCE_TOPIC, "t", "retention.ms", "1000"));
+        records.add(ACL);
+        records.add(credential(new byte[] {9}));
+        records.add(SecurityRecordsCodecTest.quota("alice", null, "producer_byte_rate", 100.0));
         records.add(new ProducerIds(1, 1, 1000));
         return records;
     }
@@ -67,5 +77,27 @@ class MetadataImageEqualityTest {
         List<MetadataRecord> otherOwner = base();
         otherOwner.set(otherOwner.size() - 1, new ProducerIds(2, 1, 1000));
         assertThat(image(otherOwner)).as("the same next producer id, given to another broker").isNotEqualTo(built);
+        assertThat(image(base(), MetadataRecord.RemoveAccessControlEntry.of(ACL))).isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.AccessControlEntry((byte) 2, "t", (byte) 3, "User:alice", "*",
+                (byte) 3, (byte) 2))).isNotEqualTo(built);
+        assertThat(image(base(), credential(new byte[] {8}))).as("another server key").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.RemoveUserScramCredential("alice", (byte) 1))).isNotEqualTo(built);
+        assertThat(image(base(), SecurityRecordsCodecTest.quota("alice", null, "producer_byte_rate", 101.0)))
+                .isNotEqualTo(built);
+        assertThat(image(base(), SecurityRecordsCodecTest.quota("alice", null, "consumer_byte_rate", 100.0)))
+                .isNotEqualTo(built);
+        assertThat(image(base(), SecurityRecordsCodecTest.quota(null, null, "producer_byte_rate", 100.0)))
+                .isNotEqualTo(built);
+    }
+
+    @Test
+    void theCountOfSecurityChangesIsNotState() {
+        MetadataImage built = image(base());
+        // the same ACL again, the same credential again, and a quota key that was never set removed
+        MetadataImage busier = image(base(), ACL, credential(new byte[] {9}),
+                SecurityRecordsCodecTest.quota("bob", null, "producer_byte_rate", null));
+
+        assertThat(busier.securityChanges()).isEqualTo(built.securityChanges() + 3);
+        assertThat(busier).isEqualTo(built).hasSameHashCodeAs(built);
     }
 }

@@ -200,7 +200,7 @@ class MetadataImageTest {
             long epoch = 1 + random.nextInt(3);
             UUID topic = new UUID(0, 1 + random.nextInt(6));
             int partition = random.nextInt(4);
-            switch (random.nextInt(12)) {
+            switch (random.nextInt(14)) {
                 case 0 -> out.add(register(broker, epoch, random.nextBoolean() ? "r" + broker % 2 : null));
                 case 1 -> out.add(random.nextInt(4) == 0 ? new UnregisterBroker(broker, epoch) : new FenceBroker(broker, epoch));
                 case 2 -> out.add(new UnfenceBroker(broker, epoch));
@@ -223,6 +223,7 @@ class MetadataImageTest {
                             random.nextInt(3) == 0 ? List.of(99) : removing));
                 }
                 case 11 -> out.add(new MetadataRecord.NodeDirectory(broker, new UUID(random.nextInt(2), random.nextInt(3))));
+                case 12 -> out.add(randomSecurityRecord(random, i));
                 case 7 -> out.add(new RemoveTopic(topic));
                 case 8 -> out.add(new Config(random.nextBoolean() ? MetadataRecord.RESOURCE_TOPIC : MetadataRecord.RESOURCE_BROKER,
                         "topic-" + random.nextInt(6), "k" + random.nextInt(3), random.nextBoolean() ? "v" + i : null));
@@ -233,6 +234,32 @@ class MetadataImageTest {
             }
         }
         return out;
+    }
+
+    /** ACLs, credentials and quotas over a few names and codes, valid and invalid mixed. */
+    private static MetadataRecord randomSecurityRecord(Random random, int i) {
+        String user = random.nextInt(5) == 0 ? "" : "user-" + random.nextInt(3);
+        byte code = (byte) (1 + random.nextInt(4));
+        return switch (random.nextInt(5)) {
+            case 0, 1 -> {
+                MetadataRecord.AccessControlEntry e = new MetadataRecord.AccessControlEntry((byte) (2 + random.nextInt(2)),
+                        "topic-" + random.nextInt(3), (byte) (3 + random.nextInt(2)), "User:" + user, "*", code,
+                        (byte) (2 + random.nextInt(2)));
+                yield random.nextBoolean() ? e : MetadataRecord.RemoveAccessControlEntry.of(e);
+            }
+            case 2 -> new MetadataRecord.UserScramCredential(user, code, 4096 * random.nextInt(3),
+                    new byte[] {(byte) i}, new byte[] {(byte) random.nextInt(3)}, new byte[] {1});
+            case 3 -> new MetadataRecord.RemoveUserScramCredential(user, code);
+            default -> {
+                java.util.TreeMap<String, String> entity = new java.util.TreeMap<>();
+                entity.put(random.nextBoolean() ? "user" : "ip", random.nextBoolean() ? null : user);
+                if (random.nextInt(3) == 0) {
+                    entity.put("client-id", "app");
+                }
+                yield new MetadataRecord.ClientQuota(entity, "k" + random.nextInt(2),
+                        random.nextBoolean() ? null : (double) random.nextInt(5) - 1);
+            }
+        };
     }
 
     private static List<Integer> randomBrokers(Random random) {

@@ -1,0 +1,212 @@
+package io.brook.cluster.metadata;
+
+import static io.brook.cluster.metadata.SecurityRecordsCodecTest.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
+import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** ACL entries, SCRAM credentials and client quotas in the image: what applies, what is rejected, snapshots. */
+class SecurityImageTest {
+
+    private final MetadataImage image = new MetadataImage();
+
+    private static AccessControlEntry acl(String resource, String principal, byte operation) {
+        return new AccessControlEntry((byte) 2, resource, (byte) 3, principal, "*", operation, (byte) 3);
+    }
+
+    private static UserScramCredential credential(String user, int mechanism, int iterations) {
+        return new UserScramCredential(user, (byte) mechanism, iterations, new byte[] {1, 2}, new byte[] {3, 4},
+                new byte[] {5, 6});
+    }
+
+    private static ClientQuota entityQuota(String key, Double value, String... typeAndName) {
+        TreeMap<String, String> entity = new TreeMap<>();
+        for (int i = 0; i < typeAndName.length; i += 2) {
+            entity.put(typeAndName[i], typeAndName[i + 1]);
+        }
+        return new ClientQuota(entity, key, value);
+    }
+
+    private void assertRejectedAndUnchanged(MetadataRecord... records) {
+        List<MetadataRecord> before = image.toRecords();
+        long changes = image.securityChanges();
+        for (MetadataRecord r : records) {
+            assertThatThrownBy(() -> image.apply(r)).as("%s", r).isInstanceOf(RejectedRecordException.class);
+        }
+        assertThat(image.toRecords()).isEqualTo(before);
+        assertThat(image.securityChanges()).as("rejected records are not counted").isEqualTo(changes);
+    }
+
+    @Test
+    void aclEntriesAreAddedOnceSortedAndRemovedOnlyWhenPresent() {
+        AccessControlEntry read = acl("orders", "User:bob", (byte) 3);
+        AccessControlEntry write = acl("orders", "User:alice", (byte) 4);
+        AccessControlEntry group = new AccessControlEntry((byte) 3, "g", (byte) 4, "User:alice", "10.0.0.1",
+                (byte) 2, (byte) 2);
+        image.apply(group);
+        image.apply(read);
+        image.apply(write);
+        image.apply(read);
+
+        assertThat(image.acls()).as("once each, by resource type, name, ..., principal").containsExactly(write, read,
+                group);
+        assertThat(image.securityChanges()).as("adding one that exists still applies").isEqualTo(4);
+
+        image.apply(RemoveAccessControlEntry.of(read));
+        assertThat(image.acls()).containsExactly(write, group);
+        assertRejectedAndUnchanged(RemoveAccessControlEntry.of(read),
+                RemoveAccessControlEntry.of(acl("orders", "User:alice", (byte) 5)),
+                new RemoveAccessControlEntry((byte) 2, null, (byte) 3, null, null, (byte) 4, (byte) 3));
+    }
+
+    @Test
+    void aclEntriesOutsideKafkasCodesOrWithoutNamesAreRejected() {
+        image.apply(acl("kept", "User:a", (byte) 3));
+
+        assertRejectedAndUnchanged(
+                new AccessControlEntry((byte) 1, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 8, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 2, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 5, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 1, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 16, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 1),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 4),
+                new AccessControlEntry((byte) 2, "", (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, null, (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "", "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, null, "*", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "", (byte) 3, (byte) 3),
+                new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", null, (byte) 3, (byte) 3));
+        // the bounds themselves apply
+        image.apply(new AccessControlEntry((byte) 7, "u", (byte) 4, "User:a", "*", (byte) 15, (byte) 2));
+        image.apply(new AccessControlEntry((byte) 2, "u", (byte) 3, "User:a", "*", (byte) 2, (byte) 3));
+        assertThat(image.acls()).hasSize(3);
+    }
+
+    @Test
+    void credentialsAreReplacedPerMechanismAndRemovedOnlyWhenPresent() {
+        image.apply(credential("bob", 2, 4096));
+        image.apply(credential("alice", 2, 4096));
+        image.apply(credential("alice", 1, 4096));
+        image.apply(credential("alice", 1, 8192));
+
+        assertThat(image.scramCredentials()).containsExactly(credential("alice", 1, 8192), credential("alice", 2, 4096),
+                credential("bob", 2, 4096));
+
+        image.apply(new RemoveUserScramCredential("bob", (byte) 2));
+        assertThat(image.scramCredentials()).extracting(UserScramCredential::user).containsExactly("alice", "alice");
+        assertRejectedAndUnchanged(new RemoveUserScramCredential("bob", (byte) 2),
+                new RemoveUserScramCredential("alice", (byte) 3), new RemoveUserScramCredential(null, (byte) 1),
+                new RemoveUserScramCredential("carol", (byte) 1));
+    }
+
+    @Test
+    void malformedCredentialsAreRejected() {
+        image.apply(credential("kept", 1, 4096));
+        byte[] some = {1};
+
+        assertRejectedAndUnchanged(credential("", 1, 4096), credential(null, 1, 4096), credential("u", 0, 4096),
+                credential("u", 3, 4096), credential("u", 1, 0), credential("u", 1, -5),
+                new UserScramCredential("u", (byte) 1, 4096, new byte[0], some, some),
+                new UserScramCredential("u", (byte) 1, 4096, some, new byte[0], some),
+                new UserScramCredential("u", (byte) 1, 4096, some, some, new byte[0]));
+    }
+
+    @Test
+    void quotasAreSetPerEntityAndKeyAndANullValueRemovesTheKey() {
+        image.apply(quota("alice", "app", "producer_byte_rate", 1000.0));
+        image.apply(quota("alice", "app", "consumer_byte_rate", 2000.0));
+        image.apply(entityQuota("request_percentage", 50.0, "user", null));
+        image.apply(entityQuota("connection_creation_rate", 5.0, "ip", "10.0.0.1"));
+        image.apply(entityQuota("connection_creation_rate", 7.0, "ip", null));
+        image.apply(quota("alice", "app", "producer_byte_rate", 1500.0));
+
+        assertThat(image.clientQuotas()).containsExactly(
+                quota("alice", "app", "consumer_byte_rate", 2000.0),
+                quota("alice", "app", "producer_byte_rate", 1500.0),
+                entityQuota("connection_creation_rate", 7.0, "ip", null),
+                entityQuota("connection_creation_rate", 5.0, "ip", "10.0.0.1"),
+                entityQuota("request_percentage", 50.0, "user", null));
+
+        image.apply(quota("alice", "app", "producer_byte_rate", null));
+        image.apply(quota("alice", "app", "consumer_byte_rate", null));
+        long changes = image.securityChanges();
+        image.apply(quota("alice", "app", "consumer_byte_rate", null));
+        image.apply(entityQuota("k", null, "user", "nobody"));
+        assertThat(image.securityChanges()).as("removing an absent key applies").isEqualTo(changes + 2);
+        assertThat(image.clientQuotas()).extracting(ClientQuota::entity).as("alice's entity is gone with its keys")
+                .noneMatch(e -> "alice".equals(e.get("user")));
+        assertThat(image.clientQuotas()).hasSize(3);
+    }
+
+    @Test
+    void malformedQuotasAreRejected() {
+        image.apply(quota("kept", null, "producer_byte_rate", 1.0));
+
+        assertRejectedAndUnchanged(
+                entityQuota("k", 1.0),
+                entityQuota("k", 1.0, "group", "g"),
+                entityQuota("k", 1.0, "ip", "1.2.3.4", "user", "u"),
+                entityQuota("k", 1.0, "ip", null, "client-id", null),
+                entityQuota("k", 1.0, "user", ""),
+                entityQuota("k", null, "user", ""),
+                entityQuota("", 1.0, "user", "u"),
+                entityQuota(null, 1.0, "user", "u"),
+                entityQuota("k", -1.0, "user", "u"),
+                entityQuota("k", Double.NaN, "user", "u"),
+                entityQuota("k", Double.POSITIVE_INFINITY, "user", "u"));
+        image.apply(entityQuota("k", 0.0, "user", "u"));
+        assertThat(image.clientQuotas()).hasSize(2);
+    }
+
+    @Test
+    void aSnapshotRebuildsTheSecurityStateButNotTheCounter() {
+        image.apply(acl("t", "User:a", (byte) 3));
+        image.apply(acl("t", "User:a", (byte) 3));
+        image.apply(credential("alice", 1, 4096));
+        image.apply(credential("alice", 2, 8192));
+        image.apply(quota("alice", null, "producer_byte_rate", 1024.0));
+        image.apply(entityQuota("connection_creation_rate", 3.0, "ip", null));
+        image.apply(new MetadataRecord.Config(MetadataRecord.RESOURCE_BROKER, "1", "k", "v"));
+
+        List<MetadataRecord> snapshot = image.toRecords();
+        MetadataImage rebuilt = new MetadataImage();
+        List<MetadataRecord> decoded = MetadataCodec.decodeBatch(ByteBuffer.wrap(MetadataCodec.encodeBatch(snapshot)));
+        assertThat(rebuilt.applyBatch(decoded)).doesNotContain(false);
+
+        assertThat(rebuilt).isEqualTo(image).hasSameHashCodeAs(image);
+        assertThat(rebuilt.toRecords()).isEqualTo(snapshot);
+        assertThat(snapshot).extracting(MetadataRecord::type).as("after the configs").containsExactly(
+                MetadataRecord.CONFIG, MetadataRecord.ACCESS_CONTROL_ENTRY, MetadataRecord.USER_SCRAM_CREDENTIAL,
+                MetadataRecord.USER_SCRAM_CREDENTIAL, MetadataRecord.CLIENT_QUOTA, MetadataRecord.CLIENT_QUOTA);
+        assertThat(rebuilt.acls()).isEqualTo(image.acls());
+        assertThat(rebuilt.scramCredentials()).isEqualTo(image.scramCredentials());
+        assertThat(rebuilt.clientQuotas()).isEqualTo(image.clientQuotas());
+        assertThat(image.securityChanges()).isEqualTo(6);
+        assertThat(rebuilt.securityChanges()).as("one per record of the snapshot").isEqualTo(5);
+    }
+
+    @Test
+    void theAccessorsAreCopies() {
+        image.apply(acl("t", "User:a", (byte) 3));
+        List<AccessControlEntry> acls = image.acls();
+        image.apply(acl("u", "User:a", (byte) 3));
+
+        assertThat(acls).hasSize(1);
+        assertThatThrownBy(() -> image.acls().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> image.scramCredentials().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> image.clientQuotas().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(new ArrayList<>(image.acls())).hasSize(2);
+    }
+}
