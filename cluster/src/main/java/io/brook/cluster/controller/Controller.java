@@ -34,15 +34,15 @@ import java.util.regex.Pattern;
 
 /**
  * The controller's decisions (docs/cluster.md, section 5): broker registration, heartbeats,
- * fencing and unfencing, placement of new partitions, topic deletion, configs and producer-id
- * blocks. The node that is the Ratis leader runs one; every decision is a batch of records
+ * fencing and unfencing, placement of new partitions, topic deletion, configs, producer-id
+ * blocks, and the writes of ACLs, SCRAM credentials and client quotas. The node that is the Ratis leader runs one; every decision is a batch of records
  * appended to the {@link MetadataLog}, and it takes effect, here as on every node, only when
  * the batch is committed and applied.
  *
  * <p>Decisions run one at a time, in the order they were asked for: each reads the image after
  * the previous one was applied, so two decisions never rest on the same stale state. A batch the
  * image rejects in part (possible only if another controller wrote in between) fails the decision
- * with NOT_CONTROLLER. At most {@link #MAX_QUEUED_DECISIONS} decisions wait at once (a slow quorum
+ * with NOT_CONTROLLER, except a security write, whose per-record outcome is its answer. At most {@link #MAX_QUEUED_DECISIONS} decisions wait at once (a slow quorum
  * must not let the queue, and the requests waiting on it, grow without end): beyond that a
  * decision is refused at once with NOT_CONTROLLER, which Kafka's clients retry after a back-off
  * (and nodes retry their registration, heartbeats and producer-id blocks anyway); nothing of it
@@ -77,6 +77,9 @@ public final class Controller {
      * seconds of work: more would only time out at the asking node.
      */
     public static final int MAX_QUEUED_DECISIONS = 10_000;
+
+    /** At most this many records in one {@link #writeSecurity} (one request, one log entry). */
+    public static final int MAX_SECURITY_RECORDS = 10_000;
 
     /**
      * @param topicIds where new topic ids come from ({@code UUID::randomUUID}; tests fix them)
@@ -251,6 +254,34 @@ public final class Controller {
             }
             return append(List.of(new NodeDirectory(nodeId, directoryId))).thenApply(r -> null);
         });
+    }
+
+    /**
+     * Writes ACL entries, SCRAM credentials and client quotas (records 14 to 18, as the asking
+     * node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials or
+     * AlterClientQuotas) as one log entry, queued with the other decisions; completes once it is
+     * applied here with, per record, whether the image applied it (false for the removal of an ACL
+     * entry or a credential that is absent, or a record the image finds malformed): unlike the
+     * other decisions a record rejected in part is an answer, not a failure. Refused with
+     * INVALID_REQUEST, nothing written, when a record is of another type or there are more than
+     * {@link #MAX_SECURITY_RECORDS}; no records complete at once with none.
+     */
+    public CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
+        List<MetadataRecord> batch = List.copyOf(records);
+        if (batch.size() > MAX_SECURITY_RECORDS) {
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.INVALID_REQUEST,
+                    batch.size() + " security records in one write; at most " + MAX_SECURITY_RECORDS));
+        }
+        for (MetadataRecord r : batch) {
+            if (r.type() < MetadataRecord.ACCESS_CONTROL_ENTRY || r.type() > MetadataRecord.CLIENT_QUOTA) {
+                return CompletableFuture.failedFuture(new ControllerException(ControllerError.INVALID_REQUEST,
+                        "not a security record: " + r));
+            }
+        }
+        if (batch.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        return decide(() -> log.append(batch).thenApply(AppendResult::applied));
     }
 
     private BrokerInfo requireBroker(int brokerId, long brokerEpoch) {
