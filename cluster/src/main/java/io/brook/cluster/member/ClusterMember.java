@@ -2,6 +2,7 @@ package io.brook.cluster.member;
 
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
@@ -170,6 +171,18 @@ public interface ClusterMember extends Closeable {
      */
     default CompletableFuture<Void> unregisterBroker(int brokerId) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("unregisterBroker"));
+    }
+
+    /**
+     * Writes ACL entries, SCRAM credentials and client quotas (records of types 14 to 18) through
+     * the controller as one metadata log entry, so that every node's image has them. Completes once
+     * the entry is committed and applied to this node's image, with, per record in order, whether
+     * the image applied it (false for the removal of an absent ACL entry or credential, or a
+     * malformed record); fails with INVALID_REQUEST ({@code ControllerException}), nothing written,
+     * for a record of another type or more than {@code Controller.MAX_SECURITY_RECORDS} records.
+     */
+    default CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("writeSecurity"));
     }
 
     /**

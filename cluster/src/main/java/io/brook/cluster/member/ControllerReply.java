@@ -1,5 +1,6 @@
 package io.brook.cluster.member;
 
+import io.brook.cluster.controller.Controller;
 import io.brook.cluster.controller.ControllerError;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.CorruptMetadataException;
@@ -18,7 +19,8 @@ import java.util.UUID;
  *   outcome 0 DECIDED:       applied index i64 | value tag u8 | value
  *                            (tag 0 none, 1 i64, 2 uuid, 3 producer-id block: broker i32, first i64, size i32,
  *                            4 quorum status: leader i32, epoch i64, high watermark i64, voters, observers,
- *                              each a count i32 + count x (node i32, log end i64, last fetch i64, caught up i64))
+ *                              each a count i32 + count x (node i32, log end i64, last fetch i64, caught up i64),
+ *                            5 per-record flags of a security write: count i32 + count x u8 (1 applied, 0 not))
  *   outcome 1 REFUSED:       error code i16 (Kafka's) | message string
  *   outcome 2 NO_CONTROLLER: message string (the node asked is not the controller; nothing was decided,
  *                            so the request may be sent again)
@@ -36,7 +38,10 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
     /** What became of a request. */
     enum Outcome { DECIDED, REFUSED, NO_CONTROLLER }
 
-    /** A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID, a ProducerIdBlock or a QuorumStatus. */
+    /**
+     * A decision applied up to {@code appliedIndex}; {@code value} null, a Long, a UUID, a
+     * ProducerIdBlock, a QuorumStatus or a list of Booleans.
+     */
     static ControllerReply decided(long appliedIndex, Object value) {
         return new ControllerReply(Outcome.DECIDED, appliedIndex, value, null, null);
     }
@@ -67,6 +72,11 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
                     w.writeByte(4).writeInt(q.leaderId()).writeLong(q.leaderEpoch()).writeLong(q.highWatermark());
                     writeReplicas(w, q.voters());
                     writeReplicas(w, q.observers());
+                } else if (value instanceof List<?> flags) {
+                    w.writeByte(5).writeInt(flags.size());
+                    for (Object flag : flags) {
+                        w.writeByte((Boolean) flag ? 1 : 0);
+                    }
                 } else {
                     throw new IllegalArgumentException("no wire form for a reply value " + value.getClass());
                 }
@@ -112,9 +122,26 @@ record ControllerReply(Outcome outcome, long appliedIndex, Object value, Control
             case 3 -> new ProducerIdBlock(r.readInt("block broker"), r.readLong("block first id"), r.readInt("block size"));
             case 4 -> new QuorumStatus(r.readInt("leader"), r.readLong("leader epoch"), r.readLong("high watermark"),
                     readReplicas(r, "voters"), readReplicas(r, "observers"));
+            case 5 -> readFlags(r);
             default -> throw new CorruptMetadataException("unknown controller reply value tag " + tag);
         };
         return decided(index, value);
+    }
+
+    private static List<Boolean> readFlags(MetadataReader r) {
+        int count = r.readCount("applied flags", 1);
+        if (count > Controller.MAX_SECURITY_RECORDS) {
+            throw new CorruptMetadataException(count + " applied flags; at most " + Controller.MAX_SECURITY_RECORDS);
+        }
+        List<Boolean> flags = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            byte flag = r.readByte("applied flag");
+            if (flag != 0 && flag != 1) {
+                throw new CorruptMetadataException("applied flag " + flag + " is neither 0 nor 1");
+            }
+            flags.add(flag == 1);
+        }
+        return List.copyOf(flags);
     }
 
     private static void writeReplicas(MetadataWriter w, List<QuorumStatus.Replica> replicas) {

@@ -1,8 +1,11 @@
 package io.brook.cluster.member;
 
+import io.brook.cluster.controller.Controller;
 import io.brook.cluster.metadata.CorruptMetadataException;
 import io.brook.cluster.metadata.Endpoint;
+import io.brook.cluster.metadata.MetadataCodec;
 import io.brook.cluster.metadata.MetadataReader;
+import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataWriter;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -287,6 +290,28 @@ sealed interface ControllerRequest {
         }
     }
 
+    /**
+     * 17: write ACL entries, SCRAM credentials and client quotas (records 14 to 18) as one log
+     * entry. The payload is one metadata batch ({@link MetadataCodec#encodeBatch}) as a byte array;
+     * decoding refuses an empty batch, more than {@link Controller#MAX_SECURITY_RECORDS} records
+     * and records of any other type.
+     */
+    record WriteSecurity(List<MetadataRecord> records) implements ControllerRequest {
+        public WriteSecurity {
+            records = List.copyOf(records);
+        }
+
+        @Override
+        public byte type() {
+            return 17;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeByteArray(MetadataCodec.encodeBatch(records));
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -330,6 +355,7 @@ sealed interface ControllerRequest {
             case 15 -> new NodeDirectory(r.readInt("node id"), r.readUuid("directory id"));
             case 16 -> new ReplicaDrained(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
                     r.readInt("partition"));
+            case 17 -> readWriteSecurity(r);
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -337,6 +363,20 @@ sealed interface ControllerRequest {
                     + " bytes left over");
         }
         return request;
+    }
+
+    private static WriteSecurity readWriteSecurity(MetadataReader r) {
+        List<MetadataRecord> records = MetadataCodec.decodeBatch(ByteBuffer.wrap(r.readByteArray("security records")));
+        if (records.isEmpty() || records.size() > Controller.MAX_SECURITY_RECORDS) {
+            throw new CorruptMetadataException("a security write of " + records.size() + " records: 1 to "
+                    + Controller.MAX_SECURITY_RECORDS + " are allowed");
+        }
+        for (MetadataRecord record : records) {
+            if (record.type() < MetadataRecord.ACCESS_CONTROL_ENTRY || record.type() > MetadataRecord.CLIENT_QUOTA) {
+                throw new CorruptMetadataException("a security write holds a record of type " + record.type());
+            }
+        }
+        return new WriteSecurity(records);
     }
 
     private static AlterReassignment readAlterReassignment(MetadataReader r) {

@@ -159,6 +159,8 @@ final class ControllerService {
             return c.unregisterBroker(u.brokerId());
         } else if (request instanceof ControllerRequest.NodeDirectory d) {
             return c.recordDirectory(d.nodeId(), d.directoryId());
+        } else if (request instanceof ControllerRequest.WriteSecurity w) {
+            return c.writeSecurity(w.records());
         }
         throw new IllegalStateException("no decision for " + request);
     }

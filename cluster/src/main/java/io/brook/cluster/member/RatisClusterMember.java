@@ -4,6 +4,7 @@ import io.brook.cluster.controller.ControllerError;
 import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.raft.MetadataQuorumNode;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.cluster.raft.QuorumMembers;
@@ -430,6 +431,26 @@ public final class RatisClusterMember implements ClusterMember {
     @Override
     public CompletableFuture<Void> unregisterBroker(int brokerId) {
         return channel.ask(new ControllerRequest.UnregisterBroker(brokerId), Void.class);
+    }
+
+    @Override
+    public CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
+        if (records.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        ControllerRequest.WriteSecurity request = new ControllerRequest.WriteSecurity(records);
+        try {
+            request.encode();
+        } catch (IllegalArgumentException e) {
+            // a string longer than the format's i16 length allows
+            return CompletableFuture.failedFuture(new ControllerException(ControllerError.INVALID_REQUEST,
+                    e.getMessage()));
+        }
+        return channel.ask(request, List.class).thenApply(RatisClusterMember::flags);
+    }
+
+    private static List<Boolean> flags(List<?> reply) {
+        return reply.stream().map(Boolean.class::cast).toList();
     }
 
     @Override

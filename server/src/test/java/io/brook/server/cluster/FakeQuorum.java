@@ -184,6 +184,11 @@ public final class FakeQuorum implements MetadataLog {
         }
 
         @Override
+        public CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
+            return controller.writeSecurity(records);
+        }
+
+        @Override
         public QuorumStatus quorumStatus() {
             return new QuorumStatus(controllerId, 1, lastAppliedIndex(), List.of(), List.of());
         }
