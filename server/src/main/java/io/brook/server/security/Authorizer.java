@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * ACL authorization with the semantics of Kafka's StandardAuthorizer, enabled by
@@ -33,9 +34,12 @@ import java.util.Set;
  * Without {@code authorizer.class.name} the broker authorizes everything and the ACL APIs
  * answer SECURITY_DISABLED, as Kafka does.
  *
- * <p>The entries are stored in the metadata directory (file {@value #FILE_NAME}), written with
- * {@link DurableFiles#writeAtomically} before a change is acknowledged. Reads see an immutable
- * snapshot (lock-free, any thread); changes are serialized.
+ * <p>On a single node the entries are stored in the metadata directory (file {@value #FILE_NAME}),
+ * written with {@link DurableFiles#writeAtomically} before a change is acknowledged. In cluster
+ * mode they are records of the cluster's metadata log instead ({@link SecurityMetadataLog}): a
+ * change goes to the controller, and every node is given the entries its image holds through
+ * {@link #replaceAll}. Reads see an immutable snapshot (lock-free, any thread); changes are
+ * serialized.
  */
 public final class Authorizer {
 
@@ -47,6 +51,8 @@ public final class Authorizer {
     private final boolean allowIfNoAcl;
     private final Path file;
     private volatile List<Acl> acls;
+    /** In cluster mode, the metadata log that keeps the entries (once the node joined it); null on a single node. */
+    private volatile CompletableFuture<SecurityMetadataLog> log;
 
     private Authorizer(boolean enabled, Set<String> superUsers, boolean allowIfNoAcl, Path file, List<Acl> acls) {
         this.enabled = enabled;
@@ -205,30 +211,95 @@ public final class Authorizer {
     }
 
     /** Adds the entries (those present already stay once), durably. */
-    public synchronized void create(List<Acl> added) throws IOException {
+    public CompletableFuture<Void> create(List<Acl> added) {
+        CompletableFuture<SecurityMetadataLog> l = log;
+        if (l != null) {
+            return l.thenCompose(m -> m.addAcls(added));
+        }
+        try {
+            createHere(added);
+            return CompletableFuture.completedFuture(null);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private synchronized void createHere(List<Acl> added) throws IOException {
         LinkedHashSet<Acl> next = new LinkedHashSet<>(acls);
         next.addAll(added);
         store(List.copyOf(next));
     }
 
-    /** Removes every entry one of the filters matches, durably; returns, per filter, what it removed. */
-    public synchronized List<List<Acl>> delete(List<AclFilter> filters) throws IOException {
+    /**
+     * Removes every entry one of the filters matches, durably; completes with, per filter, what
+     * it removed (an entry two filters match is in both lists). In cluster mode the filters match
+     * the entries this node has, and an entry another change removed meanwhile is not reported.
+     */
+    public CompletableFuture<List<List<Acl>>> delete(List<AclFilter> filters) {
+        CompletableFuture<SecurityMetadataLog> l = log;
+        if (l == null) {
+            try {
+                return CompletableFuture.completedFuture(deleteHere(filters));
+            } catch (IOException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        List<List<Acl>> matched = new ArrayList<>();
+        LinkedHashSet<Acl> all = new LinkedHashSet<>();
+        for (AclFilter f : filters) {
+            List<Acl> mine = describe(f);
+            matched.add(mine);
+            all.addAll(mine);
+        }
+        if (all.isEmpty()) {
+            return CompletableFuture.completedFuture(matched);
+        }
+        List<Acl> removing = List.copyOf(all);
+        return l.thenCompose(m -> m.removeAcls(removing)).thenApply(flags -> {
+            Set<Acl> gone = new HashSet<>();
+            for (int i = 0; i < removing.size(); i++) {
+                if (flags.get(i)) {
+                    gone.add(removing.get(i));
+                }
+            }
+            List<List<Acl>> out = new ArrayList<>();
+            for (List<Acl> mine : matched) {
+                out.add(mine.stream().filter(gone::contains).toList());
+            }
+            return out;
+        });
+    }
+
+    private synchronized List<List<Acl>> deleteHere(List<AclFilter> filters) throws IOException {
         List<List<Acl>> removed = new ArrayList<>();
         List<Acl> next = new ArrayList<>(acls);
         for (AclFilter f : filters) {
-            List<Acl> mine = new ArrayList<>();
-            for (Acl acl : acls) {
-                if (f.matches(acl)) {
-                    mine.add(acl);
-                    next.remove(acl);
-                }
-            }
+            List<Acl> mine = describe(f);
+            next.removeAll(mine);
             removed.add(mine);
         }
         if (next.size() != acls.size()) {
             store(List.copyOf(next));
         }
         return removed;
+    }
+
+    /**
+     * Cluster mode: from now on the entries are kept by {@code log} (changes wait for it to
+     * complete), and this node's entries are the ones {@link #replaceAll} gives.
+     */
+    void keptIn(CompletableFuture<SecurityMetadataLog> log) {
+        this.log = log;
+    }
+
+    /** Cluster mode: the entries this node's metadata image holds now. */
+    public void replaceAll(List<Acl> entries) {
+        acls = List.copyOf(entries);
+    }
+
+    /** The entries stored in {@code metaDir} by a single node (none when there are none). */
+    public static List<Acl> storedIn(Path metaDir) throws IOException {
+        return load(metaDir.resolve(FILE_NAME));
     }
 
     private void store(List<Acl> next) throws IOException {

@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The SCRAM credentials of every user, kept durably in the metadata directory (file
@@ -23,8 +25,9 @@ import java.util.TreeMap;
  *
  * A change is written with {@link DurableFiles#writeAtomically} (temp file, fsync, rename,
  * directory fsync) before it is visible: a credential acknowledged to the client survives a
- * crash, and a crash never leaves half a file. Reads are lock-free (an immutable snapshot);
- * changes are serialized.
+ * crash, and a crash never leaves half a file. In cluster mode the credentials are records of the
+ * cluster's metadata log instead ({@link SecurityMetadataLog}) and this node's are the ones
+ * {@link #replaceAll} gives. Reads are lock-free (an immutable snapshot); changes are serialized.
  */
 public final class ScramCredentials {
 
@@ -34,6 +37,8 @@ public final class ScramCredentials {
 
     private final Path file;
     private volatile Map<String, Map<ScramMechanism, ScramCredential>> users;
+    /** In cluster mode, the metadata log that keeps the credentials (once the node joined it); null on a single node. */
+    private volatile CompletableFuture<SecurityMetadataLog> log;
 
     private ScramCredentials(Path file, Map<String, Map<ScramMechanism, ScramCredential>> users) {
         this.file = file;
@@ -80,10 +85,37 @@ public final class ScramCredentials {
 
     /** One change: a new salted password (salt and salted password given), or a deletion (both null). */
     public record Change(String user, ScramMechanism mechanism, int iterations, byte[] salt, byte[] saltedPassword) {
+
+        /** What is kept of a new password (null for a deletion). */
+        public Stored stored() {
+            if (salt == null) {
+                return null;
+            }
+            ScramCredential c = mechanism.credential(salt, saltedPassword, iterations);
+            return new Stored(user, mechanism, c.iterations(), c.salt(), c.storedKey(), c.serverKey());
+        }
+    }
+
+    /** A user's credential for one mechanism as it is kept: salted and hashed, never a password. */
+    public record Stored(String user, ScramMechanism mechanism, int iterations, byte[] salt, byte[] storedKey,
+            byte[] serverKey) {
     }
 
     /** Applies {@code changes} together, durably, then makes them visible. */
-    public synchronized void apply(List<Change> changes) throws IOException {
+    public CompletableFuture<Void> apply(List<Change> changes) {
+        CompletableFuture<SecurityMetadataLog> l = log;
+        if (l != null) {
+            return l.thenCompose(m -> m.changeCredentials(changes));
+        }
+        try {
+            applyHere(changes);
+            return CompletableFuture.completedFuture(null);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private synchronized void applyHere(List<Change> changes) throws IOException {
         Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
         users.forEach((u, m) -> next.put(u, new EnumMap<>(m)));
         for (Change c : changes) {
@@ -106,6 +138,32 @@ public final class ScramCredentials {
         users = freeze(next);
     }
 
+    /** Every credential kept, by user and mechanism. */
+    public List<Stored> stored() {
+        List<Stored> out = new ArrayList<>();
+        users.forEach((user, creds) -> creds.forEach((m, c) -> out.add(new Stored(user, m, c.iterations(), c.salt(),
+                c.storedKey(), c.serverKey()))));
+        return out;
+    }
+
+    /**
+     * Cluster mode: from now on the credentials are kept by {@code log} (changes wait for it to
+     * complete), and this node's are the ones {@link #replaceAll} gives.
+     */
+    void keptIn(CompletableFuture<SecurityMetadataLog> log) {
+        this.log = log;
+    }
+
+    /** Cluster mode: the credentials this node's metadata image holds now. */
+    public void replaceAll(List<Stored> all) {
+        Map<String, Map<ScramMechanism, ScramCredential>> next = new TreeMap<>();
+        for (Stored s : all) {
+            next.computeIfAbsent(s.user(), u -> new EnumMap<>(ScramMechanism.class)).put(s.mechanism(),
+                    new ScramCredential(s.salt(), s.storedKey(), s.serverKey(), s.iterations()));
+        }
+        users = freeze(next);
+    }
+
     /** Adds {@code user}'s password for {@code mechanism} unless it has one already (the bootstrap users). */
     public synchronized boolean addIfAbsent(String user, ScramMechanism mechanism, String password, int iterations)
             throws IOException {
@@ -114,7 +172,7 @@ public final class ScramCredentials {
         }
         byte[] salt = new byte[32];
         RANDOM.nextBytes(salt);
-        apply(List.of(new Change(user, mechanism, iterations, salt,
+        applyHere(List.of(new Change(user, mechanism, iterations, salt,
                 mechanism.saltedPassword(password, salt, iterations))));
         return true;
     }

@@ -37,7 +37,7 @@ class AuthorizerTest {
         assertThat(a.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isFalse();
         Authorizer open = authorizer("allow.everyone.if.no.acl.found", "true");
         assertThat(open.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isTrue();
-        open.create(List.of(acl(TOPIC, "t", LITERAL, "User:bob", READ, ALLOW)));
+        open.create(List.of(acl(TOPIC, "t", LITERAL, "User:bob", READ, ALLOW))).join();
         assertThat(open.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).as("the topic has ACLs now").isFalse();
     }
 
@@ -46,7 +46,7 @@ class AuthorizerTest {
         Authorizer a = authorizer();
         a.create(List.of(acl(TOPIC, "orders-", PREFIXED, "User:alice", WRITE, ALLOW),
                 acl(TOPIC, "*", LITERAL, "User:*", DESCRIBE, ALLOW),
-                acl(GROUP, "g1", LITERAL, "User:alice", READ, ALLOW)));
+                acl(GROUP, "g1", LITERAL, "User:alice", READ, ALLOW))).join();
         assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "orders-eu")).isTrue();
         assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "order")).isFalse();
         assertThat(a.authorize("User:bob", "h", DESCRIBE, TOPIC, "anything")).isTrue();
@@ -63,7 +63,7 @@ class AuthorizerTest {
                 acl(TOPIC, "u", LITERAL, "User:alice", READ, ALLOW),
                 acl(TOPIC, "u", LITERAL, "User:alice", READ, DENY),
                 acl(TOPIC, "v", LITERAL, "User:alice", ALTER_CONFIGS, ALLOW),
-                acl(TOPIC, "v", LITERAL, "User:alice", READ, ALLOW)));
+                acl(TOPIC, "v", LITERAL, "User:alice", READ, ALLOW))).join();
         assertThat(a.authorize("User:alice", "h", READ, TOPIC, "t")).isTrue();
         assertThat(a.authorize("User:alice", "h", WRITE, TOPIC, "t")).isFalse();
         assertThat(a.authorize("User:alice", "h", READ, TOPIC, "u")).isFalse();
@@ -76,7 +76,7 @@ class AuthorizerTest {
     @Test
     void hostsMustMatch() throws Exception {
         Authorizer a = authorizer();
-        a.create(List.of(new Acl(TOPIC, "t", LITERAL, "User:alice", "10.0.0.1", READ, ALLOW)));
+        a.create(List.of(new Acl(TOPIC, "t", LITERAL, "User:alice", "10.0.0.1", READ, ALLOW))).join();
         assertThat(a.authorize("User:alice", "10.0.0.1", READ, TOPIC, "t")).isTrue();
         assertThat(a.authorize("User:alice", "10.0.0.2", READ, TOPIC, "t")).isFalse();
     }
@@ -86,12 +86,12 @@ class AuthorizerTest {
         Authorizer a = authorizer();
         a.create(List.of(acl(TOPIC, "t", LITERAL, "User:alice", READ, ALLOW),
                 acl(TOPIC, "t-", PREFIXED, "User:bob", READ, ALLOW),
-                acl(GROUP, "g", LITERAL, "User:alice", READ, ALLOW)));
+                acl(GROUP, "g", LITERAL, "User:alice", READ, ALLOW))).join();
         Authorizer reopened = authorizer();
         assertThat(reopened.describe(new AclFilter(ANY, null, ANY, null, null, ANY, ANY))).hasSize(3);
         assertThat(reopened.describe(new AclFilter(TOPIC, "t-1", MATCH, null, null, ANY, ANY)))
                 .extracting(Acl::principal).containsExactly("User:bob");
-        List<List<Acl>> removed = reopened.delete(List.of(new AclFilter(ANY, null, ANY, "User:alice", null, ANY, ANY)));
+        List<List<Acl>> removed = reopened.delete(List.of(new AclFilter(ANY, null, ANY, "User:alice", null, ANY, ANY))).join();
         assertThat(removed.get(0)).hasSize(2);
         assertThat(authorizer().describe(new AclFilter(ANY, null, ANY, null, null, ANY, ANY))).hasSize(1);
     }
@@ -118,7 +118,7 @@ class AuthorizerTest {
                 acl(TOPIC, "orders-eu", LITERAL, "User:dave", WRITE, ALLOW),
                 acl(TOPIC, "orders", PREFIXED, "User:dave", WRITE, DENY),
                 acl(TOPIC, "*", LITERAL, "User:erin", WRITE, ALLOW),
-                acl(TOPIC, "*", LITERAL, "User:erin", WRITE, DENY)));
+                acl(TOPIC, "*", LITERAL, "User:erin", WRITE, DENY))).join();
         assertThat(a.authorizeByResourceType("User:alice", "h", WRITE, TOPIC)).as("a prefixed ALLOW").isTrue();
         assertThat(a.authorizeByResourceType("User:bob", "h", WRITE, TOPIC)).as("READ is not WRITE").isFalse();
         assertThat(a.authorizeByResourceType("User:carol", "h", WRITE, TOPIC)).as("a literal DENY on the same name")

@@ -10,7 +10,6 @@ import io.brook.wire.message.AlterClientQuotasRequest.EntryData;
 import io.brook.wire.message.AlterClientQuotasRequest.OpData;
 import io.brook.wire.message.AlterClientQuotasResponse;
 import io.brook.wire.protocol.Errors;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -27,7 +26,8 @@ import java.util.Set;
  * must be positive and, for the byte and connection rates, whole. An entry naming a key twice,
  * or an entity already altered earlier in the request, is INVALID_REQUEST. The accepted changes
  * of all entries are written durably, together, before the answer (nothing with
- * {@code validate_only}), and apply to the next request.
+ * {@code validate_only}; in cluster mode to the metadata log, applied on this node, and
+ * {@link FailedChange} when that fails), and apply to the next request.
  */
 public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuotasRequest> {
 
@@ -60,15 +60,14 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
                 changes.addAll(mine);
             }
         }
-        if (!request.validateOnly() && !changes.isEmpty()) {
-            try {
-                store.apply(changes);
-            } catch (IOException ex) {
-                ctx.fail(ex);
-                return;
-            }
+        if (request.validateOnly() || changes.isEmpty()) {
+            ctx.respond(new AlterClientQuotasResponse().entries(results));
+            return;
         }
-        ctx.respond(new AlterClientQuotasResponse().entries(results));
+        store.apply(changes).whenComplete((v, ex) -> FailedChange.answer(ctx, ex,
+                f -> results.stream().filter(r -> r.errorCode() == Errors.NONE.code())
+                        .forEach(r -> r.errorCode(f.error().code()).errorMessage(f.message())),
+                () -> new AlterClientQuotasResponse().entries(results)));
     }
 
     /** Kafka's complaint about entry {@code e}, or null with its changes added to {@code out}. */

@@ -10,7 +10,6 @@ import io.brook.wire.message.AlterUserScramCredentialsRequest.ScramCredentialUps
 import io.brook.wire.message.AlterUserScramCredentialsResponse;
 import io.brook.wire.message.AlterUserScramCredentialsResponse.AlterUserScramCredentialsResult;
 import io.brook.wire.protocol.Errors;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,7 +23,8 @@ import java.util.Map;
  * an iteration count outside 4096..16384 is UNACCEPTABLE_CREDENTIAL, an unknown mechanism
  * UNSUPPORTED_SASL_MECHANISM, a user named twice DUPLICATE_RESOURCE, deleting a credential that
  * does not exist RESOURCE_NOT_FOUND. The accepted changes are written durably, together, before
- * the answer; they apply to authentications from then on.
+ * the answer (in cluster mode: to the metadata log, applied on this node; {@link FailedChange}
+ * when that fails); they apply to authentications from then on.
  */
 public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterUserScramCredentialsRequest> {
 
@@ -77,15 +77,14 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
             }
             result(results, u.name(), problem, error);
         }
-        if (!changes.isEmpty()) {
-            try {
-                credentials.apply(changes);
-            } catch (IOException e) {
-                ctx.fail(e);
-                return;
-            }
+        if (changes.isEmpty()) {
+            ctx.respond(new AlterUserScramCredentialsResponse().results(new ArrayList<>(results.values())));
+            return;
         }
-        ctx.respond(new AlterUserScramCredentialsResponse().results(new ArrayList<>(results.values())));
+        credentials.apply(changes).whenComplete((v, e) -> FailedChange.answer(ctx, e,
+                f -> results.values().stream().filter(r -> r.errorCode() == Errors.NONE.code())
+                        .forEach(r -> r.errorCode(f.error().code()).errorMessage(f.message())),
+                () -> new AlterUserScramCredentialsResponse().results(new ArrayList<>(results.values()))));
     }
 
     /** The error of a change already decided by its user or mechanism alone (recorded in results), or null. */

@@ -9,7 +9,6 @@ import io.brook.wire.message.CreateAclsRequest.AclCreation;
 import io.brook.wire.message.CreateAclsResponse;
 import io.brook.wire.message.CreateAclsResponse.AclCreationResult;
 import io.brook.wire.protocol.Errors;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +17,9 @@ import java.util.List;
  * invalid entry (unknown codes, a pattern other than LITERAL or PREFIXED, an unparsable
  * principal, an empty name) is INVALID_REQUEST and the others are still created; without an
  * authorizer every entry is SECURITY_DISABLED, as in Kafka. Needs ALTER on the cluster
- * ({@link AclChecks}).
+ * ({@link AclChecks}). In cluster mode the entries go to the metadata log and the answer waits
+ * until this node applied them; a failure of that change answers each valid entry with its
+ * error ({@link FailedChange}).
  */
 public final class CreateAclsHandler implements ApiHandler<CreateAclsRequest> {
 
@@ -47,14 +48,13 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequest> {
                 results.add(new AclCreationResult().errorCode(Errors.NONE.code()).errorMessage(null));
             }
         }
-        if (!valid.isEmpty()) {
-            try {
-                authorizer.create(valid);
-            } catch (IOException e) {
-                ctx.fail(e);
-                return;
-            }
+        if (valid.isEmpty()) {
+            ctx.respond(new CreateAclsResponse().results(results));
+            return;
         }
-        ctx.respond(new CreateAclsResponse().results(results));
+        authorizer.create(valid).whenComplete((v, e) -> FailedChange.answer(ctx, e,
+                f -> results.stream().filter(r -> r.errorCode() == Errors.NONE.code())
+                        .forEach(r -> r.errorCode(f.error().code()).errorMessage(f.message())),
+                () -> new CreateAclsResponse().results(results)));
     }
 }

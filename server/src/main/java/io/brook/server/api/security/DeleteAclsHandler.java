@@ -11,14 +11,14 @@ import io.brook.wire.message.DeleteAclsResponse;
 import io.brook.wire.message.DeleteAclsResponse.DeleteAclsFilterResult;
 import io.brook.wire.message.DeleteAclsResponse.DeleteAclsMatchingAcl;
 import io.brook.wire.protocol.Errors;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * DeleteAcls (key 31): removes every entry each filter matches, durably, and answers with what
  * each filter removed. Without an authorizer SECURITY_DISABLED, as in Kafka. Needs ALTER on the
- * cluster ({@link AclChecks}).
+ * cluster ({@link AclChecks}). In cluster mode the removals go to the metadata log and the answer
+ * waits until this node applied them ({@link FailedChange} when that fails).
  */
 public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
 
@@ -44,18 +44,24 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
             filters.add(filter.problem() == null ? filter
                     : new AclFilter((byte) 0, null, Acl.ANY, null, null, Acl.ANY, Acl.ANY));
         }
-        List<List<Acl>> removed;
-        try {
-            removed = authorizer.delete(filters);
-        } catch (IOException e) {
-            ctx.fail(e);
-            return;
-        }
+        authorizer.delete(filters).whenComplete((removed, e) -> {
+            FailedChange failed = e == null ? null : FailedChange.of(e);
+            if (e != null && failed == null) {
+                ctx.fail(e);
+            } else {
+                ctx.respond(answer(problems, removed, failed));
+            }
+        });
+    }
+
+    /** Per filter: its problem, or what it removed, or the change's failure. */
+    private static DeleteAclsResponse answer(List<String> problems, List<List<Acl>> removed, FailedChange failed) {
         List<DeleteAclsFilterResult> results = new ArrayList<>();
-        for (int i = 0; i < filters.size(); i++) {
-            if (problems.get(i) != null) {
-                results.add(new DeleteAclsFilterResult().errorCode(Errors.INVALID_REQUEST.code())
-                        .errorMessage(problems.get(i)).matchingAcls(List.of()));
+        for (int i = 0; i < problems.size(); i++) {
+            if (problems.get(i) != null || failed != null) {
+                results.add(new DeleteAclsFilterResult()
+                        .errorCode(failed == null ? Errors.INVALID_REQUEST.code() : failed.error().code())
+                        .errorMessage(failed == null ? problems.get(i) : failed.message()).matchingAcls(List.of()));
                 continue;
             }
             List<DeleteAclsMatchingAcl> matching = new ArrayList<>();
@@ -68,6 +74,6 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
             results.add(new DeleteAclsFilterResult().errorCode(Errors.NONE.code()).errorMessage(null)
                     .matchingAcls(matching));
         }
-        ctx.respond(new DeleteAclsResponse().filterResults(results));
+        return new DeleteAclsResponse().filterResults(results);
     }
 }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -24,17 +25,21 @@ import java.util.function.Consumer;
  * where the entity is its parts joined by commas, each {@code type=+<base64 name>} or
  * {@code type=-} for the default entity. A change is written with
  * {@link DurableFiles#writeAtomically} (temp file, fsync, rename, directory fsync) before it is
- * visible; then the listener given at creation sees the new settings. Reads are lock-free (an
- * immutable snapshot); changes are serialized.
+ * visible; then the listener given at creation sees the new settings. In cluster mode the settings
+ * are records of the cluster's metadata log instead ({@link QuotaLog}), and this
+ * node's are the ones {@link #replaceAll} gives. Reads are lock-free (an immutable snapshot);
+ * changes are serialized.
  */
 public final class ClientQuotaStore {
 
-    static final String FILE_NAME = "client-quotas";
+    public static final String FILE_NAME = "client-quotas";
     private static final String HEADER = "# client quotas: entity key value (entity parts type=+<base64 name> or type=- for the default)";
 
     private final Path file;
     private volatile Map<QuotaEntity, Map<QuotaKey, Double>> quotas;
     private volatile Consumer<Map<QuotaEntity, Map<QuotaKey, Double>>> listener = q -> { };
+    /** In cluster mode, the metadata log that keeps the settings (once the node joined it); null on a single node. */
+    private volatile CompletableFuture<? extends QuotaLog> log;
 
     private ClientQuotaStore(Path file, Map<QuotaEntity, Map<QuotaKey, Double>> quotas) {
         this.file = file;
@@ -76,7 +81,20 @@ public final class ClientQuotaStore {
     }
 
     /** Applies {@code changes} together, durably, then makes them visible. */
-    public synchronized void apply(List<Change> changes) throws IOException {
+    public CompletableFuture<Void> apply(List<Change> changes) {
+        CompletableFuture<? extends QuotaLog> l = log;
+        if (l != null) {
+            return l.thenCompose(m -> m.changeQuotas(changes));
+        }
+        try {
+            applyHere(changes);
+            return CompletableFuture.completedFuture(null);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private synchronized void applyHere(List<Change> changes) throws IOException {
         Map<QuotaEntity, Map<QuotaKey, Double>> next = new LinkedHashMap<>();
         quotas.forEach((e, m) -> next.put(e, new TreeMap<>(m)));
         for (Change c : changes) {
@@ -96,6 +114,20 @@ public final class ClientQuotaStore {
             DurableFiles.writeAtomically(file, encode(next));
         }
         quotas = freeze(next);
+        listener.accept(quotas);
+    }
+
+    /**
+     * Cluster mode: from now on the settings are kept by {@code log} (changes wait for it to
+     * complete), and this node's are the ones {@link #replaceAll} gives.
+     */
+    public void keptIn(CompletableFuture<? extends QuotaLog> log) {
+        this.log = log;
+    }
+
+    /** Cluster mode: the settings this node's metadata image holds now; the listener sees them. */
+    public synchronized void replaceAll(Map<QuotaEntity, Map<QuotaKey, Double>> all) {
+        quotas = freeze(all);
         listener.accept(quotas);
     }
 

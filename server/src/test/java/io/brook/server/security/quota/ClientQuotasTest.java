@@ -17,7 +17,7 @@ class ClientQuotasTest {
     private final ClientQuotas quotas = new ClientQuotas(store, 11, 1000, now::get);
 
     private void set(Name user, Name client, QuotaKey key, double value) throws Exception {
-        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(user, client, null), key, value)));
+        store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(user, client, null), key, value))).join();
     }
 
     @Test
@@ -51,7 +51,7 @@ class ClientQuotasTest {
         set(null, Name.DEFAULT, QuotaKey.CONSUMER_BYTE_RATE, 1000);
         assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isEqualTo(10_000);
         store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, Name.DEFAULT, null),
-                QuotaKey.CONSUMER_BYTE_RATE, null)));
+                QuotaKey.CONSUMER_BYTE_RATE, null))).join();
         assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isZero();
         set(null, Name.DEFAULT, QuotaKey.CONSUMER_BYTE_RATE, 1_000_000);
         assertThat(quotas.fetched("User:ANONYMOUS", "c", 20_000)).isZero();
@@ -64,7 +64,7 @@ class ClientQuotasTest {
         QuotaEntity ip = new QuotaEntity(null, null, Name.of("192.0.2.1"));
         s.apply(List.of(new ClientQuotaStore.Change(both, QuotaKey.PRODUCER_BYTE_RATE, 1024.0),
                 new ClientQuotaStore.Change(both, QuotaKey.REQUEST_PERCENTAGE, 12.5),
-                new ClientQuotaStore.Change(ip, QuotaKey.CONNECTION_CREATION_RATE, 5.0)));
+                new ClientQuotaStore.Change(ip, QuotaKey.CONNECTION_CREATION_RATE, 5.0))).join();
         ClientQuotaStore again = ClientQuotaStore.open(dir);
         assertThat(again.all()).isEqualTo(s.all()).hasSize(2);
         assertThat(again.all().get(both)).containsEntry(QuotaKey.REQUEST_PERCENTAGE, 12.5);
@@ -102,9 +102,9 @@ class ClientQuotasTest {
     void connectionCreationRateIsPerAddressAndAThrottledConnectionIsNotCounted() throws Exception {
         assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
         store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.DEFAULT),
-                QuotaKey.CONNECTION_CREATION_RATE, 2.0)));
+                QuotaKey.CONNECTION_CREATION_RATE, 2.0))).join();
         store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(null, null, Name.of("192.0.2.9")),
-                QuotaKey.CONNECTION_CREATION_RATE, 100.0)));
+                QuotaKey.CONNECTION_CREATION_RATE, 100.0))).join();
         for (int i = 0; i < 20; i++) { // 2/s over the 10 s measured
             assertThat(quotas.connectionCreated("192.0.2.1")).isZero();
         }

@@ -19,14 +19,14 @@ class MutationQuotaTest {
 
     private void set(Name user, Name client, Double rate) throws Exception {
         store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(user, client, null),
-                QuotaKey.CONTROLLER_MUTATION_RATE, rate)));
+                QuotaKey.CONTROLLER_MUTATION_RATE, rate))).join();
     }
 
     @Test
     void withoutAQuotaEverythingIsDoneAndNothingThrottled() throws Exception {
         assertThat(quotas.mutations("User:alice", "c", true)).isSameAs(MutationQuota.UNLIMITED);
         store.apply(List.of(new ClientQuotaStore.Change(new QuotaEntity(Name.of("alice"), null, null),
-                QuotaKey.PRODUCER_BYTE_RATE, 1.0)));
+                QuotaKey.PRODUCER_BYTE_RATE, 1.0))).join();
         MutationQuota q = quotas.mutations("User:alice", "c", true);
         assertThat(q).as("another kind of quota").isSameAs(MutationQuota.UNLIMITED);
         assertThat(q.charge(1_000_000)).isTrue();

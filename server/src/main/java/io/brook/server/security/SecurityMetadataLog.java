@@ -1,0 +1,29 @@
+package io.brook.server.security;
+
+import io.brook.server.security.quota.ClientQuotaStore;
+import io.brook.server.security.quota.QuotaLog;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The cluster's metadata log as the keeper of the ACLs, the SCRAM credentials and the client
+ * quotas (cluster mode, docs/cluster.md section 10a). A change goes to the controller as records
+ * and its future completes once they are committed and applied on this node, after this node's
+ * {@link Authorizer}, {@link ScramCredentials} and {@link ClientQuotaStore} have been given the
+ * new state (read-your-writes). Client-quota changes are {@link QuotaLog#changeQuotas}. On a single node nothing implements this: the stores keep their
+ * own files.
+ *
+ * <p>A future that fails with {@code io.brook.server.node.ClusterAdminException} carries the
+ * Kafka error to answer (NOT_CONTROLLER while no controller took the change: retriable).
+ */
+public interface SecurityMetadataLog extends QuotaLog {
+
+    /** Adds the ACL entries (present ones stay once). */
+    CompletableFuture<Void> addAcls(List<Acl> acls);
+
+    /** Removes the ACL entries; completes with, per entry, whether this change removed it. */
+    CompletableFuture<List<Boolean>> removeAcls(List<Acl> acls);
+
+    /** Sets or deletes SCRAM credentials (a change without a salt deletes). */
+    CompletableFuture<Void> changeCredentials(List<ScramCredentials.Change> changes);
+}
