@@ -26,7 +26,6 @@ import io.brook.server.node.TxnCoordinatorSetup;
 import io.brook.server.node.ProducerIdAllocator;
 import io.brook.server.node.RandomIds;
 import io.brook.server.security.BrokerSecurity;
-import io.brook.server.security.ScramCredentials;
 import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.server.time.ClockTimer;
 import io.brook.server.time.Timer;
@@ -163,8 +162,7 @@ public final class Brook implements AutoCloseable {
         try {
             ExecutorService ioPool = IoPool.create(config.numIoThreads());
             pool = ioPool;
-            BrokerSecurity security = BrokerSecurity.create(config, ScramCredentials.open(meta.metaDir()),
-                    meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
+            BrokerSecurity security = BrokerSecurity.create(config, meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
             binding = BackgroundBind.start(() -> {
                 NetworkServer server = new NetworkServer(config, ioPool, timer, security);
                 server.requestObserver(m::requestAnswered);
@@ -200,7 +198,8 @@ public final class Brook implements AutoCloseable {
             Map<String, Listener> advertised = config.listeners().advertisedAfterBind(net.boundAddresses());
             this.boundAddresses = net.boundAddresses();
             this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
-                    producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions) : null;
+                    producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions, security)
+                    : null;
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
             ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),

@@ -73,7 +73,7 @@ class ArchitectureTest {
                 .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api", "Fault")
                 .whereLayer("Fault").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api", "Cluster")
-                .whereLayer("Security").mayOnlyBeAccessedByLayers("Root", "Api", "Network")
+                .whereLayer("Security").mayOnlyBeAccessedByLayers("Root", "Api", "Network", "Cluster")
                 .whereLayer("Topic").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Cluster")
                 .whereLayer("Time").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network")
                 .whereLayer("Config").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Network", "Topic", "Http",

@@ -8,6 +8,8 @@ import io.brook.cluster.raft.QuorumConfig;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
+import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.LegacySecurityFiles;
 import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.cluster.interbroker.InterBrokerSettings;
 import io.brook.server.cluster.replica.ReplicaFetchers;
@@ -35,7 +37,8 @@ import java.util.Map;
  * {@code process.roles} is set: a single node never loads this package, the cluster module or
  * Ratis. Starts this node's {@link ClusterMember} (it joins the metadata quorum and registers
  * with the controller in the background: the broker does not wait for a quorum to start), mirrors
- * the metadata image into the local topics, and takes producer-id blocks from the controller.
+ * the metadata image into the local topics, takes producer-id blocks from the controller, and
+ * keeps the ACLs, SCRAM credentials and client quotas in the metadata log.
  */
 public final class ClusterMode implements AutoCloseable {
 
@@ -44,10 +47,12 @@ public final class ClusterMode implements AutoCloseable {
 
     private final ClusterBroker broker;
     private final InterBrokerClient interBroker;
+    private final MetadataLogSecurity security;
 
-    private ClusterMode(ClusterBroker broker, InterBrokerClient interBroker) {
+    private ClusterMode(ClusterBroker broker, InterBrokerClient interBroker, MetadataLogSecurity security) {
         this.broker = broker;
         this.interBroker = interBroker;
+        this.security = security;
     }
 
     /**
@@ -63,11 +68,13 @@ public final class ClusterMode implements AutoCloseable {
      * @param transactions the transaction coordinator: from now on it serves the transactional ids of
      *                     the {@code __transaction_state} partitions this node leads, and writes the
      *                     markers of partitions other nodes lead through them
+     * @param security the broker's security: from now on the cluster's metadata log keeps its ACLs,
+     *                 SCRAM credentials and client quotas
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
             Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
             Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass,
-            TransactionCoordinator transactions) throws IOException {
+            TransactionCoordinator transactions, BrokerSecurity security) throws IOException {
         String interBrokerListener = interBrokerListener(config);
         QuorumConfig q;
         try {
@@ -96,6 +103,12 @@ public final class ClusterMode implements AutoCloseable {
             // a misconfigured node (another cluster's, a node id already running): the operator's message, no trace
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
         }
+        MetadataLogSecurity keeper = new MetadataLogSecurity(member, security.authorizer(), security.scram(),
+                security.quotaStore(), security.bootstrapUsers());
+        member.onChange(keeper::refresh);
+        keeper.refresh();
+        security.keptIn(keeper);
+        keeper.writeOnceRegistered(LegacySecurityFiles.in(metaDir));
         ClusterBroker broker = new ClusterBroker(member, topics);
         InterBrokerClient interBroker = new InterBrokerClient(loops, channelClass,
                 id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS);
@@ -122,11 +135,12 @@ public final class ClusterMode implements AutoCloseable {
             broker.txnPeers(new InterBrokerTxnPeers(broker, interBroker, transactions.config()::partitionFor));
             TxnCoordinatorSetup.follow(transactions, broker);
         } catch (RuntimeException e) {
+            keeper.close();
             interBroker.close();
             broker.close();
             throw e;
         }
-        return new ClusterMode(broker, interBroker);
+        return new ClusterMode(broker, interBroker, keeper);
     }
 
     /**
@@ -192,6 +206,7 @@ public final class ClusterMode implements AutoCloseable {
      * shutdown: the controller fences it when its session times out).
      */
     public void close(boolean controlled) {
+        security.close();
         interBroker.close();
         broker.close(controlled);
     }

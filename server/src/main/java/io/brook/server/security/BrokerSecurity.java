@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,36 +34,42 @@ public final class BrokerSecurity {
     private final Authorizer authorizer;
     private final ClientQuotaStore quotaStore;
     private final ClientQuotas quotas;
+    private final List<ScramCredentials.Stored> bootstrapUsers;
+    /** Cluster mode: the metadata log that keeps the security settings, once the node joined the cluster. */
+    private final CompletableFuture<SecurityMetadataLog> clusterLog = new CompletableFuture<>();
 
     private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer,
-            ClientQuotaStore quotaStore, ClientQuotas quotas) {
+            ClientQuotaStore quotaStore, ClientQuotas quotas, List<ScramCredentials.Stored> bootstrapUsers) {
         this.listeners = listeners;
         this.scram = scram;
         this.authorizer = authorizer;
         this.quotaStore = quotaStore;
         this.quotas = quotas;
+        this.bootstrapUsers = List.copyOf(bootstrapUsers);
     }
 
     /** Reads and checks the security settings of every listener of {@code config}; SCRAM users and ACLs in memory only. */
     public static BrokerSecurity create(BrokerConfig config) {
         try {
-            return create(config, ScramCredentials.inMemory(), null, Clock.systemUTC());
+            return create(config, null, Clock.systemUTC());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // (nothing is read without a directory)
         }
     }
 
     /**
-     * Reads and checks the security settings of every listener of {@code config}, with the SCRAM
-     * credentials {@code scram}, to which the users of {@value #SCRAM_BOOTSTRAP} are added
-     * (durably) unless they have a credential for that mechanism already, and the ACLs kept in
-     * {@code metaDir} (null: in memory only), as are the client quotas, and over each TLS
-     * listener's configured stores those changed at run time (kept in {@code metaDir}'s
-     * {@link DynamicBrokerConfig}, read here once); authentications expire,
-     * and quota rates are measured, on {@code clock}'s time.
+     * Reads and checks the security settings of every listener of {@code config}. On a single
+     * node the SCRAM credentials, ACLs and client quotas are kept in {@code metaDir} (null: in
+     * memory only); in cluster mode they are kept by the cluster's metadata log, given with
+     * {@link #keptIn} once the node joined it. The users of {@value #SCRAM_BOOTSTRAP} are added
+     * unless they have a credential for that mechanism already. Over each TLS listener's
+     * configured stores, those changed at run time (kept in {@code metaDir}'s
+     * {@link DynamicBrokerConfig}, read here once) win. Authentications expire, and quota rates
+     * are measured, on {@code clock}'s time.
      */
-    public static BrokerSecurity create(BrokerConfig config, ScramCredentials scram, Path metaDir, Clock clock)
-            throws IOException {
+    public static BrokerSecurity create(BrokerConfig config, Path metaDir, Clock clock) throws IOException {
+        Path own = config.clustered() ? null : metaDir;
+        ScramCredentials scram = own == null ? ScramCredentials.inMemory() : ScramCredentials.open(own);
         String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
         if (bootstrap != null && !bootstrap.isBlank()) {
             ScramBootstrap.apply(bootstrap, scram);
@@ -72,17 +80,32 @@ public final class BrokerSecurity {
         for (Listener l : config.listeners().bound()) {
             out.put(l.name(), listenerSecurity(l, config, ListenerTlsKeys.of(dynamic, l.name()), scram, clock));
         }
-        ClientQuotaStore quotaStore = metaDir == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(metaDir);
+        ClientQuotaStore quotaStore = own == null ? ClientQuotaStore.inMemory() : ClientQuotaStore.open(own);
         ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
                 config.intValue(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L, clock::millis);
-        Authorizer authorizer = Authorizer.create(config.securitySettings(), metaDir);
-        if (config.clustered() && (authorizer.enabled() || out.values().stream().anyMatch(l -> l.protocol().sasl()))) {
-            LOG.warn("Cluster mode: ACLs, SCRAM credentials and client quotas are kept by each node on its own"
-                    + " (they are not in the replicated metadata yet): a change applies only on the node that"
-                    + " received it. Give every node its users with brook.sasl.scram.bootstrap.credentials and"
-                    + " its administrators with super.users (see docs/cluster.md)");
+        Authorizer authorizer = Authorizer.create(config.securitySettings(), own);
+        BrokerSecurity security = new BrokerSecurity(Collections.unmodifiableMap(out), scram, authorizer, quotaStore,
+                quotas, config.clustered() ? scram.stored() : List.of());
+        if (config.clustered()) {
+            // changes made before the node joined the cluster wait for it
+            authorizer.keptIn(security.clusterLog);
+            scram.keptIn(security.clusterLog);
+            quotaStore.keptIn(security.clusterLog);
         }
-        return new BrokerSecurity(Collections.unmodifiableMap(out), scram, authorizer, quotaStore, quotas);
+        return security;
+    }
+
+    /** Cluster mode: from now on {@code log} keeps the ACLs, SCRAM credentials and client quotas. */
+    public void keptIn(SecurityMetadataLog log) {
+        clusterLog.complete(log);
+    }
+
+    /**
+     * The users of {@value #SCRAM_BOOTSTRAP} as this node made them at start-up (cluster mode
+     * writes those the cluster lacks to its metadata log).
+     */
+    public List<ScramCredentials.Stored> bootstrapUsers() {
+        return bootstrapUsers;
     }
 
     /** The ACL authorizer (disabled unless authorizer.class.name is set). */
