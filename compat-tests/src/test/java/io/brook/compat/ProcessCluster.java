@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,12 +76,21 @@ final class ProcessCluster implements AutoCloseable {
      * until each serves; {@code overrides} go into every node's properties.
      */
     static ProcessCluster start(String name, int nodes, Map<String, String> overrides) {
+        return start(name, nodes, overrides, (id, p) -> { });
+    }
+
+    /**
+     * As {@link #start(String, int, Map)}, then {@code perNode} changes each node's properties
+     * (given its id) before they are written.
+     */
+    static ProcessCluster start(String name, int nodes, Map<String, String> overrides,
+            BiConsumer<Integer, Properties> perNode) {
         Path dir = Path.of("target", "cluster-tests", name).toAbsolutePath();
         ProcessCluster cluster = new ProcessCluster(dir);
         try {
             deleteRecursively(dir);
             Files.createDirectories(dir);
-            cluster.configure(nodes, overrides);
+            cluster.configure(nodes, overrides, perNode);
             for (int id : cluster.configs.keySet()) {
                 cluster.launch(id);
             }
@@ -95,7 +105,8 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    private void configure(int nodes, Map<String, String> overrides) throws IOException {
+    private void configure(int nodes, Map<String, String> overrides, BiConsumer<Integer, Properties> perNode)
+            throws IOException {
         Map<Integer, Integer> ports = new TreeMap<>(); // an example's port -> the free port it becomes
         for (int id = 1; id <= nodes; id++) {
             Properties p = template(id, nodes);
@@ -108,6 +119,7 @@ final class ProcessCluster implements AutoCloseable {
             p.setProperty("log.dirs", dir.resolve("node" + id).resolve("data").toString());
             p.putIfAbsent("brook.http.listener", "127.0.0.1:0");
             p.putAll(overrides);
+            perNode.accept(id, p);
             configs.put(id, p);
             writeConfig(id);
         }

@@ -1,6 +1,8 @@
 package io.brook.compat;
 
 import java.util.Map;
+import java.util.Properties;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -32,10 +34,17 @@ final class ProcessClusterExtension implements BeforeAllCallback, AfterAllCallba
             "group.initial.rebalance.delay.ms", "0");
 
     private final String name;
+    private final BiConsumer<Integer, Properties> perNode;
     private volatile ProcessCluster cluster;
 
     ProcessClusterExtension(String name) {
+        this(name, (id, p) -> { });
+    }
+
+    /** A cluster whose nodes' properties {@code perNode} changes, given each node's id, after the overrides. */
+    ProcessClusterExtension(String name, BiConsumer<Integer, Properties> perNode) {
         this.name = name;
+        this.perNode = perNode;
     }
 
     /** The running cluster; only between the class's start and its end. */
@@ -52,7 +61,7 @@ final class ProcessClusterExtension implements BeforeAllCallback, AfterAllCallba
         String external = System.getProperty("bootstrap.servers");
         Assumptions.assumeTrue(external == null || external.isBlank(),
                 "starts Brook nodes of its own: nothing to run against an external cluster");
-        cluster = ProcessCluster.start(name, 3, OVERRIDES);
+        cluster = ProcessCluster.start(name, 3, OVERRIDES, perNode);
     }
 
     @Override
