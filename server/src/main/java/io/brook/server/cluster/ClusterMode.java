@@ -9,6 +9,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.BrokerSecurity;
+import io.brook.server.security.InterBrokerLogin;
 import io.brook.server.security.LegacySecurityFiles;
 import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.cluster.interbroker.InterBrokerSettings;
@@ -76,6 +77,7 @@ public final class ClusterMode implements AutoCloseable {
             Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass,
             TransactionCoordinator transactions, BrokerSecurity security) throws IOException {
         String interBrokerListener = interBrokerListener(config);
+        InterBrokerLogin login = interBrokerLogin(config, interBrokerListener);
         QuorumConfig q;
         try {
             q = QuorumConfig.fromProperties(settings);
@@ -111,7 +113,8 @@ public final class ClusterMode implements AutoCloseable {
         keeper.writeOnceRegistered(LegacySecurityFiles.in(metaDir));
         ClusterBroker broker = new ClusterBroker(member, topics);
         InterBrokerClient interBroker = new InterBrokerClient(loops, channelClass,
-                id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS);
+                id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS,
+                login);
         broker.describeQuorumWith(new QuorumDescription(member,
                 config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
         ReplicationThrottle throttle = ReplicationThrottle.of(q.nodeId(), config, topics.configs().dynamic(), topics,
@@ -145,8 +148,8 @@ public final class ClusterMode implements AutoCloseable {
 
     /**
      * The listener other brokers reach this one on: {@code inter.broker.listener.name}, by default
-     * the listener named PLAINTEXT (Kafka's default). It must be one of {@code listeners}, and
-     * PLAINTEXT: the inter-broker client speaks neither TLS nor SASL yet.
+     * the listener named PLAINTEXT (Kafka's default). It must be one of {@code listeners}; on a TLS
+     * or SASL listener the nodes log in to each other ({@link #interBrokerLogin}).
      */
     static String interBrokerListener(BrokerConfig config) {
         String name = config.string(BrokerConfig.INTER_BROKER_LISTENER_NAME);
@@ -160,12 +163,24 @@ public final class ClusterMode implements AutoCloseable {
                     + " is not one of the listeners " + config.listeners().bound()
                     + " (other brokers connect to it; it is PLAINTEXT when unset)");
         }
-        SecurityProtocol protocol = config.listeners().protocol(name);
-        if (protocol != null && protocol != SecurityProtocol.PLAINTEXT) {
-            throw new IllegalArgumentException("Cluster mode: the inter-broker listener " + name + " uses " + protocol
-                    + ", but brokers connect to each other in PLAINTEXT only (docs/cluster.md, section 7)");
-        }
         return name;
+    }
+
+    /**
+     * How this node logs in to the others' inter-broker listener {@code name}: its protocol's TLS
+     * (the listener's trust and key stores) and SASL ({@code sasl.mechanism.inter.broker.protocol}
+     * with the credentials of that mechanism's JAAS configuration on the listener), as Kafka's
+     * brokers do; a setting that cannot work stops the start.
+     */
+    static InterBrokerLogin interBrokerLogin(BrokerConfig config, String name) {
+        SecurityProtocol protocol = config.listeners().protocol(name);
+        try {
+            return InterBrokerLogin.of(config.securitySettings(), name,
+                    protocol == null ? SecurityProtocol.PLAINTEXT : protocol);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Cluster mode: the inter-broker listener " + name + ": " + e.getMessage(),
+                    e);
+        }
     }
 
     /** What the handlers see of the cluster. */

@@ -4,7 +4,14 @@ import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.brook.server.security.InterBrokerLogin;
+import io.brook.server.security.TlsSettings;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
+import javax.net.ssl.SSLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +50,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threading.</b> {@link #send} from any thread. Each connection's state is confined to the
  * one event loop it was given; the futures complete on that event loop, so what runs after them
- * must not block. PLAINTEXT only: a listener of another security protocol is refused at start.
+ * must not block.
+ *
+ * <p><b>Security.</b> On a TLS or SASL inter-broker listener each new connection logs in first,
+ * as a Kafka broker does ({@link NodeLogin}); until then nothing else is sent on it.
  */
 public final class InterBrokerClient implements AutoCloseable {
 
@@ -56,6 +66,8 @@ public final class InterBrokerClient implements AutoCloseable {
     private final IntFunction<InetSocketAddress> endpoints;
     private final String clientId;
     private final InterBrokerSettings settings;
+    private final InterBrokerLogin login;
+    private final SslContext sslContext;
     private final Map<Integer, NodeConnection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -67,6 +79,20 @@ public final class InterBrokerClient implements AutoCloseable {
      */
     public InterBrokerClient(EventLoopGroup loops, Class<? extends Channel> channelClass,
             IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings) {
+        this(loops, channelClass, endpoints, clientId, settings, InterBrokerLogin.PLAINTEXT);
+    }
+
+    /**
+     * A client that logs in to the other nodes with {@code login}: TLS when the inter-broker
+     * listener has it, then SASL when it has that ({@link NodeLogin}).
+     *
+     * @throws IllegalArgumentException when the TLS settings do not make a client context
+     */
+    public InterBrokerClient(EventLoopGroup loops, Class<? extends Channel> channelClass,
+            IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
+            InterBrokerLogin login) {
+        this.login = login;
+        this.sslContext = login.tls() == null ? null : clientContext(login.tls());
         this.loops = loops;
         this.channelClass = channelClass;
         this.endpoints = endpoints;
@@ -92,9 +118,37 @@ public final class InterBrokerClient implements AutoCloseable {
             return answer;
         }
         NodeConnection c = connections.computeIfAbsent(nodeId,
-                id -> new NodeConnection(id, loops.next(), channelClass, endpoints, clientId, settings));
+                id -> new NodeConnection(id, loops.next(), channelClass, endpoints, clientId, settings, login,
+                        sslContext));
         c.send(new PendingRequest<>(request, version, reader, answer));
         return answer;
+    }
+
+    /**
+     * The client side of the inter-broker listener's TLS: its trust store checks the other
+     * nodes' certificates (the JDK's default trust when it has none), its key store is this
+     * node's certificate when they ask for one; OpenSSL when {@code brook.ssl.engine} asks for it
+     * and it loads, as the listener itself.
+     */
+    static SslContext clientContext(TlsSettings s) {
+        SslContextBuilder b = SslContextBuilder.forClient()
+                .sslProvider(s.engine() == TlsSettings.Engine.OPENSSL && OpenSsl.isAvailable() ? SslProvider.OPENSSL
+                        : SslProvider.JDK)
+                .protocols(s.protocols());
+        if (s.keyManagers() != null) {
+            b.keyManager(s.keyManagers());
+        }
+        if (s.trustManagers() != null) {
+            b.trustManager(s.trustManagers());
+        }
+        if (s.cipherSuites() != null) {
+            b.ciphers(s.cipherSuites());
+        }
+        try {
+            return b.build();
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("the inter-broker client's TLS settings do not work: " + e.getMessage(), e);
+        }
     }
 
     /** The settings in force. */

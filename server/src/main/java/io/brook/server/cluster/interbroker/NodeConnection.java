@@ -1,6 +1,8 @@
 package io.brook.server.cluster.interbroker;
 
+import io.brook.server.security.InterBrokerLogin;
 import io.brook.wire.protocol.ApiKey;
+import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ByteBufferWriter;
 import io.brook.wire.protocol.RequestHeader;
 import io.brook.wire.protocol.ResponseHeader;
@@ -14,6 +16,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -26,6 +30,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,11 +51,16 @@ final class NodeConnection {
     private final IntFunction<InetSocketAddress> endpoints;
     private final String clientId;
     private final InterBrokerSettings settings;
+    /** How this node logs in to the others (PLAINTEXT: not at all), and the TLS context when it uses TLS. */
+    private final InterBrokerLogin login;
+    private final SslContext sslContext;
     private final ArrayDeque<PendingRequest<?>> queued = new ArrayDeque<>();
     private final Map<Integer, PendingRequest<?>> inFlight = new LinkedHashMap<>();
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
     private Channel channel;
     private boolean connecting;
+    /** Connected, and logging in: only the login's own requests are sent. */
+    private boolean authenticating;
     private ScheduledFuture<?> reconnect;
     private long backoffMs;
     private long nextAttemptNanos;
@@ -59,7 +69,10 @@ final class NodeConnection {
     private volatile boolean open;
 
     NodeConnection(int nodeId, EventLoop loop, Class<? extends Channel> channelClass,
-            IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings) {
+            IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
+            InterBrokerLogin login, SslContext sslContext) {
+        this.login = login;
+        this.sslContext = sslContext;
         this.nodeId = nodeId;
         this.loop = loop;
         this.channelClass = channelClass;
@@ -127,6 +140,9 @@ final class NodeConnection {
             }
             return;
         }
+        if (authenticating) {
+            return;
+        }
         boolean wrote = false;
         while (inFlight.size() < settings.maxInFlight() && !queued.isEmpty()) {
             wrote |= write(queued.poll());
@@ -151,12 +167,21 @@ final class NodeConnection {
             return;
         }
         connecting = true;
+        SslHandler[] ssl = new SslHandler[1];
         Bootstrap b = new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMs())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (sslContext != null) {
+                            ssl[0] = sslContext.newHandler(ch.alloc(), address.getHostString(), address.getPort());
+                            // set either way: Netty's client contexts check the host name by default
+                            SSLParameters params = ssl[0].engine().getSSLParameters();
+                            params.setEndpointIdentificationAlgorithm(login.verifyHostname() ? "HTTPS" : null);
+                            ssl[0].engine().setSSLParameters(params);
+                            ch.pipeline().addLast(ssl[0]);
+                        }
                         ch.pipeline().addLast(new ResponseFrameDecoder(MAX_RESPONSE_BYTES), new ResponseHandler());
                     }
                 });
@@ -173,12 +198,42 @@ final class NodeConnection {
                 return;
             }
             channel = ch;
-            open = true;
-            backoffMs = 0;
+            authenticating = true;
             ch.closeFuture().addListener(c -> disconnected(ch));
             LOG.debug("Connected to node {} at {}", nodeId, address);
-            pump();
+            NodeLogin.run(nodeId, login, ssl[0], this::sendNow).whenComplete((v, e) -> loop.execute(() -> {
+                if (e != null) {
+                    // what waits fails with the reason (a failed TLS handshake has closed the channel already)
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                            ? e.getCause() : e;
+                    LOG.warn("Inter-broker: {}", cause.getMessage());
+                    if (channel == ch || channel == null) {
+                        failQueued(cause.getMessage());
+                    }
+                    ch.close();
+                    return;
+                }
+                if (channel != ch) {
+                    return;
+                }
+                authenticating = false;
+                open = true;
+                backoffMs = 0;
+                pump();
+            }));
         });
+    }
+
+    /** Sends one of the login's requests at once, ahead of the queued ones (on {@link #loop}). */
+    private <R extends ApiMessage> CompletableFuture<R> sendNow(ApiMessage request, short version,
+            ResponseReader<R> reader) {
+        CompletableFuture<R> answer = new CompletableFuture<>();
+        PendingRequest<R> p = new PendingRequest<>(request, version, reader, answer);
+        p.timeout = loop.schedule(() -> timedOut(p), settings.requestTimeoutMs(), TimeUnit.MILLISECONDS);
+        if (write(p)) {
+            channel.flush();
+        }
+        return answer;
     }
 
     /** A connection could not be opened: what waits fails (the caller retries), the next attempt backs off. */
@@ -200,6 +255,7 @@ final class NodeConnection {
         }
         channel = null;
         open = false;
+        authenticating = false;
         failInFlight("the connection to node " + nodeId + " closed before the answer");
         if (!closed) {
             backOff();
