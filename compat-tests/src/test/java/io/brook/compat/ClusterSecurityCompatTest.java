@@ -17,6 +17,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,6 +32,8 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,11 +42,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ACLs and SCRAM credentials in a cluster of three Brook processes (the example nodes of
- * docs/cluster.md section 11, each with a SASL_PLAINTEXT listener and the StandardAuthorizer, as
- * section 10a shows; only node 1 names the first administrator): a user made through node 1 logs
- * in on node 3, with the Java clients and with kcat, an ACL made through node 2 lets it write
- * through node 3, and both survive node 3's restart (the metadata log on its disk). Skipped
- * against an external cluster.
+ * docs/cluster.md section 11, each with a SASL_PLAINTEXT listener that is also the inter-broker
+ * listener, and the StandardAuthorizer, as section 10a shows; only node 1 names the first
+ * administrator): a user made through node 1 logs in on node 3, with the Java clients and with
+ * kcat, an ACL made through node 2 lets it write through node 3, a transaction over partitions
+ * every node leads commits (its markers sent between the nodes over SCRAM), and the user and ACL
+ * survive node 3's restart (the metadata log on its disk). Skipped against an external cluster.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ClusterSecurityCompatTest {
@@ -56,17 +61,25 @@ class ClusterSecurityCompatTest {
 
     private static ProcessCluster cluster;
 
-    /** Section 10a's settings: a SASL listener on every node, the first administrator on node 1 only. */
+    /**
+     * Section 10a's settings: a SASL listener on every node, which the nodes also log in to each
+     * other on as {@code broker} (the only super user besides the administrator: the PLAINTEXT
+     * listener, which the harness probes nodes on, is no one's); the first administrator on node 1 only.
+     */
     static void secure(int id, Properties p) {
         p.setProperty("listeners", p.getProperty("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + ProcessCluster.freePort());
         p.setProperty("listener.security.protocol.map",
                 p.getProperty("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+        p.setProperty("inter.broker.listener.name", "SASL_PLAINTEXT");
         p.setProperty("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+        p.setProperty("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512");
+        p.setProperty("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"broker\""
+                        + " password=\"broker-secret\";");
         p.setProperty("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        p.setProperty("super.users", "User:admin;User:ANONYMOUS");
-        if (id == 1) {
-            p.setProperty("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
-        }
+        p.setProperty("super.users", "User:admin;User:broker");
+        p.setProperty("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=broker,password=broker-secret]"
+                + (id == 1 ? ";SCRAM-SHA-512=[name=admin,password=admin-secret]" : ""));
     }
 
     @BeforeAll
@@ -150,11 +163,49 @@ class ClusterSecurityCompatTest {
         Groups.await(WAIT, "bob to write through node 3", () -> writes(3, topic));
         kcatLogsIn(3);
 
+        transactionAcrossTheNodes(topic);
+
         cluster.stop(3);
         cluster.restart(3);
         assertThat(logsIn(3, "bob", "bob-secret")).as("after node 3's restart").isTrue();
         assertThat(writes(3, topic)).as("after node 3's restart").isTrue();
         assertThat(logsIn(3, "bob", "wrong")).isFalse();
+    }
+
+    /**
+     * A transaction of the administrator's over the topic's partitions, led by every node: its
+     * writes are verified with the coordinator and its markers written through the inter-broker
+     * client, which logs in to the other nodes as {@code broker}; a read_committed consumer reads it.
+     */
+    private static void transactionAcrossTheNodes(String topic) throws Exception {
+        Properties p = scram(1, "admin", "admin-secret");
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, Groups.unique("secured-txn"));
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (int partition = 0; partition < 3; partition++) {
+                producer.send(new ProducerRecord<>(topic, partition, "k", "committed-" + partition));
+            }
+            producer.commitTransaction();
+        }
+        Properties c = scram(1, "admin", "admin-secret");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1),
+                    new TopicPartition(topic, 2));
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Groups.await(WAIT, "the committed transaction read back", () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(r.value()));
+                return read.stream().filter(v -> v.startsWith("committed-")).count() == 3;
+            });
+        }
     }
 
     /** kcat (librdkafka), an independent client, logs in as bob on {@code node} (the test is skipped without kcat). */
