@@ -3,12 +3,26 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.cluster.controller.ControllerError;
 import io.brook.server.cluster.FakeQuorum;
 import io.brook.server.security.ScramCredentials;
 import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.QuotaEntity;
 import io.brook.server.security.quota.QuotaKey;
 import io.brook.testkit.Await;
+import io.brook.wire.message.AlterClientQuotasRequest;
+import io.brook.wire.message.AlterClientQuotasRequest.EntityData;
+import io.brook.wire.message.AlterClientQuotasRequest.EntryData;
+import io.brook.wire.message.AlterClientQuotasRequest.OpData;
+import io.brook.wire.message.AlterClientQuotasResponse;
+import io.brook.wire.message.AlterUserScramCredentialsRequest;
+import io.brook.wire.message.AlterUserScramCredentialsRequest.ScramCredentialUpsertion;
+import io.brook.wire.message.AlterUserScramCredentialsResponse;
+import io.brook.wire.message.CreateAclsRequest;
+import io.brook.wire.message.CreateAclsRequest.AclCreation;
+import io.brook.wire.message.CreateAclsResponse;
+import io.brook.wire.message.CreateAclsResponse.AclCreationResult;
+import io.brook.wire.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +100,8 @@ class ClusterSecurityTest {
                 + voterPorts[id - 1]);
         c.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
         c.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        c.put("super.users", "User:admin");
+        // ANONYMOUS: the raw requests of the PLAINTEXT listener are an administrator's
+        c.put("super.users", "User:admin;User:ANONYMOUS");
         if (id == 1) {
             c.put("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
         }
@@ -204,6 +219,35 @@ class ClusterSecurityTest {
             assertThat(onSecond.deleteAcls(List.of(AclBindingFilter.ANY)).all().get(60, TimeUnit.SECONDS))
                     .hasSize(10_050);
             assertThat(onFirst.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).isEmpty();
+        }
+    }
+
+    @Test
+    void aChangeNoControllerTakesAnswersEachEntryNotControllerAndChangesNothing() throws Exception {
+        Brook first = start(1);
+        quorum.refuseSecurityWrites(ControllerError.NOT_CONTROLLER);
+        short notController = Errors.NOT_CONTROLLER.code();
+        try (ProtocolClient c = new ProtocolClient(first.bootstrapServers("PLAINTEXT"))) {
+            CreateAclsResponse acls = c.call(new CreateAclsRequest().creations(List.of(new AclCreation()
+                    .resourceType((byte) 2).resourceName("t").resourcePatternType((byte) 3).principal("User:bob")
+                    .host("*").operation((byte) 3).permissionType((byte) 3))), (short) 3);
+            assertThat(acls.results()).extracting(AclCreationResult::errorCode).containsExactly(notController);
+            AlterClientQuotasResponse quotas = c.call(new AlterClientQuotasRequest().entries(List.of(new EntryData()
+                    .entity(List.of(new EntityData().entityType("user").entityName("bob")))
+                    .ops(List.of(new OpData().key("producer_byte_rate").value(1024.0))))), (short) 1);
+            assertThat(quotas.entries().get(0).errorCode()).isEqualTo(notController);
+            AlterUserScramCredentialsResponse users = c.call(new AlterUserScramCredentialsRequest()
+                    .upsertions(List.of(new ScramCredentialUpsertion().name("bob").mechanism((byte) 2)
+                            .iterations(4096).salt(new byte[16]).saltedPassword(new byte[64]))), (short) 0);
+            assertThat(users.results().get(0).errorCode()).isEqualTo(notController);
+        }
+        quorum.refuseSecurityWrites(null);
+        try (Admin onFirst = admin(first)) {
+            assertThat(onFirst.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).isEmpty();
+            assertThat(onFirst.describeClientQuotas(ClientQuotaFilter.all()).entities().get(30, TimeUnit.SECONDS))
+                    .isEmpty();
+            assertThat(onFirst.describeUserScramCredentials().all().get(30, TimeUnit.SECONDS))
+                    .as("bob has no credential").doesNotContainKey("bob");
         }
     }
 

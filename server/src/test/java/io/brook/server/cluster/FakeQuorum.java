@@ -1,6 +1,8 @@
 package io.brook.server.cluster;
 
 import io.brook.cluster.controller.Controller;
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.controller.ProducerIdBlock;
 import io.brook.cluster.member.ClusterMember;
 import io.brook.cluster.member.QuorumStatus;
@@ -33,6 +35,7 @@ public final class FakeQuorum implements MetadataLog {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private long index = -1;
     private volatile int controllerId = 1;
+    private volatile ControllerError securityRefusal;
     /** Appends wait for this: {@link #hold()} makes the quorum slow until {@link #release()}. */
     private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
 
@@ -86,6 +89,11 @@ public final class FakeQuorum implements MetadataLog {
     public void unfence(int brokerId) {
         BrokerInfo b = read(i -> i.brokers().get(brokerId));
         controller.heartbeat(brokerId, b.epoch()).join();
+    }
+
+    /** From now on security writes fail with {@code error} (null: they are decided again). */
+    public void refuseSecurityWrites(ControllerError error) {
+        this.securityRefusal = error;
     }
 
     public void controllerId(int id) {
@@ -185,7 +193,9 @@ public final class FakeQuorum implements MetadataLog {
 
         @Override
         public CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
-            return controller.writeSecurity(records);
+            ControllerError refusal = securityRefusal;
+            return refusal == null ? controller.writeSecurity(records)
+                    : CompletableFuture.failedFuture(new ControllerException(refusal, "refused by the test"));
         }
 
         @Override
