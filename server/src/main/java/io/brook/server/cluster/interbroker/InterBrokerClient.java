@@ -67,7 +67,9 @@ public final class InterBrokerClient implements AutoCloseable {
     private final String clientId;
     private final InterBrokerSettings settings;
     private final InterBrokerLogin login;
-    private final SslContext sslContext;
+    /** The TLS settings the client context was last built from, and that context (null without TLS). */
+    private TlsSettings tls;
+    private SslContext sslContext;
     private final Map<Integer, NodeConnection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -92,7 +94,8 @@ public final class InterBrokerClient implements AutoCloseable {
             IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
             InterBrokerLogin login) {
         this.login = login;
-        this.sslContext = login.tls() == null ? null : clientContext(login.tls());
+        this.tls = login.tls();
+        this.sslContext = tls == null ? null : clientContext(tls);
         this.loops = loops;
         this.channelClass = channelClass;
         this.endpoints = endpoints;
@@ -119,7 +122,7 @@ public final class InterBrokerClient implements AutoCloseable {
         }
         NodeConnection c = connections.computeIfAbsent(nodeId,
                 id -> new NodeConnection(id, loops.next(), channelClass, endpoints, clientId, settings, login,
-                        sslContext));
+                        this::currentTls));
         c.send(new PendingRequest<>(request, version, reader, answer));
         return answer;
     }
@@ -149,6 +152,29 @@ public final class InterBrokerClient implements AutoCloseable {
         } catch (SSLException e) {
             throw new IllegalArgumentException("the inter-broker client's TLS settings do not work: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The TLS context a new connection uses: built anew when the listener's key or trust store
+     * files changed since (as the listener itself reloads them), else the last one; a changed
+     * store that does not load is logged and the last context kept. Null without TLS.
+     */
+    synchronized SslContext currentTls() {
+        if (tls == null) {
+            return null;
+        }
+        try {
+            TlsSettings next = tls.reloadIfChanged();
+            if (next != null) {
+                sslContext = clientContext(next);
+                tls = next;
+                LOG.info("Inter-broker: the key or trust store changed; new connections to other nodes use it");
+            }
+        } catch (java.security.GeneralSecurityException | java.io.IOException | IllegalArgumentException e) {
+            LOG.warn("Inter-broker: the changed key or trust store does not load ({}); connections to other nodes"
+                    + " keep the previous one", e.getMessage());
+        }
+        return sslContext;
     }
 
     /** The settings in force. */

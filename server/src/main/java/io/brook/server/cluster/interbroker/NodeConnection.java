@@ -30,6 +30,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,9 +52,9 @@ final class NodeConnection {
     private final IntFunction<InetSocketAddress> endpoints;
     private final String clientId;
     private final InterBrokerSettings settings;
-    /** How this node logs in to the others (PLAINTEXT: not at all), and the TLS context when it uses TLS. */
+    /** How this node logs in to the others (PLAINTEXT: not at all), and the TLS context of a new connection (null: none). */
     private final InterBrokerLogin login;
-    private final SslContext sslContext;
+    private final Supplier<SslContext> tls;
     private final ArrayDeque<PendingRequest<?>> queued = new ArrayDeque<>();
     private final Map<Integer, PendingRequest<?>> inFlight = new LinkedHashMap<>();
     private final CompletableFuture<Void> closedFuture = new CompletableFuture<>();
@@ -70,9 +71,9 @@ final class NodeConnection {
 
     NodeConnection(int nodeId, EventLoop loop, Class<? extends Channel> channelClass,
             IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
-            InterBrokerLogin login, SslContext sslContext) {
+            InterBrokerLogin login, Supplier<SslContext> tls) {
         this.login = login;
-        this.sslContext = sslContext;
+        this.tls = tls;
         this.nodeId = nodeId;
         this.loop = loop;
         this.channelClass = channelClass;
@@ -167,6 +168,7 @@ final class NodeConnection {
             return;
         }
         connecting = true;
+        SslContext sslContext = tls.get();
         SslHandler[] ssl = new SslHandler[1];
         Bootstrap b = new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMs())

@@ -15,7 +15,11 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import io.brook.testkit.Await;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -98,6 +102,35 @@ class InterBrokerLoginClientTest {
     }
 
     /** Metadata of every topic, through a client that logs in with {@code login} to {@code host}. */
+    @Test
+    void aTrustStoreReplacedOnDiskServesTheNextConnection() throws Exception {
+        Path replaced = dir.resolve("replaced-trust.p12");
+        Files.copy(otherTrust, replaced);
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress("127.0.0.1",
+                new byte[] {127, 0, 0, 1}), brook.port());
+        try (InterBrokerClient c = new InterBrokerClient(loops, NioSocketChannel.class, id -> address, "broker-9",
+                FAST, login("SCRAM-SHA-512", "broker-secret", replaced, true, "127.0.0.1"))) {
+            assertThatThrownBy(() -> c.send(1, new MetadataRequest().topics(null), (short) 12, MetadataResponse::read)
+                    .get(30, TimeUnit.SECONDS)).cause().hasMessageContaining("TLS handshake");
+            // a new file under the same name (as an operator renews a trust store), with a later time
+            Path fresh = dir.resolve("fresh-trust.p12");
+            Files.copy(trust, fresh);
+            Files.setLastModifiedTime(fresh, FileTime.fromMillis(Files.getLastModifiedTime(replaced).toMillis() + 10_000));
+            Files.move(fresh, replaced, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // a request made after the back-off reconnects with the new store
+            Await.until("a connection with the new trust store", java.time.Duration.ofSeconds(20), () -> {
+                try {
+                    return !c.send(1, new MetadataRequest().topics(null), (short) 12, MetadataResponse::read)
+                            .get(10, TimeUnit.SECONDS).topics().isEmpty();
+                } catch (ExecutionException e) {
+                    return false;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+        }
+    }
+
     private static MetadataResponse metadata(InterBrokerLogin login, String host) throws Exception {
         // the loopback address under the name {@code host}: what the certificate is checked against
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress(host, new byte[] {127, 0, 0, 1}),
