@@ -21,7 +21,6 @@ import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.QuotaEntity;
 import io.brook.server.security.quota.QuotaKey;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,17 +154,13 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
                 return joined;
             }));
         }
-        CompletableFuture<List<Boolean>> out = new CompletableFuture<>();
-        all.whenComplete((flags, e) -> {
-            if (e != null) {
-                refresh();
-                out.completeExceptionally(ClusterBroker.translate(e));
-                return;
-            }
+        return all.handle((flags, e) -> {
             refresh();
-            out.complete(flags);
+            if (e != null) {
+                throw ClusterBroker.translate(e);
+            }
+            return flags;
         });
-        return out;
     }
 
     /**
@@ -177,14 +172,14 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     CompletableFuture<Void> writeStartupSettings(LegacySecurityFiles legacy) {
         List<MetadataRecord> records = member.read(image -> {
             Set<String> users = new HashSet<>();
-            image.scramCredentials().forEach(c -> users.add(c.user() + '\u0000' + c.mechanism()));
+            image.scramCredentials().forEach(c -> users.add(credentialKey(c.user(), c.mechanism())));
             Set<String> quotaKeys = new HashSet<>();
             image.clientQuotas().forEach(q -> quotaKeys.add(q.entity() + "\u0000" + q.key()));
             List<MetadataRecord> out = new ArrayList<>();
             List<Stored> credentials = new ArrayList<>(bootstrapUsers);
             credentials.addAll(legacy.credentials());
             for (Stored c : credentials) {
-                if (users.add(c.user() + '\u0000' + c.mechanism().type())) {
+                if (users.add(credentialKey(c.user(), c.mechanism().type()))) {
                     out.add(credential(c));
                 }
             }
@@ -262,13 +257,13 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
         for (UserScramCredential c : s.credentials()) {
             ScramMechanism m = ScramMechanism.ofType(c.mechanism());
             if (m != null) {
-                users.put(c.user() + '\u0000' + m.type(), new Stored(c.user(), m, c.iterations(), c.salt(),
+                users.put(credentialKey(c.user(), m.type()), new Stored(c.user(), m, c.iterations(), c.salt(),
                         c.storedKey(), c.serverKey()));
             }
         }
         if (!bootstrapWritten) {
             for (Stored b : bootstrapUsers) {
-                users.putIfAbsent(b.user() + '\u0000' + b.mechanism().type(), b);
+                users.putIfAbsent(credentialKey(b.user(), b.mechanism().type()), b);
             }
         }
         scram.replaceAll(List.copyOf(users.values()));
@@ -293,6 +288,11 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
         }
     }
 
+    /** One user's credential for one mechanism, as a key. */
+    private static String credentialKey(String user, byte mechanism) {
+        return user + '\u0000' + mechanism;
+    }
+
     static AccessControlEntry entry(Acl a) {
         return new AccessControlEntry(a.resourceType(), a.resourceName(), a.patternType(), a.principal(), a.host(),
                 a.operation(), a.permission());
@@ -304,8 +304,7 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     }
 
     static ClientQuota quota(QuotaEntity entity, QuotaKey key, Double value) {
-        Map<String, String> parts = new HashMap<>(entity.parts());
-        return new ClientQuota(new TreeMap<>(parts), key.key(), value);
+        return new ClientQuota(new TreeMap<>(entity.parts()), key.key(), value);
     }
 
     /** The entity of a quota record's parts, or null for a part of a type Brook does not know. */

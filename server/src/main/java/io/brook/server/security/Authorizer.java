@@ -298,7 +298,7 @@ public final class Authorizer {
     }
 
     /** The entries stored in {@code metaDir} by a single node (none when there are none). */
-    public static List<Acl> storedIn(Path metaDir) throws IOException {
+    static List<Acl> storedIn(Path metaDir) throws IOException {
         return load(metaDir.resolve(FILE_NAME));
     }
 
