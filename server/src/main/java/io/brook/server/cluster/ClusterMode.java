@@ -11,6 +11,7 @@ import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.InterBrokerLogin;
 import io.brook.server.security.LegacySecurityFiles;
+import io.brook.server.security.ListenerSecurity;
 import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.cluster.interbroker.InterBrokerSettings;
 import io.brook.server.cluster.replica.ReplicaFetchers;
@@ -112,9 +113,10 @@ public final class ClusterMode implements AutoCloseable {
         security.keptIn(keeper);
         keeper.writeOnceRegistered(LegacySecurityFiles.in(metaDir));
         ClusterBroker broker = new ClusterBroker(member, topics);
+        ListenerSecurity interBrokerSecurity = security.listenerOrNull(interBrokerListener);
         InterBrokerClient interBroker = new InterBrokerClient(loops, channelClass,
                 id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS,
-                login);
+                login, interBrokerSecurity == null ? login::tls : interBrokerSecurity::tls);
         broker.describeQuorumWith(new QuorumDescription(member,
                 config.string(BrokerConfig.CONTROLLER_LISTENER_NAMES).split(",", -1)[0].trim(), q.voters()));
         ReplicationThrottle throttle = ReplicationThrottle.of(q.nodeId(), config, topics.configs().dynamic(), topics,

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,10 @@ public final class InterBrokerClient implements AutoCloseable {
     private final String clientId;
     private final InterBrokerSettings settings;
     private final InterBrokerLogin login;
+    /** The inter-broker listener's TLS settings now: they change with a dynamic update of its stores. */
+    private final Supplier<TlsSettings> listenerTls;
+    /** The value of {@link #listenerTls} the client context follows. */
+    private TlsSettings followed;
     /** The TLS settings the client context was last built from, and that context (null without TLS). */
     private TlsSettings tls;
     private SslContext sslContext;
@@ -93,8 +98,26 @@ public final class InterBrokerClient implements AutoCloseable {
     public InterBrokerClient(EventLoopGroup loops, Class<? extends Channel> channelClass,
             IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
             InterBrokerLogin login) {
+        this(loops, channelClass, endpoints, clientId, settings, login, login::tls);
+    }
+
+    /**
+     * A client that logs in with {@code login} and whose TLS follows {@code listenerTls}: the
+     * inter-broker listener's settings as they stand, which a dynamic update of its key or trust
+     * store ({@code kafka-configs.sh --entity-type brokers}) replaces; the next connection to
+     * another node uses them, as Kafka's broker reconfigures its inter-broker channel. Null from
+     * {@code listenerTls} keeps the settings in use.
+     *
+     * @throws IllegalArgumentException when the TLS settings do not make a client context
+     */
+    public InterBrokerClient(EventLoopGroup loops, Class<? extends Channel> channelClass,
+            IntFunction<InetSocketAddress> endpoints, String clientId, InterBrokerSettings settings,
+            InterBrokerLogin login, Supplier<TlsSettings> listenerTls) {
         this.login = login;
-        this.tls = login.tls();
+        this.listenerTls = listenerTls;
+        TlsSettings given = login.tls() == null ? null : listenerTls.get();
+        this.followed = given;
+        this.tls = given == null ? login.tls() : given;
         this.sslContext = tls == null ? null : clientContext(tls);
         this.loops = loops;
         this.channelClass = channelClass;
@@ -155,15 +178,26 @@ public final class InterBrokerClient implements AutoCloseable {
     }
 
     /**
-     * The TLS context a new connection uses: built anew when the listener's key or trust store
-     * files changed since (as the listener itself reloads them), else the last one; a changed
-     * store that does not load is logged and the last context kept. Null without TLS.
+     * The TLS context a new connection uses: built anew when a dynamic update replaced the
+     * listener's settings or when its key or trust store files changed since (as the listener
+     * itself reloads them), else the last one; a changed store that does not load is logged and
+     * the last context kept. Null without TLS.
      */
     synchronized SslContext currentTls() {
         if (tls == null) {
             return null;
         }
         try {
+            TlsSettings given = listenerTls.get();
+            if (given != null && given != followed) {
+                followed = given; // a context these settings cannot make is reported once, not per connection
+                SslContext next = clientContext(given);
+                tls = given;
+                sslContext = next;
+                LOG.info("Inter-broker: the listener's key or trust store was changed by a dynamic update; new"
+                        + " connections to other nodes use it");
+                return sslContext;
+            }
             TlsSettings next = tls.reloadIfChanged();
             if (next != null) {
                 sslContext = clientContext(next);

@@ -7,6 +7,7 @@ import io.brook.server.Brook;
 import io.brook.server.TestKeyStores;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.InterBrokerLogin;
+import io.brook.server.security.TlsSettings;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataResponse;
 import io.netty.channel.EventLoopGroup;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * user): a correct login is served, a wrong password or a certificate the trust store does not hold
  * fails the request with the reason, a host name the certificate does not name fails unless
  * endpoint identification is off. The principal is the SASL user: Metadata for the cluster's
- * topics is authorized as {@code User:broker}.
+ * topics is authorized as {@code User:broker}. A trust store replaced on disk, or by a dynamic
+ * update of the listener, serves the next connection.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InterBrokerLoginClientTest {
@@ -118,16 +121,38 @@ class InterBrokerLoginClientTest {
             Files.setLastModifiedTime(fresh, FileTime.fromMillis(Files.getLastModifiedTime(replaced).toMillis() + 10_000));
             Files.move(fresh, replaced, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             // a request made after the back-off reconnects with the new store
-            Await.until("a connection with the new trust store", java.time.Duration.ofSeconds(20), () -> {
-                try {
-                    return !c.send(1, new MetadataRequest().topics(null), (short) 12, MetadataResponse::read)
-                            .get(10, TimeUnit.SECONDS).topics().isEmpty();
-                } catch (ExecutionException e) {
-                    return false;
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
+            Await.until("a connection with the new trust store", java.time.Duration.ofSeconds(20),
+                    () -> servesMetadata(c));
+        }
+    }
+
+    @Test
+    void storesChangedByADynamicUpdateOfTheListenerServeTheNextConnection() throws Exception {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress("127.0.0.1",
+                new byte[] {127, 0, 0, 1}), brook.port());
+        InterBrokerLogin login = login("SCRAM-SHA-512", "broker-secret", otherTrust, true, "127.0.0.1");
+        // the inter-broker listener's settings as a dynamic update leaves them: first a trust store
+        // that does not hold the other node's certificate, then one that does
+        AtomicReference<TlsSettings> listener = new AtomicReference<>(login.tls());
+        try (InterBrokerClient c = new InterBrokerClient(loops, NioSocketChannel.class, id -> address, "broker-9",
+                FAST, login, listener::get)) {
+            assertThatThrownBy(() -> c.send(1, new MetadataRequest().topics(null), (short) 12, MetadataResponse::read)
+                    .get(30, TimeUnit.SECONDS)).cause().hasMessageContaining("TLS handshake");
+            listener.set(login("SCRAM-SHA-512", "broker-secret", trust, true, "127.0.0.1").tls());
+            Await.until("a connection with the updated trust store", java.time.Duration.ofSeconds(20),
+                    () -> servesMetadata(c));
+        }
+    }
+
+    /** Whether a Metadata request through {@code c} is answered with the cluster's topics. */
+    private static boolean servesMetadata(InterBrokerClient c) {
+        try {
+            return !c.send(1, new MetadataRequest().topics(null), (short) 12, MetadataResponse::read)
+                    .get(10, TimeUnit.SECONDS).topics().isEmpty();
+        } catch (ExecutionException e) {
+            return false;
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 
