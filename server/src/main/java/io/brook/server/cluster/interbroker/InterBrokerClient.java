@@ -216,6 +216,15 @@ public final class InterBrokerClient implements AutoCloseable {
         return settings;
     }
 
+    /** Re-authentications of the connections so far (tests). */
+    long reauthentications() {
+        long n = 0;
+        for (NodeConnection c : connections.values()) {
+            n += c.reauthentications();
+        }
+        return n;
+    }
+
     /** Connections open now (tests). */
     int openConnections() {
         int n = 0;

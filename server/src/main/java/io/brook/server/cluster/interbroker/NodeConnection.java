@@ -28,7 +28,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
@@ -39,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * The {@link InterBrokerClient}'s connection to one node, and the requests waiting for it (see
  * the client's comment for the rules). Every field is confined to {@link #loop}: the public-facing
  * methods hand their work to it.
+ *
+ * <p><b>Re-authentication</b> (KIP-368, as Kafka's clients do it): when the other node gave the
+ * login a session lifetime ({@code connections.max.reauth.ms}, a token's expiry), the connection
+ * logs in again on the same socket at a random point between 85 % and 95 % of it: from then on
+ * no new request is sent; once the requests in flight are answered the SASL exchange runs again,
+ * and the requests waiting go out after it. A failed re-authentication closes the connection, and
+ * the requests waiting go to the next one.
  */
 final class NodeConnection {
 
@@ -62,6 +71,10 @@ final class NodeConnection {
     private boolean connecting;
     /** Connected, and logging in: only the login's own requests are sent. */
     private boolean authenticating;
+    /** The session is to be renewed: no new request is sent until the ones in flight are answered and it is. */
+    private boolean reauthenticationDue;
+    private ScheduledFuture<?> reauthentication;
+    private final AtomicLong reauthentications = new AtomicLong();
     private ScheduledFuture<?> reconnect;
     private long backoffMs;
     private long nextAttemptNanos;
@@ -86,6 +99,11 @@ final class NodeConnection {
         return open;
     }
 
+    /** How many times the connection re-authenticated (tests). */
+    long reauthentications() {
+        return reauthentications.get();
+    }
+
     void send(PendingRequest<?> p) {
         try {
             loop.execute(() -> enqueue(p));
@@ -102,6 +120,7 @@ final class NodeConnection {
                 if (reconnect != null) {
                     reconnect.cancel(false);
                 }
+                cancelReauthentication();
                 failQueued("The inter-broker client is closed");
                 failInFlight("The inter-broker client is closed");
                 if (channel != null) {
@@ -141,7 +160,7 @@ final class NodeConnection {
             }
             return;
         }
-        if (authenticating) {
+        if (authenticating || reauthenticationDue) {
             return;
         }
         boolean wrote = false;
@@ -203,27 +222,67 @@ final class NodeConnection {
             authenticating = true;
             ch.closeFuture().addListener(c -> disconnected(ch));
             LOG.debug("Connected to node {} at {}", nodeId, address);
-            NodeLogin.run(nodeId, login, ssl[0], this::sendNow).whenComplete((v, e) -> loop.execute(() -> {
-                if (e != null) {
-                    // what waits fails with the reason (a failed TLS handshake has closed the channel already)
-                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                            ? e.getCause() : e;
-                    LOG.warn("Inter-broker: {}", cause.getMessage());
-                    if (channel == ch || channel == null) {
-                        failQueued(cause.getMessage());
-                    }
-                    ch.close();
-                    return;
-                }
-                if (channel != ch) {
-                    return;
-                }
-                authenticating = false;
-                open = true;
-                backoffMs = 0;
-                pump();
-            }));
+            NodeLogin.run(nodeId, login, ssl[0], this::sendNow)
+                    .whenComplete((lifetimeMs, e) -> loop.execute(() -> loggedIn(ch, lifetimeMs, e, false)));
         });
+    }
+
+    /** The end of a login ({@code again}: a re-authentication) on channel {@code ch}. */
+    private void loggedIn(Channel ch, Long lifetimeMs, Throwable e, boolean again) {
+        if (e != null) {
+            // what waits fails with the reason (a failed TLS handshake has closed the channel already);
+            // after a failed re-authentication it waits for the next connection instead
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            LOG.warn("Inter-broker: {}{}", again ? "re-authentication: " : "", cause.getMessage());
+            if (!again && (channel == ch || channel == null)) {
+                failQueued(cause.getMessage());
+            }
+            ch.close();
+            return;
+        }
+        if (channel != ch) {
+            return;
+        }
+        authenticating = false;
+        open = true;
+        if (again) {
+            reauthentications.incrementAndGet();
+        } else {
+            backoffMs = 0;
+        }
+        if (lifetimeMs != null && lifetimeMs > 0) {
+            long afterMs = (long) (lifetimeMs * (0.85 + 0.1 * ThreadLocalRandom.current().nextDouble()));
+            reauthentication = loop.schedule(() -> {
+                reauthentication = null;
+                if (channel == ch) {
+                    reauthenticationDue = true;
+                    maybeReauthenticate();
+                }
+            }, afterMs, TimeUnit.MILLISECONDS);
+        }
+        pump();
+    }
+
+    /** Runs the due re-authentication once nothing is in flight. */
+    private void maybeReauthenticate() {
+        Channel ch = channel;
+        if (!reauthenticationDue || ch == null || authenticating || !inFlight.isEmpty()) {
+            return;
+        }
+        reauthenticationDue = false;
+        authenticating = true;
+        LOG.debug("Re-authenticating the connection to node {}", nodeId);
+        NodeLogin.run(nodeId, login, null, this::sendNow)
+                .whenComplete((lifetimeMs, e) -> loop.execute(() -> loggedIn(ch, lifetimeMs, e, true)));
+    }
+
+    private void cancelReauthentication() {
+        reauthenticationDue = false;
+        if (reauthentication != null) {
+            reauthentication.cancel(false);
+            reauthentication = null;
+        }
     }
 
     /** Sends one of the login's requests at once, ahead of the queued ones (on {@link #loop}). */
@@ -258,6 +317,7 @@ final class NodeConnection {
         channel = null;
         open = false;
         authenticating = false;
+        cancelReauthentication();
         failInFlight("the connection to node " + nodeId + " closed before the answer");
         if (!closed) {
             backOff();
@@ -336,7 +396,11 @@ final class NodeConnection {
             ch.close();
             return;
         }
-        pump();
+        if (reauthenticationDue) {
+            maybeReauthenticate();
+        } else {
+            pump();
+        }
     }
 
     private void failQueued(String reason) {

@@ -20,6 +20,10 @@ import java.util.concurrent.CompletableFuture;
  * SaslAuthenticate v2 rounds until the mechanism is done. Nothing else is sent on the connection
  * before it completes. A refusal fails it with an {@link InterBrokerException} that names the
  * other node's error; the password never appears in it.
+ *
+ * <p>The same exchange without the TLS handshake re-authenticates a connection whose session
+ * the other node bounded (KIP-368: {@code connections.max.reauth.ms}, a token's expiry): the
+ * login completes with the session lifetime the last SaslAuthenticate answer gave.
  */
 final class NodeLogin {
 
@@ -31,8 +35,12 @@ final class NodeLogin {
     private NodeLogin() {
     }
 
-    /** Completes once the connection is logged in; {@code ssl} is null without TLS. */
-    static CompletableFuture<Void> run(int nodeId, InterBrokerLogin login, SslHandler ssl, Sender sender) {
+    /**
+     * Completes once the connection is logged in, with the session lifetime in milliseconds the
+     * other node gave (0: it does not expire); {@code ssl} is null without TLS or when the
+     * connection re-authenticates.
+     */
+    static CompletableFuture<Long> run(int nodeId, InterBrokerLogin login, SslHandler ssl, Sender sender) {
         CompletableFuture<Void> tls = new CompletableFuture<>();
         if (ssl == null) {
             tls.complete(null);
@@ -47,7 +55,7 @@ final class NodeLogin {
             });
         }
         if (login.mechanism() == null) {
-            return tls;
+            return tls.thenApply(v -> 0L);
         }
         return tls.thenCompose(v -> sender.sendNow(new SaslHandshakeRequest().mechanism(login.mechanism()), (short) 1,
                 SaslHandshakeResponse::read)).thenCompose(hs -> {
@@ -56,12 +64,12 @@ final class NodeLogin {
                                 + " (" + Errors.forCode(hs.errorCode()) + "; it has " + hs.mechanisms() + ")");
                     }
                     SaslClientExchange exchange = login.newExchange();
-                    return round(nodeId, login, exchange, null, sender);
+                    return round(nodeId, login, exchange, null, 0, sender);
                 });
     }
 
-    private static CompletableFuture<Void> round(int nodeId, InterBrokerLogin login, SaslClientExchange exchange,
-            byte[] serverMessage, Sender sender) {
+    private static CompletableFuture<Long> round(int nodeId, InterBrokerLogin login, SaslClientExchange exchange,
+            byte[] serverMessage, long lifetimeMs, Sender sender) {
         byte[] next;
         try {
             next = exchange.next(serverMessage);
@@ -70,7 +78,7 @@ final class NodeLogin {
                     + login.username() + " with " + login.mechanism() + " failed: " + e.getMessage(), e));
         }
         if (next == null) {
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(lifetimeMs);
         }
         return sender.sendNow(new SaslAuthenticateRequest().authBytes(next), (short) 2, SaslAuthenticateResponse::read)
                 .thenCompose(r -> {
@@ -79,7 +87,7 @@ final class NodeLogin {
                                 + " with " + login.mechanism() + ": " + Errors.forCode(r.errorCode())
                                 + (r.errorMessage() == null ? "" : " (" + r.errorMessage() + ")"));
                     }
-                    return round(nodeId, login, exchange, r.authBytes(), sender);
+                    return round(nodeId, login, exchange, r.authBytes(), Math.max(0, r.sessionLifetimeMs()), sender);
                 });
     }
 }
