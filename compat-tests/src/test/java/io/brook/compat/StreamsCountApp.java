@@ -26,6 +26,12 @@ final class StreamsCountApp {
     }
 
     static KafkaStreams create(String bootstrap, String appId, String input, String output, Path stateDir) {
+        return create(bootstrap, appId, input, output, stateDir, new Properties());
+    }
+
+    /** As {@link #create(String, String, String, String, Path)}, with {@code client} (e.g. security) added to every client's settings. */
+    static KafkaStreams create(String bootstrap, String appId, String input, String output, Path stateDir,
+            Properties client) {
         StreamsBuilder b = new StreamsBuilder();
         b.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
                 .groupBy((k, v) -> v, Grouped.with(Serdes.String(), Serdes.String()))
@@ -42,6 +48,7 @@ final class StreamsCountApp {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), "500");
+        p.putAll(client);
         return new KafkaStreams(b.build(), p);
     }
 
