@@ -198,6 +198,11 @@ final class JwksTokenValidator {
      * reads the HTTPS client's settings there), or null (the JDK's CAs) when they name none.
      */
     static SSLContext tls(Map<String, String> options, String listenerName) {
+        return tls(options, listenerName, "the JWKS endpoint");
+    }
+
+    /** {@link #tls(Map, String)} for an https server the message calls {@code what}. */
+    static SSLContext tls(Map<String, String> options, String listenerName, String what) {
         String location = options.get("ssl.truststore.location");
         String pem = options.get("ssl.truststore.certificates");
         if ((location == null || location.isBlank()) && (pem == null || pem.isBlank())) {
@@ -220,8 +225,8 @@ final class JwksTokenValidator {
             ctx.init(null, tmf.getTrustManagers(), null);
             return ctx;
         } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalArgumentException("Listener " + listenerName + ": cannot read the trust store for the"
-                    + " JWKS endpoint (ssl.truststore.* of the oauthbearer sasl.jaas.config): " + e.getMessage(), e);
+            throw new IllegalArgumentException("Listener " + listenerName + ": cannot read the trust store for "
+                    + what + " (ssl.truststore.* of the oauthbearer sasl.jaas.config): " + e.getMessage(), e);
         }
     }
 
