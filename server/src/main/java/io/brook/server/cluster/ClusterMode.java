@@ -171,8 +171,8 @@ public final class ClusterMode implements AutoCloseable {
     /**
      * How this node logs in to the others' inter-broker listener {@code name}: its protocol's TLS
      * (the listener's trust and key stores) and SASL ({@code sasl.mechanism.inter.broker.protocol}
-     * with the credentials of that mechanism's JAAS configuration on the listener), as Kafka's
-     * brokers do; a setting that cannot work stops the start.
+     * with the credentials of that mechanism's JAAS configuration on the listener, or, for
+     * OAUTHBEARER, its tokens), as Kafka's brokers do; a setting that cannot work stops the start.
      */
     static InterBrokerLogin interBrokerLogin(BrokerConfig config, String name) {
         SecurityProtocol protocol = config.listeners().protocol(name);

@@ -1,11 +1,13 @@
 package io.brook.server.security;
 
 import io.brook.server.config.SecurityProtocol;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * How this broker logs in to the other nodes' inter-broker listener, as Kafka's brokers do: with
@@ -18,10 +20,15 @@ import java.util.Objects;
  *     (Kafka's default {@code https}) checks the other node's host name against its certificate,
  *     and an empty value turns that check off.
  * <li>SASL (SASL_PLAINTEXT, SASL_SSL): the mechanism is {@code sasl.mechanism.inter.broker.protocol},
- *     PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, which the listener must enable; the user name and
- *     password are the {@code username} and {@code password} options of that mechanism's JAAS
- *     configuration on the listener ({@code listener.name.<l>.<mechanism>.sasl.jaas.config}, then
- *     {@code listener.name.<l>.sasl.jaas.config}, then {@code sasl.jaas.config}).
+ *     PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER, which the listener must enable. For PLAIN
+ *     and SCRAM the user name and password are the {@code username} and {@code password} options of
+ *     that mechanism's JAAS configuration on the listener
+ *     ({@code listener.name.<l>.<mechanism>.sasl.jaas.config}, then
+ *     {@code listener.name.<l>.sasl.jaas.config}, then {@code sasl.jaas.config}). OAUTHBEARER logs in
+ *     with a token, unsecured (made from that JAAS configuration's {@code unsecuredLogin*} options,
+ *     for development) or from an OAuth token endpoint (Kafka's OAuthBearerLoginCallbackHandler in
+ *     {@code sasl.login.callback.handler.class}): see {@link OAuthBearerLogin}. Getting a token may
+ *     need an HTTP request, so {@link #newExchange()} is asynchronous.
  * </ul>
  *
  * @param protocol the inter-broker listener's protocol
@@ -29,16 +36,20 @@ import java.util.Objects;
  * @param verifyHostname whether the other node's host name is checked against its certificate
  *     (false without TLS)
  * @param mechanism the SASL mechanism, null unless SASL_PLAINTEXT or SASL_SSL
- * @param username the user this broker logs in as (null without SASL)
- * @param password its password (null without SASL); never shown by {@link #toString}
+ * @param username the user this broker logs in as (null without SASL); for OAUTHBEARER, for messages,
+ *     the unsecured tokens' principal or the OAuth client id
+ * @param password its password (null without SASL, and with OAUTHBEARER); never shown by {@link #toString}
+ * @param oauthBearer where the OAUTHBEARER tokens come from (null for the other mechanisms); its
+ *     {@code toString} shows neither the client secret nor a token
  */
 public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boolean verifyHostname, String mechanism,
-        String username, String password) {
+        String username, String password, OAuthBearerLogin oauthBearer) {
 
     /** The setting naming the SASL mechanism brokers log in to each other with. */
     static final String MECHANISM_CONFIG = "sasl.mechanism.inter.broker.protocol";
     static final String ENDPOINT_IDENTIFICATION_CONFIG = "ssl.endpoint.identification.algorithm";
-    private static final List<String> CLIENT_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+    private static final List<String> CLIENT_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512",
+            "OAUTHBEARER");
 
     /** PLAINTEXT: no TLS, no SASL. */
     public static final InterBrokerLogin PLAINTEXT =
@@ -46,9 +57,19 @@ public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boole
 
     public InterBrokerLogin {
         Objects.requireNonNull(protocol, "protocol");
-        if (protocol.sasl() && (mechanism == null || username == null || password == null)) {
+        if (protocol.sasl() && "OAUTHBEARER".equals(mechanism)) {
+            if (oauthBearer == null || username == null) {
+                throw new IllegalArgumentException("A " + protocol + " login with OAUTHBEARER needs its token source");
+            }
+        } else if (protocol.sasl() && (mechanism == null || username == null || password == null)) {
             throw new IllegalArgumentException("A " + protocol + " login needs a mechanism, a user name and a password");
         }
+    }
+
+    /** A login without OAUTHBEARER. */
+    public InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boolean verifyHostname, String mechanism,
+            String username, String password) {
+        this(protocol, tls, verifyHostname, mechanism, username, password, null);
     }
 
     /**
@@ -74,6 +95,10 @@ public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boole
             return new InterBrokerLogin(protocol, tls, verifyHostname, null, null, null);
         }
         String mechanism = mechanism(settings, listener, listenerName, protocol);
+        if (mechanism.equals("OAUTHBEARER")) {
+            OAuthBearerLogin oauth = OAuthBearerLogin.of(listener, listenerName, Clock.systemUTC());
+            return new InterBrokerLogin(protocol, tls, verifyHostname, mechanism, oauth.name(), null, oauth);
+        }
         String source = listener.source(mechanism, "sasl.jaas.config");
         String jaas = listener.get(mechanism, "sasl.jaas.config");
         if (jaas == null || jaas.isBlank()) {
@@ -124,15 +149,13 @@ public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boole
         if (mechanism.equals("GSSAPI")) {
             throw new IllegalArgumentException(MECHANISM_CONFIG + " is GSSAPI"
                     + (configured == null || configured.isBlank() ? " (Kafka's default, as it is not set)" : "")
-                    + ", which Brook does not support: set it to PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 for " + where);
-        }
-        if (mechanism.equals("OAUTHBEARER")) {
-            throw new IllegalArgumentException(MECHANISM_CONFIG + "=OAUTHBEARER is not supported for inter-broker"
-                    + " logins yet: set it to PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 for " + where);
+                    + ", which Brook does not support: set it to PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"
+                    + " for " + where);
         }
         if (!CLIENT_MECHANISMS.contains(mechanism)) {
             throw new IllegalArgumentException("Invalid value '" + configured + "' for configuration "
-                    + MECHANISM_CONFIG + ": Brook supports PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for " + where);
+                    + MECHANISM_CONFIG + ": Brook supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER for "
+                    + where);
         }
         List<String> enabled = new ArrayList<>();
         for (String m : listener.getOrDefault("sasl.enabled.mechanisms", "GSSAPI").split(",")) {
@@ -148,26 +171,35 @@ public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boole
         return mechanism;
     }
 
-    /** A new client exchange for this login's mechanism (PLAIN or SCRAM-SHA-256/512); only when SASL. */
-    public SaslClientExchange newExchange() {
+    /**
+     * A new client exchange for this login's mechanism; only when SASL. Completed at once for
+     * PLAIN, SCRAM and unsecured OAUTHBEARER tokens; with a token endpoint, once the token is
+     * there (on the HTTP client's thread when it was fetched), or failed with an
+     * {@link AuthenticationFailure} whose message tells why and holds no secret.
+     */
+    public CompletableFuture<SaslClientExchange> newExchange() {
         if (mechanism == null) {
             throw new IllegalStateException(protocol + " does not log in with SASL");
         }
+        if (oauthBearer != null) {
+            return oauthBearer.newExchange();
+        }
         if (mechanism.equals("PLAIN")) {
-            return new PlainClient(username, password);
+            return CompletableFuture.completedFuture(new PlainClient(username, password));
         }
         ScramMechanism scram = ScramMechanism.ofName(mechanism);
         if (scram == null) {
             throw new IllegalStateException("No inter-broker client for SASL mechanism " + mechanism);
         }
-        return new ScramClient(scram, username, password);
+        return CompletableFuture.completedFuture(new ScramClient(scram, username, password));
     }
 
-    /** The login without its password. */
+    /** The login without its password, client secret or token. */
     @Override
     public String toString() {
         return "InterBrokerLogin[protocol=" + protocol + ", tls=" + tls + ", verifyHostname=" + verifyHostname
                 + ", mechanism=" + mechanism + ", username=" + username
-                + ", password=" + (password == null ? "null" : "(hidden)") + "]";
+                + ", password=" + (password == null ? "null" : "(hidden)")
+                + (oauthBearer == null ? "" : ", oauthBearer=" + oauthBearer) + "]";
     }
 }

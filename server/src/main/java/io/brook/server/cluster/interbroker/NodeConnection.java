@@ -222,7 +222,7 @@ final class NodeConnection {
             authenticating = true;
             ch.closeFuture().addListener(c -> disconnected(ch));
             LOG.debug("Connected to node {} at {}", nodeId, address);
-            NodeLogin.run(nodeId, login, ssl[0], this::sendNow)
+            NodeLogin.run(nodeId, login, ssl[0], new LoginSender(ch))
                     .whenComplete((lifetimeMs, e) -> loop.execute(() -> loggedIn(ch, lifetimeMs, e, false)));
         });
     }
@@ -273,7 +273,7 @@ final class NodeConnection {
         reauthenticationDue = false;
         authenticating = true;
         LOG.debug("Re-authenticating the connection to node {}", nodeId);
-        NodeLogin.run(nodeId, login, null, this::sendNow)
+        NodeLogin.run(nodeId, login, null, new LoginSender(ch))
                 .whenComplete((lifetimeMs, e) -> loop.execute(() -> loggedIn(ch, lifetimeMs, e, true)));
     }
 
@@ -285,9 +285,17 @@ final class NodeConnection {
         }
     }
 
-    /** Sends one of the login's requests at once, ahead of the queued ones (on {@link #loop}). */
-    private <R extends ApiMessage> CompletableFuture<R> sendNow(ApiMessage request, short version,
+    /**
+     * Sends one of the login's requests on {@code ch} at once, ahead of the queued ones (on
+     * {@link #loop}); fails when {@code ch} is no longer this connection's channel (it closed while
+     * the login waited for a token).
+     */
+    private <R extends ApiMessage> CompletableFuture<R> sendNow(Channel ch, ApiMessage request, short version,
             ResponseReader<R> reader) {
+        if (closed || channel != ch) {
+            return CompletableFuture.failedFuture(new InterBrokerException("the connection to node " + nodeId
+                    + " closed during the login"));
+        }
         CompletableFuture<R> answer = new CompletableFuture<>();
         PendingRequest<R> p = new PendingRequest<>(request, version, reader, answer);
         p.timeout = loop.schedule(() -> timedOut(p), settings.requestTimeoutMs(), TimeUnit.MILLISECONDS);
@@ -413,6 +421,40 @@ final class NodeConnection {
         List<PendingRequest<?>> all = new ArrayList<>(inFlight.values());
         inFlight.clear();
         all.forEach(p -> p.fail(new InterBrokerException(reason)));
+    }
+
+    /**
+     * The login's requests on one channel: sent on {@link #loop}, where a request made on another
+     * thread (an OAUTHBEARER token that arrived on the HTTP client's) hops first; the answer
+     * completes on the loop either way.
+     */
+    private final class LoginSender implements NodeLogin.Sender {
+        private final Channel ch;
+
+        LoginSender(Channel ch) {
+            this.ch = ch;
+        }
+
+        @Override
+        public <R extends ApiMessage> CompletableFuture<R> sendNow(ApiMessage request, short version,
+                ResponseReader<R> reader) {
+            if (loop.inEventLoop()) {
+                return NodeConnection.this.sendNow(ch, request, version, reader);
+            }
+            CompletableFuture<R> answer = new CompletableFuture<>();
+            try {
+                loop.execute(() -> NodeConnection.this.sendNow(ch, request, version, reader).whenComplete((r, e) -> {
+                    if (e != null) {
+                        answer.completeExceptionally(e);
+                    } else {
+                        answer.complete(r);
+                    }
+                }));
+            } catch (RejectedExecutionException e) {
+                answer.completeExceptionally(new InterBrokerException("The broker's event loops are shut down", e));
+            }
+            return answer;
+        }
     }
 
     /** Hands each answer to the connection, on its event loop. */

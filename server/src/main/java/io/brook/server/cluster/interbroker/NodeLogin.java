@@ -11,6 +11,7 @@ import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import io.netty.handler.ssl.SslHandler;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Logs a new inter-broker connection in, as Kafka's brokers do on a TLS or SASL inter-broker
@@ -24,10 +25,16 @@ import java.util.concurrent.CompletableFuture;
  * <p>The same exchange without the TLS handshake re-authenticates a connection whose session
  * the other node bounded (KIP-368: {@code connections.max.reauth.ms}, a token's expiry): the
  * login completes with the session lifetime the last SaslAuthenticate answer gave.
+ *
+ * <p>An OAUTHBEARER exchange may have to wait for its token (from an OAuth token endpoint, fetched
+ * with the JDK's HTTP client off the event loop): the exchange is created asynchronously, and its
+ * first message may be made on the thread the token arrived on, so the {@link Sender} takes
+ * requests from any thread (the connection sends them on its event loop). A token that cannot be
+ * had fails the login as a refusal does, with the reason and without the client secret.
  */
 final class NodeLogin {
 
-    /** How the login sends its own requests on the connection, ahead of the queued ones. */
+    /** How the login sends its own requests on the connection, ahead of the queued ones; from any thread. */
     interface Sender {
         <R extends ApiMessage> CompletableFuture<R> sendNow(ApiMessage request, short version, ResponseReader<R> reader);
     }
@@ -63,8 +70,11 @@ final class NodeLogin {
                         throw new InterBrokerException("node " + nodeId + " refused SASL mechanism " + login.mechanism()
                                 + " (" + Errors.forCode(hs.errorCode()) + "; it has " + hs.mechanisms() + ")");
                     }
-                    SaslClientExchange exchange = login.newExchange();
-                    return round(nodeId, login, exchange, null, 0, sender);
+                    return login.newExchange().exceptionally(e -> {
+                        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                        throw new InterBrokerException("logging in to node " + nodeId + " as " + login.username()
+                                + " with " + login.mechanism() + " failed: " + cause.getMessage(), cause);
+                    }).thenCompose(exchange -> round(nodeId, login, exchange, null, 0, sender));
                 });
     }
 
