@@ -67,7 +67,9 @@ final class UnsecuredLoginTokens implements OAuthBearerLogin.TokenSource {
         String principal = options.get(STRING_CLAIM + principalClaim);
         if (principal == null || principal.isBlank()) {
             throw new IllegalArgumentException(source + " needs the option " + STRING_CLAIM + principalClaim
-                    + ": the principal of the unsecured tokens this broker logs in to the other nodes with");
+                    + ": the principal of the unsecured tokens this broker logs in to the other nodes with (or"
+                    + " sasl.login.callback.handler.class must name Kafka's OAuthBearerLoginCallbackHandler, for"
+                    + " tokens from a token endpoint)");
         }
         String lifetime = options.getOrDefault(LIFETIME_SECONDS, "3600").trim();
         long lifetimeSeconds;
