@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * validator), and with a signed token from an OAuth token endpoint (the JDK's HttpServer in the
  * test, checking the client's Basic credentials and grant) that the listener validates against a
  * JWKS. The endpoint is asked once for two connections; a wrong client secret fails the request
- * with the endpoint's refusal, without the secret.
+ * with the endpoint's refusal, without the secret; a token that expires is renewed on the same
+ * connection before the session it bounds ends.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class InterBrokerLoginOAuthTest {
@@ -186,6 +187,25 @@ class InterBrokerLoginOAuthTest {
             assertThat(c.openConnections()).isEqualTo(2);
         }
         assertThat(tokenRequests.get() - before).as("one token for both connections").isEqualTo(1);
+    }
+
+    @Test
+    void aTokenThatExpiresIsRenewedOnTheSameConnectionBeforeTheSessionEnds() throws Exception {
+        // a token of 2 s bounds the session to 2 s (KIP-368): the broker would close the connection
+        // at the first request after it; the client logs in again with a fresh token before that
+        InterBrokerLogin login = InterBrokerLogin.of(settings("unsecuredLoginStringClaim_sub=\"broker\""
+                + " unsecuredLoginLifetimeSeconds=\"2\""), "SASL_PLAINTEXT", SecurityProtocol.SASL_PLAINTEXT);
+        try (InterBrokerClient c = client(unsecured, login)) {
+            io.brook.testkit.Await.until("two renewals", java.time.Duration.ofSeconds(30), () -> {
+                try {
+                    assertThat(metadata(c, 1).get(10, TimeUnit.SECONDS).topics()).isNotEmpty();
+                } catch (Exception e) {
+                    throw new AssertionError("a request failed across a token renewal", e);
+                }
+                return c.reauthentications() >= 2;
+            });
+            assertThat(c.openConnections()).isEqualTo(1);
+        }
     }
 
     @Test
