@@ -247,7 +247,7 @@ final class JwksTokenValidator {
     private JsonWebKeys load() throws IOException {
         String json;
         if (url.getScheme().equalsIgnoreCase("file")) {
-            json = Files.readString(Path.of(url), StandardCharsets.UTF_8);
+            json = BoundedBody.readFile(Path.of(url), BoundedBody.MAX_BYTES);
         } else {
             HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
             if (tls != null) {
@@ -257,7 +257,7 @@ final class JwksTokenValidator {
             HttpResponse<String> r;
             try {
                 r = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
-                        .header("Accept", "application/json").GET().build(), HttpResponse.BodyHandlers.ofString());
+                        .header("Accept", "application/json").GET().build(), BoundedBody.utf8(BoundedBody.MAX_BYTES));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);

@@ -8,7 +8,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -156,13 +155,13 @@ final class OAuthTokenEndpoint implements OAuthBearerLogin.TokenSource {
         if (isFile()) {
             body = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return Files.readString(Path.of(url), StandardCharsets.UTF_8).trim();
+                    return BoundedBody.readFile(Path.of(url), BoundedBody.MAX_BYTES).trim();
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             });
         } else {
-            body = httpClient().sendAsync(request(), HttpResponse.BodyHandlers.ofString()).thenApply(this::accessToken);
+            body = httpClient().sendAsync(request(), BoundedBody.utf8(BoundedBody.MAX_BYTES)).thenApply(this::accessToken);
         }
         return body.handle((token, e) -> {
             if (e != null) {

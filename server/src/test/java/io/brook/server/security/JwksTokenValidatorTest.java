@@ -130,6 +130,13 @@ class JwksTokenValidatorTest {
     }
 
     @Test
+    void aKeySetLongerThanTheBoundStopsTheStartUnread() {
+        String big = jwks(rsaJwk("r1", RSA)).replaceFirst("\\{", "{\"pad\":\"" + "x".repeat(BoundedBody.MAX_BYTES) + "\",");
+        assertThatThrownBy(() -> validator(big, NOW)).hasMessageContaining("more than the " + BoundedBody.MAX_BYTES
+                + " accepted");
+    }
+
+    @Test
     void theExpiryIsTheWholeSecondsOfExpAsJose4jReadsThem() throws Exception {
         JwksTokenValidator v = validator(jwks(rsaJwk("r1", RSA)), NOW);
         assertThat(v.validate(token("RS256", "r1", RSA.getPrivate(), claims("alice", "https://issuer", "kafka",

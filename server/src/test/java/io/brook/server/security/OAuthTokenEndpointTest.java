@@ -232,6 +232,22 @@ class OAuthTokenEndpointTest {
     }
 
     @Test
+    void anAnswerOrFileLongerThanTheBoundIsRefusedUnread() throws Exception {
+        String padding = "x".repeat(BoundedBody.MAX_BYTES);
+        answer(200, "{\"access_token\":\"" + jwt("broker", NOW_MS / 1000 + 1000) + "\",\"pad\":\"" + padding + "\"}");
+        assertThat(failure(endpoint().token())).isInstanceOf(AuthenticationFailure.class)
+                .hasMessageContaining("longer than the " + BoundedBody.MAX_BYTES + " bytes accepted");
+        Path file = dir.resolve("big.jwt");
+        Files.writeString(file, jwt("broker", NOW_MS / 1000 + 1000) + padding);
+        assertThat(failure(new OAuthTokenEndpoint(file.toUri(), null, null, null, false, Duration.ofSeconds(1),
+                Duration.ofSeconds(1), null, 0.8, "sub", clock).token())).isInstanceOf(AuthenticationFailure.class)
+                .hasMessageContaining("more than the " + BoundedBody.MAX_BYTES + " accepted");
+        // just under the bound is read
+        answer(200, accessToken(jwt("broker", NOW_MS / 1000 + 1000)));
+        assertThat(get(endpoint().token())).isNotEmpty();
+    }
+
+    @Test
     void aPayloadWithoutExpIsRefused() throws Exception {
         OAuthTokenEndpoint endpoint = endpoint();
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
