@@ -11,10 +11,13 @@ Two modes, each printing one "key value" line per fact for the Java test to chec
       over SASL_SSL (CAFILE: the broker's certificate): the SCRAM-SHA-512 user admin creates
       TOPIC; the SCRAM-SHA-256 user carol may not create topics; admin lets the PLAIN user alice
       write to TOPIC and carol read it in GROUP; alice produces three records and carol reads
-      them; a wrong password is refused.
+      them; a wrong password is refused; the OAUTHBEARER user dave (an unsecured token, alg none,
+      that kafka-python sends as it is given) may write to TOPIC once admin lets it.
 
 Exits non-zero with a traceback when a step fails unexpectedly.
 """
+import base64
+import json
 import sys
 import time
 
@@ -22,6 +25,7 @@ from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import (ACL, ACLOperation, ACLPermissionType, NewTopic, ResourcePattern,
                          ResourceType)
 from kafka.errors import KafkaError
+from kafka.oauth.abstract import AbstractTokenProvider
 
 CODECS = [None, "gzip", "snappy", "lz4", "zstd"]
 
@@ -91,6 +95,21 @@ def secured(bootstrap, cafile, mechanism, user, password):
                 sasl_mechanism=mechanism, sasl_plain_username=user, sasl_plain_password=password)
 
 
+class UnsecuredToken(AbstractTokenProvider):
+    """An unsigned token whose sub is the user, valid for an hour, as Kafka's default validator takes it."""
+
+    def __init__(self, user):
+        super().__init__()
+        self.user = user
+
+    def token(self):
+        now = int(time.time())
+
+        def part(o):
+            return base64.urlsafe_b64encode(json.dumps(o).encode()).decode().rstrip("=")
+        return "%s.%s." % (part({"alg": "none"}), part({"sub": self.user, "iat": now, "exp": now + 3600}))
+
+
 def secure(bootstrap, cafile, topic, group):
     admin = KafkaAdminClient(**secured(bootstrap, cafile, "SCRAM-SHA-512", "admin", "admin-secret"))
     say("admin-create", create_topic_errors(admin, topic, 1))
@@ -104,7 +123,9 @@ def secure(bootstrap, cafile, topic, group):
             ACL("User:carol", "*", ACLOperation.READ, ACLPermissionType.ALLOW,
                 ResourcePattern(ResourceType.TOPIC, topic)),
             ACL("User:carol", "*", ACLOperation.READ, ACLPermissionType.ALLOW,
-                ResourcePattern(ResourceType.GROUP, group))]
+                ResourcePattern(ResourceType.GROUP, group)),
+            ACL("User:dave", "*", ACLOperation.WRITE, ACLPermissionType.ALLOW,
+                ResourcePattern(ResourceType.TOPIC, topic))]
     say("acls-created", len(admin.create_acls(acls)["succeeded"]))
 
     producer = KafkaProducer(acks="all", **secured(bootstrap, cafile, "PLAIN", "alice", "alice-secret"))
@@ -117,6 +138,11 @@ def secure(bootstrap, cafile, topic, group):
     say("carol-read", ",".join(r.value.decode() for r in read(consumer, 3)))
     consumer.commit()
     consumer.close()
+
+    dave = KafkaProducer(acks="all", bootstrap_servers=bootstrap, security_protocol="SASL_SSL", ssl_cafile=cafile,
+                         sasl_mechanism="OAUTHBEARER", sasl_oauth_token_provider=UnsecuredToken("dave"))
+    say("dave-offset", dave.send(topic, b"from-dave").get(timeout=30).offset)
+    dave.close()
     admin.close()
 
     try:

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Java client and librdkafka, with the codec modules {@code python3-snappy}, {@code python3-lz4}
  * and {@code python3-zstandard}; {@code .ci/run} installs them) driven by
  * {@code src/test/python/kafka_python_client.py}: admin, every codec, a consumer group and its
- * offsets on a PLAINTEXT listener, and SCRAM-SHA-256/512, PLAIN and ACLs over SASL_SSL. The
+ * offsets on a PLAINTEXT listener, and SCRAM-SHA-256/512, PLAIN, OAUTHBEARER and ACLs over SASL_SSL. The
  * broker is described once ({@link SecuredBroker}), so the same test runs against Kafka.
  * Skipped locally, failed in CI, when Debian's python3 cannot import the modules.
  */
@@ -47,7 +47,7 @@ class KafkaPythonCompatTest {
         Path data = Files.createDirectories(dir.resolve("broker"));
         broker = SecuredBroker.start(data, tls.settings(
                 "listeners", "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN,OAUTHBEARER",
                 "listener.name.sasl_ssl.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",
                 "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
@@ -88,7 +88,7 @@ class KafkaPythonCompatTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("admin-create 0\n")
                 .contains("carol-create 29\n") // TOPIC_AUTHORIZATION_FAILED: carol has no CREATE
-                .contains("acls-created 3\n", "alice-offsets 0,1,2\n", "carol-read r0,r1,r2\n")
+                .contains("acls-created 4\n", "alice-offsets 0,1,2\n", "carol-read r0,r1,r2\n", "dave-offset 3\n")
                 .contains("wrong-password refused");
     }
 }
