@@ -186,6 +186,18 @@ public interface ClusterMember extends Closeable {
     }
 
     /**
+     * A read barrier: completes once this node's image has applied everything the controller had
+     * applied when it was asked, so that every change any node was told is done is in this node's
+     * image (what a change that matches on the image, like DeleteAcls's filters, needs: Kafka's
+     * brokers forward it to the active controller for the same reason). Nothing is written to the
+     * log. Fails with NOT_CONTROLLER while no controller answers, and with INVALID_REQUEST from a
+     * controller of an earlier version that does not know the request.
+     */
+    default CompletableFuture<Void> readBarrier() {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("readBarrier"));
+    }
+
+    /**
      * The quorum as the leader sees it (every voter's log end and last contact), asked of the
      * leader through the controller channel, as a Kafka broker forwards DescribeQuorum to the
      * active controller. Fails with NOT_CONTROLLER while no leader answers.

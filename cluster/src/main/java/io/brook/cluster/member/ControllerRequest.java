@@ -312,6 +312,24 @@ sealed interface ControllerRequest {
         }
     }
 
+    /**
+     * 18: how far the controller's image has applied (a read barrier). Answered by the controller
+     * of the current term without a decision and without writing to the log, with its last applied
+     * index: every decision answered before is at or below it, so a node that has applied that far
+     * has seen every change any client was told is done.
+     */
+    record ReadBarrier() implements ControllerRequest {
+        @Override
+        public byte type() {
+            return 18;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            // no payload
+        }
+    }
+
     /** The request's bytes: header and payload. */
     default byte[] encode() {
         MetadataWriter w = new MetadataWriter().writeByte(MAGIC_0).writeByte(MAGIC_1).writeByte(VERSION)
@@ -356,6 +374,7 @@ sealed interface ControllerRequest {
             case 16 -> new ReplicaDrained(r.readInt("broker id"), r.readLong("broker epoch"), r.readString("topic name"),
                     r.readInt("partition"));
             case 17 -> readWriteSecurity(r);
+            case 18 -> new ReadBarrier();
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {

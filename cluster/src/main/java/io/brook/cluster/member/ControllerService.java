@@ -108,6 +108,10 @@ final class ControllerService {
             return CompletableFuture.completedFuture(ControllerReply.noController("node "
                     + (n == null ? "?" : n.nodeId()) + " is not the controller").encode());
         }
+        if (request instanceof ControllerRequest.ReadBarrier) {
+            // no decision, nothing queued: every decision answered so far was applied here first
+            return CompletableFuture.completedFuture(ControllerReply.decided(n.lastAppliedIndex(), null).encode());
+        }
         CompletableFuture<?> decision;
         try {
             decision = decide(c, request);

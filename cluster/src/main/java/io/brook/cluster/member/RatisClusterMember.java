@@ -449,6 +449,11 @@ public final class RatisClusterMember implements ClusterMember {
         return channel.ask(request, List.class).thenApply(RatisClusterMember::flags);
     }
 
+    @Override
+    public CompletableFuture<Void> readBarrier() {
+        return channel.ask(new ControllerRequest.ReadBarrier(), Void.class);
+    }
+
     private static List<Boolean> flags(List<?> reply) {
         return reply.stream().map(Boolean.class::cast).toList();
     }

@@ -48,6 +48,7 @@ class ControllerChannelCodecTest {
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of("retention.ms", "5"), Map.of("retention.ms", "6")),
             new ControllerRequest.ReplaceTopicConfigs("t", Map.of(), Map.of()),
             new ControllerRequest.DescribeQuorum(),
+            new ControllerRequest.ReadBarrier(),
             new ControllerRequest.UnregisterBroker(7),
             new ControllerRequest.NodeDirectory(7, new UUID(5, 6)),
             new ControllerRequest.WriteSecurity(List.of(ACL, MetadataRecord.RemoveAccessControlEntry.of(ACL),

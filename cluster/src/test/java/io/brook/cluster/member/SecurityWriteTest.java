@@ -15,7 +15,11 @@ import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,5 +103,49 @@ class SecurityWriteTest {
         assertThat(follower.writeSecurity(List.of()).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEmpty();
         nodes.awaitEverywhere("nothing else written", image -> holds(image, List.of(WRITE), List.of(ALICE),
                 List.of(quota("alice", 10.0))));
+    }
+
+    @Test
+    void aReadBarrierCompletesOnlyOnceTheNodeAppliedWhatTheControllerHad() throws Exception {
+        nodes.startAll();
+        ClusterMember controller = nodes.awaitController();
+        ClusterMember lagging = nodes.members.values().stream().filter(m -> m != controller).findFirst().orElseThrow();
+        // the lagging node's apply thread stops at the first entry applied after `hold` is set
+        AtomicBoolean hold = new AtomicBoolean();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        lagging.onChange(() -> {
+            if (hold.get()) {
+                held.countDown();
+                try {
+                    release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        try {
+            hold.set(true);
+            controller.writeSecurity(List.of(quota("first", 1.0))).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(held.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the lagging node stopped applying").isTrue();
+            // committed by the two others; the lagging node cannot apply it
+            controller.writeSecurity(List.of(READ)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(lagging.<Boolean>read(image -> image.acls().contains(READ))).isFalse();
+
+            CompletableFuture<Boolean> seenWhenDone = lagging.readBarrier()
+                    .thenApply(v -> lagging.<Boolean>read(image -> image.acls().contains(READ)));
+            assertThatThrownBy(() -> seenWhenDone.get(500, TimeUnit.MILLISECONDS))
+                    .as("the barrier waits for the lagging node").isInstanceOf(TimeoutException.class);
+            hold.set(false);
+            release.countDown();
+            assertThat(seenWhenDone.get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("when the barrier completes, the node has the ACL made through the controller").isTrue();
+        } finally {
+            hold.set(false);
+            release.countDown();
+        }
+        // the barrier writes nothing: the images end the same as after the two writes
+        nodes.awaitEverywhere("both writes", image -> holds(image, List.of(READ), List.of(),
+                List.of(quota("first", 1.0))));
     }
 }

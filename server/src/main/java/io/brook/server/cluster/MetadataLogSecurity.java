@@ -1,5 +1,7 @@
 package io.brook.server.cluster;
 
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.member.ClusterMember;
 import io.brook.cluster.metadata.MetadataCodec;
 import io.brook.cluster.metadata.MetadataImage;
@@ -28,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,6 +95,25 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
             records.add(entry(a));
         }
         return write(records).thenApply(flags -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> catchUp() {
+        return member.readBarrier().handle((v, e) -> {
+            Throwable c = e;
+            while (c instanceof CompletionException && c.getCause() != null) {
+                c = c.getCause();
+            }
+            if (c instanceof ControllerException ce && ce.error() == ControllerError.INVALID_REQUEST) {
+                // a controller of an earlier version (a rolling upgrade): match on this node's image
+                LOG.debug("The controller does not know the read barrier ({}); matching on this node's image",
+                        ce.getMessage());
+            } else if (c != null) {
+                throw ClusterBroker.translate(c);
+            }
+            refresh();
+            return null;
+        });
     }
 
     @Override

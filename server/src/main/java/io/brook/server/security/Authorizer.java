@@ -233,7 +233,9 @@ public final class Authorizer {
     /**
      * Removes every entry one of the filters matches, durably; completes with, per filter, what
      * it removed (an entry two filters match is in both lists). In cluster mode the filters match
-     * the entries this node has, and an entry another change removed meanwhile is not reported.
+     * the entries this node has once it has caught up with the controller ({@link
+     * SecurityMetadataLog#catchUp}), so every entry whose creation was answered before, through
+     * any node, is matched; an entry another change removed meanwhile is not reported.
      */
     public CompletableFuture<List<List<Acl>>> delete(List<AclFilter> filters) {
         CompletableFuture<SecurityMetadataLog> l = log;
@@ -244,6 +246,11 @@ public final class Authorizer {
                 return CompletableFuture.failedFuture(e);
             }
         }
+        return l.thenCompose(m -> m.catchUp().thenCompose(caughtUp -> deleteThrough(m, filters)));
+    }
+
+    /** Matches {@code filters} on this node's entries and removes those through {@code m}. */
+    private CompletableFuture<List<List<Acl>>> deleteThrough(SecurityMetadataLog m, List<AclFilter> filters) {
         List<List<Acl>> matched = new ArrayList<>();
         LinkedHashSet<Acl> all = new LinkedHashSet<>();
         for (AclFilter f : filters) {
@@ -255,7 +262,7 @@ public final class Authorizer {
             return CompletableFuture.completedFuture(matched);
         }
         List<Acl> removing = List.copyOf(all);
-        return l.thenCompose(m -> m.removeAcls(removing)).thenApply(flags -> {
+        return m.removeAcls(removing).thenApply(flags -> {
             Set<Acl> gone = new HashSet<>();
             for (int i = 0; i < removing.size(); i++) {
                 if (flags.get(i)) {

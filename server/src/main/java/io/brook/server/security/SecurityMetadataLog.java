@@ -21,6 +21,14 @@ public interface SecurityMetadataLog extends QuotaLog {
     /** Adds the ACL entries (present ones stay once). */
     CompletableFuture<Void> addAcls(List<Acl> acls);
 
+    /**
+     * Completes once this node's {@link Authorizer} holds every ACL change the cluster has
+     * answered as done, on whichever node it was made (a read barrier through the controller):
+     * DeleteAcls matches its filters after it, so an entry created through another node a moment
+     * before is found, as Kafka's controller finds it.
+     */
+    CompletableFuture<Void> catchUp();
+
     /** Removes the ACL entries; completes with, per entry, whether this change removed it. */
     CompletableFuture<List<Boolean>> removeAcls(List<Acl> acls);
 

@@ -198,6 +198,12 @@ public final class FakeQuorum implements MetadataLog {
                     : CompletableFuture.failedFuture(new ControllerException(refusal, "refused by the test"));
         }
 
+        /** Every member shares the one image: nothing to catch up with. */
+        @Override
+        public CompletableFuture<Void> readBarrier() {
+            return CompletableFuture.completedFuture(null);
+        }
+
         @Override
         public QuorumStatus quorumStatus() {
             return new QuorumStatus(controllerId, 1, lastAppliedIndex(), List.of(), List.of());

@@ -4,10 +4,14 @@ import static io.brook.server.security.Acl.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.server.security.quota.ClientQuotaStore;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -127,5 +131,69 @@ class AuthorizerTest {
                 .isFalse();
         assertThat(a.authorizeByResourceType("User:erin", "h", WRITE, TOPIC)).as("a DENY on *").isFalse();
         assertThat(a.authorizeByResourceType("User:alice", "h", WRITE, GROUP)).as("another resource type").isFalse();
+    }
+
+    @Test
+    void inClusterModeDeleteMatchesOnlyOnceTheNodeCaughtUpWithTheController() throws Exception {
+        Authorizer node = authorizer();
+        Acl madeElsewhere = acl(TOPIC, "orders", LITERAL, "User:alice", READ, ALLOW);
+        LaggingLog log = new LaggingLog(node, List.of(madeElsewhere));
+        node.keptIn(CompletableFuture.completedFuture(log));
+        assertThat(node.describe(new AclFilter(TOPIC, "orders", LITERAL, null, null, ANY, ANY)))
+                .as("the node has not applied the entry created through another node").isEmpty();
+
+        List<List<Acl>> removed = node.delete(List.of(new AclFilter(TOPIC, "orders", LITERAL, null, null, ANY, ANY)))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(removed).containsExactly(List.of(madeElsewhere));
+        assertThat(log.removed).containsExactly(madeElsewhere);
+        assertThat(node.describe(new AclFilter(TOPIC, null, ANY, null, null, ANY, ANY))).isEmpty();
+    }
+
+    /**
+     * The cluster's log as a node whose image lags behind the controller's: the entries created
+     * through other nodes reach this node's authorizer only when it catches up.
+     */
+    private static final class LaggingLog implements SecurityMetadataLog {
+        private final Authorizer node;
+        private final List<Acl> controllers;
+        final List<Acl> removed = new ArrayList<>();
+
+        LaggingLog(Authorizer node, List<Acl> controllers) {
+            this.node = node;
+            this.controllers = new ArrayList<>(controllers);
+        }
+
+        @Override
+        public CompletableFuture<Void> catchUp() {
+            node.replaceAll(List.copyOf(controllers));
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletableFuture<List<Boolean>> removeAcls(List<Acl> acls) {
+            List<Boolean> flags = new ArrayList<>();
+            for (Acl a : acls) {
+                flags.add(controllers.remove(a));
+                removed.add(a);
+            }
+            node.replaceAll(List.copyOf(controllers));
+            return CompletableFuture.completedFuture(flags);
+        }
+
+        @Override
+        public CompletableFuture<Void> addAcls(List<Acl> acls) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> changeCredentials(List<ScramCredentials.Change> changes) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> changeQuotas(List<ClientQuotaStore.Change> changes) {
+            throw new UnsupportedOperationException();
+        }
     }
 }
