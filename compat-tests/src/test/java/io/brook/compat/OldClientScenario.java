@@ -36,7 +36,8 @@ import org.apache.kafka.common.TopicPartition;
  * output are plain strings, the only types both class loaders share.
  *
  * <p>Input: {@code bootstrap}, {@code topic}, {@code group}, {@code clientId} (a prefix: each
- * client adds its role), {@code count}. Output: {@code clientVersion}, {@code partitionsFor} (the
+ * client adds its role), {@code count}, and any {@code client.<name>}: the client setting
+ * {@code <name>} of every client (security settings, for instance). Output: {@code clientVersion}, {@code partitionsFor} (the
  * producer's metadata) and {@code partitions} (describeTopics), {@code produced} and {@code
  * consumed} ({@code partition:offset:value}, in the order acknowledged / read), {@code committed}
  * ({@code partition:offset}, as listed by the admin), {@code afterSeek} ({@code offset:value} of
@@ -58,7 +59,6 @@ public final class OldClientScenario implements Function<Map<String, String>, Ma
     }
 
     private static Map<String, String> run(Map<String, String> in) throws Exception {
-        String bootstrap = in.get("bootstrap");
         String topic = in.get("topic");
         String group = in.get("group");
         String clientId = in.get("clientId");
@@ -66,10 +66,10 @@ public final class OldClientScenario implements Function<Map<String, String>, Ma
         Map<String, String> out = new LinkedHashMap<>();
         out.put("clientVersion", clientVersion());
 
-        try (Admin admin = Admin.create(props(bootstrap, clientId + "-admin"))) {
+        try (Admin admin = Admin.create(props(in, clientId + "-admin"))) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(TIMEOUT_S, TimeUnit.SECONDS);
 
-            Properties pp = props(bootstrap, clientId + "-producer");
+            Properties pp = props(in, clientId + "-producer");
             pp.put("enable.idempotence", "true");
             pp.put("acks", "all");
             pp.put("key.serializer", STRING_SERIALIZER);
@@ -91,7 +91,7 @@ public final class OldClientScenario implements Function<Map<String, String>, Ma
             }
             out.put("produced", String.join(",", produced));
 
-            Properties cp = props(bootstrap, clientId + "-consumer");
+            Properties cp = props(in, clientId + "-consumer");
             cp.put("group.id", group);
             cp.put("auto.offset.reset", "earliest");
             cp.put("enable.auto.commit", "false");
@@ -162,9 +162,14 @@ public final class OldClientScenario implements Function<Map<String, String>, Ma
         return p.getProperty("version", "unknown");
     }
 
-    private static Properties props(String bootstrap, String clientId) {
+    private static Properties props(Map<String, String> in, String clientId) {
         Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
+        in.forEach((k, v) -> {
+            if (k.startsWith("client.")) {
+                p.put(k.substring("client.".length()), v);
+            }
+        });
+        p.put("bootstrap.servers", in.get("bootstrap"));
         p.put("client.id", clientId);
         return p;
     }

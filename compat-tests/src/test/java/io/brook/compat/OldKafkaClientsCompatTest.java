@@ -5,19 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.brook.server.Brook;
 import io.brook.server.RecordedRequest;
-import java.io.IOException;
-import java.net.JarURLConnection;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,10 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Stock kafka-clients releases older than the test class path's (2.8, 3.7, 3.9 beside 4.4) run
  * the same round — admin create/describe, idempotent acks=all produce, group consume with commit
- * and seek, committed offsets listed, topic deleted — each in a class loader that holds only that
- * kafka-clients jar, slf4j and the test classes (parent: the platform class loader), so
- * {@link OldClientScenario} links against the old client. The jars are copied to
- * {@code target/old-kafka-clients} by the build (this module's pom), never onto the class path.
+ * and seek, committed offsets listed, topic deleted — each in a class loader of its own ({@link
+ * OldClients}), so {@link OldClientScenario} links against the old client.
  *
  * <p>Against the embedded Brook the broker's request log (the fault hooks' {@code
  * recordRequests()}) shows which API versions each client picked: each must pick, per API, the
@@ -43,8 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OldKafkaClientsCompatTest {
 
     private static final int COUNT = 40;
-    /** The test class path's kafka-clients (4.4). */
-    private static final String CURRENT = "current";
+    private static final String CURRENT = OldClients.CURRENT;
     /** The newest Produce and Fetch versions each older release sends (Kafka's message definitions). */
     private static final Map<String, Map<ApiKeys, Short>> CLIENT_MAX = Map.of(
             "2.8.2", Map.of(ApiKeys.PRODUCE, (short) 9, ApiKeys.FETCH, (short) 12),
@@ -84,26 +71,7 @@ class OldKafkaClientsCompatTest {
         if (!version.equals(CURRENT)) {
             assertThat(out.get("clientVersion")).isEqualTo(version);
         }
-        assertThat(out.get("partitionsFor")).isEqualTo("2");
-        assertThat(out.get("partitions")).isEqualTo("2");
-        // each partition's records in send order, offsets from 0, each record exactly once
-        List<String> expected = new ArrayList<>();
-        for (int p = 0; p < 2; p++) {
-            for (int i = p, offset = 0; i < COUNT; i += 2, offset++) {
-                expected.add(p + ":" + offset + ":v" + i);
-            }
-        }
-        assertThat(out.get("produced").split(",")).containsExactlyInAnyOrderElementsOf(expected);
-        List<String> consumed = List.of(out.get("consumed").split(","));
-        assertThat(consumed).containsExactlyInAnyOrderElementsOf(expected);
-        for (int p = 0; p < 2; p++) {
-            String prefix = p + ":";
-            assertThat(consumed.stream().filter(r -> r.startsWith(prefix)))
-                    .containsExactlyElementsOf(expected.stream().filter(r -> r.startsWith(prefix)).toList());
-        }
-        assertThat(out.get("committed")).isEqualTo("0:" + COUNT / 2 + ",1:" + COUNT / 2);
-        assertThat(out.get("afterSeek")).isEqualTo("1:v2");
-        assertThat(out.get("deleted")).isEqualTo("true");
+        OldClients.assertCompleteRound(out, COUNT);
 
         if (brook == null) {
             return; // the request log is the embedded broker's
@@ -155,45 +123,8 @@ class OldKafkaClientsCompatTest {
         return out;
     }
 
-    @SuppressWarnings("unchecked") // OldClientScenario is such a function
     private static Map<String, String> runScenario(String version, String clientId) throws Exception {
-        URL[] urls = {clientsJar(version), jarOf("org/slf4j/Logger.class"), jarOf("org/slf4j/simple/SimpleLogger.class"),
-            testClasses().toUri().toURL()};
-        Map<String, String> in = Map.of("bootstrap", bootstrap, "topic", clientId, "group", clientId,
-                "clientId", clientId, "count", String.valueOf(COUNT));
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader("kafka-clients-" + version, urls,
-                ClassLoader.getPlatformClassLoader())) {
-            // kafka-clients looks up configured classes (serializers) through the context class loader
-            Thread.currentThread().setContextClassLoader(loader);
-            Object scenario = loader.loadClass(OldClientScenario.class.getName()).getDeclaredConstructor().newInstance();
-            return ((Function<Map<String, String>, Map<String, String>>) scenario).apply(in);
-        } finally {
-            Thread.currentThread().setContextClassLoader(previous);
-        }
-    }
-
-    private static URL clientsJar(String version) throws IOException {
-        if (version.equals(CURRENT)) {
-            return KafkaProducer.class.getProtectionDomain().getCodeSource().getLocation();
-        }
-        Path jar = testClasses().resolveSibling("old-kafka-clients").resolve("kafka-clients-" + version + ".jar");
-        assertThat(Files.isRegularFile(jar)).as("%s (copied by the build's process-test-classes phase)", jar).isTrue();
-        return jar.toUri().toURL();
-    }
-
-    /** The jar the test class path loads {@code resource} from. */
-    private static URL jarOf(String resource) throws IOException {
-        URL url = OldKafkaClientsCompatTest.class.getClassLoader().getResource(resource);
-        assertThat(url).as(resource).isNotNull();
-        return ((JarURLConnection) url.openConnection()).getJarFileURL();
-    }
-
-    private static Path testClasses() {
-        try {
-            return Path.of(OldKafkaClientsCompatTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return OldClients.runScenario(version, Map.of("bootstrap", bootstrap, "topic", clientId, "group", clientId,
+                "clientId", clientId, "count", String.valueOf(COUNT)));
     }
 }
