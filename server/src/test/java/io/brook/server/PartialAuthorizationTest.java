@@ -3,6 +3,10 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.wire.message.DescribeTopicPartitionsRequest;
+import io.brook.wire.message.DescribeTopicPartitionsRequest.TopicRequest;
+import io.brook.wire.message.DescribeTopicPartitionsResponse;
+import io.brook.wire.message.DescribeTopicPartitionsResponse.DescribeTopicPartitionsResponseTopic;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.OffsetCommitRequest;
@@ -54,8 +58,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A request naming topics its principal may use next to topics it may not is served for the first
  * and answered TOPIC_AUTHORIZATION_FAILED per topic or partition for the others, as Kafka does:
- * raw Produce, Fetch, OffsetCommit, OffsetFetch and OffsetForLeaderEpoch, and the stock admin
- * client's topic, config, offset and record calls. User alice may use the topics prefixed
+ * raw Produce, Fetch, OffsetCommit, OffsetFetch, OffsetForLeaderEpoch and DescribeTopicPartitions,
+ * and the stock admin client's topic, config, offset and record calls. User alice may use the topics prefixed
  * {@code ok-} and the group {@code g}; {@code no-} topics are the admin's only.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -278,6 +282,34 @@ class PartialAuthorizationTest {
             assertThat(names).contains("ok-new", "no-del").doesNotContain("ok-del", "no-new");
             assertThat(admin.describeTopics(List.of("no-a")).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get("no-a").partitions()).as("no partitions added to the refused topic").hasSize(2);
+        }
+    }
+
+    @Test
+    void describeTopicPartitionsHidesOrRefusesTheTopicsTheClientMayNotDescribe() throws Exception {
+        try (ProtocolClient c = alice()) {
+            DescribeTopicPartitionsResponse named = c.call(new DescribeTopicPartitionsRequest().topics(List.of(
+                    new TopicRequest().name("no-such"), new TopicRequest().name("ok-a"), new TopicRequest().name("no-a"))),
+                    (short) 0);
+            assertThat(named.topics()).extracting(DescribeTopicPartitionsResponseTopic::name)
+                    .as("the refused ones after the others, in name order; a missing one refused as well")
+                    .containsExactly("ok-a", "no-a", "no-such");
+            DescribeTopicPartitionsResponseTopic ok = named.topics().get(0);
+            assertThat(ok.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(ok.partitions()).hasSize(2);
+            assertThat(ok.topicAuthorizedOperations() & (1 << 3)).as("READ among the authorized operations").isNotZero();
+            for (DescribeTopicPartitionsResponseTopic refused : named.topics().subList(1, 3)) {
+                assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                assertThat(refused.topicId()).isEqualTo(new java.util.UUID(0, 0));
+                assertThat(refused.partitions()).isEmpty();
+                assertThat(refused.topicAuthorizedOperations()).isEqualTo(Integer.MIN_VALUE);
+            }
+
+            DescribeTopicPartitionsResponse all = c.call(new DescribeTopicPartitionsRequest().topics(List.of()),
+                    (short) 0);
+            assertThat(all.topics()).extracting(DescribeTopicPartitionsResponseTopic::name).contains("ok-a")
+                    .noneMatch(name -> name.startsWith("no-"));
+            assertThat(all.topics()).allMatch(t -> t.errorCode() == Errors.NONE.code());
         }
     }
 

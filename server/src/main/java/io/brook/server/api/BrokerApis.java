@@ -117,6 +117,7 @@ public final class BrokerApis {
                 .register(ApiKey.UPDATE_FEATURES, 0, 2,
                         new UpdateFeaturesHandler(broker.nodeId(), features))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(broker))
+                .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(broker, authorizer))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, 0,
                         new DescribeProducersHandler(broker, authorizer))
                 .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, 0,

@@ -66,6 +66,7 @@ public final class BrokerConfig {
     public static final String LOG_DIRS = "log.dirs";
     public static final String LOG_DIR = "log.dir";
     public static final String NUM_PARTITIONS = "num.partitions";
+    public static final String MAX_REQUEST_PARTITION_SIZE_LIMIT = "max.request.partition.size.limit";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
@@ -452,6 +453,11 @@ public final class BrokerConfig {
 
     public short defaultReplicationFactor() {
         return ((Number) values.get(DEFAULT_REPLICATION_FACTOR)).shortValue();
+    }
+
+    /** The most partitions one DescribeTopicPartitions answer describes. */
+    public int maxRequestPartitionSizeLimit() {
+        return intValue(MAX_REQUEST_PARTITION_SIZE_LIMIT);
     }
 
     public boolean autoCreateTopics() {

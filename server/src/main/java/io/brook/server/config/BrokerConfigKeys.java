@@ -61,6 +61,8 @@ final class BrokerConfigKeys {
                         "Replication factor of an auto-created topic."),
                 key(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, "true", Check.NONE,
                         "Create a topic when a client asks Metadata for it and allows auto-creation."),
+                key(MAX_REQUEST_PARTITION_SIZE_LIMIT, Type.INT, "2000", Check.atLeast(1),
+                        "Most partitions one DescribeTopicPartitions answer describes (the client may ask for fewer)."),
                 key(SOCKET_REQUEST_MAX_BYTES, Type.INT, "104857600", Check.atLeast(1),
                         "Largest request frame accepted; a larger size prefix closes the connection."),
                 key(SOCKET_SEND_BUFFER_BYTES, Type.INT, "102400", Check.atLeast(-1),
