@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataResponse;
+import io.brook.wire.message.ProduceRequest;
+import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.message.SaslAuthenticateRequest;
 import io.brook.wire.message.SaslAuthenticateResponse;
 import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.message.SaslHandshakeResponse;
+import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
+import io.brook.wire.record.Compression;
+import io.brook.wire.record.RecordBatchBuilder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -35,7 +40,8 @@ class SaslPlainTest {
                 .config("sasl.enabled.mechanisms", "PLAIN")
                 .config("listener.name.sasl_plaintext.plain.sasl.jaas.config",
                         "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"admin\""
-                                + " password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"alice-secret\";")
+                                + " password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"alice-secret\""
+                                + " user_u=\"p\";")
                 .start();
     }
 
@@ -79,6 +85,45 @@ class SaslPlainTest {
             c.raw().sendFrame(ByteBuffer.wrap(plain("admin", "admin-secret")));
             assertThat(c.raw().readFrame().remaining()).as("PLAIN's empty server token").isZero();
             assertThat(metadata(c).brokers()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRawTokenShorterThanARequestHeaderIsATokenAllTheSame() throws Exception {
+        try (ProtocolClient c = sasl()) {
+            c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 0);
+            c.raw().sendFrame(ByteBuffer.wrap(plain("u", "p"))); // 4 bytes
+            assertThat(c.raw().readFrame().remaining()).isZero();
+            assertThat(metadata(c).brokers()).hasSize(1);
+        }
+    }
+
+    @Test
+    void beforeAuthenticationAFrameAboveSaslServerMaxReceiveSizeClosesTheConnection() throws Exception {
+        try (ProtocolClient c = sasl()) {
+            // only the size prefix: the broker refuses it before buffering any of the claimed bytes
+            c.raw().sendRaw(ByteBuffer.allocate(4).putInt(524_289).array());
+            assertThat(c.raw().closedByBroker()).isTrue();
+        }
+        try (ProtocolClient c = sasl()) {
+            c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 0);
+            c.raw().sendRaw(ByteBuffer.allocate(4).putInt(1 << 20).array());
+            assertThat(c.raw().closedByBroker()).as("a raw token too").isTrue();
+        }
+        // once authenticated, socket.request.max.bytes bounds the requests: a produce of 700 kB is served
+        try (ProtocolClient c = sasl()) {
+            c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
+            assertThat(c.<SaslAuthenticateResponse>call(new SaslAuthenticateRequest()
+                    .authBytes(plain("alice", "alice-secret")), (short) 2).errorCode()).isEqualTo(Errors.NONE.code());
+            c.call(new MetadataRequest().topics(List.of(new MetadataRequest.MetadataRequestTopic().name("sasl-big")))
+                    .allowAutoTopicCreation(true), (short) 12); // creates it
+            RecordBatchBuilder b = new RecordBatchBuilder(Compression.NONE);
+            b.append(1L, null, new byte[700_000]);
+            ProduceResponse r = c.call(new ProduceRequest().acks((short) 1).timeoutMs(10_000).topicData(List.of(
+                    new ProduceRequest.TopicProduceData().name("sasl-big").partitionData(List.of(
+                            new ProduceRequest.PartitionProduceData().index(0).records(BufferRecords.wrap(b.build())))))),
+                    (short) 9);
+            assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isEqualTo(Errors.NONE.code());
         }
     }
 

@@ -224,6 +224,16 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     }
 
     @Override
+    public int maxFrame(int configured) {
+        return session.maxFrame(configured);
+    }
+
+    @Override
+    public int minFrame() {
+        return session.expectsRawTokens() ? 0 : RequestFrameDecoder.MIN_FRAME;
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
         int frameSize = frame.readableBytes();

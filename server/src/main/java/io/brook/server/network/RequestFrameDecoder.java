@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
  * followed by that many bytes. Emits each frame as a retained slice of the bytes read (no copy),
  * and decides when the connection is read at all.
  *
- * <p>Bad sizes: a size below {@value #MIN_FRAME} (too short for any request header) or above
- * {@code socket.request.max.bytes} closes the connection at once, before any of the claimed
- * bytes are buffered, with one log line naming the client and the reason.
+ * <p>Bad sizes: a size below {@value #MIN_FRAME} (too short for any request header; a raw SASL
+ * token after a v0 handshake may be shorter) or above {@code socket.request.max.bytes} (above
+ * {@code sasl.server.max.receive.size} while a SASL client has not authenticated, as the {@link
+ * Gate} says) closes the connection at once, before any of the claimed bytes are buffered, with
+ * one log line naming the client and the reason.
  *
  * <p>Memory: bytes are buffered only as they arrive (a claimed size allocates nothing), and
  * every byte read counts against the broker-wide {@code queued.max.request.bytes} budget until
@@ -57,6 +59,15 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
 
         /** Called once per pause (a counter for tests and metrics). */
         void paused();
+
+        /**
+         * The largest frame the connection takes now, {@code configured} ({@code
+         * socket.request.max.bytes}) or less: less before a SASL client authenticated.
+         */
+        int maxFrame(int configured);
+
+        /** The smallest frame it takes now: a request header, or any size for a raw SASL token. */
+        int minFrame();
     }
 
     private final int maxFrame;
@@ -217,9 +228,12 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             while (!failed && cumulation != null && cumulation.readableBytes() >= SIZE_PREFIX) {
                 int start = cumulation.readerIndex();
                 int size = cumulation.getInt(start);
-                if (size < MIN_FRAME || size > maxFrame) {
+                int max = gate.maxFrame(maxFrame);
+                if (size < gate.minFrame() || size > max) {
                     String reason = size < 0 ? "negative request size " + size
-                            : size < MIN_FRAME ? "request size " + size + " is smaller than a request header"
+                            : size <= max ? "request size " + size + " is smaller than a request header"
+                            : max < maxFrame ? "request size " + size + " exceeds sasl.server.max.receive.size=" + max
+                                    + " before SASL authentication"
                             : "request size " + size + " exceeds socket.request.max.bytes=" + maxFrame;
                     fail(reason);
                     return emitted;

@@ -48,16 +48,24 @@ public final class ListenerSecurity {
     private final Map<String, Long> reauthMs;
     private final Clock clock;
     private final SslPrincipalMapper principalMapper;
-    private final long failedAuthenticationDelayMs;
+    private final AuthenticationLimits limits;
+
+    /**
+     * What a client that has not authenticated may cost: {@code connection.failed.authentication.delay.ms}
+     * (how long a failed authentication waits before its close) and {@code sasl.server.max.receive.size}
+     * (the largest frame it may send).
+     */
+    private record AuthenticationLimits(long failedDelayMs, int maxReceiveSize) {
+    }
 
     private ListenerSecurity(String name, SecurityProtocol protocol, Map<String, String> configured, TlsSettings tls,
             List<String> mechanisms,
             Map<String, String> plainUsers, ScramCredentials scram, Map<String, String> oauthOptions,
             JwksTokenValidator jwks, Map<String, Long> reauthMs, Clock clock, SslPrincipalMapper principalMapper,
-            long failedAuthenticationDelayMs) {
+            AuthenticationLimits limits) {
         this.jwks = jwks;
         this.principalMapper = principalMapper;
-        this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
+        this.limits = limits;
         this.reauthMs = reauthMs;
         this.clock = clock;
         this.scram = scram;
@@ -129,7 +137,24 @@ public final class ListenerSecurity {
         }
         return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
                 Map.copyOf(reauthMs), clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
-                millis(settings, "connection.failed.authentication.delay.ms", "100"));
+                new AuthenticationLimits(millis(settings, "connection.failed.authentication.delay.ms", "100"),
+                        bytes(settings, "sasl.server.max.receive.size", "524288")));
+    }
+
+    /** A positive number of bytes (an int), the value of {@code key} or its default. */
+    private static int bytes(ListenerSettings settings, String key, String defaultValue) {
+        String v = settings.getOrDefault(key, defaultValue).trim();
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        if (n <= 0) {
+            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(key)
+                    + ": must be a number of bytes, 1 to " + Integer.MAX_VALUE);
+        }
+        return n;
     }
 
     private static long millis(ListenerSettings settings, String key, String defaultValue) {
@@ -239,7 +264,12 @@ public final class ListenerSecurity {
     }
 
     long failedAuthenticationDelayMs() {
-        return failedAuthenticationDelayMs;
+        return limits.failedDelayMs();
+    }
+
+    /** {@code sasl.server.max.receive.size}: the largest frame before authentication (Kafka's default 512 KiB). */
+    int maxReceiveBeforeAuthentication() {
+        return limits.maxReceiveSize();
     }
 
     SslPrincipalMapper principalMapper() {

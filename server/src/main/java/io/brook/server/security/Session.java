@@ -128,6 +128,16 @@ public final class Session {
         return listener.failedAuthenticationDelayMs();
     }
 
+    /**
+     * The largest frame this connection may send now, {@code configured} being {@code
+     * socket.request.max.bytes}: until a client authenticated on a SASL listener, at most {@code
+     * sasl.server.max.receive.size} (Kafka's default 512 KiB, which any SASL exchange fits), so
+     * that connections that never log in cannot make the broker buffer requests of 100 MB.
+     */
+    public int maxFrame(int configured) {
+        return authenticated ? configured : Math.min(configured, listener.maxReceiveBeforeAuthentication());
+    }
+
     /** Whether the next frame is a raw SASL token (after a v0 SaslHandshake), not a request. */
     public boolean expectsRawTokens() {
         return rawTokens;

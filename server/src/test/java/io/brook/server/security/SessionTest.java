@@ -1,6 +1,7 @@
 package io.brook.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
@@ -105,5 +106,20 @@ class SessionTest {
         assertThat(s.expired()).as("past the first token's expiry").isFalse();
         clock.advance(1);
         assertThat(s.expired()).isTrue();
+    }
+
+    @Test
+    void framesAreBoundedBySaslServerMaxReceiveSizeUntilTheClientAuthenticated() throws Exception {
+        Session s = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512"));
+        assertThat(s.maxFrame(104_857_600)).as("Kafka's default").isEqualTo(524_288);
+        assertThat(s.maxFrame(1000)).as("never above socket.request.max.bytes").isEqualTo(1000);
+        scram(s, 0);
+        assertThat(s.maxFrame(104_857_600)).isEqualTo(104_857_600);
+
+        Session own = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512",
+                "listener.name.sasl_plaintext.sasl.server.max.receive.size", "4096"));
+        assertThat(own.maxFrame(104_857_600)).as("the listener's own").isEqualTo(4096);
+        assertThatThrownBy(() -> session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512",
+                "sasl.server.max.receive.size", "0"))).hasMessageContaining("sasl.server.max.receive.size");
     }
 }
