@@ -309,7 +309,7 @@ public final class BrokerConfig {
                 || name.startsWith("brook.sasl.") || name.startsWith("brook.ssl.")
                 || name.equals("super.users") || name.equals("authorizer.class.name")
                 || name.equals("allow.everyone.if.no.acl.found") || name.equals("connections.max.reauth.ms")
-                || name.equals("connection.failed.authentication.delay.ms");
+                || name.equals("connection.failed.authentication.delay.ms") || name.equals("principal.builder.class");
     }
 
     private static ConfigKey bySynonym(String name) {

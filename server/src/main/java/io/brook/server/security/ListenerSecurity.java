@@ -49,6 +49,9 @@ public final class ListenerSecurity {
     private final Clock clock;
     private final SslPrincipalMapper principalMapper;
     private final AuthenticationLimits limits;
+    /** Kafka's principal builder, the only value of {@code principal.builder.class} Brook accepts. */
+    static final String KAFKA_PRINCIPAL_BUILDER =
+            "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder";
 
     /**
      * What a client that has not authenticated may cost: {@code connection.failed.authentication.delay.ms}
@@ -87,6 +90,15 @@ public final class ListenerSecurity {
     static ListenerSecurity create(Listener listener, SecurityProtocol protocol, Map<String, String> raw,
             Map<String, String> dynamicTls, ScramCredentials scram, Clock clock) {
         ListenerSettings settings = new ListenerSettings(overlay(raw, dynamicTls), listener.name());
+        String builder = settings.get("principal.builder.class");
+        if (builder != null && !builder.isBlank() && !builder.trim().equals(KAFKA_PRINCIPAL_BUILDER)) {
+            // a custom builder would name principals differently: ACLs and super.users written
+            // for its names would silently stop matching
+            throw new IllegalArgumentException("Invalid value '" + builder.trim() + "' for configuration "
+                    + settings.source("principal.builder.class") + ": Brook builds principals as Kafka's "
+                    + KAFKA_PRINCIPAL_BUILDER + " does (User:<SASL name>, or the TLS subject through"
+                    + " ssl.principal.mapping.rules) and loads no other class");
+        }
         TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
         List<String> mechanisms = List.of();
         Map<String, Long> reauthMs = new HashMap<>();

@@ -122,4 +122,14 @@ class SessionTest {
         assertThatThrownBy(() -> session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512",
                 "sasl.server.max.receive.size", "0"))).hasMessageContaining("sasl.server.max.receive.size");
     }
+
+    @Test
+    void onlyKafkasOwnPrincipalBuilderIsAccepted() throws Exception {
+        assertThat(session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512", "principal.builder.class",
+                "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder"))).isNotNull();
+        assertThatThrownBy(() -> session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512",
+                "listener.name.sasl_plaintext.principal.builder.class", "com.example.MyPrincipalBuilder")))
+                .hasMessageContaining("listener.name.sasl_plaintext.principal.builder.class")
+                .hasMessageContaining("com.example.MyPrincipalBuilder");
+    }
 }
