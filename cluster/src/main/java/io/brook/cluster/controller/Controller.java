@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -69,7 +70,7 @@ public final class Controller {
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
     private final int maxQueued;
     /** Decisions asked for and not completed yet. */
-    private int queued;
+    private final AtomicInteger queued = new AtomicInteger();
 
     /**
      * How many decisions may wait at once. Each waits for the ones before it to be committed (a
@@ -103,32 +104,41 @@ public final class Controller {
     /**
      * Runs {@code decision} after every decision asked for before it has completed; refused at once
      * with NOT_CONTROLLER when {@link #MAX_QUEUED_DECISIONS} wait already.
+     *
+     * <p>Locking: the lock only orders the queue. A decision appends to the log through Ratis'
+     * client, which completes its futures while it holds a lock of its own, so no decision runs,
+     * and no completion waits, under this object's lock: the two locks taken in both orders
+     * deadlocked the controller (a decision appending while a reply completed the previous one).
      */
-    private synchronized <T> CompletableFuture<T> decide(Supplier<CompletableFuture<T>> decision) {
-        if (queued >= maxQueued) {
-            return CompletableFuture.failedFuture(new ControllerException(ControllerError.NOT_CONTROLLER,
-                    "the controller has " + queued + " decisions waiting; try again later"));
-        }
-        queued++;
-        CompletableFuture<T> next = last.handle((v, e) -> null).thenCompose(v -> {
-            try {
-                return decision.get();
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
+    private <T> CompletableFuture<T> decide(Supplier<CompletableFuture<T>> decision) {
+        CompletableFuture<Void> turn = new CompletableFuture<>();
+        CompletableFuture<?> previous;
+        CompletableFuture<T> next;
+        synchronized (this) {
+            if (queued.get() >= maxQueued) {
+                return CompletableFuture.failedFuture(new ControllerException(ControllerError.NOT_CONTROLLER,
+                        "the controller has " + queued.get() + " decisions waiting; try again later"));
             }
-        });
-        last = next;
-        next.whenComplete((v, e) -> decided());
+            queued.incrementAndGet();
+            previous = last;
+            next = turn.thenCompose(v -> {
+                try {
+                    return decision.get();
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+            });
+            last = next;
+        }
+        next.whenComplete((v, e) -> queued.decrementAndGet());
+        // outside the lock: when the previous decision is already done, this one runs here and now
+        previous.whenComplete((v, e) -> turn.complete(null));
         return next;
     }
 
-    private synchronized void decided() {
-        queued--;
-    }
-
     /** Decisions asked for and not completed yet. */
-    public synchronized int queuedDecisions() {
-        return queued;
+    public int queuedDecisions() {
+        return queued.get();
     }
 
     private CompletableFuture<AppendResult> append(List<MetadataRecord> records) {
