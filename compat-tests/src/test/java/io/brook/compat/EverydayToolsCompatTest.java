@@ -95,6 +95,9 @@ class EverydayToolsCompatTest {
                 "retention.ms=123456", "Partition: 1");
         ok(TOPICS, "--alter", "--topic", topic, "--partitions", "3");
         assertThat(ok(TOPICS, "--describe", "--topic", topic).output()).contains("PartitionCount: 3", "Partition: 2");
+        // one partition per DescribeTopicPartitions answer: the tool follows the cursor to the end
+        assertThat(ok(TOPICS, "--describe", "--topic", topic, "--partition-size-limit-per-response", "1").output())
+                .contains("PartitionCount: 3", "Partition: 0", "Partition: 1", "Partition: 2");
         assertThat(ok(TOPICS, "--list").output().lines()).contains(topic);
         assertThat(ok(TOPICS, "--describe", "--topics-with-overrides").output()).contains(topic);
         CliToolsCompatTest.Run again = tool(TOPICS, "--create", "--topic", topic, "--partitions", "1");
