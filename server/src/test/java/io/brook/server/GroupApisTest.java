@@ -60,6 +60,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -261,9 +262,20 @@ class GroupApisTest {
                 .config("offsets.topic.num.partitions", "1").start();
                 ProtocolClient c = new ProtocolClient(b.bootstrapServers())) {
             byte[] subscription = {0, 0, 0, 0, 0, 1, 0, 1, 't', 0, 0, 0, 0};
-            JoinGroupResponse join = c.call(new JoinGroupRequest().groupId("s").sessionTimeoutMs(10_000).memberId("")
+            JoinGroupRequest joinRequest = new JoinGroupRequest().groupId("s").sessionTimeoutMs(10_000).memberId("")
                     .protocolType("consumer").protocols(new ArrayList<>(List.of(
-                            new JoinGroupRequestProtocol().name("range").metadata(subscription)))), (short) 0);
+                            new JoinGroupRequestProtocol().name("range").metadata(subscription))));
+            // a broker just started may still be loading its offsets partition: retried, as clients do
+            AtomicReference<JoinGroupResponse> joined = new AtomicReference<>();
+            Await.until("the coordinator loaded", () -> {
+                try {
+                    joined.set(c.call(joinRequest, (short) 0));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                return joined.get().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
+            });
+            JoinGroupResponse join = joined.get();
             assertThat(join.errorCode()).isEqualTo(Errors.NONE.code());
             SyncGroupResponse sync = c.call(new SyncGroupRequest().groupId("s").generationId(1).memberId(join.memberId())
                     .assignments(new ArrayList<>(List.of(new SyncGroupRequestAssignment().memberId(join.memberId())
