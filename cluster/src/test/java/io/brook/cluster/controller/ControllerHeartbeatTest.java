@@ -2,16 +2,13 @@ package io.brook.cluster.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.raft.AppendResult;
-import io.brook.cluster.raft.MetadataLog;
 import io.brook.testkit.MutableClock;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Heartbeats of live brokers do not wait behind the controller's queued decisions. */
@@ -20,19 +17,8 @@ class ControllerHeartbeatTest {
     private static final long SESSION = Controller.DEFAULT_SESSION_TIMEOUT_MS;
 
     /** An {@link ImageLog} whose appends wait until {@link #release()}: a slow quorum. */
-    private static final class HeldLog implements MetadataLog {
-        final ImageLog inner = new ImageLog();
+    private static final class HeldLog extends HeldAppendsLog {
         volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
-
-        @Override
-        public <T> T read(Function<MetadataImage, T> reader) {
-            return inner.read(reader);
-        }
-
-        @Override
-        public long lastAppliedIndex() {
-            return inner.lastAppliedIndex();
-        }
 
         @Override
         public CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {

@@ -2,11 +2,9 @@ package io.brook.cluster.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.raft.AppendResult;
-import io.brook.cluster.raft.MetadataLog;
 import io.brook.testkit.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,22 +32,11 @@ class ControllerLockTest {
             (byte) 3, (byte) 3);
 
     /** Appends wait for {@link #answerOldest}; each append notes whether the controller's lock was held. */
-    private static final class AnsweredLog implements MetadataLog {
-        private final ImageLog inner = new ImageLog();
+    private static final class AnsweredLog extends HeldAppendsLog {
         private final List<Map.Entry<List<? extends MetadataRecord>, CompletableFuture<AppendResult>>> sent =
                 new ArrayList<>();
         private final List<Boolean> appendedUnderTheControllersLock = new ArrayList<>();
         private volatile Controller controller;
-
-        @Override
-        public <T> T read(Function<MetadataImage, T> reader) {
-            return inner.read(reader);
-        }
-
-        @Override
-        public long lastAppliedIndex() {
-            return inner.lastAppliedIndex();
-        }
 
         @Override
         public synchronized CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {

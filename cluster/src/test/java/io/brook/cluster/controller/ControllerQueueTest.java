@@ -2,10 +2,8 @@ package io.brook.cluster.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.raft.AppendResult;
-import io.brook.cluster.raft.MetadataLog;
 import io.brook.testkit.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,20 +21,9 @@ import org.junit.jupiter.api.Test;
 class ControllerQueueTest {
 
     /** A log whose appends wait until released. */
-    private static final class StalledLog implements MetadataLog {
-        private final ImageLog inner = new ImageLog();
+    private static final class StalledLog extends HeldAppendsLog {
         private final List<Runnable> held = new ArrayList<>();
         private boolean stalled;
-
-        @Override
-        public <T> T read(Function<MetadataImage, T> reader) {
-            return inner.read(reader);
-        }
-
-        @Override
-        public long lastAppliedIndex() {
-            return inner.lastAppliedIndex();
-        }
 
         @Override
         public synchronized CompletableFuture<AppendResult> append(List<? extends MetadataRecord> records) {
