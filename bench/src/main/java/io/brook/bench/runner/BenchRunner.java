@@ -1,7 +1,6 @@
 package io.brook.bench.runner;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
@@ -54,6 +54,8 @@ public final class BenchRunner {
     private Path tlsDir;
     /** {@code --transaction-version N}: finalized before the transactions workloads; null leaves the broker's level. */
     private Short transactionVersion;
+    /** {@code --repeat N}: rounds of every broker, each figure the median over them ({@link Rounds}). */
+    private int repeat = 1;
 
     private BenchRunner(Path out, Plan plan, List<Broker> brokers, String only,
                         Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
@@ -82,6 +84,7 @@ public final class BenchRunner {
         int consumers = 1;
         Long consumeRecords = null;
         Short transactionVersion = null;
+        int repeat = 1;
         Path resultsFile = null;
         Map<String, String> producerOverrides = new java.util.LinkedHashMap<>();
         Map<String, String> consumerOverrides = new java.util.LinkedHashMap<>();
@@ -106,6 +109,7 @@ public final class BenchRunner {
                 case "--consumers" -> consumers = consumers(value(args, ++i));
                 case "--consume-records" -> consumeRecords = consumeRecords(value(args, ++i));
                 case "--transaction-version" -> transactionVersion = transactionVersion(value(args, ++i));
+                case "--repeat" -> repeat = repeat(value(args, ++i));
                 // internal: one broker in this JVM, results to a file (see runInChildren)
                 case "--single" -> single = value(args, ++i);
                 case "--results-file" -> resultsFile = Path.of(value(args, ++i));
@@ -158,6 +162,7 @@ public final class BenchRunner {
         runner.consumeRecordsGiven = consumeRecords != null;
         runner.tlsDir = work.resolve("tls");
         runner.transactionVersion = transactionVersion;
+        runner.repeat = repeat;
         if (single != null) {
             if (resultsFile == null) {
                 usage("--single needs --results-file");
@@ -190,6 +195,13 @@ public final class BenchRunner {
         return Integer.parseInt(n);
     }
 
+    private static int repeat(String n) {
+        if (!n.matches("[1-9]") || Integer.parseInt(n) > Rounds.MAX) {
+            usage("--repeat must be 1 to " + Rounds.MAX + ", not " + n);
+        }
+        return Integer.parseInt(n);
+    }
+
     private static short transactionVersion(String level) {
         if (!level.matches("[0-2]")) {
             usage("--transaction-version must be 0, 1 or 2, not " + level);
@@ -206,7 +218,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--brook K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--brook K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--repeat N] [--out DIR]");
         System.exit(2);
     }
 
@@ -217,7 +229,7 @@ public final class BenchRunner {
      */
     private int run(ZonedDateTime started, String commit, String kafkaVersion, String[] args) throws IOException {
         progress.note("results go to " + out);
-        java.util.concurrent.atomic.AtomicReference<Process> child = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Process> child = new AtomicReference<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             Process p = child.get();
             if (p != null) {
@@ -229,35 +241,17 @@ public final class BenchRunner {
                 }
             }
         }, "stop-child"));
+        List<List<Result>> rounds = new ArrayList<>();
         try {
-            for (Broker broker : brokers) {
-                Path file = out.resolve(broker.label() + ".results.tsv");
-                List<String> cmd = new ArrayList<>();
-                cmd.add(ProcessHandle.current().info().command().orElse("java"));
-                cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-                cmd.add("-cp");
-                cmd.add(System.getProperty("java.class.path"));
-                cmd.add(BenchRunner.class.getName());
-                cmd.addAll(List.of(args));
-                cmd.addAll(List.of("--out", out.toString(), "--single", broker.label(), "--results-file",
-                        file.toString()));
-                Process p = new ProcessBuilder(cmd).inheritIO().start();
-                child.set(p);
-                try {
-                    p.waitFor();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted", e);
+            for (int round = 1; round <= repeat; round++) {
+                if (repeat > 1) {
+                    progress.note("round " + round + " of " + repeat);
                 }
-                child.set(null);
-                if (Files.exists(file)) {
-                    results.addAll(ResultsFile.read(file));
-                    Files.delete(file);
-                } else {
-                    results.add(Result.failed(STARTUP, broker.label(),
-                            "the runner for " + broker.label() + " exited with status " + p.exitValue()
-                                    + " and wrote no results"));
+                List<Result> roundResults = new ArrayList<>();
+                for (Broker broker : brokers) {
+                    roundResults.addAll(measureInChild(broker, args, child));
                 }
+                rounds.add(roundResults);
             }
         } finally {
             for (Broker broker : brokers) {
@@ -271,6 +265,11 @@ public final class BenchRunner {
         List<String> labels = new ArrayList<>();
         for (Broker b : brokers) {
             labels.add(b.label());
+        }
+        results.addAll(repeat == 1 ? rounds.get(0) : Rounds.medians(rounds));
+        for (int round = 1; repeat > 1 && round <= rounds.size(); round++) {
+            Files.writeString(out.resolve("round-" + round + ".csv"),
+                    new Report(labels, "kafka", rounds.get(round - 1)).csv(), StandardCharsets.UTF_8);
         }
         Report report = new Report(labels, "kafka", results);
         String md = header(started, commit, kafkaVersion) + "\n" + report.markdown();
@@ -288,6 +287,35 @@ public final class BenchRunner {
             return 1;
         }
         return 0;
+    }
+
+    /** Runs {@code --single} for one broker in a fresh JVM ({@code child} holds it meanwhile) and reads its results. */
+    private List<Result> measureInChild(Broker broker, String[] args, AtomicReference<Process> child) throws IOException {
+        Path file = out.resolve(broker.label() + ".results.tsv");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(BenchRunner.class.getName());
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("--out", out.toString(), "--single", broker.label(), "--results-file", file.toString()));
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        child.set(p);
+        try {
+            p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        child.set(null);
+        if (!Files.exists(file)) {
+            return List.of(Result.failed(STARTUP, broker.label(),
+                    "the runner for " + broker.label() + " exited with status " + p.exitValue() + " and wrote no results"));
+        }
+        List<Result> read = ResultsFile.read(file);
+        Files.delete(file);
+        return read;
     }
 
     /** {@code --single}: measures one broker in this JVM and writes its results for the parent. */
@@ -328,6 +356,12 @@ public final class BenchRunner {
             sb.append("- `").append(b.label()).append("`: ").append(b.settings()).append('\n');
         }
         sb.append("- one broker at a time on 127.0.0.1; the runner and the broker share the machine's cores\n");
+        if (repeat > 1) {
+            sb.append("- --repeat ").append(repeat).append(": every broker measured ").append(repeat)
+                    .append(" times, the brokers taking turns in each round; each figure is the median of its ")
+                    .append(repeat).append(" values, each ratio the ratio of two medians; every round's own figures in round-1.csv to round-")
+                    .append(repeat).append(".csv\n");
+        }
         sb.append("- producers: linger.ms=").append(Plan.LINGER_MS).append(", no compression, other settings"
                 + " kafka-clients' defaults (idempotence where the acks setting allows it); null keys and the"
                 + " default partitioner, except the many-partitions workload, which picks partition i mod n;"
@@ -642,35 +676,5 @@ public final class BenchRunner {
             }
         }
         throw new IOException("no two adjacent free ports on loopback after 50 attempts");
-    }
-
-    /** The machine, for the report. */
-    static final class Machine {
-        private Machine() {
-        }
-
-        static String describe() {
-            String cpu = "unknown CPU";
-            String mem = "unknown memory";
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                    if (line.startsWith("model name")) {
-                        cpu = line.substring(line.indexOf(':') + 1).trim();
-                        break;
-                    }
-                }
-                for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                    if (line.startsWith("MemTotal:")) {
-                        long kb = Long.parseLong(line.replaceAll("[^0-9]", ""));
-                        mem = String.format(Locale.ROOT, "%.1f GiB", kb / 1024.0 / 1024.0);
-                        break;
-                    }
-                }
-            } catch (IOException | UncheckedIOException | NumberFormatException e) {
-                // keep what was found
-            }
-            return Runtime.getRuntime().availableProcessors() + " CPUs (nproc), " + mem + " memory, " + cpu
-                    + ", Linux " + System.getProperty("os.version");
-        }
     }
 }
