@@ -196,7 +196,7 @@ public final class BenchRunner {
     }
 
     private static int repeat(String n) {
-        if (!n.matches("[1-9]") || Integer.parseInt(n) > Rounds.MAX) {
+        if (!n.matches("\\d{1,2}") || Integer.parseInt(n) < 1 || Integer.parseInt(n) > Rounds.MAX) {
             usage("--repeat must be 1 to " + Rounds.MAX + ", not " + n);
         }
         return Integer.parseInt(n);
