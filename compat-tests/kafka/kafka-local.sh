@@ -9,7 +9,9 @@
 #
 # State lives in ${KAFKA_LOCAL_DIR:-target/reference-kafka} below this folder.
 # With KAFKA_LOCAL_SSL_PORT, KAFKA_LOCAL_SSL_KEYSTORE (PKCS12) and KAFKA_LOCAL_SSL_PASSWORD set,
-# start adds an SSL listener on 127.0.0.1:$KAFKA_LOCAL_SSL_PORT with that key store.
+# start adds an SSL listener on 127.0.0.1:$KAFKA_LOCAL_SSL_PORT with that key store. With
+# KAFKA_LOCAL_SASL_SCRAM=NAME:PASSWORD as well, that listener is SASL_SSL with SCRAM-SHA-512, and
+# the user is created by kafka-storage format --add-scram before the broker starts.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="${KAFKA_LOCAL_DIR:-$here/target/reference-kafka}"
@@ -36,12 +38,19 @@ start() {
     echo "already running (pid $(cat "$work/pid"))" >&2; exit 1
   fi
   rm -rf "$work/data" && mkdir -p "$work/data"
-  local ssl_listener="" ssl_settings=""
+  local ssl_listener="" ssl_settings="" add_scram=()
   if [ -n "${KAFKA_LOCAL_SSL_PORT:-}" ]; then
     ssl_listener=",SSL://127.0.0.1:$KAFKA_LOCAL_SSL_PORT"
     ssl_settings="ssl.keystore.location=$KAFKA_LOCAL_SSL_KEYSTORE
 ssl.keystore.type=PKCS12
 ssl.keystore.password=$KAFKA_LOCAL_SSL_PASSWORD"
+    if [ -n "${KAFKA_LOCAL_SASL_SCRAM:-}" ]; then
+      ssl_listener=",SASL_SSL://127.0.0.1:$KAFKA_LOCAL_SSL_PORT"
+      ssl_settings="$ssl_settings
+sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+      add_scram=(--add-scram "SCRAM-SHA-512=[name=${KAFKA_LOCAL_SASL_SCRAM%%:*},password=${KAFKA_LOCAL_SASL_SCRAM#*:}]")
+    fi
   fi
   cat > "$work/server.properties" <<PROPS
 process.roles=broker,controller
@@ -50,7 +59,7 @@ controller.quorum.voters=1@127.0.0.1:$controller
 listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller$ssl_listener
 advertised.listeners=PLAINTEXT://127.0.0.1:$port$ssl_listener
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL
 $ssl_settings
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$work/data
@@ -76,9 +85,9 @@ Configuration:
 LOG
   local java_opts=(-Xms1g -Xmx1g -Dlog4j2.configurationFile="$work/log4j2.yaml" -cp "$libs/*")
   java "${java_opts[@]}" kafka.tools.StorageTool format -t "$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)" \
-       -c "$work/server.properties" --standalone >/dev/null 2>&1 \
+       -c "$work/server.properties" --standalone ${add_scram[@]+"${add_scram[@]}"} >/dev/null 2>&1 \
     || java "${java_opts[@]}" kafka.tools.StorageTool format -t "$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)" \
-       -c "$work/server.properties" >/dev/null
+       -c "$work/server.properties" ${add_scram[@]+"${add_scram[@]}"} >/dev/null
   nohup java "${java_opts[@]}" kafka.Kafka "$work/server.properties" >"$work/kafka.log" 2>&1 &
   echo $! > "$work/pid"
   local deadline=$(( $(date +%s) + 60 ))

@@ -34,8 +34,11 @@ public final class BenchRunner {
     private final Progress progress = new Progress(System.err);
     private final int clockTicks = ProcFs.clockTicks();
     private final List<Result> results = new ArrayList<>();
-    /** Only workloads whose name contains this run (start-up and warm-up always do); null for all. */
-    private final String only;
+    /**
+     * Only workloads whose name contains one of these ({@code --only}, repeatable) run (start-up
+     * and warm-up always do); empty for all.
+     */
+    private final List<String> only;
     /** {@code --producer KEY=VALUE}: applied to every workload's producer, and reported. */
     private final Map<String, String> producerOverrides;
     /** {@code --consumer KEY=VALUE}: applied to every consumer, and reported. */
@@ -46,6 +49,8 @@ public final class BenchRunner {
     private boolean tls;
     /** {@code --tls-engines}: Brook's TLS workloads once more with the JDK's engine ({@code brook.ssl.engine=jdk}). */
     private boolean tlsEngines;
+    /** {@code --sasl}: the TLS workloads once more over SASL_SSL, logged in with SCRAM-SHA-512. */
+    private boolean sasl;
     /** {@code --consumers N}: the consume workload once more with N consumers at once (rows "..., N consumers"). */
     private int consumers = 1;
     /** Whether {@code --consume-records} set the consume workloads' count. */
@@ -57,7 +62,7 @@ public final class BenchRunner {
     /** {@code --repeat N}: rounds of every broker, each figure the median over them ({@link Rounds}). */
     private int repeat = 1;
 
-    private BenchRunner(Path out, Plan plan, List<Broker> brokers, String only,
+    private BenchRunner(Path out, Plan plan, List<Broker> brokers, List<String> only,
                         Map<String, String> producerOverrides, Map<String, String> consumerOverrides) {
         this.only = only;
         this.producerOverrides = Map.copyOf(producerOverrides);
@@ -77,10 +82,11 @@ public final class BenchRunner {
         Path out = null;
         String commit = "unknown";
         String kafkaVersion = "unknown";
-        String only = null;
+        List<String> only = new ArrayList<>();
         String single = null;
         boolean tls = false;
         boolean tlsEngines = false;
+        boolean sasl = false;
         int consumers = 1;
         Long consumeRecords = null;
         Short transactionVersion = null;
@@ -97,12 +103,16 @@ public final class BenchRunner {
                     tls = true;
                     tlsEngines = true;
                 }
+                case "--sasl" -> {
+                    tls = true;
+                    sasl = true;
+                }
                 case "--broker" -> which = value(args, ++i);
                 case "--root" -> root = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--out" -> out = Path.of(value(args, ++i)).toAbsolutePath().normalize();
                 case "--commit" -> commit = value(args, ++i);
                 case "--kafka-version" -> kafkaVersion = value(args, ++i);
-                case "--only" -> only = value(args, ++i);
+                case "--only" -> only.add(value(args, ++i));
                 case "--producer" -> keyValue(value(args, ++i), producerOverrides);
                 case "--consumer" -> keyValue(value(args, ++i), consumerOverrides);
                 case "--brook" -> keyValue(value(args, ++i), brookOverrides);
@@ -110,7 +120,7 @@ public final class BenchRunner {
                 case "--consume-records" -> consumeRecords = consumeRecords(value(args, ++i));
                 case "--transaction-version" -> transactionVersion = transactionVersion(value(args, ++i));
                 case "--repeat" -> repeat = repeat(value(args, ++i));
-                // internal: one broker in this JVM, results to a file (see runInChildren)
+                // internal: one broker in this JVM, results to a file (see measureInChild)
                 case "--single" -> single = value(args, ++i);
                 case "--results-file" -> resultsFile = Path.of(value(args, ++i));
                 default -> usage("unknown argument: " + args[i]);
@@ -158,6 +168,7 @@ public final class BenchRunner {
                 brokers, only, producerOverrides, consumerOverrides);
         runner.tls = tls;
         runner.tlsEngines = tlsEngines;
+        runner.sasl = sasl;
         runner.consumers = consumers;
         runner.consumeRecordsGiven = consumeRecords != null;
         runner.tlsDir = work.resolve("tls");
@@ -218,7 +229,7 @@ public final class BenchRunner {
 
     private static void usage(String problem) {
         System.err.println("bench/run: " + problem);
-        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--only TEXT] [--producer K=V]... [--consumer K=V]... [--brook K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--repeat N] [--out DIR]");
+        System.err.println("usage: bench/run [--quick] [--broker brook|kafka|both] [--tls | --tls-engines] [--sasl] [--only TEXT]... [--producer K=V]... [--consumer K=V]... [--brook K=V]... [--consumers N] [--consume-records N] [--transaction-version N] [--repeat N] [--out DIR]");
         System.exit(2);
     }
 
@@ -384,8 +395,8 @@ public final class BenchRunner {
             sb.append("- consumer settings given with --consumer, for every consumer: ").append(consumerOverrides)
                     .append('\n');
         }
-        if (only != null) {
-            sb.append("- only the workloads whose name contains \"").append(only).append("\"\n");
+        if (!only.isEmpty()) {
+            sb.append("- only the workloads whose name contains \"").append(String.join("\" or \"", only)).append("\"\n");
         }
         if (tls) {
             sb.append("- rows \"over TLS\": the broker launched again with an SSL listener beside its PLAINTEXT one"
@@ -397,6 +408,12 @@ public final class BenchRunner {
         }
         if (tlsEngines) {
             sb.append("- rows \"over TLS, jdk engine\": Brook launched once more with brook.ssl.engine=jdk\n");
+        }
+        if (sasl) {
+            sb.append("- rows \"over TLS, SASL/SCRAM-SHA-512\": the broker launched once more with a SASL_SSL listener"
+                    + " instead of the SSL one, SCRAM-SHA-512 enabled and the run's user created before it opened;"
+                    + " every client connection (the producer's or consumer's to bootstrap and to the broker, the"
+                    + " warm-up's) logs in once\n");
         }
         if (consumeRecordsGiven) {
             sb.append(String.format(Locale.ROOT, "- consume workloads: %,d records (--consume-records)\n",
@@ -534,7 +551,10 @@ public final class BenchRunner {
         }
     }
 
-    /** The produce cells and the consume workload over an SSL listener, once per TLS engine asked for. */
+    /**
+     * The produce cells and the consume workload over an SSL listener, once per TLS engine asked
+     * for, and over SASL_SSL with {@code --sasl}.
+     */
     private void measureTls(Broker broker) {
         String label = broker.label();
         TlsSetup material;
@@ -547,14 +567,17 @@ public final class BenchRunner {
             Thread.currentThread().interrupt();
             return;
         }
-        List<String> engines = new ArrayList<>();
-        engines.add(null);
+        List<SecureListener> listeners = new ArrayList<>();
+        listeners.add(new SecureListener(null, false));
         if (tlsEngines && broker instanceof BrookBroker) {
-            engines.add("jdk");
+            listeners.add(new SecureListener("jdk", false));
         }
-        for (String engine : engines) {
-            String suffix = engine == null ? " over TLS" : " over TLS, " + engine + " engine";
-            progress.step(label, "launch with an SSL listener" + (engine == null ? "" : " (" + engine + " engine)"));
+        if (sasl) {
+            listeners.add(new SecureListener(null, true));
+        }
+        for (SecureListener listener : listeners) {
+            String suffix = listener.suffix();
+            progress.step(label, listener.describe());
             Broker.Running running = null;
             try {
                 int port = freePortPair();
@@ -563,14 +586,16 @@ public final class BenchRunner {
                     tlsPort = freePortPair();
                 }
                 try (KafkaProducer<byte[], byte[]> probe = Workloads.startupProducer("127.0.0.1:" + port)) {
-                    running = broker.launchTls(port, tlsPort, material, engine);
+                    running = broker.launchTls(port, tlsPort, material, listener.engine(), listener.sasl());
                     current = running;
                     Workloads.firstAck(probe, running);
                 }
                 long pid = running.pid();
                 progress.done("ready (pid " + pid + "; a client of this JVM negotiates "
                         + material.negotiated("127.0.0.1", tlsPort) + ")");
-                Map<String, String> client = material.clientSettings("127.0.0.1:" + tlsPort);
+                String secureBootstrap = "127.0.0.1:" + tlsPort;
+                Map<String, String> client = listener.sasl() ? material.saslClientSettings(secureBootstrap)
+                        : material.clientSettings(secureBootstrap);
                 Map<String, String> producerSettings = new java.util.LinkedHashMap<>(producerOverrides);
                 producerSettings.putAll(client);
                 Map<String, String> consumerSettings = new java.util.LinkedHashMap<>(consumerOverrides);
@@ -620,7 +645,7 @@ public final class BenchRunner {
 
     /** Runs one workload; {@code name} is the workload's row in the report, also when it fails. */
     private void step(Broker.Running running, String label, String name, Step step) {
-        if (only != null && !name.contains(only) && !name.startsWith("warm-up")) {
+        if (!only.isEmpty() && only.stream().noneMatch(name::contains) && !name.startsWith("warm-up")) {
             return;
         }
         progress.step(label, name);

@@ -22,9 +22,10 @@ interface Broker {
      * Starts the broker with a PLAINTEXT listener on 127.0.0.1:port (for the runner's admin
      * client and the start-up probe) and an SSL listener on 127.0.0.1:tlsPort with {@code tls}'s
      * key. {@code engine} is Brook's {@code brook.ssl.engine}, or null for the broker's default
-     * (Kafka has one engine, the JDK's, and ignores it).
+     * (Kafka has one engine, the JDK's, and ignores it). With {@code sasl} the listener is SASL_SSL
+     * with SCRAM-SHA-512 and {@link TlsSetup#SASL_USER} exists before it opens.
      */
-    Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException;
+    Running launchTls(int port, int tlsPort, TlsSetup tls, String engine, boolean sasl) throws IOException;
 
     /** Deletes what the broker wrote; called after every broker was measured, so that it times no one. */
     void deleteData();

@@ -64,10 +64,15 @@ final class BrookBroker implements Broker {
     }
 
     @Override
-    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException {
+    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine, boolean sasl) throws IOException {
         Map<String, String> settings = new java.util.LinkedHashMap<>(overrides);
-        settings.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",SSL://127.0.0.1:" + tlsPort);
+        settings.put("listeners", "PLAINTEXT://127.0.0.1:" + port + "," + (sasl ? "SASL_SSL" : "SSL") + "://127.0.0.1:"
+                + tlsPort);
         settings.putAll(tls.brokerSettings());
+        if (sasl) {
+            settings.put("sasl.enabled.mechanisms", TlsSetup.SASL_MECHANISM);
+            settings.put("brook.sasl.scram.bootstrap.credentials", TlsSetup.scramCredential());
+        }
         if (engine != null) {
             settings.put("brook.ssl.engine", engine);
         }

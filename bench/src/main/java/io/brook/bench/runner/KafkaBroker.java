@@ -61,12 +61,19 @@ final class KafkaBroker implements Broker {
         return launch(port, Map.of());
     }
 
-    /** kafka-local.sh adds an SSL listener with the key store its environment names. */
+    /**
+     * kafka-local.sh adds an SSL listener with the key store its environment names, SASL_SSL with
+     * the SCRAM user it names.
+     */
     @Override
-    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine) throws IOException {
-        return launch(port, Map.of("KAFKA_LOCAL_SSL_PORT", Integer.toString(tlsPort),
+    public Running launchTls(int port, int tlsPort, TlsSetup tls, String engine, boolean sasl) throws IOException {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("KAFKA_LOCAL_SSL_PORT", Integer.toString(tlsPort),
                 "KAFKA_LOCAL_SSL_KEYSTORE", tls.keyStore.toString(),
                 "KAFKA_LOCAL_SSL_PASSWORD", TlsSetup.PASSWORD));
+        if (sasl) {
+            env.put("KAFKA_LOCAL_SASL_SCRAM", TlsSetup.SASL_USER + ":" + TlsSetup.PASSWORD);
+        }
+        return launch(port, env);
     }
 
     private Running launch(int port, Map<String, String> env) throws IOException {

@@ -24,10 +24,15 @@ import javax.net.ssl.TrustManagerFactory;
  * for {@code localhost} and {@code 127.0.0.1} in a PKCS12 key store (the broker's, Brook's and
  * Kafka's alike), and the certificate as PEM (the clients' trust store). Clients connect with
  * {@code security.protocol=SSL} and kafka-clients' defaults otherwise (TLSv1.3, host name
- * verification on).
+ * verification on). With {@code --sasl} the listener is SASL_SSL instead, and the clients log in
+ * with SCRAM-SHA-512 as {@link #SASL_USER} (created before the broker's listeners open: Brook's
+ * {@code brook.sasl.scram.bootstrap.credentials}, Kafka's {@code kafka-storage format --add-scram}).
  */
 final class TlsSetup {
     static final String PASSWORD = "bench-secret";
+    /** The SCRAM user of the SASL_SSL workloads (its password is {@link #PASSWORD}). */
+    static final String SASL_USER = "bench";
+    static final String SASL_MECHANISM = "SCRAM-SHA-512";
 
     final Path keyStore;
     final Path certificate;
@@ -67,6 +72,21 @@ final class TlsSetup {
         s.put("ssl.truststore.type", "PEM");
         s.put("ssl.truststore.location", certificate.toString());
         return s;
+    }
+
+    /** A client's settings for the SASL_SSL listener at {@code bootstrap}: SCRAM-SHA-512 as {@link #SASL_USER}. */
+    Map<String, String> saslClientSettings(String bootstrap) {
+        Map<String, String> s = clientSettings(bootstrap);
+        s.put("security.protocol", "SASL_SSL");
+        s.put("sasl.mechanism", SASL_MECHANISM);
+        s.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                + SASL_USER + "\" password=\"" + PASSWORD + "\";");
+        return s;
+    }
+
+    /** The SCRAM user as Kafka's {@code --add-scram} and Brook's bootstrap credentials write it. */
+    static String scramCredential() {
+        return SASL_MECHANISM + "=[name=" + SASL_USER + ",password=" + PASSWORD + "]";
     }
 
     /**
