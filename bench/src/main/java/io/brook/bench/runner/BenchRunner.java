@@ -34,10 +34,7 @@ public final class BenchRunner {
     private final Progress progress = new Progress(System.err);
     private final int clockTicks = ProcFs.clockTicks();
     private final List<Result> results = new ArrayList<>();
-    /**
-     * Only workloads whose name contains one of these ({@code --only}, repeatable) run (start-up
-     * and warm-up always do); empty for all.
-     */
+    /** Only workloads whose name contains one of these run ({@code --only}; start-up and warm-up always do); empty: all. */
     private final List<String> only;
     /** {@code --producer KEY=VALUE}: applied to every workload's producer, and reported. */
     private final Map<String, String> producerOverrides;
@@ -410,10 +407,7 @@ public final class BenchRunner {
             sb.append("- rows \"over TLS, jdk engine\": Brook launched once more with brook.ssl.engine=jdk\n");
         }
         if (sasl) {
-            sb.append("- rows \"over TLS, SASL/SCRAM-SHA-512\": the broker launched once more with a SASL_SSL listener"
-                    + " instead of the SSL one, SCRAM-SHA-512 enabled and the run's user created before it opened;"
-                    + " every client connection (the producer's or consumer's to bootstrap and to the broker, the"
-                    + " warm-up's) logs in once\n");
+            sb.append(SecureListener.SASL_ROWS);
         }
         if (consumeRecordsGiven) {
             sb.append(String.format(Locale.ROOT, "- consume workloads: %,d records (--consume-records)\n",

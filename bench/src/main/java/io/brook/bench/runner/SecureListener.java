@@ -7,6 +7,12 @@ package io.brook.bench.runner;
  * on it carry its {@link #suffix}.
  */
 record SecureListener(String engine, boolean sasl) {
+    /** The report's line on the SASL_SSL rows. */
+    static final String SASL_ROWS = "- rows \"over TLS, SASL/" + TlsSetup.SASL_MECHANISM + "\": the broker launched once"
+            + " more with a SASL_SSL listener instead of the SSL one, " + TlsSetup.SASL_MECHANISM + " enabled and the"
+            + " run's user created before it opened; every client connection (the producer's or consumer's to"
+            + " bootstrap and to the broker, the warm-up's) logs in once\n";
+
     String suffix() {
         if (sasl) {
             return " over TLS, SASL/" + TlsSetup.SASL_MECHANISM;
