@@ -198,7 +198,13 @@ public final class LogManager implements AutoCloseable {
         if (!partitionDirs.isEmpty()) {
             progress.finish();
         }
-        LOG.info("opened {} logs in {} after a {} shutdown", logs.size(), dir, clean ? "clean" : "unclean");
+        if (clean) {
+            LOG.info("opened {} logs in {} after a clean shutdown", logs.size(), dir);
+        } else if (partitionDirs.isEmpty()) {
+            LOG.info("opened {} with no logs in it", dir); // new, or no clean shutdown before any log was made
+        } else {
+            LOG.info("recovered {} logs in {} after an unclean shutdown", logs.size(), dir);
+        }
         if (!clean) {
             // Recovery forced everything it scanned: record that, or the next unclean start (a
             // crash loop) scans it all again, and a little more each time.
