@@ -124,6 +124,21 @@ final class TlsPipeline {
         return b.build();
     }
 
+    /**
+     * Why a TLS handshake failed, as the failed authentication is logged; null when the client
+     * merely went away first (closed or reset the connection: a client closing a connection it no
+     * longer needs, a port probe), which is no failed authentication, as in Kafka. Never the
+     * message of a NotSslRecordException: it holds the bytes the client sent.
+     */
+    static String handshakeFailure(Throwable cause) {
+        if (cause == null || cause instanceof java.nio.channels.ClosedChannelException
+                || cause instanceof java.io.IOException && !(cause instanceof SSLException)) {
+            return null;
+        }
+        return cause instanceof io.netty.handler.ssl.NotSslRecordException ? "not a TLS client"
+                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+
     /** Adds the TLS handlers to a new connection's pipeline (after the connection limit). */
     void addTo(SocketChannel ch, Session session) {
         SslContext ctx = current();
@@ -142,12 +157,14 @@ final class TlsPipeline {
                     ch.close();
                 }
             } else {
-                // (never the message of a NotSslRecordException: it holds the bytes the client sent)
-                Throwable cause = f.cause();
-                String why = cause == null ? "closed" : cause instanceof io.netty.handler.ssl.NotSslRecordException
-                        ? "not a TLS client" : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-                LOG.info("Failed authentication with {} (TLS handshake failed: {}) on listener {}", ch.remoteAddress(),
-                        io.brook.wire.protocol.LogSafe.escape(why), listener);
+                String why = handshakeFailure(f.cause());
+                if (why == null) {
+                    LOG.debug("{} went away before the TLS handshake completed, on listener {}", ch.remoteAddress(),
+                            listener);
+                } else {
+                    LOG.info("Failed authentication with {} (TLS handshake failed: {}) on listener {}",
+                            ch.remoteAddress(), io.brook.wire.protocol.LogSafe.escape(why), listener);
+                }
             }
         });
         ChannelPipeline p = ch.pipeline();
