@@ -163,7 +163,8 @@ class ProduceFetchTest {
         ByteBuffer transactional = new RecordBatchBuilder(Compression.NONE).producer(7L, (short) 0, 0)
                 .transactional(true).append(1L, null, "t".getBytes(StandardCharsets.UTF_8)).build();
         assertThat(produceOne(PRODUCE_V, (short) 1, "t", 0, transactional).errorCode())
-                .isEqualTo(Errors.INVALID_TXN_STATE.code());
+                .as("transactional records without their transactional id, refused as Kafka refuses them")
+                .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
         ProduceResponse badAcks = client.call(produce((short) 2, "t", 0, batch(Compression.NONE, 1, "x")), PRODUCE_V);
         assertThat(badAcks.responses().get(0).partitionResponses().get(0).errorCode())
                 .isEqualTo(Errors.INVALID_REQUIRED_ACKS.code());

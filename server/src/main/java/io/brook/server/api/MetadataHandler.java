@@ -24,6 +24,7 @@ import io.brook.wire.message.MetadataResponse.MetadataResponseTopic;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -151,12 +152,24 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             }
         } else {
             boolean mayCreate = broker.config().autoCreateTopics() && (version < 4 || request.allowAutoTopicCreation());
+            // As Kafka: a topic the principal may not DESCRIBE is neither looked up nor created; one it
+            // may describe but not CREATE (on the cluster or the topic) is not created, and answered
+            // TOPIC_AUTHORIZATION_FAILED if it does not exist
             List<MetadataRequestTopic> creatable = asked;
-            if (mayCreate && authorizer != null && !may(ctx, Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME)) {
+            Set<String> mayNotCreate = Set.of();
+            if (mayCreate && authorizer != null) {
+                boolean createsAny = may(ctx, Acl.CREATE, Acl.CLUSTER, Acl.CLUSTER_NAME);
                 creatable = new ArrayList<>();
+                mayNotCreate = new HashSet<>();
                 for (MetadataRequestTopic want : asked) {
-                    if (want.name() != null && may(ctx, Acl.CREATE, Acl.TOPIC, want.name())) {
+                    String name = want.name();
+                    if (name == null || !may(ctx, Acl.DESCRIBE, Acl.TOPIC, name)) {
+                        continue;
+                    }
+                    if (createsAny || may(ctx, Acl.CREATE, Acl.TOPIC, name)) {
                         creatable.add(want);
+                    } else {
+                        mayNotCreate.add(name);
                     }
                 }
             }
@@ -169,8 +182,8 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             for (MetadataRequestTopic want : asked) {
                 MetadataResponseTopic t = cluster != null ? ClusterMetadata.lookup(cluster, want, creating, withOps, version)
                         : lookup(want, topics, broker.nodeId(), created, withOps, version);
-                if (authorizer != null && t.name() != null && !may(ctx, Acl.DESCRIBE, Acl.TOPIC, t.name())) {
-                    t = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).name(t.name());
+                if (authorizer != null) {
+                    t = authorized(ctx, want, t, mayNotCreate);
                 }
                 out.add(t);
             }
@@ -184,6 +197,27 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             }
         }
         ctx.respond(response.topics(out));
+    }
+
+    /**
+     * A named topic's answer as the principal may see it, as Kafka answers: a topic it may not
+     * DESCRIBE is TOPIC_AUTHORIZATION_FAILED whether or not it exists, under the name it was asked
+     * by (asked by id: under the id, never the name the id would disclose); a missing topic it
+     * could not create likewise.
+     */
+    private MetadataResponseTopic authorized(RequestContext ctx, MetadataRequestTopic want, MetadataResponseTopic t,
+            Set<String> mayNotCreate) {
+        String name = want.name() != null ? want.name() : t.name();
+        if (name == null) {
+            return t; // an unknown id
+        }
+        boolean refused = !may(ctx, Acl.DESCRIBE, Acl.TOPIC, name)
+                || mayNotCreate.contains(name) && t.errorCode() == Errors.UNKNOWN_TOPIC_OR_PARTITION.code();
+        if (!refused) {
+            return t;
+        }
+        MetadataResponseTopic denied = new MetadataResponseTopic().errorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        return want.name() != null ? denied.name(name) : denied.name(null).topicId(want.topicId());
     }
 
     /**

@@ -4,6 +4,7 @@ import io.brook.coordinator.txn.TransactionCoordinator;
 import io.brook.server.node.TxnPeers;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.TopicMetrics;
+import io.brook.server.api.security.ProduceTransactionalId;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -114,6 +115,16 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         short acks = request.acks();
         if (acks != 0 && acks != 1 && acks != -1) {
             ctx.respond(request.errorResponse(version, Errors.INVALID_REQUIRED_ACKS));
+            return;
+        }
+        if (request.transactionalId() == null && ProduceTransactionalId.refusal(request, null) != null) {
+            // transactional records without their transactional id (with an authorizer, AclChecks
+            // refused the request already)
+            if (acks == 0) {
+                ctx.closeConnection("acks=0 produce of transactional records without a transactional id");
+            } else {
+                ctx.respond(request.errorResponse(version, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+            }
             return;
         }
         Topics topics = broker.topics();

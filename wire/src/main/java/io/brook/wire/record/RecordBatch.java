@@ -196,7 +196,6 @@ public final class RecordBatch {
         return buffer.getShort(offset + ATTRIBUTES_OFFSET);
     }
 
-    /** Attribute bits 0-2, which may name an unassigned codec (5-7). */
     /**
      * Whether {@code records} starts with a batch header whose attributes name a compression
      * codec: a cheap look at two bytes, no validation.
@@ -205,6 +204,16 @@ public final class RecordBatch {
         return records.sizeInBytes() >= HEADER_SIZE && (records.shortAt(ATTRIBUTES_OFFSET) & COMPRESSION_MASK) != 0;
     }
 
+    /**
+     * Whether {@code records} starts with a batch header flagged transactional: a cheap look at
+     * two bytes, no validation.
+     */
+    public static boolean startsTransactional(BufferRecords records) {
+        return records.sizeInBytes() >= HEADER_SIZE
+                && (records.shortAt(ATTRIBUTES_OFFSET) & TRANSACTIONAL_FLAG_MASK) != 0;
+    }
+
+    /** Attribute bits 0-2, which may name an unassigned codec (5-7). */
     public int compressionId() {
         return attributes() & COMPRESSION_MASK;
     }

@@ -336,7 +336,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
      * debugging and future-log consumers): from v15 in the replica state (KIP-903), before in
      * the replica id field.
      */
-    static int replicaId(FetchRequest request, short version) {
+    public static int replicaId(FetchRequest request, short version) {
         return version >= REPLICA_STATE_MIN_VERSION ? request.replicaState().replicaId() : request.replicaId();
     }
 

@@ -1,5 +1,6 @@
 package io.brook.server.api.security;
 
+import io.brook.server.api.fetch.FetchHandler;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.ApiTable;
 import io.brook.server.network.RequestContext;
@@ -34,6 +35,7 @@ import io.brook.wire.message.DescribeGroupsResponse;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.FindCoordinatorRequest;
+import io.brook.wire.message.FindCoordinatorResponse;
 import io.brook.wire.message.HeartbeatRequest;
 import io.brook.wire.message.IncrementalAlterConfigsRequest;
 import io.brook.wire.message.IncrementalAlterConfigsResponse;
@@ -88,14 +90,14 @@ import java.util.function.BiFunction;
  * ListTransactions answer per topic or transactional id in their handlers.
  *
  * <pre>
- * Produce               WRITE topic (and WRITE transactional id)
- * Fetch                 READ topic
- * ListOffsets, OffsetForLeaderEpoch   DESCRIBE topic
+ * Produce               WRITE topic (and WRITE transactional id, which transactional records need)
+ * Fetch                 READ topic; a follower's (replica id 0 or more): CLUSTER_ACTION cluster
+ * ListOffsets           DESCRIBE topic        OffsetForLeaderEpoch  CLUSTER_ACTION cluster or DESCRIBE topic
  * OffsetCommit          READ group, READ topic        OffsetFetch  DESCRIBE group
  * JoinGroup, SyncGroup, Heartbeat, LeaveGroup   READ group
  * FindCoordinator       DESCRIBE group (or transactional id)
  * DescribeGroups        DESCRIBE group     DeleteGroups  DELETE group    OffsetDelete  DELETE group, READ topic
- * CreateTopics          CREATE cluster or topic        DeleteTopics  DELETE topic
+ * CreateTopics          CREATE cluster or topic        DeleteTopics  DELETE cluster or topic
  * CreatePartitions      ALTER topic        DeleteRecords  DELETE topic
  * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster (an internal topic: and the cluster)
@@ -177,6 +179,39 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             return may(operation, Acl.CLUSTER, Acl.CLUSTER_NAME) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
         }
 
+        private Boolean deletesAnyTopic;
+
+        /**
+         * DeleteTopics, as Kafka: DELETE on the cluster allows every topic, else DELETE on the
+         * topic; a missing topic named by a principal that may DESCRIBE it is
+         * UNKNOWN_TOPIC_OR_PARTITION, one it may not TOPIC_AUTHORIZATION_FAILED (whether a topic
+         * exists is not told to whoever may not describe it).
+         */
+        Errors delete(String name, UUID id) {
+            if (deletesAnyTopic == null) {
+                deletesAnyTopic = may(Acl.DELETE, Acl.CLUSTER, Acl.CLUSTER_NAME);
+            }
+            if (deletesAnyTopic) {
+                return null;
+            }
+            Errors e = topic(Acl.DELETE, name, id);
+            if (e != null && name != null && !name.isEmpty() && topics.get(name) == null
+                    && may(Acl.DESCRIBE, Acl.TOPIC, name)) {
+                return Errors.UNKNOWN_TOPIC_OR_PARTITION;
+            }
+            return e;
+        }
+
+        private Boolean replica;
+
+        /** Whether the principal may act as a broker of the cluster: CLUSTER_ACTION (a follower's requests). */
+        boolean replica() {
+            if (replica == null) {
+                replica = may(Acl.CLUSTER_ACTION, Acl.CLUSTER, Acl.CLUSTER_NAME);
+            }
+            return replica;
+        }
+
         Errors config(byte operation, byte resourceType, String name) {
             // ConfigResource types: 2 = topic, 32 = group; broker (4), broker logger (8) and
             // client metrics (16) are the cluster's
@@ -208,6 +243,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         ApiHandler<Q> inner = switch (key) {
             case OFFSET_FETCH -> (ApiHandler<Q>) offsetFetchTopics((ApiHandler<OffsetFetchRequest>) handler);
             case FETCH -> (ApiHandler<Q>) fetchSessionTopics((ApiHandler<FetchRequest>) handler);
+            case CREATE_TOPICS -> (ApiHandler<Q>) createdTopicConfigs((ApiHandler<CreateTopicsRequest>) handler);
+            case FIND_COORDINATOR -> (ApiHandler<Q>) coordinatorKeys((ApiHandler<FindCoordinatorRequest>) handler);
             default -> handler;
         };
         return new ApiHandler<>() {
@@ -219,7 +256,9 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     ctx.respondWithError(e);
                     return;
                 }
-                AclSplit<Q, ?, ?, ?> split = (AclSplit<Q, ?, ?, ?>) splitOf(key, ctx.apiVersion());
+                AclSplit<Q, ?, ?, ?> split = (AclSplit<Q, ?, ?, ?>) (request instanceof FetchRequest f
+                        && FetchHandler.replicaId(f, ctx.apiVersion()) >= 0 ? followerFetch(who)
+                        : splitOf(key, ctx.apiVersion()));
                 if (split == null) {
                     inner.handle(ctx, request);
                 } else {
@@ -239,23 +278,15 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
     private Check<?> checkOf(ApiKey key) {
         return switch (key) {
             case PRODUCE -> (Check<ProduceRequest>) (w, r) ->
-                r.transactionalId() != null && !w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, r.transactionalId())
-                        ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : null;
+                    ProduceTransactionalId.refusal(r, id -> w.may(Acl.WRITE, Acl.TRANSACTIONAL_ID, id));
             case OFFSET_COMMIT -> (Check<OffsetCommitRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             // v8+ lists groups: refused per group by the split
             case OFFSET_FETCH -> (Check<OffsetFetchRequest>) (w, r) ->
                     r.groups() != null && !r.groups().isEmpty() ? null : w.group(Acl.DESCRIBE, r.groupId());
-            case FIND_COORDINATOR -> (Check<FindCoordinatorRequest>) (w, r) -> {
-                boolean txn = r.keyType() == 1;
-                java.util.List<String> keys = r.coordinatorKeys() != null && !r.coordinatorKeys().isEmpty()
-                        ? r.coordinatorKeys() : java.util.List.of(r.key() == null ? "" : r.key());
-                for (String k : keys) {
-                    if (txn ? !w.may(Acl.DESCRIBE, Acl.TRANSACTIONAL_ID, k) : !w.may(Acl.DESCRIBE, Acl.GROUP, k)) {
-                        return txn ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : Errors.GROUP_AUTHORIZATION_FAILED;
-                    }
-                }
-                return null;
-            };
+            // v4+ lists keys: refused per key (coordinatorKeys)
+            case FIND_COORDINATOR -> (Check<FindCoordinatorRequest>) (w, r) ->
+                    r.coordinatorKeys() != null && !r.coordinatorKeys().isEmpty() ? null
+                            : coordinatorKeyRefusal(w, w.version >= 1 ? r.keyType() : 0, r.key() == null ? "" : r.key());
             case JOIN_GROUP -> (Check<JoinGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case SYNC_GROUP -> (Check<SyncGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case HEARTBEAT -> (Check<HeartbeatRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
@@ -381,10 +412,15 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         return (ctx, request) -> {
             if (request.sessionId() != 0 && request.sessionEpoch() > 0) {
                 Who who = new Who(ctx);
+                boolean follower = FetchHandler.replicaId(request, ctx.apiVersion()) >= 0;
+                if (follower && who.replica()) {
+                    handler.handle(ctx, request);
+                    return;
+                }
                 ctx.mergeIntoResponse(m -> {
                     FetchResponse response = (FetchResponse) m;
                     for (var t : response.responses()) {
-                        if (who.topic(Acl.READ, t.topic(), t.topicId()) != null) {
+                        if (follower || who.topic(Acl.READ, t.topic(), t.topicId()) != null) {
                             List<FetchResponse.PartitionData> refused = new ArrayList<>(t.partitions().size());
                             for (var p : t.partitions()) {
                                 refused.add(new FetchResponse.PartitionData().partitionIndex(p.partitionIndex())
@@ -401,6 +437,82 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
         };
     }
 
+    /** The error refusing a FindCoordinator key, or null: DESCRIBE on the group or transactional id. */
+    private static Errors coordinatorKeyRefusal(Who w, byte keyType, String key) {
+        return switch (keyType) {
+            case 0 -> w.group(Acl.DESCRIBE, key);
+            case 1 -> w.may(Acl.DESCRIBE, Acl.TRANSACTIONAL_ID, key) ? null : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+            default -> null; // a key type Brook does not serve: the handler answers INVALID_REQUEST
+        };
+    }
+
+    /**
+     * FindCoordinator v4+ (several keys): each key the principal may not describe is answered
+     * with its own error and no coordinator, the others as usual, as Kafka answers them (the
+     * admin client looks up many groups or transactional ids in one request).
+     */
+    private ApiHandler<FindCoordinatorRequest> coordinatorKeys(ApiHandler<FindCoordinatorRequest> handler) {
+        return (ctx, request) -> {
+            if (request.coordinatorKeys() != null && !request.coordinatorKeys().isEmpty()) {
+                Who who = new Who(ctx);
+                ctx.mergeIntoResponse(m -> {
+                    FindCoordinatorResponse response = (FindCoordinatorResponse) m;
+                    for (FindCoordinatorResponse.Coordinator c : response.coordinators()) {
+                        Errors e = coordinatorKeyRefusal(who, request.keyType(), c.key());
+                        if (e != null) {
+                            c.errorCode(e.code()).errorMessage(null).nodeId(-1).host("").port(-1);
+                        }
+                    }
+                    return response;
+                }, null);
+            }
+            handler.handle(ctx, request);
+        };
+    }
+
+    /**
+     * CreateTopics v5+ tells the creator a new topic's configs, partition count and replication
+     * factor only if it may DESCRIBE_CONFIGS the topic (KIP-525, as Kafka): otherwise the topic's
+     * result carries TOPIC_AUTHORIZATION_FAILED as its config error and none of them (CREATE does
+     * not imply DESCRIBE_CONFIGS, and the configs include the broker's defaults).
+     */
+    private ApiHandler<CreateTopicsRequest> createdTopicConfigs(ApiHandler<CreateTopicsRequest> handler) {
+        return (ctx, request) -> {
+            if (ctx.apiVersion() >= 5) {
+                Who who = new Who(ctx);
+                ctx.mergeIntoResponse(m -> {
+                    CreateTopicsResponse response = (CreateTopicsResponse) m;
+                    for (CreateTopicsResponse.CreatableTopicResult t : response.topics()) {
+                        if (t.errorCode() == Errors.NONE.code()
+                                && who.topic(Acl.DESCRIBE_CONFIGS, t.name(), null) != null) {
+                            t.configs(new ArrayList<>()).numPartitions(-1).replicationFactor((short) -1)
+                                    .topicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                        }
+                    }
+                    return response;
+                }, null);
+            }
+            handler.handle(ctx, request);
+        };
+    }
+
+    private static AclSplit<FetchRequest, FetchRequest.FetchTopic, FetchResponse, FetchResponse.FetchableTopicResponse>
+            fetchSplit(BiFunction<Who, FetchRequest.FetchTopic, Errors> denial) {
+        return new AclSplit<>(FetchRequest::topics, FetchRequest::topics, FetchResponse::responses,
+                FetchResponse::responses, denial);
+    }
+
+    /**
+     * A follower's fetch (a replica id of 0 or more), as Kafka checks it: CLUSTER_ACTION on the
+     * cluster instead of READ on each topic; without it every topic is refused. A consumer that
+     * sends a replica id gains nothing by it (not the topics, nor a way around its fetch quota,
+     * which followers are not charged).
+     */
+    private static AclSplit<FetchRequest, FetchRequest.FetchTopic, FetchResponse, FetchResponse.FetchableTopicResponse>
+            followerFetch(Who who) {
+        return who.replica() ? null : fetchSplit((w, t) -> Errors.TOPIC_AUTHORIZATION_FAILED);
+    }
+
     private static boolean splits(ApiKey key) {
         return splitOf(key, (short) 0) != null || key == ApiKey.DELETE_TOPICS || key == ApiKey.OFFSET_FETCH;
     }
@@ -412,10 +524,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     ProduceResponse.TopicProduceResponse>(ProduceRequest::topicData, ProduceRequest::topicData,
                     ProduceResponse::responses, ProduceResponse::responses,
                     (w, t) -> w.topic(Acl.WRITE, t.name(), t.topicId()));
-            case FETCH -> new AclSplit<FetchRequest, FetchRequest.FetchTopic, FetchResponse,
-                    FetchResponse.FetchableTopicResponse>(FetchRequest::topics, FetchRequest::topics,
-                    FetchResponse::responses, FetchResponse::responses,
-                    (w, t) -> w.topic(Acl.READ, t.topic(), t.topicId()));
+            case FETCH -> fetchSplit((w, t) -> w.topic(Acl.READ, t.topic(), t.topicId()));
             case LIST_OFFSETS -> new AclSplit<ListOffsetsRequest, ListOffsetsRequest.ListOffsetsTopic,
                     ListOffsetsResponse, ListOffsetsResponse.ListOffsetsTopicResponse>(ListOffsetsRequest::topics,
                     ListOffsetsRequest::topics, ListOffsetsResponse::topics, ListOffsetsResponse::topics,
@@ -424,7 +533,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     OffsetForLeaderEpochRequest.OffsetForLeaderTopic, OffsetForLeaderEpochResponse,
                     OffsetForLeaderEpochResponse.OffsetForLeaderTopicResult>(OffsetForLeaderEpochRequest::topics,
                     OffsetForLeaderEpochRequest::topics, OffsetForLeaderEpochResponse::topics,
-                    OffsetForLeaderEpochResponse::topics, (w, t) -> w.topic(Acl.DESCRIBE, t.topic(), null));
+                    OffsetForLeaderEpochResponse::topics, (w, t) -> w.replica() ? null
+                            : w.topic(Acl.DESCRIBE, t.topic(), null));
             case OFFSET_COMMIT -> new AclSplit<OffsetCommitRequest, OffsetCommitRequest.OffsetCommitRequestTopic,
                     OffsetCommitResponse, OffsetCommitResponse.OffsetCommitResponseTopic>(OffsetCommitRequest::topics,
                     OffsetCommitRequest::topics, OffsetCommitResponse::topics, OffsetCommitResponse::topics,
@@ -454,11 +564,11 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     ? new AclSplit<DeleteTopicsRequest, DeleteTopicsRequest.DeleteTopicState, DeleteTopicsResponse,
                             DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topics,
                             DeleteTopicsRequest::topics, DeleteTopicsResponse::responses, DeleteTopicsResponse::responses,
-                            (w, t) -> w.topic(Acl.DELETE, t.name(), t.topicId()))
+                            (w, t) -> w.delete(t.name(), t.topicId()))
                     : new AclSplit<DeleteTopicsRequest, String, DeleteTopicsResponse,
                             DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topicNames,
                             DeleteTopicsRequest::topicNames, DeleteTopicsResponse::responses,
-                            DeleteTopicsResponse::responses, (w, n) -> w.topic(Acl.DELETE, n, null));
+                            DeleteTopicsResponse::responses, (w, n) -> w.delete(n, null));
             case DELETE_RECORDS -> new AclSplit<DeleteRecordsRequest, DeleteRecordsRequest.DeleteRecordsTopic,
                     DeleteRecordsResponse, DeleteRecordsResponse.DeleteRecordsTopicResult>(DeleteRecordsRequest::topics,
                     DeleteRecordsRequest::topics, DeleteRecordsResponse::topics, DeleteRecordsResponse::topics,
