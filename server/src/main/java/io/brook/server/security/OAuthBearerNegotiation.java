@@ -53,14 +53,19 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
         if (user != null) {
             throw new AuthenticationFailure("Authentication failed: OAUTHBEARER takes one message");
         }
+        // RFC 7628: "n," or "y,", an optional "a=<authzid>", ",", then \x01, key=value\x01 pairs, \x01
         String text = new String(message, StandardCharsets.UTF_8);
-        int sep = text.indexOf('\u0001');
-        if (sep < 0 || !(text.startsWith("n,") || text.startsWith("y,")) || !text.endsWith("\u0001\u0001")) {
+        int comma = text.indexOf(',', 2);
+        if (!(text.startsWith("n,") || text.startsWith("y,")) || comma < 0 || text.length() < comma + 3
+                || text.charAt(comma + 1) != '\u0001' || !text.endsWith("\u0001\u0001")) {
             throw new AuthenticationFailure("Authentication failed: invalid OAUTHBEARER client message");
         }
-        String authzid = text.substring(2, text.indexOf(',', 2) < 0 ? 2 : text.indexOf(',', 2));
+        String authzid = text.substring(2, comma);
+        if (!authzid.isEmpty() && !authzid.startsWith("a=")) {
+            throw new AuthenticationFailure("Authentication failed: invalid OAUTHBEARER client message");
+        }
         String token = null;
-        for (String kv : text.substring(sep + 1, text.length() - 2).split("\u0001")) {
+        for (String kv : text.substring(comma + 2, text.length() - 1).split("\u0001")) {
             if (kv.startsWith("auth=")) {
                 String auth = kv.substring(5);
                 if (!auth.regionMatches(true, 0, "Bearer ", 0, 7)) {

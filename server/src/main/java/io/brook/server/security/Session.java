@@ -224,6 +224,13 @@ public final class Session {
             negotiation = null;
             rawTokens = false;
             throw e;
+        } catch (RuntimeException e) {
+            // a message a mechanism's parser did not expect is a failed authentication like any
+            // other (answered after the failure delay, the connection then closed), never an
+            // exchange left half-way for the client to try again on
+            negotiation = null;
+            rawTokens = false;
+            throw new AuthenticationFailure("Authentication failed: invalid " + mechanism + " message");
         }
         if (negotiation.isComplete()) {
             String who = "User:" + negotiation.userName();

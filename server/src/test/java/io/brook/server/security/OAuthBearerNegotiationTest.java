@@ -67,6 +67,19 @@ class OAuthBearerNegotiationTest {
                 .isInstanceOf(AuthenticationFailure.class);
     }
 
+    /** Client messages cut short or framed wrongly (RFC 7628's GS2 header, then \x01-separated pairs). */
+    @Test
+    void malformedClientMessagesAreFailedAuthentications() {
+        String token = unsigned("{\"sub\":\"alice\",\"exp\":1800000000}");
+        for (String m : new String[] {"n,\u0001\u0001", "y,\u0001\u0001", "n,", "n,,", "n,,\u0001", "", "\u0001\u0001",
+                "n,alice,\u0001auth=Bearer " + token + "\u0001\u0001", "n,,auth=Bearer " + token + "\u0001\u0001",
+                "p=tls-unique,,\u0001auth=Bearer " + token + "\u0001\u0001"}) {
+            assertThatThrownBy(() -> new OAuthBearerNegotiation(Map.of(), NOW)
+                    .evaluate(m.getBytes(StandardCharsets.UTF_8)))
+                    .as("%s", m.replace("\u0001", "^A")).isInstanceOf(AuthenticationFailure.class);
+        }
+    }
+
     @Test
     void checksRequiredScopesAndTheClaimNamesConfigured() throws Exception {
         Map<String, String> options = Map.of("unsecuredValidatorRequiredScope", "produce",

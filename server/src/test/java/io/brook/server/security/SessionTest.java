@@ -109,6 +109,16 @@ class SessionTest {
     }
 
     @Test
+    void aMalformedMessageEndsTheExchange() throws Exception {
+        Session s = session(Map.of("sasl.enabled.mechanisms", "OAUTHBEARER"));
+        assertThat(s.handshake("OAUTHBEARER", (short) 1)).isEqualTo(Session.HandshakeResult.OK);
+        assertThatThrownBy(() -> s.authenticate(utf8("n,\u0001\u0001"))).isInstanceOf(AuthenticationFailure.class);
+        assertThatThrownBy(() -> s.authenticate(unsignedToken("alice", START_S + 30)))
+                .as("no second try on the same exchange").hasMessageContaining("Unexpected SASL message");
+        assertThat(s.authenticated()).isFalse();
+    }
+
+    @Test
     void framesAreBoundedBySaslServerMaxReceiveSizeUntilTheClientAuthenticated() throws Exception {
         Session s = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512"));
         assertThat(s.maxFrame(104_857_600)).as("Kafka's default").isEqualTo(524_288);
