@@ -229,6 +229,11 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     }
 
     @Override
+    public boolean authenticated() {
+        return session.authenticated();
+    }
+
+    @Override
     public int minFrame() {
         return session.expectsRawTokens() ? 0 : RequestFrameDecoder.MIN_FRAME;
     }

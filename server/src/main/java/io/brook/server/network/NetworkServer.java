@@ -129,7 +129,9 @@ public final class NetworkServer {
         this.limit = new ConnectionLimit(config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides());
         this.creationRates = new ConnectionCreationRates(config, security.quotas());
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
-                new ByteBudget(config.queuedMaxRequestBytes()), new ByteBudget(config.queuedMaxResponseBytes()));
+                new ByteBudget(config.queuedMaxRequestBytes()),
+                new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
+                new ByteBudget(config.queuedMaxResponseBytes()));
         this.fairShare = config.bool(BrokerConfig.FAIR_SHARE_ENABLE) ? new FairShare(timer::nowMs) : null;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
@@ -236,7 +238,7 @@ public final class NetworkServer {
                         connection.fairShare(fairShare);
                         connection.inlineHook(inlineHook);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
-                                timer, config.requestReceiveTimeoutMs(), connection));
+                                limits.unauthenticatedBytes(), timer, config.requestReceiveTimeoutMs(), connection));
                         long idle = config.connectionsMaxIdleMs();
                         if (idle > 0) {
                             p.addLast("idle", new IdleTimeout(timer, idle));
@@ -324,6 +326,11 @@ public final class NetworkServer {
     /** Request bytes read and not yet answered, over all connections (when queued.max.request.bytes bounds them). */
     long queuedRequestBytes() {
         return limits.requestBytes().used();
+    }
+
+    /** Request bytes read from SASL clients that have not authenticated yet and not yet handed on. */
+    long unauthenticatedRequestBytes() {
+        return limits.unauthenticatedBytes().used();
     }
 
     /** Answer bytes held for clients that have not read them, over all connections. */

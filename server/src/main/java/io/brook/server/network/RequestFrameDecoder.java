@@ -29,6 +29,14 @@ import org.slf4j.LoggerFactory;
  * give their bytes back, and an incomplete frame keeps its receive deadline (below) while the
  * connection waits for the budget, so bytes held by half-sent frames are freed within it.
  *
+ * <p>Before authentication: while a SASL client has not authenticated ({@link Gate#authenticated}),
+ * the bytes it sends count against a budget of their own, {@code queued.max.request.bytes} / 8,
+ * instead of the broker-wide one, and only its connections stop when that budget is exceeded
+ * (Kafka reads unauthenticated frames outside its request memory pool altogether). Clients that
+ * never log in can thus hold up other logins for at most their receive deadline, but never the
+ * reads of authenticated clients or of other listeners. A frame read before authentication moves
+ * to the broker-wide budget when it is handed on (a login's few hundred bytes).
+ *
  * <p>Pacing: before each frame the {@link Connection} is asked whether it takes another one (its
  * bound of requests and bytes in flight, and of answers its client has not read). While it does
  * not, frames stay here, the channel stops reading (autoRead off), and {@link #resume} — called
@@ -68,10 +76,15 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
 
         /** The smallest frame it takes now: a request header, or any size for a raw SASL token. */
         int minFrame();
+
+        /** False while a SASL client has not authenticated (its bytes count against the pre-authentication budget). */
+        boolean authenticated();
     }
 
     private final int maxFrame;
     private final ByteBudget requestBytes;
+    /** The bytes of clients that have not authenticated yet (see the class comment). */
+    private final ByteBudget unauthenticatedBytes;
     private final Timer timer;
     private final long receiveTimeoutMs;
     private final Gate gate;
@@ -79,6 +92,8 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private ByteBuf cumulation;
     /** Bytes of {@link #cumulation} counted in {@link #requestBytes}. */
     private long counted;
+    /** Bytes of {@link #cumulation} counted in {@link #unauthenticatedBytes} (they come before the others). */
+    private long countedUnauthenticated;
     /** When the first byte of the incomplete head frame arrived (timer ms), or -1. */
     private long frameStartMs = -1;
     private Timer.Scheduled deadline;
@@ -91,9 +106,11 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final Runnable budgetResumeTask = this::resumeForBudget;
     private final Runnable budgetWake = this::onBudgetReleased;
 
-    RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, Timer timer, long receiveTimeoutMs, Gate gate) {
+    RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, ByteBudget unauthenticatedBytes, Timer timer,
+            long receiveTimeoutMs, Gate gate) {
         this.maxFrame = maxFrame;
         this.requestBytes = requestBytes;
+        this.unauthenticatedBytes = unauthenticatedBytes;
         this.timer = timer;
         this.receiveTimeoutMs = receiveTimeoutMs;
         this.gate = gate;
@@ -106,7 +123,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (requestBytes.exceeded()) {
+        if (budget().exceeded()) {
             pauseForBudget(); // before the first read: a crowd of new connections must not overshoot the budget
         }
         super.channelActive(ctx);
@@ -187,10 +204,20 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The budget this connection's bytes count against now. */
+    private ByteBudget budget() {
+        return gate.authenticated() ? requestBytes : unauthenticatedBytes;
+    }
+
     private void cumulate(ByteBuf in) {
         int arrived = in.readableBytes();
-        requestBytes.add(arrived);
-        counted += arrived;
+        if (gate.authenticated()) {
+            requestBytes.add(arrived);
+            counted += arrived;
+        } else {
+            unauthenticatedBytes.add(arrived);
+            countedUnauthenticated += arrived;
+        }
         if (cumulation == null) {
             cumulation = in;
             return;
@@ -247,7 +274,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
                 }
                 ByteBuf frame = cumulation.retainedSlice(start + SIZE_PREFIX, size);
                 cumulation.readerIndex(start + SIZE_PREFIX + size);
-                counted -= SIZE_PREFIX + size; // the request owns them now (see Connection#requestBytesReleased)
+                handOn(SIZE_PREFIX + size);
                 frameStartMs = -1;
                 emitted++;
                 ctx.fireChannelRead(frame);
@@ -260,7 +287,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
                 if (cumulation != null) {
                     startReceiveClock();
                 }
-                if (requestBytes.exceeded()) {
+                if (budget().exceeded()) {
                     pauseForBudget();
                 } else if (!ctx.channel().config().isAutoRead()) {
                     ctx.channel().config().setAutoRead(true);
@@ -270,6 +297,21 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         } finally {
             decoding = false;
         }
+    }
+
+    /**
+     * A frame of {@code bytes} (with its size prefix) leaves the cumulation: the request owns its
+     * bytes now, in the broker-wide budget (see Connection#requestBytesReleased), also those
+     * counted before authentication.
+     */
+    private void handOn(int bytes) {
+        long early = Math.min(countedUnauthenticated, bytes);
+        if (early > 0) {
+            unauthenticatedBytes.release(early);
+            requestBytes.add(early);
+            countedUnauthenticated -= early;
+        }
+        counted -= bytes - early;
     }
 
     private void pause() {
@@ -288,7 +330,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
         if (!awaitingBudget) {
             awaitingBudget = true;
-            requestBytes.awaitRelease(budgetWake);
+            budget().awaitRelease(budgetWake);
         }
     }
 
@@ -335,6 +377,10 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         if (counted != 0) {
             requestBytes.release(counted);
             counted = 0;
+        }
+        if (countedUnauthenticated != 0) {
+            unauthenticatedBytes.release(countedUnauthenticated);
+            countedUnauthenticated = 0;
         }
         frameStartMs = -1;
         Timer.Scheduled d = deadline;

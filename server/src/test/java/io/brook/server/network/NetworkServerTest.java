@@ -558,6 +558,31 @@ class NetworkServerTest {
     }
 
     @Test
+    void clientsThatHaveNotAuthenticatedCannotStopTheReadsOfOthers() throws Exception {
+        start(Map.of("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_a=\"a\";",
+                "socket.request.max.bytes", "1000", "sasl.server.max.receive.size", "1000",
+                "queued.max.request.bytes", "1000"));
+        InetSocketAddress sasl = server.boundAddresses().get("SASL_PLAINTEXT");
+        try (RawClient unauthenticated = new RawClient(sasl)) {
+            byte[] halfFrame = new byte[RequestFrameDecoder.SIZE_PREFIX + 999]; // claims 1000 bytes, holds 999
+            ByteBuffer.wrap(halfFrame).putInt(1000);
+            unauthenticated.sendRaw(halfFrame);
+            Await.until("the bytes read", () -> server.unauthenticatedRequestBytes()
+                    + server.queuedRequestBytes() >= halfFrame.length);
+            assertThat(server.queuedRequestBytes()).as("not in the broker-wide budget").isZero();
+            try (RawClient other = new RawClient(address)) {
+                other.setReadTimeout(10_000); // a stopped broker-wide budget would leave this unread
+                other.sendFrame(ping(1, 1));
+                assertThat(readPong(other)).containsExactly(1, 1, 0);
+            }
+        }
+        Await.until("given back when the connection closed", () -> server.unauthenticatedRequestBytes() == 0);
+    }
+
+    @Test
     void shouldNotLetSizePrefixesAloneLockTheRequestBudget() throws Exception {
         start(Map.of("socket.request.max.bytes", "700", "queued.max.request.bytes", "1000"));
         List<RawClient> claimers = new java.util.ArrayList<>();
