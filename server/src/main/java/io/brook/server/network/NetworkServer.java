@@ -239,6 +239,10 @@ public final class NetworkServer {
                         connection.inlineHook(inlineHook);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
                                 limits.unauthenticatedBytes(), timer, config.requestReceiveTimeoutMs(), connection));
+                        long authTimeout = session.authenticationTimeoutMs();
+                        if (session.usesSasl() && authTimeout > 0) {
+                            p.addLast("authentication-deadline", new AuthenticationDeadline(timer, authTimeout, session));
+                        }
                         long idle = config.connectionsMaxIdleMs();
                         if (idle > 0) {
                             p.addLast("idle", new IdleTimeout(timer, idle));

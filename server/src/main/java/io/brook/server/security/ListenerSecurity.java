@@ -50,15 +50,17 @@ public final class ListenerSecurity {
     private final SslPrincipalMapper principalMapper;
     private final AuthenticationLimits limits;
     /** Kafka's principal builder, the only value of {@code principal.builder.class} Brook accepts. */
+    static final String AUTHENTICATION_TIMEOUT = "brook.sasl.authentication.timeout.ms";
     static final String KAFKA_PRINCIPAL_BUILDER =
             "org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder";
 
     /**
      * What a client that has not authenticated may cost: {@code connection.failed.authentication.delay.ms}
-     * (how long a failed authentication waits before its close) and {@code sasl.server.max.receive.size}
-     * (the largest frame it may send).
+     * (how long a failed authentication waits before its close), {@code sasl.server.max.receive.size}
+     * (the largest frame it may send) and {@code brook.sasl.authentication.timeout.ms} (how long
+     * it may stay connected without authenticating; 0: as long as it likes).
      */
-    private record AuthenticationLimits(long failedDelayMs, int maxReceiveSize) {
+    private record AuthenticationLimits(long failedDelayMs, int maxReceiveSize, long authenticationTimeoutMs) {
     }
 
     private ListenerSecurity(String name, SecurityProtocol protocol, Map<String, String> configured, TlsSettings tls,
@@ -150,7 +152,8 @@ public final class ListenerSecurity {
         return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,
                 Map.copyOf(reauthMs), clock, SslPrincipalMapper.parse(settings.get("ssl.principal.mapping.rules")),
                 new AuthenticationLimits(millis(settings, "connection.failed.authentication.delay.ms", "100"),
-                        bytes(settings, "sasl.server.max.receive.size", "524288")));
+                        bytes(settings, "sasl.server.max.receive.size", "524288"),
+                        millis(settings, AUTHENTICATION_TIMEOUT, "30000")));
     }
 
     /** A positive number of bytes (an int), the value of {@code key} or its default. */
@@ -277,6 +280,10 @@ public final class ListenerSecurity {
 
     long failedAuthenticationDelayMs() {
         return limits.failedDelayMs();
+    }
+
+    long authenticationTimeoutMs() {
+        return limits.authenticationTimeoutMs();
     }
 
     /** {@code sasl.server.max.receive.size}: the largest frame before authentication (Kafka's default 512 KiB). */

@@ -129,6 +129,14 @@ public final class Session {
     }
 
     /**
+     * {@code brook.sasl.authentication.timeout.ms} (Brook's own, default 30 s; 0 = no limit): how
+     * long a connection to a SASL listener may stay open without having authenticated.
+     */
+    public long authenticationTimeoutMs() {
+        return listener.authenticationTimeoutMs();
+    }
+
+    /**
      * The largest frame this connection may send now, {@code configured} being {@code
      * socket.request.max.bytes}: until a client authenticated on a SASL listener, at most {@code
      * sasl.server.max.receive.size} (Kafka's default 512 KiB, which any SASL exchange fits), so
