@@ -20,7 +20,7 @@ import java.util.Map;
  * AlterUserScramCredentials (key 51): adds, replaces and deletes users' SCRAM credentials. The
  * client salts the password (Kafka's admin client does it), the broker keeps only the stored and
  * server keys derived from it. One result per user named, with Kafka's checks: an empty name or
- * an iteration count outside 4096..16384 is UNACCEPTABLE_CREDENTIAL, an unknown mechanism
+ * an iteration count outside 4096..16384 or an empty salted password is UNACCEPTABLE_CREDENTIAL, an unknown mechanism
  * UNSUPPORTED_SASL_MECHANISM, a user named twice DUPLICATE_RESOURCE, deleting a credential that
  * does not exist RESOURCE_NOT_FOUND. The accepted changes are written durably, together, before
  * the answer (in cluster mode: to the metadata log, applied on this node; {@link FailedChange}
@@ -70,6 +70,11 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
                 } else if (u.iterations() > ScramMechanism.MAX_ITERATIONS) {
                     error = Errors.UNACCEPTABLE_CREDENTIAL;
                     problem = "Too many iterations";
+                } else if (u.saltedPassword() == null || u.saltedPassword().length == 0) {
+                    // no key to derive the stored and server keys from (Kafka fails this user with
+                    // UNKNOWN_SERVER_ERROR when its HMAC refuses the empty key)
+                    error = Errors.UNACCEPTABLE_CREDENTIAL;
+                    problem = "Salted password must not be empty";
                 } else {
                     changes.add(new ScramCredentials.Change(u.name(), ScramMechanism.ofType(u.mechanism()),
                             u.iterations(), u.salt(), u.saltedPassword()));
