@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One listener's security: its protocol, its TLS material (SSL and SASL_SSL) and its SASL
@@ -29,6 +31,8 @@ import java.util.Map;
  * OAuthBearerValidatorCallbackHandler, signed tokens against a JWKS ({@link JwksTokenValidator}).
  */
 public final class ListenerSecurity {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ListenerSecurity.class);
 
     static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER");
 
@@ -147,6 +151,11 @@ public final class ListenerSecurity {
                     }
                 }
                 jwks = JwksTokenValidator.fromSettings(settings, listener.name(), clock, oauthOptions);
+                if (jwks == null) {
+                    LOG.warn("Listener {} takes unsigned OAUTHBEARER tokens (Kafka's unsecured validator): whoever"
+                            + " reaches it can log in as any user, super users included. For development only;"
+                            + " validate signed tokens against a JWKS in production (docs/security.md)", listener.name());
+                }
             }
         }
         return new ListenerSecurity(listener.name(), protocol, raw, tls, mechanisms, plainUsers, scram, oauthOptions, jwks,

@@ -106,8 +106,9 @@ final class OAuthBearerNegotiation implements SaslNegotiation {
         }
         long skew = parseLong(options.getOrDefault("unsecuredValidatorAllowableClockSkewMs", "0"));
         long now = clock.millis();
-        if (!(claims.get("exp") instanceof Double exp)) {
-            throw new AuthenticationFailure("Authentication failed: the token has no exp claim");
+        if (!(claims.get("exp") instanceof Double exp) || !Double.isFinite(exp)) {
+            // (a JSON number like 1e999 reads as infinity: a session that would never expire)
+            throw new AuthenticationFailure("Authentication failed: the token has no exp claim (a finite number)");
         }
         if (now - skew >= (long) (exp * 1000)) {
             throw new AuthenticationFailure("Authentication failed: the token expired");

@@ -17,7 +17,8 @@ import java.util.Base64;
  *
  * The proof is checked as the RFC says: ClientKey = proof XOR HMAC(StoredKey, AuthMessage) must
  * hash to StoredKey. The client-final nonce may also take librdkafka's legacy form (see
- * {@link #nonceMatches}). An unknown user, a wrong proof, a nonce other than the one the server sent
+ * {@link #nonceMatches}). The client nonce must be printable ASCII and the client-final
+ * message's {@code c=} must bind the client-first message's gs2-header, as the RFC says. An unknown user, a wrong proof, a nonce other than the one the server sent
  * and an authorization id other than the user name all fail with the same message (as in Kafka).
  * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
  * delegation tokens.
@@ -32,6 +33,8 @@ final class ScramNegotiation implements SaslNegotiation {
     private String user;
     private ScramCredential credential;
     private String clientFirstBare;
+    /** The client's gs2-header ("n,," or "y,," with an optional authzid), which its final message binds as c=. */
+    private String gs2Header;
     private String serverFirst;
     private String nonce;
     private String clientNonce;
@@ -65,9 +68,11 @@ final class ScramNegotiation implements SaslNegotiation {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message");
         }
         String authzid = text.substring(2, comma);
+        gs2Header = text.substring(0, comma + 1);
         clientFirstBare = text.substring(comma + 1);
         String[] attrs = clientFirstBare.split(",");
-        if (attrs.length < 2 || !attrs[0].startsWith("n=") || !attrs[1].startsWith("r=") || attrs[1].length() <= 2) {
+        if (attrs.length < 2 || !attrs[0].startsWith("n=") || !attrs[1].startsWith("r=") || attrs[1].length() <= 2
+                || !printable(attrs[1].substring(2))) {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message");
         }
         if (attrs.length > 2) {
@@ -101,6 +106,11 @@ final class ScramNegotiation implements SaslNegotiation {
         }
         String withoutProof = text.substring(0, p);
         String[] attrs = withoutProof.split(",");
+        String binding = "c=" + Base64.getEncoder().encodeToString(gs2Header.getBytes(StandardCharsets.UTF_8));
+        if (!attrs[0].equals(binding)) {
+            // RFC 5802: c= is the base64 of the client-first message's gs2-header (no channel binding data)
+            throw new AuthenticationFailure("Authentication failed: invalid SCRAM channel binding");
+        }
         if (attrs.length < 2 || !attrs[1].startsWith("r=") || !nonceMatches(attrs[1].substring(2))) {
             throw new AuthenticationFailure(INVALID);
         }
@@ -136,6 +146,17 @@ final class ScramNegotiation implements SaslNegotiation {
      */
     private boolean nonceMatches(String given) {
         return given.equals(nonce) || given.equals(clientNonce + nonce);
+    }
+
+    /** RFC 5802's "printable": a nonce is made of ASCII 0x21-0x7E except ','. */
+    private static boolean printable(String nonce) {
+        for (int i = 0; i < nonce.length(); i++) {
+            char ch = nonce.charAt(i);
+            if (ch < 0x21 || ch > 0x7E || ch == ',') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A SCRAM saslname: "=2C" is ',' and "=3D" is '='. */

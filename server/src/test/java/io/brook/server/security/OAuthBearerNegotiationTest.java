@@ -57,6 +57,9 @@ class OAuthBearerNegotiationTest {
         assertThatThrownBy(() -> new OAuthBearerNegotiation(Map.of(), NOW)
                 .evaluate(message(unsigned("{\"exp\":1800000000}"))))
                 .hasMessageContaining("sub");
+        assertThatThrownBy(() -> new OAuthBearerNegotiation(Map.of(), NOW)
+                .evaluate(message(unsigned("{\"sub\":\"alice\",\"exp\":1e999}"))))
+                .as("an exp that reads as infinity").hasMessageContaining("finite");
         assertThatThrownBy(() -> new OAuthBearerNegotiation(Map.of(), NOW).evaluate(message("garbage")))
                 .hasMessageContaining("not a JWS");
         assertThatThrownBy(() -> new OAuthBearerNegotiation(Map.of(), NOW)

@@ -20,11 +20,17 @@ class ScramNegotiationTest {
 
     /** The client-final message for {@code finalNonce}, with the proof a client knowing {@code password} computes. */
     static String clientFinal(String clientFirstBare, String serverFirst, String finalNonce, String password) {
+        return clientFinal(clientFirstBare, serverFirst, finalNonce, password, "c=biws");
+    }
+
+    /** As above, binding {@code binding} ("c=biws" is the gs2-header "n,,"). */
+    static String clientFinal(String clientFirstBare, String serverFirst, String finalNonce, String password,
+            String binding) {
         String salt = serverFirst.split(",")[1].substring(2);
         int iterations = Integer.parseInt(serverFirst.split(",")[2].substring(2));
         byte[] salted = M.saltedPassword(password, Base64.getDecoder().decode(salt), iterations);
         byte[] clientKey = M.hmac(salted, "Client Key".getBytes(StandardCharsets.US_ASCII));
-        String withoutProof = "c=biws,r=" + finalNonce;
+        String withoutProof = binding + ",r=" + finalNonce;
         byte[] auth = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] signature = M.hmac(M.hash(clientKey), auth);
         byte[] proof = new byte[clientKey.length];
@@ -55,6 +61,39 @@ class ScramNegotiationTest {
     @Test
     void authenticatesAndProvesTheServerKnowsTheCredential() throws Exception {
         assertThat(exchange("alice-secret", false, null)).startsWith("v=");
+    }
+
+    /** The first message's gs2-header, then the final message's c=, which must be the base64 of that header. */
+    private static boolean bindingAccepted(String gs2Header, String binding) throws Exception {
+        ScramNegotiation n = new ScramNegotiation(M, alice());
+        String bare = "n=alice,r=cnonce123";
+        String serverFirst = new String(n.evaluate(utf8(gs2Header + bare)), StandardCharsets.UTF_8);
+        String nonce = serverFirst.split(",")[0].substring(2);
+        try {
+            n.evaluate(utf8(clientFinal(bare, serverFirst, nonce, "alice-secret", binding)));
+            return n.isComplete();
+        } catch (AuthenticationFailure e) {
+            return false;
+        }
+    }
+
+    @Test
+    void theFinalMessageMustBindTheFirstMessagesHeader() throws Exception {
+        assertThat(bindingAccepted("n,,", "c=biws")).isTrue();
+        assertThat(bindingAccepted("y,,", "c=eSws")).as("y: the client could bind, the server cannot").isTrue();
+        assertThat(bindingAccepted("n,a=alice,", "c=" + Base64.getEncoder().encodeToString(utf8("n,a=alice,"))))
+                .isTrue();
+        assertThat(bindingAccepted("n,,", "c=eSws")).isFalse();
+        assertThat(bindingAccepted("n,,", "c=not base64")).isFalse();
+        assertThat(bindingAccepted("n,,", "c=")).isFalse();
+    }
+
+    @Test
+    void aClientNonceMustBePrintable() throws Exception {
+        for (String nonce : new String[] {"c\u0001nonce", "c nonce", "c\u00e9nonce"}) {
+            assertThatThrownBy(() -> new ScramNegotiation(M, alice()).evaluate(utf8("n,,n=alice,r=" + nonce)))
+                    .isInstanceOf(AuthenticationFailure.class);
+        }
     }
 
     @Test
