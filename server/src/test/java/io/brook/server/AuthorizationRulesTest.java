@@ -16,9 +16,6 @@ import io.brook.wire.message.OffsetForLeaderEpochRequest;
 import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceResponse;
-import io.brook.wire.message.SaslAuthenticateRequest;
-import io.brook.wire.message.SaslAuthenticateResponse;
-import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
@@ -63,16 +60,7 @@ class AuthorizationRulesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        brook = Brook.builder()
-                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
-                .config("sasl.enabled.mechanisms", "PLAIN")
-                .config("listener.name.sasl_plaintext.plain.sasl.jaas.config",
-                        "org.apache.kafka.common.security.plain.PlainLoginModule required user_admin=\"admin-secret\""
-                                + " user_alice=\"alice-secret\" user_carol=\"carol-secret\" user_dora=\"dora-secret\""
-                                + " user_broker=\"broker-secret\" user_dave=\"dave-secret\";")
-                .config("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
-                .config("super.users", "User:admin")
-                .start();
+        brook = PlainUsers.broker("alice", "carol", "dora", "broker", "dave");
         try (Admin admin = Admin.create(PlainUsers.client(bootstrap(), "admin"))) {
             admin.createTopics(List.of(new NewTopic("ok-a", 1, (short) 1), new NewTopic("no-a", 1, (short) 1),
                     new NewTopic("no-del", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -103,12 +91,7 @@ class AuthorizationRulesTest {
     }
 
     private static ProtocolClient login(String user) throws Exception {
-        ProtocolClient c = new ProtocolClient(bootstrap());
-        c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
-        SaslAuthenticateResponse a = c.call(new SaslAuthenticateRequest()
-                .authBytes(("\0" + user + "\0" + user + "-secret").getBytes(StandardCharsets.UTF_8)), (short) 2);
-        assertThat(a.errorCode()).isEqualTo(Errors.NONE.code());
-        return c;
+        return PlainUsers.login(brook, user);
     }
 
     private static UUID topicId(String topic) throws Exception {

@@ -60,15 +60,7 @@ class AuthorizedAnswersTest {
 
     @BeforeAll
     static void start() throws Exception {
-        brook = Brook.builder()
-                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
-                .config("sasl.enabled.mechanisms", "PLAIN")
-                .config("listener.name.sasl_plaintext.plain.sasl.jaas.config",
-                        "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                                + " user_admin=\"admin-secret\" user_alice=\"alice-secret\" user_bob=\"bob-secret\";")
-                .config("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
-                .config("super.users", "User:admin")
-                .start();
+        brook = PlainUsers.broker("alice", "bob");
         try (Admin admin = Admin.create(client("admin"))) {
             admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             for (String group : List.of("g", "h-1", "x")) {

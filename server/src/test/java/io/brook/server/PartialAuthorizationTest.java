@@ -18,7 +18,6 @@ import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.message.SaslAuthenticateRequest;
-import io.brook.wire.message.SaslAuthenticateResponse;
 import io.brook.wire.message.SaslHandshakeRequest;
 import io.brook.wire.protocol.BufferRecords;
 import io.brook.wire.protocol.Errors;
@@ -69,15 +68,7 @@ class PartialAuthorizationTest {
 
     @BeforeAll
     static void start() throws Exception {
-        brook = Brook.builder()
-                .config("listeners", "SASL_PLAINTEXT://127.0.0.1:0")
-                .config("sasl.enabled.mechanisms", "PLAIN")
-                .config("listener.name.sasl_plaintext.plain.sasl.jaas.config",
-                        "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                                + " user_admin=\"admin-secret\" user_alice=\"alice-secret\";")
-                .config("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
-                .config("super.users", "User:admin")
-                .start();
+        brook = PlainUsers.broker("alice");
         try (Admin admin = Admin.create(client("admin"))) {
             admin.createTopics(List.of(new NewTopic("ok-a", 2, (short) 1), new NewTopic("no-a", 2, (short) 1),
                     new NewTopic("ok-del", 1, (short) 1), new NewTopic("no-del", 1, (short) 1)))
@@ -104,12 +95,7 @@ class PartialAuthorizationTest {
     }
 
     private static ProtocolClient alice() throws Exception {
-        ProtocolClient c = new ProtocolClient(brook.bootstrapServers("SASL_PLAINTEXT"));
-        c.call(new SaslHandshakeRequest().mechanism("PLAIN"), (short) 1);
-        SaslAuthenticateResponse a = c.call(new SaslAuthenticateRequest()
-                .authBytes("\0alice\0alice-secret".getBytes(StandardCharsets.UTF_8)), (short) 2);
-        assertThat(a.errorCode()).isEqualTo(Errors.NONE.code());
-        return c;
+        return PlainUsers.login(brook, "alice");
     }
 
     private static Map<String, Short> errors(ProduceResponse r) {
