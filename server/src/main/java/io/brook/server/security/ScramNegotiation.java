@@ -18,8 +18,11 @@ import java.util.Base64;
  * The proof is checked as the RFC says: ClientKey = proof XOR HMAC(StoredKey, AuthMessage) must
  * hash to StoredKey. The client-final nonce may also take librdkafka's legacy form (see
  * {@link #nonceMatches}). The client nonce must be printable ASCII and the client-final
- * message's {@code c=} must bind the client-first message's gs2-header, as the RFC says. An unknown user, a wrong proof, a nonce other than the one the server sent
- * and an authorization id other than the user name all fail with the same message (as in Kafka).
+ * message's {@code c=} must bind the client-first message's gs2-header, as the RFC says. An
+ * unknown user, a wrong proof, a nonce other than the one the server sent and an authorization id
+ * other than the user name all fail with the same message (as in Kafka); an unknown user only at
+ * the proof, after a made-up server-first message ({@link #decoy}), where Kafka refuses it at the
+ * first message and so tells that it does not exist.
  * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
  * delegation tokens.
  */
@@ -27,6 +30,12 @@ final class ScramNegotiation implements SaslNegotiation {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String INVALID = "Authentication failed: Invalid user credentials";
+    /** This process's secret behind the made-up salts of unknown users (see {@link #decoy}). */
+    private static final byte[] DECOY_KEY = new byte[32];
+
+    static {
+        RANDOM.nextBytes(DECOY_KEY);
+    }
 
     private final ScramMechanism mechanism;
     private final ScramCredentials credentials;
@@ -39,6 +48,8 @@ final class ScramNegotiation implements SaslNegotiation {
     private String nonce;
     private String clientNonce;
     private boolean complete;
+    /** True when the user is unknown: the exchange goes on as for a known one and fails at the proof. */
+    private boolean unknownUser;
 
     ScramNegotiation(ScramMechanism mechanism, ScramCredentials credentials) {
         this.mechanism = mechanism;
@@ -86,7 +97,8 @@ final class ScramNegotiation implements SaslNegotiation {
         }
         ScramCredential c = credentials.get(name, mechanism);
         if (c == null) {
-            throw new AuthenticationFailure(INVALID);
+            unknownUser = true;
+            c = decoy(name);
         }
         byte[] serverNonce = new byte[24];
         RANDOM.nextBytes(serverNonce);
@@ -120,6 +132,9 @@ final class ScramNegotiation implements SaslNegotiation {
         } catch (IllegalArgumentException e) {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM client proof");
         }
+        if (unknownUser) {
+            throw new AuthenticationFailure(INVALID);
+        }
         byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] signature = mechanism.hmac(credential.storedKey(), authMessage);
         if (proof.length != signature.length) {
@@ -146,6 +161,19 @@ final class ScramNegotiation implements SaslNegotiation {
      */
     private boolean nonceMatches(String given) {
         return given.equals(nonce) || given.equals(clientNonce + nonce);
+    }
+
+    /**
+     * What an unknown user is answered with, as RFC 5802 (section 5.1) suggests: a salt made up from
+     * the user name and this process's secret (the same on every try, so that two tries do not
+     * tell it from a real one) and the least iteration count. The exchange then fails at the
+     * proof with the message a wrong password gets, after the same failure delay, instead of at
+     * once: whether a user exists is not told.
+     */
+    private ScramCredential decoy(String name) {
+        byte[] salt = mechanism.hmac(DECOY_KEY, ("salt:" + name).getBytes(StandardCharsets.UTF_8));
+        return new ScramCredential(java.util.Arrays.copyOf(salt, 32), new byte[0], new byte[0],
+                ScramMechanism.MIN_ITERATIONS);
     }
 
     /** RFC 5802's "printable": a nonce is made of ASCII 0x21-0x7E except ','. */

@@ -107,13 +107,29 @@ class ScramNegotiationTest {
                 .isInstanceOf(AuthenticationFailure.class);
     }
 
-    @Test
-    void refusesAWrongPasswordAndAnUnknownUser() throws Exception {
-        assertThatThrownBy(() -> exchange("wrong", false, null)).hasMessageContaining("Invalid user credentials");
-        ScramNegotiation n = new ScramNegotiation(M, alice());
-        assertThatThrownBy(() -> n.evaluate(utf8("n,,n=bob,r=x"))).hasMessageContaining("Invalid user credentials");
-        ScramNegotiation sha256 = new ScramNegotiation(ScramMechanism.SCRAM_SHA_256, alice());
-        assertThatThrownBy(() -> sha256.evaluate(utf8("n,,n=alice,r=x"))).as("alice has SHA-512 only")
+    /** The server-first message for {@code user}, then the failure of a client-final message with any password. */
+    private static String unknownUserFirstThenRefused(ScramMechanism m, String user) throws Exception {
+        ScramNegotiation n = new ScramNegotiation(m, alice());
+        String bare = "n=" + user + ",r=cnonce123";
+        String serverFirst = new String(n.evaluate(utf8("n,," + bare)), StandardCharsets.UTF_8);
+        String nonce = serverFirst.split(",")[0].substring(2);
+        assertThatThrownBy(() -> n.evaluate(utf8(clientFinal(bare, serverFirst, nonce, "any"))))
                 .hasMessageContaining("Invalid user credentials");
+        assertThat(n.isComplete()).isFalse();
+        return serverFirst;
+    }
+
+    @Test
+    void refusesAWrongPasswordAndAnUnknownUserAlike() throws Exception {
+        assertThatThrownBy(() -> exchange("wrong", false, null)).hasMessageContaining("Invalid user credentials");
+        // an unknown user gets a server-first message like a known one, the same made-up salt each time,
+        // and is refused only at the proof, with a wrong password's message
+        String first = unknownUserFirstThenRefused(M, "bob");
+        String again = unknownUserFirstThenRefused(M, "bob");
+        assertThat(first).matches("r=cnonce123[^,]+,s=[A-Za-z0-9+/=]{44},i=4096");
+        assertThat(again.substring(again.indexOf(",s="))).isEqualTo(first.substring(first.indexOf(",s=")));
+        assertThat(unknownUserFirstThenRefused(M, "carol")).doesNotContain(first.substring(first.indexOf(",s=")));
+        assertThat(unknownUserFirstThenRefused(ScramMechanism.SCRAM_SHA_256, "alice")).as("alice has SHA-512 only")
+                .startsWith("r=cnonce123");
     }
 }
