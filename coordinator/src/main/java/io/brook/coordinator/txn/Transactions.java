@@ -415,23 +415,33 @@ final class Transactions {
                 });
             }
             case COMPLETE_COMMIT -> {
-                return done(commit ? new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch())
-                        : EndTxnResult.of(Errors.INVALID_TXN_STATE));
+                return commit ? done(new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch()))
+                        : invalidState(id, cur, commit);
             }
             case COMPLETE_ABORT -> {
-                return done(commit ? EndTxnResult.of(Errors.INVALID_TXN_STATE)
-                        : new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch()));
+                return commit ? invalidState(id, cur, commit)
+                        : done(new EndTxnResult(Errors.NONE, cur.producerId(), cur.producerEpoch()));
             }
             case PREPARE_COMMIT -> {
-                return done(EndTxnResult.of(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE));
+                return commit ? done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS)) : invalidState(id, cur, commit);
             }
             case PREPARE_ABORT -> {
-                return done(EndTxnResult.of(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS));
+                return commit ? invalidState(id, cur, commit) : done(EndTxnResult.of(Errors.CONCURRENT_TRANSACTIONS));
             }
             default -> {
-                return done(EndTxnResult.of(Errors.INVALID_TXN_STATE));
+                return invalidState(id, cur, commit);
             }
         }
+    }
+
+    /**
+     * INVALID_TXN_STATE, which a producer treats as fatal, is logged with the state that caused it
+     * (Kafka logs it only at debug level): a client that sees it can be matched with its cause.
+     */
+    private static CompletableFuture<EndTxnResult> invalidState(String id, TxnSnapshot cur, boolean commit) {
+        LOG.info("EndTxn({}) of transactional id {} refused with INVALID_TXN_STATE: producer {} epoch {} in state {}",
+                commit ? "commit" : "abort", id, cur.producerId(), cur.producerEpoch(), cur.state());
+        return done(EndTxnResult.of(Errors.INVALID_TXN_STATE));
     }
 
     // ------------------------------------------------------------------ fencing, markers, time-outs

@@ -35,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Produce (key 0). Each partition's records must be exactly one valid magic-v2 batch; its header
@@ -66,6 +68,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * close the connection (the API table accepts only v3+).
  */
 final class ProduceHandler implements ApiHandler<ProduceRequest> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProduceHandler.class);
 
     /** Produce v7 is the first to allow zstd (KIP-110). */
     static final short ZSTD_MIN_VERSION = 7;
@@ -373,6 +377,13 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     : confirmed || remote.inTransaction(batch.producerId(), batch.producerEpoch(), log.topic(),
                             log.partition()) ? Errors.NONE : Errors.INVALID_TXN_STATE;
             if (verified != Errors.NONE) {
+                if (verified == Errors.INVALID_TXN_STATE) {
+                    // fatal to the producer: logged so that its failure can be matched with the cause
+                    LOG.info("Transactional batch of producer {} epoch {} refused in {}-{} with INVALID_TXN_STATE:"
+                            + " no ongoing transaction of it includes the partition ({} coordinator)",
+                            batch.producerId(), batch.producerEpoch(), log.topic(), log.partition(),
+                            remote == null ? "local" : "remote");
+                }
                 fail(r, verified, "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
                         + " has no ongoing transaction that this partition was added to.");
                 return;
