@@ -74,7 +74,10 @@ final class ErrorResponseWriter {
             if (f.isErrorCode()) {
                 value = "error.code()";
             } else if (f.onError != null) {
-                value = onErrorValue(f, present);
+                value = onErrorValue(f, f.onError, present);
+            } else if (f.isErrorMessage()) {
+                // null where the field may be: the client then uses its error's own text, as with Kafka
+                value = onErrorValue(f, "null", present);
             } else if (!f.copy.isEmpty()) {
                 value = copyValue(f, source, present);
                 if (value == null) {
@@ -101,8 +104,8 @@ final class ErrorResponseWriter {
     }
 
     /** The {@code onerror=} value, or null when the field keeps its default. */
-    private String onErrorValue(Field f, Versions present) {
-        String literal = Values.literal(f, f.onError);
+    private String onErrorValue(Field f, String onError, Versions present) {
+        String literal = Values.literal(f, onError);
         if (!literal.equals("null")) {
             return literal;
         }

@@ -43,6 +43,10 @@ final class Field {
         return name.equals("ErrorCode") && type.kind == Kind.INT16;
     }
 
+    boolean isErrorMessage() {
+        return name.equals("ErrorMessage") && type.kind == Kind.STRING;
+    }
+
     String signature() {
         StringBuilder sb = new StringBuilder(name).append(':').append(type.signature()).append(versions)
                 .append(nullable).append(tag).append(ignorable).append(defaultValue)

@@ -65,7 +65,9 @@ import java.util.stream.Stream;
  *       {@code records} means no records rather than null.</li>
  * </ul>
  * Every {@code ErrorCode: int16} field at the top level and in mirrored elements gets the error's
- * code. Fields are set only in versions that have them.
+ * code, and every {@code ErrorMessage: string} field null where it may be null (as if
+ * {@code onerror=null}), so that the client shows its own text for the error rather than an empty
+ * message. Fields are set only in versions that have them.
  */
 public final class Generator {
 

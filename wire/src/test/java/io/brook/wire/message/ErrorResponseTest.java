@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The generated {@code errorResponse} of every request the broker serves, pinned to the response
  * the broker has always sent when it fails a request as a whole: every topic, partition, group or
- * resource the request named, the error code at every level that has one, -1 for offsets,
+ * resource the request named, the error code at every level that has one, a null error message
+ * where the field may be null (the client then shows its error's own text), -1 for offsets,
  * watermarks and epochs. The expected responses are written out here field by field and compared
  * with the generated ones as encoded bytes, at each version a broker serves today.
  */
@@ -155,7 +156,8 @@ class ErrorResponseTest {
         assertMirrors(request, 2, 7, (v, e) -> {
             List<CreateTopicsResponse.CreatableTopicResult> results = new ArrayList<>();
             for (CreateTopicsRequest.CreatableTopic t : request.topics()) {
-                results.add(new CreateTopicsResponse.CreatableTopicResult().name(t.name()).errorCode(e.code()));
+                results.add(new CreateTopicsResponse.CreatableTopicResult().name(t.name()).errorCode(e.code())
+                        .errorMessage(null));
             }
             return new CreateTopicsResponse().topics(results);
         });
@@ -223,7 +225,7 @@ class ErrorResponseTest {
             List<IncrementalAlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
             for (IncrementalAlterConfigsRequest.AlterConfigsResource r : request.resources()) {
                 out.add(new IncrementalAlterConfigsResponse.AlterConfigsResourceResponse().resourceType(r.resourceType())
-                        .resourceName(r.resourceName()).errorCode(e.code()));
+                        .resourceName(r.resourceName()).errorCode(e.code()).errorMessage(null));
             }
             return new IncrementalAlterConfigsResponse().responses(out);
         });
@@ -238,7 +240,7 @@ class ErrorResponseTest {
             List<AlterConfigsResponse.AlterConfigsResourceResponse> out = new ArrayList<>();
             for (AlterConfigsRequest.AlterConfigsResource r : request.resources()) {
                 out.add(new AlterConfigsResponse.AlterConfigsResourceResponse().resourceType(r.resourceType())
-                        .resourceName(r.resourceName()).errorCode(e.code()));
+                        .resourceName(r.resourceName()).errorCode(e.code()).errorMessage(null));
             }
             return new AlterConfigsResponse().responses(out);
         });
@@ -295,7 +297,7 @@ class ErrorResponseTest {
         FindCoordinatorRequest request = new FindCoordinatorRequest().key("g").coordinatorKeys(list("g1", "g2"));
         assertMirrors(request, 0, 6, (v, e) -> {
             if (v < 4) {
-                return new FindCoordinatorResponse().errorCode(e.code()).nodeId(-1).host("").port(-1);
+                return new FindCoordinatorResponse().errorCode(e.code()).errorMessage(null).nodeId(-1).host("").port(-1);
             }
             List<FindCoordinatorResponse.Coordinator> out = new ArrayList<>();
             for (String key : request.coordinatorKeys()) {
