@@ -13,6 +13,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.AlterUserScramCredentialsResult;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -35,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * clients: the admin client's batched coordinator lookups fail only the groups refused; a producer
  * that may describe a missing topic but not create it fails at once; CreateTopics shows a new
  * topic's configs only to who may describe them (KIP-525); DELETE on the cluster deletes any
- * topic. Against the embedded Brook or, under run-against-kafka.sh, the reference Kafka
+ * topic; whole-request refusals carry their error and its text to the admin client. Against the embedded Brook or, under run-against-kafka.sh, the reference Kafka
  * ({@link SecuredBroker}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -104,6 +114,48 @@ class AuthorizationRulesCompatTest {
                 // Kafka's metadata shows a deletion a moment after it was acknowledged
                 Await.until("doomed gone", Duration.ofSeconds(30), () -> !topics(admin).contains("doomed"));
                 assertThat(topics(admin)).contains("cr-new", "t").doesNotContain("de-missing");
+            }
+        }
+    }
+
+    /**
+     * Whole-request refusals as the admin client reports them: a SCRAM change refused for each user
+     * it names (its response has no top-level error), and the error's own text rather than an
+     * empty message. An ACL for a principal with an empty name is stored, as by Kafka.
+     */
+    @Test
+    void refusalsReachTheAdminClientWithTheirErrorAndText(@TempDir Path data) throws Exception {
+        try (SecuredBroker b = SecuredBroker.start(data, Map.of(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users", "User:admin"))) {
+            String addr = b.bootstrapServers("SASL_PLAINTEXT");
+            AclBinding emptyName = allow(ResourceType.TOPIC, "t", PatternType.LITERAL, "", AclOperation.READ);
+            try (Admin admin = Admin.create(client(addr, "admin"))) {
+                admin.createTopics(List.of(new NewTopic("t", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                createAndAwait(admin, List.of(emptyName));
+            }
+            try (Admin alice = Admin.create(client(addr, "alice"))) {
+                AlterUserScramCredentialsResult scram = alice.alterUserScramCredentials(List.of(
+                        new UserScramCredentialUpsertion("alice",
+                                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096), "new-secret"),
+                        new UserScramCredentialDeletion("carol", ScramMechanism.SCRAM_SHA_512)));
+                for (String user : List.of("alice", "carol")) {
+                    assertThatThrownBy(() -> scram.values().get(user).get(30, TimeUnit.SECONDS))
+                            .hasCauseInstanceOf(ClusterAuthorizationException.class);
+                }
+                ConfigResource t = new ConfigResource(ConfigResource.Type.TOPIC, "t");
+                assertThatThrownBy(() -> alice.incrementalAlterConfigs(Map.of(t, List.of(new AlterConfigOp(
+                        new ConfigEntry("retention.ms", "1000"), AlterConfigOp.OpType.SET)))).all()
+                        .get(30, TimeUnit.SECONDS))
+                        .cause().isInstanceOf(TopicAuthorizationException.class)
+                        .satisfies(x -> assertThat(x.getMessage()).isNotBlank());
+                assertThatThrownBy(() -> alice.describeClientQuotas(ClientQuotaFilter.all()).entities()
+                        .get(30, TimeUnit.SECONDS))
+                        .cause().isInstanceOf(ClusterAuthorizationException.class)
+                        .satisfies(x -> assertThat(x.getMessage()).isNotBlank());
             }
         }
     }

@@ -80,7 +80,7 @@ public record Acl(byte resourceType, String resourceName, byte patternType, Stri
             return "The only valid name for the CLUSTER resource is " + CLUSTER_NAME;
         }
         int colon = principal == null ? -1 : principal.indexOf(':');
-        if (colon <= 0 || colon == principal.length() - 1) {
+        if (colon < 0) {
             return "Could not parse principal from `" + principal + "` (no colon is present separating the"
                     + " principal type from the principal name)";
         }

@@ -17,6 +17,7 @@ import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnPartit
 import io.brook.wire.message.AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult;
 import io.brook.wire.message.AlterConfigsRequest;
 import io.brook.wire.message.AlterConfigsResponse;
+import io.brook.wire.message.AlterUserScramCredentialsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreatePartitionsResponse;
 import io.brook.wire.message.CreateTopicsRequest;
@@ -253,7 +254,11 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                 Who who = new Who(ctx);
                 Errors e = c == null ? null : c.check(who, request);
                 if (e != null) {
-                    ctx.respondWithError(e);
+                    if (request instanceof AlterUserScramCredentialsRequest scram) {
+                        ctx.respond(AlterUserScramCredentialsHandler.refused(scram, e));
+                    } else {
+                        ctx.respondWithError(e);
+                    }
                     return;
                 }
                 AclSplit<Q, ?, ?, ?> split = (AclSplit<Q, ?, ?, ?>) (request instanceof FetchRequest f

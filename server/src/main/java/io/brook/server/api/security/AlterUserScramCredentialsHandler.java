@@ -92,6 +92,24 @@ public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterU
                 () -> new AlterUserScramCredentialsResponse().results(new ArrayList<>(results.values()))));
     }
 
+    /**
+     * The request refused as a whole (a principal without ALTER on the cluster): one result for each
+     * user it names, each with {@code error}, as Kafka answers it. The response has no top-level
+     * error code, so an answer without those results would leave the admin client without any.
+     */
+    public static AlterUserScramCredentialsResponse refused(AlterUserScramCredentialsRequest request, Errors error) {
+        Map<String, AlterUserScramCredentialsResult> results = new LinkedHashMap<>();
+        for (ScramCredentialDeletion d : request.deletions()) {
+            results.putIfAbsent(d.name(), new AlterUserScramCredentialsResult().user(d.name()).errorCode(error.code())
+                    .errorMessage(null));
+        }
+        for (ScramCredentialUpsertion u : request.upsertions()) {
+            results.putIfAbsent(u.name(), new AlterUserScramCredentialsResult().user(u.name()).errorCode(error.code())
+                    .errorMessage(null));
+        }
+        return new AlterUserScramCredentialsResponse().results(new ArrayList<>(results.values()));
+    }
+
     /** The error of a change already decided by its user or mechanism alone (recorded in results), or null. */
     private static String check(String name, byte mechanism, Map<String, Integer> mentions,
             Map<String, AlterUserScramCredentialsResult> results) {
