@@ -11,7 +11,9 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -119,9 +121,30 @@ final class TlsPipeline {
             b.trustManager(s.trustManagers());
         }
         if (s.cipherSuites() != null) {
-            b.ciphers(s.cipherSuites());
+            b.ciphers(provider == SslProvider.OPENSSL ? availableInOpenSsl(s.cipherSuites()) : s.cipherSuites());
         }
         return b.build();
+    }
+
+    /**
+     * The suites of {@code ssl.cipher.suites} that BoringSSL has, the others dropped with a
+     * warning: a suite only the JDK knows (3DES, say) does not stop the start, as the JDK's engine
+     * skips the suites it disables. Throws when none of them is available.
+     */
+    static List<String> availableInOpenSsl(List<String> suites) throws SSLException {
+        List<String> available = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (String suite : suites) {
+            (OpenSsl.isCipherSuiteAvailable(suite) ? available : missing).add(suite);
+        }
+        if (available.isEmpty()) {
+            throw new SSLException("none of ssl.cipher.suites " + suites + " is available in OpenSSL ("
+                    + TlsSettings.ENGINE_CONFIG + "=jdk uses the JDK's suites)");
+        }
+        if (!missing.isEmpty()) {
+            LOG.warn("ssl.cipher.suites: {} not available in OpenSSL, not offered", missing);
+        }
+        return available;
     }
 
     /**

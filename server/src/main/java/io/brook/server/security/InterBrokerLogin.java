@@ -88,7 +88,7 @@ public record InterBrokerLogin(SecurityProtocol protocol, TlsSettings tls, boole
         TlsSettings tls = null;
         boolean verifyHostname = false;
         if (protocol.tls()) {
-            tls = TlsSettings.read(listener, listenerName);
+            tls = TlsSettings.read(listener, listenerName, protocol.sasl());
             verifyHostname = verifyHostname(listener);
         }
         if (!protocol.sasl()) {

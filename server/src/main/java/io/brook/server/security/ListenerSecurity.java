@@ -105,7 +105,7 @@ public final class ListenerSecurity {
                     + KAFKA_PRINCIPAL_BUILDER + " does (User:<SASL name>, or the TLS subject through"
                     + " ssl.principal.mapping.rules) and loads no other class");
         }
-        TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name()) : null;
+        TlsSettings tls = protocol.tls() ? TlsSettings.read(settings, listener.name(), protocol.sasl()) : null;
         List<String> mechanisms = List.of();
         Map<String, Long> reauthMs = new HashMap<>();
         Map<String, String> plainUsers = Map.of();
@@ -247,7 +247,8 @@ public final class ListenerSecurity {
         if (current == null) {
             throw new IllegalArgumentException("Listener " + name + " does not use TLS");
         }
-        TlsSettings next = TlsSettings.read(new ListenerSettings(overlay(configured, dynamicTls), name), name);
+        TlsSettings next = TlsSettings.read(new ListenerSettings(overlay(configured, dynamicTls), name), name,
+                protocol.sasl());
         String why = next.incompatibleWith(current);
         if (why != null) {
             throw new IllegalArgumentException("Invalid TLS configuration of listener " + name + ": " + why);

@@ -26,6 +26,11 @@ final class ListenerSettings {
         return v != null ? v : raw.get(key);
     }
 
+    /** The value of {@code listener.name.<listener>.<key>} alone (no broker-wide fallback), or null. */
+    String listenerOnly(String key) {
+        return lookup(prefix + key);
+    }
+
     /** The value of {@code key} for {@code mechanism} on this listener, or null. */
     String get(String mechanism, String key) {
         String v = lookup(prefix + mechanism.toLowerCase(Locale.ROOT) + "." + key);

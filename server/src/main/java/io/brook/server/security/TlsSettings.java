@@ -25,9 +25,10 @@ import javax.net.ssl.TrustManagerFactory;
  * <li>{@code ssl.truststore.type}/{@code .location}/{@code .password}, or PEM text in
  *     {@code ssl.truststore.certificates}: the CAs client certificates are checked against;
  *     without one the JDK's default CAs;
- * <li>{@code ssl.client.auth} none (default), requested or required;
+ * <li>{@code ssl.client.auth} none (default), requested or required; on a SASL_SSL listener only
+ *     its own {@code listener.name.<l>.ssl.client.auth} counts, as in Kafka (KIP-684);
  * <li>{@code ssl.enabled.protocols} (default TLSv1.2,TLSv1.3) and {@code ssl.cipher.suites}
- *     (default: the engine's);
+ *     (default: the engine's), filtered as {@link TlsProtocols} says;
  * <li>{@code ssl.keymanager.algorithm}, {@code ssl.trustmanager.algorithm} (the JDK's defaults);
  * <li>{@code brook.ssl.engine} (Brook's own): which TLS implementation encrypts, {@code openssl}
  *     (BoringSSL through Netty's tcnative; the default), or {@code jdk} (the JDK's
@@ -54,6 +55,8 @@ public final class TlsSettings {
     public static final String ENGINE_CONFIG = "brook.ssl.engine";
 
     private final ListenerSettings settings;
+    private final String listenerName;
+    private final boolean sasl;
     private final KeyManagerFactory keyManagers;
     private final TrustManagerFactory trustManagers;
     private final ClientAuth clientAuth;
@@ -64,22 +67,29 @@ public final class TlsSettings {
     private final List<String> stamps;
     private KeyStoreIdentity identity;
 
-    private TlsSettings(ListenerSettings settings) throws GeneralSecurityException, IOException {
+    private TlsSettings(ListenerSettings settings, String listenerName, boolean sasl)
+            throws GeneralSecurityException, IOException {
         this.settings = settings;
+        this.listenerName = listenerName;
+        this.sasl = sasl;
         this.files = new ArrayList<>();
         this.keyManagers = loadKeyManagers();
         this.trustManagers = loadTrustManagers();
-        this.clientAuth = clientAuth(settings.getOrDefault("ssl.client.auth", "none"));
-        this.protocols = list(settings.getOrDefault("ssl.enabled.protocols", "TLSv1.2,TLSv1.3"));
+        // KIP-684: a SASL_SSL listener takes ssl.client.auth only from its own listener.name.<l>. key
+        String auth = sasl ? settings.listenerOnly("ssl.client.auth") : settings.get("ssl.client.auth");
+        this.clientAuth = clientAuth(auth == null || auth.isBlank() ? "none" : auth.trim());
         List<String> ciphers = list(settings.getOrDefault("ssl.cipher.suites", ""));
         this.cipherSuites = ciphers.isEmpty() ? null : ciphers;
+        this.protocols = TlsProtocols.enabled(list(settings.getOrDefault("ssl.enabled.protocols",
+                TlsProtocols.TLS_1_2 + "," + TlsProtocols.TLS_1_3)), cipherSuites, listenerName);
         this.engine = engine(settings.getOrDefault(ENGINE_CONFIG, "openssl"));
         this.stamps = stamps(files);
     }
 
-    static TlsSettings read(ListenerSettings settings, String listenerName) {
+    /** The TLS settings of listener {@code listenerName}; {@code sasl} for a SASL_SSL one. */
+    static TlsSettings read(ListenerSettings settings, String listenerName, boolean sasl) {
         try {
-            return new TlsSettings(settings);
+            return new TlsSettings(settings, listenerName, sasl);
         } catch (GeneralSecurityException | IOException | RuntimeException e) {
             throw new IllegalArgumentException("Invalid TLS configuration of listener " + listenerName + ": "
                     + e.getMessage(), e);
@@ -94,7 +104,7 @@ public final class TlsSettings {
         if (files.isEmpty() || stamps(files).equals(stamps)) {
             return null;
         }
-        return new TlsSettings(settings);
+        return new TlsSettings(settings, listenerName, sasl);
     }
 
     /**
