@@ -74,7 +74,7 @@ public record Acl(byte resourceType, String resourceName, byte patternType, Stri
             return "Invalid permissionType " + permission;
         }
         if (resourceName == null || resourceName.isEmpty()) {
-            return "Resource name should not be empty";
+            return "Invalid empty resource name";
         }
         if (resourceType == CLUSTER && !resourceName.equals(CLUSTER_NAME)) {
             return "The only valid name for the CLUSTER resource is " + CLUSTER_NAME;
@@ -85,7 +85,7 @@ public record Acl(byte resourceType, String resourceName, byte patternType, Stri
                     + " principal type from the principal name)";
         }
         if (host == null || host.isEmpty()) {
-            return "Invalid host";
+            return "Host pattern cannot be null or empty";
         }
         return null;
     }
