@@ -60,6 +60,17 @@ class AuthorizationRulesCompatTest {
                 new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW));
     }
 
+    /** A SASL_PLAINTEXT listener with the PLAIN users of {@link #JAAS}, ACLs on, admin a super user, and {@code key}. */
+    private static Map<String, String> withAcls(String key, String value) {
+        return Map.of(
+                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users", "User:admin",
+                key, value);
+    }
+
     private static java.util.Set<String> topics(Admin admin) {
         try {
             return admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -70,13 +81,7 @@ class AuthorizationRulesCompatTest {
 
     @Test
     void kafkasAuthorizationRulesAsTheStockClientsSeeThem(@TempDir Path data) throws Exception {
-        try (SecuredBroker b = SecuredBroker.start(data, Map.of(
-                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-                "sasl.enabled.mechanisms", "PLAIN",
-                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
-                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "super.users", "User:admin",
-                "auto.create.topics.enable", "true"))) {
+        try (SecuredBroker b = SecuredBroker.start(data, withAcls("auto.create.topics.enable", "true"))) {
             String addr = b.bootstrapServers("SASL_PLAINTEXT");
             try (Admin admin = Admin.create(client(addr, "admin"))) {
                 admin.createTopics(List.of(new NewTopic("t", 1, (short) 1), new NewTopic("doomed", 1, (short) 1)))
@@ -125,12 +130,7 @@ class AuthorizationRulesCompatTest {
      */
     @Test
     void refusalsReachTheAdminClientWithTheirErrorAndText(@TempDir Path data) throws Exception {
-        try (SecuredBroker b = SecuredBroker.start(data, Map.of(
-                "listeners", "SASL_PLAINTEXT://127.0.0.1:0",
-                "sasl.enabled.mechanisms", "PLAIN",
-                "listener.name.sasl_plaintext.plain.sasl.jaas.config", JAAS,
-                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "super.users", "User:admin"))) {
+        try (SecuredBroker b = SecuredBroker.start(data, withAcls("auto.create.topics.enable", "false"))) {
             String addr = b.bootstrapServers("SASL_PLAINTEXT");
             AclBinding emptyName = allow(ResourceType.TOPIC, "t", PatternType.LITERAL, "", AclOperation.READ);
             try (Admin admin = Admin.create(client(addr, "admin"))) {

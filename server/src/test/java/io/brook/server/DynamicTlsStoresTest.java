@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -127,20 +126,7 @@ class DynamicTlsStoresTest {
             keys = kmf.getKeyManagers();
         }
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(keys, new TrustManager[] {new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
+        ctx.init(keys, new TrustManager[] {TestKeyStores.trustingAnyServer()}, null);
         String[] hostPort = b.bootstrapServers("SSL").split(":");
         SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(hostPort[0], Integer.parseInt(hostPort[1]));
         s.startHandshake();

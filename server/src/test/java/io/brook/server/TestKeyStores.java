@@ -58,4 +58,22 @@ public final class TestKeyStores {
         }
         return out;
     }
+
+    /** A client's trust manager that accepts any server certificate (the tests check what they are served). */
+    public static javax.net.ssl.X509TrustManager trustingAnyServer() {
+        return new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+    }
 }

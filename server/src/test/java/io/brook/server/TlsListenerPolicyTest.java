@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,20 +56,7 @@ class TlsListenerPolicyTest {
     /** A TLS connection without a client certificate, trusting any server, TLS 1.2 and 1.3 offered. */
     private static SSLSocket handshake(String hostPort) throws Exception {
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
+        ctx.init(null, new TrustManager[] {TestKeyStores.trustingAnyServer()}, null);
         String[] hp = hostPort.split(":");
         SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(hp[0], Integer.parseInt(hp[1]));
         try {
