@@ -7,6 +7,8 @@ import io.brook.testkit.MutableClock;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
+import io.brook.wire.message.FetchRequest;
+import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.MetadataRequest;
 import io.brook.wire.message.MetadataResponse;
 import io.brook.wire.message.ProduceRequest;
@@ -46,7 +48,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Client quotas end to end: set and described with the stock Admin client, kept across a
  * restart, and enforced on produce: throttle_time_ms in the answer, the connection held for that
- * time, and a client that waits as told bounded to its byte rate (on a clock moved by hand).
+ * time, and a client that waits as told bounded to its byte rate (on a clock moved by hand); a
+ * consumer's answer bounded by what its byte rate allows over the measured span.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClientQuotasApiTest {
@@ -189,6 +192,34 @@ class ClientQuotasApiTest {
             double rate = bytes * 1000.0 / (clock.millis() - start);
             assertThat(heldChecked).isTrue();
             assertThat(rate).isBetween(quota * 0.9, quota * 1.1);
+        }
+    }
+
+    @Test
+    void aConsumerUnderAByteRateGetsAtMostWhatTheQuotaAllowsInOneAnswer() throws Exception {
+        try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            c.call(new CreateTopicsRequest().topics(List.of(new CreatableTopic().name("t").numPartitions(1)
+                    .replicationFactor((short) 1))), (short) 7);
+            RecordBatchBuilder b = new RecordBatchBuilder(Compression.NONE);
+            b.append(0, null, new byte[2_000]);
+            ByteBuffer batch = b.build();
+            for (int i = 0; i < 25; i++) {
+                c.call(new ProduceRequest().acks((short) 1).timeoutMs(10_000).topicData(List.of(
+                        new TopicProduceData().name("t").partitionData(List.of(new PartitionProduceData().index(0)
+                                .records(BufferRecords.wrap(batch.duplicate())))))), (short) 9);
+            }
+            FetchRequest fetch = new FetchRequest().maxWaitMs(0).minBytes(1).maxBytes(1 << 20).sessionEpoch(-1)
+                    .topics(List.of(new FetchRequest.FetchTopic().topic("t").partitions(List.of(
+                            new FetchRequest.FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20)))));
+            FetchResponse all = c.call(fetch, (short) 12);
+            assertThat(all.responses().get(0).partitions().get(0).records().sizeInBytes()).isGreaterThan(50_000);
+            try (Admin admin = admin()) {
+                alter(admin, entity(ClientQuotaEntity.CLIENT_ID, "brook-test"), "consumer_byte_rate", 1_000.0);
+            }
+            // 1000 B/s over the 10 windows of 1 s that the rate is measured on: 10 000 bytes, whole batches
+            FetchResponse capped = c.call(fetch, (short) 12);
+            assertThat(capped.responses().get(0).partitions().get(0).records().sizeInBytes()).isPositive()
+                    .isLessThanOrEqualTo(10_000);
         }
     }
 

@@ -226,10 +226,13 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             this.session = session;
             this.expectedEpoch = expectedEpoch;
             this.createSession = createSession;
-            this.maxBytes = Math.max(0, Math.min(request.maxBytes(), fetchMaxBytes));
-            this.minBytes = Math.min(request.minBytes(), maxBytes);
             this.replicaId = replicaId(request, ctx.apiVersion());
             this.fromFollower = replicaId >= 0;
+            // a consumer under consumer_byte_rate gets at most what its quota allows over the measured span
+            int quotaBytes = fromFollower ? Integer.MAX_VALUE
+                    : quotas.maxFetchBytes(ctx.session().principal(), ctx.clientId());
+            this.maxBytes = Math.max(0, Math.min(Math.min(request.maxBytes(), fetchMaxBytes), quotaBytes));
+            this.minBytes = Math.min(request.minBytes(), maxBytes);
         }
 
         void start() {

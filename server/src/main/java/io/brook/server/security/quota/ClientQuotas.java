@@ -185,6 +185,25 @@ public final class ClientQuotas {
         return record(QuotaKey.CONSUMER_BYTE_RATE, principal, clientId, bytes);
     }
 
+    /**
+     * The most a fetch answer may carry for a consumer under a {@code consumer_byte_rate} quota, as
+     * Kafka bounds it: the quota times {@code quota.window.num − 1} windows, so that one answer
+     * cannot take more than the rate allows over the measured span (and its throttle stays within
+     * about that span). {@link Integer#MAX_VALUE} when no such quota applies.
+     */
+    public int maxFetchBytes(String principal, String clientId) {
+        Map<QuotaEntity, Map<QuotaKey, Double>> all = byteRates;
+        if (all == null) {
+            return Integer.MAX_VALUE;
+        }
+        Applicable a = applicable(all, QuotaKey.CONSUMER_BYTE_RATE, principal, clientId);
+        if (a == null) {
+            return Integer.MAX_VALUE;
+        }
+        double cap = a.bound() * (windowNum - 1) * windowMs / 1000.0;
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, cap));
+    }
+
     private int record(QuotaKey key, String principal, String clientId, long bytes) {
         Map<QuotaEntity, Map<QuotaKey, Double>> all = byteRates;
         if (all == null) {

@@ -58,6 +58,16 @@ class ClientQuotasTest {
     }
 
     @Test
+    void aConsumersFetchAnswerIsBoundedByWhatItsQuotaAllowsOverTheMeasuredSpan() throws Exception {
+        assertThat(quotas.maxFetchBytes("User:alice", "c")).isEqualTo(Integer.MAX_VALUE);
+        set(null, Name.of("c"), QuotaKey.CONSUMER_BYTE_RATE, 10_000);
+        set(Name.of("bob"), null, QuotaKey.PRODUCER_BYTE_RATE, 1);
+        assertThat(quotas.maxFetchBytes("User:alice", "c")).isEqualTo(100_000); // 10 000 B/s × 10 windows of 1 s
+        assertThat(quotas.maxFetchBytes("User:alice", "other")).isEqualTo(Integer.MAX_VALUE);
+        assertThat(quotas.maxFetchBytes("User:bob", "other")).isEqualTo(Integer.MAX_VALUE); // a produce quota only
+    }
+
+    @Test
     void settingsSurviveReopening(@TempDir Path dir) throws Exception {
         ClientQuotaStore s = ClientQuotaStore.open(dir);
         QuotaEntity both = new QuotaEntity(Name.of("a b=,+"), Name.DEFAULT, null);
