@@ -102,6 +102,8 @@ class ClientQuotasApiTest {
             assertThatThrownBy(() -> alter(admin, alice, "producer_byte_rate", 10.5))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRequestException.class)
                     .hasMessageContaining("cannot be a fractional value");
+            assertThatThrownBy(() -> alter(admin, alice, "request_percentage", Double.NaN))
+                    .hasCauseInstanceOf(InvalidRequestException.class).hasMessageContaining("must be a finite number");
             assertThatThrownBy(() -> alter(admin, entity(ClientQuotaEntity.IP, "192.0.2.1"), "producer_byte_rate", 1.0))
                     .hasCauseInstanceOf(InvalidRequestException.class);
             alter(admin, alice, "request_percentage", null);

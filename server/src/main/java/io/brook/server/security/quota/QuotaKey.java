@@ -50,6 +50,9 @@ public enum QuotaKey {
 
     /** Kafka's complaint about {@code value} for this key, or null when it is acceptable. */
     public String problem(double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return "Quota " + key + " must be a finite number";
+        }
         if (!(value > 0.0)) {
             return "Quota " + key + " must be greater than 0";
         }
