@@ -3,6 +3,7 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.testkit.Await;
 import io.brook.testkit.MutableClock;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
@@ -206,15 +207,23 @@ class ClientQuotasApiTest {
             b.append(0, null, new byte[2_000]);
             ByteBuffer batch = b.build();
             for (int i = 0; i < 25; i++) {
-                c.call(new ProduceRequest().acks((short) 1).timeoutMs(10_000).topicData(List.of(
+                // acks=all: answered once forced, so the fetch below sees all 25 batches
+                c.call(new ProduceRequest().acks((short) -1).timeoutMs(10_000).topicData(List.of(
                         new TopicProduceData().name("t").partitionData(List.of(new PartitionProduceData().index(0)
                                 .records(BufferRecords.wrap(batch.duplicate())))))), (short) 9);
             }
             FetchRequest fetch = new FetchRequest().maxWaitMs(0).minBytes(1).maxBytes(1 << 20).sessionEpoch(-1)
                     .topics(List.of(new FetchRequest.FetchTopic().topic("t").partitions(List.of(
                             new FetchRequest.FetchPartition().partition(0).fetchOffset(0).partitionMaxBytes(1 << 20)))));
-            FetchResponse all = c.call(fetch, (short) 12);
-            assertThat(all.responses().get(0).partitions().get(0).records().sizeInBytes()).isGreaterThan(50_000);
+            // without a quota one answer holds all 25 batches (once the last is visible to consumers)
+            Await.until("25 batches in one answer", () -> {
+                try {
+                    FetchResponse all = c.call(fetch, (short) 12);
+                    return all.responses().get(0).partitions().get(0).records().sizeInBytes() > 50_000;
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             try (Admin admin = admin()) {
                 alter(admin, entity(ClientQuotaEntity.CLIENT_ID, "brook-test"), "consumer_byte_rate", 1_000.0);
             }
