@@ -181,12 +181,27 @@ public final class NetworkServer {
      * connect from now on complete their TCP handshake in the kernel's backlog and may send
      * their first requests; {@link #serve} accepts and answers them. The broker binds first so
      * that a client that is already retrying its connection gets in without waiting out its
-     * reconnect back-off, while the rest of the broker starts.
+     * reconnect back-off, while the rest of the broker starts. Every TLS listener's context is
+     * built before the first port opens, so that a TLS configuration error stops the start
+     * without any listener having accepted a connection.
      */
     public InetSocketAddress bind() throws InterruptedException {
+        List<Listener> listeners = config.listeners().bound();
+        // every listener's TLS context first: a configuration error stops the start before any port opens
+        List<TlsPipeline> pipelines = new ArrayList<>();
+        try {
+            for (Listener l : listeners) {
+                ListenerSecurity s = security.listener(l.name());
+                pipelines.add(s.tls() == null ? null : new TlsPipeline(l.name(), s::tls));
+            }
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
         InetSocketAddress first = null;
-        for (Listener l : config.listeners().bound()) {
-            InetSocketAddress bound = bind(l, security.listener(l.name()));
+        for (int i = 0; i < listeners.size(); i++) {
+            Listener l = listeners.get(i);
+            InetSocketAddress bound = bind(l, security.listener(l.name()), pipelines.get(i));
             boundAddresses.put(l.name(), bound);
             if (first == null) {
                 first = bound;
@@ -208,8 +223,8 @@ public final class NetworkServer {
         return Collections.unmodifiableMap(boundAddresses);
     }
 
-    private InetSocketAddress bind(Listener l, ListenerSecurity listenerSecurity) throws InterruptedException {
-        TlsPipeline tls = listenerSecurity.tls() == null ? null : new TlsPipeline(l.name(), listenerSecurity::tls);
+    private InetSocketAddress bind(Listener l, ListenerSecurity listenerSecurity, TlsPipeline tls)
+            throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
