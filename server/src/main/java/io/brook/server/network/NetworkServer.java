@@ -100,6 +100,7 @@ public final class NetworkServer {
     private final ConnectionCreationRates creationRates;
     private final LongAdder readPauses = new LongAdder();
     private final NetworkLimits limits;
+    private final UnauthenticatedHolders unauthenticatedHolders;
     /** brook.fair.share.enable: fairness between client ids while saturated; null when off. */
     private final FairShare fairShare;
     private final BrokerSecurity security;
@@ -132,6 +133,7 @@ public final class NetworkServer {
                 new ByteBudget(config.queuedMaxRequestBytes()),
                 new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
                 new ByteBudget(config.queuedMaxResponseBytes()));
+        this.unauthenticatedHolders = new UnauthenticatedHolders(limits.unauthenticatedBytes());
         this.fairShare = config.bool(BrokerConfig.FAIR_SHARE_ENABLE) ? new FairShare(timer::nowMs) : null;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {
@@ -253,7 +255,7 @@ public final class NetworkServer {
                         connection.fairShare(fairShare);
                         connection.inlineHook(inlineHook);
                         p.addLast("frames", new RequestFrameDecoder(config.socketRequestMaxBytes(), limits.requestBytes(),
-                                limits.unauthenticatedBytes(), timer, config.requestReceiveTimeoutMs(), connection));
+                                limits.unauthenticatedBytes(), unauthenticatedHolders, timer, config.requestReceiveTimeoutMs(), connection));
                         long authTimeout = session.authenticationTimeoutMs();
                         if (session.usesSasl() && authTimeout > 0) {
                             p.addLast("authentication-deadline", new AuthenticationDeadline(timer, authTimeout, session));

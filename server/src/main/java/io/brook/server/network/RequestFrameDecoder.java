@@ -31,11 +31,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before authentication: while a SASL client has not authenticated ({@link Gate#authenticated}),
  * the bytes it sends count against a budget of their own, {@code queued.max.request.bytes} / 8,
- * instead of the broker-wide one, and only its connections stop when that budget is exceeded
- * (Kafka reads unauthenticated frames outside its request memory pool altogether). Clients that
- * never log in can thus hold up other logins for at most their receive deadline, but never the
- * reads of authenticated clients or of other listeners. A frame read before authentication moves
- * to the broker-wide budget when it is handed on (a login's few hundred bytes).
+ * instead of the broker-wide one (Kafka reads unauthenticated frames outside its request memory
+ * pool altogether), so clients that never log in cannot stop the reads of authenticated clients
+ * or of other listeners. When that budget is exceeded, the unauthenticated connections holding
+ * the most of it are closed ({@link UnauthenticatedHolders}) and the others wait only until those
+ * bytes are given back: clients that start large frames and never finish them cannot keep new
+ * logins waiting. A frame read before authentication moves to the broker-wide budget when it is
+ * handed on (a login's few hundred bytes).
  *
  * <p>Pacing: before each frame the {@link Connection} is asked whether it takes another one (its
  * bound of requests and bytes in flight, and of answers its client has not read). While it does
@@ -52,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: everything runs on the channel's event loop; the timer's thread only hands the
  * deadline check over to it.
  */
-final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
+final class RequestFrameDecoder extends ChannelInboundHandlerAdapter implements UnauthenticatedHolders.Holder {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestFrameDecoder.class);
 
@@ -85,6 +87,8 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final ByteBudget requestBytes;
     /** The bytes of clients that have not authenticated yet (see the class comment). */
     private final ByteBudget unauthenticatedBytes;
+    /** The connections holding {@link #unauthenticatedBytes}: the largest are closed when it is exceeded. */
+    private final UnauthenticatedHolders holders;
     private final Timer timer;
     private final long receiveTimeoutMs;
     private final Gate gate;
@@ -94,6 +98,8 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private long counted;
     /** Bytes of {@link #cumulation} counted in {@link #unauthenticatedBytes} (they come before the others). */
     private long countedUnauthenticated;
+    /** {@link #countedUnauthenticated} as other threads see it ({@link UnauthenticatedHolders}). */
+    private volatile long unauthenticatedView;
     /** When the first byte of the incomplete head frame arrived (timer ms), or -1. */
     private long frameStartMs = -1;
     private Timer.Scheduled deadline;
@@ -106,11 +112,12 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final Runnable budgetResumeTask = this::resumeForBudget;
     private final Runnable budgetWake = this::onBudgetReleased;
 
-    RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, ByteBudget unauthenticatedBytes, Timer timer,
-            long receiveTimeoutMs, Gate gate) {
+    RequestFrameDecoder(int maxFrame, ByteBudget requestBytes, ByteBudget unauthenticatedBytes,
+            UnauthenticatedHolders holders, Timer timer, long receiveTimeoutMs, Gate gate) {
         this.maxFrame = maxFrame;
         this.requestBytes = requestBytes;
         this.unauthenticatedBytes = unauthenticatedBytes;
+        this.holders = holders;
         this.timer = timer;
         this.receiveTimeoutMs = receiveTimeoutMs;
         this.gate = gate;
@@ -216,7 +223,11 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             counted += arrived;
         } else {
             unauthenticatedBytes.add(arrived);
+            if (countedUnauthenticated == 0) {
+                holders.holding(this);
+            }
             countedUnauthenticated += arrived;
+            unauthenticatedView = countedUnauthenticated;
         }
         if (cumulation == null) {
             cumulation = in;
@@ -310,6 +321,10 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             unauthenticatedBytes.release(early);
             requestBytes.add(early);
             countedUnauthenticated -= early;
+            unauthenticatedView = countedUnauthenticated;
+            if (countedUnauthenticated == 0) {
+                holders.released(this);
+            }
         }
         counted -= bytes - early;
     }
@@ -322,8 +337,15 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Stops reading until the request budget has room; an incomplete frame's deadline keeps running. */
+    /**
+     * Stops reading until the request budget has room; an incomplete frame's deadline keeps
+     * running. Before authentication, the connections holding the most of the budget are closed
+     * first (this one, if it holds the most), so the wait is short.
+     */
     private void pauseForBudget() {
+        if (!gate.authenticated()) {
+            holders.makeRoom();
+        }
         if (ctx.channel().config().isAutoRead()) {
             gate.paused();
             ctx.channel().config().setAutoRead(false);
@@ -363,6 +385,25 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         }
     }
 
+    @Override
+    public long unauthenticatedBytes() {
+        return unauthenticatedView;
+    }
+
+    @Override
+    public void evict(String reason) {
+        try {
+            ctx.executor().execute(() -> {
+                if (!failed) {
+                    fail(reason);
+                }
+                holders.released(this); // also when it had closed already
+            });
+        } catch (RejectedExecutionException e) {
+            holders.released(this); // shutting down: the channel is closed with its loop
+        }
+    }
+
     private void fail(String reason) {
         LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason);
         stop();
@@ -381,7 +422,9 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         if (countedUnauthenticated != 0) {
             unauthenticatedBytes.release(countedUnauthenticated);
             countedUnauthenticated = 0;
+            unauthenticatedView = 0;
         }
+        holders.released(this);
         frameStartMs = -1;
         Timer.Scheduled d = deadline;
         if (d != null) {

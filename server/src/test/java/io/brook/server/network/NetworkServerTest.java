@@ -564,17 +564,18 @@ class NetworkServerTest {
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_a=\"a\";",
                 "socket.request.max.bytes", "1000", "sasl.server.max.receive.size", "1000",
-                "queued.max.request.bytes", "1000"));
+                // 1,000 bytes before authentication; beyond it the largest holder would be closed
+                "queued.max.request.bytes", "8000"));
         InetSocketAddress sasl = server.boundAddresses().get("SASL_PLAINTEXT");
         try (RawClient unauthenticated = new RawClient(sasl)) {
-            byte[] halfFrame = new byte[RequestFrameDecoder.SIZE_PREFIX + 999]; // claims 1000 bytes, holds 999
+            byte[] halfFrame = new byte[RequestFrameDecoder.SIZE_PREFIX + 900]; // claims 1000 bytes, holds 900
             ByteBuffer.wrap(halfFrame).putInt(1000);
             unauthenticated.sendRaw(halfFrame);
             Await.until("the bytes read", () -> server.unauthenticatedRequestBytes()
                     + server.queuedRequestBytes() >= halfFrame.length);
             assertThat(server.queuedRequestBytes()).as("not in the broker-wide budget").isZero();
             try (RawClient other = new RawClient(address)) {
-                other.setReadTimeout(10_000); // a stopped broker-wide budget would leave this unread
+                other.setReadTimeout(10_000);
                 other.sendFrame(ping(1, 1));
                 assertThat(readPong(other)).containsExactly(1, 1, 0);
             }
