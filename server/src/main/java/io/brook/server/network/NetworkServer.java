@@ -133,7 +133,7 @@ public final class NetworkServer {
                 new ByteBudget(config.queuedMaxRequestBytes()),
                 new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
                 new ByteBudget(config.queuedMaxResponseBytes()));
-        this.unauthenticatedHolders = new UnauthenticatedHolders(limits.unauthenticatedBytes());
+        this.unauthenticatedHolders = new UnauthenticatedHolders(limits.unauthenticatedBytes(), timer::nowMs);
         this.fairShare = config.bool(BrokerConfig.FAIR_SHARE_ENABLE) ? new FairShare(timer::nowMs) : null;
         IoHandlerFactory factory;
         if (config.bool(BrokerConfig.NETWORK_EPOLL) && Epoll.isAvailable()) {

@@ -391,11 +391,16 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter implements 
     }
 
     @Override
-    public void evict(String reason) {
+    public void evict(String reason, boolean log) {
         try {
             ctx.executor().execute(() -> {
                 if (!failed) {
-                    fail(reason);
+                    if (log) {
+                        fail(reason);
+                    } else {
+                        stop();
+                        ctx.close();
+                    }
                 }
                 holders.released(this); // also when it had closed already
             });

@@ -2,7 +2,9 @@ package io.brook.server.network;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The connections that hold bytes of SASL clients which have not authenticated yet, so that the
@@ -20,18 +22,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * closed cover how far the budget is exceeded; a connection being closed is not picked twice.
  * The bytes count as given back only when its own event loop has closed it ({@link #released}).
  *
+ * <p>Logging: a client that reconnects as fast as it is closed could otherwise write a log line
+ * per connection; the first close of every {@link #LOG_EVERY_MS} is logged with its address, and
+ * the others of that period are counted in the next line.
+ *
  * <p>Thread-safe: holders register and leave from their own event loops, and the pick may run on
  * any of them; a holder's count is read without its loop, so it may be a few bytes stale.
  */
 final class UnauthenticatedHolders {
+
+    /** At most one log line per this many milliseconds. */
+    static final long LOG_EVERY_MS = 10_000;
 
     /** A connection holding pre-authentication bytes. */
     interface Holder {
         /** The pre-authentication bytes it holds now (read from any thread). */
         long unauthenticatedBytes();
 
-        /** Closes it, on its own event loop, saying why; it then calls {@link #released}. */
-        void evict(String reason);
+        /** Closes it on its own event loop, logging why when {@code log}; it then calls {@link #released}. */
+        void evict(String reason, boolean log);
     }
 
     private final ByteBudget budget;
@@ -39,9 +48,13 @@ final class UnauthenticatedHolders {
     /** Holders picked for closing, with the bytes they held when picked. */
     private final ConcurrentHashMap<Holder, Long> closing = new ConcurrentHashMap<>();
     private final AtomicLong closingBytes = new AtomicLong();
+    private final LongSupplier nowMs;
+    private final AtomicLong lastLogMs = new AtomicLong(-LOG_EVERY_MS);
+    private final AtomicInteger unlogged = new AtomicInteger();
 
-    UnauthenticatedHolders(ByteBudget budget) {
+    UnauthenticatedHolders(ByteBudget budget, LongSupplier nowMs) {
         this.budget = budget;
+        this.nowMs = nowMs;
     }
 
     /** {@code h} holds pre-authentication bytes now. */
@@ -79,15 +92,22 @@ final class UnauthenticatedHolders {
             }
             closingBytes.addAndGet(most);
             picked++;
-            largest.evict("closing the unauthenticated connection that holds the most bytes (" + most
-                    + ") of the pre-authentication budget (queued.max.request.bytes / 8 = " + budget.limit()
-                    + "), which is exceeded");
+            long now = nowMs.getAsLong();
+            long last = lastLogMs.get();
+            boolean log = now - last >= LOG_EVERY_MS && lastLogMs.compareAndSet(last, now);
+            String reason = "it held the most bytes (" + most + ") of the pre-authentication budget"
+                    + " (queued.max.request.bytes / 8 = " + budget.limit() + "), which was exceeded";
+            if (log) {
+                int others = unlogged.getAndSet(0);
+                if (others > 0) {
+                    reason += "; " + others + " more unauthenticated connections were closed for this since the last"
+                            + " such line";
+                }
+            } else {
+                unlogged.incrementAndGet();
+            }
+            largest.evict(reason, log);
         }
         return picked;
-    }
-
-    /** How many connections hold pre-authentication bytes (for tests). */
-    int size() {
-        return holders.size();
     }
 }
