@@ -68,6 +68,10 @@ import java.util.stream.Stream;
  * code, and every {@code ErrorMessage: string} field null where it may be null (as if
  * {@code onerror=null}), so that the client shows its own text for the error rather than an empty
  * message. Fields are set only in versions that have them.
+ *
+ * <p>The setter of every {@code ErrorMessage: string} field shortens a message whose UTF-8 form
+ * a classic string cannot carry (over 32,767 bytes) to one that fits, marked as truncated, so a
+ * message quoting a client's long input cannot turn the error into a failure to encode.
  */
 public final class Generator {
 

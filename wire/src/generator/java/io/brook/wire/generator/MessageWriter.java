@@ -135,7 +135,8 @@ final class MessageWriter extends Section {
             c.close();
             c.line("");
             c.open("public " + s.name + " " + f.javaName() + "(" + f.type.java() + " value)");
-            c.line("this." + f.javaName() + " = value;");
+            c.line("this." + f.javaName() + " = " + (f.isErrorMessage() ? "MessageUtil.fitErrorMessage(value)" : "value")
+                    + ";");
             c.line("return this;");
             c.close();
         }

@@ -93,6 +93,30 @@ final class MessageUtil {
         out.writeUtf8(s, length);
     }
 
+    /** What {@link #fitErrorMessage} puts at the end of a message it shortened. */
+    static final String TRUNCATED = "... (truncated)";
+
+    /**
+     * {@code s}, or when its UTF-8 form is longer than a classic string can carry (32,767 bytes:
+     * a message that quotes a client's long input, say), its beginning with {@link #TRUNCATED}
+     * after it, so that the answer still carries its error code instead of failing to encode.
+     * The generated setters of error-message fields call it.
+     */
+    static String fitErrorMessage(String s) {
+        if (s == null || s.length() <= Short.MAX_VALUE / 3 || Utf8.encodedLength(s) <= Short.MAX_VALUE) {
+            return s;
+        }
+        int room = Short.MAX_VALUE - TRUNCATED.length();
+        int end = Math.min(s.length(), room);
+        while (Utf8.encodedLength(s.substring(0, end)) > room) {
+            end -= Math.max(1, (Utf8.encodedLength(s.substring(0, end)) - room) / 3);
+        }
+        if (end > 0 && Character.isHighSurrogate(s.charAt(end - 1))) {
+            end--;
+        }
+        return s.substring(0, end) + TRUNCATED;
+    }
+
     // bytes
 
     static int sizeOfBytes(byte[] b, boolean compact) {
