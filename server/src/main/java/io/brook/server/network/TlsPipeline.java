@@ -166,8 +166,13 @@ final class TlsPipeline {
     void addTo(SocketChannel ch, Session session) {
         SslContext ctx = current();
         SslHandler ssl = ctx.newHandler(ch.alloc());
+        // BoringSSL refuses renegotiation itself; the JDK's engine needs the guard
+        RenegotiationGuard guard = provider == SslProvider.JDK ? new RenegotiationGuard(listener) : null;
         ssl.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
+                if (guard != null) {
+                    guard.handshakeDone();
+                }
                 java.util.List<java.security.cert.Certificate> peer;
                 try {
                     peer = Arrays.asList(ssl.engine().getSession().getPeerCertificates());
@@ -191,6 +196,9 @@ final class TlsPipeline {
             }
         });
         ChannelPipeline p = ch.pipeline();
+        if (guard != null) {
+            p.addLast("renegotiation", guard);
+        }
         p.addLast("ssl", ssl);
         p.addLast("chunks", new ChunkedWriteHandler());
         p.addLast("file-slices", new FileSliceChunker());
