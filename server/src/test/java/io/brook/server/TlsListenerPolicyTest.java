@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TlsListenerPolicyTest {
 
     private static final String GCM = "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256";
+    private static final String CHACHA = "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256";
 
     @TempDir
     Path dir;
@@ -49,6 +50,33 @@ class TlsListenerPolicyTest {
             try (SSLSocket s = handshake(brook.bootstrapServers("SASL_SSL"))) {
                 assertThat(s.getSession().getProtocol()).isEqualTo("TLSv1.2");
                 assertThat(s.getSession().getCipherSuite()).isEqualTo(GCM);
+            }
+        }
+    }
+
+    /**
+     * Without {@code ssl.cipher.suites} a TLS 1.2 client gets the JDK's default suites, as from
+     * Kafka: ChaCha20-Poly1305 among them, which Netty's shorter default list lacks.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "brook.ssl.engine={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"jdk", "openssl"})
+    void withoutACipherSuiteListTheJdksDefaultsAreServed(String engine) throws Exception {
+        Path store = TestKeyStores.create(dir, "broker", "CN=localhost", "dns:localhost,ip:127.0.0.1");
+        try (Brook brook = Brook.builder().dataDir(dir.resolve("data"))
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("brook.ssl.engine", engine)
+                .config("ssl.keystore.type", "PKCS12")
+                .config("ssl.keystore.location", store.toString())
+                .config("ssl.keystore.password", TestKeyStores.PASSWORD)
+                .start()) {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, new TrustManager[] {TestKeyStores.trustingAnyServer()}, null);
+            String[] hp = brook.bootstrapServers("SSL").split(":");
+            try (SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(hp[0], Integer.parseInt(hp[1]))) {
+                s.setEnabledProtocols(new String[] {"TLSv1.2"});
+                s.setEnabledCipherSuites(new String[] {CHACHA});
+                s.startHandshake();
+                assertThat(s.getSession().getCipherSuite()).isEqualTo(CHACHA);
             }
         }
     }

@@ -122,8 +122,29 @@ final class TlsPipeline {
         }
         if (s.cipherSuites() != null) {
             b.ciphers(provider == SslProvider.OPENSSL ? availableInOpenSsl(s.cipherSuites()) : s.cipherSuites());
+        } else {
+            // without ssl.cipher.suites, the JDK's default suites, as Kafka offers them (Netty's
+            // own default is a shorter list), less those BoringSSL lacks
+            List<String> jdk = JdkDefaultSuites.LIST;
+            b.ciphers(provider == SslProvider.OPENSSL
+                    ? jdk.stream().filter(OpenSsl::isCipherSuiteAvailable).toList() : jdk);
         }
         return b.build();
+    }
+
+    /** The cipher suites the JDK enables by default (those of a Kafka broker without {@code ssl.cipher.suites}). */
+    private static final class JdkDefaultSuites {
+        static final List<String> LIST = read();
+
+        private static List<String> read() {
+            try {
+                javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+                ctx.init(null, null, null);
+                return List.of(ctx.getDefaultSSLParameters().getCipherSuites());
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException("the JDK's TLS defaults cannot be read", e);
+            }
+        }
     }
 
     /**
