@@ -344,15 +344,23 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             LOG.info("Failed authentication with {} ({}) on listener {}", channel.remoteAddress(),
                     LogSafe.escape(e.getMessage()), session.listenerName());
             // nothing more is read; the close waits connection.failed.authentication.delay.ms, as in Kafka
-            closeReason = "failed authentication";
+            closeReason = RequestContext.FAILED_AUTHENTICATION;
             stopFrames();
-            channel.eventLoop().schedule(() -> closeNow("failed authentication"),
-                    session.failedAuthenticationDelayMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            byte[] challenge = session.rawFailureToken();
+            channel.eventLoop().schedule(() -> {
+                if (challenge != null) {
+                    writeRawToken(challenge);
+                }
+                closeNow(RequestContext.FAILED_AUTHENTICATION);
+            }, session.failedAuthenticationDelayMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
             return;
         }
-        ByteBuf out = ctx.alloc().ioBuffer(4 + answer.length);
-        out.writeInt(answer.length).writeBytes(answer);
-        ctx.writeAndFlush(out, ctx.voidPromise());
+        writeRawToken(answer);
+    }
+
+    private void writeRawToken(byte[] token) {
+        ctx.writeAndFlush(ctx.alloc().ioBuffer(4 + token.length).writeInt(token.length).writeBytes(token),
+                ctx.voidPromise());
     }
 
     /** Gives a frame's bytes back: to the allocator and to the broker-wide request budget. */
@@ -685,7 +693,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             flushPending = false;
             ctx.flush();
         }
-        if (!closing) {
+        if (!closing && !reason.equals(RequestContext.FAILED_AUTHENTICATION)) { // that was logged at INFO
             LOG.warn("Closing connection from {}: {}", channel.remoteAddress(), LogSafe.escape(reason));
         }
         closing = true;

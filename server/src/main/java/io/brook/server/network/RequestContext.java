@@ -31,6 +31,9 @@ public final class RequestContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestContext.class);
 
+    /** The reason a connection closes after a failed authentication (logged at INFO where it failed, not again). */
+    public static final String FAILED_AUTHENTICATION = "failed authentication";
+
     /** What a completed context carries instead of a response message. */
     enum Outcome { RESPONSE, NO_RESPONSE, CLOSE, ABANDONED }
 

@@ -260,6 +260,17 @@ public final class Session {
         return answer;
     }
 
+    /**
+     * What a client that sends raw tokens (after a v0 handshake) gets when its authentication
+     * failed, before the connection closes, or null for nothing: for OAUTHBEARER, RFC 7628's
+     * error challenge, as Kafka sends it, so that such a client (kafka-python) reports a failed
+     * authentication rather than a broker that went away. PLAIN and SCRAM have no such message.
+     */
+    public synchronized byte[] rawFailureToken() {
+        return "OAUTHBEARER".equals(mechanism)
+                ? "{\"status\":\"invalid_token\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8) : null;
+    }
+
     /** The mechanism chosen by the handshake, or null. */
     public synchronized String mechanism() {
         return mechanism;

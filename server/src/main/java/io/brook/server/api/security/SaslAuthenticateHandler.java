@@ -59,10 +59,10 @@ public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticat
             long delay = session.failedAuthenticationDelayMs();
             if (delay > 0) {
                 Timer.Scheduled answer = timer.schedule(delay, () -> ctx.respondThenClose(response,
-                        "failed authentication"));
+                        RequestContext.FAILED_AUTHENTICATION));
                 ctx.onConnectionClosed(answer::cancel);
             } else {
-                ctx.respondThenClose(response, "failed authentication");
+                ctx.respondThenClose(response, RequestContext.FAILED_AUTHENTICATION);
             }
         }
     }
