@@ -170,8 +170,7 @@ public final class ScramCredentials {
         if (get(user, mechanism) != null) {
             return false;
         }
-        byte[] salt = new byte[32];
-        RANDOM.nextBytes(salt);
+        byte[] salt = ScramMechanism.salt(new java.math.BigInteger(ScramMechanism.SALT_BITS, RANDOM));
         applyHere(List.of(new Change(user, mechanism, iterations, salt,
                 mechanism.saltedPassword(password, salt, iterations))));
         return true;

@@ -20,6 +20,19 @@ public enum ScramMechanism {
 
     /** Kafka's bounds on a credential's iteration count. */
     public static final int MIN_ITERATIONS = 4096;
+
+    /**
+     * The salts Brook makes (for the bootstrap credentials, and the made-up salts of unknown users)
+     * look like those Kafka's tools and admin client make: a random number of this many bits,
+     * written in base 36 (25 or 26 ASCII characters, rarely fewer), so that a salt's shape does
+     * not tell a made-up one from a real one.
+     */
+    static final int SALT_BITS = 130;
+
+    /** {@code bits} (non-negative, at most {@link #SALT_BITS} bits) as a salt of that shape. */
+    static byte[] salt(java.math.BigInteger bits) {
+        return bits.toString(Character.MAX_RADIX).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
     public static final int MAX_ITERATIONS = 16384;
 
     private final byte type;

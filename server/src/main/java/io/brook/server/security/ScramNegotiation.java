@@ -166,14 +166,15 @@ final class ScramNegotiation implements SaslNegotiation {
     /**
      * What an unknown user is answered with, as RFC 5802 (section 5.1) suggests: a salt made up from
      * the user name and this process's secret (the same on every try, so that two tries do not
-     * tell it from a real one) and the least iteration count. The exchange then fails at the
+     * tell it from a real one; shaped as real ones are, {@link ScramMechanism#SALT_BITS}) and the
+     * least iteration count. The exchange then fails at the
      * proof with the message a wrong password gets, after the same failure delay, instead of at
      * once: whether a user exists is not told.
      */
     private ScramCredential decoy(String name) {
-        byte[] salt = mechanism.hmac(DECOY_KEY, ("salt:" + name).getBytes(StandardCharsets.UTF_8));
-        return new ScramCredential(java.util.Arrays.copyOf(salt, 32), new byte[0], new byte[0],
-                ScramMechanism.MIN_ITERATIONS);
+        byte[] mac = mechanism.hmac(DECOY_KEY, ("salt:" + name).getBytes(StandardCharsets.UTF_8));
+        java.math.BigInteger bits = new java.math.BigInteger(1, mac).shiftRight(mac.length * 8 - ScramMechanism.SALT_BITS);
+        return new ScramCredential(ScramMechanism.salt(bits), new byte[0], new byte[0], ScramMechanism.MIN_ITERATIONS);
     }
 
     /** RFC 5802's "printable": a nonce is made of ASCII 0x21-0x7E except ','. */
