@@ -278,14 +278,21 @@ public final class Authorizer {
     }
 
     private synchronized List<List<Acl>> deleteHere(List<AclFilter> filters) throws IOException {
+        List<Acl> current = acls;
         List<List<Acl>> removed = new ArrayList<>();
-        List<Acl> next = new ArrayList<>(acls);
+        Set<Acl> gone = new HashSet<>();
         for (AclFilter f : filters) {
             List<Acl> mine = describe(f);
-            next.removeAll(mine);
+            gone.addAll(mine);
             removed.add(mine);
         }
-        if (next.size() != acls.size()) {
+        if (!gone.isEmpty()) {
+            List<Acl> next = new ArrayList<>();
+            for (Acl a : current) {
+                if (!gone.contains(a)) {
+                    next.add(a);
+                }
+            }
             store(List.copyOf(next));
         }
         return removed;
