@@ -38,8 +38,10 @@ import java.util.concurrent.CompletableFuture;
  * written with {@link DurableFiles#writeAtomically} before a change is acknowledged. In cluster
  * mode they are records of the cluster's metadata log instead ({@link SecurityMetadataLog}): a
  * change goes to the controller, and every node is given the entries its image holds through
- * {@link #replaceAll}. Reads see an immutable snapshot (lock-free, any thread); changes are
- * serialized.
+ * {@link #replaceAll}. Reads see an immutable snapshot, an {@link AclIndex}, so that a check reads
+ * only the entries that can apply to it; they take no lock, except that the first check of a new
+ * snapshot builds its look-up tables while checks of the same snapshot on other threads wait for
+ * them. Changes are serialized and each one publishes a new snapshot.
  */
 public final class Authorizer {
 
@@ -50,7 +52,8 @@ public final class Authorizer {
     private final Set<String> superUsers;
     private final boolean allowIfNoAcl;
     private final Path file;
-    private volatile List<Acl> acls;
+    /** The entries; replaced whole by a change, never modified. */
+    private volatile AclIndex acls;
     /** In cluster mode, the metadata log that keeps the entries (once the node joined it); null on a single node. */
     private volatile CompletableFuture<SecurityMetadataLog> log;
 
@@ -59,7 +62,7 @@ public final class Authorizer {
         this.superUsers = superUsers;
         this.allowIfNoAcl = allowIfNoAcl;
         this.file = file;
-        this.acls = acls;
+        this.acls = new AclIndex(acls);
     }
 
     /** The authorizer {@code settings} ask for; ACLs kept in {@code metaDir} (null: memory only). */
@@ -73,7 +76,7 @@ public final class Authorizer {
                     + " authorizer.class.name: Brook provides " + KAFKA_STANDARD_AUTHORIZER + "'s semantics only");
         }
         Set<String> supers = new LinkedHashSet<>();
-        for (String s : settings.getOrDefault("super.users", "").split(";")) {
+        for (String s : settings.getOrDefault("super.users", "").split(";", -1)) {
             if (!s.isBlank()) {
                 supers.add(s.trim());
             }
@@ -94,32 +97,32 @@ public final class Authorizer {
 
     /**
      * Whether {@code principal} connecting from {@code host} may do {@code operation} on the
-     * resource {@code resourceType}/{@code name}.
+     * resource {@code resourceType}/{@code name} ({@code name} not null: the callers ask for ""
+     * when a request has none).
      */
     public boolean authorize(String principal, String host, byte operation, byte resourceType, String name) {
         if (!enabled || superUsers.contains(principal)) {
             return true;
         }
-        boolean anyForResource = false;
+        AclIndex index = acls;
         boolean allowed = false;
-        for (Acl acl : acls) {
-            if (!acl.covers(resourceType, name)) {
-                continue;
-            }
-            anyForResource = true;
-            if (!(acl.principal().equals(principal) || acl.principal().equals(Acl.WILDCARD_PRINCIPAL))
-                    || !(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))) {
-                continue;
-            }
-            if (acl.permission() == Acl.DENY) {
-                if (acl.operation() == operation || acl.operation() == Acl.ALL) {
-                    return false;
+        for (List<Acl> group : index.applying(principal, resourceType, name)) {
+            for (Acl acl : group) {
+                if (!(acl.principal().equals(principal) || acl.principal().equals(Acl.WILDCARD_PRINCIPAL))
+                        || !(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))) {
+                    continue;
                 }
-            } else if (acl.operation() == operation || acl.operation() == Acl.ALL || implies(acl.operation(), operation)) {
-                allowed = true;
+                if (acl.permission() == Acl.DENY) {
+                    if (acl.operation() == operation || acl.operation() == Acl.ALL) {
+                        return false;
+                    }
+                } else if (acl.operation() == operation || acl.operation() == Acl.ALL
+                        || implies(acl.operation(), operation)) {
+                    allowed = true;
+                }
             }
         }
-        return allowed || (!anyForResource && allowIfNoAcl);
+        return allowed || (allowIfNoAcl && !index.covered(resourceType, name));
     }
 
     /**
@@ -135,14 +138,17 @@ public final class Authorizer {
         if (authorize(principal, host, operation, resourceType, "hardcode")) {
             return true;
         }
+        AclIndex index = acls;
+        List<Acl> candidates = new ArrayList<>(index.ofPrincipal(resourceType, principal));
+        if (!Acl.WILDCARD_PRINCIPAL.equals(principal)) {
+            candidates.addAll(index.ofPrincipal(resourceType, Acl.WILDCARD_PRINCIPAL));
+        }
         Set<String> deniedLiterals = new HashSet<>();
         Set<String> deniedPrefixes = new HashSet<>();
         List<Acl> allows = new ArrayList<>();
         boolean allowsAll = false;
-        for (Acl acl : acls) {
-            if (acl.resourceType() != resourceType
-                    || !(acl.principal().equals(principal) || acl.principal().equals(Acl.WILDCARD_PRINCIPAL))
-                    || !(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))
+        for (Acl acl : candidates) {
+            if (!(acl.host().equals(host) || acl.host().equals(Acl.WILDCARD))
                     || !(acl.operation() == operation || acl.operation() == Acl.ALL)) {
                 continue;
             }
@@ -199,10 +205,20 @@ public final class Authorizer {
         return wanted == Acl.DESCRIBE_CONFIGS && granted == Acl.ALTER_CONFIGS;
     }
 
-    /** Every entry the filter matches. */
+    /** Every entry the filter matches, in stored order. */
     public List<Acl> describe(AclFilter filter) {
+        return matching(acls, filter);
+    }
+
+    /**
+     * The entries of {@code index} the filter matches: a filter naming a resource type and a
+     * principal reads that principal's entries of the type only, any other one every entry.
+     */
+    private static List<Acl> matching(AclIndex index, AclFilter filter) {
+        List<Acl> candidates = filter.resourceType() != Acl.ANY && filter.principal() != null
+                ? index.ofPrincipal(filter.resourceType(), filter.principal()) : index.all();
         List<Acl> out = new ArrayList<>();
-        for (Acl acl : acls) {
+        for (Acl acl : candidates) {
             if (filter.matches(acl)) {
                 out.add(acl);
             }
@@ -225,7 +241,7 @@ public final class Authorizer {
     }
 
     private synchronized void createHere(List<Acl> added) throws IOException {
-        LinkedHashSet<Acl> next = new LinkedHashSet<>(acls);
+        LinkedHashSet<Acl> next = new LinkedHashSet<>(acls.all());
         next.addAll(added);
         store(List.copyOf(next));
     }
@@ -251,10 +267,11 @@ public final class Authorizer {
 
     /** Matches {@code filters} on this node's entries and removes those through {@code m}. */
     private CompletableFuture<List<List<Acl>>> deleteThrough(SecurityMetadataLog m, List<AclFilter> filters) {
+        AclIndex current = acls;
         List<List<Acl>> matched = new ArrayList<>();
         LinkedHashSet<Acl> all = new LinkedHashSet<>();
         for (AclFilter f : filters) {
-            List<Acl> mine = describe(f);
+            List<Acl> mine = matching(current, f);
             matched.add(mine);
             all.addAll(mine);
         }
@@ -278,17 +295,17 @@ public final class Authorizer {
     }
 
     private synchronized List<List<Acl>> deleteHere(List<AclFilter> filters) throws IOException {
-        List<Acl> current = acls;
+        AclIndex current = acls;
         List<List<Acl>> removed = new ArrayList<>();
         Set<Acl> gone = new HashSet<>();
         for (AclFilter f : filters) {
-            List<Acl> mine = describe(f);
+            List<Acl> mine = matching(current, f);
             gone.addAll(mine);
             removed.add(mine);
         }
         if (!gone.isEmpty()) {
             List<Acl> next = new ArrayList<>();
-            for (Acl a : current) {
+            for (Acl a : current.all()) {
                 if (!gone.contains(a)) {
                     next.add(a);
                 }
@@ -308,7 +325,7 @@ public final class Authorizer {
 
     /** Cluster mode: the entries this node's metadata image holds now. */
     public void replaceAll(List<Acl> entries) {
-        acls = List.copyOf(entries);
+        acls = new AclIndex(entries);
     }
 
     /** The entries stored in {@code metaDir} by a single node (none when there are none). */
@@ -329,7 +346,7 @@ public final class Authorizer {
             }
             DurableFiles.writeAtomically(file, out.toString().getBytes(StandardCharsets.UTF_8));
         }
-        acls = next;
+        acls = new AclIndex(next);
     }
 
     private static List<Acl> load(Path file) throws IOException {
