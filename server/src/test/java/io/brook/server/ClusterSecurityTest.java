@@ -53,6 +53,7 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
@@ -208,17 +209,43 @@ class ClusterSecurityTest {
     void moreAclsThanOneLogEntryTakesAreWrittenAndDeletedInSeveral() throws Exception {
         Brook first = start(1);
         Brook second = start(2);
+        // as many as one request may change
         List<AclBinding> many = new ArrayList<>();
-        for (int i = 0; i < 10_050; i++) {
+        for (int i = 0; i < 10_000; i++) {
             many.add(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "t" + i, PatternType.LITERAL),
                     new AccessControlEntry("User:bob", "*", AclOperation.READ, AclPermissionType.ALLOW)));
         }
         try (Admin onFirst = admin(first); Admin onSecond = admin(second)) {
             onFirst.createAcls(many).all().get(60, TimeUnit.SECONDS);
-            assertThat(onSecond.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(10_050);
+            assertThat(onSecond.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(10_000);
             assertThat(onSecond.deleteAcls(List.of(AclBindingFilter.ANY)).all().get(60, TimeUnit.SECONDS))
-                    .hasSize(10_050);
+                    .hasSize(10_000);
             assertThat(onFirst.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).isEmpty();
+        }
+    }
+
+    @Test
+    void aRequestChangingMoreThanTenThousandAclsIsRefusedWholeWithPolicyViolation() throws Exception {
+        Brook first = start(1);
+        Brook second = start(2);
+        List<AclBinding> many = new ArrayList<>();
+        for (int i = 0; i < 10_001; i++) {
+            many.add(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "t" + i, PatternType.LITERAL),
+                    new AccessControlEntry("User:bob", "*", AclOperation.READ, AclPermissionType.ALLOW)));
+        }
+        try (Admin onFirst = admin(first); Admin onSecond = admin(second)) {
+            assertThatThrownBy(() -> onFirst.createAcls(many).all().get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(PolicyViolationException.class)
+                    .hasMessageContaining("excessively large batch operation");
+            assertThat(onSecond.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).isEmpty();
+
+            onFirst.createAcls(many.subList(0, 10_000)).all().get(60, TimeUnit.SECONDS);
+            onFirst.createAcls(many.subList(10_000, 10_001)).all().get(60, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> onSecond.deleteAcls(List.of(AclBindingFilter.ANY)).all().get(60,
+                    TimeUnit.SECONDS)).hasCauseInstanceOf(PolicyViolationException.class)
+                    .hasMessageContaining("10001");
+            assertThat(onFirst.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
+                    .hasSize(10_001);
         }
     }
 

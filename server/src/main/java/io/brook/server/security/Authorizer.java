@@ -41,11 +41,19 @@ import java.util.concurrent.CompletableFuture;
  * {@link #replaceAll}. Reads see an immutable snapshot, an {@link AclIndex}, so that a check reads
  * only the entries that can apply to it; they take no lock, except that the first check of a new
  * snapshot builds its look-up tables while checks of the same snapshot on other threads wait for
- * them. Changes are serialized and each one publishes a new snapshot.
+ * them. Changes are serialized and each one publishes a new snapshot. One CreateAcls or DeleteAcls
+ * request changes at most {@value #MAX_CHANGES_PER_REQUEST} entries; a larger one is refused whole
+ * ({@link AclChangeTooLarge}), as Kafka's controller refuses it.
  */
 public final class Authorizer {
 
     public static final String KAFKA_STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    /**
+     * The most entries one CreateAcls request may create (distinct entries) and one DeleteAcls
+     * request may remove (distinct entries its filters match): Kafka's controller refuses an
+     * operation of more than 10,000 records whole.
+     */
+    public static final int MAX_CHANGES_PER_REQUEST = 10_000;
     static final String FILE_NAME = "acls";
 
     private final boolean enabled;
@@ -226,8 +234,16 @@ public final class Authorizer {
         return out;
     }
 
-    /** Adds the entries (those present already stay once), durably. */
+    /**
+     * Adds the entries (those present already stay once), durably; fails with {@link
+     * AclChangeTooLarge}, adding none, when there are more than {@link #MAX_CHANGES_PER_REQUEST}
+     * distinct ones.
+     */
     public CompletableFuture<Void> create(List<Acl> added) {
+        int distinct = new HashSet<>(added).size();
+        if (distinct > MAX_CHANGES_PER_REQUEST) {
+            return CompletableFuture.failedFuture(new AclChangeTooLarge(distinct + " ACLs to create"));
+        }
         CompletableFuture<SecurityMetadataLog> l = log;
         if (l != null) {
             return l.thenCompose(m -> m.addAcls(added));
@@ -248,7 +264,9 @@ public final class Authorizer {
 
     /**
      * Removes every entry one of the filters matches, durably; completes with, per filter, what
-     * it removed (an entry two filters match is in both lists). In cluster mode the filters match
+     * it removed (an entry two filters match is in both lists). When the filters match more than
+     * {@link #MAX_CHANGES_PER_REQUEST} entries in all, fails with {@link AclChangeTooLarge} and
+     * removes none. In cluster mode the filters match
      * the entries this node has once it has caught up with the controller ({@link
      * SecurityMetadataLog#catchUp}), so every entry whose creation was answered before, through
      * any node, is matched; an entry another change removed meanwhile is not reported.
@@ -258,7 +276,7 @@ public final class Authorizer {
         if (l == null) {
             try {
                 return CompletableFuture.completedFuture(deleteHere(filters));
-            } catch (IOException e) {
+            } catch (IOException | AclChangeTooLarge e) {
                 return CompletableFuture.failedFuture(e);
             }
         }
@@ -277,6 +295,9 @@ public final class Authorizer {
         }
         if (all.isEmpty()) {
             return CompletableFuture.completedFuture(matched);
+        }
+        if (all.size() > MAX_CHANGES_PER_REQUEST) {
+            return CompletableFuture.failedFuture(new AclChangeTooLarge("the filters match " + all.size() + " ACLs"));
         }
         List<Acl> removing = List.copyOf(all);
         return m.removeAcls(removing).thenApply(flags -> {
@@ -302,6 +323,9 @@ public final class Authorizer {
             List<Acl> mine = matching(current, f);
             gone.addAll(mine);
             removed.add(mine);
+        }
+        if (gone.size() > MAX_CHANGES_PER_REQUEST) {
+            throw new AclChangeTooLarge("the filters match " + gone.size() + " ACLs");
         }
         if (!gone.isEmpty()) {
             List<Acl> next = new ArrayList<>();

@@ -16,7 +16,9 @@ import java.util.List;
  * CreateAcls (key 30): adds ACL entries, durably, one result per entry in request order. An
  * invalid entry (unknown codes, a pattern other than LITERAL or PREFIXED, an unparsable
  * principal, an empty name) is INVALID_REQUEST and the others are still created; without an
- * authorizer every entry is SECURITY_DISABLED, as in Kafka. Needs ALTER on the cluster
+ * authorizer every entry is SECURITY_DISABLED, as in Kafka. More than {@value
+ * Authorizer#MAX_CHANGES_PER_REQUEST} distinct valid entries are refused whole: each valid entry
+ * is answered POLICY_VIOLATION and none is created. Needs ALTER on the cluster
  * ({@link AclChecks}). In cluster mode the entries go to the metadata log and the answer waits
  * until this node applied them; a failure of that change answers each valid entry with its
  * error ({@link FailedChange}).

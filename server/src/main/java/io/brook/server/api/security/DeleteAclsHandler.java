@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * DeleteAcls (key 31): removes every entry each filter matches, durably, and answers with what
- * each filter removed. Without an authorizer SECURITY_DISABLED, as in Kafka. Needs ALTER on the
- * cluster ({@link AclChecks}). In cluster mode the removals go to the metadata log and the answer
+ * each filter removed. Without an authorizer SECURITY_DISABLED, as in Kafka. Filters that match
+ * more than {@value Authorizer#MAX_CHANGES_PER_REQUEST} entries in all remove none: each filter is
+ * answered POLICY_VIOLATION. Needs ALTER on the cluster ({@link AclChecks}). In cluster mode the removals go to the metadata log and the answer
  * waits until this node applied them ({@link FailedChange} when that fails).
  */
 public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {

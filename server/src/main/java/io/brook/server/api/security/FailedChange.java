@@ -2,6 +2,7 @@ package io.brook.server.api.security;
 
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.ClusterAdminException;
+import io.brook.server.security.AclChangeTooLarge;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.concurrent.CompletionException;
@@ -12,8 +13,10 @@ import java.util.function.Supplier;
  * How a change of ACLs, SCRAM credentials or client quotas that failed reaches the client. In
  * cluster mode a change the controller refused, or one no controller took in time
  * (NOT_CONTROLLER, retriable), is answered entry by entry with that error, as Kafka's brokers
- * answer a change their controller did not make; any other failure (a single node that could not
- * write its file) fails the request.
+ * answer a change their controller did not make. An ACL change too large for one request ({@link
+ * AclChangeTooLarge}, on any node) is answered entry by entry with POLICY_VIOLATION, the error of
+ * Kafka's controller for an operation of too many records. Any other failure (a single node that
+ * could not write its file) fails the request.
  */
 record FailedChange(Errors error, String message) {
 
@@ -40,6 +43,9 @@ record FailedChange(Errors error, String message) {
         Throwable c = t;
         while (c instanceof CompletionException && c.getCause() != null) {
             c = c.getCause();
+        }
+        if (c instanceof AclChangeTooLarge e) {
+            return new FailedChange(Errors.POLICY_VIOLATION, e.getMessage());
         }
         return c instanceof ClusterAdminException e ? new FailedChange(e.error(), e.getMessage()) : null;
     }
