@@ -23,6 +23,12 @@ public final class TestKeyStores {
     private TestKeyStores() {
     }
 
+    /** The settings of a listener that serves {@code store} (made by {@link #create}). */
+    public static java.util.Map<String, String> serving(Path store) {
+        return java.util.Map.of("ssl.keystore.type", "PKCS12", "ssl.keystore.location", store.toString(),
+                "ssl.keystore.password", PASSWORD);
+    }
+
     /** {@code dir/<name>.p12} for {@code dname} with the subject alternative names {@code san} (keytool's syntax). */
     public static Path create(Path dir, String name, String dname, String san) throws IOException, InterruptedException {
         Path ks = dir.resolve(name + ".p12");

@@ -36,9 +36,7 @@ class TlsListenerPolicyTest {
                 .config("sasl.enabled.mechanisms", "PLAIN")
                 .config("listener.name.sasl_ssl.plain.sasl.jaas.config",
                         "org.apache.kafka.common.security.plain.PlainLoginModule required user_bob=\"bob-secret\";")
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", store.toString())
-                .config("ssl.keystore.password", TestKeyStores.PASSWORD)
+                .config(TestKeyStores.serving(store))
                 .config("ssl.client.auth", "required")
                 .config("ssl.enabled.protocols", "TLSv1,TLSv1.1,TLSv1.2,TLSv1.3")
                 // 3DES: a suite the JDK knows and BoringSSL does not
@@ -65,9 +63,7 @@ class TlsListenerPolicyTest {
         try (Brook brook = Brook.builder().dataDir(dir.resolve("data"))
                 .config("listeners", "SSL://127.0.0.1:0")
                 .config("brook.ssl.engine", engine)
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", store.toString())
-                .config("ssl.keystore.password", TestKeyStores.PASSWORD)
+                .config(TestKeyStores.serving(store))
                 .start()) {
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(null, new TrustManager[] {TestKeyStores.trustingAnyServer()}, null);

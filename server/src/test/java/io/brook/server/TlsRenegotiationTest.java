@@ -31,14 +31,7 @@ class TlsRenegotiationTest {
     @ParameterizedTest(name = "brook.ssl.engine={0}")
     @ValueSource(strings = {"jdk", "openssl"})
     void aRenegotiationClosesTheConnection(String engine) throws Exception {
-        Path store = TestKeyStores.create(dir, "broker", "CN=localhost", "dns:localhost,ip:127.0.0.1");
-        try (Brook brook = Brook.builder().dataDir(dir.resolve("data"))
-                .config("listeners", "SSL://127.0.0.1:0")
-                .config("brook.ssl.engine", engine)
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", store.toString())
-                .config("ssl.keystore.password", TestKeyStores.PASSWORD)
-                .start();
+        try (Brook brook = broker(engine);
                 SSLSocket s = connect(trustingAnyServer(), brook.bootstrapServers("SSL"))) {
             DataInputStream in = new DataInputStream(s.getInputStream());
             s.getOutputStream().write(API_VERSIONS);
@@ -51,14 +44,7 @@ class TlsRenegotiationTest {
 
     @Test
     void theFirstHandshakeAndTrafficAfterItAreNotMistakenForOne() throws Exception {
-        Path store = TestKeyStores.create(dir, "broker", "CN=localhost", "dns:localhost,ip:127.0.0.1");
-        try (Brook brook = Brook.builder().dataDir(dir.resolve("data"))
-                .config("listeners", "SSL://127.0.0.1:0")
-                .config("brook.ssl.engine", "jdk")
-                .config("ssl.keystore.type", "PKCS12")
-                .config("ssl.keystore.location", store.toString())
-                .config("ssl.keystore.password", TestKeyStores.PASSWORD)
-                .start()) {
+        try (Brook brook = broker("jdk")) {
             SSLContext client = trustingAnyServer();
             // the second connection resumes the first one's session: an abbreviated handshake,
             // whose last message the client sends
@@ -81,6 +67,16 @@ class TlsRenegotiationTest {
                 }
             }
         }
+    }
+
+    /** A broker with one SSL listener on {@code engine}, its key store made in the test's folder. */
+    private Brook broker(String engine) throws Exception {
+        Path store = TestKeyStores.create(dir, "broker", "CN=localhost", "dns:localhost,ip:127.0.0.1");
+        return Brook.builder().dataDir(dir.resolve("data"))
+                .config("listeners", "SSL://127.0.0.1:0")
+                .config("brook.ssl.engine", engine)
+                .config(TestKeyStores.serving(store))
+                .start();
     }
 
     /** Starts a second handshake, then asks again: true only when the broker answered. */
