@@ -115,12 +115,12 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     private long markedBytes;
     private final ChannelFutureListener markerDone = f -> onMarkerWritten();
     private final RequestObserver observer;
-    /** The time line throttles are measured on (null: the event loop's own scheduling). */
-    private Timer timer;
-    /** While true (a quota throttle), nothing more is read; event loop only. */
-    private boolean muted;
-    /** When the current throttle ends, on {@link #timer}'s time line. */
-    private long mutedUntilMs;
+    /** While muted (a quota throttle), nothing more is read. */
+    private final ThrottleMute mute = new ThrottleMute(() -> {
+        if (!closing) {
+            maybeResumeReading();
+        }
+    });
     /** The broker's fairness between client ids while saturated (null: off), and this loop's probe of it. */
     private FairShare fairShare;
     private FairShare.Probe saturationProbe;
@@ -162,7 +162,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     /** Measures throttles ({@link RequestContext#throttle}) on {@code timer}; call before the channel is active. */
     void throttleTimer(Timer timer) {
-        this.timer = timer;
+        mute.timer(timer);
     }
 
     /** Takes part in {@code share} (null: no fairness policy); call before the channel is registered. */
@@ -206,7 +206,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
 
     @Override
     public boolean acceptsFrame() {
-        if (closing || closeReason != null || shuttingDown || muted) {
+        if (closing || closeReason != null || shuttingDown || mute.muted()) {
             return false;
         }
         if (inFlight.size() >= limits.maxInflightRequests() || inflightBytes >= limits.maxInflightBytes()) {
@@ -434,7 +434,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 continue;
             }
             if (head.throttleMs() > 0) {
-                mute(head.throttleMs());
+                mute.mute(head.throttleMs(), channel.eventLoop());
             }
             switch (head.outcome()) {
                 case NO_RESPONSE -> {
@@ -478,36 +478,6 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             drained.trySuccess(null); // what was written is flushed before the close that follows
         }
         maybeResumeReading();
-    }
-
-    /**
-     * Reads nothing more for {@code ms} (a throttled answer, KIP-219); a longer throttle already
-     * running stays. Requests already read are answered meanwhile; the decoder keeps what arrives.
-     */
-    private void mute(int ms) {
-        Timer t = timer;
-        long now = t == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) : t.nowMs();
-        if (muted && mutedUntilMs >= now + ms) {
-            return;
-        }
-        muted = true;
-        mutedUntilMs = now + ms;
-        if (t == null) {
-            completedAfter(TimeUnit.MILLISECONDS.toNanos(ms), this::unmuteIfDue);
-        } else {
-            t.scheduleOn(channel.eventLoop(), ms, this::unmuteIfDue);
-        }
-    }
-
-    private void unmuteIfDue() {
-        Timer t = timer;
-        long now = t == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime()) : t.nowMs();
-        if (muted && now >= mutedUntilMs) {
-            muted = false;
-            if (!closing) {
-                maybeResumeReading();
-            }
-        }
     }
 
     private void maybeResumeReading() {
