@@ -434,7 +434,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 continue;
             }
             if (head.throttleMs() > 0) {
-                mute.mute(head.throttleMs(), channel.eventLoop());
+                int covered = mute.mute(head.throttleMs(), channel.eventLoop());
+                if (covered > 0 && head.response() != null) {
+                    head.response().lowerThrottleTimeMs(covered); // the client waits that out already
+                }
             }
             switch (head.outcome()) {
                 case NO_RESPONSE -> {

@@ -11,6 +11,13 @@ import java.util.concurrent.TimeUnit;
  * are answered meanwhile, and the decoder keeps what arrives. When the mute ends, the connection
  * is told to read on.
  *
+ * <p>What the client is told: Kafka reads one request of a connection at a time, so each
+ * throttle it answers starts after the previous one ended. Brook may have read several requests
+ * of a connection before the first is answered (a producer's five in flight); each is charged in
+ * turn, so each computed throttle includes the ones before it. An answer therefore tells only the
+ * part of its throttle beyond the mute already running ({@link #mute}'s result is taken off it),
+ * as Kafka's answers would; the connection stays muted for the whole.
+ *
  * <p>Time: on the broker's {@link Timer} when one is given (so tests move it by hand), else on
  * the event loop's own scheduling.
  *
@@ -40,24 +47,30 @@ final class ThrottleMute {
         return muted;
     }
 
-    /** Reads nothing more for {@code ms}, on {@code loop}; a longer mute already running stays. */
-    void mute(int ms, EventLoop loop) {
+    /**
+     * Reads nothing more for {@code ms}, on {@code loop}; a longer mute already running stays.
+     * Returns how much of {@code ms} the mute already running covers: the part of this throttle
+     * the client's earlier answers already made it wait for.
+     */
+    int mute(int ms, EventLoop loop) {
         Timer t = timer;
         long now = nowMs(t);
+        int covered = muted ? (int) Math.max(0, Math.min(ms, mutedUntilMs - now)) : 0;
         if (muted && mutedUntilMs >= now + ms) {
-            return;
+            return covered;
         }
         muted = true;
         mutedUntilMs = now + ms;
         if (t != null) {
             t.scheduleOn(loop, ms, this::unmuteIfDue);
-            return;
+            return covered;
         }
         try {
             loop.schedule(this::unmuteIfDue, ms, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // the broker is shut down and the connection closed: nothing is left to read
         }
+        return covered;
     }
 
     private void unmuteIfDue() {

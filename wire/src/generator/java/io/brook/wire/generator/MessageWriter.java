@@ -108,6 +108,12 @@ final class MessageWriter extends Section {
                 c.close();
                 c.line("return true;");
                 c.close();
+                c.line("");
+                c.line("@Override");
+                c.open("public boolean lowerThrottleTimeMs(int ms)");
+                c.line("this.throttleTimeMs = Math.max(0, this.throttleTimeMs - ms);");
+                c.line("return true;");
+                c.close();
             }
             if (m.isRequest()) {
                 c.line("");

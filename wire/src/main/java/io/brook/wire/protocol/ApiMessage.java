@@ -44,6 +44,15 @@ public interface ApiMessage {
         return false;
     }
 
+    /**
+     * Lowers a response's top-level {@code ThrottleTimeMs} by {@code ms}, not below 0 (the part of
+     * a throttle that the client's connection already waits out): true when the response has
+     * that field, false (nothing done) otherwise.
+     */
+    default boolean lowerThrottleTimeMs(int ms) {
+        return false;
+    }
+
     /** The encoded body: exactly {@code size(version)} bytes, flipped and ready to read. */
     default ByteBuffer toByteBuffer(short version) {
         ByteBuffer buf = ByteBuffer.allocate(size(version));
