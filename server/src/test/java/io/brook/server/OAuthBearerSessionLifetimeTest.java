@@ -141,6 +141,7 @@ class OAuthBearerSessionLifetimeTest {
                 .config("listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class",
                         "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler")
                 .config("sasl.oauthbearer.jwks.endpoint.url", jwks.toUri().toString())
+                .config("sasl.oauthbearer.expected.issuer", "https://issuer")
                 .config("sasl.oauthbearer.expected.audience", "kafka")
                 .start();
                 ProtocolClient c = new ProtocolClient(brook.bootstrapServers("SASL_PLAINTEXT"))) {

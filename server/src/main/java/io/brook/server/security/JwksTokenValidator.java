@@ -43,9 +43,12 @@ import org.slf4j.LoggerFactory;
  *     when present, must have passed, each within {@code sasl.oauthbearer.clock.skew.seconds}
  *     (default 30); {@code exp} (its whole seconds, as jose4j reads it) also bounds the session
  *     the token authenticates ({@link SessionLifetime});
- * <li>{@code iss} must equal {@code sasl.oauthbearer.expected.issuer} when that is set; when
- *     {@code sasl.oauthbearer.expected.audience} (a list) is set, {@code aud} must name one of
- *     them, and when it is not, a token that has an {@code aud} is refused (jose4j's default);
+ * <li>{@code iss} must equal {@code sasl.oauthbearer.expected.issuer}, and {@code aud} must name
+ *     one of {@code sasl.oauthbearer.expected.audience} (a list). As in Kafka 4.4, a listener
+ *     that sets neither refuses to start unless it opts out of the check by name:
+ *     {@code sasl.oauthbearer.allow.unverified.issuer=true} accepts any issuer, or none, and
+ *     {@code sasl.oauthbearer.allow.unverified.audience=true} any audience, or none; either
+ *     opt-out is logged at WARN at start-up;
  * <li>the principal is the claim {@code sasl.oauthbearer.sub.claim.name} (default {@code sub}), a
  *     non-blank string; the scope claim {@code sasl.oauthbearer.scope.claim.name} (default
  *     {@code scope}), a string or a list, must not repeat a scope.
@@ -87,7 +90,12 @@ final class JwksTokenValidator {
     private final URI url;
     private final Clock clock;
     private final long skewMs;
+    /** The issuer a token must name, or null when any is accepted. */
     private final String issuer;
+    /**
+     * The audiences of which a token must name one, or null when any is accepted; when empty, only
+     * a token without an audience is (jose4j's default, which Kafka inherits).
+     */
     private final Set<String> audiences;
     private final String subClaim;
     private final String scopeClaim;
@@ -181,9 +189,14 @@ final class JwksTokenValidator {
             }
         }
         String issuer = settings.get("sasl.oauthbearer.expected.issuer");
+        issuer = issuer == null || issuer.isBlank() ? null : issuer.trim();
+        boolean anyAudience = audiences.isEmpty()
+                && unverified(settings, listenerName, "sasl.oauthbearer.expected.audience", "audience (\"aud\")");
+        boolean anyIssuer = issuer == null
+                && unverified(settings, listenerName, "sasl.oauthbearer.expected.issuer", "issuer (\"iss\")");
         return new JwksTokenValidator(url.trim(), clock,
                 number(settings, "sasl.oauthbearer.clock.skew.seconds", "30") * 1000,
-                issuer == null || issuer.isBlank() ? null : issuer.trim(), Set.copyOf(audiences),
+                anyIssuer ? null : issuer, anyAudience ? null : Set.copyOf(audiences),
                 settings.getOrDefault("sasl.oauthbearer.sub.claim.name", "sub").trim(),
                 settings.getOrDefault("sasl.oauthbearer.scope.claim.name", "scope").trim(),
                 number(settings, "sasl.oauthbearer.jwks.endpoint.refresh.ms", "3600000"),
@@ -228,6 +241,29 @@ final class JwksTokenValidator {
             throw new IllegalArgumentException("Listener " + listenerName + ": cannot read the trust store for "
                     + what + " (ssl.truststore.* of the oauthbearer sasl.jaas.config): " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether a listener without the claim check {@code expectedKey} may accept a token whatever
+     * its {@code claim} says: only when {@code sasl.oauthbearer.allow.unverified.<claim>} says so
+     * (logged at WARN); otherwise the listener does not start, as in Kafka 4.4.
+     */
+    private static boolean unverified(ListenerSettings settings, String listenerName, String expectedKey, String claim) {
+        String name = claim.substring(0, claim.indexOf(' '));
+        String allowKey = "sasl.oauthbearer.allow.unverified." + name;
+        String v = settings.getOrDefault(allowKey, "false").trim();
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException("Invalid value '" + v + "' for configuration " + settings.source(allowKey)
+                    + ": must be true or false");
+        }
+        if (!Boolean.parseBoolean(v)) {
+            throw new IllegalArgumentException("Listener " + listenerName + " validates OAUTHBEARER tokens against a"
+                    + " JWKS, so it needs " + expectedKey + " to check each token's " + claim + " claim, and it is"
+                    + " not set. Set it, or set " + allowKey + "=true to accept tokens whatever their " + name + ".");
+        }
+        LOG.warn("Listener {} validates OAUTHBEARER tokens against a JWKS without {} ({}=true): it accepts a token"
+                + " with any {}, or none", listenerName, expectedKey, allowKey, name);
+        return true;
     }
 
     private static long number(ListenerSettings settings, String key, String defaultValue) {
@@ -423,7 +459,7 @@ final class JwksTokenValidator {
         }
         Object aud = claims.get("aud");
         List<?> tokenAudiences = aud instanceof List<?> l ? l : aud instanceof String s ? List.of(s) : List.of();
-        if (!audiences.isEmpty()) {
+        if (audiences != null && !audiences.isEmpty()) {
             boolean match = false;
             for (Object a : tokenAudiences) {
                 match |= audiences.contains(a);
@@ -431,7 +467,7 @@ final class JwksTokenValidator {
             if (!match) {
                 throw fail("the token's audience is none of " + audiences);
             }
-        } else if (aud != null) {
+        } else if (audiences != null && aud != null) {
             throw fail("the token has an audience but sasl.oauthbearer.expected.audience is not set");
         }
         if (!(claims.get(subClaim) instanceof String principal) || principal.isBlank()) {
