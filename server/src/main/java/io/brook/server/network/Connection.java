@@ -295,7 +295,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 releaseFrame(frame, frameSize);
                 closeAfterAnswered("malformed " + entry.key().displayName() + " v" + version + " request: " + e.getMessage());
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                // (the heap running out while decoding one huge request is that request's failure:
+                // escaping, it would leave its frame and its part of the request budget held)
                 releaseFrame(frame, frameSize);
                 closeAfterAnswered("undecodable " + entry.key().displayName() + " v" + version + " request: " + e);
                 return;

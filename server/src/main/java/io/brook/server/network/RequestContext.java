@@ -232,7 +232,9 @@ public final class RequestContext {
         ApiMessage error;
         try {
             error = merged(errorResponse(Errors.UNKNOWN_SERVER_ERROR));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // (even the error answer could not be made: the request must still end, or the
+            // connection would wait for it for ever)
             LOG.error("{}: could not build an error response", entry.key().displayName(), e);
             closeConnection("internal error handling " + entry.key().displayName());
             return;
