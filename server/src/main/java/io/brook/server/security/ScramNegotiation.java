@@ -132,9 +132,6 @@ final class ScramNegotiation implements SaslNegotiation {
         } catch (IllegalArgumentException e) {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM client proof");
         }
-        if (unknownUser) {
-            throw new AuthenticationFailure(INVALID);
-        }
         byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] signature = mechanism.hmac(credential.storedKey(), authMessage);
         if (proof.length != signature.length) {
@@ -144,7 +141,8 @@ final class ScramNegotiation implements SaslNegotiation {
         for (int i = 0; i < proof.length; i++) {
             clientKey[i] = (byte) (proof[i] ^ signature[i]);
         }
-        if (!MessageDigest.isEqual(mechanism.hash(clientKey), credential.storedKey())) {
+        // an unknown user's made-up key is checked as a real one is, so the refusal takes as long
+        if (!MessageDigest.isEqual(mechanism.hash(clientKey), credential.storedKey()) || unknownUser) {
             throw new AuthenticationFailure(INVALID);
         }
         complete = true;
@@ -167,14 +165,16 @@ final class ScramNegotiation implements SaslNegotiation {
      * What an unknown user is answered with, as RFC 5802 (section 5.1) suggests: a salt made up from
      * the user name and this process's secret (the same on every try, so that two tries do not
      * tell it from a real one; shaped as real ones are, {@link ScramMechanism#SALT_BITS}) and the
-     * least iteration count. The exchange then fails at the
-     * proof with the message a wrong password gets, after the same failure delay, instead of at
-     * once: whether a user exists is not told.
+     * least iteration count. The exchange then fails at the proof, checked against made-up keys
+     * as a real user's is against theirs, with the message a wrong password gets and after the
+     * same failure delay, instead of at once: whether a user exists is not told.
      */
     private ScramCredential decoy(String name) {
         byte[] mac = mechanism.hmac(DECOY_KEY, ("salt:" + name).getBytes(StandardCharsets.UTF_8));
         java.math.BigInteger bits = new java.math.BigInteger(1, mac).shiftRight(mac.length * 8 - ScramMechanism.SALT_BITS);
-        return new ScramCredential(ScramMechanism.salt(bits), new byte[0], new byte[0], ScramMechanism.MIN_ITERATIONS);
+        // keys of a real one's length, which no proof matches (never used to accept anything)
+        byte[] key = mechanism.hmac(DECOY_KEY, ("key:" + name).getBytes(StandardCharsets.UTF_8));
+        return new ScramCredential(ScramMechanism.salt(bits), key, key, ScramMechanism.MIN_ITERATIONS);
     }
 
     /** RFC 5802's "printable": a nonce is made of ASCII 0x21-0x7E except ','. */
