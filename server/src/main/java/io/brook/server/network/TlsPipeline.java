@@ -118,7 +118,11 @@ final class TlsPipeline {
                     case REQUIRED -> ClientAuth.REQUIRE;
                 });
         if (s.trustManagers() != null) {
-            b.trustManager(s.trustManagers());
+            if (provider == SslProvider.OPENSSL) {
+                b.trustManager(ClientCertificateTrust.of(s.trustManagers()));
+            } else {
+                b.trustManager(s.trustManagers());
+            }
         }
         if (s.cipherSuites() != null) {
             b.ciphers(provider == SslProvider.OPENSSL ? availableInOpenSsl(s.cipherSuites()) : s.cipherSuites());
@@ -179,8 +183,19 @@ final class TlsPipeline {
                 || cause instanceof java.io.IOException && !(cause instanceof SSLException)) {
             return null;
         }
-        return cause instanceof io.netty.handler.ssl.NotSslRecordException ? "not a TLS client"
-                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        if (cause instanceof io.netty.handler.ssl.NotSslRecordException) {
+            return "not a TLS client";
+        }
+        String why = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        // the OpenSSL engine's own message is a general one; the refusal of the client's
+        // certificate (an unknown CA: the PKIX path not built) is its cause
+        for (Throwable t = cause.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof java.security.cert.CertificateException && t.getMessage() != null
+                    && !why.contains(t.getMessage())) {
+                return why + " (" + t.getMessage() + ")";
+            }
+        }
+        return why;
     }
 
     /** Adds the TLS handlers to a new connection's pipeline (after the connection limit). */

@@ -32,4 +32,12 @@ class TlsHandshakeFailureTest {
         assertThat(TlsPipeline.handshakeFailure(new SslHandshakeTimeoutException("handshake timed out after 10000ms")))
                 .startsWith("SslHandshakeTimeoutException");
     }
+
+    @Test
+    void aGeneralEngineFailureNamesTheRefusalOfTheCertificateBehindIt() {
+        SSLHandshakeException general = new SSLHandshakeException("General OpenSslEngine problem");
+        general.initCause(new java.security.cert.CertificateException("PKIX path building failed"));
+        assertThat(TlsPipeline.handshakeFailure(general))
+                .isEqualTo("SSLHandshakeException: General OpenSslEngine problem (PKIX path building failed)");
+    }
 }
