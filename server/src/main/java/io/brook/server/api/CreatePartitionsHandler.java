@@ -16,8 +16,10 @@ import io.brook.wire.message.CreatePartitionsResponse.CreatePartitionsTopicResul
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -54,10 +56,14 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
         List<CompletableFuture<?>> decisions = new ArrayList<>();
         MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
                 ctx.apiVersion() >= STRICT_QUOTA_SINCE);
+        Set<String> duplicates = new HashSet<>();
         for (CreatePartitionsTopic t : request.topics()) {
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().name(t.name());
             if (counts.get(t.name()) > 1) {
-                results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic in request."));
+                // one answer for the name, as Kafka's (clients refuse a response naming a topic twice)
+                if (duplicates.add(t.name())) {
+                    results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic name."));
+                }
                 continue;
             }
             results.add(grow(t, r, broker, request.validateOnly(), quota, decisions));

@@ -22,14 +22,17 @@ import io.brook.wire.message.CreateTopicsResponse.CreatableTopicResult;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CreateTopics (key 19): per topic, in request order. {@code -1} partitions or replication
+ * CreateTopics (key 19): per topic, in request order; a name the request repeats is answered
+ * once, INVALID_REQUEST, and not created, as in Kafka. {@code -1} partitions or replication
  * factor mean the broker defaults; a replication factor above 1 cannot be met by one node;
  * manual assignments may only name this node. With {@code validate_only} nothing is created but
  * the answer is the one a real creation would give. v5+ answers carry the topic's effective
@@ -69,14 +72,19 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         List<CreatableTopicResult> results = new ArrayList<>();
         List<Pending> valid = new ArrayList<>();
         long newPartitions = 0;
+        Set<String> duplicates = new HashSet<>();
         for (CreatableTopic t : request.topics()) {
-            CreatableTopicResult r = new CreatableTopicResult().name(t.name());
-            results.add(r);
             if (counts.get(t.name()) > 1) {
-                fail(r, Errors.INVALID_REQUEST, "Create topics request from client contains multiple"
-                        + " entries for topic " + t.name() + ".");
+                // one answer for the name, as Kafka's (clients refuse a response naming a topic twice)
+                if (duplicates.add(t.name())) {
+                    CreatableTopicResult r = new CreatableTopicResult().name(t.name());
+                    results.add(r);
+                    fail(r, Errors.INVALID_REQUEST, "Duplicate topic name.");
+                }
                 continue;
             }
+            CreatableTopicResult r = new CreatableTopicResult().name(t.name());
+            results.add(r);
             NewTopic n = validate(t, r, broker);
             if (n != null) {
                 valid.add(new Pending(r, n));

@@ -15,13 +15,18 @@ import io.brook.wire.message.DeleteTopicsResponse;
 import io.brook.wire.message.DeleteTopicsResponse.DeletableTopicResult;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * DeleteTopics (key 20): by name (v1–5 {@code topic_names}, v6 {@code topics[].name}) or by id
- * (v6). The topic is gone from the registry, and its logs deleted, before the answer is sent. In
+ * (v6); a name or id the request repeats is answered once, INVALID_REQUEST, and not deleted, as
+ * in Kafka. The topic is gone from the registry, and its logs deleted, before the answer is sent. In
  * cluster mode the controller deletes it, and the answer waits until this node's image and
  * topics no longer have it (the other nodes delete their logs as their images follow).
  *
@@ -53,8 +58,25 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
         List<CompletableFuture<?>> decisions = new ArrayList<>();
         MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
                 version >= STRICT_QUOTA_SINCE);
-        for (DeleteTopicState want : wanted(request, version)) {
+        List<DeleteTopicState> wanted = wanted(request, version);
+        Map<Object, Integer> counts = new HashMap<>();
+        for (DeleteTopicState want : wanted) {
+            counts.merge(key(want), 1, Integer::sum);
+        }
+        Set<Object> duplicates = new HashSet<>();
+        for (DeleteTopicState want : wanted) {
             DeletableTopicResult r = new DeletableTopicResult().name(want.name()).topicId(ZERO);
+            if (counts.get(key(want)) > 1) {
+                // one answer for the name (or id), as Kafka's; none of them is deleted
+                if (duplicates.add(key(want))) {
+                    if (want.name() == null) {
+                        r.topicId(want.topicId() == null ? ZERO : want.topicId());
+                    }
+                    results.add(fail(r, Errors.INVALID_REQUEST,
+                            want.name() != null ? "Duplicate topic name." : "Duplicate topic id."));
+                }
+                continue;
+            }
             Topic t;
             if (want.name() != null) {
                 t = topics.get(want.name());
@@ -110,6 +132,11 @@ final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
         CompletableFuture.allOf(decisions.toArray(new CompletableFuture<?>[0]))
                 .whenComplete((v, e) -> MutationThrottle.respond(ctx, quota,
                         new DeleteTopicsResponse().responses(results)));
+    }
+
+    /** What names a topic to delete: its name, or (v6+, without one) its id. */
+    private static Object key(DeleteTopicState want) {
+        return want.name() != null ? want.name() : want.topicId() == null ? ZERO : want.topicId();
     }
 
     private static List<DeleteTopicState> wanted(DeleteTopicsRequest request, short version) {

@@ -564,16 +564,17 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case CREATE_TOPICS -> new AclSplit<CreateTopicsRequest, CreateTopicsRequest.CreatableTopic,
                     CreateTopicsResponse, CreateTopicsResponse.CreatableTopicResult>(CreateTopicsRequest::topics,
                     CreateTopicsRequest::topics, CreateTopicsResponse::topics, CreateTopicsResponse::topics,
-                    (w, t) -> w.create(t.name()));
+                    (w, t) -> w.create(t.name()), CreateTopicsRequest.CreatableTopic::name);
             case DELETE_TOPICS -> version >= 6
                     ? new AclSplit<DeleteTopicsRequest, DeleteTopicsRequest.DeleteTopicState, DeleteTopicsResponse,
                             DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topics,
                             DeleteTopicsRequest::topics, DeleteTopicsResponse::responses, DeleteTopicsResponse::responses,
-                            (w, t) -> w.delete(t.name(), t.topicId()))
+                            (w, t) -> w.delete(t.name(), t.topicId()),
+                            t -> t.name() != null ? t.name() : t.topicId())
                     : new AclSplit<DeleteTopicsRequest, String, DeleteTopicsResponse,
                             DeleteTopicsResponse.DeletableTopicResult>(DeleteTopicsRequest::topicNames,
                             DeleteTopicsRequest::topicNames, DeleteTopicsResponse::responses,
-                            DeleteTopicsResponse::responses, (w, n) -> w.delete(n, null));
+                            DeleteTopicsResponse::responses, (w, n) -> w.delete(n, null), n -> n);
             case DELETE_RECORDS -> new AclSplit<DeleteRecordsRequest, DeleteRecordsRequest.DeleteRecordsTopic,
                     DeleteRecordsResponse, DeleteRecordsResponse.DeleteRecordsTopicResult>(DeleteRecordsRequest::topics,
                     DeleteRecordsRequest::topics, DeleteRecordsResponse::topics, DeleteRecordsResponse::topics,
@@ -581,7 +582,8 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case CREATE_PARTITIONS -> new AclSplit<CreatePartitionsRequest, CreatePartitionsRequest.CreatePartitionsTopic,
                     CreatePartitionsResponse, CreatePartitionsResponse.CreatePartitionsTopicResult>(
                     CreatePartitionsRequest::topics, CreatePartitionsRequest::topics, CreatePartitionsResponse::results,
-                    CreatePartitionsResponse::results, (w, t) -> w.topic(Acl.ALTER, t.name(), null));
+                    CreatePartitionsResponse::results, (w, t) -> w.topic(Acl.ALTER, t.name(), null),
+                    CreatePartitionsRequest.CreatePartitionsTopic::name);
             case DESCRIBE_CONFIGS -> new AclSplit<DescribeConfigsRequest, DescribeConfigsRequest.DescribeConfigsResource,
                     DescribeConfigsResponse, DescribeConfigsResponse.DescribeConfigsResult>(
                     DescribeConfigsRequest::resources, DescribeConfigsRequest::resources, DescribeConfigsResponse::results,

@@ -6,6 +6,7 @@ import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,12 @@ import java.util.function.Function;
  * the refused items' entries to whatever it answers. When nothing is allowed, the handler is not
  * called: the answer is the generated response with no error of its own plus the refused items.
  *
+ * <p>Where the response has one entry per name (Kafka's keyed collections: the topics of
+ * CreateTopics, DeleteTopics and CreatePartitions), an item whose key the request names more than
+ * once is not checked but handed on: its handler refuses it as a duplicate, with one entry for the
+ * name, before any authorization, as Kafka does (an entry per item would repeat the name, and
+ * clients reject a response that does).
+ *
  * @param <Q> the request
  * @param <T> an item of the request's list
  * @param <R> the response
@@ -38,6 +45,8 @@ final class AclSplit<Q extends ApiRequest, T, R extends ApiMessage, E> {
     private final Function<R, List<E>> results;
     private final BiConsumer<R, List<E>> setResults;
     private final BiFunction<AclChecks.Who, T, Errors> denial;
+    /** An item's key where the response has an entry per key, else null. */
+    private final Function<T, Object> key;
 
     /**
      * @param items the request's list (null: nothing to split)
@@ -48,11 +57,18 @@ final class AclSplit<Q extends ApiRequest, T, R extends ApiMessage, E> {
      */
     AclSplit(Function<Q, List<T>> items, BiConsumer<Q, List<T>> setItems, Function<R, List<E>> results,
             BiConsumer<R, List<E>> setResults, BiFunction<AclChecks.Who, T, Errors> denial) {
+        this(items, setItems, results, setResults, denial, null);
+    }
+
+    /** As above, for a response with one entry per {@code key} of an item (see the class comment). */
+    AclSplit(Function<Q, List<T>> items, BiConsumer<Q, List<T>> setItems, Function<R, List<E>> results,
+            BiConsumer<R, List<E>> setResults, BiFunction<AclChecks.Who, T, Errors> denial, Function<T, Object> key) {
         this.items = items;
         this.setItems = setItems;
         this.results = results;
         this.setResults = setResults;
         this.denial = denial;
+        this.key = key;
     }
 
     /**
@@ -69,8 +85,14 @@ final class AclSplit<Q extends ApiRequest, T, R extends ApiMessage, E> {
         }
         List<T> allowed = new ArrayList<>(all.size());
         Map<Errors, List<T>> refused = new LinkedHashMap<>();
+        Map<Object, Integer> counts = new HashMap<>();
+        if (key != null) {
+            for (T item : all) {
+                counts.merge(key.apply(item), 1, Integer::sum);
+            }
+        }
         for (T item : all) {
-            Errors e = denial.apply(who, item);
+            Errors e = key != null && counts.get(key.apply(item)) > 1 ? null : denial.apply(who, item);
             if (e == null) {
                 allowed.add(item);
             } else {
