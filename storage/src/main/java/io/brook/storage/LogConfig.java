@@ -21,6 +21,14 @@ import java.util.Set;
  *
  * <p>Settings Brook stores but does not act on (replication, throttling, compression re-encoding)
  * are accepted with their Kafka defaults so that tools that read or write them keep working.
+ * Among them {@code compression.type} and its levels ({@code compression.gzip.level},
+ * {@code .lz4.level}, {@code .zstd.level}, KIP-390): Brook stores a producer's batches as they
+ * arrive and never re-compresses one for a topic's codec; the only batches it writes anew are the
+ * compactor's, which keep their codec at that codec's default level, as Kafka's cleaner does.
+ * Tiered storage, which Brook does not have: {@code remote.storage.enable} may only be false
+ * ({@link #checkRequested}); {@code local.retention.*}, {@code remote.copy.lag.*},
+ * {@code remote.log.copy.disable} and {@code remote.log.delete.on.disable} are only stored. So is
+ * {@code errors.deadletterqueue.group.enable} (share groups' dead-letter queues).
  */
 public final class LogConfig {
     public static final String SEGMENT_BYTES = "segment.bytes";
@@ -56,6 +64,33 @@ public final class LogConfig {
      * Kafka does by default and the high watermark is the log end.
      */
     public static final String FLUSH_ON_ACK = "brook.flush.on.ack";
+    /** KIP-390: the level a broker that re-compresses would use per codec; see the class comment. */
+    public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
+    public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
+    public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
+    /** The largest size one record of a compressed batch may have once decompressed. */
+    public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = "max.decompressed.message.bytes";
+    /** Kafka's share-group dead-letter queue flag; stored, no share groups read it in Brook. */
+    public static final String ERRORS_DEADLETTERQUEUE_GROUP_ENABLE = "errors.deadletterqueue.group.enable";
+    /** Tiered storage (KIP-405 and later): only {@code false} is accepted, see {@link #checkRequested}. */
+    public static final String REMOTE_STORAGE_ENABLE = "remote.storage.enable";
+    public static final String LOCAL_RETENTION_MS = "local.retention.ms";
+    public static final String LOCAL_RETENTION_BYTES = "local.retention.bytes";
+    public static final String REMOTE_LOG_COPY_DISABLE = "remote.log.copy.disable";
+    public static final String REMOTE_LOG_DELETE_ON_DISABLE = "remote.log.delete.on.disable";
+    public static final String REMOTE_COPY_LAG_MS = "remote.copy.lag.ms";
+    public static final String REMOTE_COPY_LAG_BYTES = "remote.copy.lag.bytes";
+
+    /**
+     * What a request to turn {@code remote.storage.enable} on gets (INVALID_CONFIG), word for word
+     * what Kafka answers when its broker runs without tiered storage
+     * ({@code remote.log.storage.system.enable=false}, its default). Brook has no tiered storage.
+     */
+    public static final String TIERED_STORAGE_DISABLED = "Tiered Storage functionality is disabled in the broker."
+            + " Topic cannot be configured with remote log storage.";
+
+    /** The default and largest {@code max.decompressed.message.bytes}: the largest array a JVM allocates. */
+    public static final int MAX_DECOMPRESSED_LIMIT = Integer.MAX_VALUE - 8;
 
     private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
 
@@ -90,12 +125,19 @@ public final class LogConfig {
             ConfigKey.of(DELETE_RETENTION_MS, Type.LONG, "86400000", Check.atLeast(0)),
             ConfigKey.of(MIN_CLEANABLE_DIRTY_RATIO, Type.DOUBLE, "0.5", Check.betweenDouble(0.0, 1.0)),
             ConfigKey.of(MAX_MESSAGE_BYTES, Type.INT, "1048588", Check.atLeast(0)),
+            ConfigKey.of(MAX_DECOMPRESSED_MESSAGE_BYTES, Type.INT, Integer.toString(MAX_DECOMPRESSED_LIMIT),
+                    Check.between(1, MAX_DECOMPRESSED_LIMIT)),
             ConfigKey.of(MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime")),
             ConfigKey.of(FLUSH_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
             ConfigKey.of(FLUSH_MESSAGES, Type.LONG, LONG_MAX, Check.atLeast(1)),
             ConfigKey.of(FILE_DELETE_DELAY_MS, Type.LONG, "60000", Check.atLeast(0)),
             ConfigKey.of(COMPRESSION_TYPE, Type.STRING, "producer",
                     Check.oneOf("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd")),
+            ConfigKey.of(COMPRESSION_GZIP_LEVEL, Type.INT, "-1",
+                    v -> ((Number) v).intValue() == -1 || Check.between(1, 9).problem(v) == null ? null
+                            : "must be between 1 and 9 or equal to -1"),
+            ConfigKey.of(COMPRESSION_LZ4_LEVEL, Type.INT, "9", Check.between(1, 17)),
+            ConfigKey.of(COMPRESSION_ZSTD_LEVEL, Type.INT, "3", Check.between(-131072, 22)),
             ConfigKey.of(MIN_INSYNC_REPLICAS, Type.INT, "1", Check.atLeast(1)),
             ConfigKey.of(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, "false", Check.NONE),
             ConfigKey.of(PREALLOCATE, Type.BOOLEAN, "false", Check.NONE),
@@ -105,6 +147,14 @@ public final class LogConfig {
                     v -> throttledReplicasProblem(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, v)),
             ConfigKey.of(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, LONG_MAX, Check.atLeast(0)),
             ConfigKey.of(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, DEFAULT_TIMESTAMP_AFTER_MAX_MS, Check.atLeast(0)),
+            ConfigKey.of(REMOTE_STORAGE_ENABLE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(LOCAL_RETENTION_MS, Type.LONG, "-2", Check.atLeast(-2)),
+            ConfigKey.of(LOCAL_RETENTION_BYTES, Type.LONG, "-2", Check.atLeast(-2)),
+            ConfigKey.of(REMOTE_LOG_COPY_DISABLE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(REMOTE_COPY_LAG_MS, Type.LONG, "0", Check.atLeast(-1)),
+            ConfigKey.of(REMOTE_COPY_LAG_BYTES, Type.LONG, "-1", Check.atLeast(-1)),
+            ConfigKey.of(REMOTE_LOG_DELETE_ON_DISABLE, Type.BOOLEAN, "false", Check.NONE),
+            ConfigKey.of(ERRORS_DEADLETTERQUEUE_GROUP_ENABLE, Type.BOOLEAN, "false", Check.NONE),
             ConfigKey.of(FLUSH_ON_ACK, Type.BOOLEAN, "true", Check.NONE));
 
     private static final Map<String, String> DEFAULTS;
@@ -143,6 +193,10 @@ public final class LogConfig {
     private final long timestampBeforeMaxMs;
     private final long timestampAfterMaxMs;
     private final boolean flushOnAck;
+    private final int gzipLevel;
+    private final int lz4Level;
+    private final int zstdLevel;
+    private final int maxDecompressedMessageBytes;
 
     private LogConfig(Map<String, String> overrides) {
         this.overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
@@ -177,6 +231,18 @@ public final class LogConfig {
         timestampBeforeMaxMs = parseLong(v, MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         timestampAfterMaxMs = parseLong(v, MESSAGE_TIMESTAMP_AFTER_MAX_MS);
         flushOnAck = parseBoolean(v, FLUSH_ON_ACK);
+        gzipLevel = parseInt(v, COMPRESSION_GZIP_LEVEL);
+        lz4Level = parseInt(v, COMPRESSION_LZ4_LEVEL);
+        zstdLevel = parseInt(v, COMPRESSION_ZSTD_LEVEL);
+        maxDecompressedMessageBytes = parseInt(v, MAX_DECOMPRESSED_MESSAGE_BYTES);
+        parseBoolean(v, ERRORS_DEADLETTERQUEUE_GROUP_ENABLE);
+        parseBoolean(v, REMOTE_STORAGE_ENABLE);
+        parseLong(v, LOCAL_RETENTION_MS);
+        parseLong(v, LOCAL_RETENTION_BYTES);
+        parseBoolean(v, REMOTE_LOG_COPY_DISABLE);
+        parseBoolean(v, REMOTE_LOG_DELETE_ON_DISABLE);
+        parseLong(v, REMOTE_COPY_LAG_MS);
+        parseLong(v, REMOTE_COPY_LAG_BYTES);
     }
 
     private static Map<String, ConfigKey> keys(ConfigKey... keys) {
@@ -247,6 +313,11 @@ public final class LogConfig {
         return DEFAULTS.keySet();
     }
 
+    /** The definition (type, default, range) of a setting, or null for an unknown name. */
+    public static ConfigKey key(String name) {
+        return KEYS.get(name);
+    }
+
     /** The default value of a setting as a string, or null for an unknown name. */
     public static String defaultValue(String name) {
         return DEFAULTS.get(name);
@@ -279,9 +350,18 @@ public final class LogConfig {
      * override was stored before the bound was raised still opens, and so that storage tests can
      * roll segments of a few hundred bytes; neither path is open to a client.
      *
+     * <p>And {@code remote.storage.enable=true} is refused with {@link #TIERED_STORAGE_DISABLED},
+     * as Kafka refuses it on a broker without tiered storage; Brook has none. The other tiered
+     * storage settings are accepted with any value in their range, and, as in Kafka when tiered
+     * storage is off, {@code local.retention.*} is not compared with {@code retention.*}.
+     *
      * @throws InvalidConfigException naming the first setting out of bounds
      */
     public static void checkRequested(Map<String, ?> values) {
+        Object remote = values.get(REMOTE_STORAGE_ENABLE);
+        if (remote != null && KEYS.get(REMOTE_STORAGE_ENABLE).parseBoolean(String.valueOf(remote))) {
+            throw InvalidConfigException.withMessage(REMOTE_STORAGE_ENABLE, TIERED_STORAGE_DISABLED);
+        }
         Object segmentBytes = values.get(SEGMENT_BYTES);
         if (segmentBytes != null) {
             int v = KEYS.get(SEGMENT_BYTES).parseInt(String.valueOf(segmentBytes));
@@ -323,6 +403,10 @@ public final class LogConfig {
     public long timestampBeforeMaxMs() { return timestampBeforeMaxMs; }
     public long timestampAfterMaxMs() { return timestampAfterMaxMs; }
     public boolean flushOnAck() { return flushOnAck; }
+    public int gzipLevel() { return gzipLevel; }
+    public int lz4Level() { return lz4Level; }
+    public int zstdLevel() { return zstdLevel; }
+    public int maxDecompressedMessageBytes() { return maxDecompressedMessageBytes; }
 
     /**
      * How old the active segment may grow before an append rolls it: {@code segment.ms}, and on

@@ -5,8 +5,17 @@ public final class InvalidConfigException extends IllegalArgumentException {
     private final String name;
 
     public InvalidConfigException(String name, String value, String reason) {
-        super("Invalid value '" + value + "' for configuration " + name + ": " + reason);
+        this(name, "Invalid value '" + value + "' for configuration " + name + ": " + reason);
+    }
+
+    private InvalidConfigException(String name, String message) {
+        super(message);
         this.name = name;
+    }
+
+    /** A refusal of the setting {@code name} with this whole message (one Kafka words in its own way). */
+    public static InvalidConfigException withMessage(String name, String message) {
+        return new InvalidConfigException(name, message);
     }
 
     /** The setting at fault. */
