@@ -108,6 +108,17 @@ public final class BrokerConfig {
     public static final String LOG_RETENTION_BYTES = "log.retention.bytes";
     public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
     public static final String COMPRESSION_TYPE = "compression.type";
+    /** Broker defaults of the topic configs of the same names (KIP-390), stored as Kafka's are. */
+    public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
+    public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
+    public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
+    /** Broker default of the topic config of the same name. */
+    public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = "max.decompressed.message.bytes";
+    /** Broker defaults of tiered storage topic configs; Brook has no tiered storage and only stores them. */
+    public static final String LOG_LOCAL_RETENTION_MS = "log.local.retention.ms";
+    public static final String LOG_LOCAL_RETENTION_BYTES = "log.local.retention.bytes";
+    public static final String LOG_REMOTE_COPY_LAG_MS = "log.remote.copy.lag.ms";
+    public static final String LOG_REMOTE_COPY_LAG_BYTES = "log.remote.copy.lag.bytes";
     public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
     public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "log.message.timestamp.before.max.ms";
     public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";

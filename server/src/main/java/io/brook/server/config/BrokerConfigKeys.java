@@ -123,6 +123,8 @@ final class BrokerConfigKeys {
                         "Answer acks=all only after fsync and expose only fsynced data to consumers;"
                                 + " false = Kafka's page-cache behaviour."),
                 key(MESSAGE_MAX_BYTES, Type.INT, "1048588", Check.atLeast(0), "Largest record batch accepted."),
+                topicDefault(MAX_DECOMPRESSED_MESSAGE_BYTES, LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES,
+                        "Largest size one record of a compressed batch may have once decompressed."),
                 key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
                         "Segment file size."),
                 key(LOG_ROLL_MS, Type.LONG, null, Check.atLeast(1), "Segment age before rolling."),
@@ -131,6 +133,14 @@ final class BrokerConfigKeys {
                 key(LOG_RETENTION_MINUTES, Type.INT, null, Check.atLeast(-1), "Retention time, minutes."),
                 key(LOG_RETENTION_HOURS, Type.INT, "168", Check.atLeast(-1), "Retention time, hours."),
                 key(LOG_RETENTION_BYTES, Type.LONG, "-1", Check.atLeast(-1), "Retention size per partition."),
+                topicDefault(LOG_LOCAL_RETENTION_MS, LogConfig.LOCAL_RETENTION_MS,
+                        "Tiered storage's local retention time (stored only: Brook has no tiered storage)."),
+                topicDefault(LOG_LOCAL_RETENTION_BYTES, LogConfig.LOCAL_RETENTION_BYTES,
+                        "Tiered storage's local retention size (stored only: Brook has no tiered storage)."),
+                topicDefault(LOG_REMOTE_COPY_LAG_MS, LogConfig.REMOTE_COPY_LAG_MS,
+                        "Tiered storage's upload lag in time (stored only: Brook has no tiered storage)."),
+                topicDefault(LOG_REMOTE_COPY_LAG_BYTES, LogConfig.REMOTE_COPY_LAG_BYTES,
+                        "Tiered storage's upload lag in bytes (stored only: Brook has no tiered storage)."),
                 key(LOG_CLEANUP_POLICY, Type.LIST, "delete", v -> {
                     for (Object p : (List<?>) v) {
                         if (!p.equals("delete") && !p.equals("compact")) {
@@ -142,6 +152,12 @@ final class BrokerConfigKeys {
                 key(COMPRESSION_TYPE, Type.STRING, "producer",
                         Check.oneOf("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
                         "Compression of stored batches; producer keeps what the client sent."),
+                topicDefault(COMPRESSION_GZIP_LEVEL, LogConfig.COMPRESSION_GZIP_LEVEL,
+                        "gzip level for re-compressed batches (stored only: Brook never re-compresses)."),
+                topicDefault(COMPRESSION_LZ4_LEVEL, LogConfig.COMPRESSION_LZ4_LEVEL,
+                        "lz4 level for re-compressed batches (stored only: Brook never re-compresses)."),
+                topicDefault(COMPRESSION_ZSTD_LEVEL, LogConfig.COMPRESSION_ZSTD_LEVEL,
+                        "zstd level for re-compressed batches (stored only: Brook never re-compresses)."),
                 key(LOG_MESSAGE_TIMESTAMP_TYPE, Type.STRING, "CreateTime", Check.oneOf("CreateTime", "LogAppendTime"),
                         "Timestamp type of stored records."),
                 key(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, Long.toString(Long.MAX_VALUE), Check.atLeast(0),
@@ -222,5 +238,11 @@ final class BrokerConfigKeys {
 
     private static ConfigKey key(String name, Type type, String def, Check check, String doc) {
         return new ConfigKey(name, type, def, check, List.of(), doc);
+    }
+
+    /** A broker key that is the default of a topic config: the topic config's type, default and range. */
+    private static ConfigKey topicDefault(String name, String topicConfig, String doc) {
+        ConfigKey topic = LogConfig.key(topicConfig);
+        return new ConfigKey(name, topic.type(), topic.defaultValue(), topic.check(), List.of(), doc);
     }
 }

@@ -46,7 +46,11 @@ public final class DynamicBrokerConfig {
     public static final Set<String> RECONFIGURABLE = Set.of(
             BrokerConfig.LOG_RETENTION_MS, BrokerConfig.LOG_RETENTION_BYTES, BrokerConfig.LOG_SEGMENT_BYTES,
             BrokerConfig.LOG_ROLL_MS, BrokerConfig.LOG_CLEANUP_POLICY, BrokerConfig.MESSAGE_MAX_BYTES,
-            BrokerConfig.COMPRESSION_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE,
+            BrokerConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_GZIP_LEVEL, BrokerConfig.COMPRESSION_LZ4_LEVEL,
+            BrokerConfig.COMPRESSION_ZSTD_LEVEL, BrokerConfig.MAX_DECOMPRESSED_MESSAGE_BYTES,
+            BrokerConfig.LOG_LOCAL_RETENTION_MS, BrokerConfig.LOG_LOCAL_RETENTION_BYTES,
+            BrokerConfig.LOG_REMOTE_COPY_LAG_MS, BrokerConfig.LOG_REMOTE_COPY_LAG_BYTES,
+            BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE,
             BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS,
             BrokerConfig.MIN_INSYNC_REPLICAS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS,
             BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_INDEX_INTERVAL_BYTES,

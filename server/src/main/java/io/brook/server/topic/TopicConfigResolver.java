@@ -117,6 +117,14 @@ public final class TopicConfigResolver {
         }
         fromKey.accept(LogConfig.MAX_MESSAGE_BYTES, BrokerConfig.MESSAGE_MAX_BYTES);
         fromKey.accept(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE);
+        fromKey.accept(LogConfig.COMPRESSION_GZIP_LEVEL, BrokerConfig.COMPRESSION_GZIP_LEVEL);
+        fromKey.accept(LogConfig.COMPRESSION_LZ4_LEVEL, BrokerConfig.COMPRESSION_LZ4_LEVEL);
+        fromKey.accept(LogConfig.COMPRESSION_ZSTD_LEVEL, BrokerConfig.COMPRESSION_ZSTD_LEVEL);
+        fromKey.accept(LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES, BrokerConfig.MAX_DECOMPRESSED_MESSAGE_BYTES);
+        fromKey.accept(LogConfig.LOCAL_RETENTION_MS, BrokerConfig.LOG_LOCAL_RETENTION_MS);
+        fromKey.accept(LogConfig.LOCAL_RETENTION_BYTES, BrokerConfig.LOG_LOCAL_RETENTION_BYTES);
+        fromKey.accept(LogConfig.REMOTE_COPY_LAG_MS, BrokerConfig.LOG_REMOTE_COPY_LAG_MS);
+        fromKey.accept(LogConfig.REMOTE_COPY_LAG_BYTES, BrokerConfig.LOG_REMOTE_COPY_LAG_BYTES);
         fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_TYPE, BrokerConfig.LOG_MESSAGE_TIMESTAMP_TYPE);
         fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
@@ -163,8 +171,9 @@ public final class TopicConfigResolver {
             }
         }
         try {
-            LogConfig.checkRequested(overrides);
+            // every value parsed and in range first, then the rules on what a client may ask for (Kafka's order)
             derived.base().with(overrides);
+            LogConfig.checkRequested(overrides);
             return null;
         } catch (InvalidConfigException e) {
             return e.getMessage();
@@ -205,17 +214,10 @@ public final class TopicConfigResolver {
         return broker.isExplicit(brokerKey) || dynamic.source(brokerKey) != 0;
     }
 
+    /** The DescribeConfigs type of a topic config, from its definition ({@link #TYPE_STRING} for an unknown name). */
     public static byte type(String topicConfig) {
-        return switch (topicConfig) {
-            case LogConfig.CLEANUP_POLICY, LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS,
-                    LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS -> TYPE_LIST;
-            case LogConfig.COMPRESSION_TYPE, LogConfig.MESSAGE_TIMESTAMP_TYPE -> TYPE_STRING;
-            case LogConfig.MIN_CLEANABLE_DIRTY_RATIO -> TYPE_DOUBLE;
-            case LogConfig.PREALLOCATE, LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, LogConfig.FLUSH_ON_ACK -> TYPE_BOOLEAN;
-            case LogConfig.SEGMENT_BYTES, LogConfig.SEGMENT_INDEX_BYTES, LogConfig.INDEX_INTERVAL_BYTES,
-                    LogConfig.MAX_MESSAGE_BYTES, LogConfig.MIN_INSYNC_REPLICAS -> TYPE_INT;
-            default -> TYPE_LONG;
-        };
+        ConfigKey key = LogConfig.key(topicConfig);
+        return key == null ? TYPE_STRING : type(key);
     }
 
     public static byte type(ConfigKey key) {

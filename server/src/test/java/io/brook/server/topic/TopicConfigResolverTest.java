@@ -49,4 +49,43 @@ class TopicConfigResolverTest {
         assertThat(configs.effective(Map.of()).flushOnAck()).isFalse();
         assertThat(new TopicConfigResolver(BrokerConfig.defaults()).effective(Map.of()).flushOnAck()).isTrue();
     }
+
+    @Test
+    void shouldTakeTheNewerTopicConfigsDefaultsFromKafkasBrokerKeys() {
+        TopicConfigResolver configs = new TopicConfigResolver(BrokerConfig.parse(Map.of(
+                "compression.zstd.level", "7", "log.local.retention.ms", "60000", "max.decompressed.message.bytes",
+                "1000000")));
+        Map<String, TopicConfigResolver.Described> d = byName(configs.describe(Map.of("compression.lz4.level", "3")));
+        assertThat(d.get("compression.zstd.level").value()).isEqualTo("7");
+        assertThat(d.get("compression.zstd.level").source()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
+        assertThat(d.get("compression.zstd.level").brokerSynonym()).isEqualTo("compression.zstd.level");
+        assertThat(d.get("local.retention.ms").value()).isEqualTo("60000");
+        assertThat(d.get("local.retention.ms").brokerSynonym()).isEqualTo("log.local.retention.ms");
+        assertThat(d.get("local.retention.bytes").brokerSynonym()).isEqualTo("log.local.retention.bytes");
+        assertThat(d.get("remote.copy.lag.ms").brokerSynonym()).isEqualTo("log.remote.copy.lag.ms");
+        assertThat(d.get("remote.copy.lag.bytes").brokerSynonym()).isEqualTo("log.remote.copy.lag.bytes");
+        assertThat(d.get("compression.lz4.level").source()).isEqualTo(TopicConfigResolver.SOURCE_TOPIC);
+        assertThat(d.get("compression.gzip.level").source()).isEqualTo(TopicConfigResolver.SOURCE_DEFAULT);
+        assertThat(d.get("remote.storage.enable").brokerSynonym()).isNull();
+        assertThat(configs.effective(Map.of()).zstdLevel()).isEqualTo(7);
+        assertThat(configs.effective(Map.of()).maxDecompressedMessageBytes()).isEqualTo(1_000_000);
+        assertThat(TopicConfigResolver.type("compression.zstd.level")).isEqualTo(TopicConfigResolver.TYPE_INT);
+        assertThat(TopicConfigResolver.type("remote.storage.enable")).isEqualTo(TopicConfigResolver.TYPE_BOOLEAN);
+        assertThat(TopicConfigResolver.type("local.retention.bytes")).isEqualTo(TopicConfigResolver.TYPE_LONG);
+        assertThat(TopicConfigResolver.type("cleanup.policy")).isEqualTo(TopicConfigResolver.TYPE_LIST);
+    }
+
+    @Test
+    void shouldRefuseTieredStorageAfterCheckingEveryValue() {
+        TopicConfigResolver configs = new TopicConfigResolver(BrokerConfig.defaults());
+        assertThat(configs.invalid(Map.of("remote.storage.enable", "true"))).isEqualTo(
+                "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote log storage.");
+        assertThat(configs.invalid(Map.of("remote.storage.enable", "true", "compression.zstd.level", "99")))
+                .contains("compression.zstd.level");
+        assertThat(configs.invalid(Map.of("remote.storage.enable", "false", "local.retention.ms", "1000",
+                "retention.ms", "10"))).isNull();
+        assertThat(configs.invalid(Map.of("compression.gzip.level", "0"))).contains("compression.gzip.level");
+        assertThat(configs.invalidDynamic(Map.of("compression.lz4.level", "18"))).contains("compression.lz4.level");
+        assertThat(configs.invalidDynamic(Map.of("compression.lz4.level", "12"))).isNull();
+    }
 }
