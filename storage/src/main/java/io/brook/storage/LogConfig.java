@@ -29,6 +29,9 @@ import java.util.Set;
  * ({@link #checkRequested}); {@code local.retention.*}, {@code remote.copy.lag.*},
  * {@code remote.log.copy.disable} and {@code remote.log.delete.on.disable} are only stored. So is
  * {@code errors.deadletterqueue.group.enable} (share groups' dead-letter queues).
+ * {@code max.decompressed.message.bytes} is enforced where Kafka enforces it on what clients send:
+ * a produced compressed batch with a larger record is refused (INVALID_RECORD); unlike Kafka, the
+ * compactor and timestamp lookups do not hold stored records to it.
  */
 public final class LogConfig {
     public static final String SEGMENT_BYTES = "segment.bytes";
@@ -68,7 +71,7 @@ public final class LogConfig {
     public static final String COMPRESSION_GZIP_LEVEL = "compression.gzip.level";
     public static final String COMPRESSION_LZ4_LEVEL = "compression.lz4.level";
     public static final String COMPRESSION_ZSTD_LEVEL = "compression.zstd.level";
-    /** The largest size one record of a compressed batch may have once decompressed. */
+    /** The largest size one record of a produced compressed batch may have once decompressed. */
     public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = "max.decompressed.message.bytes";
     /** Kafka's share-group dead-letter queue flag; stored, no share groups read it in Brook. */
     public static final String ERRORS_DEADLETTERQUEUE_GROUP_ENABLE = "errors.deadletterqueue.group.enable";
@@ -134,7 +137,7 @@ public final class LogConfig {
             ConfigKey.of(COMPRESSION_TYPE, Type.STRING, "producer",
                     Check.oneOf("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd")),
             ConfigKey.of(COMPRESSION_GZIP_LEVEL, Type.INT, "-1",
-                    v -> ((Number) v).intValue() == -1 || Check.between(1, 9).problem(v) == null ? null
+                    v -> (((Number) v).intValue() == -1 || Check.between(1, 9).problem(v) == null) ? null
                             : "must be between 1 and 9 or equal to -1"),
             ConfigKey.of(COMPRESSION_LZ4_LEVEL, Type.INT, "9", Check.between(1, 17)),
             ConfigKey.of(COMPRESSION_ZSTD_LEVEL, Type.INT, "3", Check.between(-131072, 22)),

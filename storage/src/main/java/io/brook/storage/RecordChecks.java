@@ -14,7 +14,8 @@ import java.nio.ByteBuffer;
  *   <li>framing, recordsCount against the records present, offset deltas 0, 1, 2, ... and
  *       lastOffsetDelta = recordsCount - 1 (the walker) → INVALID_RECORD; a compressed section
  *       that does not decompress → CORRUPT_MESSAGE, one that decompresses to more than
- *       {@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES} → INVALID_RECORD;</li>
+ *       {@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES}, or holds a record larger than the
+ *       topic's {@code max.decompressed.message.bytes} → INVALID_RECORD;</li>
  *   <li>compacted topics: every record has a key → INVALID_RECORD;</li>
  *   <li>CreateTime topics: each record's timestamp (unless -1) within
  *       {@code message.timestamp.before.max.ms} / {@code after.max.ms} of now; a batch that
@@ -62,7 +63,7 @@ final class RecordChecks implements RecordWalker.Visitor {
         this.now = now;
         error = Errors.NONE;
         boolean visit = requireKeys || checkTimestamps;
-        Errors framing = walker.walk(rb, true, visit ? this : null);
+        Errors framing = walker.walk(rb, true, visit ? this : null, cfg.maxDecompressedMessageBytes());
         if (framing != Errors.NONE) {
             return AppendResult.recordError(framing, "Invalid record batch in " + name + ": " + walker.failure(),
                     walker.failedRecord(), logStartOffset);

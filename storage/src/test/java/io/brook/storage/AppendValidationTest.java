@@ -247,4 +247,22 @@ class AppendValidationTest {
             assertThat(stored.limit(expected.limit())).isEqualTo(expected);
         }
     }
+
+    /**
+     * {@code max.decompressed.message.bytes}: a record's length field ("k0" and "value-0" make 15
+     * bytes) is held to it in compressed batches only.
+     */
+    @Test
+    void shouldRefuseCompressedRecordsLargerThanMaxDecompressedMessageBytes() throws Exception {
+        Log log = open(Map.of(LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES, 14));
+        assertRefused(log, batch(Compression.GZIP, 3), Errors.INVALID_RECORD, 0);
+        assertThat(log.append(batch(Compression.NONE, 3), 0).error()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldAcceptCompressedRecordsOfExactlyMaxDecompressedMessageBytes() throws Exception {
+        Log log = open(Map.of(LogConfig.MAX_DECOMPRESSED_MESSAGE_BYTES, 15));
+        assertThat(log.append(batch(Compression.ZSTD, 3), 0).error()).isEqualTo(Errors.NONE);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+    }
 }

@@ -76,6 +76,7 @@ public final class RecordWalker {
     private InputStream in;
     private long produced;
 
+    private int maxRecordBytes;
     private int failedRecord;
     private String failure;
     private boolean stopped;
@@ -118,6 +119,17 @@ public final class RecordWalker {
      *         does not decompress or an unknown codec
      */
     public Errors walk(RecordBatch batch, boolean strictOffsets, Visitor visitor) {
+        return walk(batch, strictOffsets, visitor, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #walk(RecordBatch, boolean, Visitor)}, and in a compressed batch each record's size
+     * (its length field: the bytes after it) at most {@code maxRecordBytes}, else INVALID_RECORD
+     * (a topic's {@code max.decompressed.message.bytes}). Records of an uncompressed batch are not
+     * held to it: the batch size bounds them.
+     */
+    public Errors walk(RecordBatch batch, boolean strictOffsets, Visitor visitor, int maxRecordBytes) {
+        this.maxRecordBytes = maxRecordBytes;
         failedRecord = -1;
         failure = null;
         stopped = false;
@@ -173,6 +185,10 @@ public final class RecordWalker {
             int length = readVarint(i, "length");
             if (length < 0) {
                 throw malformed(i, "negative length " + length);
+            }
+            if (in != null && length > maxRecordBytes) {
+                throw malformed(i, "decompressed size " + length + " is more than the " + maxRecordBytes
+                        + " bytes a record may have");
             }
             long bodyStart = position();
             long bodyEnd = bodyStart + length;

@@ -202,4 +202,24 @@ class RecordWalkerTest {
             assertThat(walker.walk(new RecordBatch().wrap(b, 0), true, null)).isEqualTo(Errors.INVALID_RECORD);
         }
     }
+
+    /** A record's size is its length field; only records of compressed batches are held to the bound. */
+    @ParameterizedTest
+    @EnumSource(Compression.class)
+    void shouldHoldRecordsOfCompressedBatchesToTheRecordBound(Compression c) {
+        // null key, 100-byte value, no headers: 1 + 1 + 1 + 1 + 2 + 100 + 1 = 107 bytes after the length
+        ByteBuffer b = MemoryRecords.withRecords(org.apache.kafka.common.record.internal.RecordBatch.MAGIC_VALUE_V2,
+                0L, Samples.kafka(c), org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+                new SimpleRecord(Samples.BASE_TIMESTAMP, null, new byte[100])).buffer();
+        RecordWalker walker = new RecordWalker(MAX);
+        assertThat(walker.walk(new RecordBatch().wrap(b, 0), true, null, 107)).isEqualTo(Errors.NONE);
+        Errors tooSmall = walker.walk(new RecordBatch().wrap(b, 0), true, null, 106);
+        if (c == Compression.NONE) {
+            assertThat(tooSmall).isEqualTo(Errors.NONE);
+        } else {
+            assertThat(tooSmall).isEqualTo(Errors.INVALID_RECORD);
+            assertThat(walker.failedRecord()).isZero();
+            assertThat(walker.failure()).contains("107").contains("106");
+        }
+    }
 }
