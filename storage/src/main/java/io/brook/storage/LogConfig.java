@@ -361,10 +361,6 @@ public final class LogConfig {
      * @throws InvalidConfigException naming the first setting out of bounds
      */
     public static void checkRequested(Map<String, ?> values) {
-        Object remote = values.get(REMOTE_STORAGE_ENABLE);
-        if (remote != null && KEYS.get(REMOTE_STORAGE_ENABLE).parseBoolean(String.valueOf(remote))) {
-            throw InvalidConfigException.withMessage(REMOTE_STORAGE_ENABLE, TIERED_STORAGE_DISABLED);
-        }
         Object segmentBytes = values.get(SEGMENT_BYTES);
         if (segmentBytes != null) {
             int v = KEYS.get(SEGMENT_BYTES).parseInt(String.valueOf(segmentBytes));
@@ -372,6 +368,10 @@ public final class LogConfig {
                 throw new InvalidConfigException(SEGMENT_BYTES, String.valueOf(segmentBytes),
                         "must be at least " + MIN_REQUESTED_SEGMENT_BYTES);
             }
+        }
+        Object remote = values.get(REMOTE_STORAGE_ENABLE);
+        if (remote != null && KEYS.get(REMOTE_STORAGE_ENABLE).parseBoolean(String.valueOf(remote))) {
+            throw InvalidConfigException.withMessage(REMOTE_STORAGE_ENABLE, TIERED_STORAGE_DISABLED);
         }
     }
 

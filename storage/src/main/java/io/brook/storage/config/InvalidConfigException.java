@@ -13,7 +13,7 @@ public final class InvalidConfigException extends IllegalArgumentException {
         this.name = name;
     }
 
-    /** A refusal of the setting {@code name} with this whole message (one Kafka words in its own way). */
+    /** A refusal of the setting {@code name} whose message is {@code message} as it stands (no value quoted). */
     public static InvalidConfigException withMessage(String name, String message) {
         return new InvalidConfigException(name, message);
     }
