@@ -129,6 +129,18 @@ class TopicConfigsCompatTest {
                 .extracting(s -> s.name() + "=" + s.value() + "/" + s.source())
                 .containsExactly("local.retention.ms=1000/DYNAMIC_TOPIC_CONFIG",
                         "log.local.retention.ms=-2/DEFAULT_CONFIG");
+        // a broker key is listed in its own units, and from the config's main key on: log.retention.ms
+        // is set nowhere, so retention.ms lists no broker key (not log.retention.hours in milliseconds)
+        assertThat(synonyms.get("retention.ms").synonyms())
+                .extracting(s -> s.name() + "=" + s.value() + "/" + s.source())
+                .containsExactly("retention.ms=500/DYNAMIC_TOPIC_CONFIG");
+        assertThat(synonyms.get("segment.ms").synonyms()).isEmpty();
+        assertThat(synonyms.get("cleanup.policy").synonyms())
+                .extracting(s -> s.name() + "=" + s.value() + "/" + s.source())
+                .containsExactly("log.cleanup.policy=delete/DEFAULT_CONFIG");
+        assertThat(synonyms.get("max.compaction.lag.ms").synonyms())
+                .extracting(s -> s.name() + "=" + s.value() + "/" + s.source())
+                .containsExactly("log.cleaner.max.compaction.lag.ms=9223372036854775807/DEFAULT_CONFIG");
     }
 
     @Test

@@ -7,10 +7,10 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.telemetry.ClientTelemetry;
+import io.brook.server.topic.ConfigSynonyms;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
-import io.brook.storage.LogConfig;
 import io.brook.storage.config.ConfigKey;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeConfigsRequest.DescribeConfigsResource;
@@ -57,7 +57,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                     .resourceName(res.resourceName()).errorCode(Errors.NONE.code()).errorMessage(null);
             switch (res.resourceType()) {
                 case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, version);
-                case RESOURCE_BROKER -> broker(broker, res, r, version);
+                case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, version);
                 case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
                 case ClientMetricsResources.RESOURCE_CLIENT_METRICS -> ClientMetricsResources.describe(telemetry, res, r);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
@@ -82,6 +82,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             return;
         }
         TopicConfigResolver configs = broker.topics().configs();
+        ConfigSynonyms names = new ConfigSynonyms(broker.config(), configs.dynamic());
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
         for (TopicConfigResolver.Described d : configs.describe(t.configs())) {
             if (!wanted(res.configurationKeys(), d.name())) {
@@ -93,26 +94,24 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 c.configType(TopicConfigResolver.type(d.name()));
             }
             if (synonyms) {
-                List<DescribeConfigsSynonym> syn = new ArrayList<>();
-                if (d.source() == TopicConfigResolver.SOURCE_TOPIC) {
-                    syn.add(new DescribeConfigsSynonym().name(d.name()).value(t.configs().get(d.name()))
-                            .source(TopicConfigResolver.SOURCE_TOPIC));
-                }
-                if (d.brokerSynonym() != null && configs.brokerExplicit(d.brokerSynonym())) {
-                    syn.add(new DescribeConfigsSynonym().name(d.brokerSynonym()).value(d.brokerValue())
-                            .source(TopicConfigResolver.SOURCE_STATIC_BROKER));
-                }
-                syn.add(new DescribeConfigsSynonym().name(d.brokerSynonym() != null ? d.brokerSynonym() : d.name())
-                        .value(LogConfig.defaultValue(d.name())).source(TopicConfigResolver.SOURCE_DEFAULT));
-                c.synonyms(syn);
+                c.synonyms(wire(names.ofTopicConfig(d.name(),
+                        d.source() == TopicConfigResolver.SOURCE_TOPIC ? t.configs().get(d.name()) : null)));
             }
             out.add(c);
         }
         r.configs(out);
     }
 
+    private static List<DescribeConfigsSynonym> wire(List<ConfigSynonyms.Synonym> synonyms) {
+        List<DescribeConfigsSynonym> out = new ArrayList<>(synonyms.size());
+        for (ConfigSynonyms.Synonym s : synonyms) {
+            out.add(new DescribeConfigsSynonym().name(s.name()).value(s.value()).source(s.source()));
+        }
+        return out;
+    }
+
     private static void broker(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,
-            short version) {
+            boolean synonyms, short version) {
         String name = res.resourceName();
         if (!name.isEmpty() && !name.equals(Integer.toString(broker.nodeId()))) {
             r.errorCode(Errors.INVALID_REQUEST.code()).errorMessage("Unexpected broker id, expected "
@@ -134,6 +133,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             return;
         }
         Map<String, String> inForce = dynamic.effective();
+        ConfigSynonyms names = new ConfigSynonyms(config, dynamic);
         for (ConfigKey key : BrokerConfig.KEYS.values()) {
             if (!wanted(res.configurationKeys(), key.name())) {
                 continue;
@@ -148,7 +148,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 source = config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
                         : TopicConfigResolver.SOURCE_DEFAULT;
             }
-            out.add(brokerEntry(key.name(), value, source, version));
+            DescribeConfigsResourceResult c = brokerEntry(key.name(), value, source, version);
+            if (synonyms) {
+                c.synonyms(wire(names.ofBrokerKey(key.name())));
+            }
+            out.add(c);
         }
         // a TLS listener's stores changed at run time (passwords and PEM keys never shown, as in Kafka)
         for (Map.Entry<String, String> e : dynamic.broker().entrySet()) {
