@@ -36,6 +36,14 @@ final class BrookCluster implements AutoCloseable {
         return bootstrap;
     }
 
+    /** A stock Admin client of this broker, with a 30 s default API time-out; the caller closes it. */
+    org.apache.kafka.clients.admin.Admin admin() {
+        java.util.Properties p = new java.util.Properties();
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+        return org.apache.kafka.clients.admin.Admin.create(p);
+    }
+
     @Override
     public void close() {
         if (brook != null) {

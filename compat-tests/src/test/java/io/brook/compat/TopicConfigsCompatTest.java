@@ -66,10 +66,7 @@ class TopicConfigsCompatTest {
     @BeforeAll
     static void start() {
         cluster = new BrookCluster();
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
-        admin = Admin.create(p);
+        admin = cluster.admin();
     }
 
     @AfterAll

@@ -21,7 +21,6 @@ import io.brook.wire.message.DescribeConfigsResponse.DescribeConfigsSynonym;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -143,8 +142,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             if (source != 0) {
                 value = inForce.get(key.name());
             } else {
-                Object v = config.value(key.name());
-                value = v == null ? null : v instanceof Collection<?> c ? join(c) : v.toString();
+                value = ConfigSynonyms.format(config.value(key.name()));
                 source = config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
                         : TopicConfigResolver.SOURCE_DEFAULT;
             }
@@ -178,17 +176,6 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             c.configType(TopicConfigResolver.type(key));
         }
         return c;
-    }
-
-    private static String join(Collection<?> c) {
-        StringBuilder sb = new StringBuilder();
-        for (Object o : c) {
-            if (sb.length() > 0) {
-                sb.append(',');
-            }
-            sb.append(o);
-        }
-        return sb.toString();
     }
 
     private static boolean wanted(List<String> keys, String name) {

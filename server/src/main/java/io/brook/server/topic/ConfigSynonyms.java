@@ -142,7 +142,8 @@ public final class ConfigSynonyms {
         return all.subList(first, all.size());
     }
 
-    private static String format(Object v) {
+    /** A parsed config value as DescribeConfigs shows it (a list comma-separated), or null. */
+    public static String format(Object v) {
         if (v == null) {
             return null;
         }
