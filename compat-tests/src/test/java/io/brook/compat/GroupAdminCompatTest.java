@@ -60,6 +60,27 @@ class GroupAdminCompatTest {
         return f.get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * The empty group id is a group for committed offsets, as Kafka keeps it for the clients of
+     * before KIP-289 (whose default group id was empty): offsets committed to it are read back,
+     * and it is deleted like any other group.
+     */
+    @Test
+    void theEmptyGroupIdHoldsCommittedOffsets() throws Exception {
+        String bootstrap = cluster.bootstrapServers();
+        String topic = Groups.unique("empty-group");
+        Groups.createTopic(bootstrap, topic, 1);
+        Groups.produce(bootstrap, topic, 1, 10);
+        TopicPartition p0 = new TopicPartition(topic, 0);
+        try (Admin admin = Groups.admin(bootstrap)) {
+            get(admin.alterConsumerGroupOffsets("", Map.of(p0, new OffsetAndMetadata(7))).all());
+            assertThat(get(admin.listConsumerGroupOffsets("").partitionsToOffsetAndMetadata()))
+                    .containsEntry(p0, new OffsetAndMetadata(7));
+            get(admin.deleteConsumerGroups(List.of("")).all());
+            assertThat(get(admin.listConsumerGroupOffsets("").partitionsToOffsetAndMetadata())).isEmpty();
+        }
+    }
+
     @Test
     @SuppressWarnings({"deprecation", "removal"}) // listConsumerGroups: still what most tools call
     void shouldListDescribeAlterAndDeleteGroupsAndTheirOffsets() throws Exception {

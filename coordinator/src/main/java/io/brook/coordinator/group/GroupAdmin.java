@@ -98,7 +98,8 @@ final class GroupAdmin {
     }
 
     private CompletableFuture<Map.Entry<String, Errors>> deleteGroup(String id) {
-        if (id == null || id.isEmpty()) return CompletableFuture.completedFuture(Map.entry(String.valueOf(id), Errors.INVALID_GROUP_ID));
+        // the empty id is a group (its standalone commits'), as in Kafka
+        if (id == null) return CompletableFuture.completedFuture(Map.entry(String.valueOf(id), Errors.INVALID_GROUP_ID));
         ClassicGroup group = groups.get(id);
         if (group == null || group.is(GroupState.DEAD)) return CompletableFuture.completedFuture(Map.entry(id, Errors.GROUP_ID_NOT_FOUND));
         if (!group.is(GroupState.EMPTY)) return CompletableFuture.completedFuture(Map.entry(id, Errors.NON_EMPTY_GROUP));

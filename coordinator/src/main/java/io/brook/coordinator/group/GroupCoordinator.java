@@ -69,7 +69,9 @@ import org.slf4j.LoggerFactory;
  * of OffsetCommit, per group of DescribeGroups, DeleteGroups and OffsetFetch v8+, the response's
  * error otherwise; OffsetFetch v0-1 has only partition errors), except Heartbeat, which Kafka
  * answers NONE meanwhile, and ListGroups, which gets it as long as any partition loads. Requests
- * with an empty group id are answered INVALID_GROUP_ID first, as Kafka does. Groups of a
+ * with an empty group id are answered INVALID_GROUP_ID first, as Kafka does, except OffsetCommit,
+ * OffsetFetch, DescribeGroups and DeleteGroups, for which Kafka keeps the empty id as a group (the
+ * standalone commits of clients from before KIP-289, whose default group id was empty). Groups of a
  * partition whose load failed get NOT_COORDINATOR until a restart and are left out of ListGroups.
  * No answer comes from a partially loaded partition, no write of its groups is made meanwhile
  * (so no committed offset goes backwards), and neither session timers nor offset expiry touch it.

@@ -115,7 +115,8 @@ final class GroupOffsets {
     }
 
     private Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId, short version) {
-        if (groupId == null || groupId.isEmpty()) return Errors.INVALID_GROUP_ID;
+        // the empty id is a group for commits, as Kafka keeps it for the clients of before KIP-289
+        if (groupId == null) return Errors.INVALID_GROUP_ID;
         ClassicGroup group = groups.get(groupId);
         if (group == null) {
             if (generationId < 0) return Errors.NONE; // standalone commit: an Empty "simple" group is created

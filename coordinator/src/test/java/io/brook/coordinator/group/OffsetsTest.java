@@ -46,7 +46,15 @@ class OffsetsTest {
         assertThat(h.commitError("nope", 1, "m", 8)).isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(h.commitError("nope", 1, "m", 9)).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(h.group("nope")).isNull();
-        assertThat(h.commitError("", -1, "", 9)).isEqualTo(Errors.INVALID_GROUP_ID);
+    }
+
+    /** Kafka keeps the empty group id for standalone commits (clients from before KIP-289 defaulted to it). */
+    @Test
+    void shouldAcceptStandaloneCommitsToTheEmptyGroupId() {
+        GroupHarness h = new GroupHarness();
+        assertThat(h.commitError("", -1, "", 9)).isEqualTo(Errors.NONE);
+        assertThat(h.group("")).isNotNull();
+        assertThat(h.commitError("", 1, "m", 9)).as("no member joins the empty group").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
