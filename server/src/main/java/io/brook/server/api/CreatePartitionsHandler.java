@@ -56,6 +56,14 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
         List<CompletableFuture<?>> decisions = new ArrayList<>();
         MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
                 ctx.apiVersion() >= STRICT_QUOTA_SINCE);
+        // Kafka's controller refuses every topic of a request that adds this many partitions
+        long added = 0;
+        for (CreatePartitionsTopic t : request.topics()) {
+            Topic topic = counts.get(t.name()) > 1 ? null : broker.topics().get(t.name());
+            if (topic != null && t.count() > topic.partitions()) {
+                added += t.count() - topic.partitions();
+            }
+        }
         Set<String> duplicates = new HashSet<>();
         for (CreatePartitionsTopic t : request.topics()) {
             CreatePartitionsTopicResult r = new CreatePartitionsTopicResult().name(t.name());
@@ -64,6 +72,11 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
                 if (duplicates.add(t.name())) {
                     results.add(fail(r, Errors.INVALID_REQUEST, "Duplicate topic name."));
                 }
+                continue;
+            }
+            if (added > Topics.MAX_PARTITIONS_PER_REQUEST) {
+                results.add(fail(r, Errors.POLICY_VIOLATION, "Excessively large number of additional partitions per"
+                        + " request."));
                 continue;
             }
             results.add(grow(t, r, broker, request.validateOnly(), quota, decisions));

@@ -71,7 +71,8 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         }
         List<CreatableTopicResult> results = new ArrayList<>();
         List<Pending> valid = new ArrayList<>();
-        long newPartitions = 0;
+        // Kafka's controller refuses every topic of a request that asks for this many partitions
+        boolean tooLarge = requestedPartitions(request, counts) > Topics.MAX_PARTITIONS_PER_REQUEST;
         Set<String> duplicates = new HashSet<>();
         for (CreatableTopic t : request.topics()) {
             if (counts.get(t.name()) > 1) {
@@ -85,20 +86,14 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             CreatableTopicResult r = new CreatableTopicResult().name(t.name());
             results.add(r);
+            if (tooLarge) {
+                fail(r, Errors.POLICY_VIOLATION, "Excessively large number of partitions per request.");
+                continue;
+            }
             NewTopic n = validate(t, r, broker);
             if (n != null) {
                 valid.add(new Pending(r, n));
-                newPartitions += n.partitions();
             }
-        }
-        if (newPartitions > Topics.MAX_PARTITIONS_PER_REQUEST) {
-            // Kafka's controller refuses the whole operation when it is this large
-            for (Pending p : valid) {
-                fail(p.result(), Errors.POLICY_VIOLATION, "Unable to perform excessively large batch operation: "
-                        + newPartitions + " new partitions in one request, Brook creates at most "
-                        + Topics.MAX_PARTITIONS_PER_REQUEST + ".");
-            }
-            valid.clear();
         }
         MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
                 version >= STRICT_QUOTA_SINCE);
@@ -133,6 +128,24 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             succeed(r, n, broker.topics(), version);
         }
         MutationThrottle.respond(ctx, quota, new CreateTopicsResponse().topics(results));
+    }
+
+    /**
+     * The partitions the request asks for, counted as Kafka's controller counts them (a topic the
+     * request repeats left out): its assignments, else its partition count ({@code -1}: the
+     * broker's default; below that: none).
+     */
+    private long requestedPartitions(CreateTopicsRequest request, Map<String, Integer> counts) {
+        long total = 0;
+        for (CreatableTopic t : request.topics()) {
+            if (counts.get(t.name()) > 1) {
+                continue;
+            }
+            List<CreatableReplicaAssignment> a = t.assignments();
+            total += a != null && !a.isEmpty() ? a.size()
+                    : t.numPartitions() == -1 ? broker.config().numPartitions() : Math.max(0, t.numPartitions());
+        }
+        return total;
     }
 
     /** Cluster mode: each valid topic created by the controller; answers once all are decided. */

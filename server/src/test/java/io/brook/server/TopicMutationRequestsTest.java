@@ -30,14 +30,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A CreateTopics, DeleteTopics or CreatePartitions request that names a topic twice gets one
- * answer for that name, INVALID_REQUEST, and the topic is left alone, as from Kafka, whether or
- * not the principal may use the topic: an answer per entry would name the topic twice, and
- * librdkafka then refuses the whole response (every other topic's result lost with it). The
- * other topics of the request are served as usual, refused ones included.
+ * What Kafka's controller checks of a CreateTopics, DeleteTopics or CreatePartitions request as a
+ * whole. A request that names a topic twice gets one answer for that name, INVALID_REQUEST, and
+ * the topic is left alone, whether or not the principal may use the topic: an answer per entry
+ * would name the topic twice, and librdkafka then refuses the whole response (every other
+ * topic's result lost with it). A request for more than 10,000 partitions in all is refused whole.
+ * The other topics of a request are served as usual, refused ones included.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class DuplicateTopicNamesTest {
+class TopicMutationRequestsTest {
 
     private static Brook brook;
 
@@ -157,6 +158,39 @@ class DuplicateTopicNamesTest {
                     "ok-kept", Errors.INVALID_REQUEST.code(),
                     "no-kept", Errors.INVALID_REQUEST.code(),
                     "no-missing", Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+        }
+        assertThat(partitionCount("ok-kept")).isEqualTo(1);
+    }
+
+    /**
+     * As Kafka's controller, a request for more than 10,000 partitions in all is refused whole:
+     * every topic POLICY_VIOLATION, with Kafka's message, however the partitions are spread (here
+     * one topic of 10,001 and a small one). A repeated name is still answered as a duplicate.
+     */
+    @Test
+    void aRequestForMoreThanTenThousandPartitionsIsRefusedWhole() throws Exception {
+        try (ProtocolClient admin = PlainUsers.login(brook, "admin")) {
+            List<CreateTopicsRequest.CreatableTopic> topics = new ArrayList<>();
+            for (String name : List.of("big-one", "small-one", "dup-one", "dup-one")) {
+                topics.add(new CreateTopicsRequest.CreatableTopic().name(name)
+                        .numPartitions(name.equals("big-one") ? 10_001 : 1).replicationFactor((short) 1)
+                        .assignments(List.of()).configs(List.of()));
+            }
+            CreateTopicsResponse r = admin.call(new CreateTopicsRequest().timeoutMs(10_000).topics(topics), (short) 7);
+            assertThat(r.topics()).extracting(t -> t.name() + "=" + t.errorCode() + " " + t.errorMessage())
+                    .containsExactlyInAnyOrder(
+                            "big-one=" + Errors.POLICY_VIOLATION.code() + " Excessively large number of partitions per request.",
+                            "small-one=" + Errors.POLICY_VIOLATION.code() + " Excessively large number of partitions per request.",
+                            "dup-one=" + Errors.INVALID_REQUEST.code() + " Duplicate topic name.");
+            assertThat(topicNames()).doesNotContain("big-one", "small-one");
+
+            CreatePartitionsResponse grown = admin.call(new CreatePartitionsRequest().timeoutMs(10_000).topics(List.of(
+                    new CreatePartitionsRequest.CreatePartitionsTopic().name("ok-kept").count(6_001),
+                    new CreatePartitionsRequest.CreatePartitionsTopic().name("no-kept").count(4_002))), (short) 3);
+            assertThat(grown.results()).allSatisfy(t -> {
+                assertThat(t.errorCode()).isEqualTo(Errors.POLICY_VIOLATION.code());
+                assertThat(t.errorMessage()).isEqualTo("Excessively large number of additional partitions per request.");
+            });
         }
         assertThat(partitionCount("ok-kept")).isEqualTo(1);
     }
