@@ -302,7 +302,8 @@ class SecurityCompatTest {
             String addr = b.bootstrapServers("SASL_SSL");
             roundTrip(addr, saslClient("SASL_SSL", "alice", "alice-secret"), 20, 1000);
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_SSL", "alice", "wrong")))
-                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+                    .hasCauseInstanceOf(SaslAuthenticationException.class)
+                    .hasMessageContaining("Authentication failed: Invalid username or password");
         }
     }
 
@@ -444,7 +445,9 @@ class SecurityCompatTest {
             }
             roundTrip(addr, alice, 20, 100);
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "wrong")))
-                    .hasCauseInstanceOf(SaslAuthenticationException.class);
+                    .hasCauseInstanceOf(SaslAuthenticationException.class)
+                    .hasMessageContaining("Authentication failed during authentication due to invalid credentials"
+                            + " with SASL mechanism SCRAM-SHA-256");
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "SCRAM-SHA-512", "alice",
                     "alice-secret"))).as("alice has no SCRAM-SHA-512 credential")
                     .hasCauseInstanceOf(SaslAuthenticationException.class);

@@ -19,8 +19,8 @@ import java.util.Base64;
  * hash to StoredKey. The client-final nonce may also take librdkafka's legacy form (see
  * {@link #nonceMatches}). The client nonce must be printable ASCII and the client-final
  * message's {@code c=} must bind the client-first message's gs2-header, as the RFC says. An
- * unknown user, a wrong proof, a nonce other than the one the server sent and an authorization id
- * other than the user name all fail with the same message (as in Kafka); an unknown user only at
+ * unknown user, a wrong proof and a nonce other than the one the server sent all fail alike, with
+ * Kafka's message naming the mechanism ({@link AuthenticationFailure#ofCredentials}); an unknown user only at
  * the proof, after a made-up server-first message ({@link #decoy}), where Kafka refuses it at the
  * first message and so tells that it does not exist.
  * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
@@ -29,7 +29,6 @@ import java.util.Base64;
 final class ScramNegotiation implements SaslNegotiation {
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String INVALID = "Authentication failed: Invalid user credentials";
     /** This process's secret behind the made-up salts of unknown users (see {@link #decoy}). */
     private static final byte[] DECOY_KEY = new byte[32];
 
@@ -124,7 +123,7 @@ final class ScramNegotiation implements SaslNegotiation {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM channel binding");
         }
         if (attrs.length < 2 || !attrs[1].startsWith("r=") || !nonceMatches(attrs[1].substring(2))) {
-            throw new AuthenticationFailure(INVALID);
+            throw AuthenticationFailure.ofCredentials();
         }
         byte[] proof;
         try {
@@ -135,7 +134,7 @@ final class ScramNegotiation implements SaslNegotiation {
         byte[] authMessage = (clientFirstBare + "," + serverFirst + "," + withoutProof).getBytes(StandardCharsets.UTF_8);
         byte[] signature = mechanism.hmac(credential.storedKey(), authMessage);
         if (proof.length != signature.length) {
-            throw new AuthenticationFailure(INVALID);
+            throw AuthenticationFailure.ofCredentials();
         }
         byte[] clientKey = new byte[proof.length];
         for (int i = 0; i < proof.length; i++) {
@@ -143,7 +142,7 @@ final class ScramNegotiation implements SaslNegotiation {
         }
         // an unknown user's made-up key is checked as a real one is, so the refusal takes as long
         if (!MessageDigest.isEqual(mechanism.hash(clientKey), credential.storedKey()) || unknownUser) {
-            throw new AuthenticationFailure(INVALID);
+            throw AuthenticationFailure.ofCredentials();
         }
         complete = true;
         String serverFinal = "v=" + Base64.getEncoder().encodeToString(mechanism.hmac(credential.serverKey(), authMessage));

@@ -231,6 +231,12 @@ public final class Session {
         } catch (AuthenticationFailure e) {
             negotiation = null;
             rawTokens = false;
+            if (e.invalidCredentials()) {
+                // Kafka's words, which clients show and scripts match
+                throw new AuthenticationFailure("Authentication failed during "
+                        + (authenticated ? "re-authentication" : "authentication")
+                        + " due to invalid credentials with SASL mechanism " + mechanism);
+            }
             throw e;
         } catch (RuntimeException e) {
             // a message a mechanism's parser did not expect is a failed authentication like any

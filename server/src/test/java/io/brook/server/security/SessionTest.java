@@ -62,6 +62,32 @@ class SessionTest {
     }
 
     @Test
+    void wrongCredentialsAreRefusedInKafkasWordsNamingTheMechanismAndTheReauthentication() throws Exception {
+        Session s = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512", "connections.max.reauth.ms", "60000"));
+        assertThatThrownBy(() -> scramWith(s, "alice", "wrong")).isInstanceOf(AuthenticationFailure.class)
+                .hasMessage("Authentication failed during authentication due to invalid credentials with SASL"
+                        + " mechanism SCRAM-SHA-512");
+        Session unknown = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512"));
+        assertThatThrownBy(() -> scramWith(unknown, "mallory", "alice-secret"))
+                .hasMessage("Authentication failed during authentication due to invalid credentials with SASL"
+                        + " mechanism SCRAM-SHA-512");
+        Session again = session(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512", "connections.max.reauth.ms", "60000"));
+        scram(again, 60_000);
+        clock.advance(30_000);
+        assertThatThrownBy(() -> scramWith(again, "alice", "wrong"))
+                .hasMessage("Authentication failed during re-authentication due to invalid credentials with SASL"
+                        + " mechanism SCRAM-SHA-512");
+    }
+
+    private static void scramWith(Session s, String user, String password) throws Exception {
+        assertThat(s.handshake("SCRAM-SHA-512", (short) 1)).isEqualTo(Session.HandshakeResult.OK);
+        String bare = "n=" + user + ",r=cnonce123";
+        String serverFirst = new String(s.authenticate(utf8("n,," + bare)), StandardCharsets.UTF_8);
+        String nonce = serverFirst.split(",")[0].substring(2);
+        s.authenticate(utf8(ScramNegotiationTest.clientFinal(bare, serverFirst, nonce, password)));
+    }
+
+    @Test
     void aMechanismsOwnReauthMsWinsOverTheListeners() throws Exception {
         Map<String, String> settings = Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512,OAUTHBEARER",
                 "listener.name.sasl_plaintext.connections.max.reauth.ms", "60000",
