@@ -12,12 +12,16 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
@@ -40,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kafka-acls.sh} adding, listing and removing literal and prefixed ACLs, its
  * {@code --producer} and {@code --consumer} shortcuts and a DENY beside an ALLOW, and
  * {@code kafka-configs.sh} managing SCRAM users and client quotas ({@code --entity-type users}
- * and {@code clients}). One SASL_PLAINTEXT listener with PLAIN and SCRAM, an ACL authorizer and
+ * and {@code clients}) and describing the broker's security settings without their secrets. One SASL_PLAINTEXT listener with PLAIN and SCRAM, an ACL authorizer and
  * {@code User:admin} as super user, started as the embedded Brook or the reference Kafka
  * ({@link SecuredBroker}).
  */
@@ -123,6 +127,49 @@ class SecurityToolsCompatTest {
                     () -> admin.describeAcls(filter).values().toCompletionStage().toCompletableFuture()
                             .join().size() == count);
         }
+    }
+
+    @Test
+    void kafkaConfigsDescribesTheBrokersSecuritySettingsWithoutTheirSecrets() throws Exception {
+        String all = configs("--describe", "--all", "--entity-type", "brokers", "--entity-name", "1").out();
+        assertThat(all).doesNotContain("admin-secret", "alice-secret");
+        assertThat(lines(all)).contains(
+                "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512 sensitive=false"
+                        + " synonyms={STATIC_BROKER_CONFIG:sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,"
+                        + " DEFAULT_CONFIG:sasl.enabled.mechanisms=GSSAPI}",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config=null sensitive=true"
+                        + " synonyms={STATIC_BROKER_CONFIG:listener.name.sasl_plaintext.plain.sasl.jaas.config=null}",
+                "super.users=null sensitive=true synonyms={STATIC_BROKER_CONFIG:super.users=null}",
+                "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer sensitive=false"
+                        + " synonyms={STATIC_BROKER_CONFIG:authorizer.class.name="
+                        + "org.apache.kafka.metadata.authorizer.StandardAuthorizer, DEFAULT_CONFIG:authorizer.class.name=}",
+                "ssl.client.auth=none sensitive=false synonyms={DEFAULT_CONFIG:ssl.client.auth=none}",
+                "ssl.keystore.password=null sensitive=true synonyms={}",
+                "connections.max.reauth.ms=0 sensitive=false synonyms={DEFAULT_CONFIG:connections.max.reauth.ms=0}",
+                "sasl.server.max.receive.size=524288 sensitive=false"
+                        + " synonyms={DEFAULT_CONFIG:sasl.server.max.receive.size=524288}");
+
+        ConfigResource self = new ConfigResource(ConfigResource.Type.BROKER, "1");
+        String topic = Groups.unique("documented");
+        try (Admin admin = Admin.create(AclCompatTest.client(addr, "admin"))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            ConfigResource t = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Map<ConfigResource, Config> plain = admin.describeConfigs(List.of(self, t)).all().get(30, TimeUnit.SECONDS);
+            assertThat(plain.get(self).get("sasl.enabled.mechanisms").documentation()).isNull();
+            assertThat(plain.get(t).get("retention.ms").documentation()).isNull();
+            Map<ConfigResource, Config> documented = admin.describeConfigs(List.of(self, t),
+                    new DescribeConfigsOptions().includeDocumentation(true)).all().get(30, TimeUnit.SECONDS);
+            assertThat(documented.get(self).get("sasl.enabled.mechanisms").documentation()).isNotBlank();
+            assertThat(documented.get(self).get("log.retention.ms").documentation()).isNotBlank();
+            assertThat(documented.get(self).get("ssl.keystore.password").type())
+                    .isEqualTo(ConfigEntry.ConfigType.PASSWORD);
+            assertThat(documented.get(t).entries()).allSatisfy(e -> assertThat(e.documentation())
+                    .as(e.name()).isNotBlank());
+        }
+    }
+
+    private static List<String> lines(String out) {
+        return out.lines().map(String::trim).toList();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.brook.server.api;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.ListenerTlsKeys;
+import io.brook.server.config.SecurityConfigKeys;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -11,6 +12,7 @@ import io.brook.server.topic.ConfigSynonyms;
 import io.brook.server.topic.Topic;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.server.topic.TopicNames;
+import io.brook.storage.LogConfig;
 import io.brook.storage.config.ConfigKey;
 import io.brook.wire.message.DescribeConfigsRequest;
 import io.brook.wire.message.DescribeConfigsRequest.DescribeConfigsResource;
@@ -28,8 +30,10 @@ import java.util.Map;
  * DescribeConfigs (key 32) for topics (every topic config with its effective value and source:
  * topic override, dynamic or static broker setting, or default) and for brokers: this broker's id
  * gives every key Brook knows with the value in force (writable: the {@link DynamicBrokerConfig}
- * keys) and the TLS listeners' stores set at run time (secrets as Kafka shows them: no value,
- * flagged sensitive), the empty name the cluster-wide default scope (only what was set in it), as Kafka does;
+ * keys), the security settings ({@link SecurityConfigKeys}) and the TLS listeners' stores set at
+ * run time (secrets as Kafka shows them: no value, flagged sensitive), the empty name the
+ * cluster-wide default scope (only what was set in it), as Kafka does; each with its
+ * documentation when the request asks for it (v3+);
  * for client metrics subscriptions ({@link ClientMetricsResources}).
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
@@ -50,13 +54,15 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     @Override
     public void handle(RequestContext ctx, DescribeConfigsRequest request) {
         short version = ctx.apiVersion();
+        // configType and documentation are v3+ fields; documentation only when asked, null otherwise, as Kafka
+        Detail docs = new Detail(version >= 3, version >= 3 && request.includeDocumentation());
         List<DescribeConfigsResult> results = new ArrayList<>();
         for (DescribeConfigsResource res : request.resources()) {
             DescribeConfigsResult r = new DescribeConfigsResult().resourceType(res.resourceType())
                     .resourceName(res.resourceName()).errorCode(Errors.NONE.code()).errorMessage(null);
             switch (res.resourceType()) {
-                case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, version);
-                case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, version);
+                case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, docs);
+                case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, docs);
                 case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
                 case ClientMetricsResources.RESOURCE_CLIENT_METRICS -> ClientMetricsResources.describe(telemetry, res, r);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
@@ -67,8 +73,19 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
         ctx.respond(new DescribeConfigsResponse().results(results));
     }
 
+    /** What the answer's version carries: each config's type, and its documentation when asked for. */
+    private record Detail(boolean types, boolean documentation) {
+
+        DescribeConfigsResourceResult apply(DescribeConfigsResourceResult c, byte type, String doc) {
+            if (types) {
+                c.configType(type);
+            }
+            return c.documentation(documentation ? doc : null);
+        }
+    }
+
     private static void topic(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,
-            boolean synonyms, short version) {
+            boolean synonyms, Detail detail) {
         String bad = TopicNames.invalidNameReason(res.resourceName());
         if (bad != null) {
             r.errorCode(Errors.INVALID_TOPIC_EXCEPTION.code()).errorMessage(bad);
@@ -87,11 +104,10 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             if (!wanted(res.configurationKeys(), d.name())) {
                 continue;
             }
-            DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(d.name()).value(d.value())
-                    .readOnly(false).isSensitive(false).configSource(d.source());
-            if (version >= 3) {
-                c.configType(TopicConfigResolver.type(d.name()));
-            }
+            ConfigKey key = LogConfig.key(d.name());
+            DescribeConfigsResourceResult c = detail.apply(new DescribeConfigsResourceResult().name(d.name())
+                    .value(d.value()).readOnly(false).isSensitive(false).configSource(d.source()),
+                    TopicConfigResolver.type(d.name()), key == null ? null : key.doc());
             if (synonyms) {
                 c.synonyms(wire(names.ofTopicConfig(d.name(),
                         d.source() == TopicConfigResolver.SOURCE_TOPIC ? t.configs().get(d.name()) : null)));
@@ -110,7 +126,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     }
 
     private static void broker(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,
-            boolean synonyms, short version) {
+            boolean synonyms, Detail detail) {
         String name = res.resourceName();
         if (!name.isEmpty() && !name.equals(Integer.toString(broker.nodeId()))) {
             r.errorCode(Errors.INVALID_REQUEST.code()).errorMessage("Unexpected broker id, expected "
@@ -125,7 +141,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             for (Map.Entry<String, String> e : dynamic.clusterDefault().entrySet()) {
                 if (wanted(res.configurationKeys(), e.getKey())) {
                     out.add(brokerEntry(e.getKey(), e.getValue(), DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER,
-                            version));
+                            detail));
                 }
             }
             r.configs(out);
@@ -146,36 +162,61 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 source = config.isExplicit(key.name()) ? TopicConfigResolver.SOURCE_STATIC_BROKER
                         : TopicConfigResolver.SOURCE_DEFAULT;
             }
-            DescribeConfigsResourceResult c = brokerEntry(key.name(), value, source, version);
+            DescribeConfigsResourceResult c = brokerEntry(key.name(), value, source, detail);
             if (synonyms) {
                 c.synonyms(wire(names.ofBrokerKey(key.name())));
             }
             out.add(c);
         }
+        Map<String, String> changed = dynamic.broker();
+        // the security settings, as written in the file or defaulted (secrets never shown, as in Kafka)
+        for (SecurityConfigKeys.Entry e : SecurityConfigKeys.describe(config.securitySettings())) {
+            if (wanted(res.configurationKeys(), e.name()) && !changed.containsKey(e.name())) {
+                out.add(securityEntry(e, synonyms, detail));
+            }
+        }
         // a TLS listener's stores changed at run time (passwords and PEM keys never shown, as in Kafka)
-        for (Map.Entry<String, String> e : dynamic.broker().entrySet()) {
+        for (Map.Entry<String, String> e : changed.entrySet()) {
             if (ListenerTlsKeys.listener(e.getKey()) != null && wanted(res.configurationKeys(), e.getKey())) {
                 boolean secret = ListenerTlsKeys.sensitive(e.getKey());
-                DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(e.getKey())
+                out.add(detail.apply(new DescribeConfigsResourceResult().name(e.getKey())
                         .value(secret ? null : e.getValue()).readOnly(false).isSensitive(secret)
-                        .configSource(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER);
-                if (version >= 3) {
-                    c.configType(secret ? TYPE_PASSWORD : TopicConfigResolver.TYPE_STRING);
-                }
-                out.add(c);
+                        .configSource(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER),
+                        secret ? TYPE_PASSWORD : TopicConfigResolver.TYPE_STRING,
+                        SecurityConfigKeys.doc(e.getKey())));
             }
         }
         r.configs(out);
     }
 
-    private static DescribeConfigsResourceResult brokerEntry(String name, String value, byte source, short version) {
-        DescribeConfigsResourceResult c = new DescribeConfigsResourceResult().name(name).value(value)
-                .readOnly(!DynamicBrokerConfig.RECONFIGURABLE.contains(name)).isSensitive(false).configSource(source);
-        ConfigKey key = BrokerConfig.KEYS.get(name);
-        if (version >= 3 && key != null) {
-            c.configType(TopicConfigResolver.type(key));
+    private static DescribeConfigsResourceResult securityEntry(SecurityConfigKeys.Entry e, boolean synonyms,
+            Detail detail) {
+        byte source = e.explicit() ? TopicConfigResolver.SOURCE_STATIC_BROKER : TopicConfigResolver.SOURCE_DEFAULT;
+        // writable as Kafka marks them: the TLS stores (which change per listener at run time)
+        String base = ListenerTlsKeys.listener(e.name()) != null ? ListenerTlsKeys.base(e.name()) : e.name();
+        DescribeConfigsResourceResult c = detail.apply(new DescribeConfigsResourceResult().name(e.name())
+                .value(e.value()).readOnly(!ListenerTlsKeys.RECONFIGURABLE.contains(base)).isSensitive(e.sensitive())
+                .configSource(source), e.type().id, e.doc());
+        if (synonyms) {
+            List<DescribeConfigsSynonym> list = new ArrayList<>(2);
+            if (e.explicit()) {
+                list.add(new DescribeConfigsSynonym().name(e.name()).value(e.value()).source(source));
+            }
+            if (e.defaultValue() != null) {
+                list.add(new DescribeConfigsSynonym().name(e.name()).value(e.defaultValue())
+                        .source(TopicConfigResolver.SOURCE_DEFAULT));
+            }
+            c.synonyms(list);
         }
         return c;
+    }
+
+    private static DescribeConfigsResourceResult brokerEntry(String name, String value, byte source, Detail detail) {
+        ConfigKey key = BrokerConfig.KEYS.get(name);
+        return detail.apply(new DescribeConfigsResourceResult().name(name).value(value)
+                .readOnly(!DynamicBrokerConfig.RECONFIGURABLE.contains(name)).isSensitive(false).configSource(source),
+                key == null ? TopicConfigResolver.TYPE_STRING : TopicConfigResolver.type(key),
+                key == null ? null : key.doc());
     }
 
     private static boolean wanted(List<String> keys, String name) {

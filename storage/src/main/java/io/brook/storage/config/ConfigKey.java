@@ -59,6 +59,11 @@ public record ConfigKey(String name, Type type, String defaultValue, Check check
         return new ConfigKey(name, type, defaultValue, check, List.of(), "");
     }
 
+    /** A key without synonyms, with a line of documentation (DescribeConfigs gives it when asked). */
+    public static ConfigKey of(String name, Type type, String defaultValue, Check check, String doc) {
+        return new ConfigKey(name, type, defaultValue, check, List.of(), doc);
+    }
+
     /** Parses and checks a raw value. */
     public Object parse(String raw) {
         String s = raw.trim();
