@@ -75,6 +75,7 @@ public final class BrokerConfig {
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String CONNECTION_MAX_INFLIGHT_BYTES = "brook.connection.max.inflight.bytes";
+    public static final String REQUEST_MAX_DECODED_BYTES = "brook.request.max.decoded.bytes";
     public static final String CONNECTION_MAX_INFLIGHT_REQUESTS = "brook.connection.max.inflight.requests";
     public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
     public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
@@ -495,6 +496,10 @@ public final class BrokerConfig {
 
     public int maxConnections() {
         return intValue(MAX_CONNECTIONS);
+    }
+
+    public long requestMaxDecodedBytes() {
+        return longValue(REQUEST_MAX_DECODED_BYTES);
     }
 
     public long connectionMaxInflightBytes() {

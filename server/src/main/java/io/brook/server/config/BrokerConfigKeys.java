@@ -87,6 +87,9 @@ final class BrokerConfigKeys {
                 key(QUEUED_MAX_REQUEST_BYTES, Type.LONG, Long.toString(DEFAULT_QUEUED_MAX_REQUEST_BYTES), Check.NONE,
                         "Broker-wide: most bytes of requests read and not yet answered; beyond it connections"
                                 + " stop being read until requests complete. -1 = unbounded."),
+                key(REQUEST_MAX_DECODED_BYTES, Type.LONG, "67108864", Check.atLeast(65536),
+                        "Most heap one request's decoded form may take, as estimated while it is read; a request"
+                                + " beyond it closes its connection. The estimate counts in queued.max.request.bytes."),
                 key(QUEUED_MAX_RESPONSE_BYTES, Type.LONG, "134217728", Check.NONE,
                         "Broker-wide: most bytes of answers held in memory for clients that have not read them;"
                                 + " beyond it a connection with unread answers is not read. -1 = unbounded."),

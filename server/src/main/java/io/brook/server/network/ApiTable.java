@@ -6,6 +6,7 @@ import io.brook.wire.message.ApiVersionsResponse.ApiVersion;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
+import io.brook.wire.protocol.ProtocolReader;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -56,13 +57,15 @@ public final class ApiTable {
         }
 
         /**
-         * Reads a request body of this entry's key at {@code version}.
+         * Reads a request body of this entry's key at {@code version}: with {@code in}, the
+         * reader of {@code body} that bounds and estimates the heap it decodes to, unless a
+         * reader of the entry's own is registered.
          *
          * @throws io.brook.wire.protocol.ProtocolDecodeException on malformed input
          */
         @SuppressWarnings("unchecked") // the generated reader of the key returns the key's request class: the Q of the handler
-        Q read(ByteBuffer body, short version) {
-            return reader != null ? reader.read(body, version) : (Q) ApiMessages.readRequest(key, version, body);
+        Q read(ProtocolReader in, ByteBuffer body, short version) {
+            return reader != null ? reader.read(body, version) : (Q) ApiMessages.readRequest(key, version, in);
         }
 
         /** The handler, as registered (after the builder's wrapper, if any). */

@@ -10,6 +10,7 @@ import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.LogSafe;
 import io.brook.wire.protocol.ProtocolDecodeException;
+import io.brook.wire.protocol.ProtocolReader;
 import io.brook.wire.protocol.RequestHeader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -277,6 +278,7 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         short version = header.apiVersion();
         ApiRequest body;
         short responseVersion = version;
+        long decoded = 0;
         if (!entry.accepts(version)) {
             if (entry.key() == ApiKey.API_VERSIONS && version > entry.advertisedMax()) {
                 // KIP-511: do not parse the body; answer with a v0 body that lists our range.
@@ -290,7 +292,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
             }
         } else {
             try {
-                body = entry.read(buf, version);
+                ProtocolReader in = new ProtocolReader(buf, limits.maxDecodedBytes());
+                body = entry.read(in, buf, version);
+                decoded = in.heapEstimate();
             } catch (ProtocolDecodeException e) {
                 releaseFrame(frame, frameSize);
                 closeAfterAnswered("malformed " + entry.key().displayName() + " v" + version + " request: " + e.getMessage());
@@ -303,7 +307,9 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                 return;
             }
         }
-        RequestContext rc = new RequestContext(this, header, entry, body, responseVersion, frame, frameSize);
+        // the decoded form's heap counts in the request budget too, until the frame is released
+        limits.requestBytes().add(decoded);
+        RequestContext rc = new RequestContext(this, header, entry, body, responseVersion, frame, frameSize, decoded);
         if (reading || !inFlight.isEmpty()) {
             rc.pipelined(); // sent before the client saw the answer to an earlier request
         }
@@ -368,12 +374,15 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
     /** Gives a frame's bytes back: to the allocator and to the broker-wide request budget. */
     private void releaseFrame(ByteBuf frame, int frameSize) {
         frame.release();
-        requestBytesReleased(frameSize);
+        requestBytesReleased(frameSize, 0);
     }
 
-    /** A request's frame was released (any thread): its bytes and size prefix leave the request budget. */
-    void requestBytesReleased(int frameSize) {
-        limits.requestBytes().release(frameSize + RequestFrameDecoder.SIZE_PREFIX);
+    /**
+     * A request's frame was released (any thread): its bytes and size prefix leave the request
+     * budget, and so does the heap estimate of its decoded form.
+     */
+    void requestBytesReleased(int frameSize, long decoded) {
+        limits.requestBytes().release(frameSize + RequestFrameDecoder.SIZE_PREFIX + decoded);
     }
 
     @Override

@@ -132,7 +132,7 @@ public final class NetworkServer {
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
                 new ByteBudget(config.queuedMaxRequestBytes()),
                 new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
-                new ByteBudget(config.queuedMaxResponseBytes()));
+                new ByteBudget(config.queuedMaxResponseBytes()), config.requestMaxDecodedBytes());
         this.unauthenticatedHolders = new UnauthenticatedHolders(limits.unauthenticatedBytes(), timer::nowMs);
         this.fairShare = config.bool(BrokerConfig.FAIR_SHARE_ENABLE) ? new FairShare(timer::nowMs) : null;
         IoHandlerFactory factory;

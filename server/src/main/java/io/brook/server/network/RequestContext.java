@@ -43,6 +43,8 @@ public final class RequestContext {
     private final ApiRequest request;
     private final short responseVersion;
     private final int frameSize;
+    /** The heap estimate of the decoded request, counted in the request budget with the frame. */
+    private final long decodedBytes;
     private ByteBuf frame;
     private final AtomicReference<Object> result = new AtomicReference<>();
 
@@ -74,8 +76,9 @@ public final class RequestContext {
     private boolean pipelined;
 
     RequestContext(Connection connection, RequestHeader header, ApiTable.Entry<? extends ApiRequest> entry,
-            ApiRequest request, short responseVersion, ByteBuf frame, int frameSize) {
+            ApiRequest request, short responseVersion, ByteBuf frame, int frameSize, long decodedBytes) {
         this.connection = connection;
+        this.decodedBytes = decodedBytes;
         this.header = header;
         this.entry = entry;
         this.request = request;
@@ -412,7 +415,7 @@ public final class RequestContext {
         frame = null;
         if (f != null) {
             f.release();
-            connection.requestBytesReleased(frameSize);
+            connection.requestBytesReleased(frameSize, decodedBytes);
         }
     }
 

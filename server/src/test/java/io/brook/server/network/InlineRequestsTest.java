@@ -270,7 +270,8 @@ class InlineRequestsTest {
             throw new AssertionError("nothing should reach the pool");
         };
         Connection connection = new Connection(table, noPool,
-                new NetworkLimits(16, 1 << 20, new ByteBudget(-1), new ByteBudget(-1), new ByteBudget(-1)), new LongAdder(), true);
+                new NetworkLimits(16, 1 << 20, new ByteBudget(-1), new ByteBudget(-1), new ByteBudget(-1),
+                        Long.MAX_VALUE), new LongAdder(), true);
         AtomicInteger flushes = new AtomicInteger();
         EmbeddedChannel channel = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
             @Override

@@ -89,10 +89,15 @@ final class MessageWriter extends Section {
             c.line("");
             c.line("/** Reads a body of {@code version} from the buffer's position, advancing it. */");
             c.open("public static " + s.name + " read(ByteBuffer buf, short version)");
+            c.line("return read(new ProtocolReader(buf), version);");
+            c.close();
+            c.line("");
+            c.line("/** Reads a body of {@code version} with {@code reader} (which may bound the heap it decodes to). */");
+            c.open("public static " + s.name + " read(ProtocolReader reader, short version)");
             c.open("if (version < LOWEST_VERSION || version > HIGHEST_VERSION)");
             c.line("throw new ProtocolDecodeException(\"" + m.name + ": unsupported version \" + version);");
             c.close();
-            c.line("return new " + s.name + "(new ProtocolReader(buf), version);");
+            c.line("return new " + s.name + "(reader, version);");
             c.close();
             c.line("");
             c.line("@Override");

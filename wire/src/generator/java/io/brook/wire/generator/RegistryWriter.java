@@ -27,6 +27,7 @@ final class RegistryWriter {
         c.line("import io.brook.wire.protocol.ApiMessage;");
         c.line("import io.brook.wire.protocol.ApiRequest;");
         c.line("import io.brook.wire.protocol.ProtocolDecodeException;");
+        c.line("import io.brook.wire.protocol.ProtocolReader;");
         c.line("import java.nio.ByteBuffer;");
         c.line("");
         c.line("/** Reads and creates message bodies by API key. */");
@@ -44,6 +45,11 @@ final class RegistryWriter {
             c.line(" * @throws ProtocolDecodeException on malformed input or a version outside the codec's range");
             c.line(" */");
             c.open("public static " + type + " read" + kind + "(ApiKey key, short version, ByteBuffer body)");
+            c.line("return read" + kind + "(key, version, new ProtocolReader(body));");
+            c.close();
+            c.line("");
+            c.line("/** As {@link #read" + kind + "(ApiKey, short, ByteBuffer)}, with {@code body}'s reader (which may bound the heap it decodes to). */");
+            c.open("public static " + type + " read" + kind + "(ApiKey key, short version, ProtocolReader body)");
             c.open("if (key == null)");
             c.line("throw new ProtocolDecodeException(\"ApiMessages: unknown api key\");");
             c.close();

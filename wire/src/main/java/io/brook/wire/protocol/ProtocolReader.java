@@ -15,16 +15,47 @@ import java.util.UUID;
  * counts it was told; empty strings, bytes and records cost no allocation at all. Each method takes the name of the field being read
  * ({@code "ProduceRequest.topicData"}), which the exception message starts with.
  *
+ * <p>A reader may also be given a heap limit: it then estimates, before each allocation, the heap
+ * the decoded message takes ({@link #heapEstimate}: generous per-object costs, so that the
+ * estimate stays above what is actually allocated), and fails the read once the estimate passes
+ * the limit. Bytes bound what a message can allocate; the limit bounds it in bytes of heap, since
+ * a body of tiny elements expands up to about 26-fold (docs/protocol.md, "Bounded decoding").
+ *
  * <p>Not thread-safe; one reader per buffer being decoded.
  */
 public final class ProtocolReader {
 
     private static final byte[] EMPTY_BYTES = new byte[0];
 
+    /** Estimated heap of one array element: its list slot and the struct or boxed value it holds. */
+    static final int ELEMENT_COST = 72;
+    /** Estimated heap of an array (its list and backing array), and of each non-empty string or bytes beyond its length. */
+    static final int OBJECT_COST = 48;
+
     private final ByteBuffer buf;
+    private final long heapLimit;
+    private long heapEstimate;
 
     public ProtocolReader(ByteBuffer buf) {
+        this(buf, Long.MAX_VALUE);
+    }
+
+    /** A reader that fails once the estimated heap of what it decoded passes {@code heapLimit} bytes. */
+    public ProtocolReader(ByteBuffer buf, long heapLimit) {
         this.buf = buf;
+        this.heapLimit = heapLimit;
+    }
+
+    /** The estimated heap, in bytes, of what this reader has decoded so far (an upper bound, not a measure). */
+    public long heapEstimate() {
+        return heapEstimate;
+    }
+
+    private void charge(String field, long bytes) {
+        heapEstimate += bytes;
+        if (heapEstimate > heapLimit) {
+            throw error(field, "the message decodes to more than " + heapLimit + " bytes of heap");
+        }
     }
 
     public int remaining() {
@@ -85,6 +116,7 @@ public final class ProtocolReader {
 
     public UUID readUuid(String field) {
         need(field, 16);
+        charge(field, 32);
         return new UUID(buf.getLong(), buf.getLong());
     }
 
@@ -140,6 +172,7 @@ public final class ProtocolReader {
         if (length <= 0) {
             return length == 0 ? "" : null; // "" is a constant: an empty string costs no allocation
         }
+        charge(field, OBJECT_COST + 2L * length); // the bytes, and a String of its own for any not Latin-1
         String s;
         if (buf.hasArray()) {
             s = new String(buf.array(), buf.arrayOffset() + buf.position(), length, StandardCharsets.UTF_8);
@@ -158,6 +191,7 @@ public final class ProtocolReader {
         if (length <= 0) {
             return length == 0 ? EMPTY_BYTES : null;
         }
+        charge(field, OBJECT_COST + length);
         byte[] bytes = new byte[length];
         buf.get(bytes);
         return bytes;
@@ -173,6 +207,7 @@ public final class ProtocolReader {
         if (length <= 0) {
             return length == 0 ? BufferRecords.EMPTY : null;
         }
+        charge(field, 2 * OBJECT_COST);
         int start = buf.position();
         ByteBuffer slice = buf.slice(start, length);
         BufferRecords records = BufferRecords.ofReadOnlySlice(slice.isReadOnly() ? slice : slice.asReadOnlyBuffer());
@@ -188,8 +223,12 @@ public final class ProtocolReader {
      * before the caller sizes a list for it. Values below 1 count as 1.
      */
     public int readArrayLength(String field, boolean compact, boolean nullable, int minElementSize) {
-        return readLength(field, "array", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable,
+        int length = readLength(field, "array", compact ? PREFIX_COMPACT : PREFIX_INT32, nullable,
                 Math.max(1, minElementSize));
+        if (length >= 0) {
+            charge(field, OBJECT_COST + (long) ELEMENT_COST * length);
+        }
+        return length;
     }
 
     /** The int8 marker of a nullable struct: -1 = null (returns false), 1 = present (true). */

@@ -20,6 +20,7 @@ import io.brook.wire.message.SmallestInstances;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ProtocolDecodeException;
+import io.brook.wire.protocol.ProtocolReader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +50,8 @@ class DecodeAmplificationTest {
      * the worst was 28.
      */
     private static final double WORST_EXPANSION = 26;
+    /** What decoding allocates besides the estimate: the message object, the buffer's wrapper, the reader. */
+    private static final long ESTIMATE_SLACK = 1024;
 
     private final SmallestInstances smallest = new SmallestInstances();
 
@@ -92,6 +95,48 @@ class DecodeAmplificationTest {
                 + ": " + figure));
         System.out.printf("largest allocation per input byte for smallest elements: %.1f at %s%n", worst, worstName);
         assertThat(worst).as(worstName).isLessThanOrEqualTo(WORST_EXPANSION);
+    }
+
+    /**
+     * A reader's heap estimate stays above what decoding allocates, for every body of smallest
+     * elements (the worst case per input byte), so a heap limit holds: the broker refuses a
+     * request whose estimate passes it, and adds the estimate to its request budget.
+     */
+    @Test
+    void theHeapEstimateIsAnUpperBoundOfWhatDecodingAllocates() {
+        double tightest = Double.MAX_VALUE;
+        String tightestName = "";
+        for (Body body : bodies()) {
+            long[] estimate = new long[1];
+            DecodingAllocation.Outcome outcome = measureWarm(body.bytes(), b -> {
+                ProtocolReader reader = new ProtocolReader(b);
+                ApiMessages.readRequest(body.key(), body.version(), reader);
+                estimate[0] = reader.heapEstimate();
+            });
+            assertThat(outcome.failure()).as(body.name()).isNull();
+            assertThat(estimate[0] + ESTIMATE_SLACK).as("%s: estimate %d, allocated %d", body.name(), estimate[0],
+                    outcome.allocatedBytes()).isGreaterThanOrEqualTo(outcome.allocatedBytes());
+            double ratio = (double) estimate[0] / outcome.allocatedBytes();
+            if (ratio < tightest) {
+                tightest = ratio;
+                tightestName = body.name();
+            }
+        }
+        System.out.printf("tightest heap estimate: %.2f of the allocation at %s%n", tightest, tightestName);
+    }
+
+    @Test
+    void aHeapLimitRefusesABodyBeforeItIsDecodedWhole() {
+        List<String> groups = new ArrayList<>(Collections.nCopies(ELEMENTS, "g"));
+        byte[] body = new io.brook.wire.message.DescribeGroupsRequest().groups(groups).toByteBuffer((short) 5).array();
+        long limit = 64 * 1024;
+        DecodingAllocation.Outcome outcome = measureWarm(body,
+                b -> ApiMessages.readRequest(ApiKey.DESCRIBE_GROUPS, (short) 5, new ProtocolReader(b, limit)));
+        assertThat(outcome.failure()).isInstanceOf(ProtocolDecodeException.class)
+                .hasMessageContaining("decodes to more than 65536 bytes of heap");
+        assertThat(outcome.allocatedBytes()).isLessThanOrEqualTo(limit + REJECTION_BYTES);
+        assertThat(ApiMessages.readRequest(ApiKey.DESCRIBE_GROUPS, (short) 5,
+                new ProtocolReader(ByteBuffer.wrap(body), 10L * 1024 * 1024))).isNotNull();
     }
 
     /**
