@@ -51,11 +51,15 @@ public final class ProtocolReader {
         return heapEstimate;
     }
 
+    /** Small enough for the quick compiler to inline: the message is built apart. */
     private void charge(String field, long bytes) {
-        heapEstimate += bytes;
-        if (heapEstimate > heapLimit) {
-            throw error(field, "the message decodes to more than " + heapLimit + " bytes of heap");
+        if ((heapEstimate += bytes) > heapLimit) {
+            throw overHeapLimit(field);
         }
+    }
+
+    private ProtocolDecodeException overHeapLimit(String field) {
+        return error(field, "the message decodes to more than " + heapLimit + " bytes of heap");
     }
 
     public int remaining() {
