@@ -40,8 +40,6 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
 
     static final byte RESOURCE_TOPIC = 2;
     static final byte RESOURCE_BROKER = 4;
-    /** Kafka's ConfigType id of a PASSWORD config (DescribeConfigs v3+). */
-    static final byte TYPE_PASSWORD = 9;
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
@@ -55,14 +53,14 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     public void handle(RequestContext ctx, DescribeConfigsRequest request) {
         short version = ctx.apiVersion();
         // configType and documentation are v3+ fields; documentation only when asked, null otherwise, as Kafka
-        Detail docs = new Detail(version >= 3, version >= 3 && request.includeDocumentation());
+        Detail detail = new Detail(version >= 3, version >= 3 && request.includeDocumentation());
         List<DescribeConfigsResult> results = new ArrayList<>();
         for (DescribeConfigsResource res : request.resources()) {
             DescribeConfigsResult r = new DescribeConfigsResult().resourceType(res.resourceType())
                     .resourceName(res.resourceName()).errorCode(Errors.NONE.code()).errorMessage(null);
             switch (res.resourceType()) {
-                case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, docs);
-                case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, docs);
+                case RESOURCE_TOPIC -> topic(broker, res, r, request.includeSynonyms() && version >= 1, detail);
+                case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, detail);
                 case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
                 case ClientMetricsResources.RESOURCE_CLIENT_METRICS -> ClientMetricsResources.describe(telemetry, res, r);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
@@ -182,8 +180,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 out.add(detail.apply(new DescribeConfigsResourceResult().name(e.getKey())
                         .value(secret ? null : e.getValue()).readOnly(false).isSensitive(secret)
                         .configSource(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER),
-                        secret ? TYPE_PASSWORD : TopicConfigResolver.TYPE_STRING,
-                        SecurityConfigKeys.doc(e.getKey())));
+                        SecurityConfigKeys.type(e.getKey()).id, SecurityConfigKeys.doc(e.getKey())));
             }
         }
         r.configs(out);

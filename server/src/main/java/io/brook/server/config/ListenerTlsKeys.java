@@ -20,11 +20,6 @@ public final class ListenerTlsKeys {
             "ssl.keystore.key", "ssl.keystore.certificate.chain",
             "ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password", "ssl.truststore.certificates");
 
-    /** Kafka's PASSWORD-typed ones among them: described with a null value and flagged sensitive. */
-    private static final Set<String> SENSITIVE = Set.of(
-            "ssl.keystore.password", "ssl.key.password", "ssl.keystore.key", "ssl.keystore.certificate.chain",
-            "ssl.truststore.password", "ssl.truststore.certificates");
-
     private static final String PREFIX = "listener.name.";
 
     private ListenerTlsKeys() {
@@ -63,9 +58,12 @@ public final class ListenerTlsKeys {
         return RECONFIGURABLE.contains(name);
     }
 
-    /** Whether {@code name} (with or without a listener prefix) holds a secret: never shown. */
+    /**
+     * Whether {@code name} (with or without a listener prefix) is one of these keys that holds a
+     * secret (Kafka's PASSWORD type, {@link SecurityConfigKeys}): never shown.
+     */
     public static boolean sensitive(String name) {
         String base = listener(name) != null ? base(name) : name;
-        return SENSITIVE.contains(base);
+        return RECONFIGURABLE.contains(base) && SecurityConfigKeys.type(base) == SecurityConfigKeys.Type.PASSWORD;
     }
 }

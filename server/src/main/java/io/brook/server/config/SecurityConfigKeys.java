@@ -176,8 +176,19 @@ public final class SecurityConfigKeys {
 
     /** The documentation of a setting or of the key a listener override stands for ("" when none). */
     public static String doc(String name) {
-        Key k = KEYS.containsKey(name) ? KEYS.get(name) : overridden(name);
+        Key k = lookup(name);
         return k == null ? "" : k.doc();
+    }
+
+    /** The type of a setting or of the key a listener override stands for; PASSWORD (a secret) when none. */
+    public static Type type(String name) {
+        Key k = lookup(name);
+        return k == null ? Type.PASSWORD : k.type();
+    }
+
+    private static Key lookup(String name) {
+        Key k = KEYS.get(name);
+        return k != null ? k : overridden(name);
     }
 
     /**
