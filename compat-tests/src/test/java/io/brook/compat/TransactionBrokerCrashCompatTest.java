@@ -67,7 +67,7 @@ class TransactionBrokerCrashCompatTest {
 
             try (Admin admin = Groups.admin(bootstrap)) {
                 // none hangs: the open transaction is aborted once its time-out passes
-                Groups.await(Duration.ofSeconds(60), "no transaction left ongoing", () -> ongoing(admin).isEmpty());
+                Groups.await(Duration.ofSeconds(60), "no transaction left ongoing", () -> noneOngoing(admin));
                 for (int p = 0; p < 2; p++) {
                     TopicPartition tp = new TopicPartition(topic, p);
                     Groups.await(Duration.ofSeconds(30), "the last stable offset of " + tp + " at the log's end",
@@ -106,14 +106,15 @@ class TransactionBrokerCrashCompatTest {
         }
     }
 
-    private static List<TransactionListing> ongoing(Admin admin) {
+    /** Whether the coordinator lists no transaction as ongoing or prepared; false while it cannot answer. */
+    private static boolean noneOngoing(Admin admin) {
+        List<TransactionListing> all;
         try {
-            return admin.listTransactions().all().get(30, TimeUnit.SECONDS).stream()
-                    .filter(t -> t.state().toString().equals("Ongoing") || t.state().toString().startsWith("Prepare"))
-                    .toList();
+            all = List.copyOf(admin.listTransactions().all().get(30, TimeUnit.SECONDS));
         } catch (Exception e) {
-            return List.of(); // not answered yet (the coordinator loading): asked again
+            return false; // not answered (yet): asked again
         }
+        return all.stream().noneMatch(t -> t.state().toString().equals("Ongoing") || t.state().toString().startsWith("Prepare"));
     }
 
     private static long lastStable(Admin admin, TopicPartition tp) {

@@ -346,10 +346,16 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /**
      * ListTransactions: every known id, filtered by state names (Kafka's labels), producer ids and a
-     * minimum running time (empty filters and a negative duration filter nothing).
+     * minimum running time (empty filters and a negative duration filter nothing). While a
+     * partition of {@code __transaction_state} loads, COORDINATOR_LOAD_IN_PROGRESS and none, as
+     * Kafka answers: a partial list would leave out transactions still open, and a tool waiting
+     * for none to be open would stop waiting too early.
      */
-    public CompletableFuture<List<TxnDescription>> list(Set<String> states, Set<Long> producerIds, long minDurationMs) {
+    public CompletableFuture<TxnListing> list(Set<String> states, Set<Long> producerIds, long minDurationMs) {
         return submit(() -> {
+            if (loader.anyLoading()) {
+                return CompletableFuture.completedFuture(TxnListing.failed(Errors.COORDINATOR_LOAD_IN_PROGRESS));
+            }
             long now = loop.now();
             List<TxnDescription> out = new ArrayList<>();
             for (Transactions.Entry e : txns.all()) {
@@ -360,8 +366,8 @@ public final class TransactionCoordinator implements AutoCloseable {
                 if (minDurationMs >= 0 && (s.state() != TxnState.ONGOING || now - s.startMs() < minDurationMs)) continue;
                 out.add(describe(e));
             }
-            return CompletableFuture.completedFuture(out);
-        }, e -> List.of());
+            return CompletableFuture.completedFuture(new TxnListing(Errors.NONE, out));
+        }, TxnListing::failed);
     }
 
     private static TxnDescription describe(Transactions.Entry e) {

@@ -407,12 +407,12 @@ class TransactionCoordinatorTest {
         assertThat(d.get(0).state()).isEqualTo("Ongoing");
         assertThat(d.get(0).partitions()).containsOnlyKeys("t");
         assertThat(d.get(1).error()).isEqualTo(Errors.TRANSACTIONAL_ID_NOT_FOUND);
-        assertThat(run(coordinator.list(Set.of("Ongoing"), Set.of(), -1))).extracting(TxnDescription::transactionalId)
+        assertThat(run(coordinator.list(Set.of("Ongoing"), Set.of(), -1)).transactions()).extracting(TxnDescription::transactionalId)
                 .containsExactly(ID);
-        assertThat(run(coordinator.list(Set.of(), Set.of(), -1))).hasSize(2);
+        assertThat(run(coordinator.list(Set.of(), Set.of(), -1)).transactions()).hasSize(2);
         clock.advance(5_000);
-        assertThat(run(coordinator.list(Set.of(), Set.of(), 4_000))).hasSize(1);
-        assertThat(run(coordinator.list(Set.of(), Set.of(), 6_000))).isEmpty();
+        assertThat(run(coordinator.list(Set.of(), Set.of(), 4_000)).transactions()).hasSize(1);
+        assertThat(run(coordinator.list(Set.of(), Set.of(), 6_000)).transactions()).isEmpty();
     }
 
     @Test

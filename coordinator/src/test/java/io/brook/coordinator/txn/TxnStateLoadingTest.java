@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code __transaction_state} is loaded in the background, partition by partition, while the
  * coordinator serves: requests for an id whose partition loads get COORDINATOR_LOAD_IN_PROGRESS,
- * ids of loaded partitions are served, and a transaction found prepared is completed once its
+ * ids of loaded partitions are served (a list of them all only once every partition is), and a transaction found prepared is completed once its
  * partition is loaded.
  */
 class TxnStateLoadingTest {
@@ -72,6 +72,10 @@ class TxnStateLoadingTest {
             assertThat(done(c, c.addPartitions(id, 1000, (short) 0, Map.of("t", Set.of(0)))))
                     .isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
             assertThat(done(c, c.describe(List.of(id))).get(0).error()).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+            // a list would be partial: none until every partition is loaded, as Kafka answers
+            TxnListing partial = done(c, c.list(Set.of(), Set.of(), -1));
+            assertThat(partial.error()).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+            assertThat(partial.transactions()).isEmpty();
             // the load goes on chunk by chunk between requests
             int chunks = 0;
             while (!reads.isEmpty() && !c.loaded().isDone()) {
@@ -82,6 +86,9 @@ class TxnStateLoadingTest {
             assertThat(chunks).as("many chunks").isGreaterThan(10);
             assertThat(c.loaded()).isDone();
             assertThat(c.loading()).isFalse();
+            TxnListing all = done(c, c.list(Set.of(), Set.of(), -1));
+            assertThat(all.error()).isEqualTo(Errors.NONE);
+            assertThat(all.transactions()).hasSize(IDS + 1);
             // the client's retry now succeeds: the id is known, its epoch bumped
             InitPidResult r = done(c, c.initProducerId(id, TIMEOUT, -1, (short) -1));
             assertThat(r.error()).isEqualTo(Errors.NONE);
@@ -117,6 +124,8 @@ class TxnStateLoadingTest {
             }
             assertThat(done(c, c.initProducerId(early, TIMEOUT, -1, (short) -1)).error()).isEqualTo(Errors.NONE);
             assertThat(done(c, c.initProducerId(late, TIMEOUT, -1, (short) -1)).error()).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+            // the loaded partition's ids alone are not the list
+            assertThat(done(c, c.list(Set.of(), Set.of(), -1)).error()).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
         } finally {
             c.close();
         }

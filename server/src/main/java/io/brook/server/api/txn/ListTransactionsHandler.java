@@ -66,9 +66,12 @@ public final class ListTransactionsHandler implements ApiHandler<ListTransaction
         Pattern ids = pattern;
         long duration = version >= 1 ? request.durationFilter() : -1L;
         ctx.respondWhenDone(TxnRequests.coordinator(broker)
-                .list(states, new HashSet<>(request.producerIdFilters()), duration).thenApply(list -> {
-                    List<TransactionState> out = new ArrayList<>(list.size());
-                    for (TxnDescription d : list) {
+                .list(states, new HashSet<>(request.producerIdFilters()), duration).thenApply(listing -> {
+                    if (listing.error() != Errors.NONE) {
+                        return new ListTransactionsResponse().errorCode(listing.error().code());
+                    }
+                    List<TransactionState> out = new ArrayList<>(listing.transactions().size());
+                    for (TxnDescription d : listing.transactions()) {
                         if (ids != null && !ids.matcher(d.transactionalId()).matches()
                                 || !TxnRequests.may(authorizer, ctx, Acl.DESCRIBE, Acl.TRANSACTIONAL_ID,
                                         d.transactionalId())) {
