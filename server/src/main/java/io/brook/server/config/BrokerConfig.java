@@ -182,12 +182,13 @@ public final class BrokerConfig {
         }
         this.listeners = Listeners.parse(list(LISTENERS), list(ADVERTISED_LISTENERS),
                 string(LISTENER_SECURITY_PROTOCOL_MAP), clustered() ? controllerListenerNames() : List.of());
-        List<String> dirs = list(LOG_DIRS);
-        if (dirs != null && dirs.size() != 1) {
+        String dirsKey = list(LOG_DIRS) != null ? LOG_DIRS : LOG_DIR;
+        List<String> dirs = list(dirsKey);
+        if (dirs.size() != 1) {
             throw new IllegalArgumentException("Invalid value '" + String.join(",", dirs) + "' for configuration "
-                    + LOG_DIRS + ": Brook uses exactly one data directory");
+                    + dirsKey + ": Brook uses exactly one data directory");
         }
-        this.dataDir = Path.of(dirs != null ? dirs.get(0) : string(LOG_DIR));
+        this.dataDir = Path.of(dirs.get(0));
         long queued = longValue(QUEUED_MAX_REQUEST_BYTES);
         if (queued > 0 && queued < socketRequestMaxBytes()) {
             throw new IllegalArgumentException("Invalid value '" + queued + "' for configuration " + QUEUED_MAX_REQUEST_BYTES
@@ -375,7 +376,7 @@ public final class BrokerConfig {
 
     /** Whether this node runs in cluster mode ({@code process.roles} set; docs/cluster.md). */
     public boolean clustered() {
-        return !string(PROCESS_ROLES).isBlank();
+        return list(PROCESS_ROLES).stream().anyMatch(r -> !r.isBlank());
     }
 
     /**
@@ -405,7 +406,7 @@ public final class BrokerConfig {
     /** The listeners of the metadata quorum in cluster mode: not bound by the broker. */
     public List<String> controllerListenerNames() {
         List<String> names = new java.util.ArrayList<>();
-        for (String n : string(CONTROLLER_LISTENER_NAMES).split(",", -1)) {
+        for (String n : list(CONTROLLER_LISTENER_NAMES)) {
             if (!n.isBlank()) {
                 names.add(n.trim().toUpperCase(java.util.Locale.ROOT));
             }
