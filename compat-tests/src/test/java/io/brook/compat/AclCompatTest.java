@@ -253,10 +253,15 @@ class AclCompatTest {
             p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, b.bootstrapServers());
             try (Admin admin = Admin.create(p)) {
                 assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SecurityDisabledException.class);
+                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SecurityDisabledException.class)
+                        .cause().hasMessage("No Authorizer is configured on the broker");
                 assertThatThrownBy(() -> admin.createAcls(List.of(allow(ResourceType.TOPIC, "t", PatternType.LITERAL,
                         "a", AclOperation.READ))).all().get(30, TimeUnit.SECONDS))
-                        .hasCauseInstanceOf(SecurityDisabledException.class);
+                        .hasCauseInstanceOf(SecurityDisabledException.class)
+                        .cause().hasMessage("No Authorizer is configured.");
+                assertThatThrownBy(() -> admin.deleteAcls(List.of(AclBindingFilter.ANY)).all().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(SecurityDisabledException.class)
+                        .cause().hasMessage("No Authorizer is configured.");
             }
         }
     }

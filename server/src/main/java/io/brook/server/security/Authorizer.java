@@ -54,6 +54,12 @@ public final class Authorizer {
      * operation of more than 10,000 records whole.
      */
     public static final int MAX_CHANGES_PER_REQUEST = 10_000;
+
+    /** The message of CreateAcls' and DeleteAcls' SECURITY_DISABLED, Kafka's words (clients show it). */
+    public static final String DISABLED_MESSAGE = "No Authorizer is configured.";
+
+    /** DescribeAcls' words for SECURITY_DISABLED, which are Kafka's other ones. */
+    public static final String DESCRIBE_DISABLED_MESSAGE = "No Authorizer is configured on the broker";
     static final String FILE_NAME = "acls";
 
     private final boolean enabled;

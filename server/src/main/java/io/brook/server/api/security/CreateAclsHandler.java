@@ -34,7 +34,9 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequest> {
     @Override
     public void handle(RequestContext ctx, CreateAclsRequest request) {
         if (!authorizer.enabled()) {
-            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED));
+            CreateAclsResponse disabled = request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED);
+            disabled.results().forEach(r -> r.errorMessage(Authorizer.DISABLED_MESSAGE));
+            ctx.respond(disabled);
             return;
         }
         List<AclCreationResult> results = new ArrayList<>();

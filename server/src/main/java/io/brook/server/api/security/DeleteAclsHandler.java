@@ -32,7 +32,9 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
     @Override
     public void handle(RequestContext ctx, DeleteAclsRequest request) {
         if (!authorizer.enabled()) {
-            ctx.respond(request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED));
+            DeleteAclsResponse disabled = request.errorResponse(ctx.apiVersion(), Errors.SECURITY_DISABLED);
+            disabled.filterResults().forEach(r -> r.errorMessage(Authorizer.DISABLED_MESSAGE));
+            ctx.respond(disabled);
             return;
         }
         List<AclFilter> filters = new ArrayList<>();

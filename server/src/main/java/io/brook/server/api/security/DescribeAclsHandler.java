@@ -31,7 +31,7 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
     public void handle(RequestContext ctx, DescribeAclsRequest r) {
         if (!authorizer.enabled()) {
             ctx.respond(new DescribeAclsResponse().errorCode(Errors.SECURITY_DISABLED.code())
-                    .errorMessage("No Authorizer is configured."));
+                    .errorMessage(Authorizer.DESCRIBE_DISABLED_MESSAGE));
             return;
         }
         AclFilter filter = new AclFilter(r.resourceTypeFilter(), r.resourceNameFilter(), r.patternTypeFilter(),
