@@ -1,9 +1,7 @@
 package io.brook.server.api;
 
-import io.brook.server.config.BrokerConfig;
 import io.brook.server.node.BrokerContext;
 import io.brook.wire.protocol.Errors;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -54,7 +52,6 @@ final class QuorumRequests {
 
     /** The listener the voters talk to each other on: the first of {@code controller.listener.names}. */
     static String controllerListener(BrokerContext broker) {
-        List<String> names = broker.config().list(BrokerConfig.CONTROLLER_LISTENER_NAMES);
-        return names == null || names.isEmpty() ? "" : names.get(0).trim();
+        return broker.config().controllerListener();
     }
 }

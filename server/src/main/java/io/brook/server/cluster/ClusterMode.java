@@ -118,7 +118,7 @@ public final class ClusterMode implements AutoCloseable {
                 id -> broker.address(id, interBrokerListener), "broker-" + q.nodeId(), InterBrokerSettings.DEFAULTS,
                 login, interBrokerSecurity == null ? login::tls : interBrokerSecurity::tls);
         broker.describeQuorumWith(new QuorumDescription(member,
-                config.list(BrokerConfig.CONTROLLER_LISTENER_NAMES).get(0).trim(), q.voters()));
+                config.controllerListener(), q.voters()));
         ReplicationThrottle throttle = ReplicationThrottle.of(q.nodeId(), config, topics.configs().dynamic(), topics,
                 clock == null ? Clock.systemUTC() : clock);
         broker.throttleWith(throttle);

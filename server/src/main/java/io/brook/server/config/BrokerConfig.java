@@ -403,6 +403,16 @@ public final class BrokerConfig {
         }
     }
 
+    /** The first of {@code controller.listener.names} as written: the listener the voters talk on; "" when none. */
+    public String controllerListener() {
+        for (String n : list(CONTROLLER_LISTENER_NAMES)) {
+            if (!n.isBlank()) {
+                return n.trim();
+            }
+        }
+        return "";
+    }
+
     /** The listeners of the metadata quorum in cluster mode: not bound by the broker. */
     public List<String> controllerListenerNames() {
         List<String> names = new java.util.ArrayList<>();
