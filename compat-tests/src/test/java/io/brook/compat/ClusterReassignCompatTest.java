@@ -149,7 +149,11 @@ class ClusterReassignCompatTest {
             Groups.await(Duration.ofSeconds(30), "every partition to have a leader",
                     () -> leaders(admin, topic).size() == partitions);
             Map<Integer, Integer> leaders = leaders(admin, topic);
-            emptied = leaders.values().stream().filter(n -> n != 4).findFirst().orElseThrow();
+            // new partitions' leaders go round the live brokers, so a node other than 4 leads some,
+            // unless the controller saw nodes 1-3 fenced: then the message says what it saw
+            emptied = leaders.values().stream().filter(n -> n != 4).findFirst().orElseThrow(() -> new AssertionError(
+                    "every partition of " + topic + " led by node 4: " + leaders + "; brokers listed: "
+                            + ProcessCluster.brokerIds(admin)));
             leaders.forEach((p, n) -> {
                 if (n == emptied) {
                     plan.put(p, 4);
