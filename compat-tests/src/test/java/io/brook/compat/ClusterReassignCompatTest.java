@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -148,9 +149,14 @@ class ClusterReassignCompatTest {
                     () -> ProcessCluster.brokerIds(admin).equals(List.of(1, 2, 3, 4)));
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
             Groups.awaitTopic(admin, topic, partitions);
-            Groups.await(Duration.ofSeconds(30), "every partition to have a leader",
-                    () -> leaders(admin, topic).size() == partitions);
-            Map<Integer, Integer> leaders = leaders(admin, topic);
+            // the leaders as seen when all were known: a second look may reach a node whose
+            // metadata has not caught up with the new topic yet (leaders() then answers none)
+            AtomicReference<Map<Integer, Integer>> seen = new AtomicReference<>(Map.of());
+            Groups.await(Duration.ofSeconds(30), "every partition to have a leader", () -> {
+                seen.set(leaders(admin, topic));
+                return seen.get().size() == partitions;
+            });
+            Map<Integer, Integer> leaders = seen.get();
             // new partitions' leaders go round the live brokers, so a node other than 4 leads some,
             // unless the controller saw nodes 1-3 fenced: then the message says what it saw
             emptied = leaders.values().stream().filter(n -> n != 4).findFirst().orElseThrow(() -> new AssertionError(
