@@ -3,6 +3,7 @@ package io.brook.compat;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -24,9 +25,17 @@ final class RawKafkaRequests implements AutoCloseable {
 
     /** Connects to the first address of {@code bootstrap}. */
     RawKafkaRequests(String bootstrap) throws IOException {
+        this(bootstrap, null);
+    }
+
+    /** Connects from {@code from} (null: any local address) to the first address of {@code bootstrap}. */
+    RawKafkaRequests(String bootstrap, InetAddress from) throws IOException {
         String first = bootstrap.split(",")[0];
         int colon = first.lastIndexOf(':');
         socket = new Socket();
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(new InetSocketAddress(first.substring(0, colon), Integer.parseInt(first.substring(colon + 1))),
                 10_000);
         socket.setSoTimeout(10_000);

@@ -7,6 +7,7 @@ import io.brook.wire.protocol.ByteBufferWriter;
 import io.brook.wire.protocol.RequestHeader;
 import io.brook.wire.protocol.ResponseHeader;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
@@ -17,7 +18,12 @@ public final class ProtocolClient implements AutoCloseable {
     private int nextCorrelationId = 1;
 
     public ProtocolClient(InetSocketAddress address) throws IOException {
-        this.raw = new RawClient(address);
+        this(address, null);
+    }
+
+    /** Connects from {@code from} (null: any local address). */
+    public ProtocolClient(InetSocketAddress address, InetAddress from) throws IOException {
+        this.raw = new RawClient(address, from);
     }
 
     public ProtocolClient(String hostPort) throws IOException {

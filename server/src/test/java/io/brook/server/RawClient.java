@@ -4,6 +4,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -17,7 +18,15 @@ public final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     public RawClient(InetSocketAddress address) throws IOException {
+        this(address, null);
+    }
+
+    /** Connects from {@code from} (null: any local address), e.g. 127.0.0.2 to be another client address. */
+    public RawClient(InetSocketAddress address, InetAddress from) throws IOException {
         socket = new Socket();
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(address, 5_000);
         socket.setSoTimeout(10_000);
         socket.setTcpNoDelay(true);

@@ -9,6 +9,7 @@ import io.brook.server.node.BrokerContext;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ListenerSecurity;
 import io.brook.server.security.TlsSettings;
+import io.brook.server.security.quota.ConnectionLimits;
 import io.brook.server.topic.TopicConfigResolver;
 import io.brook.storage.config.ConfigKey;
 import io.brook.wire.message.IncrementalAlterConfigsRequest.AlterConfigsResource;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * trust store ({@code listener.name.<l>.ssl.keystore.location}, ...; this broker's scope only)
  * stores that load, keep the DN and subject alternative names and build a TLS context), then
  * persisted together and applied (to every topic without its own override; to the listener's new
- * connections), or none is. AlterConfigs, the older API, replaces a scope's settings whole.
+ * connections; connection limits to the connections accepted next), or none is. AlterConfigs, the older API, replaces a scope's settings whole.
  */
 final class BrokerConfigChange {
 
@@ -146,6 +147,9 @@ final class BrokerConfigChange {
         Map<String, String> effective = new LinkedHashMap<>(defaultScope ? next : dynamic.clusterDefault());
         effective.putAll(defaultScope ? dynamic.broker() : next);
         String invalid = resolver.invalidDynamic(effective);
+        if (invalid == null) {
+            invalid = ConnectionLimits.invalid(broker.config(), effective);
+        }
         if (invalid != null) {
             return new Failure(Errors.INVALID_CONFIG, invalid);
         }
@@ -177,6 +181,7 @@ final class BrokerConfigChange {
             dynamic.replace(defaultScope, next, inForce -> {
                 resolver.reconfigure(inForce);
                 broker.topics().reconfigureAll();
+                security.connectionLimits().reconfigure(inForce);
                 tls.forEach(ListenerSecurity::useTls);
             });
         } catch (IOException e) {

@@ -194,15 +194,20 @@ public final class BrokerConfig {
             throw new IllegalArgumentException("Invalid value '" + queued + "' for configuration " + QUEUED_MAX_REQUEST_BYTES
                     + ": must be at least socket.request.max.bytes (" + socketRequestMaxBytes() + ") or -1 (unbounded)");
         }
-        this.connectionsPerIpOverrides = parseConnectionOverrides(string(MAX_CONNECTIONS_PER_IP_OVERRIDES));
+        this.connectionsPerIpOverrides = connectionOverrides(string(MAX_CONNECTIONS_PER_IP_OVERRIDES));
         if (maxConnectionsPerIp() == 0 && connectionsPerIpOverrides.isEmpty()) {
             throw new IllegalArgumentException("Invalid value '0' for configuration " + MAX_CONNECTIONS_PER_IP
                     + ": can be 0 only if " + MAX_CONNECTIONS_PER_IP_OVERRIDES + " is set");
         }
     }
 
-    /** {@code host:count,...} (the host a name or an address; an IPv6 address ends at the last colon). */
-    private static Map<InetAddress, Integer> parseConnectionOverrides(String spec) {
+    /**
+     * {@code max.connections.per.ip.overrides}: {@code host:count,...} (the host a name or an
+     * address, resolved now; an IPv6 address ends at the last colon).
+     *
+     * @throws IllegalArgumentException naming the entry that does not parse or resolve
+     */
+    public static Map<InetAddress, Integer> connectionOverrides(String spec) {
         Map<InetAddress, Integer> out = new HashMap<>();
         if (spec == null || spec.isBlank()) {
             return Map.of();

@@ -1,7 +1,6 @@
 package io.brook.server.config;
 
 import io.brook.storage.config.ConfigKey;
-import io.brook.storage.config.InvalidConfigException;
 import io.brook.storage.file.DurableFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -25,9 +24,9 @@ import java.util.TreeMap;
  * former winning. They override the properties file and survive restarts: each change replaces
  * {@code meta/broker-configs} (temp file, fsync, rename) before it takes effect.
  *
- * <p>Which keys may change: those Kafka's {@code DynamicLogConfig} lets change, the broker-wide
- * defaults of topic configs ({@link #RECONFIGURABLE}); topics without their own override follow
- * them at once. And, in this broker's own scope only, a TLS listener's key and trust stores
+ * <p>Which keys may change ({@link #RECONFIGURABLE}): those Kafka's {@code DynamicLogConfig} lets
+ * change, the broker-wide defaults of topic configs, which topics without their own override
+ * follow at once; the replication throttles; the connection limits. And, in this broker's own scope only, a TLS listener's key and trust stores
  * ({@link ListenerTlsKeys}), which new connections of the listener use. Values are stored as
  * given, passwords included (as they are in the properties file): the meta directory must be as
  * private as that file. Thread-safe; a change and its persistence are one step under this
@@ -40,8 +39,11 @@ public final class DynamicBrokerConfig {
     public static final byte SOURCE_DYNAMIC_DEFAULT_BROKER = 3;
 
     /**
-     * The broker keys that may change at run time: the defaults of topic configs, and Kafka's
-     * replication throttles ({@link #REPLICATION_THROTTLES}), which the replica fetcher reads.
+     * The broker keys that may change at run time: the defaults of topic configs, Kafka's
+     * replication throttles ({@link #REPLICATION_THROTTLES}), which the replica fetcher reads, and
+     * the connection limits ({@code max.connections}, {@code max.connections.per.ip} and its
+     * overrides, {@code max.connection.creation.rate}), which the listeners read for each new
+     * connection.
      */
     public static final Set<String> RECONFIGURABLE = Set.of(
             BrokerConfig.LOG_RETENTION_MS, BrokerConfig.LOG_RETENTION_BYTES, BrokerConfig.LOG_SEGMENT_BYTES,
@@ -57,7 +59,9 @@ public final class DynamicBrokerConfig {
             BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES,
             BrokerConfig.LOG_FLUSH_INTERVAL_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS, BrokerConfig.FSYNC_ON_ACK,
             BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE, BrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE,
-            BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
+            BrokerConfig.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND,
+            BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTIONS_PER_IP,
+            BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfig.MAX_CONNECTION_CREATION_RATE);
 
     /** Kafka's replication throttles in bytes per second (Long.MAX_VALUE: none), Kafka's dynamic broker quotas. */
     public static final Set<String> REPLICATION_THROTTLES = Set.of(BrokerConfig.LEADER_REPLICATION_THROTTLED_RATE,
@@ -139,8 +143,11 @@ public final class DynamicBrokerConfig {
         }
         try {
             BrokerConfig.KEYS.get(key).parse(value);
+            if (key.equals(BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES)) {
+                BrokerConfig.connectionOverrides(value);
+            }
             return null;
-        } catch (InvalidConfigException e) {
+        } catch (IllegalArgumentException e) { // the config parser's InvalidConfigException among them
             return e.getMessage();
         }
     }

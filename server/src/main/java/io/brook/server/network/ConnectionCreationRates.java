@@ -2,6 +2,7 @@ package io.brook.server.network;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.ConnectionLimits;
 import io.brook.server.security.quota.RateWindows;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *     the default ip entity), set with {@code kafka-configs.sh --entity-type ips}: a connection
  *     over it is accepted, not read, and closed once the throttle time has passed (the client
  *     sees its connection fail and backs off), and it is not counted in any rate;
- * <li>over all listeners, {@code max.connection.creation.rate}, and per listener,
+ * <li>over all listeners, {@code max.connection.creation.rate} (as in force now: it may change
+ *     at run time, {@link ConnectionLimits}), and per listener,
  *     {@code listener.name.<l>.max.connection.creation.rate}: when a new connection takes the
  *     rate over, the listener stops accepting for the longer of the two throttle times (new
  *     connections wait in the kernel's backlog), as Kafka's acceptor waits before its next accept.
@@ -32,17 +34,18 @@ final class ConnectionCreationRates {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionCreationRates.class);
 
     private final ClientQuotas quotas;
-    private final int brokerRate;
+    /** Where max.connection.creation.rate is read (it may change at run time). */
+    private final ConnectionLimits limits;
     private final RateWindows broker;
     private final Map<String, Integer> listenerRates = new ConcurrentHashMap<>();
     private final Map<String, RateWindows> listeners = new ConcurrentHashMap<>();
     /** Per listener: until when its new connections are held (quota clock, ms). */
     private final Map<String, AtomicLong> pausedUntil = new ConcurrentHashMap<>();
 
-    ConnectionCreationRates(BrokerConfig config, ClientQuotas quotas) {
+    ConnectionCreationRates(BrokerConfig config, ClientQuotas quotas, ConnectionLimits limits) {
         this.quotas = quotas;
-        this.brokerRate = config.intValue(BrokerConfig.MAX_CONNECTION_CREATION_RATE);
-        this.broker = brokerRate == Integer.MAX_VALUE ? null : quotas.newRate();
+        this.limits = limits;
+        this.broker = quotas.newRate();
         for (Map.Entry<String, String> e : config.securitySettings().entrySet()) {
             String k = e.getKey().toLowerCase(Locale.ROOT);
             if (k.startsWith("listener.name.") && k.endsWith(".max.connection.creation.rate")) {
@@ -83,7 +86,8 @@ final class ConnectionCreationRates {
     long acceptDelay(String listener) {
         String key = listener == null ? "" : listener.toLowerCase(Locale.ROOT);
         RateWindows l = listeners.get(key);
-        if (broker == null && l == null) {
+        int brokerRate = limits.current().creationRate();
+        if (brokerRate == Integer.MAX_VALUE && l == null) {
             return 0;
         }
         long now = quotas.nowMs();
@@ -93,7 +97,7 @@ final class ConnectionCreationRates {
             return held;
         }
         long throttle = 0;
-        if (broker != null) {
+        if (brokerRate != Integer.MAX_VALUE) {
             throttle = record(broker, brokerRate, now);
         }
         if (l != null) {

@@ -4,6 +4,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ListenerSecurity;
+import io.brook.server.security.quota.ConnectionLimits;
 import io.brook.server.time.Timer;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -127,8 +128,8 @@ public final class NetworkServer {
         this.security = security;
         this.ioPool = ioPool;
         this.timer = timer;
-        this.limit = new ConnectionLimit(config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides());
-        this.creationRates = new ConnectionCreationRates(config, security.quotas());
+        this.limit = new ConnectionLimit(security.connectionLimits());
+        this.creationRates = new ConnectionCreationRates(config, security.quotas(), security.connectionLimits());
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
                 new ByteBudget(config.queuedMaxRequestBytes()),
                 new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
@@ -404,34 +405,34 @@ public final class NetworkServer {
 
     /**
      * Counts connections, refuses those beyond {@code max.connections} and, per client address,
-     * beyond {@code max.connections.per.ip} (or its override for that address), and remembers
-     * the open ones. A refused connection is closed on accept, as Kafka does.
+     * beyond {@code max.connections.per.ip} (or its override for that address), as in force when
+     * the connection is accepted ({@link ConnectionLimits}), and remembers the open ones. A
+     * refused connection is closed on accept, as Kafka does.
      */
     @ChannelHandler.Sharable
     private final class ConnectionLimit extends ChannelInboundHandlerAdapter {
-        private final int perIp;
-        private final Map<InetAddress, Integer> overrides;
+        private final ConnectionLimits limits;
         private final ConcurrentMap<InetAddress, Integer> byAddress = new ConcurrentHashMap<>();
 
-        ConnectionLimit(int perIp, Map<InetAddress, Integer> overrides) {
-            this.perIp = perIp;
-            this.overrides = overrides;
+        ConnectionLimit(ConnectionLimits limits) {
+            this.limits = limits;
         }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            ConnectionLimits.Values now = limits.current();
             int n = connectionCount.incrementAndGet();
             connections.add(ctx.channel());
-            if (n > config.maxConnections()) {
+            if (n > now.maxConnections()) {
                 LOG.warn("Closing connection from {}: max.connections={} reached", ctx.channel().remoteAddress(),
-                        config.maxConnections());
+                        now.maxConnections());
                 ctx.close();
                 return;
             }
-            if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
-                    && (perIp != Integer.MAX_VALUE || !overrides.isEmpty())) {
+            if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
+                // counted whatever the limit, so that a limit set later applies to those already open
                 InetAddress address = remote.getAddress();
-                int max = overrides.getOrDefault(address, perIp);
+                int max = now.maxConnectionsFrom(address);
                 ctx.channel().attr(COUNTED_ADDRESS).set(address);
                 if (byAddress.merge(address, 1, Integer::sum) > max) {
                     LOG.warn("Closing connection from {}: max.connections.per.ip={} reached for {}",

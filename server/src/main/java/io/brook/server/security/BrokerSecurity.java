@@ -7,6 +7,7 @@ import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.ClientQuotas;
+import io.brook.server.security.quota.ConnectionLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,13 +35,16 @@ public final class BrokerSecurity {
     private final Authorizer authorizer;
     private final ClientQuotaStore quotaStore;
     private final ClientQuotas quotas;
+    private final ConnectionLimits connectionLimits;
     private final List<ScramCredentials.Stored> bootstrapUsers;
     /** Cluster mode: the metadata log that keeps the security settings, once the node joined the cluster. */
     private final CompletableFuture<SecurityMetadataLog> clusterLog = new CompletableFuture<>();
 
     private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer,
-            ClientQuotaStore quotaStore, ClientQuotas quotas, List<ScramCredentials.Stored> bootstrapUsers) {
+            ClientQuotaStore quotaStore, ClientQuotas quotas, ConnectionLimits connectionLimits,
+            List<ScramCredentials.Stored> bootstrapUsers) {
         this.listeners = listeners;
+        this.connectionLimits = connectionLimits;
         this.scram = scram;
         this.authorizer = authorizer;
         this.quotaStore = quotaStore;
@@ -63,8 +67,8 @@ public final class BrokerSecurity {
      * memory only); in cluster mode they are kept by the cluster's metadata log, given with
      * {@link #keptIn} once the node joined it. The users of {@value #SCRAM_BOOTSTRAP} are added
      * unless they have a credential for that mechanism already. Over each TLS listener's
-     * configured stores, those changed at run time (kept in {@code metaDir}'s
-     * {@link DynamicBrokerConfig}, read here once) win. Authentications expire, and quota rates
+     * configured stores, and over the configured connection limits, those changed at run time
+     * (kept in {@code metaDir}'s {@link DynamicBrokerConfig}, read here once) win. Authentications expire, and quota rates
      * are measured, on {@code clock}'s time.
      */
     public static BrokerSecurity create(BrokerConfig config, Path metaDir, Clock clock) throws IOException {
@@ -75,7 +79,8 @@ public final class BrokerSecurity {
             ScramBootstrap.apply(bootstrap, scram);
         }
         // the key and trust stores last set at run time (kafka-configs.sh --entity-type brokers) win
-        Map<String, String> dynamic = metaDir == null ? Map.of() : DynamicBrokerConfig.open(metaDir).broker();
+        DynamicBrokerConfig changed = metaDir == null ? DynamicBrokerConfig.none() : DynamicBrokerConfig.open(metaDir);
+        Map<String, String> dynamic = changed.broker();
         Map<String, ListenerSecurity> out = new LinkedHashMap<>();
         for (Listener l : config.listeners().bound()) {
             out.put(l.name(), listenerSecurity(l, config, ListenerTlsKeys.of(dynamic, l.name()), scram, clock));
@@ -85,7 +90,7 @@ public final class BrokerSecurity {
                 config.intValue(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L, clock::millis);
         Authorizer authorizer = Authorizer.create(config.securitySettings(), own);
         BrokerSecurity security = new BrokerSecurity(Collections.unmodifiableMap(out), scram, authorizer, quotaStore,
-                quotas, config.clustered() ? scram.stored() : List.of());
+                quotas, ConnectionLimits.of(config, changed.effective()), config.clustered() ? scram.stored() : List.of());
         if (config.clustered()) {
             // changes made before the node joined the cluster wait for it
             authorizer.keptIn(security.clusterLog);
@@ -121,6 +126,11 @@ public final class BrokerSecurity {
     /** The produce and fetch byte-rate quotas, enforced. */
     public ClientQuotas quotas() {
         return quotas;
+    }
+
+    /** The connection limits in force (max.connections and the like, changeable at run time). */
+    public ConnectionLimits connectionLimits() {
+        return connectionLimits;
     }
 
     /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */
