@@ -28,11 +28,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The connection limits Kafka lets change at run time ({@code kafka-configs.sh --alter
  * --entity-type brokers}): {@code max.connections.per.ip} and its overrides, {@code max.connections}
- * and {@code max.connection.creation.rate}, for this broker or as the cluster default. A change
+ * and {@code max.connection.creation.rate}, a listener's own {@code listener.name.<l>.max.connections},
+ * for this broker or as the cluster default. A change
  * applies to the next connections (those open stay), survives a restart, is described as dynamic,
  * and is refused with Kafka's reasons when it could not work. Clients connect from other loopback
  * addresses (127.0.0.2, 127.0.0.3) so that the test's admin client, on 127.0.0.1, is not limited.
@@ -93,13 +96,20 @@ class DynamicConnectionLimitsTest {
 
     /** A new connection from {@code from}: true when it is served, false when the broker closed it. */
     private boolean served(String from) throws Exception {
-        ProtocolClient c = connect(from);
+        return served(brook.bootstrapServers(), from);
+    }
+
+    private boolean served(String hostPort, String from) throws Exception {
+        ProtocolClient c = connect(hostPort, from);
         c.send(versions(), (short) 3);
         return c.raw().readFrameOrClose() != null;
     }
 
     private ProtocolClient connect(String from) throws Exception {
-        String hostPort = brook.bootstrapServers();
+        return connect(brook.bootstrapServers(), from);
+    }
+
+    private ProtocolClient connect(String hostPort, String from) throws Exception {
         InetSocketAddress to = new InetSocketAddress("127.0.0.1",
                 Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1)));
         ProtocolClient c = new ProtocolClient(to, InetAddress.getByName(from));
@@ -165,12 +175,13 @@ class DynamicConnectionLimitsTest {
         assertThat(served("127.0.0.3")).isTrue();
     }
 
-    @Test
-    void aConnectionCreationRateSetAtRunTimeHoldsTheConnectionsOverIt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"max.connection.creation.rate", "listener.name.plaintext.max.connection.creation.rate"})
+    void aConnectionCreationRateSetAtRunTimeHoldsTheConnectionsOverIt(String key) throws Exception {
         start();
-        alter(defaults, set("max.connection.creation.rate", "1"));
+        alter(self(), set(key, "1"));
         ConfigEntry described = admin.describeConfigs(List.of(self())).all().get(30, TimeUnit.SECONDS).get(self())
-                .get("max.connection.creation.rate");
+                .get(key);
         assertThat(described.value()).isEqualTo("1");
         assertThat(described.isReadOnly()).isFalse();
         for (int i = 0; i < 10; i++) { // 1/s over the 10 s measured, on a clock that does not move
@@ -184,10 +195,38 @@ class DynamicConnectionLimitsTest {
         clock.advance(1000);
         assertThat(held.<ApiVersionsResponse>receive(ApiKey.API_VERSIONS, (short) 3, id).errorCode()).isZero();
 
-        alter(defaults, delete("max.connection.creation.rate"));
+        alter(self(), delete(key));
         for (int i = 0; i < 20; i++) {
             assertThat(served("127.0.0.3")).as("no rate any more").isTrue();
         }
+    }
+
+    @Test
+    void aListenersOwnMaxConnectionsFromThePropertiesFileAndAtRunTime() throws Exception {
+        brook = Brook.builder().dataDir(dir).clock(clock)
+                .config("listeners", "PLAINTEXT://127.0.0.1:0,OTHER://127.0.0.1:0")
+                .config("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,OTHER:PLAINTEXT")
+                .config("listener.name.other.max.connections", "1").start();
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brook.bootstrapServers("PLAINTEXT"));
+        admin = Admin.create(p);
+        String other = brook.bootstrapServers("OTHER");
+        assertThat(served(other, "127.0.0.2")).isTrue();
+        assertThat(served(other, "127.0.0.3")).as("over OTHER's own limit, whatever the address").isFalse();
+        assertThat(served(brook.bootstrapServers("PLAINTEXT"), "127.0.0.3")).as("another listener").isTrue();
+        ConfigEntry configured = admin.describeConfigs(List.of(self())).all().get(30, TimeUnit.SECONDS).get(self())
+                .get("listener.name.other.max.connections");
+        assertThat(configured.value()).isEqualTo("1");
+        assertThat(configured.isReadOnly()).isFalse();
+
+        alter(self(), set("listener.name.other.max.connections", "3"));
+        assertThat(served(other, "127.0.0.3")).isTrue();
+        assertThat(served(other, "127.0.0.3")).isTrue();
+        assertThat(served(other, "127.0.0.3")).as("the fourth, over the new limit of 3").isFalse();
+        assertThat(admin.describeConfigs(List.of(self())).all().get(30, TimeUnit.SECONDS).get(self())
+                .get("listener.name.other.max.connections").source())
+                .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+        assertRefused(set("listener.name.other.max.connections", "0"), "Invalid max.connections 0");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.brook.server.api;
 import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
+import io.brook.server.config.ListenerLimitKeys;
 import io.brook.server.config.ListenerTlsKeys;
 import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
@@ -94,7 +95,8 @@ final class BrokerConfigChange {
                     if (invalid != null) {
                         return new Failure(Errors.INVALID_CONFIG, invalid);
                     }
-                } else if (key == null && ListenerTlsKeys.listener(c.name()) == null) {
+                } else if (key == null && ListenerTlsKeys.listener(c.name()) == null
+                        && ListenerLimitKeys.listener(c.name()) == null) {
                     return new Failure(Errors.INVALID_CONFIG, "Unknown broker config " + c.name());
                 }
             }

@@ -2,6 +2,7 @@ package io.brook.server.api;
 
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
+import io.brook.server.config.ListenerLimitKeys;
 import io.brook.server.config.ListenerTlsKeys;
 import io.brook.server.config.SecurityConfigKeys;
 import io.brook.server.network.ApiHandler;
@@ -173,9 +174,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 out.add(securityEntry(e, synonyms, detail));
             }
         }
-        // a TLS listener's stores changed at run time (passwords and PEM keys never shown, as in Kafka)
+        // a TLS listener's stores and a listener's connection limits changed at run time (passwords
+        // and PEM keys never shown, as in Kafka)
         for (Map.Entry<String, String> e : changed.entrySet()) {
-            if (ListenerTlsKeys.listener(e.getKey()) != null && wanted(res.configurationKeys(), e.getKey())) {
+            if ((ListenerTlsKeys.listener(e.getKey()) != null || ListenerLimitKeys.listener(e.getKey()) != null)
+                    && wanted(res.configurationKeys(), e.getKey())) {
                 boolean secret = ListenerTlsKeys.sensitive(e.getKey());
                 out.add(detail.apply(new DescribeConfigsResourceResult().name(e.getKey())
                         .value(secret ? null : e.getValue()).readOnly(false).isSensitive(secret)
@@ -189,10 +192,12 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     private static DescribeConfigsResourceResult securityEntry(SecurityConfigKeys.Entry e, boolean synonyms,
             Detail detail) {
         byte source = e.explicit() ? TopicConfigResolver.SOURCE_STATIC_BROKER : TopicConfigResolver.SOURCE_DEFAULT;
-        // writable as Kafka marks them: the TLS stores (which change per listener at run time)
+        // writable as Kafka marks them: the TLS stores (which change per listener at run time) and a
+        // listener's connection limits
         String base = ListenerTlsKeys.listener(e.name()) != null ? ListenerTlsKeys.base(e.name()) : e.name();
+        boolean writable = ListenerTlsKeys.RECONFIGURABLE.contains(base) || ListenerLimitKeys.listener(e.name()) != null;
         DescribeConfigsResourceResult c = detail.apply(new DescribeConfigsResourceResult().name(e.name())
-                .value(e.value()).readOnly(!ListenerTlsKeys.RECONFIGURABLE.contains(base)).isSensitive(e.sensitive())
+                .value(e.value()).readOnly(!writable).isSensitive(e.sensitive())
                 .configSource(source), e.type().id, e.doc());
         if (synonyms) {
             List<DescribeConfigsSynonym> list = new ArrayList<>(2);

@@ -43,7 +43,7 @@ public final class DynamicBrokerConfig {
      * replication throttles ({@link #REPLICATION_THROTTLES}), which the replica fetcher reads, and
      * the connection limits ({@code max.connections}, {@code max.connections.per.ip} and its
      * overrides, {@code max.connection.creation.rate}), which the listeners read for each new
-     * connection.
+     * connection. A listener's own connection limits ({@link ListenerLimitKeys}) may change too.
      */
     public static final Set<String> RECONFIGURABLE = Set.of(
             BrokerConfig.LOG_RETENTION_MS, BrokerConfig.LOG_RETENTION_BYTES, BrokerConfig.LOG_SEGMENT_BYTES,
@@ -128,6 +128,17 @@ public final class DynamicBrokerConfig {
     public static String invalid(String key, String value) {
         if (ListenerTlsKeys.listener(key) != null) {
             return value == null ? "Null value not supported for " + key : null;
+        }
+        if (ListenerLimitKeys.listener(key) != null) {
+            if (value == null) {
+                return "Null value not supported for " + key;
+            }
+            try {
+                ListenerLimitKeys.parse(key, value, 1);
+                return null;
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
         }
         if (ListenerTlsKeys.unprefixed(key)) {
             return "These security configs can be dynamically updated only per-listener using the listener prefix: ["

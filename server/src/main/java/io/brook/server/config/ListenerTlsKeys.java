@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The TLS settings that may change at run time, as in Kafka ({@code SslConfigs.RECONFIGURABLE_CONFIGS}):
@@ -27,14 +28,23 @@ public final class ListenerTlsKeys {
 
     /** The listener (upper case, as Brook names listeners) a reconfigurable TLS key is for, or null when {@code name} is none. */
     public static String listener(String name) {
+        String listener = listenerOf(name, RECONFIGURABLE::contains);
+        return listener == null ? null : listener.toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * The listener of {@code listener.name.<l>.<key>} as written, when {@code key} passes
+     * {@code base}; else null.
+     */
+    static String listenerOf(String name, Predicate<String> base) {
         if (!name.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
             return null;
         }
         int dot = name.indexOf('.', PREFIX.length());
-        if (dot <= PREFIX.length() || !RECONFIGURABLE.contains(name.substring(dot + 1))) {
+        if (dot <= PREFIX.length() || !base.test(name.substring(dot + 1))) {
             return null;
         }
-        return name.substring(PREFIX.length(), dot).toUpperCase(Locale.ROOT);
+        return name.substring(PREFIX.length(), dot);
     }
 
     /** The key without its listener prefix ({@code ssl.keystore.location}); only for names {@link #listener} accepts. */

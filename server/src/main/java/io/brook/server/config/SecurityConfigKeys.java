@@ -193,9 +193,14 @@ public final class SecurityConfigKeys {
 
     /**
      * The key a listener override stands for: {@code listener.name.<l>.<key>} or, for SASL,
-     * {@code listener.name.<l>.<mechanism>.<key>}; null when it is none Brook reads.
+     * {@code listener.name.<l>.<mechanism>.<key>}, or a listener's own connection limit
+     * ({@link ListenerLimitKeys}); null when it is none Brook reads.
      */
     static Key overridden(String name) {
+        if (ListenerLimitKeys.listener(name) != null) {
+            String base = ListenerLimitKeys.base(name);
+            return new Key(base, Type.INT, null, BrokerConfig.KEYS.get(base).doc(), false);
+        }
         int dot = name.indexOf('.', LISTENER_PREFIX.length());
         if (dot < 0) {
             return null;

@@ -1,6 +1,5 @@
 package io.brook.server.network;
 
-import io.brook.server.config.BrokerConfig;
 import io.brook.server.security.quota.ClientQuotas;
 import io.brook.server.security.quota.ConnectionLimits;
 import io.brook.server.security.quota.RateWindows;
@@ -19,51 +18,33 @@ import org.slf4j.LoggerFactory;
  *     the default ip entity), set with {@code kafka-configs.sh --entity-type ips}: a connection
  *     over it is accepted, not read, and closed once the throttle time has passed (the client
  *     sees its connection fail and backs off), and it is not counted in any rate;
- * <li>over all listeners, {@code max.connection.creation.rate} (as in force now: it may change
- *     at run time, {@link ConnectionLimits}), and per listener,
- *     {@code listener.name.<l>.max.connection.creation.rate}: when a new connection takes the
- *     rate over, the listener stops accepting for the longer of the two throttle times (new
- *     connections wait in the kernel's backlog), as Kafka's acceptor waits before its next accept.
+ * <li>over all listeners, {@code max.connection.creation.rate}, and per listener,
+ *     {@code listener.name.<l>.max.connection.creation.rate} (both as in force now: they may
+ *     change at run time, {@link ConnectionLimits}): when a new connection takes a rate over, it
+ *     and the listener's next new connections are held unread for the longer of the two throttle
+ *     times and served afterwards, as Kafka's acceptor waits that long before its next accept.
  * </ul>
  *
  * Throttle times are Kafka's, at most one quota window. With no quota set the cost per accepted
- * connection is a volatile read and two null checks.
+ * connection is a volatile read and a map lookup.
  */
 final class ConnectionCreationRates {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionCreationRates.class);
 
     private final ClientQuotas quotas;
-    /** Where max.connection.creation.rate is read (it may change at run time). */
+    /** Where the rates are read: they may change at run time. */
     private final ConnectionLimits limits;
     private final RateWindows broker;
-    private final Map<String, Integer> listenerRates = new ConcurrentHashMap<>();
+    /** Per listener (lower case) that has had a rate of its own: its windows. */
     private final Map<String, RateWindows> listeners = new ConcurrentHashMap<>();
     /** Per listener: until when its new connections are held (quota clock, ms). */
     private final Map<String, AtomicLong> pausedUntil = new ConcurrentHashMap<>();
 
-    ConnectionCreationRates(BrokerConfig config, ClientQuotas quotas, ConnectionLimits limits) {
+    ConnectionCreationRates(ClientQuotas quotas, ConnectionLimits limits) {
         this.quotas = quotas;
         this.limits = limits;
         this.broker = quotas.newRate();
-        for (Map.Entry<String, String> e : config.securitySettings().entrySet()) {
-            String k = e.getKey().toLowerCase(Locale.ROOT);
-            if (k.startsWith("listener.name.") && k.endsWith(".max.connection.creation.rate")) {
-                String listener = k.substring("listener.name.".length(), k.length() - ".max.connection.creation.rate".length());
-                int rate;
-                try {
-                    rate = Integer.parseInt(e.getValue().trim());
-                } catch (NumberFormatException ex) {
-                    rate = -1;
-                }
-                if (rate < 0) {
-                    throw new IllegalArgumentException("Invalid value '" + e.getValue() + "' for configuration "
-                            + e.getKey() + ": must be a whole number of connections per second, 0 or more");
-                }
-                listenerRates.put(listener, rate);
-                listeners.put(listener, quotas.newRate());
-            }
-        }
     }
 
     /**
@@ -85,11 +66,13 @@ final class ConnectionCreationRates {
      */
     long acceptDelay(String listener) {
         String key = listener == null ? "" : listener.toLowerCase(Locale.ROOT);
-        RateWindows l = listeners.get(key);
-        int brokerRate = limits.current().creationRate();
-        if (brokerRate == Integer.MAX_VALUE && l == null) {
+        ConnectionLimits.Values inForce = limits.current();
+        int brokerRate = inForce.creationRate();
+        Integer listenerRate = inForce.creationRateOn(key);
+        if (brokerRate == Integer.MAX_VALUE && listenerRate == null) {
             return 0;
         }
+        RateWindows l = listenerRate == null ? null : listeners.computeIfAbsent(key, k -> quotas.newRate());
         long now = quotas.nowMs();
         AtomicLong until = pausedUntil.computeIfAbsent(key, k -> new AtomicLong());
         long held = until.get() - now;
@@ -101,7 +84,7 @@ final class ConnectionCreationRates {
             throttle = record(broker, brokerRate, now);
         }
         if (l != null) {
-            throttle = Math.max(throttle, record(l, listenerRates.get(key), now));
+            throttle = Math.max(throttle, record(l, listenerRate, now));
         }
         if (throttle > 0) {
             until.accumulateAndGet(now + throttle, Math::max);

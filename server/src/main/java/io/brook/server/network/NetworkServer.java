@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +86,8 @@ public final class NetworkServer {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
     /** The client address a connection was counted under for max.connections.per.ip. */
     private static final AttributeKey<InetAddress> COUNTED_ADDRESS = AttributeKey.valueOf("brook.counted-address");
+    /** The listener a connection was counted under for {@code listener.name.<l>.max.connections}. */
+    private static final AttributeKey<String> COUNTED_LISTENER = AttributeKey.valueOf("brook.counted-listener");
     /** The listener a connection came in on (for its connection creation rate). */
     private static final AttributeKey<String> LISTENER = AttributeKey.valueOf("brook.listener");
 
@@ -129,7 +132,7 @@ public final class NetworkServer {
         this.ioPool = ioPool;
         this.timer = timer;
         this.limit = new ConnectionLimit(security.connectionLimits());
-        this.creationRates = new ConnectionCreationRates(config, security.quotas(), security.connectionLimits());
+        this.creationRates = new ConnectionCreationRates(security.quotas(), security.connectionLimits());
         this.limits = new NetworkLimits(config.connectionMaxInflightRequests(), config.connectionMaxInflightBytes(),
                 new ByteBudget(config.queuedMaxRequestBytes()),
                 new ByteBudget(NetworkLimits.unauthenticatedLimit(config.queuedMaxRequestBytes())),
@@ -404,8 +407,9 @@ public final class NetworkServer {
     }
 
     /**
-     * Counts connections, refuses those beyond {@code max.connections} and, per client address,
-     * beyond {@code max.connections.per.ip} (or its override for that address), as in force when
+     * Counts connections, refuses those beyond {@code max.connections}, per listener beyond
+     * {@code listener.name.<l>.max.connections}, and per client address beyond
+     * {@code max.connections.per.ip} (or its override for that address), as in force when
      * the connection is accepted ({@link ConnectionLimits}), and remembers the open ones. A
      * refused connection is closed on accept, as Kafka does.
      */
@@ -413,6 +417,7 @@ public final class NetworkServer {
     private final class ConnectionLimit extends ChannelInboundHandlerAdapter {
         private final ConnectionLimits limits;
         private final ConcurrentMap<InetAddress, Integer> byAddress = new ConcurrentHashMap<>();
+        private final ConcurrentMap<String, AtomicInteger> byListener = new ConcurrentHashMap<>();
 
         ConnectionLimit(ConnectionLimits limits) {
             this.limits = limits;
@@ -429,8 +434,20 @@ public final class NetworkServer {
                 ctx.close();
                 return;
             }
-            if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
+            String listener = ctx.channel().attr(LISTENER).get();
+            if (listener != null) {
                 // counted whatever the limit, so that a limit set later applies to those already open
+                ctx.channel().attr(COUNTED_LISTENER).set(listener);
+                int max = now.maxConnectionsOn(listener);
+                if (byListener.computeIfAbsent(listener, l -> new AtomicInteger()).incrementAndGet() > max) {
+                    LOG.warn("Closing connection from {}: listener.name.{}.max.connections={} reached",
+                            ctx.channel().remoteAddress(), listener.toLowerCase(Locale.ROOT), max);
+                    ctx.close();
+                    return;
+                }
+            }
+            if (ctx.channel().remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null) {
+                // counted whatever the limit, as the listener's
                 InetAddress address = remote.getAddress();
                 int max = now.maxConnectionsFrom(address);
                 ctx.channel().attr(COUNTED_ADDRESS).set(address);
@@ -470,6 +487,10 @@ public final class NetworkServer {
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
             connectionCount.decrementAndGet();
             connections.remove(ctx.channel());
+            String listener = ctx.channel().attr(COUNTED_LISTENER).getAndSet(null);
+            if (listener != null) {
+                byListener.get(listener).decrementAndGet();
+            }
             InetAddress address = ctx.channel().attr(COUNTED_ADDRESS).getAndSet(null);
             if (address != null) {
                 byAddress.computeIfPresent(address, (a, count) -> count == 1 ? null : count - 1);

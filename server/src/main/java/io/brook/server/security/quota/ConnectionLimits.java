@@ -1,35 +1,53 @@
 package io.brook.server.security.quota;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.ListenerLimitKeys;
 import java.net.InetAddress;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The broker's connection limits in force: {@code max.connections}, {@code max.connections.per.ip}
- * with {@code max.connections.per.ip.overrides}, and {@code max.connection.creation.rate}. Kafka
- * lets all four change at run time ({@code kafka-configs.sh --alter --entity-type brokers}, for
- * one broker or as the cluster default); a change applies to the connections accepted after it,
- * and those already open stay, as in Kafka. The listener's accept path reads {@link #current()}
- * once per new connection; {@link #reconfigure} replaces it whole. Thread-safe.
+ * with {@code max.connections.per.ip.overrides}, {@code max.connection.creation.rate}, and a
+ * listener's own {@code listener.name.<l>.max.connections} and
+ * {@code listener.name.<l>.max.connection.creation.rate}. Kafka lets all of them change at run
+ * time ({@code kafka-configs.sh --alter --entity-type brokers}, for one broker or as the cluster
+ * default); a change applies to the connections accepted after it, and those already open stay,
+ * as in Kafka. The listeners' accept path reads {@link #current()} once per new connection;
+ * {@link #reconfigure} replaces it whole. Thread-safe.
  */
 public final class ConnectionLimits {
 
-    /** The keys of this class, all of them changeable at run time. */
+    /** The broker-wide keys of this class, all of them changeable at run time. */
     public static final Set<String> KEYS = Set.of(BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTIONS_PER_IP,
             BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfig.MAX_CONNECTION_CREATION_RATE);
 
     /**
      * One consistent set of limits. {@code maxConnectionsPerIp} and {@code creationRate} are
-     * {@link Integer#MAX_VALUE} when unbounded.
+     * {@link Integer#MAX_VALUE} when unbounded; the listener maps are keyed by the listener's
+     * name in lower case and hold only the listeners that have a limit of their own.
      */
     public record Values(int maxConnections, int maxConnectionsPerIp, Map<InetAddress, Integer> perIpOverrides,
-            int creationRate) {
+            int creationRate, Map<String, Integer> listenerMaxConnections, Map<String, Integer> listenerCreationRates) {
 
         /** The most connections {@code address} may have open at once. */
         public int maxConnectionsFrom(InetAddress address) {
             return perIpOverrides.getOrDefault(address, maxConnectionsPerIp);
+        }
+
+        /** The most connections {@code listener} may have open at once (its own limit; unbounded without one). */
+        public int maxConnectionsOn(String listener) {
+            return listener == null ? Integer.MAX_VALUE
+                    : listenerMaxConnections.getOrDefault(listener.toLowerCase(Locale.ROOT), Integer.MAX_VALUE);
+        }
+
+        /** {@code listener}'s own connection creation rate, or null when it has none. */
+        public Integer creationRateOn(String listener) {
+            return listener == null ? null : listenerCreationRates.get(listener.toLowerCase(Locale.ROOT));
         }
     }
 
@@ -43,7 +61,9 @@ public final class ConnectionLimits {
 
     /**
      * The limits of {@code config} with the run-time settings {@code dynamic} (keys other than
-     * {@link #KEYS} ignored) over them; the dynamic ones were checked when they were set.
+     * these limits ignored) over them.
+     *
+     * @throws IllegalArgumentException when a limit of the properties file is not valid
      */
     public static ConnectionLimits of(BrokerConfig config, Map<String, String> dynamic) {
         return new ConnectionLimits(config, values(config, dynamic));
@@ -62,15 +82,21 @@ public final class ConnectionLimits {
     /**
      * Null when the run-time settings {@code dynamic} give valid limits over {@code config}, else
      * why not, in Kafka's words: at run time {@code max.connections} and
-     * {@code max.connection.creation.rate} must be at least 1, every override must parse and name
-     * a known host, and {@code max.connections.per.ip} may be 0 only with overrides.
+     * {@code max.connection.creation.rate} (a listener's too) must be at least 1, every override
+     * must parse and name a known host, and {@code max.connections.per.ip} may be 0 only with
+     * overrides.
      */
     public static String invalid(BrokerConfig config, Map<String, String> dynamic) {
         try {
             for (String key : List.of(BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTION_CREATION_RATE)) {
                 String v = dynamic.get(key);
-                if (v != null && parseInt(key, v) <= 0) {
-                    return "Invalid " + key + " " + v.trim();
+                if (v != null) {
+                    ListenerLimitKeys.parse(key, v, 1);
+                }
+            }
+            for (Map.Entry<String, String> e : dynamic.entrySet()) {
+                if (ListenerLimitKeys.listener(e.getKey()) != null) {
+                    ListenerLimitKeys.parse(e.getKey(), e.getValue(), 1);
                 }
             }
             values(config, dynamic);
@@ -90,20 +116,25 @@ public final class ConnectionLimits {
             throw new IllegalArgumentException("Invalid value '0' for configuration " + BrokerConfig.MAX_CONNECTIONS_PER_IP
                     + ": can be 0 only if " + BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES + " is set");
         }
-        return new Values(max, perIp, overrides, intOf(config, dynamic, BrokerConfig.MAX_CONNECTION_CREATION_RATE));
+        Map<String, Integer> listenerMax = new HashMap<>();
+        Map<String, Integer> listenerRates = new HashMap<>();
+        // the properties file's, then those set at run time over them
+        for (Map<String, String> source : List.of(config.securitySettings(), dynamic)) {
+            for (Map.Entry<String, String> e : source.entrySet()) {
+                String listener = ListenerLimitKeys.listener(e.getKey());
+                if (listener != null) {
+                    int limit = ListenerLimitKeys.parse(e.getKey(), e.getValue(), 0);
+                    (ListenerLimitKeys.base(e.getKey()).equals(BrokerConfig.MAX_CONNECTIONS) ? listenerMax : listenerRates)
+                            .put(listener, limit);
+                }
+            }
+        }
+        return new Values(max, perIp, overrides, intOf(config, dynamic, BrokerConfig.MAX_CONNECTION_CREATION_RATE),
+                Collections.unmodifiableMap(listenerMax), Collections.unmodifiableMap(listenerRates));
     }
 
     private static int intOf(BrokerConfig config, Map<String, String> dynamic, String key) {
         String v = dynamic.get(key);
-        return v == null ? config.intValue(key) : parseInt(key, v);
-    }
-
-    private static int parseInt(String key, String value) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Invalid value " + value + " for configuration " + key
-                    + ": Not a number of type INT", e);
-        }
+        return v == null ? config.intValue(key) : ListenerLimitKeys.parse(key, v, 0);
     }
 }
