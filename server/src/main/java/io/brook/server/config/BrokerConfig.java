@@ -310,6 +310,13 @@ public final class BrokerConfig {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid transaction coordinator configuration: " + e.getMessage(), e);
         }
+        // security settings Brook does not read (ssl.provider, a listener override of a key it does not
+        // know, ...): kept for the security package, which ignores them, and reported as unknown
+        for (String name : security.keySet()) {
+            if (!SecurityConfigKeys.known(name)) {
+                unknown.add(name);
+            }
+        }
         for (String name : unknown) {
             LOG.warn("Ignoring unknown configuration {}", name);
         }

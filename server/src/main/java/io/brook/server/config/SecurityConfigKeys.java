@@ -186,6 +186,11 @@ public final class SecurityConfigKeys {
         return k == null ? Type.PASSWORD : k.type();
     }
 
+    /** Whether Brook reads {@code name}, a security setting or a listener override of one. */
+    static boolean known(String name) {
+        return lookup(name) != null;
+    }
+
     private static Key lookup(String name) {
         Key k = KEYS.get(name);
         return k != null ? k : overridden(name);

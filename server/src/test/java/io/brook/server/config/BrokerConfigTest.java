@@ -106,6 +106,16 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldReportSecuritySettingsItDoesNotReadAsUnknown() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("ssl.provider", "SunJSSE",
+                "listener.name.plaintext.max.connections", "5", "listener.name.plaintext.foo.bar", "1",
+                "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config", "x", "ssl.keystore.type", "PKCS12",
+                "listener.name.sasl_ssl.ssl.keystore.location", "/k.p12"));
+        assertThat(c.unknownKeys()).containsExactlyInAnyOrder("ssl.provider", "listener.name.plaintext.foo.bar");
+        assertThat(c.securitySettings()).containsKey("ssl.provider");
+    }
+
+    @Test
     void shouldCollectUnknownKeysWithoutFailing() {
         BrokerConfig c = BrokerConfig.parse(Map.of("zookeeper.connect", "x:2181", "num.partitions", "2"));
         assertThat(c.unknownKeys()).containsExactly("zookeeper.connect");
