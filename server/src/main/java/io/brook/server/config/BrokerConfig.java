@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,6 +129,12 @@ public final class BrokerConfig {
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
     public static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    public static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
+    public static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
+    public static final String LOG_ROLL_JITTER_MS = "log.roll.jitter.ms";
+    public static final String LOG_ROLL_JITTER_HOURS = "log.roll.jitter.hours";
+    public static final String LOG_PREALLOCATE = "log.preallocate";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
     public static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
     public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
@@ -163,6 +170,8 @@ public final class BrokerConfig {
     private final TxnCoordinatorConfig txnCoordinator;
     private final Listeners listeners;
     private final Map<String, String> securitySettings;
+    /** The unknown keys already logged in this JVM: each is logged once. */
+    private static final Set<String> WARNED_UNKNOWN = ConcurrentHashMap.newKeySet();
     private final Path dataDir;
     private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 
@@ -318,7 +327,9 @@ public final class BrokerConfig {
             }
         }
         for (String name : unknown) {
-            LOG.warn("Ignoring unknown configuration {}", name);
+            if (WARNED_UNKNOWN.add(name)) { // settings are parsed more than once on the way to a start
+                LOG.warn("Ignoring unknown configuration {}", name);
+            }
         }
         return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
                 group, txn, Collections.unmodifiableMap(security));
@@ -614,5 +625,11 @@ public final class BrokerConfig {
     public long rollMs() {
         Object ms = values.get(LOG_ROLL_MS);
         return ms != null ? (Long) ms : intValue(LOG_ROLL_HOURS) * 3_600_000L;
+    }
+
+    /** The default {@code segment.jitter.ms}: {@code log.roll.jitter.ms}, else {@code log.roll.jitter.hours}. */
+    public long rollJitterMs() {
+        Object ms = values.get(LOG_ROLL_JITTER_MS);
+        return ms != null ? (Long) ms : intValue(LOG_ROLL_JITTER_HOURS) * 3_600_000L;
     }
 }

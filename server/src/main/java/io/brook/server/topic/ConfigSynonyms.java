@@ -3,7 +3,6 @@ package io.brook.server.topic;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.storage.LogConfig;
-import io.brook.storage.config.ConfigKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -94,8 +93,7 @@ public final class ConfigSynonyms {
         }
         List<String> keys = TOPIC.get(name);
         if (keys != null) {
-            // a broker key Brook does not know has, as the topic config's only synonym, the topic default
-            out.addAll(listed(keys, keys.get(0), keys.size() == 1 ? LogConfig.defaultValue(name) : null));
+            out.addAll(listed(keys, keys.get(0)));
         }
         return out;
     }
@@ -105,11 +103,11 @@ public final class ConfigSynonyms {
      * ({@code log.retention.minutes} lists itself and {@code log.retention.hours}).
      */
     public List<Synonym> ofBrokerKey(String name) {
-        return listed(BROKER.getOrDefault(name, List.of(name)), name, null);
+        return listed(BROKER.getOrDefault(name, List.of(name)), name);
     }
 
     /** Where {@code keys} are set, highest precedence first, from the first entry of {@code main} on. */
-    private List<Synonym> listed(List<String> keys, String main, String unknownKeyDefault) {
+    private List<Synonym> listed(List<String> keys, String main) {
         List<Synonym> all = new ArrayList<>();
         Map<String, String> own = dynamic.broker();
         Map<String, String> clusterDefault = dynamic.clusterDefault();
@@ -129,8 +127,7 @@ public final class ConfigSynonyms {
             }
         }
         for (String k : keys) {
-            ConfigKey known = BrokerConfig.KEYS.get(k);
-            String value = known != null ? format(DEFAULTS.value(k)) : unknownKeyDefault;
+            String value = format(DEFAULTS.value(k));
             if (value != null) {
                 all.add(new Synonym(k, value, TopicConfigResolver.SOURCE_DEFAULT));
             }

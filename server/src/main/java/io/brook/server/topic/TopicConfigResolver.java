@@ -137,6 +137,17 @@ public final class TopicConfigResolver {
         }
         fromKey.accept(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS);
         fromKey.accept(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+        fromKey.accept(LogConfig.MAX_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS);
+        fromKey.accept(LogConfig.MIN_CLEANABLE_DIRTY_RATIO, BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO);
+        fromKey.accept(LogConfig.PREALLOCATE, BrokerConfig.LOG_PREALLOCATE);
+        fromKey.accept(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE);
+        if (dyn.containsKey(BrokerConfig.LOG_ROLL_JITTER_MS)) {
+            fromKey.accept(LogConfig.SEGMENT_JITTER_MS, BrokerConfig.LOG_ROLL_JITTER_MS);
+        } else {
+            synonyms.put(LogConfig.SEGMENT_JITTER_MS, broker.value(BrokerConfig.LOG_ROLL_JITTER_MS) != null
+                    ? BrokerConfig.LOG_ROLL_JITTER_MS : BrokerConfig.LOG_ROLL_JITTER_HOURS);
+            values.put(LogConfig.SEGMENT_JITTER_MS, Long.toString(broker.rollJitterMs()));
+        }
         fromKey.accept(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES);
         fromKey.accept(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES);
         fromKey.accept(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES);

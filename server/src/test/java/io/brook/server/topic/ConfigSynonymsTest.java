@@ -53,12 +53,14 @@ class ConfigSynonymsTest {
     }
 
     @Test
-    void aTopicConfigNamesItsBrokerKeyEvenWhereBrookHasNone() {
+    void aTopicConfigNamesItsBrokerKeyWithItsDefault() {
         ConfigSynonyms s = new ConfigSynonyms(BrokerConfig.defaults(), DynamicBrokerConfig.none());
         assertThat(s.ofTopicConfig("max.compaction.lag.ms", null))
                 .containsExactly(new Synonym("log.cleaner.max.compaction.lag.ms", "9223372036854775807", DEFAULT));
         assertThat(s.ofTopicConfig("min.cleanable.dirty.ratio", null))
                 .containsExactly(new Synonym("log.cleaner.min.cleanable.ratio", "0.5", DEFAULT));
+        // as segment.ms: log.roll.jitter.ms is set nowhere, so not log.roll.jitter.hours either
+        assertThat(s.ofTopicConfig("segment.jitter.ms", null)).isEmpty();
         // no broker key at all: only the topic's own override
         assertThat(s.ofTopicConfig("remote.storage.enable", null)).isEmpty();
         assertThat(s.ofBrokerKey("message.max.bytes")).extracting(Synonym::name, Synonym::source)

@@ -3,6 +3,7 @@ package io.brook.server.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.DynamicBrokerConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,5 +88,35 @@ class TopicConfigResolverTest {
         assertThat(configs.invalid(Map.of("compression.gzip.level", "0"))).contains("compression.gzip.level");
         assertThat(configs.invalidDynamic(Map.of("compression.lz4.level", "18"))).contains("compression.lz4.level");
         assertThat(configs.invalidDynamic(Map.of("compression.lz4.level", "12"))).isNull();
+    }
+
+    @Test
+    void shouldTakeTheCleanerJitterPreallocateAndUncleanDefaultsFromKafkasBrokerKeys() throws Exception {
+        // a Kafka server.properties that tunes compaction broker-wide: the topics follow it
+        DynamicBrokerConfig dynamic = DynamicBrokerConfig.none();
+        TopicConfigResolver configs = new TopicConfigResolver(BrokerConfig.parse(Map.of(
+                "log.cleaner.min.cleanable.ratio", "0.1", "log.cleaner.max.compaction.lag.ms", "60000",
+                "log.roll.jitter.hours", "2", "log.preallocate", "true", "unclean.leader.election.enable", "true")),
+                dynamic);
+        assertThat(BrokerConfig.parse(Map.of("log.cleaner.min.cleanable.ratio", "0.1")).unknownKeys()).isEmpty();
+        Map<String, TopicConfigResolver.Described> d = byName(configs.describe(Map.of()));
+        assertThat(d.get("min.cleanable.dirty.ratio").value()).isEqualTo("0.1");
+        assertThat(d.get("min.cleanable.dirty.ratio").source()).isEqualTo(TopicConfigResolver.SOURCE_STATIC_BROKER);
+        assertThat(d.get("max.compaction.lag.ms").value()).isEqualTo("60000");
+        assertThat(d.get("segment.jitter.ms").value()).isEqualTo("7200000");
+        assertThat(d.get("segment.jitter.ms").brokerSynonym()).isEqualTo("log.roll.jitter.hours");
+        assertThat(d.get("preallocate").value()).isEqualTo("true");
+        assertThat(d.get("unclean.leader.election.enable").value()).isEqualTo("true");
+        assertThat(configs.effective(Map.of()).minCleanableDirtyRatio()).isEqualTo(0.1);
+        assertThat(configs.effective(Map.of()).maxCompactionLagMs()).isEqualTo(60_000L);
+        assertThat(configs.effective(Map.of()).segmentJitterMs()).isEqualTo(7_200_000L);
+
+        // and at run time, as Kafka's dynamic broker configs
+        Map<String, String> changed = Map.of("log.cleaner.min.cleanable.ratio", "0.3", "log.roll.jitter.ms", "5000");
+        assertThat(configs.invalidDynamic(changed)).isNull();
+        dynamic.replace(false, changed, configs::reconfigure);
+        assertThat(configs.effective(Map.of()).minCleanableDirtyRatio()).isEqualTo(0.3);
+        assertThat(configs.effective(Map.of()).segmentJitterMs()).isEqualTo(5000L);
+        assertThat(DynamicBrokerConfig.invalid("log.cleaner.min.cleanable.ratio", "1.5")).contains("between");
     }
 }
