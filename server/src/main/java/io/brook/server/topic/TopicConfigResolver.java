@@ -94,27 +94,21 @@ public final class TopicConfigResolver {
             synonyms.put(topicName, brokerKey);
             values.put(topicName, dyn.containsKey(brokerKey) ? dyn.get(brokerKey) : broker.string(brokerKey));
         };
-        if (dyn.containsKey(BrokerConfig.LOG_RETENTION_MS)) {
-            fromKey.accept(LogConfig.RETENTION_MS, BrokerConfig.LOG_RETENTION_MS);
-        } else {
-            synonyms.put(LogConfig.RETENTION_MS, retentionKey());
-            values.put(LogConfig.RETENTION_MS, Long.toString(broker.retentionMs()));
-        }
+        Derivation oneOfUnits = (topicName, dynamicKey, staticKey, staticValue) -> {
+            // a key of several units: its main form when set at run time, else the form in force
+            boolean changed = dyn.containsKey(dynamicKey);
+            synonyms.put(topicName, changed ? dynamicKey : staticKey);
+            values.put(topicName, changed ? dyn.get(dynamicKey) : staticValue);
+        };
+        oneOfUnits.put(LogConfig.RETENTION_MS, BrokerConfig.LOG_RETENTION_MS, retentionKey(),
+                Long.toString(broker.retentionMs()));
         fromKey.accept(LogConfig.RETENTION_BYTES, BrokerConfig.LOG_RETENTION_BYTES);
         fromKey.accept(LogConfig.SEGMENT_BYTES, BrokerConfig.LOG_SEGMENT_BYTES);
-        if (dyn.containsKey(BrokerConfig.LOG_ROLL_MS)) {
-            fromKey.accept(LogConfig.SEGMENT_MS, BrokerConfig.LOG_ROLL_MS);
-        } else {
-            synonyms.put(LogConfig.SEGMENT_MS, broker.value(BrokerConfig.LOG_ROLL_MS) != null ? BrokerConfig.LOG_ROLL_MS
-                    : BrokerConfig.LOG_ROLL_HOURS);
-            values.put(LogConfig.SEGMENT_MS, Long.toString(broker.rollMs()));
-        }
-        if (dyn.containsKey(BrokerConfig.LOG_CLEANUP_POLICY)) {
-            fromKey.accept(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY);
-        } else {
-            synonyms.put(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY);
-            values.put(LogConfig.CLEANUP_POLICY, String.join(",", broker.list(BrokerConfig.LOG_CLEANUP_POLICY)));
-        }
+        oneOfUnits.put(LogConfig.SEGMENT_MS, BrokerConfig.LOG_ROLL_MS,
+                broker.value(BrokerConfig.LOG_ROLL_MS) != null ? BrokerConfig.LOG_ROLL_MS : BrokerConfig.LOG_ROLL_HOURS,
+                Long.toString(broker.rollMs()));
+        oneOfUnits.put(LogConfig.CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY, BrokerConfig.LOG_CLEANUP_POLICY,
+                String.join(",", broker.list(BrokerConfig.LOG_CLEANUP_POLICY)));
         fromKey.accept(LogConfig.MAX_MESSAGE_BYTES, BrokerConfig.MESSAGE_MAX_BYTES);
         fromKey.accept(LogConfig.COMPRESSION_TYPE, BrokerConfig.COMPRESSION_TYPE);
         fromKey.accept(LogConfig.COMPRESSION_GZIP_LEVEL, BrokerConfig.COMPRESSION_GZIP_LEVEL);
@@ -129,25 +123,17 @@ public final class TopicConfigResolver {
         fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         fromKey.accept(LogConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS, BrokerConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
         fromKey.accept(LogConfig.MIN_INSYNC_REPLICAS, BrokerConfig.MIN_INSYNC_REPLICAS);
-        if (dyn.containsKey(BrokerConfig.FSYNC_ON_ACK)) {
-            fromKey.accept(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK);
-        } else {
-            synonyms.put(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK);
-            values.put(LogConfig.FLUSH_ON_ACK, Boolean.toString(broker.fsyncOnAck()));
-        }
+        oneOfUnits.put(LogConfig.FLUSH_ON_ACK, BrokerConfig.FSYNC_ON_ACK, BrokerConfig.FSYNC_ON_ACK,
+                Boolean.toString(broker.fsyncOnAck()));
         fromKey.accept(LogConfig.DELETE_RETENTION_MS, BrokerConfig.LOG_CLEANER_DELETE_RETENTION_MS);
         fromKey.accept(LogConfig.MIN_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS);
         fromKey.accept(LogConfig.MAX_COMPACTION_LAG_MS, BrokerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS);
         fromKey.accept(LogConfig.MIN_CLEANABLE_DIRTY_RATIO, BrokerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO);
         fromKey.accept(LogConfig.PREALLOCATE, BrokerConfig.LOG_PREALLOCATE);
         fromKey.accept(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, BrokerConfig.UNCLEAN_LEADER_ELECTION_ENABLE);
-        if (dyn.containsKey(BrokerConfig.LOG_ROLL_JITTER_MS)) {
-            fromKey.accept(LogConfig.SEGMENT_JITTER_MS, BrokerConfig.LOG_ROLL_JITTER_MS);
-        } else {
-            synonyms.put(LogConfig.SEGMENT_JITTER_MS, broker.value(BrokerConfig.LOG_ROLL_JITTER_MS) != null
-                    ? BrokerConfig.LOG_ROLL_JITTER_MS : BrokerConfig.LOG_ROLL_JITTER_HOURS);
-            values.put(LogConfig.SEGMENT_JITTER_MS, Long.toString(broker.rollJitterMs()));
-        }
+        oneOfUnits.put(LogConfig.SEGMENT_JITTER_MS, BrokerConfig.LOG_ROLL_JITTER_MS,
+                broker.value(BrokerConfig.LOG_ROLL_JITTER_MS) != null ? BrokerConfig.LOG_ROLL_JITTER_MS
+                        : BrokerConfig.LOG_ROLL_JITTER_HOURS, Long.toString(broker.rollJitterMs()));
         fromKey.accept(LogConfig.INDEX_INTERVAL_BYTES, BrokerConfig.LOG_INDEX_INTERVAL_BYTES);
         fromKey.accept(LogConfig.SEGMENT_INDEX_BYTES, BrokerConfig.LOG_INDEX_SIZE_MAX_BYTES);
         fromKey.accept(LogConfig.FLUSH_MESSAGES, BrokerConfig.LOG_FLUSH_INTERVAL_MESSAGES);
@@ -156,6 +142,12 @@ public final class TopicConfigResolver {
         }
         fromKey.accept(LogConfig.FILE_DELETE_DELAY_MS, BrokerConfig.LOG_SEGMENT_DELETE_DELAY_MS);
         return new Derived(Map.copyOf(synonyms), Collections.unmodifiableMap(values), LogConfig.defaults().with(values));
+    }
+
+    /** How a topic config takes its default from a broker key that has a parsed value of its own. */
+    @FunctionalInterface
+    private interface Derivation {
+        void put(String topicName, String dynamicKey, String staticKey, String staticValue);
     }
 
     private String retentionKey() {
