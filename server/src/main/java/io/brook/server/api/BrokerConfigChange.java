@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * trust store ({@code listener.name.<l>.ssl.keystore.location}, ...; this broker's scope only)
  * stores that load, keep the DN and subject alternative names and build a TLS context), then
  * persisted together and applied (to every topic without its own override; to the listener's new
- * connections; connection limits to the connections accepted next), or none is. AlterConfigs, the older API, replaces a scope's settings whole.
+ * connections; connection limits to the connections accepted next), or none is. AlterConfigs,
+ * the older API, replaces a scope's settings whole.
  */
 final class BrokerConfigChange {
 

@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class BrokerConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
+    /** The unknown keys already logged in this JVM: each is logged once. */
+    private static final Set<String> WARNED_UNKNOWN = ConcurrentHashMap.newKeySet();
 
     public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
     public static final long DEFAULT_QUEUED_MAX_REQUEST_BYTES = 256L * 1024 * 1024;
@@ -170,8 +172,6 @@ public final class BrokerConfig {
     private final TxnCoordinatorConfig txnCoordinator;
     private final Listeners listeners;
     private final Map<String, String> securitySettings;
-    /** The unknown keys already logged in this JVM: each is logged once. */
-    private static final Set<String> WARNED_UNKNOWN = ConcurrentHashMap.newKeySet();
     private final Path dataDir;
     private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 

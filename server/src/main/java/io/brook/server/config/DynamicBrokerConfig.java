@@ -26,8 +26,9 @@ import java.util.TreeMap;
  *
  * <p>Which keys may change ({@link #RECONFIGURABLE}): those Kafka's {@code DynamicLogConfig} lets
  * change, the broker-wide defaults of topic configs, which topics without their own override
- * follow at once; the replication throttles; the connection limits. And, in this broker's own scope only, a TLS listener's key and trust stores
- * ({@link ListenerTlsKeys}), which new connections of the listener use. Values are stored as
+ * follow at once; the replication throttles; the connection limits, a listener's own among them
+ * ({@link ListenerLimitKeys}). And, in this broker's own scope only, a TLS listener's key and
+ * trust stores ({@link ListenerTlsKeys}), which new connections of the listener use. Values are stored as
  * given, passwords included (as they are in the properties file): the meta directory must be as
  * private as that file. Thread-safe; a change and its persistence are one step under this
  * object's lock.
