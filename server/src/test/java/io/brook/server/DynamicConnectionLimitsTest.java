@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.AlterConfigsOptions;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.junit.jupiter.api.AfterEach;
@@ -142,6 +143,12 @@ class DynamicConnectionLimitsTest {
         assertThat(described.value()).isEqualTo("127.0.0.2:1");
         assertThat(described.isReadOnly()).isFalse();
         assertThat(described.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        ConfigEntry inDefaults = admin.describeConfigs(List.of(defaults), new DescribeConfigsOptions().includeSynonyms(true))
+                .all().get(30, TimeUnit.SECONDS).get(defaults).get("max.connections.per.ip.overrides");
+        assertThat(inDefaults.synonyms()).extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::value,
+                ConfigEntry.ConfigSynonym::source).containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        "max.connections.per.ip.overrides", "127.0.0.2:1",
+                        ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG));
 
         restart();
         assertThat(served("127.0.0.2")).isTrue();

@@ -139,8 +139,13 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             // the cluster-wide default scope holds only what was set dynamically in it (as in Kafka)
             for (Map.Entry<String, String> e : dynamic.clusterDefault().entrySet()) {
                 if (wanted(res.configurationKeys(), e.getKey())) {
-                    out.add(brokerEntry(e.getKey(), e.getValue(), DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER,
-                            detail));
+                    DescribeConfigsResourceResult c = brokerEntry(e.getKey(), e.getValue(),
+                            DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER, detail);
+                    if (synonyms) { // the setting itself, as Kafka lists it
+                        c.synonyms(List.of(new DescribeConfigsSynonym().name(e.getKey()).value(e.getValue())
+                                .source(DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER)));
+                    }
+                    out.add(c);
                 }
             }
             r.configs(out);
@@ -215,6 +220,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
 
     private static DescribeConfigsResourceResult brokerEntry(String name, String value, byte source, Detail detail) {
         ConfigKey key = BrokerConfig.KEYS.get(name);
+        if (key == null && ListenerLimitKeys.listener(name) != null) { // set in the cluster-wide default scope
+            return detail.apply(new DescribeConfigsResourceResult().name(name).value(value).readOnly(false)
+                    .isSensitive(false).configSource(source), SecurityConfigKeys.type(name).id,
+                    SecurityConfigKeys.doc(name));
+        }
         return detail.apply(new DescribeConfigsResourceResult().name(name).value(value)
                 .readOnly(!DynamicBrokerConfig.RECONFIGURABLE.contains(name)).isSensitive(false).configSource(source),
                 key == null ? TopicConfigResolver.TYPE_STRING : TopicConfigResolver.type(key),
