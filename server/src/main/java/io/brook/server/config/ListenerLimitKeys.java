@@ -12,7 +12,7 @@ import java.util.Set;
 public final class ListenerLimitKeys {
 
     /** The keys that may follow a listener prefix here. */
-    public static final Set<String> BASES = Set.of(BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTION_CREATION_RATE);
+    private static final Set<String> BASES = Set.of(BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTION_CREATION_RATE);
 
     private ListenerLimitKeys() {
     }

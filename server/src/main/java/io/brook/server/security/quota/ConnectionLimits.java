@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The broker's connection limits in force: {@code max.connections}, {@code max.connections.per.ip}
@@ -21,10 +20,6 @@ import java.util.Set;
  * {@link #reconfigure} replaces it whole. Thread-safe.
  */
 public final class ConnectionLimits {
-
-    /** The broker-wide keys of this class, all of them changeable at run time. */
-    public static final Set<String> KEYS = Set.of(BrokerConfig.MAX_CONNECTIONS, BrokerConfig.MAX_CONNECTIONS_PER_IP,
-            BrokerConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES, BrokerConfig.MAX_CONNECTION_CREATION_RATE);
 
     /**
      * One consistent set of limits. {@code maxConnectionsPerIp} and {@code creationRate} are
@@ -82,9 +77,9 @@ public final class ConnectionLimits {
     /**
      * Null when the run-time settings {@code dynamic} give valid limits over {@code config}, else
      * why not, in Kafka's words: at run time {@code max.connections} and
-     * {@code max.connection.creation.rate} (a listener's too) must be at least 1, every override
-     * must parse and name a known host, and {@code max.connections.per.ip} may be 0 only with
-     * overrides.
+     * {@code max.connection.creation.rate} must be at least 1 (a listener's own are checked key by
+     * key, {@code DynamicBrokerConfig.invalid}), every override must parse and name a known host,
+     * and {@code max.connections.per.ip} may be 0 only with overrides.
      */
     public static String invalid(BrokerConfig config, Map<String, String> dynamic) {
         try {
@@ -92,11 +87,6 @@ public final class ConnectionLimits {
                 String v = dynamic.get(key);
                 if (v != null) {
                     ListenerLimitKeys.parse(key, v, 1);
-                }
-            }
-            for (Map.Entry<String, String> e : dynamic.entrySet()) {
-                if (ListenerLimitKeys.listener(e.getKey()) != null) {
-                    ListenerLimitKeys.parse(e.getKey(), e.getValue(), 1);
                 }
             }
             values(config, dynamic);
