@@ -48,6 +48,14 @@ class ClusterFollowerFetchTest extends InJvmClusterTest {
         }
     }
 
+    private static short servedError(Brook node, int replicaId) {
+        try {
+            return fetch(node, replicaId, 0, 1).errorCode();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void aLeaderServesItsReplicasUpToTheHighWatermarkAndRefusesOtherNodes() throws Exception {
         cluster = InJvmCluster.start(dirs, "brook-follower-fetch-test", 3, Map.of());
@@ -71,6 +79,10 @@ class ClusterFollowerFetchTest extends InJvmClusterTest {
                         && info.leader().id() == leader;
             });
             Brook leading = cluster.nodes.get(leader - 1);
+            // the metadata above may come from another node: the leader applies the move on its own time,
+            // and until then answers the new replica as a node it does not know
+            Await.until("the leader to serve its new replica", WAIT,
+                    () -> servedError(leading, replica) == Errors.NONE.code());
 
             PartitionData served = fetch(leading, replica, 0, 1);
             assertThat(served.errorCode()).isEqualTo(Errors.NONE.code());
