@@ -59,7 +59,9 @@ class FeaturesCompatTest {
                 assertThat(e.getValue().maxVersionLevel()).isBetween(supported.minVersion(), supported.maxVersion());
             }
             if (cluster.embedded()) {
-                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version", "transaction.version");
+                assertThat(f.finalizedFeatures()).containsOnlyKeys("metadata.version", "transaction.version", "group.version");
+                // KIP-848 consumer groups on, as on a new Kafka 4 cluster (docs/consumer-protocol.md)
+                assertThat(f.finalizedFeatures().get("group.version").maxVersionLevel()).isEqualTo((short) 1);
                 assertThat(f.finalizedFeatures().get("metadata.version").maxVersionLevel()).isEqualTo((short) 33);
                 // transactions V2 (KIP-890) supported, and finalized on a new data directory (docs/transactions.md)
                 assertThat(f.supportedFeatures().get("transaction.version").maxVersion()).isEqualTo((short) 2);

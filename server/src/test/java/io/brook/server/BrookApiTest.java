@@ -172,7 +172,7 @@ class BrookApiTest {
                 assertThat(f.maxVersionLevel()).isEqualTo((short) 33);
             });
             assertThat(v3.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
-                    .containsExactly("metadata.version", "transaction.version");
+                    .containsExactly("metadata.version", "transaction.version", "group.version");
             long epoch = v3.finalizedFeaturesEpoch();
             assertThat(epoch).isGreaterThanOrEqualTo(0L);
 
@@ -181,8 +181,14 @@ class BrookApiTest {
                     "metadata.version", "kraft.version", "transaction.version", "group.version",
                     "eligible.leader.replicas.version", "share.version", "streams.version");
             assertThat(v4.supportedFeatures())
-                    .filteredOn(f -> !f.name().equals("metadata.version") && !f.name().equals("transaction.version"))
+                    .filteredOn(f -> !f.name().equals("metadata.version") && !f.name().equals("transaction.version")
+                            && !f.name().equals("group.version"))
                     .allSatisfy(f -> assertThat(f.maxVersion()).isZero());
+            // KIP-848 consumer groups supported and on
+            assertThat(v4.supportedFeatures()).anySatisfy(f -> {
+                assertThat(f.name()).isEqualTo("group.version");
+                assertThat(f.maxVersion()).isEqualTo((short) 1);
+            });
             // transactions V2 (KIP-890) supported and finalized at 2
             assertThat(v4.supportedFeatures()).anySatisfy(f -> {
                 assertThat(f.name()).isEqualTo("transaction.version");
@@ -194,13 +200,13 @@ class BrookApiTest {
                 assertThat(f.minVersionLevel()).isEqualTo((short) 2);
                 assertThat(f.maxVersionLevel()).isEqualTo((short) 2);
             });
-            assertThat(v4.finalizedFeatures()).hasSize(2);
+            assertThat(v4.finalizedFeatures()).hasSize(3);
 
             brook.features().setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 0);
             ApiVersionsResponse later = c.call(software(), (short) 5);
             assertThat(later.finalizedFeaturesEpoch()).isGreaterThan(epoch);
             assertThat(later.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
-                    .containsExactly("metadata.version");
+                    .containsExactly("metadata.version", "group.version");
             assertThat(later.supportedFeatures()).anySatisfy(f -> {
                 assertThat(f.name()).isEqualTo("transaction.version");
                 assertThat(f.maxVersion()).isEqualTo((short) 2);

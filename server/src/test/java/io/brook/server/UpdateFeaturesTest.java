@@ -90,8 +90,8 @@ class UpdateFeaturesTest {
         try (Brook brook = Brook.builder().port(0).dataDir(tmp.resolve("data")).start(); Admin admin = admin(brook)) {
             int node = admin.describeCluster().controller().get().id();
             String prefix = "The update failed for all features since the following feature had an error: ";
-            assertThat(failure(admin, FeatureLevels.GROUP_VERSION, 1, FeatureUpdate.UpgradeType.UPGRADE)).isEqualTo(
-                    prefix + "Invalid update version 1 for feature group.version. Local controller " + node
+            assertThat(failure(admin, FeatureLevels.STREAMS_VERSION, 1, FeatureUpdate.UpgradeType.UPGRADE)).isEqualTo(
+                    prefix + "Invalid update version 1 for feature streams.version. Local controller " + node
                     + " does not support this feature.");
             assertThat(failure(admin, MV, 34, FeatureUpdate.UpgradeType.UPGRADE)).isEqualTo(
                     prefix + "Invalid update version 34 for feature metadata.version. Local controller " + node

@@ -15,7 +15,8 @@ import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.wire.protocol.LogSafe;
 
 /**
- * The state of one group: membership (classic protocol) and committed offsets. A group that only
+ * The state of one group: membership (classic protocol, or the KIP-848 consumer protocol when
+ * {@link #modern} is set) and committed offsets. A group that only
  * ever received standalone commits (generation -1) is a "simple" group: Empty, no protocol type.
  * Owned by the coordinator's owner thread; {@link ClassicMembership}, {@link Rebalance},
  * {@link GroupOffsets} and {@link GroupAdmin} hold the rules that change it, {@link GroupState}
@@ -55,6 +56,11 @@ final class ClassicGroup {
     final Map<String, Set<Integer>> pendingTransactionalOffsets = new HashMap<>();
     /** The offsets of transactions not ended yet, which fill {@link #pendingTransactionalOffsets}. */
     final PendingTxnOffsets txnOffsets = new PendingTxnOffsets(pendingTransactionalOffsets);
+    /**
+     * The membership of a KIP-848 consumer group, or null for a classic group. While set, the classic
+     * state stays Empty (no classic member can join a consumer group that has members).
+     */
+    ConsumerGroup modern;
 
     ClassicGroup(String groupId, int partition, long now) {
         this.groupId = groupId;
@@ -72,6 +78,11 @@ final class ClassicGroup {
 
     boolean is(GroupState s) {
         return state == s;
+    }
+
+    /** No member of either protocol, and nobody about to join. */
+    boolean hasNoMembers() {
+        return state == GroupState.EMPTY && (modern == null || modern.isEmpty());
     }
 
     boolean hasMember(String memberId) {

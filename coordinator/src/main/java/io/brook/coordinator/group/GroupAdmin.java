@@ -24,6 +24,7 @@ import io.brook.wire.protocol.Errors;
 final class GroupAdmin {
 
     static final String GROUP_TYPE_CLASSIC = "classic";
+    static final String GROUP_TYPE_CONSUMER = "consumer";
 
     private final EventLoop loop;
     private final DurableWriter writer;
@@ -50,6 +51,13 @@ final class GroupAdmin {
                 }
                 continue;
             }
+            if (group.modern != null) {
+                // a consumer group: ConsumerGroupDescribe describes it
+                out.add(new DescribedGroup(version >= 6 ? Errors.GROUP_ID_NOT_FOUND : Errors.NONE,
+                        version >= 6 ? "Group " + id + " is not a classic group." : null, id,
+                        GroupState.DEAD.label(), "", "", List.of()));
+                continue;
+            }
             boolean stable = group.is(GroupState.STABLE);
             List<DescribedMember> members = new ArrayList<>(group.members.size());
             for (GroupMember m : group.members.values()) {
@@ -70,15 +78,18 @@ final class GroupAdmin {
         List<ListedGroup> out = new ArrayList<>();
         for (ClassicGroup g : groups.all()) {
             if (g.is(GroupState.DEAD)) continue;
+            String state = g.modern != null ? g.modern.stateLabel() : g.state.label();
+            String type = g.modern != null ? GROUP_TYPE_CONSUMER : GROUP_TYPE_CLASSIC;
             if (statesFilter != null && !statesFilter.isEmpty()
-                    && statesFilter.stream().noneMatch(s -> s.equalsIgnoreCase(g.state.label()))) {
+                    && statesFilter.stream().noneMatch(s -> s.equalsIgnoreCase(state))) {
                 continue;
             }
             if (typesFilter != null && !typesFilter.isEmpty()
-                    && typesFilter.stream().noneMatch(t -> t.equalsIgnoreCase(GROUP_TYPE_CLASSIC))) {
+                    && typesFilter.stream().noneMatch(t -> t.equalsIgnoreCase(type))) {
                 continue;
             }
-            out.add(new ListedGroup(g.groupId, g.protocolType == null ? "" : g.protocolType, g.state.label(), GROUP_TYPE_CLASSIC));
+            String protocolType = g.modern != null ? ConsumerGroup.PROTOCOL_TYPE : g.protocolType == null ? "" : g.protocolType;
+            out.add(new ListedGroup(g.groupId, protocolType, state, type));
         }
         out.sort((a, b) -> a.groupId().compareTo(b.groupId()));
         return out;
@@ -102,7 +113,7 @@ final class GroupAdmin {
         if (id == null) return CompletableFuture.completedFuture(Map.entry(String.valueOf(id), Errors.INVALID_GROUP_ID));
         ClassicGroup group = groups.get(id);
         if (group == null || group.is(GroupState.DEAD)) return CompletableFuture.completedFuture(Map.entry(id, Errors.GROUP_ID_NOT_FOUND));
-        if (!group.is(GroupState.EMPTY)) return CompletableFuture.completedFuture(Map.entry(id, Errors.NON_EMPTY_GROUP));
+        if (!group.hasNoMembers()) return CompletableFuture.completedFuture(Map.entry(id, Errors.NON_EMPTY_GROUP));
         List<CoordinatorRecord> records = new ArrayList<>();
         group.offsets.forEach((topic, parts) -> parts.keySet().forEach(p -> records.add(group.offsetTombstone(topic, p))));
         records.add(group.metadataTombstone());

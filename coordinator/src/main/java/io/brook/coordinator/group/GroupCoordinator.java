@@ -18,6 +18,10 @@ import io.brook.coordinator.runtime.CoordinatorRequests;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
+import io.brook.wire.message.ConsumerGroupDescribeRequest;
+import io.brook.wire.message.ConsumerGroupDescribeResponse;
+import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
+import io.brook.wire.message.ConsumerGroupHeartbeatResponse;
 import io.brook.wire.message.DeleteGroupsRequest;
 import io.brook.wire.message.DeleteGroupsResponse;
 import io.brook.wire.message.DescribeGroupsRequest;
@@ -45,7 +49,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The group coordinator of a node: consumer groups of the classic protocol and their committed
+ * The group coordinator of a node: consumer groups of the classic and of the KIP-848 protocol and their committed
  * offsets (every group on a single node, those of the partitions it owns in a cluster), kept in
  * {@code __consumer_offsets} through a {@link CoordinatorLog}. This class turns wire messages
  * into calls of {@link ClassicMembership}, {@link GroupOffsets} and {@link GroupAdmin} and their
@@ -108,6 +112,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final GroupOffsets offsets;
     private final GroupAdmin admin;
     private final TxnOffsets txnOffsets;
+    private final ConsumerGroupHeartbeats consumerGroups;
     private final GroupReplay replay;
     private final CoordinatorLoader loader;
     private final DurableWriter writer;
@@ -158,6 +163,16 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
                 p -> loader.state(p) == CoordinatorLoader.State.ACTIVE);
         this.admin = new GroupAdmin(loop, writer, groups);
+        this.consumerGroups = new ConsumerGroupHeartbeats(config.consumerGroups(), loop, groups);
+    }
+
+    /**
+     * The topics KIP-848 consumer groups are assigned from (none until set). Call before
+     * {@link #start()}.
+     */
+    public void consumerGroupTopics(ConsumerGroupTopics topics) {
+        if (started) throw new IllegalStateException("already started");
+        consumerGroups.topics(topics);
     }
 
     /**
@@ -266,6 +281,15 @@ public final class GroupCoordinator implements AutoCloseable {
                 // Kafka checks the id and the session timeout first, and answers a loading group with no member id
                 Errors notLoaded = loadError(groupId);
                 if (notLoaded != Errors.NONE) return CompletableFuture.completedFuture(toJoinResponse(JoinResult.error(notLoaded, ""), version));
+            }
+            ClassicGroup existing = groupId == null ? null : groups.get(groupId);
+            if (existing != null && existing.modern != null) {
+                // a classic member cannot join a consumer group with members; an empty one becomes classic
+                if (!existing.modern.isEmpty()) {
+                    return CompletableFuture.completedFuture(toJoinResponse(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL,
+                            request.memberId() == null ? "" : request.memberId()), version));
+                }
+                existing.modern = null;
             }
             List<Protocol> protocols = new ArrayList<>(request.protocols().size());
             for (JoinGroupRequest.JoinGroupRequestProtocol p : request.protocols()) {
@@ -475,6 +499,7 @@ public final class GroupCoordinator implements AutoCloseable {
             List<OffsetFetchResponse.OffsetFetchResponseGroup> groups = new ArrayList<>();
             for (OffsetFetchRequest.OffsetFetchRequestGroup g : request.groups()) {
                 Errors notLoaded = loadErrorUnlessNull(g.groupId());
+                if (notLoaded == Errors.NONE && version >= 9) notLoaded = offsets.validateFetch(g.groupId(), g.memberId(), g.memberEpoch());
                 groups.add(notLoaded != Errors.NONE ? OffsetFetchResponses.group(g.groupId(), notLoaded)
                         : OffsetFetchResponses.group(g.groupId(),
                                 offsets.fetch(g.groupId(), OffsetFetchResponses.topics(g), requireStable)));
@@ -486,46 +511,9 @@ public final class GroupCoordinator implements AutoCloseable {
     // ------------------------------------------------------------------ DescribeGroups / ListGroups
 
     public CompletableFuture<DescribeGroupsResponse> describeGroups(DescribeGroupsRequest request, short version) {
-        return submit(() -> {
-            boolean withOperations = version >= 3 && request.includeAuthorizedOperations();
-            List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
-            List<String> loadedIds = new ArrayList<>(request.groups().size());
-            List<Errors> notLoaded = new ArrayList<>(request.groups().size());
-            for (String id : request.groups()) {
-                Errors e = loadErrorUnlessNull(id);
-                notLoaded.add(e);
-                if (e == Errors.NONE) loadedIds.add(id);
-            }
-            Iterator<DescribedGroup> loadedGroups = admin.describe(loadedIds, version).iterator();
-            for (int i = 0; i < request.groups().size(); i++) {
-                if (notLoaded.get(i) != Errors.NONE) {
-                    // Kafka's shape for a group it cannot look at: the id and the error, every other field at its default
-                    out.add(new DescribeGroupsResponse.DescribedGroup().groupId(request.groups().get(i))
-                            .errorCode(notLoaded.get(i).code()).groupState("").protocolType("").protocolData(""));
-                    continue;
-                }
-                DescribedGroup g = loadedGroups.next();
-                List<DescribeGroupsResponse.DescribedGroupMember> members = new ArrayList<>(g.members().size());
-                for (DescribedMember m : g.members()) {
-                    members.add(new DescribeGroupsResponse.DescribedGroupMember().memberId(m.memberId())
-                            .groupInstanceId(m.groupInstanceId()).clientId(m.clientId()).clientHost(m.clientHost())
-                            .memberMetadata(m.metadata()).memberAssignment(m.assignment()));
-                }
-                DescribeGroupsResponse.DescribedGroup described = new DescribeGroupsResponse.DescribedGroup()
-                        .errorCode(g.error().code()).errorMessage(g.errorMessage()).groupId(g.groupId())
-                        .groupState(g.state()).protocolType(g.protocolType()).protocolData(g.protocolData()).members(members);
-                if (withOperations && g.error() == Errors.NONE) described.authorizedOperations(GROUP_AUTHORIZED_OPERATIONS);
-                out.add(described);
-            }
-            return CompletableFuture.completedFuture(new DescribeGroupsResponse().groups(out));
-        }, e -> {
-            List<DescribeGroupsResponse.DescribedGroup> out = new ArrayList<>();
-            for (String id : request.groups()) {
-                out.add(new DescribeGroupsResponse.DescribedGroup().groupId(id).errorCode(e.code())
-                        .groupState(GroupState.DEAD.label()).protocolType("").protocolData(""));
-            }
-            return new DescribeGroupsResponse().groups(out);
-        });
+        return submit(() -> CompletableFuture.completedFuture(DescribeGroupsResponses.describe(request, version, admin,
+                        this::loadErrorUnlessNull, GROUP_AUTHORIZED_OPERATIONS)),
+                e -> DescribeGroupsResponses.error(request, e));
     }
 
     public CompletableFuture<ListGroupsResponse> listGroups(ListGroupsRequest request, short version) {
@@ -542,6 +530,29 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(new ListGroupsResponse().groups(out));
         }, e -> new ListGroupsResponse().errorCode(e.code()));
+    }
+
+    // ------------------------------------------------------------------ KIP-848 consumer groups
+
+    /** ConsumerGroupHeartbeat: see {@link ConsumerGroupHeartbeats}. */
+    public CompletableFuture<ConsumerGroupHeartbeatResponse> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest request,
+                                                                                    short version, String clientId, String clientHost) {
+        return submit(() -> loadErrorUnlessEmpty(request.groupId()),
+                () -> CompletableFuture.completedFuture(consumerGroups.heartbeat(request, version, clientId, clientHost)),
+                e -> ConsumerGroupHeartbeats.error(e, null));
+    }
+
+    /** ConsumerGroupDescribe: see {@link ConsumerGroupDescriptions}. */
+    public CompletableFuture<ConsumerGroupDescribeResponse> consumerGroupDescribe(ConsumerGroupDescribeRequest request, short version) {
+        return submit(() -> CompletableFuture.completedFuture(ConsumerGroupDescriptions.describe(request.groupIds(), version,
+                groups, consumerGroups.topics(), config.consumerGroups().defaultAssignor(), this::loadError,
+                request.includeAuthorizedOperations() ? GROUP_AUTHORIZED_OPERATIONS : null)), e -> {
+            List<ConsumerGroupDescribeResponse.DescribedGroup> out = new ArrayList<>();
+            for (String id : request.groupIds()) {
+                out.add(new ConsumerGroupDescribeResponse.DescribedGroup().groupId(id).errorCode(e.code()).groupState("").assignorName(""));
+            }
+            return new ConsumerGroupDescribeResponse().groups(out);
+        });
     }
 
     // ------------------------------------------------------------------ DeleteGroups / OffsetDelete
@@ -626,7 +637,7 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         loop.execute(() -> {
             try {
-                result.complete(GroupsSnapshot.of(groups.all()));
+                result.complete(GroupsSnapshot.of(groups.all(), consumerGroups.topics()));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }

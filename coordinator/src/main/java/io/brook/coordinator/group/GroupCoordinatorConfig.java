@@ -28,8 +28,9 @@ import io.brook.storage.config.ConfigKey.Type;
  * @param offsetsTopicPartitions   {@code offsets.topic.num.partitions}: partitions of
  *                                 {@code __consumer_offsets}; a group lives in
  *                                 {@code abs(groupId.hashCode()) % offsetsTopicPartitions}
- * @param maxGroups                {@code brook.group.max.groups}: classic groups this coordinator
+ * @param maxGroups                {@code brook.group.max.groups}: groups this coordinator
  *                                 holds (Brook's own bound; Kafka has none for classic groups)
+ * @param consumerGroups           the settings of KIP-848 consumer groups ({@code group.consumer.*})
  */
 public record GroupCoordinatorConfig(
         int initialRebalanceDelayMs,
@@ -41,7 +42,8 @@ public record GroupCoordinatorConfig(
         long offsetsRetentionMs,
         long offsetsRetentionCheckIntervalMs,
         int offsetsTopicPartitions,
-        int maxGroups) {
+        int maxGroups,
+        ConsumerGroupConfig consumerGroups) {
 
     /** Name of the internal compacted topic that holds committed offsets and group metadata. */
     static final String OFFSETS_TOPIC = "__consumer_offsets";
@@ -89,7 +91,8 @@ public record GroupCoordinatorConfig(
             OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSETS_TOPIC_NUM_PARTITIONS, MAX_GROUPS);
 
     /** Kafka's broker config names this class reads in {@link #fromConfigs}. */
-    public static final List<String> CONFIG_NAMES = KEYS.stream().map(ConfigKey::name).toList();
+    public static final List<String> CONFIG_NAMES = java.util.stream.Stream.concat(KEYS.stream().map(ConfigKey::name),
+            ConsumerGroupConfig.CONFIG_NAMES.stream()).toList();
 
     public GroupCoordinatorConfig {
         if (initialRebalanceDelayMs < 0) throw new IllegalArgumentException("initialRebalanceDelayMs < 0");
@@ -103,6 +106,7 @@ public record GroupCoordinatorConfig(
         if (offsetsRetentionCheckIntervalMs < 1) throw new IllegalArgumentException("offsetsRetentionCheckIntervalMs < 1");
         if (offsetsTopicPartitions < 1) throw new IllegalArgumentException("offsetsTopicPartitions < 1");
         if (maxGroups < 1) throw new IllegalArgumentException("maxGroups < 1");
+        if (consumerGroups == null) throw new IllegalArgumentException("consumerGroups");
     }
 
     /** Kafka's defaults, and Brook's bounds where Kafka has none. */
@@ -129,7 +133,8 @@ public record GroupCoordinatorConfig(
                 Math.multiplyExact(longValue(configs, OFFSETS_RETENTION_MINUTES), MINUTE_MS),
                 longValue(configs, OFFSETS_RETENTION_CHECK_INTERVAL_MS),
                 intValue(configs, OFFSETS_TOPIC_NUM_PARTITIONS),
-                intValue(configs, MAX_GROUPS));
+                intValue(configs, MAX_GROUPS),
+                ConsumerGroupConfig.fromConfigs(configs));
     }
 
     private static int intValue(Map<String, String> configs, ConfigKey key) {
@@ -143,33 +148,39 @@ public record GroupCoordinatorConfig(
     /** The same settings with another number of {@code __consumer_offsets} partitions. */
     public GroupCoordinatorConfig withOffsetsTopicPartitions(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v, maxGroups);
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, v, maxGroups, consumerGroups);
     }
 
     GroupCoordinatorConfig withInitialRebalanceDelayMs(int v) {
         return new GroupCoordinatorConfig(v, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups, consumerGroups);
     }
 
     GroupCoordinatorConfig withMaxGroupSize(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, v, newMemberJoinTimeoutMs,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups, consumerGroups);
     }
 
     GroupCoordinatorConfig withNewMemberJoinTimeoutMs(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize, v,
-                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups);
+                offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetsTopicPartitions, maxGroups, consumerGroups);
     }
 
     GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
-                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions, maxGroups);
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, retentionMs, checkIntervalMs, offsetsTopicPartitions, maxGroups, consumerGroups);
     }
 
     GroupCoordinatorConfig withMaxGroups(int v) {
         return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
                 newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs,
-                offsetsTopicPartitions, v);
+                offsetsTopicPartitions, v, consumerGroups);
+    }
+
+    GroupCoordinatorConfig withConsumerGroups(ConsumerGroupConfig v) {
+        return new GroupCoordinatorConfig(initialRebalanceDelayMs, minSessionTimeoutMs, maxSessionTimeoutMs, maxGroupSize,
+                newMemberJoinTimeoutMs, offsetMetadataMaxSize, offsetsRetentionMs, offsetsRetentionCheckIntervalMs,
+                offsetsTopicPartitions, maxGroups, v);
     }
 
     /** The {@code __consumer_offsets} partition that holds this group's records. */

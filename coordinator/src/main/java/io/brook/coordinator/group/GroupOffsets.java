@@ -123,6 +123,7 @@ final class GroupOffsets {
             return version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION;
         }
         if (group.is(GroupState.DEAD)) return Errors.COORDINATOR_NOT_AVAILABLE;
+        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, version, false);
         if (generationId < 0 && group.is(GroupState.EMPTY)) return Errors.NONE;
         if (groupInstanceId != null) {
             String current = group.staticMembers.get(groupInstanceId);
@@ -141,6 +142,15 @@ final class GroupOffsets {
     }
 
     // ------------------------------------------------------------------ OffsetFetch
+
+    /**
+     * Kafka's check of an OffsetFetch (v9+) against a consumer group of KIP-848 when it names a
+     * member: UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH; NONE for every other group.
+     */
+    Errors validateFetch(String groupId, String memberId, int memberEpoch) {
+        ClassicGroup group = groupId == null ? null : groups.get(groupId);
+        return group == null || group.modern == null ? Errors.NONE : group.modern.validateFetch(memberId, memberEpoch);
+    }
 
     /**
      * @param topics topic → partitions, or null for every partition with a committed offset
@@ -193,7 +203,10 @@ final class GroupOffsets {
         if (group == null || group.is(GroupState.DEAD)) return CompletableFuture.completedFuture(new OffsetDeleteResult(Errors.GROUP_ID_NOT_FOUND, List.of()));
         Set<String> subscribed = null;
         boolean checkSubscription = false;
-        if (!group.is(GroupState.EMPTY)) {
+        if (group.modern != null && !group.modern.isEmpty()) {
+            checkSubscription = true;
+            subscribed = group.modern.subscribedTopicNames();
+        } else if (!group.is(GroupState.EMPTY)) {
             if (!ConsumerSubscription.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType)) {
                 return CompletableFuture.completedFuture(new OffsetDeleteResult(Errors.NON_EMPTY_GROUP, List.of()));
             }
@@ -263,7 +276,11 @@ final class GroupOffsets {
             if (group.is(GroupState.DEAD) || !loaded.test(group.partition)) continue;
             Set<String> subscribed = null;
             boolean byStateTime;
-            if (group.protocolType == null) {
+            if (group.modern != null) {
+                // a consumer group: as a classic one of the consumer protocol, by its subscriptions while it has members
+                byStateTime = group.modern.isEmpty();
+                if (!byStateTime) subscribed = group.modern.subscribedTopicNames();
+            } else if (group.protocolType == null) {
                 byStateTime = false;
             } else if (group.is(GroupState.EMPTY)) {
                 byStateTime = true;
@@ -287,7 +304,7 @@ final class GroupOffsets {
                     }
                 }
             }
-            boolean dropGroup = group.is(GroupState.EMPTY) && expired.size() == group.offsetCount()
+            boolean dropGroup = group.hasNoMembers() && expired.size() == group.offsetCount()
                     && group.pendingTransactionalOffsets.isEmpty() && group.pendingMembers.isEmpty();
             if (dropGroup) records.add(group.metadataTombstone());
             if (records.isEmpty()) continue;
@@ -298,7 +315,7 @@ final class GroupOffsets {
                     // Only if nobody committed again in the meantime.
                     if (parts != null && parts.get(x.partition()) == x.value()) group.removeOffset(x.topic(), x.partition());
                 }
-                if (dropGroup && groups.isCurrent(group) && group.is(GroupState.EMPTY) && !group.hasOffsets()
+                if (dropGroup && groups.isCurrent(group) && group.hasNoMembers() && !group.hasOffsets()
                         && group.pendingMembers.isEmpty()) {
                     group.transitionTo(GroupState.DEAD, loop.now());
                     groups.remove(group.groupId);

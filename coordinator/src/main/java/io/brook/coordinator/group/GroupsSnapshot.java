@@ -14,7 +14,7 @@ import java.util.TreeMap;
 public record GroupsSnapshot(List<Group> groups) {
 
     /** What {@code groups} hold now: each group's state, committed offsets and members. Coordinator thread. */
-    static GroupsSnapshot of(Iterable<ClassicGroup> groups) {
+    static GroupsSnapshot of(Iterable<ClassicGroup> groups, ConsumerGroupTopics topics) {
         List<Group> out = new ArrayList<>();
         for (ClassicGroup g : groups) {
             List<CommittedOffset> committed = new ArrayList<>();
@@ -26,7 +26,17 @@ public record GroupsSnapshot(List<Group> groups) {
                 Map<String, List<Integer>> assigned = consumer ? ConsumerAssignment.partitions(m.assignment) : null;
                 members.add(new Member(m.memberId, m.clientId, m.clientHost, assigned == null ? Map.of() : assigned));
             }
-            out.add(new Group(g.groupId, g.state.label(), committed, members));
+            if (g.modern != null) {
+                for (ConsumerGroupMember m : g.modern.members.values()) {
+                    Map<String, List<Integer>> assigned = new java.util.TreeMap<>();
+                    m.assigned.forEach((id, parts) -> {
+                        ConsumerGroupTopics.TopicInfo t = topics.byId(id);
+                        if (t != null) assigned.put(t.name(), new ArrayList<>(parts));
+                    });
+                    members.add(new Member(m.memberId, m.clientId, m.clientHost, assigned));
+                }
+            }
+            out.add(new Group(g.groupId, g.modern != null ? g.modern.stateLabel() : g.state.label(), committed, members));
         }
         return new GroupsSnapshot(out);
     }

@@ -99,6 +99,7 @@ final class TxnOffsets {
         ClassicGroup group = groups.get(groupId);
         if (group == null) return generationId < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         if (group.is(GroupState.DEAD)) return Errors.COORDINATOR_NOT_AVAILABLE;
+        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, (short) 0, true);
         if (generationId < 0 && group.is(GroupState.EMPTY)) return Errors.NONE;
         boolean identified = generationId >= 0 || (memberId != null && !memberId.isEmpty()) || groupInstanceId != null;
         if (!identified) return Errors.NONE;

@@ -1,6 +1,7 @@
 /**
  * The group coordinator: consumer groups of Kafka's classic protocol (JoinGroup, SyncGroup,
- * Heartbeat, LeaveGroup) and committed offsets (OffsetCommit, OffsetFetch, OffsetDelete), with
+ * Heartbeat, LeaveGroup) and of KIP-848's consumer protocol (ConsumerGroupHeartbeat,
+ * ConsumerGroupDescribe), and committed offsets (OffsetCommit, OffsetFetch, OffsetDelete), with
  * the admin APIs over them (ListGroups, DescribeGroups, DeleteGroups). It runs on the
  * {@link io.brook.coordinator.runtime coordinator runtime}: one owner thread, keyed timers, state
  * written to and replayed from {@code __consumer_offsets} through a
@@ -25,7 +26,12 @@
  * {@code CoordinatorRecords} the record layouts (Kafka's own, so Kafka's offsets formatter and
  * Burrow read the topic; {@code LegacyCoordinatorRecords} reads Brook's earlier one, which
  * {@code GroupReplay} moves to Kafka's at start-up), {@code ConsumerSubscription} the reader of
- * consumer subscriptions. The request and result records ({@code JoinRequest},
+ * consumer subscriptions. A KIP-848 consumer group is a {@code ClassicGroup} whose {@code modern}
+ * part ({@code ConsumerGroup}, {@code ConsumerGroupMember}) holds the membership:
+ * {@code ConsumerGroupHeartbeats} answers its heartbeats and runs its timers,
+ * {@code ServerAssignors} computes the target assignment, {@code ConsumerReconciliation} hands it
+ * out without two owners of a partition, {@code ConsumerGroupDescriptions} describes it; its
+ * membership lives in memory only (offsets are written as for any group). The request and result records ({@code JoinRequest},
  * {@code JoinResult}, ...) are what {@code GroupCoordinator} translates wire messages to and from.
  * Everything but the two public classes is confined to the coordinator thread.
  *

@@ -133,7 +133,7 @@ public final class EventLoop {
     }
 
     /** Deadline of the timer with this key, or -1. */
-    long deadline(String key) {
+    public long deadline(String key) {
         Timer t = timersByKey.get(key);
         return t == null ? -1 : t.deadlineMs;
     }

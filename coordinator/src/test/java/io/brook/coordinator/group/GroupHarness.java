@@ -46,9 +46,19 @@ final class GroupHarness {
     }
 
     GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock) {
+        this(config, log, clock, null);
+    }
+
+    /** With the topics KIP-848 consumer groups are assigned from (set before the coordinator starts). */
+    GroupHarness(GroupCoordinatorConfig config, ConsumerGroupTopics topics) {
+        this(config, new InMemoryCoordinatorLog(), new MutableClock(1_000_000), topics);
+    }
+
+    private GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock, ConsumerGroupTopics topics) {
         this.clock = clock;
         this.log = log;
         this.coordinator = new GroupCoordinator(config, log, clock, false);
+        if (topics != null) coordinator.consumerGroupTopics(topics);
         coordinator.start();
     }
 

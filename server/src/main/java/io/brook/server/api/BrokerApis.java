@@ -6,6 +6,8 @@ import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.api.group.DeleteGroupsHandler;
 import io.brook.server.api.group.DescribeGroupsHandler;
 import io.brook.server.api.group.FindCoordinatorHandler;
+import io.brook.server.api.group.ConsumerGroupDescribeHandler;
+import io.brook.server.api.group.ConsumerGroupHeartbeatHandler;
 import io.brook.server.api.group.HeartbeatHandler;
 import io.brook.server.api.group.JoinGroupHandler;
 import io.brook.server.api.group.LeaveGroupHandler;
@@ -84,6 +86,9 @@ public final class BrokerApis {
                 .register(ApiKey.SYNC_GROUP, 0, 5, new SyncGroupHandler(broker))
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, new ListGroupsHandler(broker))
+                .register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, 1, new ConsumerGroupHeartbeatHandler(broker,
+                        () -> features.finalizedLevel(FeatureLevels.GROUP_VERSION) >= 1))
+                .register(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, 1, new ConsumerGroupDescribeHandler(broker))
                 .register(ApiKey.API_VERSIONS, 0, 5,
                         new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
                 .register(ApiKey.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(broker, security.quotas()))

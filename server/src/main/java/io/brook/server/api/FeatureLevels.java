@@ -44,8 +44,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       {@link #persistIn(Path, boolean)}), one written by an older Brook keeps level 0 until an
  *       operator upgrades it, so that it stays readable by that Brook; classic clients keep working
  *       on V1 at any level</td></tr>
- *   <tr><td>group.version</td><td>0–0</td><td>0</td><td>classic groups only, no KIP-848
- *       (Kafka 0–1)</td></tr>
+ *   <tr><td>group.version</td><td>0–1</td><td>1</td><td>KIP-848 consumer groups
+ *       (ConsumerGroupHeartbeat), on by default as in Kafka 4.x; an operator who finalizes 0 turns
+ *       them off (ConsumerGroupHeartbeat then answers UNSUPPORTED_VERSION, as Kafka does)</td></tr>
  *   <tr><td>eligible.leader.replicas.version</td><td>0–0</td><td>0</td><td>no replication
  *       (Kafka 0–1)</td></tr>
  *   <tr><td>share.version</td><td>0–0</td><td>0</td><td>no share groups (Kafka 0–2)</td></tr>
@@ -135,6 +136,7 @@ public final class FeatureLevels {
                 ELIGIBLE_LEADER_REPLICAS_VERSION, SHARE_VERSION, STREAMS_VERSION)) {
             f.put(name, new Levels((short) 0, (short) 0, (short) 0));
         }
+        f.put(GROUP_VERSION, new Levels((short) 0, (short) 1, (short) 1));
         // transactions V2 is finalized for a new data directory only (persistIn)
         f.put(TRANSACTION_VERSION, new Levels((short) 0, TransactionCoordinator.TRANSACTION_VERSION, (short) 0));
         return new FeatureLevels(clock, f);

@@ -93,6 +93,7 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
      */
     @Override
     public boolean runsOnEventLoop(MetadataRequest request) {
+        byIdWhereIdGiven(request);
         List<MetadataRequestTopic> asked = request.topics();
         if (asked == null || asked.isEmpty() || asked.size() > INLINE_MAX_TOPICS || broker.cluster() != null) {
             return false;
@@ -117,6 +118,22 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
         return true;
     }
 
+    /**
+     * A topic asked for by id (v12+) may come with the empty name, not null: the Java consumer of
+     * the KIP-848 protocol asks so for the topics of an assignment it has no metadata of. As Kafka
+     * does, a topic id that is not zero wins: such a topic is looked up by its id alone.
+     */
+    static void byIdWhereIdGiven(MetadataRequest request) {
+        if (request.topics() == null) {
+            return;
+        }
+        for (MetadataRequestTopic want : request.topics()) {
+            if (want.name() != null && want.name().isEmpty() && want.topicId() != null && !want.topicId().equals(ZERO_UUID)) {
+                want.name(null);
+            }
+        }
+    }
+
     private boolean may(RequestContext ctx, byte operation, byte type, String name) {
         return authorizer == null || authorizer.authorize(ctx.session().principal(), ctx.clientHost(), operation, type,
                 name);
@@ -124,6 +141,7 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
     @Override
     public void handle(RequestContext ctx, MetadataRequest request) {
+        byIdWhereIdGiven(request);
         short version = ctx.apiVersion();
         Topics topics = broker.topics();
         ClusterView cluster = broker.cluster();

@@ -1,5 +1,6 @@
 package io.brook.server.node;
 
+import io.brook.coordinator.group.ConsumerGroupTopics;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.coordinator.runtime.CoordinatorLog;
@@ -13,9 +14,12 @@ import io.brook.server.topic.Topics;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -64,6 +68,7 @@ public final class GroupCoordinatorSetup {
         if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
+        coordinator.consumerGroupTopics(new GroupTopics(topics));
         coordinator.start();
         return coordinator;
     }
@@ -85,6 +90,36 @@ public final class GroupCoordinatorSetup {
         };
         leadership.onChange(sync);
         sync.run();
+    }
+
+    /** The broker's topics as KIP-848 consumer groups see them: every topic but the internal ones. */
+    static final class GroupTopics implements ConsumerGroupTopics {
+        private final Topics topics;
+
+        GroupTopics(Topics topics) {
+            this.topics = topics;
+        }
+
+        @Override
+        public TopicInfo byName(String name) {
+            Topic t = name == null ? null : topics.get(name);
+            return t == null || t.isInternal() ? null : new TopicInfo(t.id(), t.name(), t.partitions());
+        }
+
+        @Override
+        public TopicInfo byId(UUID id) {
+            Topic t = topics.get(id);
+            return t == null || t.isInternal() ? null : new TopicInfo(t.id(), t.name(), t.partitions());
+        }
+
+        @Override
+        public Collection<String> names() {
+            List<String> out = new ArrayList<>();
+            for (Topic t : topics.all()) {
+                if (!t.isInternal()) out.add(t.name());
+            }
+            return out;
+        }
     }
 
     /** The configs {@code __consumer_offsets} is created with: compacted, Kafka's segment size for it. */

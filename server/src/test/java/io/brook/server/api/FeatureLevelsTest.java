@@ -21,8 +21,10 @@ class FeatureLevelsTest {
         assertThat(f.finalizedLevel(FeatureLevels.METADATA_VERSION)).isEqualTo((short) 33);
         // transactions V2 (KIP-890) supported, finalized by an operator (kafka-features.sh upgrade)
         assertThat(f.levels(FeatureLevels.TRANSACTION_VERSION)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 2, (short) 0));
+        // KIP-848 consumer groups supported and on, as in Kafka 4.x
+        assertThat(f.levels(FeatureLevels.GROUP_VERSION)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 1, (short) 1));
         for (String name : new String[] {FeatureLevels.KRAFT_VERSION,
-                FeatureLevels.GROUP_VERSION, FeatureLevels.ELIGIBLE_LEADER_REPLICAS_VERSION, FeatureLevels.SHARE_VERSION,
+                FeatureLevels.ELIGIBLE_LEADER_REPLICAS_VERSION, FeatureLevels.SHARE_VERSION,
                 FeatureLevels.STREAMS_VERSION}) {
             assertThat(f.levels(name)).isEqualTo(new FeatureLevels.Levels((short) 0, (short) 0, (short) 0));
         }
@@ -33,13 +35,13 @@ class FeatureLevelsTest {
     @Test
     void aFeatureIsFinalizedOnlyWithinWhatIsSupported() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
-        assertThatThrownBy(() -> f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1))
+        assertThatThrownBy(() -> f.setFinalized(FeatureLevels.STREAMS_VERSION, (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> f.setFinalized("no.such.feature", (short) 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        f.setSupported(FeatureLevels.GROUP_VERSION, (short) 0, (short) 1);
-        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1);
-        assertThat(f.finalizedLevel(FeatureLevels.GROUP_VERSION)).isEqualTo((short) 1);
+        f.setSupported(FeatureLevels.STREAMS_VERSION, (short) 0, (short) 1);
+        f.setFinalized(FeatureLevels.STREAMS_VERSION, (short) 1);
+        assertThat(f.finalizedLevel(FeatureLevels.STREAMS_VERSION)).isEqualTo((short) 1);
         // the supported range may not be narrowed below the finalized level
         f.setFinalized(FeatureLevels.TRANSACTION_VERSION, (short) 2);
         assertThatThrownBy(() -> f.setSupported(FeatureLevels.TRANSACTION_VERSION, (short) 0, (short) 1))
@@ -51,11 +53,11 @@ class FeatureLevelsTest {
     void everyChangeRaisesTheEpochEvenWithinOneMillisecond() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
         long first = f.epoch();
-        f.setSupported(FeatureLevels.GROUP_VERSION, (short) 0, (short) 1);
-        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 1);
+        f.setSupported(FeatureLevels.STREAMS_VERSION, (short) 0, (short) 1);
+        f.setFinalized(FeatureLevels.STREAMS_VERSION, (short) 1);
         assertThat(f.epoch()).isEqualTo(first + 2);
         clock.advance(5_000);
-        f.setFinalized(FeatureLevels.GROUP_VERSION, (short) 0);
+        f.setFinalized(FeatureLevels.STREAMS_VERSION, (short) 0);
         assertThat(f.epoch()).isEqualTo(clock.millis());
     }
 
@@ -69,7 +71,7 @@ class FeatureLevelsTest {
         assertThat(v3.supportedFeatures()).extracting(ApiVersionsResponse.SupportedFeatureKey::name)
                 .containsExactly(FeatureLevels.METADATA_VERSION);
         assertThat(v3.finalizedFeatures()).extracting(ApiVersionsResponse.FinalizedFeatureKey::name)
-                .containsExactly(FeatureLevels.METADATA_VERSION, FeatureLevels.TRANSACTION_VERSION);
+                .containsExactly(FeatureLevels.METADATA_VERSION, FeatureLevels.TRANSACTION_VERSION, FeatureLevels.GROUP_VERSION);
         assertThat(v3.finalizedFeaturesEpoch()).isEqualTo(f.epoch());
         ApiVersionsResponse v4 = new ApiVersionsResponse();
         f.addTo(v4, (short) 4);
@@ -123,7 +125,7 @@ class FeatureLevelsTest {
     void aLevelOutsideTheSupportedRangeIsNotFinalized() {
         FeatureLevels f = FeatureLevels.brookDefaults(clock);
         long epoch = f.epoch();
-        assertThatThrownBy(() -> f.finalizeLevels(Map.of(FeatureLevels.GROUP_VERSION, (short) 1)))
+        assertThatThrownBy(() -> f.finalizeLevels(Map.of(FeatureLevels.STREAMS_VERSION, (short) 1)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> f.finalizeLevels(Map.of(FeatureLevels.METADATA_VERSION, (short) 0)))
                 .isInstanceOf(IllegalArgumentException.class);

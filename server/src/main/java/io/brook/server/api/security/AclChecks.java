@@ -20,6 +20,9 @@ import io.brook.wire.message.AlterConfigsResponse;
 import io.brook.wire.message.AlterUserScramCredentialsRequest;
 import io.brook.wire.message.CreatePartitionsRequest;
 import io.brook.wire.message.CreatePartitionsResponse;
+import io.brook.wire.message.ConsumerGroupDescribeRequest;
+import io.brook.wire.message.ConsumerGroupDescribeResponse;
+import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsResponse;
 import io.brook.wire.message.DeleteGroupsRequest;
@@ -295,6 +298,14 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case JOIN_GROUP -> (Check<JoinGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case SYNC_GROUP -> (Check<SyncGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case HEARTBEAT -> (Check<HeartbeatRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
+            case CONSUMER_GROUP_HEARTBEAT -> (Check<ConsumerGroupHeartbeatRequest>) (w, r) -> {
+                Errors refused = w.group(Acl.READ, r.groupId());
+                if (refused != null || r.subscribedTopicNames() == null) return refused;
+                for (String topic : r.subscribedTopicNames()) {
+                    if (!w.may(Acl.DESCRIBE, Acl.TOPIC, topic)) return Errors.TOPIC_AUTHORIZATION_FAILED;
+                }
+                return null;
+            };
             case LEAVE_GROUP -> (Check<LeaveGroupRequest>) (w, r) -> w.group(Acl.READ, r.groupId());
             case OFFSET_DELETE -> (Check<OffsetDeleteRequest>) (w, r) -> w.group(Acl.DELETE, r.groupId());
             case INIT_PRODUCER_ID -> (Check<InitProducerIdRequest>) (w, r) -> {
@@ -557,6 +568,10 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
                     DescribeGroupsResponse.DescribedGroup>(DescribeGroupsRequest::groups, DescribeGroupsRequest::groups,
                     DescribeGroupsResponse::groups, DescribeGroupsResponse::groups,
                     (w, g) -> w.group(Acl.DESCRIBE, g));
+            case CONSUMER_GROUP_DESCRIBE -> new AclSplit<ConsumerGroupDescribeRequest, String, ConsumerGroupDescribeResponse,
+                    ConsumerGroupDescribeResponse.DescribedGroup>(ConsumerGroupDescribeRequest::groupIds,
+                    ConsumerGroupDescribeRequest::groupIds, ConsumerGroupDescribeResponse::groups,
+                    ConsumerGroupDescribeResponse::groups, (w, g) -> w.group(Acl.DESCRIBE, g));
             case DELETE_GROUPS -> new AclSplit<DeleteGroupsRequest, String, DeleteGroupsResponse,
                     DeleteGroupsResponse.DeletableGroupResult>(DeleteGroupsRequest::groupsNames,
                     DeleteGroupsRequest::groupsNames, DeleteGroupsResponse::results, DeleteGroupsResponse::results,

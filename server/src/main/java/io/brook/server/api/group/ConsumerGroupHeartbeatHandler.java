@@ -1,0 +1,38 @@
+package io.brook.server.api.group;
+
+import io.brook.server.network.ApiHandler;
+import io.brook.server.network.RequestContext;
+import io.brook.server.node.BrokerContext;
+import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
+import io.brook.wire.message.ConsumerGroupHeartbeatResponse;
+import io.brook.wire.protocol.Errors;
+import java.util.function.BooleanSupplier;
+
+/**
+ * ConsumerGroupHeartbeat (key 68, KIP-848): a member of a consumer group of the new protocol joins,
+ * heartbeats, reports its partitions and leaves, and receives its assignment. Handed to the group
+ * coordinator; see {@link GroupRequests}. With {@code group.version} finalized below 1 the
+ * protocol is off and every heartbeat is answered UNSUPPORTED_VERSION, as Kafka answers it.
+ */
+public final class ConsumerGroupHeartbeatHandler implements ApiHandler<ConsumerGroupHeartbeatRequest> {
+
+    private final BrokerContext broker;
+    private final BooleanSupplier enabled;
+
+    /** @param enabled whether {@code group.version} is finalized at 1 or more now */
+    public ConsumerGroupHeartbeatHandler(BrokerContext broker, BooleanSupplier enabled) {
+        this.broker = broker;
+        this.enabled = enabled;
+    }
+
+    @Override
+    public void handle(RequestContext ctx, ConsumerGroupHeartbeatRequest request) {
+        if (!enabled.getAsBoolean()) {
+            ctx.respond(new ConsumerGroupHeartbeatResponse().errorCode(Errors.UNSUPPORTED_VERSION.code())
+                    .errorMessage("The consumer group protocol is off: group.version is finalized below 1."));
+            return;
+        }
+        ctx.respondWhenDone(GroupRequests.coordinator(broker).consumerGroupHeartbeat(request, ctx.apiVersion(),
+                ctx.clientId(), GroupRequests.clientHost(ctx.clientAddress())));
+    }
+}
