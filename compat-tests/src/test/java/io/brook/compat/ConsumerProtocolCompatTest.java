@@ -75,7 +75,12 @@ class ConsumerProtocolCompatTest {
     }
 
     static Properties props(String group) {
-        Properties p = consumerProps(bootstrap(), group);
+        return props(bootstrap(), group);
+    }
+
+    /** A consumer of the consumer protocol that commits by hand. */
+    static Properties props(String bootstrap, String group) {
+        Properties p = consumerProps(bootstrap, group);
         p.remove(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG); // the broker decides under this protocol
         p.remove(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
         p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");

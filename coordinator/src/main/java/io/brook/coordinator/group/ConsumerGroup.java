@@ -99,6 +99,15 @@ final class ConsumerGroup {
         own(member, member.pendingRevocation);
     }
 
+    /** Rebuilds the static members and who holds what from {@link #members}, as a replay left them. */
+    void reload() {
+        List<ConsumerGroupMember> all = List.copyOf(members.values());
+        members.clear();
+        staticMembers.clear();
+        owners.clear();
+        for (ConsumerGroupMember m : all) add(m);
+    }
+
     /** Removes a member and frees what it held; its share of the target stays until the next one is computed. */
     void remove(String memberId) {
         ConsumerGroupMember m = members.remove(memberId);

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
+import io.brook.coordinator.runtime.CoordinatorRecord;
+import io.brook.coordinator.runtime.DurableWriter;
 import io.brook.coordinator.runtime.EventLoop;
 import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
 import io.brook.wire.message.ConsumerGroupHeartbeatResponse;
@@ -26,9 +29,13 @@ import org.slf4j.LoggerFactory;
  * GROUP_MAX_SIZE_REACHED, UNSUPPORTED_ASSIGNOR, INVALID_REQUEST with the reason, and
  * GROUP_ID_NOT_FOUND when the id belongs to a classic group that has members.
  *
- * <p>Membership is kept in memory only: after a restart the committed offsets are there, the
- * members are not, so each member's next heartbeat is answered UNKNOWN_MEMBER_ID and it rejoins
- * (Kafka keeps members in {@code __consumer_offsets} and they carry on).
+ * <p><b>Durability.</b> As in Kafka, every change is written to {@code __consumer_offsets}
+ * ({@link ConsumerGroupRecords}: the group epoch, each member's metadata, target and current
+ * assignment, the target's epoch) and the heartbeat is answered once the records are durable, so
+ * that after a restart the members carry on where they were ({@link GroupReplay} loads them). The
+ * records of one request are collected in {@link #records} while it runs and written as one batch;
+ * if that write fails the answer is COORDINATOR_NOT_AVAILABLE and the state in memory stays as
+ * computed (a restart replays what was written).
  *
  * <p>Timers: a member that sends no heartbeat for {@code group.consumer.session.timeout.ms} is
  * removed (a static member that left with epoch -2 too, once that long has passed), and one that
@@ -43,12 +50,16 @@ final class ConsumerGroupHeartbeats {
     private final ConsumerGroupConfig config;
     private final EventLoop loop;
     private final ClassicGroups groups;
+    private final DurableWriter writer;
     private ConsumerGroupTopics topics = ConsumerGroupTopics.NONE;
+    /** The records of the request or timer running now (null between them). */
+    private List<CoordinatorRecord> records;
 
-    ConsumerGroupHeartbeats(ConsumerGroupConfig config, EventLoop loop, ClassicGroups groups) {
+    ConsumerGroupHeartbeats(ConsumerGroupConfig config, EventLoop loop, ClassicGroups groups, DurableWriter writer) {
         this.config = config;
         this.loop = loop;
         this.groups = groups;
+        this.writer = writer;
     }
 
     void topics(ConsumerGroupTopics topics) {
@@ -78,15 +89,52 @@ final class ConsumerGroupHeartbeats {
         return new ConsumerGroupHeartbeatResponse().errorCode(error.code()).errorMessage(message);
     }
 
-    ConsumerGroupHeartbeatResponse heartbeat(ConsumerGroupHeartbeatRequest r, short version, String clientId, String clientHost) {
+    /** Answers a heartbeat once what it changed is durable. */
+    CompletableFuture<ConsumerGroupHeartbeatResponse> heartbeat(ConsumerGroupHeartbeatRequest r, short version,
+                                                                String clientId, String clientHost) {
+        records = new ArrayList<>();
+        ConsumerGroupHeartbeatResponse response;
         try {
             validate(r, version);
             if (r.memberEpoch() == LEAVE_EPOCH || r.memberEpoch() == ConsumerGroupMember.LEFT_STATIC_EPOCH) {
-                return leave(r);
+                response = leave(r);
+            } else {
+                response = join(r, version, clientId, clientHost);
             }
-            return join(r, version, clientId, clientHost);
         } catch (Refused e) {
-            return error(e.error, e.getMessage());
+            response = error(e.error, e.getMessage());
+        }
+        ConsumerGroupHeartbeatResponse answer = response;
+        return flush().handle((v, e) -> e == null ? answer
+                : error(Errors.COORDINATOR_NOT_AVAILABLE, "The group's state could not be written."));
+    }
+
+    /** Writes the records collected since {@link #records} was set, as one batch. */
+    private CompletableFuture<Void> flush() {
+        List<CoordinatorRecord> batch = records;
+        records = null;
+        if (batch.isEmpty()) return CompletableFuture.completedFuture(null);
+        return writer.write(batch.get(0).partition(), batch);
+    }
+
+    private void emit(CoordinatorRecord record) {
+        records.add(record);
+    }
+
+    /** What a member said of itself, as its metadata record holds it. */
+    private record Said(String instanceId, String rackId, String clientId, String clientHost, List<String> names,
+                        String regex, int rebalanceTimeoutMs, String assignor) {
+        static Said of(ConsumerGroupMember m) {
+            return new Said(m.instanceId, m.rackId, m.clientId, m.clientHost, m.subscribedTopicNames,
+                    m.subscribedTopicRegex, m.rebalanceTimeoutMs, m.serverAssignor);
+        }
+    }
+
+    /** Where a member stands, as its current-assignment record holds it. */
+    private record Holds(int epoch, int previousEpoch, ConsumerGroupMember.State state, Map<UUID, Set<Integer>> assigned,
+                         Map<UUID, Set<Integer>> pending) {
+        static Holds of(ConsumerGroupMember m) {
+            return new Holds(m.memberEpoch, m.previousMemberEpoch, m.state, m.assigned, m.pendingRevocation);
         }
     }
 
@@ -149,6 +197,8 @@ final class ConsumerGroupHeartbeats {
         String memberId = r.memberId() == null || r.memberId().isEmpty() ? UUID.randomUUID().toString() : r.memberId();
         ConsumerGroupMember member = member(group, cg, memberId, epoch, r.instanceId(), r.topicPartitions());
         boolean isNew = !cg.members.containsKey(member.memberId);
+        Said said = Said.of(member);
+        Holds holds = Holds.of(member);
 
         List<String> oldNames = member.subscribedTopicNames;
         String oldRegex = member.subscribedTopicRegex;
@@ -164,16 +214,19 @@ final class ConsumerGroupHeartbeats {
         member.clientHost = clientHost == null ? "" : clientHost;
         boolean bump = isNew || !oldNames.equals(member.subscribedTopicNames) || !Objects.equals(oldRegex, member.subscribedTopicRegex);
         if (isNew) cg.add(member);
+        if (isNew || !said.equals(Said.of(member))) emit(ConsumerGroupRecords.member(group, member));
 
         Map<String, ConsumerGroupTopics.TopicInfo> subscribed = cg.resolveSubscriptions(topics, null);
         if (bump || !subscribed.equals(cg.subscribedTopics)) {
             cg.subscribedTopics = subscribed;
             cg.groupEpoch++;
+            emit(ConsumerGroupRecords.groupEpoch(group));
         }
         if (cg.groupEpoch > cg.assignmentEpoch) computeTarget(group, cg);
 
         Map<UUID, Set<Integer>> before = member.assigned;
         ConsumerReconciliation.reconcile(cg, member, cg.assignmentEpoch, r.topicPartitions());
+        if (isNew || !holds.equals(Holds.of(member))) emit(ConsumerGroupRecords.currentAssignment(group, member));
         scheduleSession(group, member.memberId);
         if (member.state == ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
             scheduleRebalanceTimeout(group, member);
@@ -220,6 +273,7 @@ final class ConsumerGroupHeartbeats {
                 // back under the same id after leaving with -2: it keeps what it held, nobody else moves
                 current.memberEpoch = 0;
                 current.previousMemberEpoch = 0;
+                emit(ConsumerGroupRecords.currentAssignment(group, current));
                 return current;
             }
             if (!current.hasLeftStatically()) {
@@ -238,6 +292,10 @@ final class ConsumerGroupHeartbeats {
             cg.target = moved;
             m.memberEpoch = 0;
             m.previousMemberEpoch = 0;
+            ConsumerGroupRecords.memberTombstones(group, current.memberId, records);
+            emit(ConsumerGroupRecords.member(group, m));
+            emit(ConsumerGroupRecords.targetMember(group, memberId, target));
+            emit(ConsumerGroupRecords.currentAssignment(group, m));
             LOG.info("Group {}: static member {} came back as member {}", LogSafe.escape(group.groupId),
                     LogSafe.escape(instanceId), LogSafe.escape(memberId));
             return m;
@@ -266,6 +324,8 @@ final class ConsumerGroupHeartbeats {
         m.memberEpoch = 0;
         m.previousMemberEpoch = 0;
         cg.groupEpoch++;
+        emit(ConsumerGroupRecords.groupEpoch(group));
+        emit(ConsumerGroupRecords.currentAssignment(group, m));
         return m;
     }
 
@@ -289,8 +349,16 @@ final class ConsumerGroupHeartbeats {
             subscribers.add(new ServerAssignors.Subscriber(m.memberId, m.instanceId, ConsumerGroup.subscribedIds(m, cg.subscribedTopics)));
         }
         String assignor = cg.preferredAssignor(config.defaultAssignor());
-        cg.target = ServerAssignors.assign(assignor, subscribers, partitions, cg.target);
+        Map<String, Map<UUID, Set<Integer>>> previous = cg.target;
+        cg.target = ServerAssignors.assign(assignor, subscribers, partitions, previous);
         cg.assignmentEpoch = cg.groupEpoch;
+        cg.target.forEach((memberId, parts) -> {
+            if (!parts.equals(previous.get(memberId))) emit(ConsumerGroupRecords.targetMember(group, memberId, parts));
+        });
+        for (String gone : previous.keySet()) {
+            if (!cg.target.containsKey(gone)) emit(ConsumerGroupRecords.tombstone(group, ConsumerGroupRecords.TARGET_MEMBER, gone));
+        }
+        emit(ConsumerGroupRecords.targetEpoch(group));
         LOG.debug("Group {}: target assignment of epoch {} computed with the {} assignor", LogSafe.escape(group.groupId),
                 cg.assignmentEpoch, assignor);
     }
@@ -320,6 +388,7 @@ final class ConsumerGroupHeartbeats {
             // a static member that will be back: its partitions stay reserved until its session expires
             member.memberEpoch = ConsumerGroupMember.LEFT_STATIC_EPOCH;
             loop.cancel(rebalanceKey(group.groupId, member.memberId));
+            emit(ConsumerGroupRecords.currentAssignment(group, member));
         } else {
             removeMember(group, member.memberId);
         }
@@ -334,11 +403,14 @@ final class ConsumerGroupHeartbeats {
         cg.remove(memberId);
         cg.groupEpoch++;
         cg.subscribedTopics = cg.resolveSubscriptions(topics, null);
+        ConsumerGroupRecords.memberTombstones(group, memberId, records);
+        emit(ConsumerGroupRecords.groupEpoch(group));
         if (cg.isEmpty()) {
             group.stateTimestamp = loop.now();
             // nothing to hand out any more: the (empty) target is current
             cg.target = Map.of();
             cg.assignmentEpoch = cg.groupEpoch;
+            emit(ConsumerGroupRecords.targetEpoch(group));
         }
     }
 
@@ -363,7 +435,7 @@ final class ConsumerGroupHeartbeats {
             if (!groups.isCurrent(group) || group.modern != cg || !cg.members.containsKey(memberId)) return;
             LOG.info("Group {}: member {} sent no heartbeat for {} ms and is removed", LogSafe.escape(group.groupId),
                     LogSafe.escape(memberId), config.sessionTimeoutMs());
-            removeMember(group, memberId);
+            removeOnTimer(group, memberId);
         });
     }
 
@@ -379,8 +451,37 @@ final class ConsumerGroupHeartbeats {
             if (m == null || m.state != ConsumerGroupMember.State.UNREVOKED_PARTITIONS || m.memberEpoch != epochAtStart) return;
             LOG.info("Group {}: member {} did not revoke its partitions within its rebalance timeout ({} ms) and is removed",
                     LogSafe.escape(group.groupId), LogSafe.escape(m.memberId), m.rebalanceTimeoutMs);
-            removeMember(group, m.memberId);
+            removeOnTimer(group, m.memberId);
         });
+    }
+
+    /** A removal no request waits for: written without an answer (a failed write is logged; a restart replays what was written). */
+    private void removeOnTimer(ClassicGroup group, String memberId) {
+        records = new ArrayList<>();
+        removeMember(group, memberId);
+        flush().whenComplete((v, e) -> {
+            if (e != null) LOG.warn("Group {}: the removal of member {} could not be written", LogSafe.escape(group.groupId),
+                    LogSafe.escape(memberId), e);
+        });
+    }
+
+    /**
+     * After the load of a group's partition: its members are known from the log, so their
+     * ownership is rebuilt, their session timers armed (each must heartbeat within the session
+     * timeout from now, as after Kafka's load), and the subscribed topics resolved as they are now.
+     */
+    void loaded(ClassicGroup group) {
+        ConsumerGroup cg = group.modern;
+        cg.reload();
+        cg.subscribedTopics = cg.resolveSubscriptions(topics, null);
+        for (String memberId : cg.members.keySet()) scheduleSession(group, memberId);
+    }
+
+    /** The tombstones of a consumer group without members that stops being one (deleted, expired, or turned classic). */
+    static List<CoordinatorRecord> tombstones(ClassicGroup group) {
+        List<CoordinatorRecord> out = new ArrayList<>();
+        ConsumerGroupRecords.groupTombstones(group, out);
+        return out;
     }
 
     /** Drops the timers of every member of a group that stops being a consumer group (deleted, or turned classic). */

@@ -70,7 +70,7 @@ final class CoordinatorRecords {
     private CoordinatorRecords() {
     }
 
-    sealed interface Key permits OffsetKey, GroupKey, Legacy {
+    sealed interface Key permits OffsetKey, GroupKey, Legacy, ConsumerGroupRecords.ModernKey {
         String group();
     }
 
@@ -187,11 +187,15 @@ final class CoordinatorRecords {
 
     /**
      * @return the decoded key ({@link Legacy} for Brook's earlier layout), or null for a record
-     *     type this code does not know (e.g. KIP-848 groups' records: skipped on replay)
+     *     type this code does not know (e.g. Kafka's subscription metadata of KIP-848 groups, which
+     *     Brook does not write: skipped on replay)
      */
     static Key readKey(byte[] key) {
         Reader r = new Reader(key, false);
         short version = r.int16();
+        if (ConsumerGroupRecords.isModernKey(version)) {
+            return ConsumerGroupRecords.readKey(version, r);
+        }
         if (version != KEY_OFFSET_V0 && version != KEY_OFFSET && version != KEY_GROUP) {
             return null;
         }
@@ -309,7 +313,7 @@ final class CoordinatorRecords {
     }
 
     /** Reads Kafka's primitive types, classic or (flexible) compact, bounded by what remains. */
-    private static final class Reader {
+    static final class Reader {
         private final ByteBuffer b;
         boolean flexible;
 
@@ -318,7 +322,7 @@ final class CoordinatorRecords {
             this.flexible = flexible;
         }
 
-        private void need(int n, String what) {
+        void need(int n, String what) {
             if (n < 0 || b.remaining() < n) {
                 throw new IllegalArgumentException(what + ": need " + n + " bytes, " + b.remaining() + " remain");
             }
@@ -332,6 +336,16 @@ final class CoordinatorRecords {
         int int32() {
             need(4, "int32");
             return b.getInt();
+        }
+
+        byte int8() {
+            need(1, "int8");
+            return b.get();
+        }
+
+        java.util.UUID uuid() {
+            need(16, "uuid");
+            return new java.util.UUID(b.getLong(), b.getLong());
         }
 
         long int64() {
@@ -353,7 +367,7 @@ final class CoordinatorRecords {
         }
 
         /** A length: -1 for null, else the count that follows. */
-        private int length() {
+        int length() {
             return flexible ? unsignedVarint() - 1 : int16();
         }
 

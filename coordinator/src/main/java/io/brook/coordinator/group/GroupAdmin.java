@@ -116,6 +116,7 @@ final class GroupAdmin {
         if (!group.hasNoMembers()) return CompletableFuture.completedFuture(Map.entry(id, Errors.NON_EMPTY_GROUP));
         List<CoordinatorRecord> records = new ArrayList<>();
         group.offsets.forEach((topic, parts) -> parts.keySet().forEach(p -> records.add(group.offsetTombstone(topic, p))));
+        if (group.modern != null) records.addAll(ConsumerGroupHeartbeats.tombstones(group));
         records.add(group.metadataTombstone());
         group.transitionTo(GroupState.DEAD, loop.now());
         return writer.write(group.partition, records).handle((v, e) -> {

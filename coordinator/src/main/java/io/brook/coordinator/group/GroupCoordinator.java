@@ -157,13 +157,13 @@ public final class GroupCoordinator implements AutoCloseable {
         this.rebalance = new Rebalance(config, loop, writer, groups);
         this.membership = new ClassicMembership(config, writer, groups, rebalance);
         this.txnOffsets = new TxnOffsets(config, loop, writer, groups);
-        this.replay = new GroupReplay(groups, rebalance, txnOffsets, this::migrateLegacyRecords);
+        this.consumerGroups = new ConsumerGroupHeartbeats(config.consumerGroups(), loop, groups, writer);
+        this.replay = new GroupReplay(groups, rebalance, txnOffsets, consumerGroups, this::migrateLegacyRecords);
         this.loader = new CoordinatorLoader(GroupCoordinatorConfig.OFFSETS_TOPIC, config.offsetsTopicPartitions(), log,
                 loop, replay, chunkBytes, loadExecutor, "group-coordinator-loader");
         this.offsets = new GroupOffsets(config, loop, writer, groups, rebalance,
                 p -> loader.state(p) == CoordinatorLoader.State.ACTIVE);
         this.admin = new GroupAdmin(loop, writer, groups);
-        this.consumerGroups = new ConsumerGroupHeartbeats(config.consumerGroups(), loop, groups);
     }
 
     /**
@@ -290,6 +290,7 @@ public final class GroupCoordinator implements AutoCloseable {
                             request.memberId() == null ? "" : request.memberId()), version));
                 }
                 existing.modern = null;
+                writer.write(existing.partition, ConsumerGroupHeartbeats.tombstones(existing)); // the join's own records follow
             }
             List<Protocol> protocols = new ArrayList<>(request.protocols().size());
             for (JoinGroupRequest.JoinGroupRequestProtocol p : request.protocols()) {
@@ -538,7 +539,7 @@ public final class GroupCoordinator implements AutoCloseable {
     public CompletableFuture<ConsumerGroupHeartbeatResponse> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest request,
                                                                                     short version, String clientId, String clientHost) {
         return submit(() -> loadErrorUnlessEmpty(request.groupId()),
-                () -> CompletableFuture.completedFuture(consumerGroups.heartbeat(request, version, clientId, clientHost)),
+                () -> consumerGroups.heartbeat(request, version, clientId, clientHost),
                 e -> ConsumerGroupHeartbeats.error(e, null));
     }
 

@@ -306,7 +306,10 @@ final class GroupOffsets {
             }
             boolean dropGroup = group.hasNoMembers() && expired.size() == group.offsetCount()
                     && group.pendingTransactionalOffsets.isEmpty() && group.pendingMembers.isEmpty();
-            if (dropGroup) records.add(group.metadataTombstone());
+            if (dropGroup) {
+                if (group.modern != null) records.addAll(ConsumerGroupHeartbeats.tombstones(group));
+                records.add(group.metadataTombstone());
+            }
             if (records.isEmpty()) continue;
             writer.write(group.partition, records).whenComplete((v, e) -> {
                 if (e != null) return; // retried at the next check

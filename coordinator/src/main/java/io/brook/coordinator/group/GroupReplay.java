@@ -3,10 +3,13 @@ package io.brook.coordinator.group;
 import io.brook.coordinator.runtime.CoordinatorLoader;
 import io.brook.coordinator.runtime.CoordinatorRecord;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,7 +20,10 @@ import java.util.function.BiConsumer;
  * its producer found later in the log commits or drops it ({@link TxnOffsets}, Kafka's rules in
  * {@link PendingTxnOffsets}); one whose marker is not in the log stays pending, for the marker the
  * transaction coordinator writes after the restart.
- * A loaded group with members is Stable, one without is Empty. Records this code cannot read
+ * The records of a KIP-848 consumer group ({@link ConsumerGroupRecords}) rebuild its epochs,
+ * members, target and current assignments; once the partition is loaded
+ * {@link ConsumerGroupHeartbeats#loaded} rebuilds who holds what and arms the session timers.
+ * A loaded classic group with members is Stable, one without is Empty. Records this code cannot read
  * (unknown key version, malformed bytes) are counted and skipped.
  *
  * <p><b>Upgrade.</b> Records in Brook's earlier layout ({@link LegacyCoordinatorRecords}) load
@@ -43,12 +49,14 @@ final class GroupReplay implements CoordinatorLoader.Target {
     private final Map<CoordinatorRecords.Key, CoordinatorRecord> legacy = new LinkedHashMap<>();
 
     private final BiConsumer<Integer, List<CoordinatorRecord>> migrate;
+    private final ConsumerGroupHeartbeats consumerGroups;
 
-    GroupReplay(ClassicGroups groups, Rebalance rebalance, TxnOffsets txnOffsets,
+    GroupReplay(ClassicGroups groups, Rebalance rebalance, TxnOffsets txnOffsets, ConsumerGroupHeartbeats consumerGroups,
                 BiConsumer<Integer, List<CoordinatorRecord>> migrate) {
         this.groups = groups;
         this.rebalance = rebalance;
         this.txnOffsets = txnOffsets;
+        this.consumerGroups = consumerGroups;
         this.migrate = migrate;
     }
 
@@ -81,6 +89,10 @@ final class GroupReplay implements CoordinatorLoader.Target {
             } else {
                 legacy.remove(key); // moved already (or superseded): nothing of it to move again
             }
+            if (key instanceof ConsumerGroupRecords.ModernKey k) {
+                replayConsumerGroup(k, record);
+                return;
+            }
             if (key instanceof CoordinatorRecords.OffsetKey k) {
                 if (record.isTombstone()) {
                     ClassicGroup g = groups.get(k.group());
@@ -111,6 +123,45 @@ final class GroupReplay implements CoordinatorLoader.Target {
             }
         } catch (IllegalArgumentException e) {
             skipped++;
+        }
+    }
+
+    /** A record of a KIP-848 consumer group ({@link ConsumerGroupRecords}). */
+    private void replayConsumerGroup(ConsumerGroupRecords.ModernKey k, CoordinatorRecord record) {
+        ClassicGroup g = groups.get(k.group());
+        if (record.isTombstone()) {
+            if (g == null || g.modern == null) return;
+            ConsumerGroup cg = g.modern;
+            switch (k.type()) {
+                case ConsumerGroupRecords.GROUP_EPOCH -> {
+                    if (cg.isEmpty()) g.modern = null;
+                }
+                case ConsumerGroupRecords.MEMBER -> cg.members.remove(k.memberId());
+                case ConsumerGroupRecords.TARGET_MEMBER -> {
+                    Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>(cg.target);
+                    target.remove(k.memberId());
+                    cg.target = target;
+                }
+                default -> { }
+            }
+            return;
+        }
+        if (g == null) g = groups.getOrCreate(k.group());
+        if (g.modern == null) g.modern = new ConsumerGroup();
+        ConsumerGroup cg = g.modern;
+        switch (k.type()) {
+            case ConsumerGroupRecords.GROUP_EPOCH -> cg.groupEpoch = ConsumerGroupRecords.readEpoch(record.value());
+            case ConsumerGroupRecords.TARGET_EPOCH -> cg.assignmentEpoch = ConsumerGroupRecords.readEpoch(record.value());
+            case ConsumerGroupRecords.MEMBER ->
+                    ConsumerGroupRecords.readMember(record.value(), cg.members.computeIfAbsent(k.memberId(), ConsumerGroupMember::new));
+            case ConsumerGroupRecords.TARGET_MEMBER -> {
+                Map<String, Map<UUID, Set<Integer>>> target = new HashMap<>(cg.target);
+                target.put(k.memberId(), ConsumerGroupRecords.readTarget(record.value()));
+                cg.target = target;
+            }
+            case ConsumerGroupRecords.CURRENT_ASSIGNMENT -> ConsumerGroupRecords.readCurrentAssignment(record.value(),
+                    cg.members.computeIfAbsent(k.memberId(), ConsumerGroupMember::new));
+            default -> throw new IllegalArgumentException("record type " + k.type());
         }
     }
 
@@ -169,6 +220,7 @@ final class GroupReplay implements CoordinatorLoader.Target {
         for (ClassicGroup g : groups.all()) {
             if (g.partition != partition) continue;
             for (GroupMember m : g.members.values()) rebalance.scheduleSession(g, m.memberId, m.sessionTimeoutMs);
+            if (g.modern != null) consumerGroups.loaded(g);
         }
         List<CoordinatorRecord> moves = migration(partition);
         if (!moves.isEmpty()) migrate.accept(partition, moves);

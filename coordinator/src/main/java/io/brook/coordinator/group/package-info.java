@@ -30,8 +30,8 @@
  * part ({@code ConsumerGroup}, {@code ConsumerGroupMember}) holds the membership:
  * {@code ConsumerGroupHeartbeats} answers its heartbeats and runs its timers,
  * {@code ServerAssignors} computes the target assignment, {@code ConsumerReconciliation} hands it
- * out without two owners of a partition, {@code ConsumerGroupDescriptions} describes it; its
- * membership lives in memory only (offsets are written as for any group). The request and result records ({@code JoinRequest},
+ * out without two owners of a partition, {@code ConsumerGroupDescriptions} describes it, and
+ * {@code ConsumerGroupRecords} writes and reads its records (Kafka's layout). The request and result records ({@code JoinRequest},
  * {@code JoinResult}, ...) are what {@code GroupCoordinator} translates wire messages to and from.
  * Everything but the two public classes is confined to the coordinator thread.
  *

@@ -138,8 +138,83 @@ class ConsumerGroupHeartbeatTest {
 
     private void start(int maxSize) {
         topics = new FakeTopics();
-        h = new GroupHarness(GroupHarness.config().withConsumerGroups(
-                new ConsumerGroupConfig(SESSION_MS, HEARTBEAT_MS, maxSize, List.of("uniform", "range"))), topics);
+        h = new GroupHarness(config(maxSize), topics);
+    }
+
+    private static GroupCoordinatorConfig config(int maxSize) {
+        return GroupHarness.config().withConsumerGroups(
+                new ConsumerGroupConfig(SESSION_MS, HEARTBEAT_MS, maxSize, List.of("uniform", "range")));
+    }
+
+    /** A new coordinator over the same log and clock, as after a restart of the broker. */
+    private void restart() {
+        h.coordinator.close();
+        h = new GroupHarness(config(100), h.log, h.clock, topics);
+    }
+
+    // ------------------------------------------------------------------ restarts
+
+    @Test
+    void membersCarryOnAfterARestartWithTheirEpochsAndPartitions() {
+        UUID orders = topics.create("orders", 4);
+        Client a = new Client("a", null);
+        Client b = new Client("b", "instance-b");
+        a.join("orders");
+        b.join("orders");
+        settle(a, b);
+        ConsumerGroupDescribeResponse.DescribedGroup before = describe();
+        Map<UUID, Set<Integer>> aHeld = a.owned;
+        Map<UUID, Set<Integer>> bHeld = b.owned;
+
+        restart();
+        ConsumerGroupDescribeResponse.DescribedGroup after = describe();
+        assertThat(after.groupEpoch()).isEqualTo(before.groupEpoch());
+        assertThat(after.assignmentEpoch()).isEqualTo(before.assignmentEpoch());
+        assertThat(after.groupState()).isEqualTo("Stable");
+        assertThat(after.members()).hasSize(2);
+        int epoch = a.epoch;
+        a.heartbeat();
+        b.heartbeat();
+        assertThat(a.epoch).as("no rebalance").isEqualTo(epoch);
+        assertThat(a.owned).isEqualTo(aHeld);
+        assertThat(b.owned).isEqualTo(bHeld);
+        assertThat(describe().groupEpoch()).isEqualTo(before.groupEpoch());
+        assertThat(h.commitError(GROUP, a.epoch, "a", 9)).isEqualTo(Errors.NONE);
+
+        // the session timers run again from the restart: b stays silent and goes, a gets everything
+        h.advance(SESSION_MS / 2);
+        a.heartbeat();
+        h.advance(SESSION_MS / 2 + 1);
+        for (int i = 0; i < 3; i++) a.heartbeat();
+        assertThat(a.owned).isEqualTo(Map.of(orders, Set.of(0, 1, 2, 3)));
+        assertThat(describe().members()).extracting(ConsumerGroupDescribeResponse.Member::memberId).containsExactly("a");
+    }
+
+    @Test
+    void aRevocationUnderWayAndALeaveSurviveARestart() {
+        topics.create("orders", 4);
+        Client a = new Client("a", null);
+        a.join("orders");
+        Client b = new Client("b", null);
+        b.join("orders");
+        a.heartbeat(); // told to give up two partitions
+        assertThat(a.owned.values().iterator().next()).hasSize(2);
+
+        restart();
+        assertThat(b.heartbeat().assignment()).as("still held by a").isNull();
+        a.heartbeat(); // a confirms the revocation
+        b.heartbeat();
+        settle(a, b);
+        assertThat(b.owned.values().iterator().next()).hasSize(2);
+        assertNoPartitionHeldTwice();
+
+        b.leave(-1);
+        a.leave(-1);
+        restart();
+        assertThat(describe().groupState()).isEqualTo("Empty");
+        assertThat(deleteGroup()).isEqualTo(Errors.NONE);
+        restart();
+        assertThat(Errors.forCode(describe().errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
     }
 
     // ------------------------------------------------------------------ joining and reconciling

@@ -54,7 +54,8 @@ final class GroupHarness {
         this(config, new InMemoryCoordinatorLog(), new MutableClock(1_000_000), topics);
     }
 
-    private GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock, ConsumerGroupTopics topics) {
+    /** Over an existing log and clock (a restart), with the topics of KIP-848 consumer groups. */
+    GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock, ConsumerGroupTopics topics) {
         this.clock = clock;
         this.log = log;
         this.coordinator = new GroupCoordinator(config, log, clock, false);
