@@ -1,5 +1,6 @@
 package io.brook.coordinator.group;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -9,9 +10,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
-
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.brook.wire.protocol.Errors;
 
 /**
@@ -128,17 +128,19 @@ final class ConsumerGroup {
      */
     Map<String, ConsumerGroupTopics.TopicInfo> resolveSubscriptions(ConsumerGroupTopics topics, ConsumerGroupMember extra) {
         Set<String> names = new TreeSet<>();
-        Set<String> regexes = new TreeSet<>();
-        for (ConsumerGroupMember m : members.values()) collect(m, names, regexes);
-        if (extra != null) collect(extra, names, regexes);
-        if (!regexes.isEmpty()) {
-            Collection<String> all = topics.names();
-            for (String regex : regexes) {
-                Pattern p = compile(regex);
-                if (p == null) continue;
-                for (String name : all) {
-                    if (p.matcher(name).matches()) names.add(name);
-                }
+        List<ConsumerGroupMember> all = new ArrayList<>(members.values());
+        if (extra != null) all.add(extra);
+        // each pattern is matched once against every topic, then what a member may see of it is kept
+        Map<String, List<String>> matches = new HashMap<>();
+        Collection<String> existing = null;
+        for (ConsumerGroupMember m : all) {
+            names.addAll(m.subscribedTopicNames);
+            if (m.subscribedTopicRegex == null || m.subscribedTopicRegex.isEmpty()) continue;
+            if (existing == null) existing = topics.names();
+            Collection<String> candidates = existing;
+            List<String> matched = matches.computeIfAbsent(m.subscribedTopicRegex, regex -> match(regex, candidates));
+            for (String name : matched) {
+                if (m.mayDescribe == null || m.mayDescribe.test(name)) names.add(name);
             }
         }
         Map<String, ConsumerGroupTopics.TopicInfo> out = new TreeMap<>();
@@ -149,9 +151,14 @@ final class ConsumerGroup {
         return out;
     }
 
-    private static void collect(ConsumerGroupMember m, Set<String> names, Set<String> regexes) {
-        names.addAll(m.subscribedTopicNames);
-        if (m.subscribedTopicRegex != null && !m.subscribedTopicRegex.isEmpty()) regexes.add(m.subscribedTopicRegex);
+    private static List<String> match(String regex, Collection<String> names) {
+        Pattern p = compile(regex);
+        List<String> out = new ArrayList<>();
+        if (p == null) return out;
+        for (String name : names) {
+            if (p.matcher(name).matches()) out.add(name);
+        }
+        return out;
     }
 
     /** The topics a member subscribes to among {@code existing} (the group's resolved subscriptions). */
@@ -164,13 +171,17 @@ final class ConsumerGroup {
         Pattern p = m.subscribedTopicRegex == null || m.subscribedTopicRegex.isEmpty() ? null : compile(m.subscribedTopicRegex);
         if (p != null) {
             for (ConsumerGroupTopics.TopicInfo t : existing.values()) {
-                if (p.matcher(t.name()).matches()) out.add(t.id());
+                if (p.matcher(t.name()).matches() && (m.mayDescribe == null || m.mayDescribe.test(t.name()))) out.add(t.id());
             }
         }
         return out;
     }
 
-    /** A subscription pattern, or null when it does not compile (checked when the member sends it). */
+    /**
+     * A subscription pattern, or null when it does not compile (checked when the member sends it).
+     * RE2 syntax, as Kafka's: and RE2 matches in time linear in the name, so no pattern a client
+     * sends can make the coordinator backtrack without end.
+     */
     static Pattern compile(String regex) {
         try {
             return Pattern.compile(regex);
@@ -206,15 +217,25 @@ final class ConsumerGroup {
 
     /**
      * Kafka's checks of an OffsetCommit (or, {@code transactional}, a TxnOffsetCommit) against
-     * this group: anyone may commit while it has no members, a member only with its current epoch.
+     * this group: anyone may commit while it has no members, a member with its current epoch, or
+     * with an older one for partitions it has held since that epoch (KIP-1251: the epoch moved on
+     * while the commit was on its way, and the client did not know yet).
      */
-    Errors validateCommit(int memberEpoch, String memberId, short version, boolean transactional) {
+    Errors validateCommit(int memberEpoch, String memberId, short version, boolean transactional,
+                          List<CommitPartition> partitions) {
         if (memberEpoch < 0 && members.isEmpty()) return Errors.NONE;
         if (transactional && memberEpoch < 0 && (memberId == null || memberId.isEmpty())) return Errors.NONE;
         ConsumerGroupMember m = memberId == null ? null : members.get(memberId);
         if (m == null) return Errors.UNKNOWN_MEMBER_ID;
         if (!transactional && version < 9) return Errors.UNSUPPORTED_VERSION;
-        if (memberEpoch != m.memberEpoch) return transactional ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
+        if (memberEpoch == m.memberEpoch) return Errors.NONE;
+        Errors stale = transactional ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
+        if (memberEpoch > m.memberEpoch || memberEpoch < 0) return stale;
+        for (CommitPartition p : partitions) {
+            ConsumerGroupTopics.TopicInfo t = subscribedTopics.get(p.topic());
+            Integer since = t == null ? null : m.heldSince(t.id(), p.partition());
+            if (since == null || since > memberEpoch) return stale;
+        }
         return Errors.NONE;
     }
 

@@ -89,9 +89,15 @@ final class ConsumerGroupHeartbeats {
         return new ConsumerGroupHeartbeatResponse().errorCode(error.code()).errorMessage(message);
     }
 
-    /** Answers a heartbeat once what it changed is durable. */
+    /**
+     * Answers a heartbeat once what it changed is durable.
+     *
+     * @param mayDescribe which topics the client's principal may describe (a pattern subscription
+     *                    covers only those), or null for all
+     */
     CompletableFuture<ConsumerGroupHeartbeatResponse> heartbeat(ConsumerGroupHeartbeatRequest r, short version,
-                                                                String clientId, String clientHost) {
+                                                                String clientId, String clientHost,
+                                                                java.util.function.Predicate<String> mayDescribe) {
         records = new ArrayList<>();
         ConsumerGroupHeartbeatResponse response;
         try {
@@ -99,7 +105,7 @@ final class ConsumerGroupHeartbeats {
             if (r.memberEpoch() == LEAVE_EPOCH || r.memberEpoch() == ConsumerGroupMember.LEFT_STATIC_EPOCH) {
                 response = leave(r);
             } else {
-                response = join(r, version, clientId, clientHost);
+                response = join(r, version, clientId, clientHost, mayDescribe);
             }
         } catch (Refused e) {
             response = error(e.error, e.getMessage());
@@ -174,7 +180,8 @@ final class ConsumerGroupHeartbeats {
 
     // ------------------------------------------------------------------ join and heartbeat
 
-    private ConsumerGroupHeartbeatResponse join(ConsumerGroupHeartbeatRequest r, short version, String clientId, String clientHost) {
+    private ConsumerGroupHeartbeatResponse join(ConsumerGroupHeartbeatRequest r, short version, String clientId, String clientHost,
+                                                java.util.function.Predicate<String> mayDescribe) {
         String groupId = r.groupId();
         int epoch = r.memberEpoch();
         ClassicGroup group = groups.get(groupId);
@@ -210,6 +217,7 @@ final class ConsumerGroupHeartbeats {
         if (version >= 1 && r.subscribedTopicRegex() != null) {
             member.subscribedTopicRegex = r.subscribedTopicRegex().isEmpty() ? null : r.subscribedTopicRegex();
         }
+        member.mayDescribe = mayDescribe;
         member.clientId = clientId == null ? "" : clientId;
         member.clientHost = clientHost == null ? "" : clientHost;
         boolean bump = isNew || !oldNames.equals(member.subscribedTopicNames) || !Objects.equals(oldRegex, member.subscribedTopicRegex);
@@ -320,6 +328,7 @@ final class ConsumerGroupHeartbeats {
     private ConsumerGroupMember rejoin(ClassicGroup group, ConsumerGroup cg, ConsumerGroupMember m) {
         loop.cancel(rebalanceKey(group.groupId, m.memberId));
         cg.setAssignment(m, Map.of(), Map.of());
+        m.heldSince = Map.of();
         m.state = ConsumerGroupMember.State.STABLE;
         m.memberEpoch = 0;
         m.previousMemberEpoch = 0;

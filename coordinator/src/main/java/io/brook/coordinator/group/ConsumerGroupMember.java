@@ -37,6 +37,12 @@ final class ConsumerGroupMember {
     List<String> subscribedTopicNames = List.of();
     /** The regular expression of a KIP-848 pattern subscription, or null. */
     String subscribedTopicRegex;
+    /**
+     * Which topics the member's principal may describe, as of its latest heartbeat: a pattern
+     * subscription covers only those (as in Kafka). Null when every topic is allowed (no
+     * authorizer, or a member loaded at start-up that has not heartbeated since). Not written.
+     */
+    java.util.function.Predicate<String> mayDescribe;
     /** The assignor the member asked for, or null for the broker's default. */
     String serverAssignor;
     int rebalanceTimeoutMs;
@@ -45,6 +51,12 @@ final class ConsumerGroupMember {
     State state = State.STABLE;
     Map<UUID, Set<Integer>> assigned = Map.of();
     Map<UUID, Set<Integer>> pendingRevocation = Map.of();
+    /**
+     * topic → partition → the member epoch at which the member got it, for what it holds (assigned
+     * or pending revocation); a partition missing here (as after a restart: these are not written)
+     * counts as got at the member's current epoch.
+     */
+    Map<UUID, Map<Integer, Integer>> heldSince = Map.of();
 
     ConsumerGroupMember(String memberId) {
         this.memberId = memberId;
@@ -61,15 +73,26 @@ final class ConsumerGroupMember {
         m.subscribedTopicRegex = subscribedTopicRegex;
         m.serverAssignor = serverAssignor;
         m.rebalanceTimeoutMs = rebalanceTimeoutMs;
+        m.mayDescribe = mayDescribe;
         m.state = state;
         m.assigned = assigned;
         m.pendingRevocation = pendingRevocation;
+        m.heldSince = heldSince;
         return m;
     }
 
     void updateEpoch(int epoch) {
         previousMemberEpoch = memberEpoch;
         memberEpoch = epoch;
+    }
+
+    /** The epoch since which the member holds a partition, or null when it does not hold it. */
+    Integer heldSince(UUID topic, int partition) {
+        boolean holds = assigned.getOrDefault(topic, Set.of()).contains(partition)
+                || pendingRevocation.getOrDefault(topic, Set.of()).contains(partition);
+        if (!holds) return null;
+        Integer since = heldSince.getOrDefault(topic, Map.of()).get(partition);
+        return since == null ? memberEpoch : since;
     }
 
     boolean isReconciledTo(int targetEpoch) {

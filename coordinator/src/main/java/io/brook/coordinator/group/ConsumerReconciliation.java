@@ -76,15 +76,41 @@ final class ConsumerReconciliation {
             if (!take.isEmpty()) toAssign.put(topic, take);
         }
         if (!revoke.isEmpty() && ownsAny(owned, revoke)) {
+            Map<UUID, Map<Integer, Integer>> since = heldSince(member, assigned, revoke, Map.of(), 0);
             member.state = ConsumerGroupMember.State.UNREVOKED_PARTITIONS;
             if (member.memberEpoch != epochWhileRevoking) member.updateEpoch(epochWhileRevoking);
             group.setAssignment(member, assigned, revoke);
+            member.heldSince = since;
             return;
         }
+        Map<UUID, Map<Integer, Integer>> since = heldSince(member, assigned, Map.of(), toAssign, targetEpoch);
         toAssign.forEach((topic, parts) -> assigned.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(parts));
         member.state = unreleased ? ConsumerGroupMember.State.UNRELEASED_PARTITIONS : ConsumerGroupMember.State.STABLE;
         if (member.memberEpoch != targetEpoch) member.updateEpoch(targetEpoch);
         group.setAssignment(member, assigned, Map.of());
+        member.heldSince = since;
+    }
+
+    /**
+     * Since when the member holds each partition after this step: what it keeps (and still has to
+     * revoke) since it got it, what it gets since {@code newEpoch}.
+     */
+    private static Map<UUID, Map<Integer, Integer>> heldSince(ConsumerGroupMember member, Map<UUID, Set<Integer>> kept,
+                                                               Map<UUID, Set<Integer>> revoking, Map<UUID, Set<Integer>> got,
+                                                               int newEpoch) {
+        Map<UUID, Map<Integer, Integer>> out = new TreeMap<>();
+        for (Map<UUID, Set<Integer>> old : List.of(kept, revoking)) {
+            old.forEach((topic, parts) -> {
+                for (int p : parts) {
+                    Integer since = member.heldSince(topic, p);
+                    out.computeIfAbsent(topic, t -> new TreeMap<>()).put(p, since == null ? member.memberEpoch : since);
+                }
+            });
+        }
+        got.forEach((topic, parts) -> {
+            for (int p : parts) out.computeIfAbsent(topic, t -> new TreeMap<>()).put(p, newEpoch);
+        });
+        return out;
     }
 
     /** Whether the reported partitions include any of {@code partitions}; not knowing counts as yes. */

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.brook.coordinator.runtime.CoordinatorLoader;
@@ -535,11 +536,22 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ KIP-848 consumer groups
 
-    /** ConsumerGroupHeartbeat: see {@link ConsumerGroupHeartbeats}. */
+    /** ConsumerGroupHeartbeat without an authorizer: every topic may be described. */
     public CompletableFuture<ConsumerGroupHeartbeatResponse> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest request,
                                                                                     short version, String clientId, String clientHost) {
+        return consumerGroupHeartbeat(request, version, clientId, clientHost, null);
+    }
+
+    /**
+     * ConsumerGroupHeartbeat: see {@link ConsumerGroupHeartbeats}.
+     *
+     * @param mayDescribe which topics the client's principal may describe (a pattern subscription
+     *                    covers only those), or null for all; called on the coordinator thread
+     */
+    public CompletableFuture<ConsumerGroupHeartbeatResponse> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest request,
+            short version, String clientId, String clientHost, Predicate<String> mayDescribe) {
         return submit(() -> loadErrorUnlessEmpty(request.groupId()),
-                () -> consumerGroups.heartbeat(request, version, clientId, clientHost),
+                () -> consumerGroups.heartbeat(request, version, clientId, clientHost, mayDescribe),
                 e -> ConsumerGroupHeartbeats.error(e, null));
     }
 

@@ -56,7 +56,7 @@ final class GroupOffsets {
                                                     String groupInstanceId, List<CommitPartition> partitions,
                                                     short version) {
         CompletableFuture<List<PartitionResult>> future = new CompletableFuture<>();
-        Errors groupError = validateCommit(groupId, generationId, memberId, groupInstanceId, version);
+        Errors groupError = validateCommit(groupId, generationId, memberId, groupInstanceId, version, partitions);
         if (groupError != Errors.NONE) return CompletableFuture.completedFuture(allFailed(partitions, groupError));
         ClassicGroup group = groups.getOrCreateWithinLimit(groupId);
         if (group == null) return CompletableFuture.completedFuture(allFailed(partitions, Errors.COORDINATOR_NOT_AVAILABLE));
@@ -114,7 +114,8 @@ final class GroupOffsets {
         return Errors.COORDINATOR_NOT_AVAILABLE;
     }
 
-    private Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId, short version) {
+    private Errors validateCommit(String groupId, int generationId, String memberId, String groupInstanceId, short version,
+                                  List<CommitPartition> partitions) {
         // the empty id is a group for commits, as Kafka keeps it for the clients of before KIP-289
         if (groupId == null) return Errors.INVALID_GROUP_ID;
         ClassicGroup group = groups.get(groupId);
@@ -123,7 +124,7 @@ final class GroupOffsets {
             return version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION;
         }
         if (group.is(GroupState.DEAD)) return Errors.COORDINATOR_NOT_AVAILABLE;
-        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, version, false);
+        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, version, false, partitions);
         if (generationId < 0 && group.is(GroupState.EMPTY)) return Errors.NONE;
         if (groupInstanceId != null) {
             String current = group.staticMembers.get(groupInstanceId);

@@ -53,7 +53,7 @@ final class TxnOffsets {
     /** TxnOffsetCommit: completes, with a result per partition, once the offsets are durable (or not written). */
     CompletableFuture<List<PartitionResult>> commit(String groupId, long producerId, short producerEpoch, int generationId,
                                                     String memberId, String groupInstanceId, List<CommitPartition> partitions) {
-        Errors error = validate(groupId, generationId, memberId, groupInstanceId);
+        Errors error = validate(groupId, generationId, memberId, groupInstanceId, partitions);
         if (error == Errors.NONE && groups.getOrCreateWithinLimit(groupId) == null) error = Errors.COORDINATOR_NOT_AVAILABLE;
         List<PartitionResult> results = new ArrayList<>(partitions.size());
         if (error != Errors.NONE) {
@@ -94,12 +94,13 @@ final class TxnOffsets {
         return new CoordinatorRecords.OffsetValue(p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), now);
     }
 
-    private Errors validate(String groupId, int generationId, String memberId, String groupInstanceId) {
+    private Errors validate(String groupId, int generationId, String memberId, String groupInstanceId,
+                            List<CommitPartition> partitions) {
         if (groupId == null || groupId.isEmpty()) return Errors.INVALID_GROUP_ID;
         ClassicGroup group = groups.get(groupId);
         if (group == null) return generationId < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         if (group.is(GroupState.DEAD)) return Errors.COORDINATOR_NOT_AVAILABLE;
-        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, (short) 0, true);
+        if (group.modern != null) return group.modern.validateCommit(generationId, memberId, (short) 0, true, partitions);
         if (generationId < 0 && group.is(GroupState.EMPTY)) return Errors.NONE;
         boolean identified = generationId >= 0 || (memberId != null && !memberId.isEmpty()) || groupInstanceId != null;
         if (!identified) return Errors.NONE;

@@ -1,12 +1,10 @@
 package io.brook.coordinator.group;
 
 import static io.brook.coordinator.group.GroupHarness.done;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +23,7 @@ import io.brook.wire.message.DeleteGroupsResponse;
 import io.brook.wire.message.JoinGroupResponse;
 import io.brook.wire.message.ListGroupsRequest;
 import io.brook.wire.message.ListGroupsResponse;
+import io.brook.wire.message.OffsetCommitResponse;
 import io.brook.wire.message.OffsetFetchRequest;
 import io.brook.wire.message.OffsetFetchResponse;
 import io.brook.wire.protocol.Errors;
@@ -51,34 +50,8 @@ class ConsumerGroupHeartbeatTest {
     private static final int HEARTBEAT_MS = 1_000;
     private static final int REBALANCE_MS = 60_000;
 
-    private FakeTopics topics;
+    private FakeConsumerGroupTopics topics;
     private GroupHarness h;
-
-    /** Topics by name that a test creates and grows as it goes. */
-    private static final class FakeTopics implements ConsumerGroupTopics {
-        private final Map<String, TopicInfo> byName = new TreeMap<>();
-
-        UUID create(String name, int partitions) {
-            UUID id = UUID.nameUUIDFromBytes(name.getBytes(UTF_8));
-            byName.put(name, new TopicInfo(id, name, partitions));
-            return id;
-        }
-
-        @Override
-        public TopicInfo byName(String name) {
-            return byName.get(name);
-        }
-
-        @Override
-        public TopicInfo byId(UUID id) {
-            return byName.values().stream().filter(t -> t.id().equals(id)).findFirst().orElse(null);
-        }
-
-        @Override
-        public Collection<String> names() {
-            return List.copyOf(byName.keySet());
-        }
-    }
 
     /** A consumer as Kafka's behaves: it reports what it owns and takes what it is given. */
     private final class Client {
@@ -137,7 +110,7 @@ class ConsumerGroupHeartbeatTest {
     }
 
     private void start(int maxSize) {
-        topics = new FakeTopics();
+        topics = new FakeConsumerGroupTopics();
         h = new GroupHarness(config(maxSize), topics);
     }
 
@@ -533,6 +506,30 @@ class ConsumerGroupHeartbeatTest {
         a.leave(-1);
         assertThat(deleteGroup()).isEqualTo(Errors.NONE);
         assertThat(Errors.forCode(describe().errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+    }
+
+    /** KIP-1251: a commit sent just before the member's epoch moved on is still accepted for what it holds. */
+    @Test
+    void aCommitWithTheEpochBeforeALaterMoveIsAcceptedForPartitionsStillHeld() {
+        UUID orders = topics.create("orders", 4);
+        topics.create("other", 1);
+        Client a = new Client("a", null);
+        a.join("orders");
+        int before = a.epoch;
+        Client b = new Client("b", null);
+        b.join("orders");
+        settle(a, b);
+        assertThat(a.epoch).isGreaterThan(before);
+        int kept = a.owned.get(orders).iterator().next();
+        int given = b.owned.get(orders).iterator().next();
+        assertThat(commit(before, "a", "orders", kept)).isEqualTo(Errors.NONE);
+        assertThat(commit(before, "a", "orders", given)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commit(a.epoch + 1, "a", "orders", kept)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+    }
+
+    private Errors commit(int epoch, String memberId, String topic, int partition) {
+        OffsetCommitResponse r = done(h.commit(GROUP, epoch, memberId, null, 9, topic, partition, 5, ""));
+        return Errors.forCode(r.topics().get(0).partitions().get(0).errorCode());
     }
 
     // ------------------------------------------------------------------ subscriptions and assignors

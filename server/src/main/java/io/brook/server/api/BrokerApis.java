@@ -87,7 +87,7 @@ public final class BrokerApis {
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, new ListGroupsHandler(broker))
                 .register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, 1, new ConsumerGroupHeartbeatHandler(broker,
-                        () -> features.finalizedLevel(FeatureLevels.GROUP_VERSION) >= 1))
+                        () -> features.finalizedLevel(FeatureLevels.GROUP_VERSION) >= 1, authorizer))
                 .register(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, 1, new ConsumerGroupDescribeHandler(broker))
                 .register(ApiKey.API_VERSIONS, 0, 5,
                         new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))

@@ -3,26 +3,36 @@ package io.brook.server.api.group;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
+import io.brook.server.security.Acl;
+import io.brook.server.security.Authorizer;
 import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
 import io.brook.wire.message.ConsumerGroupHeartbeatResponse;
 import io.brook.wire.protocol.Errors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * ConsumerGroupHeartbeat (key 68, KIP-848): a member of a consumer group of the new protocol joins,
  * heartbeats, reports its partitions and leaves, and receives its assignment. Handed to the group
  * coordinator; see {@link GroupRequests}. With {@code group.version} finalized below 1 the
- * protocol is off and every heartbeat is answered UNSUPPORTED_VERSION, as Kafka answers it.
+ * protocol is off and every heartbeat is answered UNSUPPORTED_VERSION, as Kafka answers it. With
+ * an authorizer, a pattern subscription covers only the topics the member's principal may
+ * DESCRIBE, as in Kafka (the ACL check of the request itself is {@code AclChecks}').
  */
 public final class ConsumerGroupHeartbeatHandler implements ApiHandler<ConsumerGroupHeartbeatRequest> {
 
     private final BrokerContext broker;
     private final BooleanSupplier enabled;
+    private final Authorizer authorizer;
 
-    /** @param enabled whether {@code group.version} is finalized at 1 or more now */
-    public ConsumerGroupHeartbeatHandler(BrokerContext broker, BooleanSupplier enabled) {
+    /**
+     * @param enabled    whether {@code group.version} is finalized at 1 or more now
+     * @param authorizer the broker's authorizer (its topics filter pattern subscriptions when enabled)
+     */
+    public ConsumerGroupHeartbeatHandler(BrokerContext broker, BooleanSupplier enabled, Authorizer authorizer) {
         this.broker = broker;
         this.enabled = enabled;
+        this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
     }
 
     @Override
@@ -32,7 +42,13 @@ public final class ConsumerGroupHeartbeatHandler implements ApiHandler<ConsumerG
                     .errorMessage("The consumer group protocol is off: group.version is finalized below 1."));
             return;
         }
+        Predicate<String> mayDescribe = null;
+        if (authorizer != null) {
+            var principal = ctx.session().principal();
+            String host = ctx.clientHost();
+            mayDescribe = topic -> authorizer.authorize(principal, host, Acl.DESCRIBE, Acl.TOPIC, topic);
+        }
         ctx.respondWhenDone(GroupRequests.coordinator(broker).consumerGroupHeartbeat(request, ctx.apiVersion(),
-                ctx.clientId(), GroupRequests.clientHost(ctx.clientAddress())));
+                ctx.clientId(), GroupRequests.clientHost(ctx.clientAddress()), mayDescribe));
     }
 }
