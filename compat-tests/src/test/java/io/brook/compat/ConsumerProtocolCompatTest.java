@@ -251,6 +251,43 @@ class ConsumerProtocolCompatTest {
         }
     }
 
+    /**
+     * A rolling switch of an application from the classic protocol to the consumer protocol: the
+     * new member comes while a classic member still reads, then the classic member goes. Nothing is
+     * lost and neither member fails. (Kafka makes the group a mixed one at once; Brook keeps the
+     * new member waiting, its heartbeats answered with a retriable error, until the classic member
+     * has left.)
+     */
+    @Test
+    void aRollingSwitchFromTheClassicProtocolLosesNothing() throws Exception {
+        String topic = Groups.unique("kip848-switch");
+        String group = Groups.unique("kip848-switch-group");
+        Groups.createTopic(bootstrap(), topic, 2);
+        List<String> expected = new ArrayList<>(Groups.produce(bootstrap(), topic, 2, 10));
+        Properties classic = consumerProps(bootstrap(), group);
+        classic.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Member old = new Member(classic, topic);
+        Member next = new Member(props(group), topic);
+        List<Member> members = new ArrayList<>(List.of(old, next));
+        pollUntil(WAIT, () -> "the first records", () -> pollAll(members),
+                () -> old.values.size() + next.values.size() >= expected.size());
+        expected.addAll(Groups.produce(bootstrap(), topic, 2, 10, 10));
+        pollUntil(WAIT, () -> "the second records", () -> pollAll(members),
+                () -> old.values.size() + next.values.size() >= expected.size());
+        old.close();
+        members.remove(old);
+        expected.addAll(Groups.produce(bootstrap(), topic, 2, 20, 10));
+        pollUntil(WAIT, () -> "the new member to hold both partitions, has " + next.assignment(),
+                () -> pollAll(members), () -> next.assignment().size() == 2);
+        pollUntil(WAIT, () -> "the third records", () -> pollAll(members),
+                () -> old.values.size() + next.values.size() >= expected.size());
+        Groups.awaitCommittedAtEnd(bootstrap(), group, topic, 2, "the group");
+        next.close();
+        List<String> all = new ArrayList<>(old.values);
+        all.addAll(next.values);
+        assertThat(all).as("every record read").containsAll(expected);
+    }
+
     private static boolean disjoint(Set<TopicPartition> a, Set<TopicPartition> b) {
         Set<TopicPartition> both = new HashSet<>(a);
         both.retainAll(b);

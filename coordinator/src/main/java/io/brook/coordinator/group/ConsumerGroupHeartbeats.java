@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * expect (it rejoins with epoch 0), UNKNOWN_MEMBER_ID for one it does not know,
  * UNRELEASED_INSTANCE_ID for a static member whose previous incarnation has not left,
  * GROUP_MAX_SIZE_REACHED, UNSUPPORTED_ASSIGNOR, INVALID_REQUEST with the reason, and
- * GROUP_ID_NOT_FOUND when the id belongs to a classic group that has members.
+ * GROUP_ID_NOT_FOUND when the id belongs to a classic group of another protocol type (Connect's,
+ * say). A classic consumer group with members makes a joining member wait instead
+ * (COORDINATOR_LOAD_IN_PROGRESS, which clients retry) until they have left: Brook has no mixed
+ * groups, and so a rolling switch of an application's protocol still works.
  *
  * <p><b>Durability.</b> As in Kafka, every change is written to {@code __consumer_offsets}
  * ({@link ConsumerGroupRecords}: the group epoch, each member's metadata, target and current
@@ -187,6 +190,12 @@ final class ConsumerGroupHeartbeats {
         ClassicGroup group = groups.get(groupId);
         if (group != null && (group.is(GroupState.DEAD) || (group.modern == null && !isEmptyClassic(group)))) {
             if (group.is(GroupState.DEAD)) throw new Refused(Errors.COORDINATOR_NOT_AVAILABLE, null);
+            if (ConsumerSubscription.CONSUMER_PROTOCOL_TYPE.equals(group.protocolType)) {
+                // a rolling switch from the classic protocol: this member waits (its client retries) until
+                // the classic members have left, and the group, empty, becomes a consumer group
+                throw new Refused(Errors.COORDINATOR_LOAD_IN_PROGRESS, "Group " + groupId
+                        + " still has members of the classic protocol; this member joins once they have left.");
+            }
             throw new Refused(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
         }
         if (epoch != 0 && (group == null || group.modern == null)) {

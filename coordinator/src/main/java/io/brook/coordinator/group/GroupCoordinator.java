@@ -285,9 +285,12 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             ClassicGroup existing = groupId == null ? null : groups.get(groupId);
             if (existing != null && existing.modern != null) {
-                // a classic member cannot join a consumer group with members; an empty one becomes classic
+                // a classic member cannot join a consumer group with members: a consumer waits (retries) until
+                // they have left, as in a rolling switch back to the classic protocol; an empty one becomes classic
                 if (!existing.modern.isEmpty()) {
-                    return CompletableFuture.completedFuture(toJoinResponse(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL,
+                    Errors refusal = ConsumerSubscription.CONSUMER_PROTOCOL_TYPE.equals(request.protocolType())
+                            ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.INCONSISTENT_GROUP_PROTOCOL;
+                    return CompletableFuture.completedFuture(toJoinResponse(JoinResult.error(refusal,
                             request.memberId() == null ? "" : request.memberId()), version));
                 }
                 existing.modern = null;

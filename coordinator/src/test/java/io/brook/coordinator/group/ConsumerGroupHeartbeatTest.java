@@ -450,16 +450,22 @@ class ConsumerGroupHeartbeatTest {
 
     // ------------------------------------------------------------------ classic groups
 
+    /** No mixed groups: a consumer of the other protocol waits (a retriable error) until the members have left. */
     @Test
     void consumerAndClassicMembersDoNotShareAGroup() {
         topics.create("orders", 2);
         h.stableConsumer("classic", "orders");
-        assertRefused(joinRequest("a", "orders").groupId("classic"), Errors.GROUP_ID_NOT_FOUND);
+        assertRefused(joinRequest("a", "orders").groupId("classic"), Errors.COORDINATOR_LOAD_IN_PROGRESS);
+        String worker = done(h.join(GroupHarness.joinRequest("connect", "", null, "default").protocolType("connect"), 9)).memberId();
+        done(h.join(GroupHarness.joinRequest("connect", worker, null, "default").protocolType("connect"), 9));
+        assertRefused(joinRequest("a", "orders").groupId("connect"), Errors.GROUP_ID_NOT_FOUND);
 
         Client a = new Client("a", null);
         a.join("orders");
         JoinGroupResponse classicJoin = done(h.join(GROUP, "", "range"));
-        assertThat(Errors.forCode(classicJoin.errorCode())).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(Errors.forCode(classicJoin.errorCode())).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+        JoinGroupResponse connectJoin = done(h.join(GroupHarness.joinRequest(GROUP, "", null, "default").protocolType("connect"), 9));
+        assertThat(Errors.forCode(connectJoin.errorCode())).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
 
         a.leave(-1);
         JoinGroupResponse joined = done(h.joinNew(GROUP, "range"));
