@@ -539,12 +539,6 @@ public final class GroupCoordinator implements AutoCloseable {
 
     // ------------------------------------------------------------------ KIP-848 consumer groups
 
-    /** ConsumerGroupHeartbeat without an authorizer: every topic may be described. */
-    public CompletableFuture<ConsumerGroupHeartbeatResponse> consumerGroupHeartbeat(ConsumerGroupHeartbeatRequest request,
-                                                                                    short version, String clientId, String clientHost) {
-        return consumerGroupHeartbeat(request, version, clientId, clientHost, null);
-    }
-
     /**
      * ConsumerGroupHeartbeat: see {@link ConsumerGroupHeartbeats}.
      *

@@ -601,7 +601,7 @@ class ConsumerGroupHeartbeatTest {
 
     private ConsumerGroupHeartbeatResponse send(ConsumerGroupHeartbeatRequest request, int version) {
         CompletableFuture<ConsumerGroupHeartbeatResponse> f =
-                h.coordinator.consumerGroupHeartbeat(request, (short) version, "client", "/127.0.0.1");
+                h.coordinator.consumerGroupHeartbeat(request, (short) version, "client", "/127.0.0.1", null);
         h.run();
         return done(f);
     }
