@@ -110,9 +110,4 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
     String defaultAssignor() {
         return assignors.get(0);
     }
-
-    /** The same settings with another session timeout and heartbeat interval (tests). */
-    ConsumerGroupConfig withTimeouts(int sessionMs, int heartbeatMs) {
-        return new ConsumerGroupConfig(sessionMs, heartbeatMs, maxSize, assignors);
-    }
 }

@@ -73,10 +73,6 @@ final class ConsumerGroupHeartbeats {
         return topics;
     }
 
-    int heartbeatIntervalMs() {
-        return config.heartbeatIntervalMs();
-    }
-
     /** A failure of the request as a whole. */
     private static final class Refused extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -500,12 +496,6 @@ final class ConsumerGroupHeartbeats {
         List<CoordinatorRecord> out = new ArrayList<>();
         ConsumerGroupRecords.groupTombstones(group, out);
         return out;
-    }
-
-    /** Drops the timers of every member of a group that stops being a consumer group (deleted, or turned classic). */
-    void forget(ClassicGroup group) {
-        if (group.modern == null) return;
-        for (String memberId : group.modern.members.keySet()) cancelTimers(group.groupId, memberId);
     }
 
     // ------------------------------------------------------------------ wire
