@@ -36,9 +36,10 @@ import java.util.regex.Pattern;
 /**
  * The controller's decisions (docs/cluster.md, section 5): broker registration, heartbeats,
  * fencing and unfencing, placement of new partitions, topic deletion, configs, producer-id
- * blocks, and the writes of ACLs, SCRAM credentials and client quotas. The node that is the Ratis leader runs one; every decision is a batch of records
- * appended to the {@link MetadataLog}, and it takes effect, here as on every node, only when
- * the batch is committed and applied.
+ * blocks, and the writes of ACLs, SCRAM credentials, client quotas and delegation tokens. The
+ * node that is the Ratis leader runs one; every decision is a batch of records appended to the
+ * {@link MetadataLog}, and it takes effect, here as on every node, only when the batch is
+ * committed and applied.
  *
  * <p>Decisions run one at a time, in the order they were asked for: each reads the image after
  * the previous one was applied, so two decisions never rest on the same stale state. A batch the
@@ -267,11 +268,13 @@ public final class Controller {
     }
 
     /**
-     * Writes ACL entries, SCRAM credentials and client quotas (records 14 to 18, as the asking
-     * node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials or
-     * AlterClientQuotas) as one log entry, queued with the other decisions; completes once it is
+     * Writes ACL entries, SCRAM credentials, client quotas and delegation tokens (records 14 to
+     * 20, as the asking node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials,
+     * AlterClientQuotas or one of the delegation token requests, or from its sweep of expired
+     * tokens) as one log entry, queued with the other decisions; completes once it is
      * applied here with, per record, whether the image applied it (false for the removal of an ACL
-     * entry or a credential that is absent, or a record the image finds malformed): unlike the
+     * entry or a credential that is absent, or a record the image finds malformed; the removal of
+     * an absent token applies): unlike the
      * other decisions a record rejected in part is an answer, not a failure. Refused with
      * INVALID_REQUEST, nothing written, when a record is of another type or there are more than
      * {@link #MAX_SECURITY_RECORDS}; no records complete at once with none.
@@ -283,7 +286,7 @@ public final class Controller {
                     batch.size() + " security records in one write; at most " + MAX_SECURITY_RECORDS));
         }
         for (MetadataRecord r : batch) {
-            if (r.type() < MetadataRecord.ACCESS_CONTROL_ENTRY || r.type() > MetadataRecord.CLIENT_QUOTA) {
+            if (!MetadataRecord.isSecurity(r.type())) {
                 return CompletableFuture.failedFuture(new ControllerException(ControllerError.INVALID_REQUEST,
                         "not a security record: " + r));
             }

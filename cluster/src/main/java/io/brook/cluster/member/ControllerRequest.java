@@ -291,9 +291,9 @@ sealed interface ControllerRequest {
     }
 
     /**
-     * 17: write ACL entries, SCRAM credentials and client quotas (records 14 to 18) as one log
-     * entry. The payload is one metadata batch ({@link MetadataCodec#encodeBatch}) as a byte array;
-     * decoding refuses an empty batch, more than {@link Controller#MAX_SECURITY_RECORDS} records
+     * 17: write ACL entries, SCRAM credentials, client quotas and delegation tokens (records 14 to
+     * 20) as one log entry. The payload is one metadata batch ({@link MetadataCodec#encodeBatch})
+     * as a byte array; decoding refuses an empty batch, more than {@link Controller#MAX_SECURITY_RECORDS} records
      * and records of any other type.
      */
     record WriteSecurity(List<MetadataRecord> records) implements ControllerRequest {
@@ -391,7 +391,7 @@ sealed interface ControllerRequest {
                     + Controller.MAX_SECURITY_RECORDS + " are allowed");
         }
         for (MetadataRecord record : records) {
-            if (record.type() < MetadataRecord.ACCESS_CONTROL_ENTRY || record.type() > MetadataRecord.CLIENT_QUOTA) {
+            if (!MetadataRecord.isSecurity(record.type())) {
                 throw new CorruptMetadataException("a security write holds a record of type " + record.type());
             }
         }

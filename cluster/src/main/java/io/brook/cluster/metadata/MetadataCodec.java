@@ -4,6 +4,7 @@ import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
+import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
@@ -12,6 +13,7 @@ import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.Topic;
@@ -54,6 +56,9 @@ import java.util.TreeMap;
  * ClientQuota      count i32, count x (entity type string, entity name string?), key string,
  *                  value: flag u8 (0 null, 1 present) [f64]   (type 18; entity types unique)
  *                  (types 14 to 18 were added after the first release)
+ * DelegationToken  token id string?, owner string?, requester string?, count i32, count x renewer string,
+ *                  issue time i64, max time i64, expiry time i64   (type 19; times in epoch ms)
+ * RemoveDelegationToken token id string?   (type 20; types 19 and 20 were added after 14 to 18)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -173,6 +178,13 @@ public final class MetadataCodec {
             if (r.value() != null) {
                 w.writeDouble(r.value());
             }
+        } else if (record instanceof DelegationToken r) {
+            w.writeNullableString(r.tokenId()).writeNullableString(r.owner()).writeNullableString(r.requester())
+                    .writeInt(r.renewers().size());
+            r.renewers().forEach(w::writeNullableString);
+            w.writeLong(r.issueTimestampMs()).writeLong(r.maxTimestampMs()).writeLong(r.expiryTimestampMs());
+        } else if (record instanceof RemoveDelegationToken r) {
+            w.writeNullableString(r.tokenId());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -214,6 +226,8 @@ public final class MetadataCodec {
             case MetadataRecord.REMOVE_USER_SCRAM_CREDENTIAL -> new RemoveUserScramCredential(
                     r.readNullableString("user"), r.readByte("mechanism"));
             case MetadataRecord.CLIENT_QUOTA -> readClientQuota(r);
+            case MetadataRecord.DELEGATION_TOKEN -> readDelegationToken(r);
+            case MetadataRecord.REMOVE_DELEGATION_TOKEN -> new RemoveDelegationToken(r.readNullableString("token id"));
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }
@@ -235,6 +249,20 @@ public final class MetadataCodec {
             changes.put(key, r.readNullableString("config value"));
         }
         return new Configs(resourceType, resourceName, changes);
+    }
+
+    private static DelegationToken readDelegationToken(MetadataReader r) {
+        String tokenId = r.readNullableString("token id");
+        String owner = r.readNullableString("token owner");
+        String requester = r.readNullableString("token requester");
+        // a renewer is a string of 2 bytes at least
+        int count = r.readCount("token renewers", 2);
+        List<String> renewers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            renewers.add(r.readString("token renewer"));
+        }
+        return new DelegationToken(tokenId, owner, requester, renewers, r.readLong("token issue time"),
+                r.readLong("token max time"), r.readLong("token expiry time"));
     }
 
     private static ClientQuota readClientQuota(MetadataReader r) {

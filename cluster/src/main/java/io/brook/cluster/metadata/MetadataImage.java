@@ -4,6 +4,7 @@ import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
+import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
@@ -11,9 +12,7 @@ import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
 import io.brook.cluster.metadata.MetadataRecord.PartitionReassignment;
 import io.brook.cluster.metadata.MetadataRecord.ProducerIds;
 import io.brook.cluster.metadata.MetadataRecord.RegisterBroker;
-import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveTopic;
-import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.Topic;
 import io.brook.cluster.metadata.MetadataRecord.UnfenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.UnregisterBroker;
@@ -33,7 +32,8 @@ import java.util.regex.Pattern;
 /**
  * The cluster's metadata as of some point of the metadata log: brokers, topics and partitions,
  * configs, the producer-id high-water mark, and the security settings every node shares: ACL
- * entries, SCRAM credentials and client quotas (docs/cluster.md, "The metadata image").
+ * entries, SCRAM credentials, client quotas and delegation tokens (docs/cluster.md, "The
+ * metadata image").
  *
  * <p>{@link #apply(MetadataRecord)} is deterministic: the new state depends only on the image and
  * the record (no clock, no randomness, no hash order: every map is sorted). It checks the whole
@@ -62,7 +62,7 @@ public final class MetadataImage {
     /** The broker and epoch the last producer-id block went to; -1 before any. */
     private int lastProducerIdsBroker = -1;
     private long lastProducerIdsEpoch = -1;
-    /** ACL entries, SCRAM credentials and client quotas. */
+    /** ACL entries, SCRAM credentials, client quotas and delegation tokens. */
     private final SecurityImage security = new SecurityImage();
 
     /**
@@ -139,9 +139,7 @@ public final class MetadataImage {
                 throw new RejectedRecordException("node " + r.nodeId() + " reported no directory id");
             }
             directories.put(r.nodeId(), r.directoryId());
-        } else if (record instanceof AccessControlEntry || record instanceof RemoveAccessControlEntry
-                || record instanceof UserScramCredential || record instanceof RemoveUserScramCredential
-                || record instanceof ClientQuota) {
+        } else if (MetadataRecord.isSecurity(record.type())) {
             security.apply(record);
         } else {
             throw new RejectedRecordException("unknown record " + record);
@@ -405,12 +403,17 @@ public final class MetadataImage {
         return security.clientQuotas();
     }
 
+    /** The delegation tokens, sorted by token id. */
+    public List<DelegationToken> delegationTokens() {
+        return security.delegationTokens();
+    }
+
     /**
-     * How many security records (types 14 to 18) this image instance has applied, including those
-     * that changed nothing: a listener compares it to tell cheaply whether ACLs, credentials or
-     * quotas may have changed. Counted by this node, from 0 for each new image (one loaded from a
-     * snapshot counts the snapshot's records); not state, so neither in {@link #equals} nor in the
-     * snapshot.
+     * How many security records (types 14 to 20) this image instance has applied, including those
+     * that changed nothing: a listener compares it to tell cheaply whether ACLs, credentials,
+     * quotas or tokens may have changed. Counted by this node, from 0 for each new image (one
+     * loaded from a snapshot counts the snapshot's records); not state, so neither in {@link
+     * #equals} nor in the snapshot.
      */
     public long securityChanges() {
         return security.changes();
@@ -418,9 +421,10 @@ public final class MetadataImage {
 
     /**
      * The records that rebuild this image when applied in order to an empty one: brokers (fenced
-     * on registration, then unfenced where they are), the nodes' directory ids, topics with their partitions, configs,
-     * ACL entries, SCRAM credentials, client quotas, and the producer-id high-water mark. Deterministic: two images with the same state give equal
-     * lists, which is how snapshots are written and how tests compare images.
+     * on registration, then unfenced where they are), the nodes' directory ids, topics with their
+     * partitions, configs, ACL entries, SCRAM credentials, client quotas, delegation tokens, and the
+     * producer-id high-water mark. Deterministic: two images with the same state give equal lists,
+     * which is how snapshots are written and how tests compare images.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> out = new ArrayList<>();
@@ -462,8 +466,9 @@ public final class MetadataImage {
     /**
      * Two images are equal when they hold the same state: the same brokers, topics with their
      * partitions, configs, producer-id high-water mark (with the broker and epoch it went to), ACL
-     * entries, SCRAM credentials and client quotas ({@link #securityChanges()} is not state).
-     * Nodes that applied the same log, and an image rebuilt from {@link #toRecords()}, are equal.
+     * entries, SCRAM credentials, client quotas and delegation tokens ({@link #securityChanges()} is
+     * not state). Nodes that applied the same log, and an image rebuilt from {@link #toRecords()},
+     * are equal.
      */
     @Override
     public boolean equals(Object o) {

@@ -37,6 +37,8 @@ public sealed interface MetadataRecord {
     byte USER_SCRAM_CREDENTIAL = 16;
     byte REMOVE_USER_SCRAM_CREDENTIAL = 17;
     byte CLIENT_QUOTA = 18;
+    byte DELEGATION_TOKEN = 19;
+    byte REMOVE_DELEGATION_TOKEN = 20;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -47,6 +49,14 @@ public sealed interface MetadataRecord {
 
     /** This record's type code in the binary format. */
     byte type();
+
+    /**
+     * Whether records of {@code type} are security settings (ACL entries, SCRAM credentials,
+     * client quotas, delegation tokens: types 14 to 20), the only ones a security write may carry.
+     */
+    static boolean isSecurity(byte type) {
+        return type >= ACCESS_CONTROL_ENTRY && type <= REMOVE_DELEGATION_TOKEN;
+    }
 
     /** A broker (re)registers; it starts fenced, with an epoch above any it had. */
     record RegisterBroker(int brokerId, UUID incarnationId, long brokerEpoch, List<Endpoint> listeners, String rack)
@@ -340,6 +350,36 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return CLIENT_QUOTA;
+        }
+    }
+
+    /**
+     * A delegation token (KIP-48) is created or replaced whole (a renewal or an expiry moves its
+     * expiry): its id, the principals that own it, asked for it and may renew it (written
+     * {@code User:alice}), and its times in epoch milliseconds. Its password is an HMAC of the id
+     * under a key every broker is configured with, so no secret is in the log.
+     */
+    record DelegationToken(String tokenId, String owner, String requester, List<String> renewers,
+                           long issueTimestampMs, long maxTimestampMs, long expiryTimestampMs)
+            implements MetadataRecord {
+        public DelegationToken {
+            renewers = List.copyOf(renewers);
+        }
+
+        @Override
+        public byte type() {
+            return DELEGATION_TOKEN;
+        }
+    }
+
+    /**
+     * A delegation token is removed. Removing one the image does not hold applies and changes
+     * nothing: every node drops the tokens it finds expired, so several may remove the same one.
+     */
+    record RemoveDelegationToken(String tokenId) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return REMOVE_DELEGATION_TOKEN;
         }
     }
 }

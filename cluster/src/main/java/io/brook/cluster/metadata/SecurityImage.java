@@ -2,7 +2,9 @@ package io.brook.cluster.metadata;
 
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.util.ArrayList;
@@ -17,9 +19,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The security part of the {@link MetadataImage}: ACL entries, SCRAM credentials and client
- * quotas (records 14 to 18). Sorted throughout, so that iteration, snapshots and {@code equals}
- * do not depend on hash order; every record is checked whole before anything changes.
+ * The security part of the {@link MetadataImage}: ACL entries, SCRAM credentials, client quotas
+ * and delegation tokens (records 14 to 20). Sorted throughout, so that iteration, snapshots and
+ * {@code equals} do not depend on hash order; every record is checked whole before anything
+ * changes.
  *
  * <p>Not thread-safe: the image's lock covers it.
  */
@@ -79,6 +82,8 @@ final class SecurityImage {
     private final TreeMap<String, TreeMap<Byte, UserScramCredential>> credentials = new TreeMap<>();
     /** entity -> key -> value. */
     private final TreeMap<SortedMap<String, String>, TreeMap<String, Double>> quotas = new TreeMap<>(ENTITY_ORDER);
+    /** token id -> token. */
+    private final TreeMap<String, DelegationToken> tokens = new TreeMap<>();
     /** Security records applied by this instance: node-local, not state. */
     private long changes;
 
@@ -98,6 +103,14 @@ final class SecurityImage {
             removeCredential(r);
         } else if (record instanceof ClientQuota r) {
             setQuota(r);
+        } else if (record instanceof DelegationToken r) {
+            checkToken(r);
+            tokens.put(r.tokenId(), r);
+        } else if (record instanceof RemoveDelegationToken r) {
+            if (isEmpty(r.tokenId())) {
+                throw new RejectedRecordException("delegation token removal without a token id");
+            }
+            tokens.remove(r.tokenId());
         } else {
             throw new IllegalArgumentException("not a security record: " + record);
         }
@@ -138,6 +151,39 @@ final class SecurityImage {
         if (r.salt().length == 0 || r.storedKey().length == 0 || r.serverKey().length == 0) {
             throw new RejectedRecordException("SCRAM credential of '" + r.user() + "' with an empty salt or key");
         }
+    }
+
+    /**
+     * A token needs an id; an owner, a requester and renewers that are principals ({@code
+     * Type:name}: the brokers split them at the colon); an issue time that is not negative and
+     * not after its maximum time; and an expiry not after its maximum. The expiry may be before
+     * the issue time: a node whose clock is behind the creator's may expire the token.
+     */
+    private static void checkToken(DelegationToken r) {
+        if (isEmpty(r.tokenId())) {
+            throw new RejectedRecordException("delegation token without a token id");
+        }
+        if (!isPrincipal(r.owner()) || !isPrincipal(r.requester())) {
+            throw new RejectedRecordException("delegation token " + r.tokenId() + " has the owner '" + r.owner()
+                    + "' and the requester '" + r.requester() + "': both must be principals (Type:name)");
+        }
+        for (String renewer : r.renewers()) {
+            if (!isPrincipal(renewer)) {
+                throw new RejectedRecordException("delegation token " + r.tokenId() + " has the renewer '" + renewer
+                        + "', not a principal (Type:name)");
+            }
+        }
+        if (r.issueTimestampMs() < 0 || r.maxTimestampMs() < r.issueTimestampMs()
+                || r.expiryTimestampMs() > r.maxTimestampMs()) {
+            throw new RejectedRecordException("delegation token " + r.tokenId() + " issued at " + r.issueTimestampMs()
+                    + ", expiring at " + r.expiryTimestampMs() + ", at most at " + r.maxTimestampMs()
+                    + ": the issue time must be neither negative nor after the maximum, and the expiry not after it");
+        }
+    }
+
+    /** Whether {@code s} is written as a principal: a type, a colon, a name (the colon is what is checked). */
+    private static boolean isPrincipal(String s) {
+        return s != null && s.indexOf(':') >= 0;
     }
 
     private static void checkMechanism(byte mechanism) {
@@ -216,26 +262,31 @@ final class SecurityImage {
         return List.copyOf(out);
     }
 
+    List<DelegationToken> delegationTokens() {
+        return List.copyOf(tokens.values());
+    }
+
     long changes() {
         return changes;
     }
 
-    /** The records that rebuild this state: ACLs, credentials, quotas, each in order. */
+    /** The records that rebuild this state: ACLs, credentials, quotas, tokens, each in order. */
     void addRecords(List<MetadataRecord> out) {
         out.addAll(acls);
         out.addAll(scramCredentials());
         out.addAll(clientQuotas());
+        out.addAll(tokens.values());
     }
 
-    /** Equal when they hold the same entries, credentials and quotas; {@link #changes()} is not state. */
+    /** Equal when they hold the same entries, credentials, quotas and tokens; {@link #changes()} is not state. */
     @Override
     public boolean equals(Object o) {
         return o instanceof SecurityImage s && acls.equals(s.acls) && credentials.equals(s.credentials)
-                && quotas.equals(s.quotas);
+                && quotas.equals(s.quotas) && tokens.equals(s.tokens);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(acls, credentials, quotas);
+        return Objects.hash(acls, credentials, quotas, tokens);
     }
 }

@@ -50,6 +50,18 @@ class ControllerSecurityTest {
     }
 
     @Test
+    void tokensAreSecurityRecordsAndTheRemovalOfAnAbsentOneApplies() {
+        MetadataRecord.DelegationToken token = new MetadataRecord.DelegationToken("tok", "User:alice", "User:alice",
+                List.of(), 1_000, 9_000, 5_000);
+        List<MetadataRecord> records = List.of(token, new MetadataRecord.RemoveDelegationToken("absent"),
+                new MetadataRecord.DelegationToken("", "User:alice", "User:alice", List.of(), 1_000, 9_000, 5_000));
+
+        assertThat(controller.writeSecurity(records).join()).containsExactly(true, true, false);
+        assertThat(log.batches).containsExactly(records);
+        assertThat(log.read(MetadataImage::delegationTokens)).containsExactly(token);
+    }
+
+    @Test
     void aRecordOfAnotherTypeIsRefusedAndNothingIsWritten() {
         List<MetadataRecord> mixed = List.of(ACL, new MetadataRecord.Config(MetadataRecord.RESOURCE_BROKER, "1", "k",
                 "v"));

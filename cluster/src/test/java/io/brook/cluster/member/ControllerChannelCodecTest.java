@@ -55,7 +55,9 @@ class ControllerChannelCodecTest {
                     new MetadataRecord.UserScramCredential("alice", (byte) 2, 8192, new byte[] {1, 2}, new byte[] {3},
                             new byte[] {4}),
                     new MetadataRecord.RemoveUserScramCredential("bob", (byte) 1),
-                    new MetadataRecord.ClientQuota(new TreeMap<>(Map.of("user", "alice")), "producer_byte_rate", 1e6))));
+                    new MetadataRecord.ClientQuota(new TreeMap<>(Map.of("user", "alice")), "producer_byte_rate", 1e6),
+                    new MetadataRecord.DelegationToken("tok", "User:alice", "User:admin", List.of("User:bob"), 1, 3, 2),
+                    new MetadataRecord.RemoveDelegationToken("old"))));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),

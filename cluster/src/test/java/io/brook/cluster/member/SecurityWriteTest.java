@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ACLs, SCRAM credentials and client quotas written through any node, a voter that is not the
- * controller or a broker-only node: one log entry, per-record outcomes, the same on every node.
+ * ACLs, SCRAM credentials, client quotas and delegation tokens written through any node, a voter
+ * that is not the controller or a broker-only node: one log entry, per-record outcomes, the same
+ * on every node.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SecurityWriteTest {
@@ -103,6 +104,31 @@ class SecurityWriteTest {
         assertThat(follower.writeSecurity(List.of()).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEmpty();
         nodes.awaitEverywhere("nothing else written", image -> holds(image, List.of(WRITE), List.of(ALICE),
                 List.of(quota("alice", 10.0))));
+    }
+
+    @Test
+    void tokensWrittenThroughAFollowerReachEveryImageAndTheirRenewalAndRemovalToo() throws Exception {
+        nodes.startAll();
+        ClusterMember controller = nodes.awaitController();
+        ClusterMember follower = nodes.members.values().stream().filter(m -> m != controller).findFirst().orElseThrow();
+        MetadataRecord.DelegationToken token = new MetadataRecord.DelegationToken("tok", "User:alice", "User:admin",
+                List.of("User:bob"), 1_000, 90_000, 5_000);
+        MetadataRecord.DelegationToken renewed = new MetadataRecord.DelegationToken("tok", "User:alice", "User:admin",
+                List.of("User:bob"), 1_000, 90_000, 60_000);
+
+        // through the controller channel, which carries the new record types
+        assertThat(follower.writeSecurity(List.of(token)).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .containsExactly(true);
+        nodes.awaitEverywhere("the token", image -> image.delegationTokens().equals(List.of(token)));
+
+        assertThat(controller.writeSecurity(List.of(renewed)).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .containsExactly(true);
+        nodes.awaitEverywhere("the renewal", image -> image.delegationTokens().equals(List.of(renewed)));
+
+        assertThat(follower.writeSecurity(List.of(new MetadataRecord.RemoveDelegationToken("tok"),
+                new MetadataRecord.RemoveDelegationToken("tok"))).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .as("a second removal of the same token applies").containsExactly(true, true);
+        nodes.awaitEverywhere("the removal", image -> image.delegationTokens().isEmpty());
     }
 
     @Test

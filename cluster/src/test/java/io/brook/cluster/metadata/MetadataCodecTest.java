@@ -47,14 +47,17 @@ class MetadataCodecTest {
                     new byte[] {6}),
             new MetadataRecord.RemoveUserScramCredential("bob", (byte) 2),
             SecurityRecordsCodecTest.quota("alice", "app", "producer_byte_rate", 1024.5),
-            SecurityRecordsCodecTest.quota(null, null, "request_percentage", null));
+            SecurityRecordsCodecTest.quota(null, null, "request_percentage", null),
+            new MetadataRecord.DelegationToken("tok-1", "User:alice", "User:admin", List.of("User:bob", "User:carol"),
+                    1_000L, 604_801_000L, 86_401_000L),
+            new MetadataRecord.RemoveDelegationToken("tok-2"));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(17);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(19);
     }
 
     @Test

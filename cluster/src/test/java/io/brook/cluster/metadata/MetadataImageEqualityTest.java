@@ -22,6 +22,9 @@ class MetadataImageEqualityTest {
     private static final MetadataRecord.AccessControlEntry ACL = new MetadataRecord.AccessControlEntry((byte) 2, "t",
             (byte) 3, "User:alice", "*", (byte) 3, (byte) 3);
 
+    private static final MetadataRecord.DelegationToken TOKEN = new MetadataRecord.DelegationToken("tok",
+            "User:alice", "User:alice", List.of("User:bob"), 1_000, 9_000, 5_000);
+
     private static MetadataRecord.UserScramCredential credential(byte[] serverKey) {
         return new MetadataRecord.UserScramCredential("alice", (byte) 1, 4096, new byte[] {1}, new byte[] {2},
                 serverKey);
@@ -40,6 +43,7 @@ class MetadataImageEqualityTest {
         records.add(ACL);
         records.add(credential(new byte[] {9}));
         records.add(SecurityRecordsCodecTest.quota("alice", null, "producer_byte_rate", 100.0));
+        records.add(TOKEN);
         records.add(new ProducerIds(1, 1, 1000));
         return records;
     }
@@ -88,16 +92,23 @@ class MetadataImageEqualityTest {
                 .isNotEqualTo(built);
         assertThat(image(base(), SecurityRecordsCodecTest.quota(null, null, "producer_byte_rate", 100.0)))
                 .isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.DelegationToken("tok", "User:alice", "User:alice",
+                List.of("User:bob"), 1_000, 9_000, 6_000))).as("a renewed token").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.DelegationToken("tok", "User:alice", "User:alice",
+                List.of("User:carol"), 1_000, 9_000, 5_000))).as("another renewer").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.RemoveDelegationToken("tok"))).isNotEqualTo(built);
     }
 
     @Test
     void theCountOfSecurityChangesIsNotState() {
         MetadataImage built = image(base());
-        // the same ACL again, the same credential again, and a quota key that was never set removed
+        // the same ACL, credential and token again, a quota key that was never set and a token that
+        // never was removed
         MetadataImage busier = image(base(), ACL, credential(new byte[] {9}),
-                SecurityRecordsCodecTest.quota("bob", null, "producer_byte_rate", null));
+                SecurityRecordsCodecTest.quota("bob", null, "producer_byte_rate", null), TOKEN,
+                new MetadataRecord.RemoveDelegationToken("never-created"));
 
-        assertThat(busier.securityChanges()).isEqualTo(built.securityChanges() + 3);
+        assertThat(busier.securityChanges()).isEqualTo(built.securityChanges() + 5);
         assertThat(busier).isEqualTo(built).hasSameHashCodeAs(built);
     }
 }

@@ -236,11 +236,11 @@ class MetadataImageTest {
         return out;
     }
 
-    /** ACLs, credentials and quotas over a few names and codes, valid and invalid mixed. */
+    /** ACLs, credentials, quotas and delegation tokens over a few names and codes, valid and invalid mixed. */
     private static MetadataRecord randomSecurityRecord(Random random, int i) {
         String user = random.nextInt(5) == 0 ? "" : "user-" + random.nextInt(3);
         byte code = (byte) (1 + random.nextInt(4));
-        return switch (random.nextInt(5)) {
+        return switch (random.nextInt(7)) {
             case 0, 1 -> {
                 MetadataRecord.AccessControlEntry e = new MetadataRecord.AccessControlEntry((byte) (2 + random.nextInt(2)),
                         "topic-" + random.nextInt(3), (byte) (3 + random.nextInt(2)), "User:" + user, "*", code,
@@ -250,6 +250,18 @@ class MetadataImageTest {
             case 2 -> new MetadataRecord.UserScramCredential(user, code, 4096 * random.nextInt(3),
                     new byte[] {(byte) i}, new byte[] {(byte) random.nextInt(3)}, new byte[] {1});
             case 3 -> new MetadataRecord.RemoveUserScramCredential(user, code);
+            case 4 -> {
+                // an empty user makes the owner "User:" (a principal), an empty id makes the token malformed
+                String id = random.nextInt(6) == 0 ? "" : "token-" + random.nextInt(4);
+                long issued = 1000L * random.nextInt(3);
+                long max = issued + 1000L * (random.nextInt(4) - 1);
+                String requester = random.nextInt(6) == 0 ? user : "User:admin";
+                yield new MetadataRecord.DelegationToken(id, "User:" + user, requester,
+                        random.nextBoolean() ? List.of() : List.of("User:renewer-" + random.nextInt(2)), issued, max,
+                        max - 500L * random.nextInt(3) + (random.nextInt(8) == 0 ? 1 : 0));
+            }
+            case 5 -> new MetadataRecord.RemoveDelegationToken(random.nextInt(6) == 0 ? null
+                    : "token-" + random.nextInt(5));
             default -> {
                 java.util.TreeMap<String, String> entity = new java.util.TreeMap<>();
                 entity.put(random.nextBoolean() ? "user" : "ip", random.nextBoolean() ? null : user);

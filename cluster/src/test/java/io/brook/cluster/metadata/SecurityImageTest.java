@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.nio.ByteBuffer;
@@ -15,7 +17,10 @@ import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** ACL entries, SCRAM credentials and client quotas in the image: what applies, what is rejected, snapshots. */
+/**
+ * ACL entries, SCRAM credentials, client quotas and delegation tokens in the image: what applies,
+ * what is rejected, snapshots.
+ */
 class SecurityImageTest {
 
     private final MetadataImage image = new MetadataImage();
@@ -27,6 +32,10 @@ class SecurityImageTest {
     private static UserScramCredential credential(String user, int mechanism, int iterations) {
         return new UserScramCredential(user, (byte) mechanism, iterations, new byte[] {1, 2}, new byte[] {3, 4},
                 new byte[] {5, 6});
+    }
+
+    private static DelegationToken token(String id, String owner, long expiry) {
+        return new DelegationToken(id, owner, "User:admin", List.of("User:renewer"), 1_000, 10_000, expiry);
     }
 
     private static ClientQuota entityQuota(String key, Double value, String... typeAndName) {
@@ -124,6 +133,50 @@ class SecurityImageTest {
     }
 
     @Test
+    void tokensAreReplacedByIdSortedAndTheRemovalOfAnAbsentOneIsIgnored() {
+        image.apply(token("b", "User:bob", 5_000));
+        image.apply(token("a", "User:alice", 5_000));
+        image.apply(token("a", "User:alice", 9_000));
+
+        assertThat(image.delegationTokens()).as("a renewal replaces the token").containsExactly(
+                token("a", "User:alice", 9_000), token("b", "User:bob", 5_000));
+
+        image.apply(new RemoveDelegationToken("b"));
+        long changes = image.securityChanges();
+        image.apply(new RemoveDelegationToken("b"));
+        image.apply(new RemoveDelegationToken("never-created"));
+        assertThat(image.securityChanges()).as("removing an absent token applies").isEqualTo(changes + 2);
+        assertThat(image.delegationTokens()).containsExactly(token("a", "User:alice", 9_000));
+        assertThat(image.acls()).isEmpty();
+        assertThat(image.scramCredentials()).isEmpty();
+    }
+
+    @Test
+    void malformedTokensAndRemovalsAreRejected() {
+        image.apply(token("kept", "User:alice", 5_000));
+
+        assertRejectedAndUnchanged(
+                token("", "User:alice", 5_000),
+                token(null, "User:alice", 5_000),
+                token("t", "", 5_000),
+                token("t", null, 5_000),
+                token("t", "alice", 5_000),
+                new DelegationToken("t", "User:alice", null, List.of(), 1_000, 10_000, 5_000),
+                new DelegationToken("t", "User:alice", "admin", List.of(), 1_000, 10_000, 5_000),
+                new DelegationToken("t", "User:alice", "User:admin", List.of("bob"), 1_000, 10_000, 5_000),
+                new DelegationToken("t", "User:alice", "User:admin", List.of("User:bob", ""), 1_000, 10_000, 5_000),
+                token("t", "User:alice", 10_001),
+                new DelegationToken("t", "User:alice", "User:admin", List.of(), 1_000, 999, 999),
+                new DelegationToken("t", "User:alice", "User:admin", List.of(), -1, 10_000, 5_000),
+                new RemoveDelegationToken(""),
+                new RemoveDelegationToken(null));
+        // a token may expire before its issue time (the expiring node's clock is behind), and at its maximum
+        image.apply(token("early", "User:alice", 500));
+        image.apply(new DelegationToken("t", "User:alice", "User:admin", List.of(), 0, 0, 0));
+        assertThat(image.delegationTokens()).extracting(DelegationToken::tokenId).containsExactly("early", "kept", "t");
+    }
+
+    @Test
     void quotasAreSetPerEntityAndKeyAndANullValueRemovesTheKey() {
         image.apply(quota("alice", "app", "producer_byte_rate", 1000.0));
         image.apply(quota("alice", "app", "consumer_byte_rate", 2000.0));
@@ -178,6 +231,10 @@ class SecurityImageTest {
         image.apply(credential("alice", 2, 8192));
         image.apply(quota("alice", null, "producer_byte_rate", 1024.0));
         image.apply(entityQuota("connection_creation_rate", 3.0, "ip", null));
+        image.apply(token("tok-2", "User:bob", 4_000));
+        image.apply(token("tok-1", "User:alice", 4_000));
+        image.apply(token("tok-1", "User:alice", 8_000));
+        image.apply(new RemoveDelegationToken("tok-3"));
         image.apply(new MetadataRecord.Config(MetadataRecord.RESOURCE_BROKER, "1", "k", "v"));
 
         List<MetadataRecord> snapshot = image.toRecords();
@@ -189,12 +246,15 @@ class SecurityImageTest {
         assertThat(rebuilt.toRecords()).isEqualTo(snapshot);
         assertThat(snapshot).extracting(MetadataRecord::type).as("after the configs").containsExactly(
                 MetadataRecord.CONFIG, MetadataRecord.ACCESS_CONTROL_ENTRY, MetadataRecord.USER_SCRAM_CREDENTIAL,
-                MetadataRecord.USER_SCRAM_CREDENTIAL, MetadataRecord.CLIENT_QUOTA, MetadataRecord.CLIENT_QUOTA);
+                MetadataRecord.USER_SCRAM_CREDENTIAL, MetadataRecord.CLIENT_QUOTA, MetadataRecord.CLIENT_QUOTA,
+                MetadataRecord.DELEGATION_TOKEN, MetadataRecord.DELEGATION_TOKEN);
         assertThat(rebuilt.acls()).isEqualTo(image.acls());
         assertThat(rebuilt.scramCredentials()).isEqualTo(image.scramCredentials());
         assertThat(rebuilt.clientQuotas()).isEqualTo(image.clientQuotas());
-        assertThat(image.securityChanges()).isEqualTo(6);
-        assertThat(rebuilt.securityChanges()).as("one per record of the snapshot").isEqualTo(5);
+        assertThat(rebuilt.delegationTokens()).isEqualTo(image.delegationTokens())
+                .containsExactly(token("tok-1", "User:alice", 8_000), token("tok-2", "User:bob", 4_000));
+        assertThat(image.securityChanges()).isEqualTo(10);
+        assertThat(rebuilt.securityChanges()).as("one per record of the snapshot").isEqualTo(7);
     }
 
     @Test
@@ -207,6 +267,7 @@ class SecurityImageTest {
         assertThatThrownBy(() -> image.acls().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> image.scramCredentials().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> image.clientQuotas().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> image.delegationTokens().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThat(new ArrayList<>(image.acls())).hasSize(2);
     }
 }

@@ -5,16 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The security records (types 14 to 18) in the metadata format: what they carry and what decoding refuses. */
+/** The security records (types 14 to 20) in the metadata format: what they carry and what decoding refuses. */
 class SecurityRecordsCodecTest {
 
     /** A quota of the entity of that user and client id (null: the default; both null: the ip default). */
@@ -40,7 +43,11 @@ class SecurityRecordsCodecTest {
                 new UserScramCredential(null, (byte) 9, -1, new byte[0], new byte[0], new byte[0]),
                 new MetadataRecord.RemoveUserScramCredential(null, (byte) 1),
                 new ClientQuota(new TreeMap<>(), null, null),
-                quota("u", null, "consumer_byte_rate", Double.MAX_VALUE));
+                quota("u", null, "consumer_byte_rate", Double.MAX_VALUE),
+                new DelegationToken(null, null, null, List.of(), -1, Long.MIN_VALUE, Long.MAX_VALUE),
+                new DelegationToken("", "", "", List.of("", "User:é"), 0, 0, 0),
+                new RemoveDelegationToken(null),
+                new RemoveDelegationToken("tok"));
 
         assertThat(roundTrip(records.toArray(MetadataRecord[]::new))).isEqualTo(records);
     }
@@ -70,6 +77,59 @@ class SecurityRecordsCodecTest {
                 .isNotEqualTo(new UserScramCredential("alice", (byte) 1, 4096, new byte[] {1, 2, 3},
                         new byte[] {42, 43}, new byte[] {45}));
         assertThat(c.toString()).contains("alice", "4096").doesNotContain("42", "44", "[1, 2, 3]");
+    }
+
+    @Test
+    void aTokenCopiesItsRenewersAndRefusesANullOne() {
+        List<String> renewers = new ArrayList<>(List.of("User:bob"));
+        DelegationToken t = new DelegationToken("tok", "User:alice", "User:alice", renewers, 1, 3, 2);
+        renewers.add("User:carol");
+
+        assertThat(t.renewers()).containsExactly("User:bob");
+        assertThatThrownBy(() -> t.renewers().add("User:x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> new DelegationToken("tok", "User:alice", "User:alice", Arrays.asList("User:b", null),
+                1, 3, 2)).isInstanceOf(NullPointerException.class);
+        assertThat(t).isEqualTo(new DelegationToken("tok", "User:alice", "User:alice", List.of("User:bob"), 1, 3, 2))
+                .isNotEqualTo(new DelegationToken("tok", "User:alice", "User:alice", List.of("User:bob"), 1, 3, 3));
+    }
+
+    @Test
+    void aTokenRenewerCountBeyondThePayloadOrNegativeIsRefusedBeforeAllocating() {
+        ByteBuffer payload = ByteBuffer.allocate(3 * (2 + 3) + 4 + 3 * 8);
+        putString(payload, "tok");
+        putString(payload, "U:a");
+        putString(payload, "U:a");
+        payload.putInt(Integer.MAX_VALUE).putLong(1).putLong(3).putLong(2).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN, payload)))
+                .isInstanceOf(CorruptMetadataException.class)
+                .hasMessageContaining("tried to read 2147483647 token renewers");
+
+        payload.putInt(3 * (2 + 3), -1).rewind();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN, payload)))
+                .isInstanceOf(CorruptMetadataException.class)
+                .hasMessageContaining("token renewers has a negative count");
+    }
+
+    @Test
+    void aNullTokenRenewerIsRefused() {
+        ByteBuffer payload = ByteBuffer.allocate(3 * (2 + 3) + 4 + 2 + 3 * 8);
+        putString(payload, "tok");
+        putString(payload, "U:a");
+        putString(payload, "U:a");
+        payload.putInt(1).putShort((short) -1).putLong(1).putLong(3).putLong(2).flip();
+
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("token renewer is null");
+    }
+
+    @Test
+    void aTokenRemovalWithBytesLeftOverIsRefused() {
+        ByteBuffer payload = ByteBuffer.allocate(2 + 3 + 1);
+        putString(payload, "tok");
+        payload.put((byte) 0).flip();
+
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.REMOVE_DELEGATION_TOKEN, payload)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("1 unread payload bytes");
     }
 
     @Test
@@ -105,7 +165,9 @@ class SecurityRecordsCodecTest {
         byte[] bytes = MetadataCodec.encodeBatch(List.of(
                 new AccessControlEntry((byte) 2, "t", (byte) 3, "User:a", "*", (byte) 3, (byte) 3),
                 new UserScramCredential("alice", (byte) 2, 8192, new byte[] {1}, new byte[] {2, 3}, new byte[] {4}),
-                quota("alice", null, "producer_byte_rate", 10.0)));
+                quota("alice", null, "producer_byte_rate", 10.0),
+                new DelegationToken("tok", "User:alice", "User:admin", List.of("User:bob", "User:carol"), 10, 30, 20),
+                new RemoveDelegationToken("old")));
         for (int length = 0; length < bytes.length; length++) {
             ByteBuffer truncated = ByteBuffer.wrap(Arrays.copyOf(bytes, length));
             assertThatThrownBy(() -> MetadataCodec.decodeBatch(truncated)).as("cut to %d bytes", length)
