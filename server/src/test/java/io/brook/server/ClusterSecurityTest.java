@@ -39,7 +39,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateDelegationTokenOptions;
+import org.apache.kafka.clients.admin.ExpireDelegationTokenOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RenewDelegationTokenOptions;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
@@ -62,6 +65,7 @@ import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -69,11 +73,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ACLs, SCRAM credentials and client quotas in cluster mode are records of the metadata log
- * (nodes over an in-memory quorum, stock clients over SASL_PLAINTEXT with SCRAM-SHA-512): a change
- * made through one node holds on every node, the bootstrap users of one node's configuration log
- * in on all, and the settings a node kept in its own files before are written to the cluster
- * once.
+ * ACLs, SCRAM credentials, delegation tokens and client quotas in cluster mode are records of the
+ * metadata log (nodes over an in-memory quorum, stock clients over SASL_PLAINTEXT with
+ * SCRAM-SHA-512): a change made through one node holds on every node, the bootstrap users of one
+ * node's configuration log in on all, and the settings a node kept in its own files before are
+ * written to the cluster once.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterSecurityTest {
@@ -103,6 +107,8 @@ class ClusterSecurityTest {
         c.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         // ANONYMOUS: the raw requests of the PLAINTEXT listener are an administrator's
         c.put("super.users", "User:admin;User:ANONYMOUS");
+        // the same key on every node: each computes a token's HMAC itself
+        c.put("delegation.token.secret.key", "cluster-token-secret");
         if (id == 1) {
             c.put("brook.sasl.scram.bootstrap.credentials", "SCRAM-SHA-512=[name=admin,password=admin-secret]");
         }
@@ -130,7 +136,12 @@ class ClusterSecurityTest {
 
     /** Whether {@code user} logs in on {@code node} (an admin call that needs nothing but a login). */
     private static boolean logsIn(Brook node, String user, String password) {
-        try (Admin a = Admin.create(scram(node, user, password))) {
+        return logsIn(scram(node, user, password));
+    }
+
+    /** Whether a client configured by {@code client} logs in. */
+    private static boolean logsIn(Properties client) {
+        try (Admin a = Admin.create(client)) {
             a.describeCluster().clusterId().get(15, TimeUnit.SECONDS);
             return true;
         } catch (ExecutionException e) {
@@ -275,6 +286,58 @@ class ClusterSecurityTest {
                     .isEmpty();
             assertThat(onFirst.describeUserScramCredentials().all().get(30, TimeUnit.SECONDS))
                     .as("bob has no credential").doesNotContainKey("bob");
+        }
+    }
+
+    /** Whether a client logs in on {@code node} with {@code token} (SCRAM with the token extension). */
+    private static boolean tokenLogsIn(Brook node, DelegationToken token) {
+        Properties p = scram(node, token.tokenInfo().tokenId(), token.hmacAsBase64String());
+        p.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"" + token.tokenInfo().tokenId() + "\" password=\"" + token.hmacAsBase64String()
+                + "\" tokenauth=\"true\";");
+        return logsIn(p);
+    }
+
+    /** The expiry of the token {@code tokenId} as described through {@code admin}, or -1 when it is not listed. */
+    private static long describedExpiry(Admin admin, String tokenId) {
+        try {
+            return admin.describeDelegationToken().delegationTokens().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.tokenInfo().tokenId().equals(tokenId))
+                    .mapToLong(t -> t.tokenInfo().expiryTimestamp()).findFirst().orElse(-1);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aTokenMadeThroughOneNodeLogsInOnEveryAndItsRenewalAndExpiryReachEvery() throws Exception {
+        Brook first = start(1);
+        Brook second = start(2);
+        try (Admin onFirst = admin(first); Admin onSecond = admin(second)) {
+            DelegationToken token = onFirst.createDelegationToken(new CreateDelegationTokenOptions())
+                    .delegationToken().get(30, TimeUnit.SECONDS);
+            String id = token.tokenInfo().tokenId();
+            assertThat(token.tokenInfo().owner().toString()).isEqualTo("User:admin");
+            assertThat(describedExpiry(onFirst, id)).as("read back from the node asked")
+                    .isEqualTo(token.tokenInfo().expiryTimestamp());
+            Await.until("node 2 lists the token", WAIT,
+                    () -> describedExpiry(onSecond, id) == token.tokenInfo().expiryTimestamp());
+            assertThat(tokenLogsIn(second, token)).as("node 2 computes the same HMAC").isTrue();
+
+            // renewed through node 2 for an hour (the token was made for a day): node 1 has the new expiry
+            long renewed = onSecond.renewDelegationToken(token.hmac(),
+                    new RenewDelegationTokenOptions().renewTimePeriodMs(3_600_000L)).expiryTimestamp()
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(renewed).isLessThan(token.tokenInfo().expiryTimestamp());
+            Await.until("node 1 has the renewal", WAIT, () -> describedExpiry(onFirst, id) == renewed);
+
+            // expired at once through node 1: gone from node 2, where it logs in no more
+            onFirst.expireDelegationToken(token.hmac(), new ExpireDelegationTokenOptions().expiryTimePeriodMs(-1))
+                    .expiryTimestamp().get(30, TimeUnit.SECONDS);
+            assertThat(describedExpiry(onFirst, id)).isEqualTo(-1);
+            Await.until("node 2 dropped the token", WAIT, () -> describedExpiry(onSecond, id) == -1);
+            assertThat(tokenLogsIn(second, token)).as("expired through node 1").isFalse();
+            assertThat(tokenLogsIn(first, token)).isFalse();
         }
     }
 

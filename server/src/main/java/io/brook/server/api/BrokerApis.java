@@ -23,7 +23,11 @@ import io.brook.server.api.security.CreateAclsHandler;
 import io.brook.server.api.security.DeleteAclsHandler;
 import io.brook.server.api.security.DescribeAclsHandler;
 import io.brook.server.api.security.DescribeClientQuotasHandler;
+import io.brook.server.api.security.CreateDelegationTokenHandler;
+import io.brook.server.api.security.DescribeDelegationTokenHandler;
 import io.brook.server.api.security.DescribeUserScramCredentialsHandler;
+import io.brook.server.api.security.ExpireDelegationTokenHandler;
+import io.brook.server.api.security.RenewDelegationTokenHandler;
 import io.brook.server.api.security.SaslAuthenticateHandler;
 import io.brook.server.api.security.SaslHandshakeHandler;
 import io.brook.server.api.txn.AddOffsetsToTxnHandler;
@@ -131,6 +135,12 @@ public final class BrokerApis {
                         authorizer))
                 .register(ApiKey.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
                 .register(ApiKey.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler(broker.timer()))
+                .register(ApiKey.CREATE_DELEGATION_TOKEN, 1, 3,
+                        new CreateDelegationTokenHandler(security.tokens(), authorizer))
+                .register(ApiKey.RENEW_DELEGATION_TOKEN, 1, 2, new RenewDelegationTokenHandler(security.tokens()))
+                .register(ApiKey.EXPIRE_DELEGATION_TOKEN, 1, 2, new ExpireDelegationTokenHandler(security.tokens()))
+                .register(ApiKey.DESCRIBE_DELEGATION_TOKEN, 1, 3,
+                        new DescribeDelegationTokenHandler(security.tokens(), authorizer))
                 .register(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
                         new DescribeUserScramCredentialsHandler(scram))
                 .register(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,

@@ -40,7 +40,7 @@ import java.util.Map;
  * Ratis. Starts this node's {@link ClusterMember} (it joins the metadata quorum and registers
  * with the controller in the background: the broker does not wait for a quorum to start), mirrors
  * the metadata image into the local topics, takes producer-id blocks from the controller, and
- * keeps the ACLs, SCRAM credentials and client quotas in the metadata log.
+ * keeps the ACLs, SCRAM credentials, delegation tokens and client quotas in the metadata log.
  */
 public final class ClusterMode implements AutoCloseable {
 
@@ -71,7 +71,7 @@ public final class ClusterMode implements AutoCloseable {
      *                     the {@code __transaction_state} partitions this node leads, and writes the
      *                     markers of partitions other nodes lead through them
      * @param security the broker's security: from now on the cluster's metadata log keeps its ACLs,
-     *                 SCRAM credentials and client quotas
+     *                 SCRAM credentials, delegation tokens and client quotas
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
             Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
@@ -107,7 +107,7 @@ public final class ClusterMode implements AutoCloseable {
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
         }
         MetadataLogSecurity keeper = new MetadataLogSecurity(member, security.authorizer(), security.scram(),
-                security.quotaStore(), security.bootstrapUsers());
+                security.tokens(), security.quotaStore(), security.bootstrapUsers());
         member.onChange(keeper::refresh);
         keeper.refresh();
         security.keptIn(keeper);

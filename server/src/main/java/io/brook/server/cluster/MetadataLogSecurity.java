@@ -9,11 +9,14 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
+import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
+import io.brook.server.security.DelegationToken;
+import io.brook.server.security.DelegationTokens;
 import io.brook.server.security.LegacySecurityFiles;
 import io.brook.server.security.ScramCredentials;
 import io.brook.server.security.ScramCredentials.Stored;
@@ -22,6 +25,7 @@ import io.brook.server.security.SecurityMetadataLog;
 import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.QuotaEntity;
 import io.brook.server.security.quota.QuotaKey;
+import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,8 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cluster mode's keeper of the ACLs, SCRAM credentials and client quotas: records of the cluster's
- * metadata log (docs/cluster.md section 10a), so that every node enforces the same ones.
+ * Cluster mode's keeper of the ACLs, SCRAM credentials, delegation tokens and client quotas:
+ * records of the cluster's metadata log (docs/cluster.md section 10a), so that every node
+ * enforces the same ones.
  *
  * <ul>
  * <li>A change becomes records that the controller appends as one log entry ({@link
@@ -45,8 +50,10 @@ import org.slf4j.LoggerFactory;
  *     and this node's stores hold the result, so the client that made the change reads it back
  *     from the node it asked.
  * <li>After every applied entry that changed any of them ({@link MetadataImage#securityChanges()}),
- *     this node's {@link Authorizer}, {@link ScramCredentials} and {@link ClientQuotaStore} are
- *     given the image's state: each node enforces what its image holds.
+ *     this node's {@link Authorizer}, {@link ScramCredentials}, {@link DelegationTokens} and
+ *     {@link ClientQuotaStore} are given the image's state: each node enforces what its image
+ *     holds. A token created, renewed or expired through one node is thus known to every node
+ *     (each computes its HMAC from the secret key all are configured with).
  * <li>The users of {@code brook.sasl.scram.bootstrap.credentials} ({@link StartupSettings}) log in
  *     on this node from its start; once the node is registered, those the cluster does not have
  *     are written to the log, as are the settings a node of an earlier version kept in its own
@@ -67,6 +74,7 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private final ClusterMember member;
     private final Authorizer authorizer;
     private final ScramCredentials scram;
+    private final DelegationTokens tokens;
     private final ClientQuotaStore quotas;
     /** The bootstrap users, which this node accepts on its own until they are written to the log. */
     private final List<Stored> bootstrapUsers;
@@ -79,11 +87,12 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private Object seenImage;
     private volatile boolean closed;
 
-    MetadataLogSecurity(ClusterMember member, Authorizer authorizer, ScramCredentials scram, ClientQuotaStore quotas,
-            List<Stored> bootstrapUsers) {
+    MetadataLogSecurity(ClusterMember member, Authorizer authorizer, ScramCredentials scram, DelegationTokens tokens,
+            ClientQuotaStore quotas, List<Stored> bootstrapUsers) {
         this.member = member;
         this.authorizer = authorizer;
         this.scram = scram;
+        this.tokens = tokens;
         this.quotas = quotas;
         this.bootstrapUsers = List.copyOf(bootstrapUsers);
     }
@@ -135,6 +144,29 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
         return write(records).thenApply(flags -> null);
     }
 
+    /**
+     * Writes the tokens {@code put} and then the removals {@code remove} (a removal of an absent
+     * token applies); fails with INVALID_REQUEST when the image refused a token as malformed, so
+     * that no one is told of a token the cluster does not hold.
+     */
+    @Override
+    public CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove) {
+        List<MetadataRecord> records = new ArrayList<>();
+        for (DelegationToken t : put) {
+            records.add(token(t));
+        }
+        for (String id : remove) {
+            records.add(new RemoveDelegationToken(id));
+        }
+        return write(records).thenApply(flags -> {
+            if (flags.contains(false)) {
+                throw new ClusterAdminException(Errors.INVALID_REQUEST, "The cluster's metadata refused a delegation"
+                        + " token change as malformed.");
+            }
+            return null;
+        });
+    }
+
     @Override
     public CompletableFuture<Void> changeQuotas(List<ClientQuotaStore.Change> changes) {
         List<MetadataRecord> records = new ArrayList<>();
@@ -149,14 +181,21 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
      * {@value #ENTRY_BYTES} bytes, one after the other (a DeleteAcls matching every entry of a big
      * cluster stays within what one log entry should carry); completes with each record's applied
      * flag once this node's stores hold the result. A refusal or a controller out of reach fails
-     * with the Kafka error; the entries written before it stay.
+     * with the Kafka error; the entries written before it stay. A record the format cannot hold
+     * (a string longer than 32767 bytes) fails it with INVALID_REQUEST before anything is written.
      */
     CompletableFuture<List<Boolean>> write(List<MetadataRecord> records) {
         List<List<MetadataRecord>> entries = new ArrayList<>();
         List<MetadataRecord> entry = new ArrayList<>();
         int bytes = 0;
         for (MetadataRecord r : records) {
-            int size = MetadataCodec.encodeBatch(List.of(r)).length;
+            int size;
+            try {
+                size = MetadataCodec.encodeBatch(List.of(r)).length;
+            } catch (IllegalArgumentException e) {
+                return CompletableFuture.failedFuture(new ClusterAdminException(Errors.INVALID_REQUEST,
+                        e.getMessage()));
+            }
             if (!entry.isEmpty() && (entry.size() == ENTRY_RECORDS || bytes + size > ENTRY_BYTES)) {
                 entries.add(entry);
                 entry = new ArrayList<>();
@@ -263,7 +302,7 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private void refreshLocked() {
         Snapshot s = member.read(image -> image == seenImage && image.securityChanges() == seenChanges ? null
                 : new Snapshot(image, image.securityChanges(), image.acls(), image.scramCredentials(),
-                        image.clientQuotas()));
+                        image.clientQuotas(), image.delegationTokens()));
         if (s == null) {
             return;
         }
@@ -298,15 +337,22 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
             }
         }
         quotas.replaceAll(settings);
+        List<DelegationToken> held = new ArrayList<>();
+        for (MetadataRecord.DelegationToken t : s.tokens()) {
+            held.add(new DelegationToken(t.tokenId(), t.owner(), t.requester(), t.renewers(), t.issueTimestampMs(),
+                    t.maxTimestampMs(), t.expiryTimestampMs()));
+        }
+        tokens.replaceAll(held);
     }
 
     /** What of the image the stores are given, copied under the image's lock. */
     private record Snapshot(MetadataImage image, long changes, List<AccessControlEntry> acls, List<UserScramCredential> credentials,
-            List<ClientQuota> quotas) {
+            List<ClientQuota> quotas, List<MetadataRecord.DelegationToken> tokens) {
         Snapshot {
             acls = List.copyOf(acls);
             credentials = List.copyOf(credentials);
             quotas = List.copyOf(quotas);
+            tokens = List.copyOf(tokens);
         }
     }
 
@@ -323,6 +369,11 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     static UserScramCredential credential(Stored s) {
         return new UserScramCredential(s.user(), s.mechanism().type(), s.iterations(), s.salt(), s.storedKey(),
                 s.serverKey());
+    }
+
+    static MetadataRecord.DelegationToken token(DelegationToken t) {
+        return new MetadataRecord.DelegationToken(t.tokenId(), t.owner(), t.requester(), t.renewers(),
+                t.issueTimestampMs(), t.maxTimestampMs(), t.expiryTimestampMs());
     }
 
     static ClientQuota quota(QuotaEntity entity, QuotaKey key, Double value) {

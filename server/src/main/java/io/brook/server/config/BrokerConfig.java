@@ -337,15 +337,16 @@ public final class BrokerConfig {
 
     /**
      * Whether {@code name} is one of the security settings ({@code ssl.*}, {@code sasl.*},
-     * {@code listener.name.*}, the authorizer's): kept as written for the security package, which
-     * checks them, and never listed by DescribeConfigs (they hold passwords).
+     * {@code listener.name.*}, the authorizer's, {@code delegation.token.*}): kept as written for
+     * the security package, which checks them, and never listed by DescribeConfigs (they hold passwords).
      */
     static boolean isSecuritySetting(String name) {
         return name.startsWith("ssl.") || name.startsWith("sasl.") || name.startsWith("listener.name.")
                 || name.startsWith("brook.sasl.") || name.startsWith("brook.ssl.")
                 || name.equals("super.users") || name.equals("authorizer.class.name")
                 || name.equals("allow.everyone.if.no.acl.found") || name.equals("connections.max.reauth.ms")
-                || name.equals("connection.failed.authentication.delay.ms") || name.equals("principal.builder.class");
+                || name.equals("connection.failed.authentication.delay.ms") || name.equals("principal.builder.class")
+                || name.startsWith("delegation.token.");
     }
 
     private static ConfigKey bySynonym(String name) {

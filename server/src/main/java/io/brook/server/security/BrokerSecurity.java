@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker's security as configured: each listener's {@link ListenerSecurity}, built and
- * checked at start-up, and the SCRAM credentials they share. Thread-safe.
+ * checked at start-up, and the SCRAM credentials and delegation tokens they share. Thread-safe.
  */
 public final class BrokerSecurity {
 
@@ -32,6 +32,7 @@ public final class BrokerSecurity {
 
     private final Map<String, ListenerSecurity> listeners;
     private final ScramCredentials scram;
+    private final DelegationTokens tokens;
     private final Authorizer authorizer;
     private final ClientQuotaStore quotaStore;
     private final ClientQuotas quotas;
@@ -40,12 +41,13 @@ public final class BrokerSecurity {
     /** Cluster mode: the metadata log that keeps the security settings, once the node joined the cluster. */
     private final CompletableFuture<SecurityMetadataLog> clusterLog = new CompletableFuture<>();
 
-    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, Authorizer authorizer,
-            ClientQuotaStore quotaStore, ClientQuotas quotas, ConnectionLimits connectionLimits,
+    private BrokerSecurity(Map<String, ListenerSecurity> listeners, ScramCredentials scram, DelegationTokens tokens,
+            Authorizer authorizer, ClientQuotaStore quotaStore, ClientQuotas quotas, ConnectionLimits connectionLimits,
             List<ScramCredentials.Stored> bootstrapUsers) {
         this.listeners = listeners;
         this.connectionLimits = connectionLimits;
         this.scram = scram;
+        this.tokens = tokens;
         this.authorizer = authorizer;
         this.quotaStore = quotaStore;
         this.quotas = quotas;
@@ -74,6 +76,9 @@ public final class BrokerSecurity {
     public static BrokerSecurity create(BrokerConfig config, Path metaDir, Clock clock) throws IOException {
         Path own = config.clustered() ? null : metaDir;
         ScramCredentials scram = own == null ? ScramCredentials.inMemory() : ScramCredentials.open(own);
+        DelegationTokens tokens = DelegationTokens.open(own, DelegationTokens.Settings.of(config.securitySettings()),
+                clock::millis);
+        scram.acceptTokensOf(tokens);
         String bootstrap = config.securitySettings().get(SCRAM_BOOTSTRAP);
         if (bootstrap != null && !bootstrap.isBlank()) {
             ScramBootstrap.apply(bootstrap, scram);
@@ -89,18 +94,19 @@ public final class BrokerSecurity {
         ClientQuotas quotas = new ClientQuotas(quotaStore, config.intValue(BrokerConfig.QUOTA_WINDOW_NUM),
                 config.intValue(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L, clock::millis);
         Authorizer authorizer = Authorizer.create(config.securitySettings(), own);
-        BrokerSecurity security = new BrokerSecurity(Collections.unmodifiableMap(out), scram, authorizer, quotaStore,
-                quotas, ConnectionLimits.of(config, changed.effective()), config.clustered() ? scram.stored() : List.of());
+        BrokerSecurity security = new BrokerSecurity(Collections.unmodifiableMap(out), scram, tokens, authorizer,
+                quotaStore, quotas, ConnectionLimits.of(config, changed.effective()), config.clustered() ? scram.stored() : List.of());
         if (config.clustered()) {
             // changes made before the node joined the cluster wait for it
             authorizer.keptIn(security.clusterLog);
             scram.keptIn(security.clusterLog);
+            tokens.keptIn(security.clusterLog);
             quotaStore.keptIn(security.clusterLog);
         }
         return security;
     }
 
-    /** Cluster mode: from now on {@code log} keeps the ACLs, SCRAM credentials and client quotas. */
+    /** Cluster mode: from now on {@code log} keeps the ACLs, SCRAM credentials, delegation tokens and client quotas. */
     public void keptIn(SecurityMetadataLog log) {
         clusterLog.complete(log);
     }
@@ -131,6 +137,11 @@ public final class BrokerSecurity {
     /** The connection limits in force (max.connections and the like, changeable at run time). */
     public ConnectionLimits connectionLimits() {
         return connectionLimits;
+    }
+
+    /** The delegation tokens (CreateDelegationToken and the APIs beside it; logins with a token). */
+    public DelegationTokens tokens() {
+        return tokens;
     }
 
     /** The SCRAM credentials (AlterUserScramCredentials, DescribeUserScramCredentials). */

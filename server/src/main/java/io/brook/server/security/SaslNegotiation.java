@@ -18,6 +18,19 @@ interface SaslNegotiation {
     String userName();
 
     /**
+     * The principal the connection acts as, once complete: {@code User:<userName>}, or the owner
+     * of the delegation token it logged in with.
+     */
+    default String principal() {
+        return "User:" + userName();
+    }
+
+    /** Whether the exchange logged in with a delegation token (such a session may not manage tokens). */
+    default boolean tokenAuthenticated() {
+        return false;
+    }
+
+    /**
      * Once complete, when the credential the client presented expires (epoch milliseconds), which
      * bounds the session (KIP-368); empty for credentials that do not expire (passwords).
      */

@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  * directory fsync) before it is visible: a credential acknowledged to the client survives a
  * crash, and a crash never leaves half a file. In cluster mode the credentials are records of the
  * cluster's metadata log instead ({@link SecurityMetadataLog}) and this node's are the ones
- * {@link #replaceAll} gives. Reads are lock-free (an immutable snapshot); changes are serialized.
+ * {@link #replaceAll} gives. A login may also present a delegation token ({@link #tokenLogin}). Reads are lock-free (an immutable snapshot); changes are serialized.
  */
 public final class ScramCredentials {
 
@@ -39,6 +39,8 @@ public final class ScramCredentials {
     private volatile Map<String, Map<ScramMechanism, ScramCredential>> users;
     /** In cluster mode, the metadata log that keeps the credentials (once the node joined it); null on a single node. */
     private volatile CompletableFuture<SecurityMetadataLog> log;
+    /** The delegation tokens a client may log in with instead of a user's password (none until set). */
+    private volatile DelegationTokens tokens;
 
     private ScramCredentials(Path file, Map<String, Map<ScramMechanism, ScramCredential>> users) {
         this.file = file;
@@ -65,6 +67,17 @@ public final class ScramCredentials {
     /** Credentials that live in memory only (a broker without a metadata directory: tests). */
     public static ScramCredentials inMemory() {
         return new ScramCredentials(null, Map.of());
+    }
+
+    /** Lets clients log in with the delegation tokens of {@code tokens} (SCRAM's {@code tokenauth} extension). */
+    void acceptTokensOf(DelegationTokens tokens) {
+        this.tokens = tokens;
+    }
+
+    /** What a login with the delegation token {@code tokenId} is checked against, or null (no such usable token). */
+    DelegationTokens.Login tokenLogin(String tokenId, ScramMechanism mechanism) {
+        DelegationTokens t = tokens;
+        return t == null ? null : t.login(tokenId, mechanism);
     }
 
     ScramCredential get(String user, ScramMechanism mechanism) {

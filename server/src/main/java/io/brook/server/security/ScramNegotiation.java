@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.OptionalLong;
 
 /**
  * The server side of SCRAM (RFC 5802) against the stored credentials: two client messages.
@@ -23,8 +24,11 @@ import java.util.Base64;
  * Kafka's message naming the mechanism ({@link AuthenticationFailure#ofCredentials}); an unknown user only at
  * the proof, after a made-up server-first message ({@link #decoy}), where Kafka refuses it at the
  * first message and so tells that it does not exist.
- * Extensions (Kafka's {@code tokenauth} for delegation tokens) are refused: Brook has no
- * delegation tokens.
+ * The one extension Kafka defines, {@code tokenauth=true}, logs in with a delegation token
+ * ({@link DelegationTokens}): the user name is the token id, the password the token's HMAC, and
+ * the session acts as the token's owner until the token expires; an unknown or expired token
+ * fails as an unknown user does. Other extensions are ignored, as in Kafka (kafka-clients sends
+ * every option of its JAAS configuration as one).
  */
 final class ScramNegotiation implements SaslNegotiation {
 
@@ -39,6 +43,10 @@ final class ScramNegotiation implements SaslNegotiation {
     private final ScramMechanism mechanism;
     private final ScramCredentials credentials;
     private String user;
+    /** The principal the session acts as: the user, or a token's owner. */
+    private String principal;
+    private boolean byToken;
+    private long credentialExpiresAtMs = Long.MAX_VALUE;
     private ScramCredential credential;
     private String clientFirstBare;
     /** The client's gs2-header ("n,," or "y,," with an optional authzid), which its final message binds as c=. */
@@ -85,16 +93,28 @@ final class ScramNegotiation implements SaslNegotiation {
                 || !printable(attrs[1].substring(2))) {
             throw new AuthenticationFailure("Authentication failed: invalid SCRAM client-first message");
         }
-        if (attrs.length > 2) {
-            throw new AuthenticationFailure("Authentication failed: SCRAM extensions (delegation tokens) are not"
-                    + " supported");
+        for (int i = 2; i < attrs.length; i++) {
+            // kafka-clients sends every JAAS option besides the user name and password as an
+            // extension; like Kafka, Brook reads tokenauth (true in any case) and ignores the others
+            if (attrs[i].regionMatches(0, "tokenauth=", 0, 10) && attrs[i].substring(10).equalsIgnoreCase("true")) {
+                byToken = true;
+            }
         }
         String name = unescape(attrs[0].substring(2));
         if (!authzid.isEmpty() && !(authzid.startsWith("a=") && unescape(authzid.substring(2)).equals(name))) {
             throw new AuthenticationFailure("Authentication failed: Client requested an authorization id that is"
                     + " different from username");
         }
-        ScramCredential c = credentials.get(name, mechanism);
+        ScramCredential c;
+        if (byToken) {
+            DelegationTokens.Login login = credentials.tokenLogin(name, mechanism);
+            c = login == null ? null : login.credential();
+            principal = login == null ? null : login.owner();
+            credentialExpiresAtMs = login == null ? Long.MAX_VALUE : login.expiresAtMs();
+        } else {
+            c = credentials.get(name, mechanism);
+            principal = "User:" + name;
+        }
         if (c == null) {
             unknownUser = true;
             c = decoy(name);
@@ -200,5 +220,20 @@ final class ScramNegotiation implements SaslNegotiation {
     @Override
     public String userName() {
         return user;
+    }
+
+    @Override
+    public String principal() {
+        return principal;
+    }
+
+    @Override
+    public boolean tokenAuthenticated() {
+        return byToken;
+    }
+
+    @Override
+    public OptionalLong credentialExpiresAtMs() {
+        return byToken ? OptionalLong.of(credentialExpiresAtMs) : OptionalLong.empty();
     }
 }

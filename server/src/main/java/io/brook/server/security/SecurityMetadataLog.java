@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The cluster's metadata log as the keeper of the ACLs, the SCRAM credentials and the client
- * quotas (cluster mode, docs/cluster.md section 10a). A change goes to the controller as records
+ * The cluster's metadata log as the keeper of the ACLs, the SCRAM credentials, the delegation
+ * tokens and the client quotas (cluster mode, docs/cluster.md section 10a). A change goes to the controller as records
  * and its future completes once they are committed and applied on this node, after this node's
- * {@link Authorizer}, {@link ScramCredentials} and {@link ClientQuotaStore} have been given the
- * new state (read-your-writes). Client-quota changes are {@link QuotaLog#changeQuotas}. On a single node nothing implements this: the stores keep their
+ * {@link Authorizer}, {@link ScramCredentials}, {@link DelegationTokens} and
+ * {@link ClientQuotaStore} have been given the new state (read-your-writes). Client-quota changes are {@link QuotaLog#changeQuotas}. On a single node nothing implements this: the stores keep their
  * own files.
  *
  * <p>A future that fails with {@code io.brook.server.node.ClusterAdminException} carries the
@@ -34,4 +34,10 @@ public interface SecurityMetadataLog extends QuotaLog {
 
     /** Sets or deletes SCRAM credentials (a change without a salt deletes). */
     CompletableFuture<Void> changeCredentials(List<ScramCredentials.Change> changes);
+
+    /**
+     * Adds or replaces the delegation tokens {@code put} (by token id) and removes those with the
+     * ids {@code remove} (absent ones are ignored), in one change.
+     */
+    CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove);
 }

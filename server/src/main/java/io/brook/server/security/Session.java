@@ -1,5 +1,6 @@
 package io.brook.server.security;
 
+import io.brook.server.config.SecurityProtocol;
 import io.brook.wire.protocol.ApiKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
@@ -46,6 +47,8 @@ public final class Session {
     private volatile boolean authenticated;
     private volatile boolean rawTokens;
     private volatile String principal = ANONYMOUS;
+    /** Whether the client logged in with a delegation token. */
+    private volatile boolean tokenAuthenticated;
     private SaslNegotiation negotiation;
     private String mechanism;
     private boolean handshakeDone;
@@ -200,6 +203,17 @@ public final class Session {
     }
 
     /**
+     * Whether this connection may create, renew, expire or describe delegation tokens, Kafka's
+     * rule: not on a PLAINTEXT listener, not on an SSL listener without a client certificate, and
+     * not when it logged in with a token itself.
+     */
+    public boolean mayManageTokens() {
+        SecurityProtocol p = listener.protocol();
+        return !tokenAuthenticated && p != SecurityProtocol.PLAINTEXT
+                && !(p == SecurityProtocol.SSL && ANONYMOUS.equals(principal));
+    }
+
+    /**
      * Whether the authentication expired ({@code connections.max.reauth.ms} or the credential's
      * expiry, KIP-368): the connection must then re-authenticate before anything else, or close.
      */
@@ -247,14 +261,16 @@ public final class Session {
             throw new AuthenticationFailure("Authentication failed: invalid " + mechanism + " message");
         }
         if (negotiation.isComplete()) {
-            String who = "User:" + negotiation.userName();
+            String who = negotiation.principal();
             OptionalLong credentialExpiresAtMs = negotiation.credentialExpiresAtMs();
+            boolean byToken = negotiation.tokenAuthenticated();
             negotiation = null;
             if (authenticated && !who.equals(principal)) {
                 throw new AuthenticationFailure("Cannot change principals during re-authentication from " + principal
                         + ": " + who);
             }
             principal = who;
+            tokenAuthenticated = byToken;
             rawTokens = false;
             long now = listener.clock().millis();
             authenticatedAtMs = now;

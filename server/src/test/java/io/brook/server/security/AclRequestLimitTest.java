@@ -140,6 +140,11 @@ class AclRequestLimitTest {
         }
 
         @Override
+        public CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public CompletableFuture<Void> changeQuotas(List<ClientQuotaStore.Change> changes) {
             throw new UnsupportedOperationException();
         }

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * How a change of ACLs, SCRAM credentials or client quotas that failed reaches the client. In
- * cluster mode a change the controller refused, or one no controller took in time
+ * How a change of ACLs, SCRAM credentials, delegation tokens or client quotas that failed reaches
+ * the client. In cluster mode a change the controller refused, or one no controller took in time
  * (NOT_CONTROLLER, retriable), is answered entry by entry with that error, as Kafka's brokers
  * answer a change their controller did not make. An ACL change too large for one request ({@link
  * AclChangeTooLarge}, on any node) is answered entry by entry with POLICY_VIOLATION, the error of
