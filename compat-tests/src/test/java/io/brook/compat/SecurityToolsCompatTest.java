@@ -103,15 +103,7 @@ class SecurityToolsCompatTest {
     }
 
     private static Tools.Result tool(Class<?> main, String... args) throws Exception {
-        String[] all = new String[args.length + 4];
-        all[0] = "--bootstrap-server";
-        all[1] = addr;
-        all[2] = "--command-config";
-        all[3] = adminConfig.toString();
-        System.arraycopy(args, 0, all, 4, args.length);
-        Tools.Result r = Tools.kafkaTool(main, all);
-        assertThat(r.exit()).as("%s %s: %s%s", main.getSimpleName(), List.of(args), r.out(), r.err()).isZero();
-        return r;
+        return Tools.kafkaToolSucceeds(main, addr, adminConfig, args);
     }
 
     /**

@@ -77,6 +77,26 @@ final class Tools {
         return run(cmd, null, 120);
     }
 
+    /**
+     * Runs one of Kafka's tools against {@code bootstrap} with the client settings of
+     * {@code commandConfig} ({@code --command-config}) and fails unless it exits with 0.
+     */
+    static Result kafkaToolSucceeds(Class<?> mainClass, String bootstrap, Path commandConfig, String... args)
+            throws IOException, InterruptedException {
+        String[] all = new String[args.length + 4];
+        all[0] = "--bootstrap-server";
+        all[1] = bootstrap;
+        all[2] = "--command-config";
+        all[3] = commandConfig.toString();
+        System.arraycopy(args, 0, all, 4, args.length);
+        Result r = kafkaTool(mainClass, all);
+        if (r.exit() != 0) {
+            throw new AssertionError(mainClass.getSimpleName() + " " + List.of(args) + " exited with " + r.exit()
+                    + ": " + r.out() + r.err());
+        }
+        return r;
+    }
+
     private static String read(java.io.InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
