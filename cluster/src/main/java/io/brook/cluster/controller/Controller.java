@@ -269,12 +269,12 @@ public final class Controller {
 
     /**
      * Writes ACL entries, SCRAM credentials, client quotas and delegation tokens (records 14 to
-     * 20, as the asking node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials,
+     * 21, as the asking node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials,
      * AlterClientQuotas or one of the delegation token requests, or from its sweep of expired
      * tokens) as one log entry, queued with the other decisions; completes once it is
      * applied here with, per record, whether the image applied it (false for the removal of an ACL
-     * entry or a credential that is absent, or a record the image finds malformed; the removal of
-     * an absent token applies): unlike the
+     * entry or a credential that is absent, the new expiry of an absent token, or a record the
+     * image finds malformed; the removal of an absent token applies): unlike the
      * other decisions a record rejected in part is an answer, not a failure. Refused with
      * INVALID_REQUEST, nothing written, when a record is of another type or there are more than
      * {@link #MAX_SECURITY_RECORDS}; no records complete at once with none.

@@ -175,10 +175,11 @@ public interface ClusterMember extends Closeable {
 
     /**
      * Writes ACL entries, SCRAM credentials, client quotas and delegation tokens (records of types
-     * 14 to 20) through the controller as one metadata log entry, so that every node's image has
+     * 14 to 21) through the controller as one metadata log entry, so that every node's image has
      * them. Completes once the entry is committed and applied to this node's image, with, per
      * record in order, whether the image applied it (false for the removal of an absent ACL entry
-     * or credential, or a malformed record; the removal of an absent token applies); fails with
+     * or credential, the new expiry of an absent token, or a malformed record; the removal of an
+     * absent token applies); fails with
      * INVALID_REQUEST ({@code ControllerException}), nothing written, for a record of another type
      * or more than {@code Controller.MAX_SECURITY_RECORDS} records.
      */

@@ -5,6 +5,7 @@ import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.Config;
 import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
+import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
 import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
@@ -59,6 +60,7 @@ import java.util.TreeMap;
  * DelegationToken  token id string?, owner string?, requester string?, count i32, count x renewer string,
  *                  issue time i64, max time i64, expiry time i64   (type 19; times in epoch ms)
  * RemoveDelegationToken token id string?   (type 20; types 19 and 20 were added after 14 to 18)
+ * DelegationTokenExpiry token id string?, expiry time i64   (type 21, added after 19 and 20; epoch ms)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -185,6 +187,8 @@ public final class MetadataCodec {
             w.writeLong(r.issueTimestampMs()).writeLong(r.maxTimestampMs()).writeLong(r.expiryTimestampMs());
         } else if (record instanceof RemoveDelegationToken r) {
             w.writeNullableString(r.tokenId());
+        } else if (record instanceof DelegationTokenExpiry r) {
+            w.writeNullableString(r.tokenId()).writeLong(r.expiryTimestampMs());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -228,6 +232,8 @@ public final class MetadataCodec {
             case MetadataRecord.CLIENT_QUOTA -> readClientQuota(r);
             case MetadataRecord.DELEGATION_TOKEN -> readDelegationToken(r);
             case MetadataRecord.REMOVE_DELEGATION_TOKEN -> new RemoveDelegationToken(r.readNullableString("token id"));
+            case MetadataRecord.DELEGATION_TOKEN_EXPIRY -> new DelegationTokenExpiry(r.readNullableString("token id"),
+                    r.readLong("token expiry time"));
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }

@@ -409,7 +409,7 @@ public final class MetadataImage {
     }
 
     /**
-     * How many security records (types 14 to 20) this image instance has applied, including those
+     * How many security records (types 14 to 21) this image instance has applied, including those
      * that changed nothing: a listener compares it to tell cheaply whether ACLs, credentials,
      * quotas or tokens may have changed. Counted by this node, from 0 for each new image (one
      * loaded from a snapshot counts the snapshot's records); not state, so neither in {@link

@@ -39,6 +39,7 @@ public sealed interface MetadataRecord {
     byte CLIENT_QUOTA = 18;
     byte DELEGATION_TOKEN = 19;
     byte REMOVE_DELEGATION_TOKEN = 20;
+    byte DELEGATION_TOKEN_EXPIRY = 21;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -52,10 +53,10 @@ public sealed interface MetadataRecord {
 
     /**
      * Whether records of {@code type} are security settings (ACL entries, SCRAM credentials,
-     * client quotas, delegation tokens: types 14 to 20), the only ones a security write may carry.
+     * client quotas, delegation tokens: types 14 to 21), the only ones a security write may carry.
      */
     static boolean isSecurity(byte type) {
-        return type >= ACCESS_CONTROL_ENTRY && type <= REMOVE_DELEGATION_TOKEN;
+        return type >= ACCESS_CONTROL_ENTRY && type <= DELEGATION_TOKEN_EXPIRY;
     }
 
     /** A broker (re)registers; it starts fenced, with an epoch above any it had. */
@@ -354,8 +355,8 @@ public sealed interface MetadataRecord {
     }
 
     /**
-     * A delegation token (KIP-48) is created or replaced whole (a renewal or an expiry moves its
-     * expiry): its id, the principals that own it, asked for it and may renew it (written
+     * A delegation token (KIP-48) is created, or replaced whole (snapshots carry tokens this way;
+     * renewals and expiries are {@link DelegationTokenExpiry}): its id, the principals that own it, asked for it and may renew it (written
      * {@code User:alice}), and its times in epoch milliseconds. Its password is an HMAC of the id
      * under a key every broker is configured with, so no secret is in the log.
      */
@@ -380,6 +381,19 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return REMOVE_DELEGATION_TOKEN;
+        }
+    }
+
+    /**
+     * The expiry (epoch milliseconds) of an existing delegation token moves: a renewal, or an
+     * expiry with a period of 0 or more. Rejected when the image does not hold the token, so that a renewal that races the
+     * token's removal through another node cannot bring it back, and when the new expiry is after
+     * the token's maximum time.
+     */
+    record DelegationTokenExpiry(String tokenId, long expiryTimestampMs) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return DELEGATION_TOKEN_EXPIRY;
         }
     }
 }

@@ -3,6 +3,7 @@ package io.brook.cluster.metadata;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
+import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
@@ -20,7 +21,7 @@ import java.util.TreeSet;
 
 /**
  * The security part of the {@link MetadataImage}: ACL entries, SCRAM credentials, client quotas
- * and delegation tokens (records 14 to 20). Sorted throughout, so that iteration, snapshots and
+ * and delegation tokens (records 14 to 21). Sorted throughout, so that iteration, snapshots and
  * {@code equals} do not depend on hash order; every record is checked whole before anything
  * changes.
  *
@@ -111,6 +112,8 @@ final class SecurityImage {
                 throw new RejectedRecordException("delegation token removal without a token id");
             }
             tokens.remove(r.tokenId());
+        } else if (record instanceof DelegationTokenExpiry r) {
+            setTokenExpiry(r);
         } else {
             throw new IllegalArgumentException("not a security record: " + record);
         }
@@ -179,6 +182,24 @@ final class SecurityImage {
                     + ", expiring at " + r.expiryTimestampMs() + ", at most at " + r.maxTimestampMs()
                     + ": the issue time must be neither negative nor after the maximum, and the expiry not after it");
         }
+    }
+
+    /**
+     * Moves the expiry of a token the image holds. Rejected when it holds none of that id (it was
+     * removed, perhaps by a change through another node a moment before: the expiry must not bring
+     * it back) and when the new expiry is after the token's maximum time.
+     */
+    private void setTokenExpiry(DelegationTokenExpiry r) {
+        DelegationToken t = r.tokenId() == null ? null : tokens.get(r.tokenId());
+        if (t == null) {
+            throw new RejectedRecordException("no delegation token " + r.tokenId() + " to set the expiry of");
+        }
+        if (r.expiryTimestampMs() > t.maxTimestampMs()) {
+            throw new RejectedRecordException("delegation token " + r.tokenId() + " cannot expire at "
+                    + r.expiryTimestampMs() + ", after its maximum time " + t.maxTimestampMs());
+        }
+        tokens.put(t.tokenId(), new DelegationToken(t.tokenId(), t.owner(), t.requester(), t.renewers(),
+                t.issueTimestampMs(), t.maxTimestampMs(), r.expiryTimestampMs()));
     }
 
     /** Whether {@code s} is written as a principal: a type, a colon, a name (the colon is what is checked). */

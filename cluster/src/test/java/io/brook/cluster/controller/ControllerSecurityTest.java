@@ -50,7 +50,7 @@ class ControllerSecurityTest {
     }
 
     @Test
-    void tokensAreSecurityRecordsAndTheRemovalOfAnAbsentOneApplies() {
+    void tokensAreSecurityRecordsTheRemovalOfAnAbsentOneAppliesItsNewExpiryDoesNot() {
         MetadataRecord.DelegationToken token = new MetadataRecord.DelegationToken("tok", "User:alice", "User:alice",
                 List.of(), 1_000, 9_000, 5_000);
         List<MetadataRecord> records = List.of(token, new MetadataRecord.RemoveDelegationToken("absent"),
@@ -59,6 +59,15 @@ class ControllerSecurityTest {
         assertThat(controller.writeSecurity(records).join()).containsExactly(true, true, false);
         assertThat(log.batches).containsExactly(records);
         assertThat(log.read(MetadataImage::delegationTokens)).containsExactly(token);
+
+        List<MetadataRecord> expiries = List.of(new MetadataRecord.DelegationTokenExpiry("tok", 8_000),
+                new MetadataRecord.DelegationTokenExpiry("absent", 8_000),
+                new MetadataRecord.DelegationTokenExpiry("tok", 9_001));
+        assertThat(controller.writeSecurity(expiries).join()).as("an expiry of an absent token or beyond the maximum"
+                + " does not apply").containsExactly(true, false, false);
+        assertThat(log.batches).containsExactly(records, expiries);
+        assertThat(log.read(MetadataImage::delegationTokens)).containsExactly(new MetadataRecord.DelegationToken("tok",
+                "User:alice", "User:alice", List.of(), 1_000, 9_000, 8_000));
     }
 
     @Test

@@ -121,14 +121,23 @@ class SecurityWriteTest {
                 .containsExactly(true);
         nodes.awaitEverywhere("the token", image -> image.delegationTokens().equals(List.of(token)));
 
-        assertThat(controller.writeSecurity(List.of(renewed)).get(WAIT.toSeconds(), TimeUnit.SECONDS))
-                .containsExactly(true);
+        assertThat(controller.writeSecurity(List.of(new MetadataRecord.DelegationTokenExpiry("tok", 60_000)))
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS)).containsExactly(true);
         nodes.awaitEverywhere("the renewal", image -> image.delegationTokens().equals(List.of(renewed)));
 
         assertThat(follower.writeSecurity(List.of(new MetadataRecord.RemoveDelegationToken("tok"),
                 new MetadataRecord.RemoveDelegationToken("tok"))).get(WAIT.toSeconds(), TimeUnit.SECONDS))
                 .as("a second removal of the same token applies").containsExactly(true, true);
         nodes.awaitEverywhere("the removal", image -> image.delegationTokens().isEmpty());
+
+        // a renewal that reaches the log after the removal is rejected: the token stays gone
+        assertThat(controller.writeSecurity(List.of(new MetadataRecord.DelegationTokenExpiry("tok", 70_000),
+                new MetadataRecord.DelegationTokenExpiry("other", 70_000)))
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS)).containsExactly(false, false);
+        assertThat(follower.writeSecurity(List.of(new MetadataRecord.RemoveDelegationToken("tok")))
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("written after the rejected renewal").containsExactly(true);
+        nodes.awaitEverywhere("the token still removed", image -> image.delegationTokens().isEmpty()
+                && image.securityChanges() == 5);
     }
 
     @Test

@@ -50,14 +50,15 @@ class MetadataCodecTest {
             SecurityRecordsCodecTest.quota(null, null, "request_percentage", null),
             new MetadataRecord.DelegationToken("tok-1", "User:alice", "User:admin", List.of("User:bob", "User:carol"),
                     1_000L, 604_801_000L, 86_401_000L),
-            new MetadataRecord.RemoveDelegationToken("tok-2"));
+            new MetadataRecord.RemoveDelegationToken("tok-2"),
+            new MetadataRecord.DelegationTokenExpiry("tok-1", 90_001_000L));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(19);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(20);
     }
 
     @Test

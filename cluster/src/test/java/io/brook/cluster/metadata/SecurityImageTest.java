@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
+import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
@@ -177,6 +178,54 @@ class SecurityImageTest {
     }
 
     @Test
+    void anExpiryMovesTheExpiryOfAHeldTokenWithinItsMaximum() {
+        image.apply(token("a", "User:alice", 5_000));
+        image.apply(token("b", "User:bob", 5_000));
+        long changes = image.securityChanges();
+
+        image.apply(new DelegationTokenExpiry("a", 9_000));
+        image.apply(new DelegationTokenExpiry("b", 10_000));
+        assertThat(image.delegationTokens()).as("up to the maximum, inclusive").containsExactly(
+                token("a", "User:alice", 9_000), token("b", "User:bob", 10_000));
+        image.apply(new DelegationTokenExpiry("b", 500));
+        assertThat(image.delegationTokens()).as("earlier too, even before the issue time (a clock behind)")
+                .containsExactly(token("a", "User:alice", 9_000), token("b", "User:bob", 500));
+        assertThat(image.securityChanges()).isEqualTo(changes + 3);
+    }
+
+    @Test
+    void anExpiryOfAnAbsentTokenOrBeyondItsMaximumIsRejected() {
+        image.apply(token("a", "User:alice", 5_000));
+        image.apply(token("gone", "User:bob", 5_000));
+        image.apply(new RemoveDelegationToken("gone"));
+
+        assertRejectedAndUnchanged(
+                new DelegationTokenExpiry("gone", 9_000),
+                new DelegationTokenExpiry("never-created", 9_000),
+                new DelegationTokenExpiry("", 9_000),
+                new DelegationTokenExpiry(null, 9_000),
+                new DelegationTokenExpiry("a", 10_001),
+                new DelegationTokenExpiry("a", Long.MAX_VALUE));
+        assertThat(image.delegationTokens()).containsExactly(token("a", "User:alice", 5_000));
+    }
+
+    @Test
+    void aRenewalAppliedAfterTheTokensRemovalDoesNotBringItBack() {
+        image.apply(token("t", "User:alice", 5_000));
+
+        // node B's removal reached the log first, node A's renewal second
+        assertThat(image.applyBatch(List.of(new RemoveDelegationToken("t")))).containsExactly(true);
+        assertThat(image.applyBatch(List.of(new DelegationTokenExpiry("t", 9_000)))).containsExactly(false);
+        assertThat(image.delegationTokens()).isEmpty();
+
+        // in the other order both apply, and the token is gone as well
+        image.apply(token("u", "User:alice", 5_000));
+        assertThat(image.applyBatch(List.of(new DelegationTokenExpiry("u", 9_000), new RemoveDelegationToken("u"))))
+                .containsExactly(true, true);
+        assertThat(image.delegationTokens()).isEmpty();
+    }
+
+    @Test
     void quotasAreSetPerEntityAndKeyAndANullValueRemovesTheKey() {
         image.apply(quota("alice", "app", "producer_byte_rate", 1000.0));
         image.apply(quota("alice", "app", "consumer_byte_rate", 2000.0));
@@ -233,7 +282,7 @@ class SecurityImageTest {
         image.apply(entityQuota("connection_creation_rate", 3.0, "ip", null));
         image.apply(token("tok-2", "User:bob", 4_000));
         image.apply(token("tok-1", "User:alice", 4_000));
-        image.apply(token("tok-1", "User:alice", 8_000));
+        image.apply(new DelegationTokenExpiry("tok-1", 8_000)); // the snapshot carries it in the token
         image.apply(new RemoveDelegationToken("tok-3"));
         image.apply(new MetadataRecord.Config(MetadataRecord.RESOURCE_BROKER, "1", "k", "v"));
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
+import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
@@ -17,7 +18,7 @@ import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The security records (types 14 to 20) in the metadata format: what they carry and what decoding refuses. */
+/** The security records (types 14 to 21) in the metadata format: what they carry and what decoding refuses. */
 class SecurityRecordsCodecTest {
 
     /** A quota of the entity of that user and client id (null: the default; both null: the ip default). */
@@ -47,7 +48,10 @@ class SecurityRecordsCodecTest {
                 new DelegationToken(null, null, null, List.of(), -1, Long.MIN_VALUE, Long.MAX_VALUE),
                 new DelegationToken("", "", "", List.of("", "User:é"), 0, 0, 0),
                 new RemoveDelegationToken(null),
-                new RemoveDelegationToken("tok"));
+                new RemoveDelegationToken("tok"),
+                new DelegationTokenExpiry(null, Long.MIN_VALUE),
+                new DelegationTokenExpiry("", Long.MAX_VALUE),
+                new DelegationTokenExpiry("tok-\u00e9", 86_401_000L));
 
         assertThat(roundTrip(records.toArray(MetadataRecord[]::new))).isEqualTo(records);
     }
@@ -133,6 +137,42 @@ class SecurityRecordsCodecTest {
     }
 
     @Test
+    void aTokenExpiryIsItsIdThenItsTimeAndNothingMore() {
+        byte[] bytes = MetadataCodec.encodeBatch(List.of(new DelegationTokenExpiry("tok", 0x0102030405060708L)));
+        ByteBuffer expected = ByteBuffer.allocate(2 + 3 + 8);
+        putString(expected, "tok");
+        expected.putLong(0x0102030405060708L).flip();
+        assertThat(bytes).as("type 21, version 1, a payload of 13 bytes")
+                .isEqualTo(batchOf(MetadataRecord.DELEGATION_TOKEN_EXPIRY, expected).array());
+
+        ByteBuffer longer = ByteBuffer.allocate(2 + 3 + 8 + 1);
+        putString(longer, "tok");
+        longer.putLong(5).put((byte) 0).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN_EXPIRY, longer)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("1 unread payload bytes");
+
+        ByteBuffer shorter = ByteBuffer.allocate(2 + 3 + 7);
+        putString(shorter, "tok");
+        shorter.put(new byte[7]).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN_EXPIRY, shorter)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("token expiry time needs 8 bytes");
+
+        ByteBuffer idTooLong = ByteBuffer.allocate(2 + 3);
+        idTooLong.putShort((short) 30).put(new byte[3]).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.DELEGATION_TOKEN_EXPIRY, idTooLong)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("token id needs 30 bytes");
+    }
+
+    @Test
+    void aTokenExpiryIsASecurityRecordAndTheLastOne() {
+        assertThat(new DelegationTokenExpiry("t", 1).type()).isEqualTo((byte) 21);
+        assertThat(MetadataRecord.isSecurity(MetadataRecord.DELEGATION_TOKEN_EXPIRY)).isTrue();
+        assertThat(MetadataRecord.isSecurity(MetadataRecord.REMOVE_DELEGATION_TOKEN)).isTrue();
+        assertThat(MetadataRecord.isSecurity((byte) 22)).isFalse();
+        assertThat(MetadataRecord.isSecurity(MetadataRecord.NODE_DIRECTORY)).isFalse();
+    }
+
+    @Test
     void aQuotaEntityIsCopiedSortedAndUnmodifiable() {
         TreeMap<String, String> entity = new TreeMap<>(java.util.Comparator.reverseOrder());
         entity.put("client-id", null);
@@ -167,7 +207,8 @@ class SecurityRecordsCodecTest {
                 new UserScramCredential("alice", (byte) 2, 8192, new byte[] {1}, new byte[] {2, 3}, new byte[] {4}),
                 quota("alice", null, "producer_byte_rate", 10.0),
                 new DelegationToken("tok", "User:alice", "User:admin", List.of("User:bob", "User:carol"), 10, 30, 20),
-                new RemoveDelegationToken("old")));
+                new RemoveDelegationToken("old"),
+                new DelegationTokenExpiry("tok", 25)));
         for (int length = 0; length < bytes.length; length++) {
             ByteBuffer truncated = ByteBuffer.wrap(Arrays.copyOf(bytes, length));
             assertThatThrownBy(() -> MetadataCodec.decodeBatch(truncated)).as("cut to %d bytes", length)

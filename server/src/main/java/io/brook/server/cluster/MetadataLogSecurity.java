@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
+import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
@@ -145,25 +146,43 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     }
 
     /**
-     * Writes the tokens {@code put} and then the removals {@code remove} (a removal of an absent
-     * token applies); fails with INVALID_REQUEST when the image refused a token as malformed, so
-     * that no one is told of a token the cluster does not hold.
+     * Writes the tokens {@code created} ({@code DelegationToken} records), then the new expiries
+     * ({@code DelegationTokenExpiry}), then the removals ({@code RemoveDelegationToken}; a removal
+     * of an absent token applies). A new expiry the image did not apply (the token was removed
+     * first, perhaps through another node) is not a failure: its token id is in the result, and
+     * {@link DelegationTokens} answers DELEGATION_TOKEN_NOT_FOUND. A token or a removal the image
+     * refused is malformed: the change fails with INVALID_REQUEST, so that no one is told of a
+     * token the cluster does not hold.
      */
     @Override
-    public CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove) {
+    public CompletableFuture<Set<String>> changeTokens(List<DelegationToken> created, Map<String, Long> newExpiries,
+            List<String> removed) {
         List<MetadataRecord> records = new ArrayList<>();
-        for (DelegationToken t : put) {
+        for (DelegationToken t : created) {
             records.add(token(t));
         }
-        for (String id : remove) {
+        List<String> expiryIds = new ArrayList<>();
+        newExpiries.forEach((id, expiry) -> {
+            expiryIds.add(id);
+            records.add(new DelegationTokenExpiry(id, expiry));
+        });
+        for (String id : removed) {
             records.add(new RemoveDelegationToken(id));
         }
         return write(records).thenApply(flags -> {
-            if (flags.contains(false)) {
-                throw new ClusterAdminException(Errors.INVALID_REQUEST, "The cluster's metadata refused a delegation"
-                        + " token change as malformed.");
+            Set<String> missed = new HashSet<>();
+            for (int i = 0; i < flags.size(); i++) {
+                if (flags.get(i)) {
+                    continue;
+                }
+                int expiry = i - created.size(); // the records are the creations, the expiries, the removals
+                if (expiry < 0 || expiry >= expiryIds.size()) {
+                    throw new ClusterAdminException(Errors.INVALID_REQUEST, "The cluster's metadata refused a"
+                            + " delegation token change as malformed.");
+                }
+                missed.add(expiryIds.get(expiry));
             }
-            return null;
+            return Set.copyOf(missed);
         });
     }
 

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,8 +45,11 @@ import org.slf4j.LoggerFactory;
  * one line per token, replaced with {@link DurableFiles#writeAtomically} before a change is
  * answered); in cluster mode they are records of the cluster's metadata log
  * ({@link SecurityMetadataLog#changeTokens}) and this node's are the ones {@link #replaceAll}
- * gives. Reads are lock-free (an immutable snapshot); changes are serialized (on a single node
- * a renewal's check and write are one step, so it cannot bring back a token expired meanwhile).
+ * gives. Reads are lock-free (an immutable snapshot); changes are serialized. A renewal, or an
+ * expiry with a period of 0 or more, is a new expiry for a token id, never the token written
+ * again: it applies only to a token still held (on a single node its check and write are one
+ * step; in cluster mode the cluster's metadata rejects it once another node removed the token),
+ * so it cannot bring back a token removed meanwhile, and is answered DELEGATION_TOKEN_NOT_FOUND.
  */
 public final class DelegationTokens {
 
@@ -164,7 +169,8 @@ public final class DelegationTokens {
         long max = plus(now, lifetime);
         long expiry = Math.min(max, plus(now, settings.expiryTimeMs()));
         DelegationToken token = new DelegationToken(newTokenId(), owner, requester, renewers, now, max, expiry);
-        return change(List.of(token), List.of()).thenApply(v -> new Created(Errors.NONE, token, hmac(token.tokenId())));
+        return change(List.of(token), Map.of(), List.of())
+                .thenApply(missed -> new Created(Errors.NONE, token, hmac(token.tokenId())));
     }
 
     /** Renews the token whose HMAC is {@code hmac} for {@code renewPeriodMs} (the configured expiry time when 0 or less). */
@@ -179,8 +185,7 @@ public final class DelegationTokens {
             return changed(Errors.DELEGATION_TOKEN_NOT_FOUND);
         }
         long period = renewPeriodMs > 0 ? Math.min(settings.expiryTimeMs(), renewPeriodMs) : settings.expiryTimeMs();
-        long expiry = Math.min(token.maxTimestampMs(), plus(now, period));
-        return change(List.of(token.withExpiry(expiry)), List.of()).thenApply(v -> new Changed(Errors.NONE, expiry));
+        return newExpiry(token, Math.min(token.maxTimestampMs(), plus(now, period)));
     }
 
     /**
@@ -198,13 +203,24 @@ public final class DelegationTokens {
             return changed(Errors.DELEGATION_TOKEN_NOT_FOUND);
         }
         if (periodMs < 0) {
-            return change(List.of(), List.of(token.tokenId())).thenApply(v -> new Changed(Errors.NONE, now));
+            return change(List.of(), Map.of(), List.of(token.tokenId()))
+                    .thenApply(missed -> new Changed(Errors.NONE, now));
         }
         if (token.expiredAt(now)) {
             return changed(Errors.DELEGATION_TOKEN_EXPIRED);
         }
-        long expiry = Math.min(token.maxTimestampMs(), plus(now, periodMs));
-        return change(List.of(token.withExpiry(expiry)), List.of()).thenApply(v -> new Changed(Errors.NONE, expiry));
+        return newExpiry(token, Math.min(token.maxTimestampMs(), plus(now, periodMs)));
+    }
+
+    /**
+     * Moves {@code token}'s expiry to {@code expiryMs}, if the token is still held when the change
+     * applies: DELEGATION_TOKEN_NOT_FOUND when it was removed first (in cluster mode, through
+     * another node after this node's check).
+     */
+    private CompletableFuture<Changed> newExpiry(DelegationToken token, long expiryMs) {
+        String id = token.tokenId();
+        return change(List.of(), Map.of(id, expiryMs), List.of()).thenApply(missed -> missed.contains(id)
+                ? new Changed(Errors.DELEGATION_TOKEN_NOT_FOUND, -1) : new Changed(Errors.NONE, expiryMs));
     }
 
     /** Every token kept (after a sweep when one is due), in token id order. */
@@ -302,7 +318,7 @@ public final class DelegationTokens {
             }
         });
         if (!expired.isEmpty()) {
-            change(List.of(), expired).whenComplete((v, e) -> {
+            change(List.of(), Map.of(), expired).whenComplete((v, e) -> {
                 if (e != null) {
                     LOG.warn("Could not remove expired delegation tokens: {}", e.toString());
                 }
@@ -310,28 +326,54 @@ public final class DelegationTokens {
         }
     }
 
-    /** Applies the changes durably (here, or through the cluster's metadata log), then makes them visible. */
-    private CompletableFuture<Void> change(List<DelegationToken> put, List<String> remove) {
+    /**
+     * Applies the changes durably (here, or through the cluster's metadata log), then makes them
+     * visible: the tokens {@code created}, the new expiries by token id, the removals, in that
+     * order. Completes with the ids of {@code newExpiries} that did not apply (no such token).
+     */
+    private CompletableFuture<Set<String>> change(List<DelegationToken> created, Map<String, Long> newExpiries,
+            List<String> removed) {
         CompletableFuture<SecurityMetadataLog> l = log;
         if (l != null) {
-            return l.thenCompose(m -> m.changeTokens(put, remove));
+            return l.thenCompose(m -> m.changeTokens(created, newExpiries, removed));
         }
         try {
-            changeHere(put, remove);
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(changeHere(created, newExpiries, removed));
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private synchronized void changeHere(List<DelegationToken> put, List<String> remove) throws IOException {
+    /**
+     * A single node's change, under the same rules as the cluster's metadata: a new expiry
+     * applies only to a token held, and not beyond its maximum time. Returns the ids of the new
+     * expiries that did not apply; the file is written only when something changed.
+     */
+    private synchronized Set<String> changeHere(List<DelegationToken> created, Map<String, Long> newExpiries,
+            List<String> removed) throws IOException {
         Map<String, DelegationToken> next = new TreeMap<>(state.byId());
-        put.forEach(t -> next.put(t.tokenId(), t));
-        remove.forEach(next::remove);
-        if (file != null) {
-            DurableFiles.writeAtomically(file, encode(next.values()));
+        boolean changed = !created.isEmpty();
+        created.forEach(t -> next.put(t.tokenId(), t));
+        Set<String> missed = new HashSet<>();
+        for (Map.Entry<String, Long> e : newExpiries.entrySet()) {
+            DelegationToken t = next.get(e.getKey());
+            if (t == null || e.getValue() > t.maxTimestampMs()) {
+                missed.add(e.getKey());
+            } else {
+                next.put(t.tokenId(), t.withExpiry(e.getValue()));
+                changed = true;
+            }
         }
-        install(state(next.values()));
+        for (String id : removed) {
+            changed |= next.remove(id) != null;
+        }
+        if (changed) {
+            if (file != null) {
+                DurableFiles.writeAtomically(file, encode(next.values()));
+            }
+            install(state(next.values()));
+        }
+        return Set.copyOf(missed);
     }
 
     private void install(State next) {

@@ -3,6 +3,8 @@ package io.brook.server.security;
 import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.QuotaLog;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -36,8 +38,13 @@ public interface SecurityMetadataLog extends QuotaLog {
     CompletableFuture<Void> changeCredentials(List<ScramCredentials.Change> changes);
 
     /**
-     * Adds or replaces the delegation tokens {@code put} (by token id) and removes those with the
-     * ids {@code remove} (absent ones are ignored), in one change.
+     * In one change: adds the new delegation tokens {@code created}, moves the expiry of each token
+     * id of {@code newExpiries} (epoch ms) and removes the tokens {@code removed} (absent ones are
+     * ignored). A new expiry is conditional: it applies only to a token the cluster still holds
+     * (and not beyond its maximum time), so a renewal cannot bring back a token removed through
+     * another node a moment before. Completes with the ids of {@code newExpiries} that did not
+     * apply, for which {@link DelegationTokens} answers DELEGATION_TOKEN_NOT_FOUND.
      */
-    CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove);
+    CompletableFuture<Set<String>> changeTokens(List<DelegationToken> created, Map<String, Long> newExpiries,
+            List<String> removed);
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -140,7 +141,8 @@ class AclRequestLimitTest {
         }
 
         @Override
-        public CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove) {
+        public CompletableFuture<Set<String>> changeTokens(List<DelegationToken> created,
+                Map<String, Long> newExpiries, List<String> removed) {
             throw new UnsupportedOperationException();
         }
 

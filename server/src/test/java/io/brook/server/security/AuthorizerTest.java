@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -192,7 +193,8 @@ class AuthorizerTest {
         }
 
         @Override
-        public CompletableFuture<Void> changeTokens(List<DelegationToken> put, List<String> remove) {
+        public CompletableFuture<Set<String>> changeTokens(List<DelegationToken> created,
+                Map<String, Long> newExpiries, List<String> removed) {
             throw new UnsupportedOperationException();
         }
 

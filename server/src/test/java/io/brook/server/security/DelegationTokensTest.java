@@ -3,16 +3,21 @@ package io.brook.server.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.wire.protocol.Errors;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
@@ -21,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The delegation token store on a single node, on a clock the test moves: Kafka's lifetimes,
  * who may renew and expire a token, the lazy sweep of expired tokens, what survives a restart,
- * and the SCRAM credential a token logs in with.
+ * and the SCRAM credential a token logs in with; and two nodes sharing a stand-in for the
+ * cluster's metadata log, whose changes reach it in an order the test picks.
  */
 class DelegationTokensTest {
 
@@ -472,6 +478,149 @@ class DelegationTokensTest {
         assertThat(store.login(c.token().tokenId(), ScramMechanism.SCRAM_SHA_256)).isNotNull();
         now.set(T0 + 11);
         assertThat(store.login(c.token().tokenId(), ScramMechanism.SCRAM_SHA_256)).isNull();
+    }
+
+    // --- cluster mode: changes through two nodes ---------------------------------------------
+
+    /**
+     * A stand-in for the cluster's metadata log shared by nodes: it holds the tokens as the image
+     * does, under the image's rules (a new expiry applies only to a token held, within its
+     * maximum), and keeps each change pending until the test applies it, in the order it picks.
+     * Once a change applies, every node is given the tokens, then the change completes.
+     */
+    private static final class OrderedLog implements SecurityMetadataLog {
+        final Map<String, DelegationToken> tokens = new TreeMap<>();
+        private final List<DelegationTokens> nodes = new ArrayList<>();
+        private final List<Runnable> pending = new ArrayList<>();
+
+        DelegationTokens node(LongSupplier clock) throws Exception {
+            DelegationTokens n = DelegationTokens.open(null, settings(SECRET), clock);
+            n.keptIn(CompletableFuture.completedFuture(this));
+            nodes.add(n);
+            return n;
+        }
+
+        int pending() {
+            return pending.size();
+        }
+
+        /** Applies the change that is {@code index} in the order the changes were made, of those still pending. */
+        void apply(int index) {
+            pending.remove(index).run();
+        }
+
+        @Override
+        public CompletableFuture<Set<String>> changeTokens(List<DelegationToken> created, Map<String, Long> newExpiries,
+                List<String> removed) {
+            CompletableFuture<Set<String>> done = new CompletableFuture<>();
+            pending.add(() -> {
+                created.forEach(t -> tokens.put(t.tokenId(), t));
+                Set<String> missed = new HashSet<>();
+                newExpiries.forEach((id, expiry) -> {
+                    DelegationToken t = tokens.get(id);
+                    if (t == null || expiry > t.maxTimestampMs()) {
+                        missed.add(id);
+                    } else {
+                        tokens.put(id, t.withExpiry(expiry));
+                    }
+                });
+                removed.forEach(tokens::remove);
+                nodes.forEach(n -> n.replaceAll(tokens.values()));
+                done.complete(missed);
+            });
+            return done;
+        }
+
+        @Override
+        public CompletableFuture<Void> addAcls(List<Acl> acls) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> catchUp() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<List<Boolean>> removeAcls(List<Acl> acls) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> changeCredentials(List<ScramCredentials.Change> changes) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Void> changeQuotas(List<ClientQuotaStore.Change> changes) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private DelegationTokens.Created createThrough(OrderedLog log, DelegationTokens node) {
+        CompletableFuture<DelegationTokens.Created> creating = node.create(ALICE, ALICE, List.of(BOB), 0);
+        assertThat(creating).as("answered once the log applied it").isNotDone();
+        log.apply(log.pending() - 1);
+        DelegationTokens.Created c = creating.join();
+        assertThat(c.error()).isEqualTo(Errors.NONE);
+        return c;
+    }
+
+    @Test
+    void aRenewalOrANewExpiryThatReachesTheLogAfterTheTokensRemovalDoesNotBringItBack() throws Exception {
+        OrderedLog log = new OrderedLog();
+        DelegationTokens nodeA = log.node(now::get);
+        DelegationTokens nodeB = log.node(now::get);
+        DelegationTokens.Created renewed = createThrough(log, nodeA);
+        DelegationTokens.Created expired = createThrough(log, nodeB);
+        assertThat(nodeB.all()).containsExactlyInAnyOrder(renewed.token(), expired.token());
+        now.addAndGet(100);
+
+        // node A checks the tokens it holds and sends a renewal and a new expiry; node B removes
+        // both tokens meanwhile, and its removals are applied first
+        CompletableFuture<DelegationTokens.Changed> renewal = nodeA.renew(renewed.hmac(), BOB, 500);
+        CompletableFuture<DelegationTokens.Changed> expiry = nodeA.expire(expired.hmac(), ALICE, 5_000);
+        CompletableFuture<DelegationTokens.Changed> removal1 = nodeB.expire(renewed.hmac(), ALICE, -1);
+        CompletableFuture<DelegationTokens.Changed> removal2 = nodeB.expire(expired.hmac(), BOB, -1);
+        log.apply(2);
+        log.apply(2);
+        assertThat(removal1.join()).isEqualTo(new DelegationTokens.Changed(Errors.NONE, T0 + 100));
+        assertThat(removal2.join().error()).isEqualTo(Errors.NONE);
+        assertThat(renewal).isNotDone();
+        log.apply(0);
+        log.apply(0);
+
+        assertThat(renewal.join()).as("the renewal found no token")
+                .isEqualTo(new DelegationTokens.Changed(Errors.DELEGATION_TOKEN_NOT_FOUND, -1));
+        assertThat(expiry.join()).isEqualTo(new DelegationTokens.Changed(Errors.DELEGATION_TOKEN_NOT_FOUND, -1));
+        assertThat(log.tokens).isEmpty();
+        assertThat(nodeA.all()).isEmpty();
+        assertThat(nodeB.all()).isEmpty();
+        assertThat(nodeA.login(renewed.token().tokenId(), ScramMechanism.SCRAM_SHA_256)).isNull();
+        assertThat(nodeB.login(renewed.token().tokenId(), ScramMechanism.SCRAM_SHA_256)).isNull();
+    }
+
+    @Test
+    void aRenewalAppliedBeforeTheRemovalIsAnsweredAndTheRemovalStillWins() throws Exception {
+        OrderedLog log = new OrderedLog();
+        DelegationTokens nodeA = log.node(now::get);
+        DelegationTokens nodeB = log.node(now::get);
+        DelegationTokens.Created c = createThrough(log, nodeA);
+        now.addAndGet(100);
+
+        CompletableFuture<DelegationTokens.Changed> renewal = nodeA.renew(c.hmac(), BOB, 500);
+        CompletableFuture<DelegationTokens.Changed> removal = nodeB.expire(c.hmac(), ALICE, -1);
+        log.apply(0);
+        assertThat(renewal.join()).isEqualTo(new DelegationTokens.Changed(Errors.NONE, T0 + 600));
+        assertThat(nodeB.all()).as("every node has the renewal").containsExactly(c.token().withExpiry(T0 + 600));
+        assertThat(log.tokens.get(c.token().tokenId())).as("only the expiry moved")
+                .isEqualTo(c.token().withExpiry(T0 + 600));
+        log.apply(0);
+
+        assertThat(removal.join().error()).isEqualTo(Errors.NONE);
+        assertThat(log.tokens).isEmpty();
+        assertThat(nodeA.all()).isEmpty();
+        assertThat(nodeB.all()).isEmpty();
     }
 
     // --- settings ---------------------------------------------------------------------------
