@@ -8,6 +8,7 @@ import io.brook.server.api.BrokerApis;
 import io.brook.server.api.FeatureLevels;
 import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
@@ -179,7 +180,9 @@ public final class Brook implements AutoCloseable {
             topics.openAll(config.clustered());
             m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
             Clock groupClock = clock == null ? Clock.systemUTC() : clock;
-            this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor);
+            GroupConfigStore groupConfigs = config.clustered() ? GroupConfigStore.forCluster()
+                    : GroupConfigStore.open(meta.metaDir());
+            this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor, groupConfigs);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
             this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor,
                     features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION));
@@ -198,14 +201,16 @@ public final class Brook implements AutoCloseable {
             Map<String, Listener> advertised = config.listeners().advertisedAfterBind(net.boundAddresses());
             this.boundAddresses = net.boundAddresses();
             this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
-                    producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions, security)
+                    producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions, security,
+                    groupConfigs)
                     : null;
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
             ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),
                     clock == null ? Clock.systemUTC() : clock, RandomIds::uuid);
             m.clientMetrics(telemetry::snapshots);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security, telemetry);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security, telemetry,
+                    groupConfigs);
             if (faults != null) {
                 faults.attach(net, apis);
             }

@@ -129,7 +129,7 @@ class AuthorizedAnswersTest {
     @Test
     void describeGroupsReportsTheOperationsTheAclsAllowOnEachGroup() throws Exception {
         assertThat(groupOperations("admin", "g")).containsExactlyInAnyOrder(AclOperation.READ,
-                AclOperation.DESCRIBE, AclOperation.DELETE);
+                AclOperation.DESCRIBE, AclOperation.DELETE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS);
         assertThat(groupOperations("alice", "g")).as("READ implies DESCRIBE")
                 .containsExactlyInAnyOrder(AclOperation.READ, AclOperation.DESCRIBE);
         assertThat(groupOperations("bob", "g")).containsExactlyInAnyOrder(AclOperation.DELETE, AclOperation.DESCRIBE);

@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateDelegationTokenOptions;
 import org.apache.kafka.clients.admin.ExpireDelegationTokenOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -55,6 +57,7 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
@@ -73,8 +76,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ACLs, SCRAM credentials, delegation tokens and client quotas in cluster mode are records of the
- * metadata log (nodes over an in-memory quorum, stock clients over SASL_PLAINTEXT with
+ * ACLs, SCRAM credentials, delegation tokens, client quotas and groups' own settings in cluster
+ * mode are records of the metadata log (nodes over an in-memory quorum, stock clients over SASL_PLAINTEXT with
  * SCRAM-SHA-512): a change made through one node holds on every node, the bootstrap users of one
  * node's configuration log in on all, and the settings a node kept in its own files before are
  * written to the cluster once.
@@ -369,6 +372,46 @@ class ClusterSecurityTest {
                     .all().get(30, TimeUnit.SECONDS);
             assertThat(onFirst.describeClientQuotas(ClientQuotaFilter.all()).entities().get(30, TimeUnit.SECONDS))
                     .isEmpty();
+        }
+    }
+
+    /** Group {@code group}'s {@code consumer.session.timeout.ms} as described through {@code admin}. */
+    private static ConfigEntry sessionTimeoutOf(Admin admin, String group) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+        try {
+            return admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                    .get("consumer.session.timeout.ms");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aGroupsOwnSettingMadeOrDeletedThroughOneNodeHoldsOnEvery() throws Exception {
+        Brook first = start(1);
+        Brook second = start(2);
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, "orders-app");
+        try (Admin onFirst = admin(first); Admin onSecond = admin(second)) {
+            assertThat(sessionTimeoutOf(onSecond, "orders-app").source())
+                    .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+            onFirst.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("consumer.session.timeout.ms", "50000"), AlterConfigOp.OpType.SET))))
+                    .all().get(30, TimeUnit.SECONDS);
+            ConfigEntry asked = sessionTimeoutOf(onFirst, "orders-app");
+            assertThat(asked.value()).as("read back at once from the node asked").isEqualTo("50000");
+            assertThat(asked.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_GROUP_CONFIG);
+            Await.until("node 2 has the group's session timeout", WAIT, () -> {
+                ConfigEntry e = sessionTimeoutOf(onSecond, "orders-app");
+                return e.value().equals("50000") && e.source() == ConfigEntry.ConfigSource.DYNAMIC_GROUP_CONFIG;
+            });
+
+            onSecond.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                    new ConfigEntry("consumer.session.timeout.ms", null), AlterConfigOp.OpType.DELETE))))
+                    .all().get(30, TimeUnit.SECONDS);
+            Await.until("node 1 is back to the broker's default", WAIT, () -> {
+                ConfigEntry e = sessionTimeoutOf(onFirst, "orders-app");
+                return e.value().equals("45000") && e.source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG;
+            });
         }
     }
 

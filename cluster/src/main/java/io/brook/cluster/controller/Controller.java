@@ -268,16 +268,17 @@ public final class Controller {
     }
 
     /**
-     * Writes ACL entries, SCRAM credentials, client quotas and delegation tokens (records 14 to
-     * 21, as the asking node built them from a CreateAcls, DeleteAcls, AlterUserScramCredentials,
-     * AlterClientQuotas or one of the delegation token requests, or from its sweep of expired
-     * tokens) as one log entry, queued with the other decisions; completes once it is
-     * applied here with, per record, whether the image applied it (false for the removal of an ACL
-     * entry or a credential that is absent, the new expiry of an absent token, or a record the
-     * image finds malformed; the removal of an absent token applies): unlike the
-     * other decisions a record rejected in part is an answer, not a failure. Refused with
-     * INVALID_REQUEST, nothing written, when a record is of another type or there are more than
-     * {@link #MAX_SECURITY_RECORDS}; no records complete at once with none.
+     * Writes ACL entries, SCRAM credentials, client quotas, delegation tokens and group settings
+     * (records 14 to 22, as the asking node built them from a CreateAcls, DeleteAcls,
+     * AlterUserScramCredentials, AlterClientQuotas, one of the delegation token requests or a
+     * change of a group's configs, or from its sweep of expired tokens) as one log entry, queued
+     * with the other decisions; completes once it is applied here with, per record, whether the
+     * image applied it (false for the removal of an ACL entry or a credential that is absent, the
+     * new expiry of an absent token, or a record the image finds malformed; the removal of an
+     * absent token or of an absent group setting applies): unlike the other decisions a record
+     * rejected in part is an answer, not a failure. Refused with INVALID_REQUEST, nothing written,
+     * when a record is of another type or there are more than {@link #MAX_SECURITY_RECORDS}; no
+     * records complete at once with none.
      */
     public CompletableFuture<List<Boolean>> writeSecurity(List<MetadataRecord> records) {
         List<MetadataRecord> batch = List.copyOf(records);

@@ -174,9 +174,9 @@ public interface ClusterMember extends Closeable {
     }
 
     /**
-     * Writes ACL entries, SCRAM credentials, client quotas and delegation tokens (records of types
-     * 14 to 21) through the controller as one metadata log entry, so that every node's image has
-     * them. Completes once the entry is committed and applied to this node's image, with, per
+     * Writes ACL entries, SCRAM credentials, client quotas, delegation tokens and group settings
+     * (records of types 14 to 22) through the controller as one metadata log entry, so that every
+     * node's image has them. Completes once the entry is committed and applied to this node's image, with, per
      * record in order, whether the image applied it (false for the removal of an absent ACL entry
      * or credential, the new expiry of an absent token, or a malformed record; the removal of an
      * absent token applies); fails with

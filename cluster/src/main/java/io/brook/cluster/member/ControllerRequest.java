@@ -291,8 +291,8 @@ sealed interface ControllerRequest {
     }
 
     /**
-     * 17: write ACL entries, SCRAM credentials, client quotas and delegation tokens (records 14 to
-     * 21) as one log entry. The payload is one metadata batch ({@link MetadataCodec#encodeBatch})
+     * 17: write ACL entries, SCRAM credentials, client quotas, delegation tokens and group settings
+     * (records 14 to 22) as one log entry. The payload is one metadata batch ({@link MetadataCodec#encodeBatch})
      * as a byte array; decoding refuses an empty batch, more than {@link Controller#MAX_SECURITY_RECORDS} records
      * and records of any other type.
      */

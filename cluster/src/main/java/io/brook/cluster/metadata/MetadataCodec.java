@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord.Configs;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
 import io.brook.cluster.metadata.MetadataRecord.FenceBroker;
+import io.brook.cluster.metadata.MetadataRecord.GroupConfig;
 import io.brook.cluster.metadata.MetadataRecord.NodeDirectory;
 import io.brook.cluster.metadata.MetadataRecord.Partition;
 import io.brook.cluster.metadata.MetadataRecord.PartitionChange;
@@ -61,6 +62,8 @@ import java.util.TreeMap;
  *                  issue time i64, max time i64, expiry time i64   (type 19; times in epoch ms)
  * RemoveDelegationToken token id string?   (type 20; types 19 and 20 were added after 14 to 18)
  * DelegationTokenExpiry token id string?, expiry time i64   (type 21, added after 19 and 20; epoch ms)
+ * GroupConfig      group string?, key string?, value string?   (type 22, added after 21; a null value
+ *                  removes the key)
  * </pre>
  *
  * Decoding checks every length and count against what remains, requires each payload to be
@@ -189,6 +192,8 @@ public final class MetadataCodec {
             w.writeNullableString(r.tokenId());
         } else if (record instanceof DelegationTokenExpiry r) {
             w.writeNullableString(r.tokenId()).writeLong(r.expiryTimestampMs());
+        } else if (record instanceof GroupConfig r) {
+            w.writeNullableString(r.group()).writeNullableString(r.key()).writeNullableString(r.value());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -234,6 +239,8 @@ public final class MetadataCodec {
             case MetadataRecord.REMOVE_DELEGATION_TOKEN -> new RemoveDelegationToken(r.readNullableString("token id"));
             case MetadataRecord.DELEGATION_TOKEN_EXPIRY -> new DelegationTokenExpiry(r.readNullableString("token id"),
                     r.readLong("token expiry time"));
+            case MetadataRecord.GROUP_CONFIG -> new GroupConfig(r.readNullableString("group"),
+                    r.readNullableString("group config key"), r.readNullableString("group config value"));
             default -> throw new CorruptMetadataException("unknown metadata record type " + type);
         };
     }

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -32,8 +33,8 @@ import java.util.regex.Pattern;
 /**
  * The cluster's metadata as of some point of the metadata log: brokers, topics and partitions,
  * configs, the producer-id high-water mark, and the security settings every node shares: ACL
- * entries, SCRAM credentials, client quotas and delegation tokens (docs/cluster.md, "The
- * metadata image").
+ * entries, SCRAM credentials, client quotas, delegation tokens and the groups' own settings
+ * (docs/cluster.md, "The metadata image").
  *
  * <p>{@link #apply(MetadataRecord)} is deterministic: the new state depends only on the image and
  * the record (no clock, no randomness, no hash order: every map is sorted). It checks the whole
@@ -62,7 +63,7 @@ public final class MetadataImage {
     /** The broker and epoch the last producer-id block went to; -1 before any. */
     private int lastProducerIdsBroker = -1;
     private long lastProducerIdsEpoch = -1;
-    /** ACL entries, SCRAM credentials, client quotas and delegation tokens. */
+    /** ACL entries, SCRAM credentials, client quotas, delegation tokens and group settings. */
     private final SecurityImage security = new SecurityImage();
 
     /**
@@ -409,9 +410,17 @@ public final class MetadataImage {
     }
 
     /**
-     * How many security records (types 14 to 21) this image instance has applied, including those
+     * The groups' own settings (Kafka's group configs), group by group, each a map of key to value;
+     * sorted, read-only and a copy. Groups without settings are absent.
+     */
+    public SortedMap<String, SortedMap<String, String>> groupConfigs() {
+        return security.groupConfigs();
+    }
+
+    /**
+     * How many security records (types 14 to 22) this image instance has applied, including those
      * that changed nothing: a listener compares it to tell cheaply whether ACLs, credentials,
-     * quotas or tokens may have changed. Counted by this node, from 0 for each new image (one
+     * quotas, tokens or group settings may have changed. Counted by this node, from 0 for each new image (one
      * loaded from a snapshot counts the snapshot's records); not state, so neither in {@link
      * #equals} nor in the snapshot.
      */
@@ -422,9 +431,10 @@ public final class MetadataImage {
     /**
      * The records that rebuild this image when applied in order to an empty one: brokers (fenced
      * on registration, then unfenced where they are), the nodes' directory ids, topics with their
-     * partitions, configs, ACL entries, SCRAM credentials, client quotas, delegation tokens, and the
-     * producer-id high-water mark. Deterministic: two images with the same state give equal lists,
-     * which is how snapshots are written and how tests compare images.
+     * partitions, configs, ACL entries, SCRAM credentials, client quotas, delegation tokens, the
+     * groups' own settings, and the producer-id high-water mark. Deterministic: two images with
+     * the same state give equal lists, which is how snapshots are written and how tests compare
+     * images.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> out = new ArrayList<>();
@@ -466,9 +476,9 @@ public final class MetadataImage {
     /**
      * Two images are equal when they hold the same state: the same brokers, topics with their
      * partitions, configs, producer-id high-water mark (with the broker and epoch it went to), ACL
-     * entries, SCRAM credentials, client quotas and delegation tokens ({@link #securityChanges()} is
-     * not state). Nodes that applied the same log, and an image rebuilt from {@link #toRecords()},
-     * are equal.
+     * entries, SCRAM credentials, client quotas, delegation tokens and group settings ({@link
+     * #securityChanges()} is not state). Nodes that applied the same log, and an image rebuilt
+     * from {@link #toRecords()}, are equal.
      */
     @Override
     public boolean equals(Object o) {

@@ -40,6 +40,7 @@ public sealed interface MetadataRecord {
     byte DELEGATION_TOKEN = 19;
     byte REMOVE_DELEGATION_TOKEN = 20;
     byte DELEGATION_TOKEN_EXPIRY = 21;
+    byte GROUP_CONFIG = 22;
 
     /** Kafka's ConfigResource type codes, used as the resource types of {@link Config}. */
     byte RESOURCE_TOPIC = 2;
@@ -54,9 +55,11 @@ public sealed interface MetadataRecord {
     /**
      * Whether records of {@code type} are security settings (ACL entries, SCRAM credentials,
      * client quotas, delegation tokens: types 14 to 21), the only ones a security write may carry.
+     * The groups' own settings (type 22) count among them: they are small settings an operator
+     * changes through any node, so they travel by the same write and are kept beside the others.
      */
     static boolean isSecurity(byte type) {
-        return type >= ACCESS_CONTROL_ENTRY && type <= DELEGATION_TOKEN_EXPIRY;
+        return type >= ACCESS_CONTROL_ENTRY && type <= GROUP_CONFIG;
     }
 
     /** A broker (re)registers; it starts fenced, with an epoch above any it had. */
@@ -394,6 +397,19 @@ public sealed interface MetadataRecord {
         @Override
         public byte type() {
             return DELEGATION_TOKEN_EXPIRY;
+        }
+    }
+
+    /**
+     * One setting of one group's own configuration (Kafka's group configs, {@code kafka-configs.sh
+     * --entity-type groups}), set, or removed when {@code value} is null (removing a key the group
+     * does not have applies and changes nothing). The image keeps the strings as they are: the
+     * broker checks the keys and values before it writes them.
+     */
+    record GroupConfig(String group, String key, String value) implements MetadataRecord {
+        @Override
+        public byte type() {
+            return GROUP_CONFIG;
         }
     }
 }

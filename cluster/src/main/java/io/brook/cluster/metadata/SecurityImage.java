@@ -4,11 +4,13 @@ import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
+import io.brook.cluster.metadata.MetadataRecord.GroupConfig;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -21,7 +23,8 @@ import java.util.TreeSet;
 
 /**
  * The security part of the {@link MetadataImage}: ACL entries, SCRAM credentials, client quotas
- * and delegation tokens (records 14 to 21). Sorted throughout, so that iteration, snapshots and
+ * and delegation tokens (records 14 to 21), and the groups' own settings (record 22), which travel
+ * with them. Sorted throughout, so that iteration, snapshots and
  * {@code equals} do not depend on hash order; every record is checked whole before anything
  * changes.
  *
@@ -85,6 +88,8 @@ final class SecurityImage {
     private final TreeMap<SortedMap<String, String>, TreeMap<String, Double>> quotas = new TreeMap<>(ENTITY_ORDER);
     /** token id -> token. */
     private final TreeMap<String, DelegationToken> tokens = new TreeMap<>();
+    /** group -> key -> value; a group without settings is absent. */
+    private final TreeMap<String, TreeMap<String, String>> groupConfigs = new TreeMap<>();
     /** Security records applied by this instance: node-local, not state. */
     private long changes;
 
@@ -114,6 +119,8 @@ final class SecurityImage {
             tokens.remove(r.tokenId());
         } else if (record instanceof DelegationTokenExpiry r) {
             setTokenExpiry(r);
+        } else if (record instanceof GroupConfig r) {
+            setGroupConfig(r);
         } else {
             throw new IllegalArgumentException("not a security record: " + record);
         }
@@ -263,6 +270,30 @@ final class SecurityImage {
         }
     }
 
+    /**
+     * Sets or removes one setting of a group. A group and a key are required; the value is kept
+     * as written. Removing a key the group does not have applies and changes nothing.
+     */
+    private void setGroupConfig(GroupConfig r) {
+        if (isEmpty(r.group())) {
+            throw new RejectedRecordException("group config without a group");
+        }
+        if (isEmpty(r.key())) {
+            throw new RejectedRecordException("group config of group '" + r.group() + "' without a key");
+        }
+        if (r.value() == null) {
+            TreeMap<String, String> settings = groupConfigs.get(r.group());
+            if (settings != null) {
+                settings.remove(r.key());
+                if (settings.isEmpty()) {
+                    groupConfigs.remove(r.group());
+                }
+            }
+        } else {
+            groupConfigs.computeIfAbsent(r.group(), g -> new TreeMap<>()).put(r.key(), r.value());
+        }
+    }
+
     private static boolean isEmpty(String s) {
         return s == null || s.isEmpty();
     }
@@ -287,27 +318,40 @@ final class SecurityImage {
         return List.copyOf(tokens.values());
     }
 
+    /** A copy, group by group and key by key, sorted and read-only. */
+    SortedMap<String, SortedMap<String, String>> groupConfigs() {
+        TreeMap<String, SortedMap<String, String>> out = new TreeMap<>();
+        groupConfigs.forEach((group, settings) -> out.put(group,
+                Collections.unmodifiableSortedMap(new TreeMap<>(settings))));
+        return Collections.unmodifiableSortedMap(out);
+    }
+
     long changes() {
         return changes;
     }
 
-    /** The records that rebuild this state: ACLs, credentials, quotas, tokens, each in order. */
+    /** The records that rebuild this state: ACLs, credentials, quotas, tokens, group settings, each in order. */
     void addRecords(List<MetadataRecord> out) {
         out.addAll(acls);
         out.addAll(scramCredentials());
         out.addAll(clientQuotas());
         out.addAll(tokens.values());
+        groupConfigs.forEach((group, settings) -> settings.forEach((key, value) ->
+                out.add(new GroupConfig(group, key, value))));
     }
 
-    /** Equal when they hold the same entries, credentials, quotas and tokens; {@link #changes()} is not state. */
+    /**
+     * Equal when they hold the same entries, credentials, quotas, tokens and group settings;
+     * {@link #changes()} is not state.
+     */
     @Override
     public boolean equals(Object o) {
         return o instanceof SecurityImage s && acls.equals(s.acls) && credentials.equals(s.credentials)
-                && quotas.equals(s.quotas) && tokens.equals(s.tokens);
+                && quotas.equals(s.quotas) && tokens.equals(s.tokens) && groupConfigs.equals(s.groupConfigs);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(acls, credentials, quotas, tokens);
+        return Objects.hash(acls, credentials, quotas, tokens, groupConfigs);
     }
 }

@@ -12,6 +12,7 @@ import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import io.brook.testkit.MutableClock;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
@@ -68,6 +69,20 @@ class ControllerSecurityTest {
         assertThat(log.batches).containsExactly(records, expiries);
         assertThat(log.read(MetadataImage::delegationTokens)).containsExactly(new MetadataRecord.DelegationToken("tok",
                 "User:alice", "User:alice", List.of(), 1_000, 9_000, 8_000));
+    }
+
+    @Test
+    void groupSettingsAreWrittenLikeTheSecurityRecordsAndAnEmptyGroupDoesNotApply() {
+        List<MetadataRecord> records = List.of(
+                new MetadataRecord.GroupConfig("orders", "consumer.session.timeout.ms", "50000"),
+                new MetadataRecord.GroupConfig("orders", "consumer.heartbeat.interval.ms", null),
+                new MetadataRecord.GroupConfig("", "consumer.session.timeout.ms", "50000"));
+
+        assertThat(controller.writeSecurity(records).join()).as("removing an absent key applies")
+                .containsExactly(true, true, false);
+        assertThat(log.batches).containsExactly(records);
+        assertThat(log.read(MetadataImage::groupConfigs)).isEqualTo(Map.of("orders",
+                Map.of("consumer.session.timeout.ms", "50000")));
     }
 
     @Test

@@ -57,7 +57,9 @@ class ControllerChannelCodecTest {
                     new MetadataRecord.RemoveUserScramCredential("bob", (byte) 1),
                     new MetadataRecord.ClientQuota(new TreeMap<>(Map.of("user", "alice")), "producer_byte_rate", 1e6),
                     new MetadataRecord.DelegationToken("tok", "User:alice", "User:admin", List.of("User:bob"), 1, 3, 2),
-                    new MetadataRecord.RemoveDelegationToken("old"))));
+                    new MetadataRecord.RemoveDelegationToken("old"),
+                    new MetadataRecord.GroupConfig("g", "consumer.session.timeout.ms", "50000"),
+                    new MetadataRecord.GroupConfig("g", "consumer.heartbeat.interval.ms", null))));
 
     private static final List<ControllerReply> REPLIES = List.of(
             ControllerReply.decided(10, null),

@@ -51,14 +51,16 @@ class MetadataCodecTest {
             new MetadataRecord.DelegationToken("tok-1", "User:alice", "User:admin", List.of("User:bob", "User:carol"),
                     1_000L, 604_801_000L, 86_401_000L),
             new MetadataRecord.RemoveDelegationToken("tok-2"),
-            new MetadataRecord.DelegationTokenExpiry("tok-1", 90_001_000L));
+            new MetadataRecord.DelegationTokenExpiry("tok-1", 90_001_000L),
+            new MetadataRecord.GroupConfig("orders-app", "consumer.session.timeout.ms", "50000"),
+            new MetadataRecord.GroupConfig("orders-app", "consumer.heartbeat.interval.ms", null));
 
     @Test
     void roundTripsEveryRecordType() {
         byte[] bytes = MetadataCodec.encodeBatch(ONE_OF_EACH);
 
         assertThat(MetadataCodec.decodeBatch(ByteBuffer.wrap(bytes))).isEqualTo(ONE_OF_EACH);
-        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(20);
+        assertThat(ONE_OF_EACH.stream().map(MetadataRecord::type).distinct().count()).as("every type").isEqualTo(21);
     }
 
     @Test

@@ -25,6 +25,9 @@ class MetadataImageEqualityTest {
     private static final MetadataRecord.DelegationToken TOKEN = new MetadataRecord.DelegationToken("tok",
             "User:alice", "User:alice", List.of("User:bob"), 1_000, 9_000, 5_000);
 
+    private static final MetadataRecord.GroupConfig GROUP_CONFIG = new MetadataRecord.GroupConfig("g",
+            "consumer.session.timeout.ms", "50000");
+
     private static MetadataRecord.UserScramCredential credential(byte[] serverKey) {
         return new MetadataRecord.UserScramCredential("alice", (byte) 1, 4096, new byte[] {1}, new byte[] {2},
                 serverKey);
@@ -44,6 +47,7 @@ class MetadataImageEqualityTest {
         records.add(credential(new byte[] {9}));
         records.add(SecurityRecordsCodecTest.quota("alice", null, "producer_byte_rate", 100.0));
         records.add(TOKEN);
+        records.add(GROUP_CONFIG);
         records.add(new ProducerIds(1, 1, 1000));
         return records;
     }
@@ -97,18 +101,27 @@ class MetadataImageEqualityTest {
         assertThat(image(base(), new MetadataRecord.DelegationToken("tok", "User:alice", "User:alice",
                 List.of("User:carol"), 1_000, 9_000, 5_000))).as("another renewer").isNotEqualTo(built);
         assertThat(image(base(), new MetadataRecord.RemoveDelegationToken("tok"))).isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.GroupConfig("g", "consumer.session.timeout.ms", "60000")))
+                .as("another value").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.GroupConfig("g", "consumer.heartbeat.interval.ms", "3000")))
+                .as("another key").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.GroupConfig("h", "consumer.session.timeout.ms", "50000")))
+                .as("another group").isNotEqualTo(built);
+        assertThat(image(base(), new MetadataRecord.GroupConfig("g", "consumer.session.timeout.ms", null)))
+                .as("the setting removed").isNotEqualTo(built);
     }
 
     @Test
     void theCountOfSecurityChangesIsNotState() {
         MetadataImage built = image(base());
-        // the same ACL, credential and token again, a quota key that was never set and a token that
-        // never was removed
+        // the same ACL, credential, token and group setting again, a quota key that was never set, a
+        // token that never was removed and a group setting never made
         MetadataImage busier = image(base(), ACL, credential(new byte[] {9}),
                 SecurityRecordsCodecTest.quota("bob", null, "producer_byte_rate", null), TOKEN,
-                new MetadataRecord.RemoveDelegationToken("never-created"));
+                new MetadataRecord.RemoveDelegationToken("never-created"), GROUP_CONFIG,
+                new MetadataRecord.GroupConfig("h", "consumer.session.timeout.ms", null));
 
-        assertThat(busier.securityChanges()).isEqualTo(built.securityChanges() + 5);
+        assertThat(busier.securityChanges()).isEqualTo(built.securityChanges() + 7);
         assertThat(busier).isEqualTo(built).hasSameHashCodeAs(built);
     }
 }

@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
+import io.brook.cluster.metadata.MetadataRecord.GroupConfig;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
@@ -15,12 +16,13 @@ import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * ACL entries, SCRAM credentials, client quotas and delegation tokens in the image: what applies,
- * what is rejected, snapshots.
+ * ACL entries, SCRAM credentials, client quotas, delegation tokens and group settings in the
+ * image: what applies, what is rejected, snapshots.
  */
 class SecurityImageTest {
 
@@ -273,6 +275,62 @@ class SecurityImageTest {
     }
 
     @Test
+    void groupSettingsAreSetReplacedPerKeyAndANullValueRemovesTheKey() {
+        image.apply(new GroupConfig("orders", "consumer.session.timeout.ms", "50000"));
+        image.apply(new GroupConfig("billing", "consumer.heartbeat.interval.ms", "3000"));
+        image.apply(new GroupConfig("orders", "consumer.heartbeat.interval.ms", "4000"));
+        image.apply(new GroupConfig("orders", "consumer.session.timeout.ms", "60000"));
+
+        assertThat(image.groupConfigs()).as("sorted by group, then key; a set key is replaced").isEqualTo(Map.of(
+                "billing", Map.of("consumer.heartbeat.interval.ms", "3000"),
+                "orders", Map.of("consumer.heartbeat.interval.ms", "4000", "consumer.session.timeout.ms", "60000")));
+        assertThat(image.groupConfigs().keySet()).containsExactly("billing", "orders");
+        assertThat(image.groupConfigs().get("orders").keySet()).containsExactly("consumer.heartbeat.interval.ms",
+                "consumer.session.timeout.ms");
+
+        image.apply(new GroupConfig("billing", "consumer.heartbeat.interval.ms", null));
+        assertThat(image.groupConfigs()).as("a group whose last key is removed is gone").containsOnlyKeys("orders");
+        long changes = image.securityChanges();
+        image.apply(new GroupConfig("billing", "consumer.heartbeat.interval.ms", null));
+        image.apply(new GroupConfig("orders", "consumer.group.rack", null));
+        image.apply(new GroupConfig("never-configured", "consumer.session.timeout.ms", null));
+        assertThat(image.securityChanges()).as("removing an absent key applies").isEqualTo(changes + 3);
+        assertThat(image.groupConfigs()).isEqualTo(Map.of(
+                "orders", Map.of("consumer.heartbeat.interval.ms", "4000", "consumer.session.timeout.ms", "60000")));
+        assertThat(image.clientQuotas()).isEmpty();
+    }
+
+    @Test
+    void groupSettingsWithoutAGroupOrAKeyAreRejectedAndValuesAreKeptAsWritten() {
+        image.apply(new GroupConfig("kept", "consumer.session.timeout.ms", "45000"));
+
+        assertRejectedAndUnchanged(
+                new GroupConfig("", "consumer.session.timeout.ms", "50000"),
+                new GroupConfig(null, "consumer.session.timeout.ms", "50000"),
+                new GroupConfig("g", "", "50000"),
+                new GroupConfig("g", null, "50000"),
+                new GroupConfig("", "consumer.session.timeout.ms", null),
+                new GroupConfig("kept", null, null));
+        // the broker checks keys and values before it writes them: the image stores the strings
+        image.apply(new GroupConfig("g", "some.key", ""));
+        image.apply(new GroupConfig("g", "other.key", "not a number"));
+        assertThat(image.groupConfigs().get("g")).isEqualTo(Map.of("some.key", "", "other.key", "not a number"));
+    }
+
+    @Test
+    void groupSettingsAreReadOnlyCopies() {
+        image.apply(new GroupConfig("g", "k", "1"));
+        Map<String, ? extends Map<String, String>> before = image.groupConfigs();
+        image.apply(new GroupConfig("g", "k", "2"));
+        image.apply(new GroupConfig("h", "k", "3"));
+
+        assertThat(before).isEqualTo(Map.of("g", Map.of("k", "1")));
+        assertThatThrownBy(() -> image.groupConfigs().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> image.groupConfigs().get("g").put("k", "4"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
     void aSnapshotRebuildsTheSecurityStateButNotTheCounter() {
         image.apply(acl("t", "User:a", (byte) 3));
         image.apply(acl("t", "User:a", (byte) 3));
@@ -284,6 +342,10 @@ class SecurityImageTest {
         image.apply(token("tok-1", "User:alice", 4_000));
         image.apply(new DelegationTokenExpiry("tok-1", 8_000)); // the snapshot carries it in the token
         image.apply(new RemoveDelegationToken("tok-3"));
+        image.apply(new GroupConfig("orders", "consumer.session.timeout.ms", "50000"));
+        image.apply(new GroupConfig("billing", "consumer.heartbeat.interval.ms", "3000"));
+        image.apply(new GroupConfig("billing", "consumer.session.timeout.ms", "45000"));
+        image.apply(new GroupConfig("billing", "consumer.session.timeout.ms", null));
         image.apply(new MetadataRecord.Config(MetadataRecord.RESOURCE_BROKER, "1", "k", "v"));
 
         List<MetadataRecord> snapshot = image.toRecords();
@@ -296,14 +358,20 @@ class SecurityImageTest {
         assertThat(snapshot).extracting(MetadataRecord::type).as("after the configs").containsExactly(
                 MetadataRecord.CONFIG, MetadataRecord.ACCESS_CONTROL_ENTRY, MetadataRecord.USER_SCRAM_CREDENTIAL,
                 MetadataRecord.USER_SCRAM_CREDENTIAL, MetadataRecord.CLIENT_QUOTA, MetadataRecord.CLIENT_QUOTA,
-                MetadataRecord.DELEGATION_TOKEN, MetadataRecord.DELEGATION_TOKEN);
+                MetadataRecord.DELEGATION_TOKEN, MetadataRecord.DELEGATION_TOKEN, MetadataRecord.GROUP_CONFIG,
+                MetadataRecord.GROUP_CONFIG);
+        assertThat(snapshot).filteredOn(r -> r instanceof GroupConfig).as("group by group, key by key")
+                .containsExactly(
+                new GroupConfig("billing", "consumer.heartbeat.interval.ms", "3000"),
+                new GroupConfig("orders", "consumer.session.timeout.ms", "50000"));
         assertThat(rebuilt.acls()).isEqualTo(image.acls());
         assertThat(rebuilt.scramCredentials()).isEqualTo(image.scramCredentials());
         assertThat(rebuilt.clientQuotas()).isEqualTo(image.clientQuotas());
         assertThat(rebuilt.delegationTokens()).isEqualTo(image.delegationTokens())
                 .containsExactly(token("tok-1", "User:alice", 8_000), token("tok-2", "User:bob", 4_000));
-        assertThat(image.securityChanges()).isEqualTo(10);
-        assertThat(rebuilt.securityChanges()).as("one per record of the snapshot").isEqualTo(7);
+        assertThat(rebuilt.groupConfigs()).isEqualTo(image.groupConfigs()).hasSize(2);
+        assertThat(image.securityChanges()).isEqualTo(14);
+        assertThat(rebuilt.securityChanges()).as("one per record of the snapshot").isEqualTo(9);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
+import io.brook.cluster.metadata.MetadataRecord.GroupConfig;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The security records (types 14 to 21) in the metadata format: what they carry and what decoding refuses. */
+/** The security records (types 14 to 22) in the metadata format: what they carry and what decoding refuses. */
 class SecurityRecordsCodecTest {
 
     /** A quota of the entity of that user and client id (null: the default; both null: the ip default). */
@@ -51,7 +52,11 @@ class SecurityRecordsCodecTest {
                 new RemoveDelegationToken("tok"),
                 new DelegationTokenExpiry(null, Long.MIN_VALUE),
                 new DelegationTokenExpiry("", Long.MAX_VALUE),
-                new DelegationTokenExpiry("tok-\u00e9", 86_401_000L));
+                new DelegationTokenExpiry("tok-\u00e9", 86_401_000L),
+                new GroupConfig(null, null, null),
+                new GroupConfig("", "", ""),
+                new GroupConfig("gr\u00fcppe", "consumer.session.timeout.ms", "45000"),
+                new GroupConfig("g", "consumer.heartbeat.interval.ms", null));
 
         assertThat(roundTrip(records.toArray(MetadataRecord[]::new))).isEqualTo(records);
     }
@@ -164,12 +169,63 @@ class SecurityRecordsCodecTest {
     }
 
     @Test
-    void aTokenExpiryIsASecurityRecordAndTheLastOne() {
+    void aTokenExpiryAndAGroupConfigAreSecurityRecordsTheGroupConfigTheLastOne() {
         assertThat(new DelegationTokenExpiry("t", 1).type()).isEqualTo((byte) 21);
+        assertThat(new GroupConfig("g", "k", "v").type()).isEqualTo((byte) 22);
         assertThat(MetadataRecord.isSecurity(MetadataRecord.DELEGATION_TOKEN_EXPIRY)).isTrue();
         assertThat(MetadataRecord.isSecurity(MetadataRecord.REMOVE_DELEGATION_TOKEN)).isTrue();
-        assertThat(MetadataRecord.isSecurity((byte) 22)).isFalse();
+        assertThat(MetadataRecord.isSecurity(MetadataRecord.GROUP_CONFIG)).isTrue();
+        assertThat(MetadataRecord.isSecurity((byte) 23)).isFalse();
         assertThat(MetadataRecord.isSecurity(MetadataRecord.NODE_DIRECTORY)).isFalse();
+    }
+
+    @Test
+    void aGroupConfigIsItsGroupKeyAndValueAndNothingMore() {
+        byte[] bytes = MetadataCodec.encodeBatch(List.of(new GroupConfig("g1", "k", "50000")));
+        ByteBuffer expected = ByteBuffer.allocate(2 + 2 + 2 + 1 + 2 + 5);
+        putString(expected, "g1");
+        putString(expected, "k");
+        putString(expected, "50000");
+        expected.flip();
+        assertThat(bytes).as("type 22, version 1, a payload of 14 bytes")
+                .isEqualTo(batchOf(MetadataRecord.GROUP_CONFIG, expected).array());
+
+        ByteBuffer removal = ByteBuffer.allocate(2 + 2 + 2 + 1 + 2);
+        putString(removal, "g1");
+        putString(removal, "k");
+        removal.putShort((short) -1).flip();
+        assertThat(MetadataCodec.decodeBatch(batchOf(MetadataRecord.GROUP_CONFIG, removal)))
+                .as("a length of -1 is a null value: the removal").containsExactly(new GroupConfig("g1", "k", null));
+
+        ByteBuffer longer = ByteBuffer.allocate(2 + 2 + 2 + 1 + 2 + 1 + 1);
+        putString(longer, "g1");
+        putString(longer, "k");
+        putString(longer, "v");
+        longer.put((byte) 0).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.GROUP_CONFIG, longer)))
+                .isInstanceOf(CorruptMetadataException.class).hasMessageContaining("1 unread payload bytes");
+
+        ByteBuffer valueTooLong = ByteBuffer.allocate(2 + 2 + 2 + 1 + 2 + 3);
+        putString(valueTooLong, "g1");
+        putString(valueTooLong, "k");
+        valueTooLong.putShort((short) 40).put(new byte[3]).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.GROUP_CONFIG, valueTooLong)))
+                .isInstanceOf(CorruptMetadataException.class)
+                .hasMessageContaining("group config value needs 40 bytes");
+
+        ByteBuffer negative = ByteBuffer.allocate(2 + 2 + 2);
+        putString(negative, "g1");
+        negative.putShort((short) -7).flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.GROUP_CONFIG, negative)))
+                .isInstanceOf(CorruptMetadataException.class)
+                .hasMessageContaining("group config key has a negative length");
+
+        ByteBuffer noKey = ByteBuffer.allocate(2 + 2);
+        putString(noKey, "g1");
+        noKey.flip();
+        assertThatThrownBy(() -> MetadataCodec.decodeBatch(batchOf(MetadataRecord.GROUP_CONFIG, noKey)))
+                .isInstanceOf(CorruptMetadataException.class)
+                .hasMessageContaining("group config key length needs 2 bytes");
     }
 
     @Test
@@ -208,7 +264,9 @@ class SecurityRecordsCodecTest {
                 quota("alice", null, "producer_byte_rate", 10.0),
                 new DelegationToken("tok", "User:alice", "User:admin", List.of("User:bob", "User:carol"), 10, 30, 20),
                 new RemoveDelegationToken("old"),
-                new DelegationTokenExpiry("tok", 25)));
+                new DelegationTokenExpiry("tok", 25),
+                new GroupConfig("app", "consumer.session.timeout.ms", "50000"),
+                new GroupConfig("app", "consumer.heartbeat.interval.ms", null)));
         for (int length = 0; length < bytes.length; length++) {
             ByteBuffer truncated = ByteBuffer.wrap(Arrays.copyOf(bytes, length));
             assertThatThrownBy(() -> MetadataCodec.decodeBatch(truncated)).as("cut to %d bytes", length)

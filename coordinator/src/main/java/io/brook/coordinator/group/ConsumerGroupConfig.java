@@ -46,6 +46,24 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
     private static final ConfigKey ASSIGNORS = ConfigKey.of("group.consumer.assignors", Type.LIST,
             String.join(",", ServerAssignors.NAMES), Check.NONE);
 
+    /** The group-level settings (Kafka's group config names) that replace the two timeouts for one group. */
+    public static final String GROUP_SESSION_TIMEOUT_MS = "consumer.session.timeout.ms";
+    public static final String GROUP_HEARTBEAT_INTERVAL_MS = "consumer.heartbeat.interval.ms";
+
+    /** The group settings Brook has; Kafka's others are for share and streams groups. */
+    public static final List<String> GROUP_SETTINGS = List.of(GROUP_HEARTBEAT_INTERVAL_MS, GROUP_SESSION_TIMEOUT_MS);
+
+    /** Kafka 4.4's other group settings: for its share and streams groups and its assignor threads. */
+    private static final List<String> KAFKA_ONLY_GROUP_SETTINGS = List.of("consumer.assignment.interval.ms",
+            "consumer.assignor.offload.enable", "share.session.timeout.ms", "share.heartbeat.interval.ms",
+            "share.record.lock.duration.ms", "share.delivery.count.limit", "share.partition.max.record.locks",
+            "share.auto.offset.reset", "share.isolation.level", "share.renew.acknowledge.enable",
+            "share.assignment.interval.ms", "share.assignor.offload.enable", "streams.session.timeout.ms",
+            "streams.heartbeat.interval.ms", "streams.num.standby.replicas", "streams.initial.rebalance.delay.ms",
+            "streams.assignment.interval.ms", "streams.rack.aware.assignment.tags", "streams.assignor.offload.enable",
+            "streams.task.offset.interval.ms", "streams.num.warmup.replicas", "streams.acceptable.recovery.lag",
+            "streams.assignor.name", "errors.deadletterqueue.topic.name", "errors.deadletterqueue.copy.record.enable");
+
     /** Kafka's broker config names this class reads. */
     static final List<String> CONFIG_NAMES = List.of(SESSION_TIMEOUT_MS.name(), HEARTBEAT_INTERVAL_MS.name(),
             MIN_SESSION_TIMEOUT_MS.name(), MAX_SESSION_TIMEOUT_MS.name(), MIN_HEARTBEAT_INTERVAL_MS.name(),
@@ -82,6 +100,67 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         return new ConsumerGroupConfig(session, heartbeat, intValue(configs, MAX_SIZE), names);
     }
 
+    /**
+     * Why {@code settings} cannot be one group's own settings on a broker whose group settings are
+     * {@code brokerConfigs} (Kafka's names), or null: Kafka's checks and messages. Only
+     * {@link #GROUP_SETTINGS} are known (Kafka's share and streams settings are refused: Brook has
+     * no such groups); each an int within the broker's {@code group.consumer.min/max.*} bounds;
+     * the session timeout, the group's or else the broker's, above the heartbeat interval.
+     */
+    public static String groupSettingsProblem(Map<String, String> brokerConfigs, Map<String, String> settings) {
+        for (String name : settings.keySet()) {
+            if (!GROUP_SETTINGS.contains(name)) {
+                return KAFKA_ONLY_GROUP_SETTINGS.contains(name)
+                        ? "Group config " + name + " is not supported: Brook has consumer groups and their "
+                                + String.join(" and ", GROUP_SETTINGS) + " only"
+                        : "Unknown group config name: " + name;
+            }
+        }
+        int session;
+        int heartbeat;
+        try {
+            session = groupInt(settings, GROUP_SESSION_TIMEOUT_MS, intValue(brokerConfigs, SESSION_TIMEOUT_MS));
+            heartbeat = groupInt(settings, GROUP_HEARTBEAT_INTERVAL_MS, intValue(brokerConfigs, HEARTBEAT_INTERVAL_MS));
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        String problem = bound(GROUP_HEARTBEAT_INTERVAL_MS, heartbeat, brokerConfigs, MIN_HEARTBEAT_INTERVAL_MS,
+                MAX_HEARTBEAT_INTERVAL_MS);
+        if (problem == null) {
+            problem = bound(GROUP_SESSION_TIMEOUT_MS, session, brokerConfigs, MIN_SESSION_TIMEOUT_MS,
+                    MAX_SESSION_TIMEOUT_MS);
+        }
+        if (problem == null && session <= heartbeat) {
+            problem = GROUP_SESSION_TIMEOUT_MS + " must be greater than " + GROUP_HEARTBEAT_INTERVAL_MS;
+        }
+        return problem;
+    }
+
+    private static int groupInt(Map<String, String> settings, String name, int otherwise) {
+        String v = settings.get(name);
+        if (v == null) return otherwise;
+        int value;
+        try {
+            value = Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid value " + v + " for configuration " + name
+                    + ": Not a number of type INT", e);
+        }
+        if (value < 1) {
+            throw new IllegalArgumentException("Invalid value " + v + " for configuration " + name
+                    + ": Value must be at least 1");
+        }
+        return value;
+    }
+
+    /** Kafka 4.4's check and words: "... must be in the range 500 to 15000 inclusive." */
+    private static String bound(String name, int value, Map<String, String> brokerConfigs, ConfigKey min,
+            ConfigKey max) {
+        int lo = intValue(brokerConfigs, min);
+        int hi = intValue(brokerConfigs, max);
+        return value < lo || value > hi ? name + " must be in the range " + lo + " to " + hi + " inclusive." : null;
+    }
+
     /** A setting that Kafka requires to lie between two others, checked as Kafka checks it. */
     private static int within(Map<String, String> configs, ConfigKey key, ConfigKey min, ConfigKey max) {
         int value = intValue(configs, key);
@@ -105,6 +184,28 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         if (s.equals(KAFKA_ASSIGNOR_PACKAGE + "UniformAssignor")) return ServerAssignors.UNIFORM;
         if (s.equals(KAFKA_ASSIGNOR_PACKAGE + "RangeAssignor")) return ServerAssignors.RANGE;
         return null;
+    }
+
+    /**
+     * These settings with a group's own {@value #GROUP_SESSION_TIMEOUT_MS} and
+     * {@value #GROUP_HEARTBEAT_INTERVAL_MS} in place of the broker's (checked when they were set;
+     * one that does not parse as a positive number is ignored).
+     */
+    ConsumerGroupConfig forGroup(Map<String, String> overrides) {
+        if (overrides.isEmpty()) return this;
+        int session = positive(overrides.get(GROUP_SESSION_TIMEOUT_MS), sessionTimeoutMs);
+        int heartbeat = positive(overrides.get(GROUP_HEARTBEAT_INTERVAL_MS), heartbeatIntervalMs);
+        return new ConsumerGroupConfig(session, heartbeat, maxSize, assignors);
+    }
+
+    private static int positive(String value, int otherwise) {
+        if (value == null) return otherwise;
+        try {
+            int v = Integer.parseInt(value.trim());
+            return v > 0 ? v : otherwise;
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     String defaultAssignor() {

@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * if that write fails the answer is COORDINATOR_NOT_AVAILABLE and the state in memory stays as
  * computed (a restart replays what was written).
  *
- * <p>Timers: a member that sends no heartbeat for {@code group.consumer.session.timeout.ms} is
- * removed (a static member that left with epoch -2 too, once that long has passed), and one that
+ * <p>Timers: a member that sends no heartbeat for {@code group.consumer.session.timeout.ms} (or the
+ * group's own {@code consumer.session.timeout.ms}, {@link GroupConfigOverrides}) is removed (a static member that left with epoch -2 too, once that long has passed), and one that
  * does not confirm a revocation within its rebalance timeout is removed as well. Either removal
  * starts a new group epoch. Coordinator thread only.
  */
@@ -55,6 +55,7 @@ final class ConsumerGroupHeartbeats {
     private final ClassicGroups groups;
     private final DurableWriter writer;
     private ConsumerGroupTopics topics = ConsumerGroupTopics.NONE;
+    private GroupConfigOverrides overrides = GroupConfigOverrides.NONE;
     /** The records of the request or timer running now (null between them). */
     private List<CoordinatorRecord> records;
 
@@ -71,6 +72,15 @@ final class ConsumerGroupHeartbeats {
 
     ConsumerGroupTopics topics() {
         return topics;
+    }
+
+    void overrides(GroupConfigOverrides overrides) {
+        this.overrides = Objects.requireNonNull(overrides);
+    }
+
+    /** The settings in force for group {@code groupId}: the broker's, with the group's own over them. */
+    private ConsumerGroupConfig config(String groupId) {
+        return config.forGroup(overrides.of(groupId));
     }
 
     /** A failure of the request as a whole. */
@@ -247,7 +257,7 @@ final class ConsumerGroupHeartbeats {
             loop.cancel(rebalanceKey(groupId, member.memberId));
         }
         ConsumerGroupHeartbeatResponse response = new ConsumerGroupHeartbeatResponse().memberId(member.memberId)
-                .memberEpoch(member.memberEpoch).heartbeatIntervalMs(config.heartbeatIntervalMs());
+                .memberEpoch(member.memberEpoch).heartbeatIntervalMs(config(groupId).heartbeatIntervalMs());
         boolean fullRequest = epoch == 0
                 || (r.rebalanceTimeoutMs() != -1 && r.subscribedTopicNames() != null && r.topicPartitions() != null);
         if (fullRequest || !before.equals(member.assigned)) response.assignment(assignment(member.assigned));
@@ -445,10 +455,11 @@ final class ConsumerGroupHeartbeats {
 
     private void scheduleSession(ClassicGroup group, String memberId) {
         ConsumerGroup cg = group.modern;
-        loop.schedule(sessionKey(group.groupId, memberId), config.sessionTimeoutMs(), () -> {
+        int timeoutMs = config(group.groupId).sessionTimeoutMs();
+        loop.schedule(sessionKey(group.groupId, memberId), timeoutMs, () -> {
             if (!groups.isCurrent(group) || group.modern != cg || !cg.members.containsKey(memberId)) return;
             LOG.info("Group {}: member {} sent no heartbeat for {} ms and is removed", LogSafe.escape(group.groupId),
-                    LogSafe.escape(memberId), config.sessionTimeoutMs());
+                    LogSafe.escape(memberId), timeoutMs);
             removeOnTimer(group, memberId);
         });
     }

@@ -100,10 +100,11 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
     /**
-     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6) and
-     * DESCRIBE (8), as bits of Kafka's AclOperation codes.
+     * Without an authorizer every operation a group supports is allowed: READ (3), DELETE (6),
+     * DESCRIBE (8), DESCRIBE_CONFIGS (10) and ALTER_CONFIGS (11, its own settings), as bits of
+     * Kafka's AclOperation codes, as Kafka 4 reports them.
      */
-    private static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8);
+    private static final int GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
 
     private final GroupCoordinatorConfig config;
     private final EventLoop loop;
@@ -168,12 +169,13 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * The topics KIP-848 consumer groups are assigned from (none until set). Call before
-     * {@link #start()}.
+     * The topics KIP-848 consumer groups are assigned from and the groups' own settings (none until
+     * set). Call before {@link #start()}.
      */
-    public void consumerGroupTopics(ConsumerGroupTopics topics) {
+    public void consumerGroupSources(ConsumerGroupTopics topics, GroupConfigOverrides overrides) {
         if (started) throw new IllegalStateException("already started");
         consumerGroups.topics(topics);
+        consumerGroups.overrides(overrides);
     }
 
     /**

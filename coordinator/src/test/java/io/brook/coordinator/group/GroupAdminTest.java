@@ -49,7 +49,8 @@ class GroupAdminTest {
         CompletableFuture<DescribeGroupsResponse> withOps = h.coordinator.describeGroups(new DescribeGroupsRequest()
                 .groups(new ArrayList<>(List.of("g"))).includeAuthorizedOperations(true), (short) 5);
         h.run();
-        assertThat(done(withOps).groups().get(0).authorizedOperations()).isEqualTo((1 << 3) | (1 << 6) | (1 << 8));
+        assertThat(done(withOps).groups().get(0).authorizedOperations())
+                .isEqualTo((1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11));
 
         CompletableFuture<DescribeGroupsResponse> v6 = h.coordinator.describeGroups(
                 new DescribeGroupsRequest().groups(new ArrayList<>(List.of("missing"))), (short) 6);

@@ -56,10 +56,16 @@ final class GroupHarness {
 
     /** Over an existing log and clock (a restart), with the topics of KIP-848 consumer groups. */
     GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock, ConsumerGroupTopics topics) {
+        this(config, log, clock, topics, GroupConfigOverrides.NONE);
+    }
+
+    /** With the topics of KIP-848 consumer groups and the groups' own settings. */
+    GroupHarness(GroupCoordinatorConfig config, InMemoryCoordinatorLog log, MutableClock clock, ConsumerGroupTopics topics,
+            GroupConfigOverrides overrides) {
         this.clock = clock;
         this.log = log;
         this.coordinator = new GroupCoordinator(config, log, clock, false);
-        if (topics != null) coordinator.consumerGroupTopics(topics);
+        if (topics != null) coordinator.consumerGroupSources(topics, overrides);
         coordinator.start();
     }
 

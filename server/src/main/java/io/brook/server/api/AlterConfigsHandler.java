@@ -1,6 +1,7 @@
 package io.brook.server.api;
 
 import io.brook.server.api.TopicConfigChange.Failure;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -20,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * AlterConfigs (key 33), the API before KIP-339, for topic configs: the given configs replace all
  * of the topic's overrides; for a broker resource all of the scope's dynamic settings
- * ({@link BrokerConfigChange#replace}); for client metrics subscriptions, {@link ClientMetricsResources}.
+ * ({@link BrokerConfigChange#replace}); for client metrics subscriptions, {@link ClientMetricsResources};
+ * for groups' own settings, {@link GroupConfigResources}.
  * Apache Kafka 4.x still serves it, and kafkajs and librdkafka use it.
  */
 final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
@@ -28,10 +30,13 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
     private final BrokerSecurity security;
+    private final GroupConfigStore groupConfigs;
 
-    AlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security) {
+    AlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security,
+            GroupConfigStore groupConfigs) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.groupConfigs = groupConfigs;
         this.security = security;
     }
 
@@ -42,14 +47,17 @@ final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsRequest.AlterConfigsResource res : request.resources()) {
             boolean clientMetrics = res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS;
+            boolean group = res.resourceType() == GroupConfigResources.RESOURCE_GROUP;
             boolean brokerResource = res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER;
             Failure err = duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))
                     ? TopicConfigChange.DUPLICATE_RESOURCE
                     : clientMetrics ? ClientMetricsResources.replace(telemetry, res, request.validateOnly())
-                    : brokerResource ? null
+                    : brokerResource || group ? null
                     : TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
             CompletableFuture<Failure> result = null;
-            if (err == null && !clientMetrics) {
+            if (err == null && group) {
+                result = GroupConfigResources.replace(groupConfigs, broker.config(), res, request.validateOnly());
+            } else if (err == null && !clientMetrics) {
                 Map<String, String> next = new LinkedHashMap<>();
                 for (AlterConfigsRequest.AlterableConfig c : res.configs()) {
                     if (c.value() == null) {

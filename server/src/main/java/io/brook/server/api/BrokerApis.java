@@ -39,6 +39,7 @@ import io.brook.server.api.txn.InitProducerIdHandler;
 import io.brook.server.api.txn.ListTransactionsHandler;
 import io.brook.server.api.txn.TxnOffsetCommitHandler;
 import io.brook.server.api.txn.WriteTxnMarkersHandler;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.security.Authorizer;
@@ -70,7 +71,7 @@ public final class BrokerApis {
      * ({@link AclChecks}) go in front of every handler when it is enabled.
      */
     public static ApiTable table(BrokerContext broker, FetchWaiters fetchWaiters, FetchSessionCache fetchSessions,
-            FeatureLevels features, BrokerSecurity security, ClientTelemetry telemetry) {
+            FeatureLevels features, BrokerSecurity security, ClientTelemetry telemetry, GroupConfigStore groupConfigs) {
         ScramCredentials scram = security.scram();
         Authorizer authorizer = security.authorizer();
         return ApiTable.builder()
@@ -108,15 +109,15 @@ public final class BrokerApis {
                         new TxnOffsetCommitHandler(broker))
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, 4,
                         new OffsetForLeaderEpochHandler(broker))
-                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(broker, telemetry))
-                .register(ApiKey.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(broker, telemetry, security))
+                .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(broker, telemetry, groupConfigs))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(broker, telemetry, security, groupConfigs))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3,
                         new CreatePartitionsHandler(broker, security.quotas()))
                 .register(ApiKey.DELETE_GROUPS, 0, 3, new DeleteGroupsHandler(broker))
                 .register(ApiKey.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(broker))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1,
-                        new IncrementalAlterConfigsHandler(broker, telemetry, security))
+                        new IncrementalAlterConfigsHandler(broker, telemetry, security, groupConfigs))
                 .register(ApiKey.ALTER_PARTITION_REASSIGNMENTS, 0, 1,
                         new AlterPartitionReassignmentsHandler(broker))
                 .register(ApiKey.LIST_PARTITION_REASSIGNMENTS, 0, 0,
@@ -153,7 +154,7 @@ public final class BrokerApis {
                         new GetTelemetrySubscriptionsHandler(telemetry))
                 .register(ApiKey.PUSH_TELEMETRY, 0, 0, new PushTelemetryHandler(telemetry))
                 .register(ApiKey.LIST_CONFIG_RESOURCES, 0, 1,
-                        new ListConfigResourcesHandler(broker, telemetry))
+                        new ListConfigResourcesHandler(broker, telemetry, groupConfigs))
                 .register(ApiKey.DESCRIBE_ACLS, 1, 3, new DescribeAclsHandler(authorizer))
                 .register(ApiKey.CREATE_ACLS, 1, 3, new CreateAclsHandler(authorizer))
                 .register(ApiKey.DELETE_ACLS, 1, 3, new DeleteAclsHandler(authorizer))

@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.ListenerLimitKeys;
@@ -35,7 +36,8 @@ import java.util.Map;
  * run time (secrets as Kafka shows them: no value, flagged sensitive), the empty name the
  * cluster-wide default scope (only what was set in it), as Kafka does; each with its
  * documentation when the request asks for it (v3+);
- * for client metrics subscriptions ({@link ClientMetricsResources}).
+ * for client metrics subscriptions ({@link ClientMetricsResources}); for groups' own settings
+ * ({@link GroupConfigResources}).
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
 
@@ -44,10 +46,12 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
+    private final GroupConfigStore groupConfigs;
 
-    DescribeConfigsHandler(BrokerContext broker, ClientTelemetry telemetry) {
+    DescribeConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, GroupConfigStore groupConfigs) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.groupConfigs = groupConfigs;
     }
 
     @Override
@@ -64,6 +68,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 case RESOURCE_BROKER -> broker(broker, res, r, request.includeSynonyms() && version >= 1, detail);
                 case BrokerLoggers.RESOURCE_BROKER_LOGGER -> BrokerLoggers.describe(broker, res, r);
                 case ClientMetricsResources.RESOURCE_CLIENT_METRICS -> ClientMetricsResources.describe(telemetry, res, r);
+                case GroupConfigResources.RESOURCE_GROUP -> group(res, r, detail);
                 default -> r.errorCode(Errors.INVALID_REQUEST.code())
                         .errorMessage("Unsupported resource type " + res.resourceType());
             }
@@ -81,6 +86,22 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             }
             return c.documentation(documentation ? doc : null);
         }
+    }
+
+    private void group(DescribeConfigsResource res, DescribeConfigsResult r, Detail detail) {
+        TopicConfigChange.Failure bad = GroupConfigResources.checkName(res.resourceName());
+        if (bad != null) {
+            r.errorCode(bad.error().code()).errorMessage(bad.message());
+            return;
+        }
+        List<DescribeConfigsResourceResult> out = new ArrayList<>();
+        for (DescribeConfigsResourceResult c : GroupConfigResources.describe(groupConfigs, broker.config(),
+                res.resourceName(), res.configurationKeys())) {
+            out.add(detail.apply(c, GroupConfigResources.TYPE_INT, c.name().endsWith("session.timeout.ms")
+                    ? "A member of this consumer group that sends no heartbeat for this long is removed."
+                    : "How often members of this consumer group are told to send a heartbeat."));
+        }
+        r.configs(out);
     }
 
     private static void topic(BrokerContext broker, DescribeConfigsResource res, DescribeConfigsResult r,

@@ -1,6 +1,7 @@
 package io.brook.server.api;
 
 import io.brook.server.api.TopicConfigChange.Failure;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -35,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * newer image (after 20 ms, doubling up to 500 ms, for up to 30 s), so that two changes of one
  * topic made at once on two nodes both take effect. For broker resources, the settings that may
  * change at run time ({@link BrokerConfigChange}); for client metrics subscriptions, {@link
- * ClientMetricsResources}.
+ * ClientMetricsResources}; for groups' own settings, {@link GroupConfigResources}.
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
 
@@ -52,10 +53,13 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
     private final BrokerSecurity security;
+    private final GroupConfigStore groupConfigs;
 
-    IncrementalAlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security) {
+    IncrementalAlterConfigsHandler(BrokerContext broker, ClientTelemetry telemetry, BrokerSecurity security,
+            GroupConfigStore groupConfigs) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.groupConfigs = groupConfigs;
         this.security = security;
     }
 
@@ -75,6 +79,9 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 err = BrokerLoggers.alter(broker, res, request.validateOnly());
             } else if (res.resourceType() == ClientMetricsResources.RESOURCE_CLIENT_METRICS) {
                 err = ClientMetricsResources.alter(telemetry, res, request.validateOnly());
+            } else if (res.resourceType() == GroupConfigResources.RESOURCE_GROUP) {
+                err = null;
+                topicChange = GroupConfigResources.alter(groupConfigs, broker.config(), res, request.validateOnly());
             } else {
                 err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {

@@ -1,5 +1,6 @@
 package io.brook.server.api;
 
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.node.BrokerContext;
@@ -16,8 +17,8 @@ import java.util.Set;
 /**
  * ListConfigResources (key 74; ListClientMetricsResources before KIP-1142). v0 lists the client
  * metrics subscriptions; v1 lists the resources of the types asked for (none asked: all): topics,
- * this broker (as BROKER and BROKER_LOGGER), client metrics subscriptions, and groups, of which
- * Brook has no group configs to list. Another type is INVALID_REQUEST.
+ * this broker (as BROKER and BROKER_LOGGER), client metrics subscriptions, and the groups that
+ * have settings of their own ({@link GroupConfigStore}). Another type is INVALID_REQUEST.
  */
 final class ListConfigResourcesHandler implements ApiHandler<ListConfigResourcesRequest> {
 
@@ -29,10 +30,12 @@ final class ListConfigResourcesHandler implements ApiHandler<ListConfigResources
 
     private final BrokerContext broker;
     private final ClientTelemetry telemetry;
+    private final GroupConfigStore groupConfigs;
 
-    ListConfigResourcesHandler(BrokerContext broker, ClientTelemetry telemetry) {
+    ListConfigResourcesHandler(BrokerContext broker, ClientTelemetry telemetry, GroupConfigStore groupConfigs) {
         this.broker = broker;
         this.telemetry = telemetry;
+        this.groupConfigs = groupConfigs;
     }
 
     @Override
@@ -59,6 +62,11 @@ final class ListConfigResourcesHandler implements ApiHandler<ListConfigResources
         if (all || types.contains(RESOURCE_CLIENT_METRICS)) {
             for (String name : telemetry.subscriptionNames()) {
                 out.add(new ConfigResource().resourceName(name).resourceType(RESOURCE_CLIENT_METRICS));
+            }
+        }
+        if (all || types.contains(RESOURCE_GROUP)) {
+            for (String group : groupConfigs.all().keySet()) {
+                out.add(new ConfigResource().resourceName(group).resourceType(RESOURCE_GROUP));
             }
         }
         ctx.respond(new ListConfigResourcesResponse().errorCode(Errors.NONE.code()).configResources(out));

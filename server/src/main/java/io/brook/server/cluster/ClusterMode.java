@@ -6,6 +6,7 @@ import io.brook.cluster.metadata.Endpoint;
 import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.config.Listener;
 import io.brook.server.config.SecurityProtocol;
 import io.brook.server.security.BrokerSecurity;
@@ -33,6 +34,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The one way into cluster mode (docs/cluster.md), used by the broker only when
@@ -40,7 +42,8 @@ import java.util.Map;
  * Ratis. Starts this node's {@link ClusterMember} (it joins the metadata quorum and registers
  * with the controller in the background: the broker does not wait for a quorum to start), mirrors
  * the metadata image into the local topics, takes producer-id blocks from the controller, and
- * keeps the ACLs, SCRAM credentials, delegation tokens and client quotas in the metadata log.
+ * keeps the ACLs, SCRAM credentials, delegation tokens, client quotas and the groups' own settings
+ * in the metadata log.
  */
 public final class ClusterMode implements AutoCloseable {
 
@@ -72,11 +75,14 @@ public final class ClusterMode implements AutoCloseable {
      *                     markers of partitions other nodes lead through them
      * @param security the broker's security: from now on the cluster's metadata log keeps its ACLs,
      *                 SCRAM credentials, delegation tokens and client quotas
+     * @param groupConfigs the groups' own settings ({@link GroupConfigStore#forCluster}): from now on
+     *                     kept by the metadata log and given what the image holds after every change
      */
     public static ClusterMode start(BrokerConfig config, Map<String, String> settings, Path metaDir,
             Map<String, Listener> advertised, Topics topics, ProducerIdAllocator producerIds, GroupCoordinator groups,
             Clock clock, MemberFactory factory, EventLoopGroup loops, Class<? extends Channel> channelClass,
-            TransactionCoordinator transactions, BrokerSecurity security) throws IOException {
+            TransactionCoordinator transactions, BrokerSecurity security, GroupConfigStore groupConfigs)
+            throws IOException {
         String interBrokerListener = interBrokerListener(config);
         InterBrokerLogin login = interBrokerLogin(config, interBrokerListener);
         QuorumConfig q;
@@ -107,10 +113,11 @@ public final class ClusterMode implements AutoCloseable {
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
         }
         MetadataLogSecurity keeper = new MetadataLogSecurity(member, security.authorizer(), security.scram(),
-                security.tokens(), security.quotaStore(), security.bootstrapUsers());
+                security.tokens(), security.quotaStore(), groupConfigs, security.bootstrapUsers());
         member.onChange(keeper::refresh);
         keeper.refresh();
         security.keptIn(keeper);
+        groupConfigs.keptIn(keeper);
         keeper.writeOnceRegistered(LegacySecurityFiles.in(metaDir));
         ClusterBroker broker = new ClusterBroker(member, topics);
         ListenerSecurity interBrokerSecurity = security.listenerOrNull(interBrokerListener);
@@ -124,12 +131,12 @@ public final class ClusterMode implements AutoCloseable {
         broker.throttleWith(throttle);
         broker.replicateWith(new ReplicaFetchers(q.nodeId(), interBroker, topics::log, new ReplicaReports() {
             @Override
-            public java.util.concurrent.CompletableFuture<Void> caughtUp(String topic, int partition) {
+            public CompletableFuture<Void> caughtUp(String topic, int partition) {
                 return member.replicaCaughtUp(topic, partition);
             }
 
             @Override
-            public java.util.concurrent.CompletableFuture<Void> drained(String topic, int partition) {
+            public CompletableFuture<Void> drained(String topic, int partition) {
                 return member.replicaDrained(topic, partition);
             }
         }, throttle::followerDelayMs));

@@ -9,10 +9,13 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataRecord.AccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.ClientQuota;
 import io.brook.cluster.metadata.MetadataRecord.DelegationTokenExpiry;
+import io.brook.cluster.metadata.MetadataRecord.GroupConfig;
 import io.brook.cluster.metadata.MetadataRecord.RemoveAccessControlEntry;
 import io.brook.cluster.metadata.MetadataRecord.RemoveDelegationToken;
 import io.brook.cluster.metadata.MetadataRecord.RemoveUserScramCredential;
 import io.brook.cluster.metadata.MetadataRecord.UserScramCredential;
+import io.brook.server.config.GroupConfigLog;
+import io.brook.server.config.GroupConfigStore;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.security.Acl;
 import io.brook.server.security.Authorizer;
@@ -28,10 +31,12 @@ import io.brook.server.security.quota.QuotaEntity;
 import io.brook.server.security.quota.QuotaKey;
 import io.brook.wire.protocol.Errors;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -41,9 +46,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cluster mode's keeper of the ACLs, SCRAM credentials, delegation tokens and client quotas:
- * records of the cluster's metadata log (docs/cluster.md section 10a), so that every node
- * enforces the same ones.
+ * Cluster mode's keeper of the ACLs, SCRAM credentials, delegation tokens and client quotas, and
+ * of the groups' own settings: records of the cluster's metadata log (docs/cluster.md section
+ * 10a), so that every node enforces the same ones, and the coordinator of a group, on whichever
+ * node, applies the settings given to it through any node.
  *
  * <ul>
  * <li>A change becomes records that the controller appends as one log entry ({@link
@@ -51,9 +57,9 @@ import org.slf4j.LoggerFactory;
  *     and this node's stores hold the result, so the client that made the change reads it back
  *     from the node it asked.
  * <li>After every applied entry that changed any of them ({@link MetadataImage#securityChanges()}),
- *     this node's {@link Authorizer}, {@link ScramCredentials}, {@link DelegationTokens} and
- *     {@link ClientQuotaStore} are given the image's state: each node enforces what its image
- *     holds. A token created, renewed or expired through one node is thus known to every node
+ *     this node's {@link Authorizer}, {@link ScramCredentials}, {@link DelegationTokens},
+ *     {@link ClientQuotaStore} and {@link GroupConfigStore} are given the image's state: each node
+ *     enforces what its image holds. A token created, renewed or expired through one node is thus known to every node
  *     (each computes its HMAC from the secret key all are configured with).
  * <li>The users of {@code brook.sasl.scram.bootstrap.credentials} ({@link StartupSettings}) log in
  *     on this node from its start; once the node is registered, those the cluster does not have
@@ -64,7 +70,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: {@link #refresh()} runs on the metadata apply thread and on the threads that
  * complete changes; it is serialized, and the stores' snapshots are immutable.
  */
-final class MetadataLogSecurity implements SecurityMetadataLog {
+final class MetadataLogSecurity implements SecurityMetadataLog, GroupConfigLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetadataLogSecurity.class);
     /** The most records of one log entry this class writes (the controller takes up to 10,000). */
@@ -77,6 +83,7 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private final ScramCredentials scram;
     private final DelegationTokens tokens;
     private final ClientQuotaStore quotas;
+    private final GroupConfigStore groupConfigs;
     /** The bootstrap users, which this node accepts on its own until they are written to the log. */
     private final List<Stored> bootstrapUsers;
     private boolean bootstrapWritten;
@@ -89,12 +96,13 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private volatile boolean closed;
 
     MetadataLogSecurity(ClusterMember member, Authorizer authorizer, ScramCredentials scram, DelegationTokens tokens,
-            ClientQuotaStore quotas, List<Stored> bootstrapUsers) {
+            ClientQuotaStore quotas, GroupConfigStore groupConfigs, List<Stored> bootstrapUsers) {
         this.member = member;
         this.authorizer = authorizer;
         this.scram = scram;
         this.tokens = tokens;
         this.quotas = quotas;
+        this.groupConfigs = groupConfigs;
         this.bootstrapUsers = List.copyOf(bootstrapUsers);
     }
 
@@ -193,6 +201,49 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
             records.add(quota(c.entity(), c.key(), c.value()));
         }
         return write(records).thenApply(flags -> null);
+    }
+
+    /**
+     * Turns group {@code group}'s settings, as this node's image holds them, into {@code settings}:
+     * a {@code GroupConfig} record for each key that is new or changes, one with a null value for
+     * each key that goes, all in one log entry. Nothing to change completes at once (once this
+     * node's store holds what the image has). The keys and values were checked by the caller; a
+     * record the image refuses fails the change with INVALID_REQUEST.
+     */
+    @Override
+    public CompletableFuture<Void> changeGroupConfigs(String group, Map<String, String> settings) {
+        List<MetadataRecord> records = member.read(image -> groupConfigChanges(group,
+                image.groupConfigs().getOrDefault(group, Collections.emptySortedMap()), settings));
+        if (records.isEmpty()) {
+            refresh();
+            return CompletableFuture.completedFuture(null);
+        }
+        return write(records).thenApply(flags -> {
+            if (flags.contains(false)) {
+                throw new ClusterAdminException(Errors.INVALID_REQUEST, "The cluster's metadata refused a change"
+                        + " of the settings of group " + group + " as malformed.");
+            }
+            return null;
+        });
+    }
+
+    /** The records that turn {@code current} into {@code wanted}, key by key in order. */
+    static List<MetadataRecord> groupConfigChanges(String group, Map<String, String> current,
+            Map<String, String> wanted) {
+        TreeMap<String, String> changes = new TreeMap<>();
+        wanted.forEach((key, value) -> {
+            if (!Objects.equals(value, current.get(key))) {
+                changes.put(key, value);
+            }
+        });
+        current.keySet().forEach(key -> {
+            if (!wanted.containsKey(key)) {
+                changes.put(key, null);
+            }
+        });
+        List<MetadataRecord> out = new ArrayList<>();
+        changes.forEach((key, value) -> out.add(new GroupConfig(group, key, value)));
+        return out;
     }
 
     /**
@@ -321,7 +372,7 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
     private void refreshLocked() {
         Snapshot s = member.read(image -> image == seenImage && image.securityChanges() == seenChanges ? null
                 : new Snapshot(image, image.securityChanges(), image.acls(), image.scramCredentials(),
-                        image.clientQuotas(), image.delegationTokens()));
+                        image.clientQuotas(), image.delegationTokens(), new TreeMap<>(image.groupConfigs())));
         if (s == null) {
             return;
         }
@@ -362,11 +413,13 @@ final class MetadataLogSecurity implements SecurityMetadataLog {
                     t.maxTimestampMs(), t.expiryTimestampMs()));
         }
         tokens.replaceAll(held);
+        groupConfigs.replaceAll(s.groupConfigs());
     }
 
     /** What of the image the stores are given, copied under the image's lock. */
-    private record Snapshot(MetadataImage image, long changes, List<AccessControlEntry> acls, List<UserScramCredential> credentials,
-            List<ClientQuota> quotas, List<MetadataRecord.DelegationToken> tokens) {
+    private record Snapshot(MetadataImage image, long changes, List<AccessControlEntry> acls,
+            List<UserScramCredential> credentials, List<ClientQuota> quotas,
+            List<MetadataRecord.DelegationToken> tokens, Map<String, Map<String, String>> groupConfigs) {
         Snapshot {
             acls = List.copyOf(acls);
             credentials = List.copyOf(credentials);

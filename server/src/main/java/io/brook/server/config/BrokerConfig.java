@@ -169,6 +169,8 @@ public final class BrokerConfig {
     private final Set<String> explicit;
     private final Set<String> unknown;
     private final GroupCoordinatorConfig groupCoordinator;
+    /** The group coordinator's settings as written (Kafka's names), which a group's own settings are checked against. */
+    private final Map<String, String> groupSettings;
     private final TxnCoordinatorConfig txnCoordinator;
     private final Listeners listeners;
     private final Map<String, String> securitySettings;
@@ -176,12 +178,13 @@ public final class BrokerConfig {
     private final Map<InetAddress, Integer> connectionsPerIpOverrides;
 
     private BrokerConfig(Map<String, Object> values, Set<String> explicit, Set<String> unknown,
-            GroupCoordinatorConfig groupCoordinator, TxnCoordinatorConfig txnCoordinator,
-            Map<String, String> securitySettings) {
+            GroupCoordinatorConfig groupCoordinator, Map<String, String> groupSettings,
+            TxnCoordinatorConfig txnCoordinator, Map<String, String> securitySettings) {
         this.values = values;
         this.explicit = explicit;
         this.unknown = unknown;
         this.groupCoordinator = groupCoordinator;
+        this.groupSettings = groupSettings;
         this.txnCoordinator = txnCoordinator;
         this.securitySettings = securitySettings;
         if (clustered() && !clusterModuleAvailable()) {
@@ -332,7 +335,7 @@ public final class BrokerConfig {
             }
         }
         return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
-                group, txn, Collections.unmodifiableMap(security));
+                group, Map.copyOf(groupSettings), txn, Collections.unmodifiableMap(security));
     }
 
     /**
@@ -474,6 +477,11 @@ public final class BrokerConfig {
     /** The consumer-group coordinator's settings ({@code group.*}, {@code offsets.*}), checked at parse time. */
     public GroupCoordinatorConfig groupCoordinator() {
         return groupCoordinator;
+    }
+
+    /** The group coordinator's settings as written, under Kafka's names (what a group's own settings are checked against). */
+    public Map<String, String> groupSettings() {
+        return groupSettings;
     }
 
     /** The transaction coordinator's settings (Kafka's {@code transaction.*} names). */

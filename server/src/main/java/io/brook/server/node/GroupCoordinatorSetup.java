@@ -1,6 +1,7 @@
 package io.brook.server.node;
 
 import io.brook.coordinator.group.ConsumerGroupTopics;
+import io.brook.coordinator.group.GroupConfigOverrides;
 import io.brook.coordinator.group.GroupCoordinator;
 import io.brook.coordinator.group.GroupCoordinatorConfig;
 import io.brook.coordinator.runtime.CoordinatorLog;
@@ -56,8 +57,10 @@ public final class GroupCoordinatorSetup {
      * the leadership of this node.
      *
      * @param loadExecutor runs the reads of the load; null for the coordinator's own thread
+     * @param groupConfigs the groups' own settings (kafka-configs.sh --entity-type groups)
      */
-    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor) {
+    public static GroupCoordinator start(BrokerConfig brokerConfig, Topics topics, Clock clock, Executor loadExecutor,
+            GroupConfigOverrides groupConfigs) {
         GroupCoordinatorConfig config = brokerConfig.groupCoordinator();
         Topic existing = topics.get(TopicNames.CONSUMER_OFFSETS);
         if (existing != null) {
@@ -68,7 +71,7 @@ public final class GroupCoordinatorSetup {
         if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
-        coordinator.consumerGroupTopics(new GroupTopics(topics));
+        coordinator.consumerGroupSources(new GroupTopics(topics), groupConfigs);
         coordinator.start();
         return coordinator;
     }
