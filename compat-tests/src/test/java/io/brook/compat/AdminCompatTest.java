@@ -39,24 +39,24 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The stock Java Admin client against Brook. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AdminCompatTest {
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
     private static Admin admin;
 
     @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
+    static void openAdmin() {
         admin = cluster.admin();
     }
 
     @AfterAll
-    static void stop() {
+    static void closeAdmin() {
         admin.close();
-        cluster.close();
     }
 
     private static String topicName() {

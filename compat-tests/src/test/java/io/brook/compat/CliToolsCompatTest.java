@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kafka's command-line tools against Brook, each run as its script runs it: a JVM of its own
@@ -30,24 +30,19 @@ class CliToolsCompatTest {
     private static final String REASSIGN = org.apache.kafka.tools.reassign.ReassignPartitionsCommand.class.getName();
     private static final String QUORUM = org.apache.kafka.tools.MetadataQuorumCommand.class.getName();
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
     private static String topic;
     private static String node;
 
     @BeforeAll
-    static void start() throws Exception {
-        cluster = new BrookCluster();
+    static void createTopic() throws Exception {
         topic = Groups.unique("cli-tools");
         Groups.createTopic(cluster.bootstrapServers(), topic, 2);
         Groups.produce(cluster.bootstrapServers(), topic, 2, 5);
         try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
             node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().idString();
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
     }
 
     /** What a tool printed (standard output and error together) and how it exited. */

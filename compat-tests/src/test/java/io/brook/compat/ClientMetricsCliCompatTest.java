@@ -8,10 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code kafka-client-metrics.sh} (KIP-714 client metrics subscriptions) against Brook, run as its
@@ -23,17 +22,8 @@ class ClientMetricsCliCompatTest {
 
     private static final String CLIENT_METRICS = org.apache.kafka.tools.ClientMetricsCommand.class.getName();
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private record Run(int exit, String output) { }
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every broker and topic setting the broker describes that Kafka defines has the type Kafka
@@ -30,19 +31,18 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ConfigTypesCompatTest {
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
     private static Admin admin;
 
     @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
+    static void openAdmin() {
         admin = cluster.admin();
     }
 
     @AfterAll
-    static void stop() {
+    static void closeAdmin() {
         admin.close();
-        cluster.close();
     }
 
     @Test

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,7 +48,10 @@ class ConnectCompatTest {
 
     @TempDir
     static Path dir;
-    private static BrookCluster cluster;
+
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
+
     private static Process worker;
     private static Path workerLog;
     private static String rest;
@@ -55,8 +59,7 @@ class ConnectCompatTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
-    static void start() throws Exception {
-        cluster = new BrookCluster();
+    static void startWorker() throws Exception {
         prefix = Groups.unique("connect");
         int port = FreePorts.next();
         rest = "http://127.0.0.1:" + port;
@@ -87,15 +90,12 @@ class ConnectCompatTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
+    static void stopWorker() throws Exception {
         if (worker != null) {
             worker.destroy();
             if (!worker.waitFor(30, TimeUnit.SECONDS)) {
                 worker.destroyForcibly();
             }
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

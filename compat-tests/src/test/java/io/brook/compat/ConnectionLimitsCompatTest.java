@@ -13,10 +13,9 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.tools.ConfigCommand;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A connection limit changed at run time with {@code kafka-configs.sh --alter --entity-type brokers
@@ -31,17 +30,8 @@ import org.junit.jupiter.api.Timeout;
 class ConnectionLimitsCompatTest {
 
     private static final String KEY = "max.connections.per.ip.overrides";
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static Tools.Result configs(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrapServers(), "--entity-type",

@@ -30,10 +30,9 @@ import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -49,19 +48,8 @@ class ConsumerGroupCompatTest {
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster(Groups.BROKER_CONFIGS);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(Groups.BROKER_CONFIGS);
 
     private static String bootstrap() {
         return cluster.bootstrapServers();

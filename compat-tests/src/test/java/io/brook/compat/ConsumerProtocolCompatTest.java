@@ -28,10 +28,9 @@ import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Stock Java consumers of kafka-clients 4.x with {@code group.protocol=consumer}: the consumer
@@ -56,19 +55,8 @@ class ConsumerProtocolCompatTest {
             "group.consumer.min.heartbeat.interval.ms", "500",
             "group.consumer.heartbeat.interval.ms", "500");
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster(BROKER_CONFIGS);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(BROKER_CONFIGS);
 
     private static String bootstrap() {
         return cluster.bootstrapServers();

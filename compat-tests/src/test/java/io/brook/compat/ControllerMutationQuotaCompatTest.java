@@ -19,10 +19,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.ThrottlingQuotaExceededException;
 import org.apache.kafka.tools.ConfigCommand;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code controller_mutation_rate} (KIP-599) set with {@code kafka-configs.sh --entity-type
@@ -36,17 +35,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ControllerMutationQuotaCompatTest {
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static Admin admin(String clientId) {
         Properties p = new Properties();

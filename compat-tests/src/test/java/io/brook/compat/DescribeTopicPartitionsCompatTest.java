@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * DescribeTopicPartitions (key 75), which kafka-clients' admin (3.8 and later) uses to describe
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DescribeTopicPartitionsCompatTest {
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
     private static Admin admin;
     private static String prefix;
     /** Topics {@code <prefix>-a}, {@code -b}, {@code -c} with 5, 3 and 1 partitions. */
@@ -50,8 +52,7 @@ class DescribeTopicPartitionsCompatTest {
     private static String missing;
 
     @BeforeAll
-    static void start() throws Exception {
-        cluster = new BrookCluster();
+    static void createTopics() throws Exception {
         admin = Groups.admin(cluster.bootstrapServers());
         prefix = Groups.unique("dtp");
         a = prefix + "-a";
@@ -63,12 +64,9 @@ class DescribeTopicPartitionsCompatTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void closeAdmin() {
         if (admin != null) {
             admin.close();
-        }
-        if (cluster != null) {
-            cluster.close();
         }
     }
 

@@ -12,10 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,17 +37,8 @@ class EverydayToolsCompatTest {
 
     @TempDir
     static Path dir;
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static CliToolsCompatTest.Run tool(String mainClass, String... args) throws IOException, InterruptedException {
         return CliToolsCompatTest.tool(mainClass, withBootstrap(args));

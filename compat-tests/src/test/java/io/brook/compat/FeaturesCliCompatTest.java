@@ -8,10 +8,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code kafka-features.sh} (describe, upgrade, downgrade, disable, each also with
@@ -26,17 +25,8 @@ class FeaturesCliCompatTest {
     private static final String FEATURES = org.apache.kafka.tools.FeatureCommand.class.getName();
     private static final Pattern EPOCH = Pattern.compile("Feature: metadata\\.version .* Epoch: (\\d+)");
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static Run features(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", cluster.bootstrapServers()));

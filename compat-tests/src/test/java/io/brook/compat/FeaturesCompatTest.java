@@ -16,10 +16,9 @@ import org.apache.kafka.common.message.ApiVersionsResponseData.FinalizedFeatureK
 import org.apache.kafka.common.message.ApiVersionsResponseData.SupportedFeatureKey;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The features section of ApiVersions (KIP-584) as kafka-clients reads it: through
@@ -31,17 +30,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FeaturesCompatTest {
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     @Test
     void adminDescribesTheFeatures() throws Exception {

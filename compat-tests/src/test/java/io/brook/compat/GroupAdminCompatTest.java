@@ -29,10 +29,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidTopicException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The stock Admin client's consumer-group operations against Brook: list, describe, committed
@@ -42,19 +41,8 @@ import org.junit.jupiter.api.Timeout;
 class GroupAdminCompatTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster(Groups.BROKER_CONFIGS);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(Groups.BROKER_CONFIGS);
 
     private static <T> T get(org.apache.kafka.common.KafkaFuture<T> f) throws Exception {
         return f.get(30, TimeUnit.SECONDS);

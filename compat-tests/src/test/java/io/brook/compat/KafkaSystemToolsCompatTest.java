@@ -19,10 +19,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,18 +38,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class KafkaSystemToolsCompatTest {
 
     private static final Pattern RECORDS_CONSUMED = Pattern.compile("\"name\":\"records_consumed\",\"count\":(\\d+)");
-    private static BrookCluster cluster;
 
-    @BeforeAll
-    static void start() {
-        // small segments, so that the compaction test's records reach closed segments the cleaner takes
-        cluster = new BrookCluster(Map.of("log.segment.bytes", "1048576"));
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    /** Small segments, so that the compaction test's records reach closed segments the cleaner takes. */
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(Map.of("log.segment.bytes", "1048576"));
 
     private static CliToolsCompatTest.Run tool(String mainClass, String... args) throws IOException, InterruptedException {
         CliToolsCompatTest.Run r = CliToolsCompatTest.tool(mainClass, args);

@@ -24,26 +24,16 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The stock Java producer, consumer and admin client against Brook. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ProduceConsumeCompatTest {
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static String topicName() {
         return "compat-" + UUID.randomUUID().toString().substring(0, 8);

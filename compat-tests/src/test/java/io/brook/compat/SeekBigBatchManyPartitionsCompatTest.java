@@ -30,10 +30,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Stock-client positioning and sizing cases: seeking by timestamp and to the end, batches of
@@ -44,17 +43,8 @@ class SeekBigBatchManyPartitionsCompatTest {
 
     private static final int MIB = 1024 * 1024;
 
-    private static BrookCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
 
     private static KafkaProducer<byte[], byte[]> producer(Map<String, Object> extra) {
         Properties p = new Properties();

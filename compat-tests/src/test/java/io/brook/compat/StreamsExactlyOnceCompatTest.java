@@ -21,10 +21,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,22 +39,11 @@ class StreamsExactlyOnceCompatTest {
 
     private static final int KEYS = 5;
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(Groups.BROKER_CONFIGS);
 
     @TempDir
     Path stateDir;
-
-    @BeforeAll
-    static void start() {
-        cluster = new BrookCluster(Groups.BROKER_CONFIGS);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private KafkaStreams streams(String appId, String input, String output) throws Exception {
         return StreamsCountApp.create(cluster.bootstrapServers(), appId, input, output,

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kafka 4.4's topic configs through the stock Admin client: every one of them known and described
@@ -60,19 +61,18 @@ class TopicConfigsCompatTest {
     private static final String TIERED_OFF = "Tiered Storage functionality is disabled in the broker."
             + " Topic cannot be configured with remote log storage.";
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass();
     private static Admin admin;
 
     @BeforeAll
-    static void start() {
-        cluster = new BrookCluster();
+    static void openAdmin() {
         admin = cluster.admin();
     }
 
     @AfterAll
-    static void stop() {
+    static void closeAdmin() {
         admin.close();
-        cluster.close();
     }
 
     @Test

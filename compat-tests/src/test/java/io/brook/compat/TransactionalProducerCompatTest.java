@@ -31,10 +31,9 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Transactions with the stock Java producer and consumer: commit and abort seen through
@@ -47,21 +46,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TransactionalProducerCompatTest {
 
-    private static BrookCluster cluster;
+    @RegisterExtension
+    static final BrookCluster cluster = BrookCluster.perClass(brokerConfigs());
 
-    @BeforeAll
-    static void start() {
+    private static Map<String, String> brokerConfigs() {
         Map<String, String> configs = new HashMap<>(Groups.BROKER_CONFIGS);
         // time-outs are looked for every 200 ms instead of every 10 s
         configs.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "200");
-        cluster = new BrookCluster(configs);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
+        return configs;
     }
 
     private static KafkaProducer<String, String> transactional(String id) {
