@@ -157,13 +157,14 @@ public final class Brook implements AutoCloseable {
         BrokerMetrics m = new BrokerMetrics(true, metricsRecording);
         this.metrics = m;
         this.http = null;
-        this.features = FeatureLevels.brookDefaults(clock == null ? Clock.systemUTC() : clock);
+        Clock wallClock = clock == null ? Clock.systemUTC() : clock;
+        this.features = FeatureLevels.brookDefaults(wallClock);
         features.persistIn(meta.metaDir().resolve(FeatureLevels.FILE), meta.isNew());
         BackgroundBind binding = null;
         try {
             ExecutorService ioPool = IoPool.create(config.numIoThreads());
             pool = ioPool;
-            BrokerSecurity security = BrokerSecurity.create(config, meta.metaDir(), clock == null ? Clock.systemUTC() : clock);
+            BrokerSecurity security = BrokerSecurity.create(config, meta.metaDir(), wallClock);
             binding = BackgroundBind.start(() -> {
                 NetworkServer server = new NetworkServer(config, ioPool, timer, security);
                 server.requestObserver(m::requestAnswered);
@@ -179,17 +180,15 @@ public final class Brook implements AutoCloseable {
             Topics topics = new Topics(registry, topicConfigs, logs);
             topics.openAll(config.clustered());
             m.logRecoveryTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recovery));
-            Clock groupClock = clock == null ? Clock.systemUTC() : clock;
-            GroupConfigStore groupConfigs = config.clustered() ? GroupConfigStore.forCluster()
-                    : GroupConfigStore.open(meta.metaDir());
-            this.groups = GroupCoordinatorSetup.start(config, topics, groupClock, groupLoadExecutor, groupConfigs);
+            GroupConfigStore groupConfigs = config.clustered() ? GroupConfigStore.forCluster() : GroupConfigStore.open(meta.metaDir());
+            this.groups = GroupCoordinatorSetup.start(config, topics, wallClock, groupLoadExecutor, groupConfigs);
             ProducerIdAllocator producerIds = ProducerIdAllocator.open(meta.metaDir());
-            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, groupClock, groupLoadExecutor,
+            this.transactions = TxnCoordinatorSetup.start(config, topics, groups, producerIds, wallClock, groupLoadExecutor,
                     features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION));
             features.onFinalized(() -> transactions.transactionVersion(features.finalizedLevel(FeatureLevels.TRANSACTION_VERSION)));
             topics.onPartitionsChanged(() -> m.syncLogs(topics.allLogs()));
             m.syncLogs(topics.allLogs());
-            GroupMetrics.register(m, groups::snapshot, topics::log, groupClock);
+            GroupMetrics.register(m, groups::snapshot, topics::log, wallClock);
             net = binding.join();
             this.bound = net.boundAddresses().values().iterator().next();
             m.listenerConnections(config.listener().name(), net::connectionCount);
@@ -202,15 +201,13 @@ public final class Brook implements AutoCloseable {
             this.boundAddresses = net.boundAddresses();
             this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
                     producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions, security,
-                    groupConfigs)
-                    : null;
+                    groupConfigs) : null;
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
-            ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(),
-                    clock == null ? Clock.systemUTC() : clock, RandomIds::uuid);
+            ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(), wallClock,
+                    RandomIds::uuid);
             m.clientMetrics(telemetry::snapshots);
-            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security, telemetry,
-                    groupConfigs);
+            this.apis = BrokerApis.table(context, fetchWaiters, fetchSessions, features, security, telemetry, groupConfigs);
             if (faults != null) {
                 faults.attach(net, apis);
             }
@@ -218,9 +215,8 @@ public final class Brook implements AutoCloseable {
             m.brokerState(BrokerMetrics.RUNNING);
             m.startupTime(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             ready = true;
-            // the platform MBean server's first use sets up every MXBean of the JVM: measured at
-            // ~170 ms of a 2-core machine's CPU, which on the start-up path (or beside it, on a
-            // thread of its own) delayed a new client's first answer by as much; so later
+            // the platform MBean server's first use sets up every MXBean of the JVM: ~170 ms of a 2-core
+            // machine's CPU, which on (or beside) the start-up path delayed a new client's first answer
             CompletableFuture.runAsync(m::publishJmx,
                     CompletableFuture.delayedExecutor(JMX_PUBLISH_DELAY_MS, TimeUnit.MILLISECONDS));
         } catch (IOException | InterruptedException | RuntimeException e) {
