@@ -70,7 +70,7 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 .map(r -> TopicConfigChange.resourceKey(r.resourceType(), r.resourceName())).toList());
         for (AlterConfigsResource res : request.resources()) {
             Failure err;
-            CompletableFuture<Failure> topicChange = null;
+            CompletableFuture<Failure> asyncChange = null;
             if (duplicates.contains(TopicConfigChange.resourceKey(res.resourceType(), res.resourceName()))) {
                 err = TopicConfigChange.DUPLICATE_RESOURCE;
             } else if (res.resourceType() == DescribeConfigsHandler.RESOURCE_BROKER) {
@@ -81,14 +81,14 @@ final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlte
                 err = ClientMetricsResources.alter(telemetry, res, request.validateOnly());
             } else if (res.resourceType() == GroupConfigResources.RESOURCE_GROUP) {
                 err = null;
-                topicChange = GroupConfigResources.alter(groupConfigs, broker.config(), res, request.validateOnly());
+                asyncChange = GroupConfigResources.alter(groupConfigs, broker.config(), res, request.validateOnly());
             } else {
                 err = TopicConfigChange.checkTopic(broker, res.resourceType(), res.resourceName());
                 if (err == null) {
-                    topicChange = alter(broker, res, request.validateOnly());
+                    asyncChange = alter(broker, res, request.validateOnly());
                 }
             }
-            out.add((topicChange != null ? topicChange : CompletableFuture.completedFuture(err))
+            out.add((asyncChange != null ? asyncChange : CompletableFuture.completedFuture(err))
                     .thenApply(f -> response(res.resourceType(), res.resourceName(), f)));
         }
         // in cluster mode a topic's change waits for the controller: answer when all are decided

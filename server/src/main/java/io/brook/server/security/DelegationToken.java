@@ -32,6 +32,16 @@ public record DelegationToken(String tokenId, String owner, String requester, Li
         return maxTimestampMs < nowMs || expiryTimestampMs < nowMs;
     }
 
+    /** The type of a principal written {@code <type>:<name>} ({@code User}). */
+    public static String principalTypeOf(String principal) {
+        return principal.substring(0, principal.indexOf(':'));
+    }
+
+    /** The name of a principal written {@code <type>:<name>}. */
+    public static String principalNameOf(String principal) {
+        return principal.substring(principal.indexOf(':') + 1);
+    }
+
     /** This token with its expiry moved to {@code expiryMs}. */
     public DelegationToken withExpiry(long expiryMs) {
         return new DelegationToken(tokenId, owner, requester, renewers, issueTimestampMs, maxTimestampMs, expiryMs);

@@ -176,14 +176,11 @@ public final class DelegationTokens {
     /** Renews the token whose HMAC is {@code hmac} for {@code renewPeriodMs} (the configured expiry time when 0 or less). */
     public synchronized CompletableFuture<Changed> renew(byte[] hmac, String principal, long renewPeriodMs) {
         long now = nowMs.getAsLong();
-        Errors refusal = refusal(hmac, principal, now, true);
-        if (refusal != null) {
-            return changed(refusal);
+        Lookup found = lookup(hmac, principal, now, true);
+        if (found.refusal() != null) {
+            return changed(found.refusal());
         }
-        DelegationToken token = byHmac(hmac);
-        if (token == null) { // removed by the cluster's metadata since the check
-            return changed(Errors.DELEGATION_TOKEN_NOT_FOUND);
-        }
+        DelegationToken token = found.token();
         long period = renewPeriodMs > 0 ? Math.min(settings.expiryTimeMs(), renewPeriodMs) : settings.expiryTimeMs();
         return newExpiry(token, Math.min(token.maxTimestampMs(), plus(now, period)));
     }
@@ -194,14 +191,11 @@ public final class DelegationTokens {
      */
     public synchronized CompletableFuture<Changed> expire(byte[] hmac, String principal, long periodMs) {
         long now = nowMs.getAsLong();
-        Errors refusal = refusal(hmac, principal, now, false);
-        if (refusal != null) {
-            return changed(refusal);
+        Lookup found = lookup(hmac, principal, now, false);
+        if (found.refusal() != null) {
+            return changed(found.refusal());
         }
-        DelegationToken token = byHmac(hmac);
-        if (token == null) { // removed by the cluster's metadata since the check
-            return changed(Errors.DELEGATION_TOKEN_NOT_FOUND);
-        }
+        DelegationToken token = found.token();
         if (periodMs < 0) {
             return change(List.of(), Map.of(), List.of(token.tokenId()))
                     .thenApply(missed -> new Changed(Errors.NONE, now));
@@ -275,24 +269,28 @@ public final class DelegationTokens {
         install(state(tokens));
     }
 
+    /** The token a renewal or an expiry names, or why {@code principal} may not change it. */
+    private record Lookup(DelegationToken token, Errors refusal) {
+    }
+
     /**
-     * Why {@code principal} may not renew or expire the token whose HMAC is {@code hmac} at
-     * {@code now}, in Kafka's order (an expired token is checked before the owner for a renewal,
-     * not at all here for an expiry), or null when it may. Sweeps first when a sweep is due.
+     * The token whose HMAC is {@code hmac}, if {@code principal} may renew or expire it at
+     * {@code now}; else Kafka's error, in Kafka's order (an expired token is checked before the
+     * owner for a renewal, not at all here for an expiry). Sweeps first when a sweep is due.
      */
-    private Errors refusal(byte[] hmac, String principal, long now, boolean renewal) {
+    private Lookup lookup(byte[] hmac, String principal, long now, boolean renewal) {
         if (!enabled()) {
-            return Errors.DELEGATION_TOKEN_AUTH_DISABLED;
+            return new Lookup(null, Errors.DELEGATION_TOKEN_AUTH_DISABLED);
         }
         maybeSweep(now);
         DelegationToken token = byHmac(hmac);
         if (token == null) {
-            return Errors.DELEGATION_TOKEN_NOT_FOUND;
+            return new Lookup(null, Errors.DELEGATION_TOKEN_NOT_FOUND);
         }
         if (renewal && token.expiredAt(now)) {
-            return Errors.DELEGATION_TOKEN_EXPIRED;
+            return new Lookup(token, Errors.DELEGATION_TOKEN_EXPIRED);
         }
-        return token.mayRenew(principal) ? null : Errors.DELEGATION_TOKEN_OWNER_MISMATCH;
+        return new Lookup(token, token.mayRenew(principal) ? null : Errors.DELEGATION_TOKEN_OWNER_MISMATCH);
     }
 
     private DelegationToken byHmac(byte[] hmac) {

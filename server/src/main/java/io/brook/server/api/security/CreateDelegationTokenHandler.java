@@ -1,5 +1,8 @@
 package io.brook.server.api.security;
 
+import static io.brook.server.security.DelegationToken.principalNameOf;
+import static io.brook.server.security.DelegationToken.principalTypeOf;
+
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.security.Acl;
@@ -77,11 +80,9 @@ public final class CreateDelegationTokenHandler implements ApiHandler<CreateDele
     }
 
     private static CreateDelegationTokenResponse answer(Errors error, String owner, String requester) {
-        int o = owner.indexOf(':');
-        int r = requester.indexOf(':');
         return new CreateDelegationTokenResponse().errorCode(error.code())
-                .principalType(owner.substring(0, o)).principalName(owner.substring(o + 1))
-                .tokenRequesterPrincipalType(requester.substring(0, r))
-                .tokenRequesterPrincipalName(requester.substring(r + 1));
+                .principalType(principalTypeOf(owner)).principalName(principalNameOf(owner))
+                .tokenRequesterPrincipalType(principalTypeOf(requester))
+                .tokenRequesterPrincipalName(principalNameOf(requester));
     }
 }

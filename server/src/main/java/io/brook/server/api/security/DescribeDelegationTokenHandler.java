@@ -1,5 +1,8 @@
 package io.brook.server.api.security;
 
+import static io.brook.server.security.DelegationToken.principalNameOf;
+import static io.brook.server.security.DelegationToken.principalTypeOf;
+
 import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.security.Acl;
@@ -72,19 +75,13 @@ public final class DescribeDelegationTokenHandler implements ApiHandler<Describe
     private static DescribedDelegationToken described(DelegationToken t, byte[] hmac) {
         List<DescribedDelegationTokenRenewer> renewers = new ArrayList<>();
         for (String r : t.renewers()) {
-            renewers.add(new DescribedDelegationTokenRenewer().principalType(type(r)).principalName(name(r)));
+            renewers.add(new DescribedDelegationTokenRenewer().principalType(principalTypeOf(r))
+                    .principalName(principalNameOf(r)));
         }
-        return new DescribedDelegationToken().principalType(type(t.owner())).principalName(name(t.owner()))
-                .tokenRequesterPrincipalType(type(t.requester())).tokenRequesterPrincipalName(name(t.requester()))
+        return new DescribedDelegationToken().principalType(principalTypeOf(t.owner()))
+                .principalName(principalNameOf(t.owner())).tokenRequesterPrincipalType(principalTypeOf(t.requester()))
+                .tokenRequesterPrincipalName(principalNameOf(t.requester()))
                 .issueTimestamp(t.issueTimestampMs()).expiryTimestamp(t.expiryTimestampMs())
                 .maxTimestamp(t.maxTimestampMs()).tokenId(t.tokenId()).hmac(hmac).renewers(renewers);
-    }
-
-    private static String type(String principal) {
-        return principal.substring(0, principal.indexOf(':'));
-    }
-
-    private static String name(String principal) {
-        return principal.substring(principal.indexOf(':') + 1);
     }
 }
