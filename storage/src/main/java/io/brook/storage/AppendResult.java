@@ -2,6 +2,8 @@ package io.brook.storage;
 
 import io.brook.wire.protocol.Errors;
 
+import java.util.List;
+
 /**
  * Outcome of {@link Log#append}: the error (NONE on success) and, on success, the offsets the
  * batch holds. A duplicate (idempotent retry of a batch already in the log) is a success that
@@ -15,16 +17,16 @@ public final class AppendResult {
     private final long logAppendTimeMs;
     private final long logStartOffset;
     private final boolean duplicate;
-    private final int recordIndex;
+    private final List<RecordError> recordErrors;
 
     AppendResult(Errors error, String errorMessage, long baseOffset, long lastOffset, long logAppendTimeMs,
             long logStartOffset, boolean duplicate) {
-        this(error, errorMessage, baseOffset, lastOffset, logAppendTimeMs, logStartOffset, duplicate, -1);
+        this(error, errorMessage, baseOffset, lastOffset, logAppendTimeMs, logStartOffset, duplicate, List.of());
     }
 
     private AppendResult(Errors error, String errorMessage, long baseOffset, long lastOffset, long logAppendTimeMs,
-            long logStartOffset, boolean duplicate, int recordIndex) {
-        this.recordIndex = recordIndex;
+            long logStartOffset, boolean duplicate, List<RecordError> recordErrors) {
+        this.recordErrors = recordErrors;
         this.error = error;
         this.errorMessage = errorMessage;
         this.baseOffset = baseOffset;
@@ -38,18 +40,19 @@ public final class AppendResult {
         return new AppendResult(error, message, -1L, -1L, -1L, logStartOffset, false);
     }
 
-    /** A failure caused by the record at {@code recordIndex} of the batch (-1: the batch as a whole). */
-    static AppendResult recordError(Errors error, String message, int recordIndex, long logStartOffset) {
-        return new AppendResult(error, message, -1L, -1L, -1L, logStartOffset, false, recordIndex);
+    /** A failure caused by the records {@code recordErrors} names (none: the batch as a whole). */
+    static AppendResult recordErrors(Errors error, String message, List<RecordError> recordErrors,
+            long logStartOffset) {
+        return new AppendResult(error, message, -1L, -1L, -1L, logStartOffset, false, List.copyOf(recordErrors));
     }
 
     public Errors error() { return error; }
 
     /**
-     * The index in the batch of the record that failed validation (Produce's
-     * {@code record_errors.batch_index}), or -1 when the error is not about one record.
+     * The records of the batch that failed validation, in batch order (Produce's
+     * {@code record_errors}); empty when the error is not about particular records.
      */
-    public int recordIndex() { return recordIndex; }
+    public List<RecordError> recordErrors() { return recordErrors; }
 
     /** Human-readable reason for a failure (Produce's error_message), or null. */
     public String errorMessage() { return errorMessage; }

@@ -68,10 +68,15 @@ class AppendValidationTest {
         return reseal(b);
     }
 
+    /** The index of the first record the result names as at fault, -1 if it names none. */
+    private static int firstAtFault(AppendResult r) {
+        return r.recordErrors().isEmpty() ? -1 : r.recordErrors().get(0).batchIndex();
+    }
+
     private void assertRefused(Log log, ByteBuffer forged, Errors error, int recordIndex) {
         AppendResult r = log.append(forged, 0);
         assertThat(r.error()).as("%s", r).isEqualTo(error);
-        assertThat(r.recordIndex()).as("%s", r).isEqualTo(recordIndex);
+        assertThat(firstAtFault(r)).as("%s", r).isEqualTo(recordIndex);
         assertThat(log.logEndOffset()).isZero();
         assertThat(log.segmentCount()).isEqualTo(1);
     }
@@ -119,7 +124,7 @@ class AppendValidationTest {
         reseal(gap);
         AppendResult r = log.append(gap, 0);
         assertThat(r.error()).isEqualTo(Errors.INVALID_RECORD);
-        assertThat(r.recordIndex()).isEqualTo(1);
+        assertThat(firstAtFault(r)).isEqualTo(1);
         assertThat(r.errorMessage()).contains("record 1: offset delta 2 where 1 was expected");
         assertThat(log.logEndOffset()).isZero();
     }
@@ -140,7 +145,7 @@ class AppendValidationTest {
         padded.putInt(RecordBatch.BATCH_LENGTH_OFFSET, padded.limit() - RecordBatch.LOG_OVERHEAD);
         AppendResult r = log.append(reseal(padded), 0);
         assertThat(r.error()).isEqualTo(Errors.INVALID_RECORD);
-        assertThat(r.recordIndex()).isZero();
+        assertThat(firstAtFault(r)).isZero();
         assertThat(r.errorMessage()).contains("length " + (length + 1) + " but its fields take " + length + " bytes");
         assertThat(log.logEndOffset()).isZero();
     }
@@ -169,8 +174,8 @@ class AppendValidationTest {
         AppendResult r = log.append(large, 0);
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(r.error()).isEqualTo(Errors.INVALID_RECORD);
-        assertThat(r.recordIndex()).isEqualTo(2);
-        assertThat(r.errorMessage()).startsWith("Compacted topic cannot accept message without key");
+        assertThat(r.recordErrors()).extracting(RecordError::batchIndex).containsExactly(2);
+        assertThat(r.recordErrors().get(0).message()).startsWith("Compacted topic cannot accept message without key");
         assertThat(allocated).as("bytes allocated to check 60 MiB of records").isLessThan(4L << 20);
     }
 
@@ -185,7 +190,7 @@ class AppendValidationTest {
                 .append(now - 5000, null, bytes("b")).append(now, null, bytes("c")).build();
         AppendResult r = log.append(b, 0);
         assertThat(r.error()).isEqualTo(Errors.INVALID_TIMESTAMP);
-        assertThat(r.recordIndex()).isEqualTo(1);
+        assertThat(firstAtFault(r)).isEqualTo(1);
         assertThat(log.logEndOffset()).isZero();
 
         // a batch claiming LogAppendTime: its time is checked as every record's on a CreateTime topic
@@ -204,7 +209,7 @@ class AppendValidationTest {
                 .append(now + 3_600_001L, null, bytes("b")).build();
         AppendResult r = log.append(ahead, 0);
         assertThat(r.error()).isEqualTo(Errors.INVALID_TIMESTAMP);
-        assertThat(r.recordIndex()).isEqualTo(1);
+        assertThat(firstAtFault(r)).isEqualTo(1);
         assertThat(log.logEndOffset()).isZero();
 
         ByteBuffer withinAnHour = new RecordBatchBuilder(Compression.NONE).append(now + 3_600_000L, null, bytes("a")).build();

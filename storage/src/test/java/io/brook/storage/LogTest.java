@@ -259,7 +259,8 @@ class LogTest {
         Log log = fixture(Map.of(LogConfig.CLEANUP_POLICY, "compact")).open();
         AppendResult r = log.append(Batches.batch(1000, 2, null), 0);
         assertThat(r.error()).isEqualTo(Errors.INVALID_RECORD);
-        assertThat(r.errorMessage()).startsWith("Compacted topic cannot accept message without key");
+        assertThat(r.recordErrors()).extracting(RecordError::batchIndex).containsExactly(0, 1);
+        assertThat(r.recordErrors().get(0).message()).startsWith("Compacted topic cannot accept message without key");
         assertThat(log.logEndOffset()).isZero();
         assertThat(log.append(Batches.batch(1000, 2, "k"), 0).error()).isEqualTo(Errors.NONE);
     }

@@ -16,6 +16,7 @@ import io.brook.server.topic.TopicIds;
 import io.brook.server.topic.Topics;
 import io.brook.storage.AppendResult;
 import io.brook.storage.Log;
+import io.brook.storage.RecordError;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceRequest.PartitionProduceData;
 import io.brook.wire.message.ProduceRequest.TopicProduceData;
@@ -42,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * Produce (key 0). Each partition's records must be exactly one valid magic-v2 batch; its header
  * is checked here (CRC, codec, counts) and the storage checks every record (framing, count,
  * offset deltas, timestamps, keys of compacted topics), the idempotence rules and
- * {@code max.message.bytes} before it appends anything. Errors are per partition; a record that
- * fails is named in {@code record_errors} (v8+).
+ * {@code max.message.bytes} before it appends anything. Errors are per partition; the records that
+ * fail are named in {@code record_errors} (v8+).
  *
  * <p>When the answer goes out: {@code acks=1} right after the write; {@code acks=all} (-1) once
  * the storage's group commit made every appended batch durable (immediately when fsync-on-ack
@@ -397,10 +398,14 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         if (result.error() != Errors.NONE) {
             fail(r, result.error(), result.errorMessage());
             r.logStartOffset(result.logStartOffset());
-            if (result.recordIndex() >= 0) {
-                // v8+: which record of the batch failed, as Kafka reports a record validation error
-                r.recordErrors(List.of(new BatchIndexAndErrorMessage().batchIndex(result.recordIndex())
-                        .batchIndexErrorMessage(result.errorMessage())));
+            if (!result.recordErrors().isEmpty()) {
+                // v8+: which records of the batch failed, as Kafka reports record validation errors
+                List<BatchIndexAndErrorMessage> named = new ArrayList<>(result.recordErrors().size());
+                for (RecordError e : result.recordErrors()) {
+                    named.add(new BatchIndexAndErrorMessage().batchIndex(e.batchIndex())
+                            .batchIndexErrorMessage(e.message()));
+                }
+                r.recordErrors(named);
             }
             return;
         }
