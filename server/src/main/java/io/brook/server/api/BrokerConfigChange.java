@@ -5,6 +5,7 @@ import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.ListenerLimitKeys;
 import io.brook.server.config.ListenerTlsKeys;
+import io.brook.server.config.SecurityConfigKeys;
 import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.security.BrokerSecurity;
@@ -97,7 +98,8 @@ final class BrokerConfigChange {
                         return new Failure(Errors.INVALID_CONFIG, invalid);
                     }
                 } else if (key == null && ListenerTlsKeys.listener(c.name()) == null
-                        && ListenerLimitKeys.listener(c.name()) == null) {
+                        && ListenerLimitKeys.listener(c.name()) == null
+                        && !SecurityConfigKeys.KERBEROS.contains(c.name())) {
                     return new Failure(Errors.INVALID_CONFIG, "Unknown broker config " + c.name());
                 }
             }

@@ -200,10 +200,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                 out.add(securityEntry(e, synonyms, detail));
             }
         }
-        // a TLS listener's stores and a listener's connection limits changed at run time (passwords
-        // and PEM keys never shown, as in Kafka)
+        // a TLS listener's stores, a listener's connection limits and Kafka's Kerberos settings
+        // changed at run time (passwords and PEM keys never shown, as in Kafka)
         for (Map.Entry<String, String> e : changed.entrySet()) {
-            if ((ListenerTlsKeys.listener(e.getKey()) != null || ListenerLimitKeys.listener(e.getKey()) != null)
+            if ((ListenerTlsKeys.listener(e.getKey()) != null || ListenerLimitKeys.listener(e.getKey()) != null
+                    || SecurityConfigKeys.KERBEROS.contains(e.getKey()))
                     && wanted(res.configurationKeys(), e.getKey())) {
                 boolean secret = ListenerTlsKeys.sensitive(e.getKey());
                 out.add(detail.apply(new DescribeConfigsResourceResult().name(e.getKey())
@@ -218,10 +219,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
     private static DescribeConfigsResourceResult securityEntry(SecurityConfigKeys.Entry e, boolean synonyms,
             Detail detail) {
         byte source = e.explicit() ? TopicConfigResolver.SOURCE_STATIC_BROKER : TopicConfigResolver.SOURCE_DEFAULT;
-        // writable as Kafka marks them: the TLS stores (which change per listener at run time) and a
-        // listener's connection limits
+        // writable as Kafka marks them: the TLS stores (which change per listener at run time), a
+        // listener's connection limits and the Kerberos settings
         String base = ListenerTlsKeys.listener(e.name()) != null ? ListenerTlsKeys.base(e.name()) : e.name();
-        boolean writable = ListenerTlsKeys.RECONFIGURABLE.contains(base) || ListenerLimitKeys.listener(e.name()) != null;
+        boolean writable = ListenerTlsKeys.RECONFIGURABLE.contains(base) || ListenerLimitKeys.listener(e.name()) != null
+                || SecurityConfigKeys.KERBEROS.contains(e.name());
         DescribeConfigsResourceResult c = detail.apply(new DescribeConfigsResourceResult().name(e.name())
                 .value(e.value()).readOnly(!writable).isSensitive(e.sensitive())
                 .configSource(source), e.type().id, e.doc());

@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * change, the broker-wide defaults of topic configs, which topics without their own override
  * follow at once; the replication throttles; the connection limits, a listener's own among them
  * ({@link ListenerLimitKeys}). And, in this broker's own scope only, a TLS listener's key and
- * trust stores ({@link ListenerTlsKeys}), which new connections of the listener use. Values are stored as
+ * trust stores ({@link ListenerTlsKeys}), which new connections of the listener use, and Kafka's
+ * Kerberos settings ({@link SecurityConfigKeys#KERBEROS}), kept without effect. Values are stored as
  * given, passwords included (as they are in the properties file): the meta directory must be as
  * private as that file. Thread-safe; a change and its persistence are one step under this
  * object's lock.
@@ -143,6 +144,10 @@ public final class DynamicBrokerConfig {
                 return e.getMessage();
             }
         }
+        if (SecurityConfigKeys.KERBEROS.contains(key)) {
+            return value == null ? "Null value not supported for " + key
+                    : SecurityConfigKeys.invalidKerberosValue(key, value);
+        }
         if (ListenerTlsKeys.unprefixed(key)) {
             return "These security configs can be dynamically updated only per-listener using the listener prefix: ["
                     + key + "]";
@@ -168,7 +173,7 @@ public final class DynamicBrokerConfig {
 
     /** Null when {@code key} may be set in the cluster-wide default scope, else why not (Kafka's message). */
     public static String invalidInDefaultScope(String key) {
-        return ListenerTlsKeys.listener(key) == null ? null
+        return ListenerTlsKeys.listener(key) == null && !SecurityConfigKeys.KERBEROS.contains(key) ? null
                 : "Cannot update these configs at default cluster level, broker id must be specified: [" + key + "]";
     }
 

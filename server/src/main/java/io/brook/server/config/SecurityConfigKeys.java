@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The security settings a broker's DescribeConfigs lists, the way Kafka lists its own: each with
@@ -15,7 +16,9 @@ import java.util.Map;
  * settings Brook reads (an unread one such as {@code ssl.provider} would claim an effect it does
  * not have) and whatever else the file sets under {@code listener.name.<l>.}, typed as the key it
  * overrides. They are all read at start-up; the TLS stores change at run time only per listener
- * ({@link ListenerTlsKeys}).
+ * ({@link ListenerTlsKeys}). The exception are Kafka's Kerberos settings ({@link #KERBEROS}):
+ * Brook has no GSSAPI, yet they are known, listed and may change at run time per broker as in
+ * Kafka, so that a Kafka configuration or a tool that sets them is accepted; they have no effect.
  */
 public final class SecurityConfigKeys {
 
@@ -43,6 +46,16 @@ public final class SecurityConfigKeys {
     }
 
     private static final String LISTENER_PREFIX = "listener.name.";
+
+    /**
+     * Kafka's Kerberos (GSSAPI) settings, which Kafka lets change at run time per broker: known and
+     * kept, without effect.
+     */
+    public static final Set<String> KERBEROS = Set.of("sasl.kerberos.kinit.cmd",
+            "sasl.kerberos.min.time.before.relogin", "sasl.kerberos.principal.to.local.rules",
+            "sasl.kerberos.service.name", "sasl.kerberos.ticket.renew.jitter",
+            "sasl.kerberos.ticket.renew.window.factor");
+    private static final String NO_GSSAPI = " Kafka's Kerberos setting: kept, without effect (Brook has no GSSAPI).";
 
     /** The settings Brook reads, in the order they are listed (Kafka's: by name). */
     static final Map<String, Key> KEYS = keys(
@@ -72,6 +85,16 @@ public final class SecurityConfigKeys {
                     "How principals are named; only Kafka's default is accepted."),
             key("sasl.enabled.mechanisms", Type.LIST, "GSSAPI", "The SASL mechanisms a listener offers."),
             key("sasl.jaas.config", Type.PASSWORD, null, "JAAS login configuration (users of PLAIN, login modules)."),
+            key("sasl.kerberos.kinit.cmd", Type.STRING, "/usr/bin/kinit", "Kerberos kinit command path." + NO_GSSAPI),
+            key("sasl.kerberos.min.time.before.relogin", Type.LONG, "60000",
+                    "Login thread sleep time between refresh attempts." + NO_GSSAPI),
+            key("sasl.kerberos.principal.to.local.rules", Type.LIST, "DEFAULT",
+                    "Rules mapping Kerberos principals to short names." + NO_GSSAPI),
+            key("sasl.kerberos.service.name", Type.STRING, null, "The Kerberos principal name Kafka runs as." + NO_GSSAPI),
+            key("sasl.kerberos.ticket.renew.jitter", Type.DOUBLE, "0.05",
+                    "Random jitter added to the renewal time." + NO_GSSAPI),
+            key("sasl.kerberos.ticket.renew.window.factor", Type.DOUBLE, "0.8",
+                    "Share of a ticket's lifetime after which it is renewed." + NO_GSSAPI),
             key("sasl.login.callback.handler.class", Type.CLASS, null,
                     "Inter-broker OAUTHBEARER: Kafka's client-credentials login handler."),
             key("sasl.login.connect.timeout.ms", Type.INT, null,
@@ -180,6 +203,24 @@ public final class SecurityConfigKeys {
             }
         });
         return out;
+    }
+
+    /**
+     * For a {@link #KERBEROS} setting changed at run time: null when {@code value} is of its type,
+     * else why not (Kafka's message).
+     */
+    public static String invalidKerberosValue(String name, String value) {
+        Type type = KEYS.get(name).type();
+        try {
+            if (type == Type.LONG) {
+                Long.parseLong(value.trim());
+            } else if (type == Type.DOUBLE) {
+                Double.parseDouble(value.trim());
+            }
+            return null;
+        } catch (NumberFormatException e) {
+            return "Invalid value " + value + " for configuration " + name + ": Not a number of type " + type;
+        }
     }
 
     /** The documentation of a setting or of the key a listener override stands for ("" when none). */
