@@ -1,6 +1,7 @@
 package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -25,6 +26,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +81,30 @@ class ThreeNodeClusterCompatTest {
         List<String> written = Groups.produce(cluster.bootstrapServers(1), topic, 12, 10);
         List<String> read = Groups.readValues(cluster.bootstrapServers(3), topic, 12, false);
         assertThat(read).containsExactlyInAnyOrderElementsOf(written);
+    }
+
+    @Test
+    void kafkaTopicsPlacesEachPartitionWhereItsReplicaAssignmentSays() throws Exception {
+        cluster.awaitAllServing(Duration.ofSeconds(30));
+        String topic = Groups.unique("placed");
+        Tools.Result r = Tools.kafkaTool(org.apache.kafka.tools.TopicCommand.class, "--bootstrap-server",
+                cluster.bootstrapServers(1), "--create", "--topic", topic, "--replica-assignment", "3,1,2,3");
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers(2))) {
+            TopicDescription d = Groups.awaitTopic(admin, topic, 4);
+            assertThat(d.partitions()).extracting(p -> p.leader().id()).containsExactly(3, 1, 2, 3);
+            // two replicas a partition: refused (partitions have one replica), nothing created
+            String twice = Groups.unique("twice");
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(twice, Map.of(0, List.of(1, 2)))))
+                    .all().get(30, TimeUnit.SECONDS)).cause().isInstanceOf(InvalidReplicationFactorException.class);
+            // a broker that is not registered: Kafka's refusal
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(twice, Map.of(0, List.of(9)))))
+                    .all().get(30, TimeUnit.SECONDS)).cause().isInstanceOf(InvalidReplicaAssignmentException.class)
+                    .hasMessageContaining("includes broker 9, but no such broker is registered");
+        }
+        List<String> written = Groups.produce(cluster.bootstrapServers(2), topic, 4, 5);
+        assertThat(Groups.readValues(cluster.bootstrapServers(3), topic, 4, false))
+                .containsExactlyInAnyOrderElementsOf(written);
     }
 
     @Test

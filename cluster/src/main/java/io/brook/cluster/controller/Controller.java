@@ -23,13 +23,16 @@ import io.brook.cluster.raft.AppendResult;
 import io.brook.cluster.raft.MetadataLog;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -339,27 +342,86 @@ public final class Controller {
      */
     public CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
                                                Map<String, String> configs) {
-        return decide(() -> {
-            if (!LEGAL_TOPIC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-                throw new ControllerException(ControllerError.INVALID_TOPIC_EXCEPTION, "illegal topic name '" + name + "'");
-            }
+        return create(name, configs, () -> {
             if (partitions < 1) {
                 throw new ControllerException(ControllerError.INVALID_PARTITIONS, "partitions must be at least 1, not "
                         + partitions);
             }
+        }, placement -> PartitionPlacer.place(0, partitions, replicationFactor, placement.live(), placement.start()));
+    }
+
+    /**
+     * Creates a topic whose partition p has the replicas {@code assignment.get(p)} (Kafka's manual
+     * assignment, {@code kafka-topics.sh --replica-assignment}), with Kafka's checks: a replica
+     * list is not empty, names a broker at most once and only registered brokers, and not only
+     * fenced ones; the first live replica leads, the live replicas are the ISR.
+     */
+    public CompletableFuture<UUID> createTopic(String name, List<List<Integer>> assignment,
+                                               Map<String, String> configs) {
+        return create(name, configs, () -> {
+            if (assignment.isEmpty()) {
+                throw new ControllerException(ControllerError.INVALID_PARTITIONS, "partitions must be at least 1, not 0");
+            }
+        }, placement -> {
+            Set<Integer> live = new HashSet<>();
+            placement.live().forEach(b -> live.add(b.id()));
+            List<List<Integer>> replicas = new ArrayList<>(assignment.size());
+            for (int p = 0; p < assignment.size(); p++) {
+                List<Integer> r = assignment.get(p);
+                if (r.isEmpty()) {
+                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                            "The manual partition assignment includes an empty replica list.");
+                }
+                for (int id : r) {
+                    if (!placement.registered().contains(id)) {
+                        throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                                "The manual partition assignment includes broker " + id
+                                        + ", but no such broker is registered.");
+                    }
+                }
+                if (new HashSet<>(r).size() != r.size()) {
+                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                            "The manual partition assignment includes a broker more than once: " + r);
+                }
+                if (r.stream().noneMatch(live::contains)) {
+                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT, "All brokers specified"
+                            + " in the manual partition assignment for partition " + p
+                            + " are fenced or in controlled shutdown.");
+                }
+                replicas.add(r);
+            }
+            return replicas;
+        });
+    }
+
+    /**
+     * The common part of both creations: the name, {@code check}, that no topic has the name, then
+     * one batch of the topic, its partitions as {@code place} places them (the first live replica
+     * leading, the live ones in the ISR) and its configs.
+     */
+    private CompletableFuture<UUID> create(String name, Map<String, String> configs, Runnable check,
+                                           Function<Placement, List<List<Integer>>> place) {
+        return decide(() -> {
+            if (!LEGAL_TOPIC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+                throw new ControllerException(ControllerError.INVALID_TOPIC_EXCEPTION, "illegal topic name '" + name + "'");
+            }
+            check.run();
             Placement placement = log.read(image -> {
                 if (image.topicId(name) != null) {
                     throw new ControllerException(ControllerError.TOPIC_ALREADY_EXISTS, "topic '" + name + "' already exists");
                 }
-                return new Placement(liveBrokers(image), totalPartitions(image), newTopicId(image));
+                return new Placement(liveBrokers(image), Set.copyOf(image.brokers().keySet()), totalPartitions(image),
+                        newTopicId(image));
             });
-            List<List<Integer>> replicas = PartitionPlacer.place(0, partitions, replicationFactor, placement.live(),
-                    placement.start());
+            List<List<Integer>> replicas = place.apply(placement);
+            Set<Integer> live = new HashSet<>();
+            placement.live().forEach(b -> live.add(b.id()));
             List<MetadataRecord> records = new ArrayList<>();
             records.add(new Topic(name, placement.topicId()));
-            for (int p = 0; p < partitions; p++) {
+            for (int p = 0; p < replicas.size(); p++) {
                 List<Integer> r = replicas.get(p);
-                records.add(new Partition(placement.topicId(), p, r, r, r.get(0), 0, 0));
+                List<Integer> isr = r.stream().filter(live::contains).toList();
+                records.add(new Partition(placement.topicId(), p, r, isr, isr.get(0), 0, 0));
             }
             configs.forEach((k, v) -> records.add(new Config(MetadataRecord.RESOURCE_TOPIC, name, k, v)));
             return append(records).thenApply(r -> placement.topicId());
@@ -541,7 +603,7 @@ public final class Controller {
         return p;
     }
 
-    private record Placement(List<BrokerInfo> live, int start, UUID topicId) {
+    private record Placement(List<BrokerInfo> live, Set<Integer> registered, int start, UUID topicId) {
     }
 
     private static List<BrokerInfo> liveBrokers(MetadataImage image) {

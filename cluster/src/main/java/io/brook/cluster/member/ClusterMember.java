@@ -68,6 +68,9 @@ public interface ClusterMember extends Closeable {
     CompletableFuture<UUID> createTopic(String name, int partitions, int replicationFactor,
                                         Map<String, String> configs);
 
+    /** Creates a topic whose partition p has the replicas {@code assignment.get(p)}; completes with its id. */
+    CompletableFuture<UUID> createTopic(String name, List<List<Integer>> assignment, Map<String, String> configs);
+
     /** Grows a topic to {@code totalCount} partitions. */
     CompletableFuture<Void> createPartitions(String name, int totalCount);
 

@@ -8,6 +8,7 @@ import io.brook.cluster.metadata.MetadataReader;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.MetadataWriter;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -83,6 +84,28 @@ sealed interface ControllerRequest {
         @Override
         public void writePayload(MetadataWriter w) {
             w.writeNullableString(name).writeInt(partitions).writeInt(replicationFactor).writeInt(configs.size());
+            configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
+        }
+    }
+
+    /** 19: create a topic with the replicas of each partition given (Kafka's manual assignment). */
+    record CreateTopicAssigned(String name, List<List<Integer>> assignment, Map<String, String> configs)
+            implements ControllerRequest {
+        public CreateTopicAssigned {
+            assignment = assignment.stream().map(List::copyOf).toList();
+            configs = new TreeMap<>(configs);
+        }
+
+        @Override
+        public byte type() {
+            return 19;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(name).writeInt(assignment.size());
+            assignment.forEach(w::writeIntList);
+            w.writeInt(configs.size());
             configs.forEach((k, v) -> w.writeNullableString(k).writeNullableString(v));
         }
     }
@@ -375,6 +398,7 @@ sealed interface ControllerRequest {
                     r.readInt("partition"));
             case 17 -> readWriteSecurity(r);
             case 18 -> new ReadBarrier();
+            case 19 -> readCreateTopicAssigned(r);
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -441,16 +465,32 @@ sealed interface ControllerRequest {
         return configs;
     }
 
+    private static CreateTopicAssigned readCreateTopicAssigned(MetadataReader r) {
+        String name = r.readString("topic name");
+        // a replica list's count (4) at least
+        int partitions = r.readCount("partitions", 4);
+        List<List<Integer>> assignment = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            assignment.add(r.readIntList("replicas"));
+        }
+        return new CreateTopicAssigned(name, assignment, readTopicConfigs(r));
+    }
+
     private static CreateTopic readCreateTopic(MetadataReader r) {
         String name = r.readString("topic name");
         int partitions = r.readInt("partitions");
         int replicationFactor = r.readInt("replication factor");
+        return new CreateTopic(name, partitions, replicationFactor, readTopicConfigs(r));
+    }
+
+    /** A new topic's configs: a count, then each key and (nullable) value. */
+    private static Map<String, String> readTopicConfigs(MetadataReader r) {
         // a key (2) and a value (2) at least
         int count = r.readCount("configs", 4);
         Map<String, String> configs = new TreeMap<>();
         for (int i = 0; i < count; i++) {
             configs.put(r.readString("config key"), r.readNullableString("config value"));
         }
-        return new CreateTopic(name, partitions, replicationFactor, configs);
+        return configs;
     }
 }

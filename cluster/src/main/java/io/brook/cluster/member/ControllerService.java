@@ -139,6 +139,8 @@ final class ControllerService {
             return c.heartbeat(h.brokerId(), h.brokerEpoch());
         } else if (request instanceof ControllerRequest.CreateTopic t) {
             return c.createTopic(t.name(), t.partitions(), t.replicationFactor(), t.configs());
+        } else if (request instanceof ControllerRequest.CreateTopicAssigned t) {
+            return c.createTopic(t.name(), t.assignment(), t.configs());
         } else if (request instanceof ControllerRequest.CreatePartitions p) {
             return c.createPartitions(p.name(), p.totalCount());
         } else if (request instanceof ControllerRequest.DeleteTopic d) {

@@ -310,6 +310,12 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<UUID> createTopic(String name, List<List<Integer>> assignment,
+                                               Map<String, String> configs) {
+        return channel.ask(new ControllerRequest.CreateTopicAssigned(name, assignment, configs), UUID.class);
+    }
+
+    @Override
     public CompletableFuture<Void> createPartitions(String name, int totalCount) {
         return channel.ask(new ControllerRequest.CreatePartitions(name, totalCount), Void.class);
     }

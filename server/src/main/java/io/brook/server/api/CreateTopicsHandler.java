@@ -34,11 +34,13 @@ import java.util.concurrent.CompletableFuture;
  * CreateTopics (key 19): per topic, in request order; a name the request repeats is answered
  * once, INVALID_REQUEST, and not created, as in Kafka. {@code -1} partitions or replication
  * factor mean the broker defaults; a replication factor above 1 cannot be met by one node;
- * manual assignments may only name this node. With {@code validate_only} nothing is created but
+ * manual assignments may only name this node (in cluster mode: one replica per partition, on any
+ * broker). With {@code validate_only} nothing is created but
  * the answer is the one a real creation would give. v5+ answers carry the topic's effective
  * configs, v7+ its id.
  *
- * <p>In cluster mode the controller creates the topic (placement over the live brokers) and the
+ * <p>In cluster mode the controller creates the topic (placement over the live brokers, or the
+ * manual assignment, whose brokers it checks) and the
  * answer waits until this node's metadata image has it; the controller's refusals answer with
  * its Kafka error. Validation, and {@code validate_only}, stay local.
  *
@@ -92,7 +94,7 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             NewTopic n = validate(t, r, broker);
             if (n != null) {
-                valid.add(new Pending(r, n));
+                valid.add(new Pending(r, n, replicasOf(t)));
             }
         }
         MutationQuota quota = quotas.mutations(ctx.session().principal(), ctx.clientId(),
@@ -155,7 +157,10 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
         List<CompletableFuture<Void>> decisions = new ArrayList<>(valid.size());
         for (Pending p : valid) {
             NewTopic n = p.topic();
-            decisions.add(cluster.createTopic(n.name(), n.partitions(), 1, n.configs()).handle((v, e) -> {
+            CompletableFuture<Void> created = p.assignment().isEmpty()
+                    ? cluster.createTopic(n.name(), n.partitions(), 1, n.configs())
+                    : cluster.createTopic(n.name(), p.assignment(), n.configs());
+            decisions.add(created.handle((v, e) -> {
                 if (e != null) {
                     fail(p.result(), ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
                 } else {
@@ -173,8 +178,17 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
                         new CreateTopicsResponse().topics(results)));
     }
 
-    /** A valid topic of the request and its answer, filled in once the batch is created. */
-    private record Pending(CreatableTopicResult result, NewTopic topic) {
+    /**
+     * A valid topic of the request, its manual assignment (empty: none) and its answer, filled in
+     * once the batch is created.
+     */
+    private record Pending(CreatableTopicResult result, NewTopic topic, List<List<Integer>> assignment) {
+    }
+
+    /** The replicas of each partition a manual assignment names, in partition order; empty when none. */
+    private static List<List<Integer>> replicasOf(CreatableTopic t) {
+        List<CreatableReplicaAssignment> a = t.assignments();
+        return a == null ? List.of() : a.stream().map(CreatableReplicaAssignment::brokerIds).toList();
     }
 
     /** The topic to create, or null when the request for it is invalid (then {@code r} says why). */
@@ -205,7 +219,19 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             }
             for (int i = 0; i < assignments.size(); i++) {
                 CreatableReplicaAssignment a = assignments.get(i);
-                if (a.partitionIndex() != i || !a.brokerIds().equals(List.of(broker.nodeId()))) {
+                if (broker.cluster() != null) {
+                    // any broker (the controller checks that it is registered), one replica
+                    if (a.partitionIndex() != i) {
+                        return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Partitions must be numbered 0.."
+                                + (assignments.size() - 1) + " in order; partition " + a.partitionIndex()
+                                + " came at position " + i);
+                    }
+                    if (a.brokerIds().size() != 1) {
+                        return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+                                + a.brokerIds().size() + " time(s): Brook does not replicate partitions yet;"
+                                + " each partition must name exactly one broker.");
+                    }
+                } else if (a.partitionIndex() != i || !a.brokerIds().equals(List.of(broker.nodeId()))) {
                     return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Partition " + a.partitionIndex()
                             + " must be assigned to exactly this broker (" + broker.nodeId()
                             + "), with partition indexes 0.." + (assignments.size() - 1));

@@ -488,6 +488,12 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Void> createTopic(String name, List<List<Integer>> assignment,
+            Map<String, String> configs) {
+        return decided(member.createTopic(name, assignment, configs));
+    }
+
+    @Override
     public CompletableFuture<Void> deleteTopic(String name) {
         return decided(member.deleteTopic(name));
     }

@@ -85,6 +85,9 @@ public interface ClusterView extends PartitionLeadership {
     /** Creates a topic through the controller. */
     CompletableFuture<Void> createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs);
 
+    /** Creates a topic through the controller, partition p on the replicas {@code assignment.get(p)}. */
+    CompletableFuture<Void> createTopic(String name, List<List<Integer>> assignment, Map<String, String> configs);
+
     /** Deletes a topic through the controller. */
     CompletableFuture<Void> deleteTopic(String name);
 

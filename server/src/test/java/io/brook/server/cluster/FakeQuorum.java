@@ -161,6 +161,12 @@ public final class FakeQuorum implements MetadataLog {
         }
 
         @Override
+        public CompletableFuture<UUID> createTopic(String name, List<List<Integer>> assignment,
+                Map<String, String> configs) {
+            return controller.createTopic(name, assignment, configs);
+        }
+
+        @Override
         public CompletableFuture<Void> createPartitions(String name, int totalCount) {
             return controller.createPartitions(name, totalCount);
         }

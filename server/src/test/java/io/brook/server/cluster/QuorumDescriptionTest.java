@@ -129,6 +129,12 @@ class QuorumDescriptionTest {
         }
 
         @Override
+        public CompletableFuture<UUID> createTopic(String name, List<List<Integer>> assignment,
+                                                   Map<String, String> configs) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public CompletableFuture<Void> createPartitions(String name, int totalCount) {
             throw new UnsupportedOperationException();
         }

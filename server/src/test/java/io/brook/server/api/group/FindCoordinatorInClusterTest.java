@@ -112,6 +112,12 @@ class FindCoordinatorInClusterTest {
         }
 
         @Override
+        public CompletableFuture<Void> createTopic(String name, List<List<Integer>> assignment,
+                                                   Map<String, String> configs) {
+            throw new UnsupportedOperationException("no manual assignments here");
+        }
+
+        @Override
         public CompletableFuture<Void> deleteTopic(String name) {
             throw new UnsupportedOperationException();
         }
