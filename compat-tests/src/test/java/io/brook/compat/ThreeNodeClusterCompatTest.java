@@ -84,7 +84,7 @@ class ThreeNodeClusterCompatTest {
     }
 
     @Test
-    void kafkaTopicsPlacesEachPartitionWhereItsReplicaAssignmentSays() throws Exception {
+    void kafkaTopicsPlacesEachPartitionWhereItsReplicaAssignmentSaysAtCreationAndWhenItGrows() throws Exception {
         cluster.awaitAllServing(Duration.ofSeconds(30));
         String topic = Groups.unique("placed");
         Tools.Result r = Tools.kafkaTool(org.apache.kafka.tools.TopicCommand.class, "--bootstrap-server",
@@ -93,6 +93,13 @@ class ThreeNodeClusterCompatTest {
         try (Admin admin = ProcessCluster.admin(cluster.bootstrapServers(2))) {
             TopicDescription d = Groups.awaitTopic(admin, topic, 4);
             assertThat(d.partitions()).extracting(p -> p.leader().id()).containsExactly(3, 1, 2, 3);
+            // partitions added the same way (the tool sends the new partitions' part of the list)
+            r = Tools.kafkaTool(org.apache.kafka.tools.TopicCommand.class, "--bootstrap-server",
+                    cluster.bootstrapServers(3), "--alter", "--topic", topic, "--partitions", "6",
+                    "--replica-assignment", "3,1,2,3,2,2");
+            assertThat(r.exit()).as(r.out() + r.err()).isZero();
+            d = Groups.awaitTopic(admin, topic, 6);
+            assertThat(d.partitions()).extracting(p -> p.leader().id()).containsExactly(3, 1, 2, 3, 2, 2);
             // two replicas a partition: refused (partitions have one replica), nothing created
             String twice = Groups.unique("twice");
             assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(twice, Map.of(0, List.of(1, 2)))))
@@ -102,8 +109,8 @@ class ThreeNodeClusterCompatTest {
                     .all().get(30, TimeUnit.SECONDS)).cause().isInstanceOf(InvalidReplicaAssignmentException.class)
                     .hasMessageContaining("includes broker 9, but no such broker is registered");
         }
-        List<String> written = Groups.produce(cluster.bootstrapServers(2), topic, 4, 5);
-        assertThat(Groups.readValues(cluster.bootstrapServers(3), topic, 4, false))
+        List<String> written = Groups.produce(cluster.bootstrapServers(2), topic, 6, 5);
+        assertThat(Groups.readValues(cluster.bootstrapServers(3), topic, 6, false))
                 .containsExactlyInAnyOrderElementsOf(written);
     }
 

@@ -362,36 +362,50 @@ public final class Controller {
             if (assignment.isEmpty()) {
                 throw new ControllerException(ControllerError.INVALID_PARTITIONS, "partitions must be at least 1, not 0");
             }
-        }, placement -> {
-            Set<Integer> live = new HashSet<>();
-            placement.live().forEach(b -> live.add(b.id()));
-            List<List<Integer>> replicas = new ArrayList<>(assignment.size());
-            for (int p = 0; p < assignment.size(); p++) {
-                List<Integer> r = assignment.get(p);
-                if (r.isEmpty()) {
-                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
-                            "The manual partition assignment includes an empty replica list.");
-                }
-                for (int id : r) {
-                    if (!placement.registered().contains(id)) {
-                        throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
-                                "The manual partition assignment includes broker " + id
-                                        + ", but no such broker is registered.");
-                    }
-                }
-                if (new HashSet<>(r).size() != r.size()) {
-                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
-                            "The manual partition assignment includes a broker more than once: " + r);
-                }
-                if (r.stream().noneMatch(live::contains)) {
-                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT, "All brokers specified"
-                            + " in the manual partition assignment for partition " + p
-                            + " are fenced or in controlled shutdown.");
-                }
-                replicas.add(r);
+        }, placement -> checked(assignment, 0, placement.live(), placement.registered()));
+    }
+
+    /**
+     * {@code assignment}, the replicas of partitions {@code first}, {@code first + 1}, ..., if it
+     * passes Kafka's checks of a manual assignment, else the refusal: a list is not empty, names
+     * only registered brokers and each at most once, and at least one live broker.
+     */
+    private static List<List<Integer>> checked(List<List<Integer>> assignment, int first, List<BrokerInfo> liveBrokers,
+                                               Set<Integer> registered) {
+        Set<Integer> live = new HashSet<>();
+        liveBrokers.forEach(b -> live.add(b.id()));
+        for (int k = 0; k < assignment.size(); k++) {
+            List<Integer> r = assignment.get(k);
+            if (r.isEmpty()) {
+                throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes an empty replica list.");
             }
-            return replicas;
-        });
+            for (int id : r) {
+                if (!registered.contains(id)) {
+                    throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                            "The manual partition assignment includes broker " + id
+                                    + ", but no such broker is registered.");
+                }
+            }
+            if (new HashSet<>(r).size() != r.size()) {
+                throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes a broker more than once: " + r);
+            }
+            if (r.stream().noneMatch(live::contains)) {
+                throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT, "All brokers specified"
+                        + " in the manual partition assignment for partition " + (first + k)
+                        + " are fenced or in controlled shutdown.");
+            }
+        }
+        return assignment;
+    }
+
+    /** Partition {@code index} of a topic on {@code replicas}: the first live one leading, the live ones the ISR. */
+    private static Partition partition(UUID topicId, int index, List<Integer> replicas, List<BrokerInfo> liveBrokers) {
+        Set<Integer> live = new HashSet<>();
+        liveBrokers.forEach(b -> live.add(b.id()));
+        List<Integer> isr = replicas.stream().filter(live::contains).toList();
+        return new Partition(topicId, index, replicas, isr, isr.get(0), 0, 0);
     }
 
     /**
@@ -414,14 +428,10 @@ public final class Controller {
                         newTopicId(image));
             });
             List<List<Integer>> replicas = place.apply(placement);
-            Set<Integer> live = new HashSet<>();
-            placement.live().forEach(b -> live.add(b.id()));
             List<MetadataRecord> records = new ArrayList<>();
             records.add(new Topic(name, placement.topicId()));
             for (int p = 0; p < replicas.size(); p++) {
-                List<Integer> r = replicas.get(p);
-                List<Integer> isr = r.stream().filter(live::contains).toList();
-                records.add(new Partition(placement.topicId(), p, r, isr, isr.get(0), 0, 0));
+                records.add(partition(placement.topicId(), p, replicas.get(p), placement.live()));
             }
             configs.forEach((k, v) -> records.add(new Config(MetadataRecord.RESOURCE_TOPIC, name, k, v)));
             return append(records).thenApply(r -> placement.topicId());
@@ -430,25 +440,48 @@ public final class Controller {
 
     /** Adds partitions to a topic up to {@code totalCount}, with the replication factor of its partition 0. */
     public CompletableFuture<Void> createPartitions(String name, int totalCount) {
-        return decide(() -> {
-            record Existing(UUID id, int count, int replicationFactor, List<BrokerInfo> live, int start) {
+        return addPartitions(name, totalCount, t -> PartitionPlacer.place(t.count(), totalCount - t.count(),
+                t.replicationFactor(), t.live(), t.start()));
+    }
+
+    /**
+     * Adds partitions to a topic, new partition k on the replicas {@code assignment.get(k)}, up
+     * to {@code totalCount} (which must be the topic's count plus the assignment's), with the
+     * checks of a manual assignment.
+     */
+    public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+        return addPartitions(name, totalCount, t -> {
+            if (t.count() + assignment.size() != totalCount) {
+                throw new ControllerException(ControllerError.INVALID_REPLICA_ASSIGNMENT, "Increasing the number of"
+                        + " partitions by " + (totalCount - t.count()) + " but " + assignment.size()
+                        + " assignments provided.");
             }
+            return checked(assignment, t.count(), t.live(), t.registered());
+        });
+    }
+
+    /** A topic that grows: its id, partition count, replication factor, and the brokers. */
+    private record Existing(UUID id, int count, int replicationFactor, List<BrokerInfo> live, Set<Integer> registered,
+                            int start) {
+    }
+
+    private CompletableFuture<Void> addPartitions(String name, int totalCount,
+                                                  Function<Existing, List<List<Integer>>> place) {
+        return decide(() -> {
             Existing t = log.read(image -> {
                 TopicInfo topic = requireTopic(image, name);
                 PartitionInfo first = topic.partitions().firstEntry().getValue();
                 return new Existing(topic.id(), topic.partitions().size(), first.replicas().size(), liveBrokers(image),
-                        totalPartitions(image));
+                        Set.copyOf(image.brokers().keySet()), totalPartitions(image));
             });
             if (totalCount <= t.count()) {
                 throw new ControllerException(ControllerError.INVALID_PARTITIONS, "topic '" + name + "' has "
                         + t.count() + " partitions; the new count " + totalCount + " must be larger");
             }
-            List<List<Integer>> replicas = PartitionPlacer.place(t.count(), totalCount - t.count(),
-                    t.replicationFactor(), t.live(), t.start());
+            List<List<Integer>> replicas = place.apply(t);
             List<MetadataRecord> records = new ArrayList<>();
             for (int k = 0; k < replicas.size(); k++) {
-                List<Integer> r = replicas.get(k);
-                records.add(new Partition(t.id(), t.count() + k, r, r, r.get(0), 0, 0));
+                records.add(partition(t.id(), t.count() + k, replicas.get(k), t.live()));
             }
             return append(records).thenApply(r -> null);
         });

@@ -74,6 +74,9 @@ public interface ClusterMember extends Closeable {
     /** Grows a topic to {@code totalCount} partitions. */
     CompletableFuture<Void> createPartitions(String name, int totalCount);
 
+    /** Grows a topic to {@code totalCount} partitions, new partition k on the replicas {@code assignment.get(k)}. */
+    CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment);
+
     /** Deletes a topic with its partitions and configs. */
     CompletableFuture<Void> deleteTopic(String name);
 

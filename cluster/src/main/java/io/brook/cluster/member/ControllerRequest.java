@@ -110,6 +110,25 @@ sealed interface ControllerRequest {
         }
     }
 
+    /** 20: grow a topic to a total partition count, the new partitions on the replicas given. */
+    record CreatePartitionsAssigned(String name, int totalCount, List<List<Integer>> assignment)
+            implements ControllerRequest {
+        public CreatePartitionsAssigned {
+            assignment = assignment.stream().map(List::copyOf).toList();
+        }
+
+        @Override
+        public byte type() {
+            return 20;
+        }
+
+        @Override
+        public void writePayload(MetadataWriter w) {
+            w.writeNullableString(name).writeInt(totalCount).writeInt(assignment.size());
+            assignment.forEach(w::writeIntList);
+        }
+    }
+
     /** 4: grow a topic to a total partition count. */
     record CreatePartitions(String name, int totalCount) implements ControllerRequest {
         @Override
@@ -399,6 +418,8 @@ sealed interface ControllerRequest {
             case 17 -> readWriteSecurity(r);
             case 18 -> new ReadBarrier();
             case 19 -> readCreateTopicAssigned(r);
+            case 20 -> new CreatePartitionsAssigned(r.readString("topic name"), r.readInt("total count"),
+                    readAssignment(r));
             default -> throw new CorruptMetadataException("unknown controller request type " + type);
         };
         if (r.remaining() != 0) {
@@ -467,13 +488,18 @@ sealed interface ControllerRequest {
 
     private static CreateTopicAssigned readCreateTopicAssigned(MetadataReader r) {
         String name = r.readString("topic name");
+        return new CreateTopicAssigned(name, readAssignment(r), readTopicConfigs(r));
+    }
+
+    /** A manual assignment: a count of partitions, then each one's replica list. */
+    private static List<List<Integer>> readAssignment(MetadataReader r) {
         // a replica list's count (4) at least
         int partitions = r.readCount("partitions", 4);
         List<List<Integer>> assignment = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
             assignment.add(r.readIntList("replicas"));
         }
-        return new CreateTopicAssigned(name, assignment, readTopicConfigs(r));
+        return assignment;
     }
 
     private static CreateTopic readCreateTopic(MetadataReader r) {

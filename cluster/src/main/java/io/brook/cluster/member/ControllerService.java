@@ -141,6 +141,8 @@ final class ControllerService {
             return c.createTopic(t.name(), t.partitions(), t.replicationFactor(), t.configs());
         } else if (request instanceof ControllerRequest.CreateTopicAssigned t) {
             return c.createTopic(t.name(), t.assignment(), t.configs());
+        } else if (request instanceof ControllerRequest.CreatePartitionsAssigned p) {
+            return c.createPartitions(p.name(), p.totalCount(), p.assignment());
         } else if (request instanceof ControllerRequest.CreatePartitions p) {
             return c.createPartitions(p.name(), p.totalCount());
         } else if (request instanceof ControllerRequest.DeleteTopic d) {

@@ -321,6 +321,11 @@ public final class RatisClusterMember implements ClusterMember {
     }
 
     @Override
+    public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+        return channel.ask(new ControllerRequest.CreatePartitionsAssigned(name, totalCount, assignment), Void.class);
+    }
+
+    @Override
     public CompletableFuture<Void> deleteTopic(String name) {
         return channel.ask(new ControllerRequest.DeleteTopic(name), Void.class);
     }

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A topic created with Kafka's manual assignment ({@code kafka-topics.sh --replica-assignment}):
  * each partition on the brokers named, the first live one leading, with Kafka's refusals of an
- * empty list, an unregistered broker, a broker named twice and a partition on fenced brokers only.
+ * empty list, an unregistered broker, a broker named twice and a partition on fenced brokers only;
+ * and partitions added to a topic the same way ({@code kafka-topics.sh --alter --partitions N
+ * --replica-assignment ...}).
  */
 class ControllerManualAssignmentTest {
 
@@ -59,6 +61,22 @@ class ControllerManualAssignmentTest {
                 + " partition 1 are fenced or in controlled shutdown.");
         UUID none = log.read(image -> image.topicId("t"));
         assertThat(none).isNull();
+    }
+
+    @Test
+    void newPartitionsGoWhereTheAssignmentSaysWithTheSameChecks() {
+        controller.createTopic("t", 1, 1, Map.of()).join();
+        controller.createPartitions("t", 3, List.of(List.of(3), List.of(1))).join();
+        assertThat(topic("t").partitions().values()).extracting(PartitionInfo::leader).last().isEqualTo(1);
+        assertThat(topic("t").partitions().get(1).replicas()).containsExactly(3);
+
+        assertThatThrownBy(() -> controller.createPartitions("t", 4, List.of(List.of(4))).join())
+                .cause().isInstanceOf(ControllerException.class).hasMessage("All brokers specified in the manual"
+                        + " partition assignment for partition 3 are fenced or in controlled shutdown.");
+        assertThatThrownBy(() -> controller.createPartitions("t", 5, List.of(List.of(1))).join())
+                .cause().isInstanceOf(ControllerException.class)
+                .hasMessage("Increasing the number of partitions by 2 but 1 assignments provided.");
+        assertThat(topic("t").partitions()).hasSize(3);
     }
 
     private void assertRefused(List<List<Integer>> assignment, String message) {

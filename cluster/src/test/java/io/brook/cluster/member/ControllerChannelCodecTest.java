@@ -36,6 +36,7 @@ class ControllerChannelCodecTest {
                     Map.of("retention.ms", "1")),
             new ControllerRequest.CreateTopicAssigned("t", List.of(List.of()), Map.of()),
             new ControllerRequest.CreatePartitions("t", 9),
+            new ControllerRequest.CreatePartitionsAssigned("t", 9, List.of(List.of(1), List.of(2, 3))),
             new ControllerRequest.DeleteTopic("t"),
             new ControllerRequest.AlterTopicConfig("t", "retention.ms", "5"),
             new ControllerRequest.AlterTopicConfig("t", "retention.ms", null),

@@ -23,9 +23,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. In cluster
- * mode the controller places the new partitions and the answer waits until this node's image has
- * them; validation and {@code validate_only} stay local.
+ * CreatePartitions (key 37): grows a topic to {@code count} partitions; never shrinks. A manual
+ * assignment of the new partitions may only name this node (in cluster mode: one replica per
+ * partition, on any broker the controller knows). In cluster mode the controller places the new
+ * partitions (or checks and takes the assignment) and the answer waits until this node's image
+ * has them; validation and {@code validate_only} stay local.
  *
  * <p>Each valid topic is charged the partitions it gains to the client's
  * {@code controller_mutation_rate} quota ({@link MutationQuota}), in request order, strictly from
@@ -115,7 +117,14 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
                         + (t.count() - current) + " but " + assignments.size() + " assignments provided.");
             }
             for (CreatePartitionsAssignment a : assignments) {
-                if (!a.brokerIds().equals(List.of(broker.nodeId()))) {
+                if (broker.cluster() != null) {
+                    // any broker (the controller checks that it is registered), one replica
+                    if (a.brokerIds().size() != 1) {
+                        return fail(r, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+                                + a.brokerIds().size() + " time(s): Brook does not replicate partitions yet;"
+                                + " each partition must name exactly one broker.");
+                    }
+                } else if (!a.brokerIds().equals(List.of(broker.nodeId()))) {
                     return fail(r, Errors.INVALID_REPLICA_ASSIGNMENT, "Every new partition must be assigned to"
                             + " exactly this broker (" + broker.nodeId() + ").");
                 }
@@ -125,7 +134,10 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
             return fail(r, Errors.THROTTLING_QUOTA_EXCEEDED, MutationThrottle.EXCEEDED);
         }
         if (!validateOnly && broker.cluster() != null) {
-            decisions.add(broker.cluster().createPartitions(t.name(), t.count()).handle((v, e) -> {
+            CompletableFuture<Void> added = assignments == null ? broker.cluster().createPartitions(t.name(), t.count())
+                    : broker.cluster().createPartitions(t.name(), t.count(),
+                            assignments.stream().map(CreatePartitionsAssignment::brokerIds).toList());
+            decisions.add(added.handle((v, e) -> {
                 if (e != null) {
                     fail(r, ClusterAdminException.errorOf(e), ClusterAdminException.messageOf(e));
                 }

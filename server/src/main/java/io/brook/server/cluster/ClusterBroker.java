@@ -504,6 +504,11 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+        return decided(member.createPartitions(name, totalCount, assignment));
+    }
+
+    @Override
     public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
         return decided(member.replaceTopicConfigs(topic, configs));
     }

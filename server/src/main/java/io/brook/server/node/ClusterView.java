@@ -94,6 +94,9 @@ public interface ClusterView extends PartitionLeadership {
     /** Grows a topic to {@code totalCount} partitions through the controller. */
     CompletableFuture<Void> createPartitions(String name, int totalCount);
 
+    /** Grows a topic to {@code totalCount} partitions, new partition k on the replicas {@code assignment.get(k)}. */
+    CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment);
+
     /** Replaces all of a topic's config overrides through the controller, in one decision. */
     CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs);
 

@@ -172,6 +172,11 @@ public final class FakeQuorum implements MetadataLog {
         }
 
         @Override
+        public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+            return controller.createPartitions(name, totalCount, assignment);
+        }
+
+        @Override
         public CompletableFuture<Void> deleteTopic(String name) {
             return controller.deleteTopic(name);
         }

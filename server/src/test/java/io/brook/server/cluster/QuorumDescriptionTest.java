@@ -140,6 +140,11 @@ class QuorumDescriptionTest {
         }
 
         @Override
+        public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public CompletableFuture<Void> deleteTopic(String name) {
             throw new UnsupportedOperationException();
         }

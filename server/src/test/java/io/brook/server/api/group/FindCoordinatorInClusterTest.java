@@ -128,6 +128,11 @@ class FindCoordinatorInClusterTest {
         }
 
         @Override
+        public CompletableFuture<Void> createPartitions(String name, int totalCount, List<List<Integer>> assignment) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public CompletableFuture<Void> replaceTopicConfigs(String topic, Map<String, String> configs) {
             throw new UnsupportedOperationException();
         }
