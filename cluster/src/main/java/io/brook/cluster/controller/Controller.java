@@ -372,8 +372,7 @@ public final class Controller {
      */
     private static List<List<Integer>> checked(List<List<Integer>> assignment, int first, List<BrokerInfo> liveBrokers,
                                                Set<Integer> registered) {
-        Set<Integer> live = new HashSet<>();
-        liveBrokers.forEach(b -> live.add(b.id()));
+        Set<Integer> live = ids(liveBrokers);
         for (int k = 0; k < assignment.size(); k++) {
             List<Integer> r = assignment.get(k);
             if (r.isEmpty()) {
@@ -400,10 +399,14 @@ public final class Controller {
         return assignment;
     }
 
+    private static Set<Integer> ids(List<BrokerInfo> brokers) {
+        Set<Integer> ids = new HashSet<>();
+        brokers.forEach(b -> ids.add(b.id()));
+        return ids;
+    }
+
     /** Partition {@code index} of a topic on {@code replicas}: the first live one leading, the live ones the ISR. */
-    private static Partition partition(UUID topicId, int index, List<Integer> replicas, List<BrokerInfo> liveBrokers) {
-        Set<Integer> live = new HashSet<>();
-        liveBrokers.forEach(b -> live.add(b.id()));
+    private static Partition partition(UUID topicId, int index, List<Integer> replicas, Set<Integer> live) {
         List<Integer> isr = replicas.stream().filter(live::contains).toList();
         return new Partition(topicId, index, replicas, isr, isr.get(0), 0, 0);
     }
@@ -428,10 +431,11 @@ public final class Controller {
                         newTopicId(image));
             });
             List<List<Integer>> replicas = place.apply(placement);
+            Set<Integer> live = ids(placement.live());
             List<MetadataRecord> records = new ArrayList<>();
             records.add(new Topic(name, placement.topicId()));
             for (int p = 0; p < replicas.size(); p++) {
-                records.add(partition(placement.topicId(), p, replicas.get(p), placement.live()));
+                records.add(partition(placement.topicId(), p, replicas.get(p), live));
             }
             configs.forEach((k, v) -> records.add(new Config(MetadataRecord.RESOURCE_TOPIC, name, k, v)));
             return append(records).thenApply(r -> placement.topicId());
@@ -479,9 +483,10 @@ public final class Controller {
                         + t.count() + " partitions; the new count " + totalCount + " must be larger");
             }
             List<List<Integer>> replicas = place.apply(t);
+            Set<Integer> live = ids(t.live());
             List<MetadataRecord> records = new ArrayList<>();
             for (int k = 0; k < replicas.size(); k++) {
-                records.add(partition(t.id(), t.count() + k, replicas.get(k), t.live()));
+                records.add(partition(t.id(), t.count() + k, replicas.get(k), live));
             }
             return append(records).thenApply(r -> null);
         });

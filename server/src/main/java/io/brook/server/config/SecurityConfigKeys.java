@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The security settings a broker's DescribeConfigs lists, the way Kafka lists its own: each with
@@ -47,14 +48,6 @@ public final class SecurityConfigKeys {
 
     private static final String LISTENER_PREFIX = "listener.name.";
 
-    /**
-     * Kafka's Kerberos (GSSAPI) settings, which Kafka lets change at run time per broker: known and
-     * kept, without effect.
-     */
-    public static final Set<String> KERBEROS = Set.of("sasl.kerberos.kinit.cmd",
-            "sasl.kerberos.min.time.before.relogin", "sasl.kerberos.principal.to.local.rules",
-            "sasl.kerberos.service.name", "sasl.kerberos.ticket.renew.jitter",
-            "sasl.kerberos.ticket.renew.window.factor");
     private static final String NO_GSSAPI = " Kafka's Kerberos setting: kept, without effect (Brook has no GSSAPI).";
 
     /** The settings Brook reads, in the order they are listed (Kafka's: by name). */
@@ -155,6 +148,13 @@ public final class SecurityConfigKeys {
             key("ssl.truststore.password", Type.PASSWORD, null, "Password of the trust store file."),
             key("ssl.truststore.type", Type.STRING, "JKS", "Trust store format: JKS, PKCS12 or PEM."),
             whenSet("super.users", "Principals allowed everything, separated by ';'."));
+
+    /**
+     * Kafka's Kerberos (GSSAPI) settings ({@code sasl.kerberos.*} above), which Kafka lets change at
+     * run time per broker: known and kept, without effect.
+     */
+    public static final Set<String> KERBEROS = KEYS.keySet().stream().filter(k -> k.startsWith("sasl.kerberos."))
+            .collect(Collectors.toUnmodifiableSet());
 
     private SecurityConfigKeys() {
     }
