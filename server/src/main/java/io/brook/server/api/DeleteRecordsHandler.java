@@ -19,7 +19,10 @@ import java.util.List;
 
 /**
  * DeleteRecords (key 21): moves a partition's log start offset forward to {@code offset}
- * (-1 = the high watermark); the answer's low watermark is the new log start offset.
+ * (-1 = the high watermark); the answer's low watermark is the new log start offset. A request
+ * that reaches above the high watermark first waits, briefly, for what the log held when it came
+ * to be visible ({@link VisibleTail}): a client that produced with acks=1 may delete its records
+ * at once, as on Kafka's single node.
  */
 final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
 
@@ -31,6 +34,32 @@ final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
 
     @Override
     public void handle(RequestContext ctx, DeleteRecordsRequest request) {
+        VisibleTail.thenAnswer(beyondHighWatermark(request), broker.timer(), ctx.nonBlockingExecutor(),
+                () -> ctx.respond(answer(request)));
+    }
+
+    /**
+     * The logs asked to delete up to their high watermark ({@code -1}) or above it, so that what was
+     * appended to them first becomes visible (an offset above the log end stays out of range).
+     */
+    private List<Log> beyondHighWatermark(DeleteRecordsRequest request) {
+        Topics topics = broker.topics();
+        List<Log> logs = new ArrayList<>();
+        for (DeleteRecordsTopic t : request.topics()) {
+            Topic topic = topics.get(t.name());
+            for (DeleteRecordsPartition p : t.partitions()) {
+                if (topic != null && !topic.isInternal() && p.partitionIndex() >= 0 && p.partitionIndex() < topic.partitions()) {
+                    Log log = topics.log(t.name(), p.partitionIndex());
+                    if (log != null && (p.offset() == -1 || p.offset() > log.highWatermark())) {
+                        logs.add(log);
+                    }
+                }
+            }
+        }
+        return logs;
+    }
+
+    private DeleteRecordsResponse answer(DeleteRecordsRequest request) {
         Topics topics = broker.topics();
         List<DeleteRecordsTopicResult> out = new ArrayList<>();
         for (DeleteRecordsTopic t : request.topics()) {
@@ -62,6 +91,6 @@ final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
             }
             out.add(new DeleteRecordsTopicResult().name(t.name()).partitions(parts));
         }
-        ctx.respond(new DeleteRecordsResponse().topics(out));
+        return new DeleteRecordsResponse().topics(out);
     }
 }

@@ -26,6 +26,9 @@ import java.util.List;
  * offset -1 with leader epoch -1, as Kafka answers them without tiered storage; a real timestamp
  * → the first offset whose record timestamp is at or above it, or -1 when there is none. Special
  * values answer with timestamp -1; every other answer carries the leader epoch (0 on a single node).
+ * The answers the high watermark bounds first wait, briefly, for what the log held when the
+ * request came to be visible ({@link VisibleTail}): a client that produced with acks=1 sees its
+ * records in the latest offset, as on Kafka's single node.
  */
 final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
 
@@ -40,6 +43,35 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
 
     @Override
     public void handle(RequestContext ctx, ListOffsetsRequest request) {
+        VisibleTail.thenAnswer(drawnFromHighWatermark(request), broker.timer(), ctx.nonBlockingExecutor(),
+                () -> ctx.respond(answer(ctx, request)));
+    }
+
+    /**
+     * The logs whose answer the high watermark bounds (every lookup but the earliest ones and the
+     * tiered ones), so that it may first wait for what was appended to become visible.
+     */
+    private List<Log> drawnFromHighWatermark(ListOffsetsRequest request) {
+        Topics topics = broker.topics();
+        List<Log> logs = new ArrayList<>();
+        for (ListOffsetsTopic t : request.topics()) {
+            Topic topic = topics.get(t.name());
+            for (ListOffsetsPartition p : t.partitions()) {
+                long ts = p.timestamp();
+                if (topic != null && p.partitionIndex() >= 0 && p.partitionIndex() < topic.partitions()
+                        && ts != Log.EARLIEST_TIMESTAMP && ts != Log.EARLIEST_LOCAL_TIMESTAMP
+                        && ts != LATEST_TIERED && ts != EARLIEST_PENDING_UPLOAD) {
+                    Log log = topics.log(t.name(), p.partitionIndex());
+                    if (log != null) {
+                        logs.add(log);
+                    }
+                }
+            }
+        }
+        return logs;
+    }
+
+    private ListOffsetsResponse answer(RequestContext ctx, ListOffsetsRequest request) {
         Topics topics = broker.topics();
         // leader_epoch exists from v4 on and older versions cannot carry a non-default value
         boolean withEpoch = ctx.apiVersion() >= 4;
@@ -70,7 +102,7 @@ final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
             }
             out.add(new ListOffsetsTopicResponse().name(t.name()).partitions(parts));
         }
-        ctx.respond(new ListOffsetsResponse().topics(out));
+        return new ListOffsetsResponse().topics(out);
     }
 
     private static void lookup(Log log, long timestamp, boolean readCommitted, ListOffsetsPartitionResponse r,
