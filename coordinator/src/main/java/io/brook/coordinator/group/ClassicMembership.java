@@ -183,8 +183,7 @@ final class ClassicMembership {
         member.clientHost = req.clientHost();
         CompletableFuture<JoinResult> parked = group.unparkJoin(member);
         if (parked != null && parked != future) {
-            // A retried JoinGroup supersedes the parked one.
-            parked.complete(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            answerAlike(parked, future);
         }
         group.parkJoin(member, future);
         rebalance.scheduleSession(group, member.memberId, member.sessionTimeoutMs);
@@ -269,6 +268,25 @@ final class ClassicMembership {
         }
     }
 
+    /**
+     * A member asked again while its earlier JoinGroup or SyncGroup still waits (a client that
+     * pipelines them, as kafkajs does when several of its fetchers see the same change, or one
+     * that retries): the earlier request gets the answer the later one gets. That is what a broker
+     * that reads a connection's requests one at a time answers (the later request, read once the
+     * earlier one was answered, finds the same generation); answering the earlier one with an
+     * error instead would make the client give up its member id and join anew, leaving its old
+     * one behind until its session expired.
+     */
+    private static <T> void answerAlike(CompletableFuture<T> earlier, CompletableFuture<T> later) {
+        later.whenComplete((result, failure) -> {
+            if (failure != null) {
+                earlier.completeExceptionally(failure);
+            } else {
+                earlier.complete(result);
+            }
+        });
+    }
+
     // ------------------------------------------------------------------ SyncGroup
 
     CompletableFuture<SyncResult> sync(SyncRequest req) {
@@ -291,7 +309,7 @@ final class ClassicMembership {
             case PREPARING_REBALANCE -> future.complete(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
             case COMPLETING_REBALANCE -> {
                 if (member.awaitingSync != null && member.awaitingSync != future) {
-                    member.awaitingSync.complete(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
+                    answerAlike(member.awaitingSync, future);
                 }
                 member.awaitingSync = future;
                 group.pendingSyncMembers.remove(member.memberId);

@@ -33,7 +33,7 @@ class GroupMembershipTest {
     }
 
     /** Two members in a Stable group at generation 1: returns {leaderId, followerId}. */
-    private static String[] stableGroupOfTwo(GroupHarness h, String group) {
+    static String[] stableGroupOfTwo(GroupHarness h, String group) {
         JoinGroupResponse a = done(h.joinNew(group, "range"));
         assertThat(a.generationId()).isEqualTo(1);
         String leader = a.memberId();
