@@ -3,9 +3,7 @@ package io.brook.server.api;
 import io.brook.server.api.TopicConfigChange.Failure;
 import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.DynamicBrokerConfig;
-import io.brook.server.config.ListenerLimitKeys;
 import io.brook.server.config.ListenerTlsKeys;
-import io.brook.server.config.SecurityConfigKeys;
 import io.brook.server.network.NetworkServer;
 import io.brook.server.node.BrokerContext;
 import io.brook.server.security.BrokerSecurity;
@@ -31,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * IncrementalAlterConfigs on a BROKER resource ({@code kafka-configs.sh --alter --entity-type
  * brokers}): the resource name is this broker's id (its own settings) or empty (the cluster-wide
  * default). All changes of a resource are checked first (only {@link DynamicBrokerConfig#RECONFIGURABLE}
- * keys, values of the key's type, topic defaults that stay valid, and for a TLS listener's key or
+ * keys, or custom ones Brook does not know, kept without effect as Kafka keeps them; values of
+ * the key's type, topic defaults that stay valid, and for a TLS listener's key or
  * trust store ({@code listener.name.<l>.ssl.keystore.location}, ...; this broker's scope only)
  * stores that load, keep the DN and subject alternative names and build a TLS context), then
  * persisted together and applied (to every topic without its own override; to the listener's new
@@ -97,10 +96,6 @@ final class BrokerConfigChange {
                     if (invalid != null) {
                         return new Failure(Errors.INVALID_CONFIG, invalid);
                     }
-                } else if (key == null && ListenerTlsKeys.listener(c.name()) == null
-                        && ListenerLimitKeys.listener(c.name()) == null
-                        && !SecurityConfigKeys.KERBEROS.contains(c.name())) {
-                    return new Failure(Errors.INVALID_CONFIG, "Unknown broker config " + c.name());
                 }
             }
             return apply(broker, security, defaultScope, next, seen, validateOnly);
@@ -195,6 +190,12 @@ final class BrokerConfigChange {
         }
         LOG.info("Broker settings changed at run time ({}): {}", defaultScope ? "cluster default" : "this broker",
                 redacted(next));
+        for (String k : named) {
+            if (next.containsKey(k) && DynamicBrokerConfig.isCustom(k)) {
+                LOG.warn("Broker config {} is not one Brook knows: kept as a custom setting (as Kafka keeps them"
+                        + " for its plug-ins), without effect", k);
+            }
+        }
         return null;
     }
 

@@ -77,6 +77,9 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
         ctx.respond(new DescribeConfigsResponse().results(results));
     }
 
+    /** Kafka's config type id for a key it does not define. */
+    private static final byte TYPE_UNKNOWN = 0;
+
     /** What the answer's version carries: each config's type, and its documentation when asked for. */
     private record Detail(boolean types, boolean documentation) {
 
@@ -159,7 +162,11 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
         if (name.isEmpty()) {
             // the cluster-wide default scope holds only what was set dynamically in it (as in Kafka)
             for (Map.Entry<String, String> e : dynamic.clusterDefault().entrySet()) {
-                if (wanted(res.configurationKeys(), e.getKey())) {
+                if (DynamicBrokerConfig.isCustom(e.getKey())) {
+                    if (wanted(res.configurationKeys(), e.getKey())) {
+                        out.add(customEntry(e.getKey(), dynamic, true, synonyms, detail));
+                    }
+                } else if (wanted(res.configurationKeys(), e.getKey())) {
                     DescribeConfigsResourceResult c = brokerEntry(e.getKey(), e.getValue(),
                             DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER, detail);
                     if (synonyms) { // the setting itself, as Kafka lists it
@@ -213,7 +220,37 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
                         SecurityConfigKeys.type(e.getKey()).id, SecurityConfigKeys.doc(e.getKey())));
             }
         }
+        for (String k : inForce.keySet()) {
+            if (DynamicBrokerConfig.isCustom(k) && wanted(res.configurationKeys(), k)) {
+                out.add(customEntry(k, dynamic, false, synonyms, detail));
+            }
+        }
         r.configs(out);
+    }
+
+    /**
+     * A custom setting (one Brook does not know), described as Kafka describes the keys its
+     * broker does not define: of unknown type, a secret (so no value), not changeable by its
+     * definition, from the dynamic scope that holds it; synonyms are the scopes holding it (in
+     * the cluster-wide default's description, that scope only).
+     */
+    private static DescribeConfigsResourceResult customEntry(String name, DynamicBrokerConfig dynamic,
+            boolean defaultScope, boolean synonyms, Detail detail) {
+        byte source = defaultScope ? DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER : dynamic.source(name);
+        DescribeConfigsResourceResult c = detail.apply(new DescribeConfigsResourceResult().name(name).value(null)
+                .readOnly(true).isSensitive(true).configSource(source), TYPE_UNKNOWN, null);
+        if (synonyms) {
+            List<DescribeConfigsSynonym> list = new ArrayList<>(2);
+            if (!defaultScope && dynamic.broker().containsKey(name)) {
+                list.add(new DescribeConfigsSynonym().name(name).value(null).source(DynamicBrokerConfig.SOURCE_DYNAMIC_BROKER));
+            }
+            if (dynamic.clusterDefault().containsKey(name)) {
+                list.add(new DescribeConfigsSynonym().name(name).value(null)
+                        .source(DynamicBrokerConfig.SOURCE_DYNAMIC_DEFAULT_BROKER));
+            }
+            c.synonyms(list);
+        }
+        return c;
     }
 
     private static DescribeConfigsResourceResult securityEntry(SecurityConfigKeys.Entry e, boolean synonyms,

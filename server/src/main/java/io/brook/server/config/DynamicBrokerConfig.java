@@ -1,6 +1,5 @@
 package io.brook.server.config;
 
-import io.brook.storage.config.ConfigKey;
 import io.brook.storage.file.DurableFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,7 +28,9 @@ import java.util.TreeMap;
  * follow at once; the replication throttles; the connection limits, a listener's own among them
  * ({@link ListenerLimitKeys}). And, in this broker's own scope only, a TLS listener's key and
  * trust stores ({@link ListenerTlsKeys}), which new connections of the listener use, and Kafka's
- * Kerberos settings ({@link SecurityConfigKeys#KERBEROS}), kept without effect. Values are stored as
+ * Kerberos settings ({@link SecurityConfigKeys#KERBEROS}), kept without effect. Keys Brook does not
+ * know at all are custom settings ({@link #isCustom}), kept without effect as Kafka keeps them for
+ * its plug-ins. Values are stored as
  * given, passwords included (as they are in the properties file): the meta directory must be as
  * private as that file. Thread-safe; a change and its persistence are one step under this
  * object's lock.
@@ -152,10 +153,11 @@ public final class DynamicBrokerConfig {
             return "These security configs can be dynamically updated only per-listener using the listener prefix: ["
                     + key + "]";
         }
+        if (isCustom(key)) {
+            return value == null ? "Null value not supported for " + key : null;
+        }
         if (!RECONFIGURABLE.contains(key)) {
-            ConfigKey k = BrokerConfig.KEYS.get(key);
-            return k == null ? "Unknown broker config " + key
-                    : "Cannot update these configs dynamically: [" + key + "]";
+            return "Cannot update these configs dynamically: [" + key + "]";
         }
         if (value == null) {
             return "Null value not supported for " + key;
@@ -169,6 +171,17 @@ public final class DynamicBrokerConfig {
         } catch (IllegalArgumentException e) { // the config parser's InvalidConfigException among them
             return e.getMessage();
         }
+    }
+
+    /**
+     * Whether {@code key} is a custom setting: one Brook does not know (not a broker or security
+     * setting, nor a listener's override of one, its TLS stores or its connection limits). Kafka keeps such keys
+     * among a broker's dynamic settings, for the plug-ins that read them, and describes them as
+     * secrets of unknown type; Brook keeps and describes them alike, and they have no effect.
+     */
+    public static boolean isCustom(String key) {
+        return !BrokerConfig.KEYS.containsKey(key) && !SecurityConfigKeys.known(key)
+                && ListenerTlsKeys.listener(key) == null && ListenerLimitKeys.listener(key) == null;
     }
 
     /** Null when {@code key} may be set in the cluster-wide default scope, else why not (Kafka's message). */

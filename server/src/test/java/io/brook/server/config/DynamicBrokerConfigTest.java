@@ -39,7 +39,8 @@ class DynamicBrokerConfigTest {
     void refusesKeysThatCannotChangeAndValuesThatDoNotParse() {
         assertThat(DynamicBrokerConfig.invalid("log.retention.ms", "60000")).isNull();
         assertThat(DynamicBrokerConfig.invalid("num.io.threads", "4")).contains("Cannot update these configs dynamically");
-        assertThat(DynamicBrokerConfig.invalid("no.such.key", "1")).contains("Unknown broker config");
+        assertThat(DynamicBrokerConfig.invalid("no.such.key", "1")).as("a custom setting, kept as Kafka keeps it").isNull();
+        assertThat(DynamicBrokerConfig.invalid("no.such.key", null)).contains("Null value");
         assertThat(DynamicBrokerConfig.invalid("log.retention.ms", "soon")).isNotNull();
     }
 
