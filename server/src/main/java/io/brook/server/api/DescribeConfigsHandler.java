@@ -41,6 +41,9 @@ import java.util.Map;
  */
 final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
 
+    /** Kafka's config type id for a key it does not define. */
+    private static final byte TYPE_UNKNOWN = 0;
+
     static final byte RESOURCE_TOPIC = 2;
     static final byte RESOURCE_BROKER = 4;
 
@@ -76,9 +79,6 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
         }
         ctx.respond(new DescribeConfigsResponse().results(results));
     }
-
-    /** Kafka's config type id for a key it does not define. */
-    private static final byte TYPE_UNKNOWN = 0;
 
     /** What the answer's version carries: each config's type, and its documentation when asked for. */
     private record Detail(boolean types, boolean documentation) {

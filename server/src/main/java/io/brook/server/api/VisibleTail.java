@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * offset expect to see their records counted. So these answers wait until the log end as of the
  * request's arrival is durable, at most {@link #MAX_WAIT_MS}, and are then computed as always:
  * the client sees its records, and readers still never see one a crash could take back. A log
- * whose high watermark is at its end (nothing unflushed, or fsync-on-ack off) adds no wait, nor
- * any allocation. Past the bound, the answer goes out with the high watermark as it is (a disk
- * that stalls delays these answers by that much, never longer).
+ * whose high watermark is at its end (nothing unflushed, or fsync-on-ack off) adds no wait, no
+ * future and no timer entry. Past the bound, the answer goes out with the high watermark as it is
+ * (a disk that stalls delays these answers by that much, never longer).
  */
 final class VisibleTail {
 
