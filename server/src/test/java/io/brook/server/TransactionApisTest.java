@@ -246,12 +246,44 @@ class TransactionApisTest {
     }
 
     private static Errors txnOffsetCommit(ProtocolClient c, InitProducerIdResponse p) throws Exception {
-        TxnOffsetCommitResponse r = c.call(new TxnOffsetCommitRequest().transactionalId("tx").groupId("g")
-                .producerId(p.producerId()).producerEpoch(p.producerEpoch()).topics(new ArrayList<>(List.of(
+        return txnOffsetCommit(c, "tx", p.producerId(), p.producerEpoch(), (short) 3);
+    }
+
+    private static Errors txnOffsetCommit(ProtocolClient c, String transactionalId, long producerId, short epoch,
+            short version) throws Exception {
+        TxnOffsetCommitResponse r = c.call(new TxnOffsetCommitRequest().transactionalId(transactionalId).groupId("g")
+                .producerId(producerId).producerEpoch(epoch).topics(new ArrayList<>(List.of(
                         new TxnOffsetCommitRequestTopic().name("t").partitions(new ArrayList<>(List.of(
                                 new TxnOffsetCommitRequestPartition().partitionIndex(0).committedOffset(5))))))),
-                (short) 3);
+                version);
         return Errors.forCode(r.topics().get(0).partitions().get(0).errorCode());
+    }
+
+    /**
+     * Kafka 4's answers when the offsets are not part of the producer's transaction: a transactional
+     * id the coordinator does not know, or one another producer id holds, is INVALID_PRODUCER_ID_MAPPING
+     * (abortable for the Java producer); the offsets partition not added is INVALID_TXN_STATE up to
+     * v3 and TRANSACTION_ABORTABLE from v4, whose clients may abort and go on.
+     */
+    @Test
+    void shouldAnswerOffsetsOutsideTheTransactionWithKafkasErrorForEachCause() throws Exception {
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t", 1);
+            InitProducerIdResponse first = init(c, "tx");
+            InitProducerIdResponse p = init(c, "tx");
+            InitProducerIdResponse other = init(c, "other");
+            assertThat(txnOffsetCommit(c, "no-such-id", 999, (short) 999, (short) 3))
+                    .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+            assertThat(txnOffsetCommit(c, "tx", other.producerId(), other.producerEpoch(), (short) 3))
+                    .as("the id belongs to another producer").isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+            assertThat(txnOffsetCommit(c, "tx", p.producerId(), p.producerEpoch(), (short) 3))
+                    .isEqualTo(Errors.INVALID_TXN_STATE);
+            assertThat(txnOffsetCommit(c, "tx", p.producerId(), p.producerEpoch(), (short) 4))
+                    .isEqualTo(Errors.TRANSACTION_ABORTABLE);
+            assertThat(p.producerEpoch()).isGreaterThan(first.producerEpoch());
+            assertThat(txnOffsetCommit(c, "tx", first.producerId(), first.producerEpoch(), (short) 4))
+                    .as("an epoch the producer left behind").isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        }
     }
 
     @Test

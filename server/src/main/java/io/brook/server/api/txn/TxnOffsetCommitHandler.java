@@ -42,6 +42,9 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
     /** The first version of transactions V2 (KIP-890 part 2): the offsets partition is added implicitly. */
     static final short V2_MIN_VERSION = 5;
 
+    /** The first version whose clients know TRANSACTION_ABORTABLE. */
+    static final short ABORTABLE_MIN_VERSION = 4;
+
     private final BrokerContext broker;
 
     public TxnOffsetCommitHandler(BrokerContext broker) {
@@ -112,7 +115,7 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                 Errors e = x != null ? null : m.getOrDefault(TopicNames.CONSUMER_OFFSETS, Map.of())
                         .get(groups.partitionFor(request.groupId()));
                 commit(ctx, request, version, groups, known, unknown, byId ? ids : null,
-                        forVersion(e == null ? Errors.COORDINATOR_NOT_AVAILABLE : forOffsetCommit(e), version));
+                        e == null ? forVersion(Errors.COORDINATOR_NOT_AVAILABLE, version) : refusal(e, version));
             }));
             return;
         }
@@ -127,7 +130,37 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                             forVersion(x != null ? Errors.COORDINATOR_NOT_AVAILABLE : forOffsetCommit(e), version))));
             return;
         }
-        commit(ctx, request, version, groups, known, unknown, byId ? ids : null, forVersion(verify(request, groups), version));
+        Errors local = verify(request, groups);
+        if (local == Errors.INVALID_TXN_STATE) {
+            // not in an open transaction of this producer: the coordinator says why (an id it does
+            // not know or that another producer holds, an ending transaction, or the offsets
+            // partition not added), as it does when a node asks it for another node's group
+            int offsetsPartition = groups.partitionFor(request.groupId());
+            txns.verifyPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(),
+                    Map.of(TopicNames.CONSUMER_OFFSETS, Set.of(offsetsPartition)))
+                    .whenComplete((m, x) -> ctx.nonBlockingExecutor().execute(() -> {
+                        Errors e = x != null ? null : m.getOrDefault(TopicNames.CONSUMER_OFFSETS, Map.of())
+                                .get(offsetsPartition);
+                        commit(ctx, request, version, groups, known, unknown, byId ? ids : null,
+                                refusal(e == null ? local : e, version));
+                    }));
+            return;
+        }
+        commit(ctx, request, version, groups, known, unknown, byId ? ids : null, forVersion(local, version));
+    }
+
+    /**
+     * The coordinator's answer to a verification (or, from v5, an addition) as TxnOffsetCommit
+     * reports it: Kafka's mapping ({@link #forOffsetCommit}), and from v4 TRANSACTION_ABORTABLE
+     * for an offsets partition not in the transaction, which the producer may abort and go on
+     * from (older clients know only INVALID_TXN_STATE, which is fatal to them).
+     */
+    static Errors refusal(Errors coordinator, short version) {
+        Errors e = forOffsetCommit(coordinator);
+        if (e == Errors.INVALID_TXN_STATE && version >= ABORTABLE_MIN_VERSION && version < V2_MIN_VERSION) {
+            e = Errors.TRANSACTION_ABORTABLE;
+        }
+        return forVersion(e, version);
     }
 
     /** The coordinator's answer to the implicit addition as TxnOffsetCommit reports it (retriable while busy). */
