@@ -162,6 +162,10 @@ final class ErrorResponseWriter {
             throw new IllegalArgumentException(response.name + "." + f.name + ": cannot mirror inside the values of "
                     + source.arrayName());
         }
+        if (f.mirror.size() == 1 && f.mirror.get(0).contains(".")) {
+            mirrorPath(target, f, source, context);
+            return;
+        }
         List<Field> alternatives = new ArrayList<>();
         for (String name : f.mirror) {
             Field from = source.struct().field(name);
@@ -206,6 +210,48 @@ final class ErrorResponseWriter {
             if (open) {
                 c.close();
             }
+        }
+        c.line(target + "." + f.javaName() + "(" + list + ");");
+    }
+
+    /**
+     * {@code mirror=A.B}: one element per element of the request arrays {@code B} of every element
+     * of {@code A} (the request nests what the response lists flat). Every array on the path but
+     * the last is one of structs present wherever the response array is.
+     */
+    private void mirrorPath(String target, Field f, Source source, Versions context) {
+        String[] path = f.mirror.get(0).split("\\.");
+        Struct element = response.structs.get(f.type.structOf());
+        String elementClass = response.name + "." + element.name;
+        String list = "list" + names++;
+        c.line("List<" + elementClass + "> " + list + " = new ArrayList<>();");
+        Source at = source;
+        int opened = 0;
+        for (int i = 0; i < path.length - 1; i++) {
+            Field outer = at.struct().field(path[i]);
+            if (outer == null || outer.type.kind != Kind.ARRAY || outer.type.element.kind != Kind.STRUCT
+                    || !outer.versions.intersect(context).equals(context)) {
+                throw new IllegalArgumentException(response.name + "." + f.name + ": mirror=" + f.mirror.get(0)
+                        + ": " + path[i] + " is not an array of structs of " + at.struct().path + " in every version");
+            }
+            String array = at.field(outer);
+            if (!versions.nullCond(outer, context).equals("false")) {
+                c.open("if (" + array + " != null)");
+                opened++;
+            }
+            String e = "e" + names++;
+            c.open("for (" + outer.type.element.structName + " " + e + " : " + array + ")");
+            opened++;
+            at = new Source(request.structs.get(outer.type.element.structName), null, null, e);
+        }
+        Field last = at.struct().field(path[path.length - 1]);
+        if (last == null || last.type.kind != Kind.ARRAY) {
+            throw new IllegalArgumentException(response.name + "." + f.name + ": mirror=" + f.mirror.get(0)
+                    + ": " + path[path.length - 1] + " is not an array of " + at.struct().path);
+        }
+        mirrorLoop(list, elementClass, element, last, at, context);
+        for (int i = 0; i < opened; i++) {
+            c.close();
         }
         c.line(target + "." + f.javaName() + "(" + list + ");");
     }

@@ -52,7 +52,10 @@ import java.util.stream.Stream;
  *   <li>{@code mirror=<RequestField>}: on a response array of structs; it gets one element per
  *       element of that request array (in the request element that encloses it, or of the request
  *       at the top level). {@code mirror=A|B} names alternatives for different versions: the
- *       first that exists in the version is used. A null request array mirrors as empty.</li>
+ *       first that exists in the version is used. A null request array mirrors as empty.
+ *       {@code mirror=A.B} (alone) flattens: one element per element of every array {@code B}
+ *       of the elements of request array {@code A}, for a response that lists flat what the
+ *       request nests.</li>
  *   <li>{@code copy=<RequestField>}: on a response field of a mirrored element (or of the top
  *       level); it takes the value of that field of the request element. When the mirrored
  *       request array holds plain values ({@code []string}, {@code []int32}), naming that array

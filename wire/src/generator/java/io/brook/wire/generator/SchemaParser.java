@@ -17,7 +17,7 @@ final class SchemaParser {
     private static final Pattern FIELD = Pattern.compile("( *)- (\\w+): (\\S+) (v\\S+)(?: \\((.*)\\))?");
     private static final Pattern STRUCT_MARK = Pattern.compile(" *\\(struct \\w+\\)");
     private static final Pattern TAGGED = Pattern.compile("TAGGED tag=(\\d+) (v\\S+)");
-    private static final Pattern SOURCES = Pattern.compile("[A-Z]\\w*(\\|[A-Z]\\w*)*");
+    private static final Pattern SOURCES = Pattern.compile("[A-Z]\\w*(\\.[A-Z]\\w*)*(\\|[A-Z]\\w*(\\.[A-Z]\\w*)*)*");
 
     /** Names the generated code uses itself; a struct may not take them. */
     private static final Set<String> RESERVED_TYPE_NAMES = Set.of("List", "ArrayList", "UUID", "Objects", "Arrays",

@@ -41,6 +41,7 @@ public enum ApiKey {
     DELETE_ACLS(31, "DeleteAcls", 1, 3, 2),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
+    ALTER_REPLICA_LOG_DIRS(34, "AlterReplicaLogDirs", 1, 2, 2),
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     SASL_AUTHENTICATE(36, "SaslAuthenticate", 0, 2, 2),
     CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
