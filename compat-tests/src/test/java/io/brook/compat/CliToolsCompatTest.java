@@ -4,22 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's command-line tools against Brook, each run as its script runs it: a JVM of its own
  * (the test class path, which holds kafka-tools) starting the tool's main
  * class, its exit status and output checked. {@code kafka-log-dirs.sh --describe},
  * {@code kafka-configs.sh} for brokers and broker-loggers, {@code kafka-leader-election.sh},
- * {@code kafka-reassign-partitions.sh --list} and {@code kafka-metadata-quorum.sh describe --status}.
+ * {@code kafka-reassign-partitions.sh --list} and with a plan that names log directories, and
+ * {@code kafka-metadata-quorum.sh describe --status}.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class CliToolsCompatTest {
@@ -137,6 +141,28 @@ class CliToolsCompatTest {
         Run r = tool(REASSIGN, withBootstrap("--list"));
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).contains("No partition reassignments found.");
+    }
+
+    @Test
+    void reassignPartitionsWithLogDirsKeepsTheReplicaWhereItIs(@TempDir Path tmp) throws Exception {
+        String dir;
+        try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            TopicPartitionReplica replica = new TopicPartitionReplica(topic, 0, Integer.parseInt(node));
+            dir = admin.describeReplicaLogDirs(List.of(replica)).all().get(30, TimeUnit.SECONDS).get(replica)
+                    .getCurrentReplicaLogDir();
+        }
+        Path plan = tmp.resolve("plan.json");
+        Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"" + topic + "\",\"partition\":0,"
+                + "\"replicas\":[" + node + "],\"log_dirs\":[\"" + dir.replace("\\", "\\\\") + "\"]}]}");
+        Run execute = tool(REASSIGN, withBootstrap("--execute", "--reassignment-json-file", plan.toString()));
+        assertThat(execute.exit()).as(execute.output()).isZero();
+        assertThat(execute.output()).contains("Successfully started partition reassignment for " + topic + "-0")
+                .contains("Successfully started moving log directory to " + dir + " for replica " + topic + "-0 with broker "
+                        + node);
+        Run verify = tool(REASSIGN, withBootstrap("--verify", "--reassignment-json-file", plan.toString()));
+        assertThat(verify.exit()).as(verify.output()).isZero();
+        assertThat(verify.output()).contains("Reassignment of partition " + topic + "-0 is completed.")
+                .contains("Reassignment of replica " + topic + "-0-" + node + " completed successfully.");
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * What the answers of DescribeCluster, DescribeGroups and ListGroups show a principal is what its
  * ACLs allow (KIP-430's authorized operations, groups listed), DescribeLogDirs needs DESCRIBE on
- * the cluster, and the configs of an internal
+ * the cluster and AlterReplicaLogDirs ALTER, and the configs of an internal
  * topic change only with the cluster's permission and never to a policy that deletes its records.
  * Users: admin (super user); alice with DESCRIBE and ALTER_CONFIGS on the cluster, READ on group
  * {@code g} and ALTER_CONFIGS on {@code __consumer_offsets}; bob with DELETE on group {@code g},
@@ -154,6 +155,20 @@ class AuthorizedAnswersTest {
                         .get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(ClusterAuthorizationException.class);
             }
+        }
+    }
+
+    @Test
+    void alterReplicaLogDirsNeedsAlterOnTheCluster() throws Exception {
+        try (Admin admin = Admin.create(client("admin")); Admin alice = Admin.create(client("alice"))) {
+            int node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            String dir = admin.describeLogDirs(List.of(node)).allDescriptions().get(30, TimeUnit.SECONDS).get(node)
+                    .keySet().iterator().next();
+            TopicPartitionReplica replica = new TopicPartitionReplica("t", 0, node);
+            admin.alterReplicaLogDirs(Map.of(replica, dir)).all().get(30, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> alice.alterReplicaLogDirs(Map.of(replica, dir)).all().get(30, TimeUnit.SECONDS))
+                    .as("DESCRIBE and ALTER_CONFIGS on the cluster are not ALTER")
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ClusterAuthorizationException.class);
         }
     }
 

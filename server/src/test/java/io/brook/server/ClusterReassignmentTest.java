@@ -26,9 +26,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
+import org.apache.kafka.common.errors.ReplicaNotAvailableException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.Timeout;
  * every node (replicas, adding and removing), the new replica's node keeps a log for it and the
  * old leader keeps serving (here the new replica cannot copy: the old leader refuses its
  * fetches, see ClusterPartitionMoveTest for moves that complete); a cancel returns to the original replicas and the new node drops its
- * log; DescribeLogDirs names each node's own replicas only; ElectLeaders answers from the image.
+ * log; DescribeLogDirs names each node's own replicas only, and AlterReplicaLogDirs answers a node
+ * that is not a replica REPLICA_NOT_AVAILABLE; ElectLeaders answers from the image.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterReassignmentTest extends InJvmClusterTest {
@@ -89,6 +92,10 @@ class ClusterReassignmentTest extends InJvmClusterTest {
         dirs.values().forEach(d -> d.replicaInfos().keySet().stream().filter(tp -> tp.topic().equals(TOPIC))
                 .forEach(out::add));
         return out;
+    }
+
+    private static String dataDirOf(Admin admin, int node) throws Exception {
+        return admin.describeLogDirs(List.of(node)).descriptions().get(node).get().keySet().iterator().next();
     }
 
     private static Set<TopicPartition> hostedOrNone(Admin admin, int node) {
@@ -188,6 +195,17 @@ class ClusterReassignmentTest extends InJvmClusterTest {
                 all.addAll(expected);
             }
             assertThat(all).hasSize(6);
+
+            // AlterReplicaLogDirs: a node's replica stays in its data directory; a node that is
+            // not a replica of the partition answers REPLICA_NOT_AVAILABLE, as Kafka does
+            int replicaNode = d.partitions().get(0).replicas().get(0).id();
+            int otherNode = replicaNode % 3 + 1;
+            TopicPartitionReplica here = new TopicPartitionReplica(TOPIC, 0, replicaNode);
+            TopicPartitionReplica notHere = new TopicPartitionReplica(TOPIC, 0, otherNode);
+            admin.alterReplicaLogDirs(Map.of(here, dataDirOf(admin, replicaNode))).all().get();
+            assertThat(admin.alterReplicaLogDirs(Map.of(notHere, dataDirOf(admin, otherNode))).values().get(notHere))
+                    .failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+                    .withCauseInstanceOf(ReplicaNotAvailableException.class);
 
             assertThat(admin.electLeaders(ElectionType.PREFERRED, null).partitions().get()).isEmpty();
             TopicPartition tp = new TopicPartition(TOPIC, 0);

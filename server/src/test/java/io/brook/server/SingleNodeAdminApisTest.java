@@ -18,8 +18,10 @@ import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterEach;
@@ -28,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments and DescribeQuorum through
- * Kafka's Admin client (what kafka-leader-election.sh, kafka-reassign-partitions.sh and
- * kafka-metadata-quorum.sh call): answered as a single-node KRaft cluster would answer them.
+ * ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, AlterReplicaLogDirs and
+ * DescribeQuorum through Kafka's Admin client (what kafka-leader-election.sh,
+ * kafka-reassign-partitions.sh and kafka-metadata-quorum.sh call): answered as a single-node KRaft cluster would answer them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SingleNodeAdminApisTest {
@@ -110,5 +112,37 @@ class SingleNodeAdminApisTest {
         assertThat(q.nodes()).containsOnlyKeys(node);
         assertThat(q.nodes().get(node).endpoints()).singleElement()
                 .satisfies(e -> assertThat(e.port()).isEqualTo(brook.port()));
+    }
+
+    @Test
+    void shouldAnswerAMoveToTheDataDirectoryAsDoneAndRefuseOtherDirectories() throws Exception {
+        int self = admin.describeCluster().nodes().get().iterator().next().id();
+        String dir = admin.describeLogDirs(List.of(self)).allDescriptions().get().get(self).keySet().iterator().next();
+        TopicPartitionReplica p0 = new TopicPartitionReplica("orders", 0, self);
+        TopicPartitionReplica p1 = new TopicPartitionReplica("orders", 1, self);
+        TopicPartitionReplica missing = new TopicPartitionReplica("orders", 5, self);
+        TopicPartitionReplica unknownTopic = new TopicPartitionReplica("nope", 0, self);
+
+        // where the replicas are already: nothing to move, as Kafka answers it
+        admin.alterReplicaLogDirs(Map.of(p0, dir, p1, dir + "/")).all().get();
+        assertThat(admin.describeReplicaLogDirs(List.of(p0)).all().get().get(p0).getCurrentReplicaLogDir())
+                .isEqualTo(dir);
+
+        Map<TopicPartitionReplica, KafkaFuture<Void>> answers = admin.alterReplicaLogDirs(Map.of(
+                p0, dir + "-elsewhere", p1, "relative/dir", missing, dir, unknownTopic, dir)).values();
+        assertThat(cause(answers.get(p0))).isInstanceOf(LogDirNotFoundException.class);
+        assertThat(cause(answers.get(p1))).as("only an absolute path names a directory")
+                .isInstanceOf(LogDirNotFoundException.class);
+        assertThat(cause(answers.get(missing))).isInstanceOf(UnknownTopicOrPartitionException.class);
+        assertThat(cause(answers.get(unknownTopic))).isInstanceOf(UnknownTopicOrPartitionException.class);
+    }
+
+    private static Throwable cause(KafkaFuture<Void> answer) throws InterruptedException {
+        try {
+            answer.get();
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
     }
 }

@@ -111,6 +111,7 @@ public final class BrokerApis {
                         new OffsetForLeaderEpochHandler(broker))
                 .register(ApiKey.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(broker, telemetry, groupConfigs))
                 .register(ApiKey.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(broker, telemetry, security, groupConfigs))
+                .register(ApiKey.ALTER_REPLICA_LOG_DIRS, 1, 2, new AlterReplicaLogDirsHandler(broker))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(broker))
                 .register(ApiKey.CREATE_PARTITIONS, 0, 3,
                         new CreatePartitionsHandler(broker, security.quotas()))

@@ -106,7 +106,7 @@ import java.util.function.BiFunction;
  * DescribeConfigs       DESCRIBE_CONFIGS topic, group or cluster
  * AlterConfigs, IncrementalAlterConfigs   ALTER_CONFIGS topic, group or cluster (an internal topic: and the cluster)
  * InitProducerId        WRITE transactional id, else IDEMPOTENT_WRITE cluster (or WRITE on any topic)
- * UpdateFeatures, ElectLeaders, AlterPartitionReassignments   ALTER cluster
+ * UpdateFeatures, ElectLeaders, AlterPartitionReassignments, AlterReplicaLogDirs   ALTER cluster
  * DescribeQuorum, ListPartitionReassignments, DescribeLogDirs    DESCRIBE cluster
  * AddPartitionsToTxn    v0-3: WRITE transactional id, WRITE topic; v4+ (from brokers): CLUSTER_ACTION cluster
  * AddOffsetsToTxn       WRITE transactional id, READ group
@@ -335,7 +335,7 @@ public final class AclChecks implements ApiTable.HandlerWrapper {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
             case ALTER_USER_SCRAM_CREDENTIALS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case UPDATE_FEATURES, ELECT_LEADERS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
-            case ALTER_PARTITION_REASSIGNMENTS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
+            case ALTER_PARTITION_REASSIGNMENTS, ALTER_REPLICA_LOG_DIRS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.ALTER);
             case DESCRIBE_QUORUM, LIST_PARTITION_REASSIGNMENTS, DESCRIBE_LOG_DIRS -> (Check<ApiRequest>) (w, r) ->
                     w.cluster(Acl.DESCRIBE);
             case DESCRIBE_ACLS -> (Check<ApiRequest>) (w, r) -> w.cluster(Acl.DESCRIBE);
