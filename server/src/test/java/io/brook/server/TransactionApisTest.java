@@ -119,13 +119,19 @@ class TransactionApisTest {
         return r.resultsByTopicV3AndBelow();
     }
 
+    /** A transactional Produce (v9, a classic producer's) of producer {@code p} of transactional id "tx". */
     private static short produce(ProtocolClient c, InitProducerIdResponse p, String topic, int partition, int seq,
             String value) throws Exception {
-        ByteBuffer batch = new RecordBatchBuilder(Compression.NONE).producer(p.producerId(), p.producerEpoch(), seq)
+        return produce(c, "tx", p.producerId(), p.producerEpoch(), topic, partition, seq, value, PRODUCE_V);
+    }
+
+    private static short produce(ProtocolClient c, String transactionalId, long producerId, short epoch, String topic,
+            int partition, int seq, String value, short version) throws Exception {
+        ByteBuffer batch = new RecordBatchBuilder(Compression.NONE).producer(producerId, epoch, seq)
                 .transactional(true).append(1L, null, value.getBytes(StandardCharsets.UTF_8)).build();
-        ProduceResponse r = c.call(new ProduceRequest().transactionalId("x").acks((short) -1).timeoutMs(10_000)
-                .topicData(List.of(new TopicProduceData().name(topic).partitionData(List.of(new PartitionProduceData()
-                        .index(partition).records(BufferRecords.wrap(batch)))))), PRODUCE_V);
+        ProduceResponse r = c.call(new ProduceRequest().transactionalId(transactionalId).acks((short) -1)
+                .timeoutMs(10_000).topicData(List.of(new TopicProduceData().name(topic).partitionData(List.of(
+                        new PartitionProduceData().index(partition).records(BufferRecords.wrap(batch)))))), version);
         return r.responses().get(0).partitionResponses().get(0).errorCode();
     }
 
@@ -283,6 +289,34 @@ class TransactionApisTest {
             assertThat(p.producerEpoch()).isGreaterThan(first.producerEpoch());
             assertThat(txnOffsetCommit(c, "tx", first.producerId(), first.producerEpoch(), (short) 4))
                     .as("an epoch the producer left behind").isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        }
+    }
+
+    /**
+     * A classic producer's transactional batch for a partition outside its transaction gets the
+     * cause Kafka's verification gives: INVALID_PRODUCER_ID_MAPPING for a transactional id the
+     * coordinator does not know or another producer id holds; the partition not added is
+     * INVALID_TXN_STATE up to Produce v10 and TRANSACTION_ABORTABLE from v11; a fenced epoch
+     * INVALID_PRODUCER_EPOCH. Nothing is appended.
+     */
+    @Test
+    void shouldAnswerTransactionalProduceOutsideTheTransactionWithKafkasErrorForEachCause() throws Exception {
+        try (ProtocolClient c = client()) {
+            createTopic(c, "t", 1);
+            InitProducerIdResponse first = init(c, "tx");
+            InitProducerIdResponse p = init(c, "tx");
+            InitProducerIdResponse other = init(c, "other");
+            assertThat(produce(c, "no-such-id", p.producerId(), p.producerEpoch(), "t", 0, 0, "v", (short) 10))
+                    .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING.code());
+            assertThat(produce(c, "tx", other.producerId(), other.producerEpoch(), "t", 0, 0, "v", (short) 11))
+                    .as("the id belongs to another producer").isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING.code());
+            assertThat(produce(c, "tx", p.producerId(), p.producerEpoch(), "t", 0, 0, "v", (short) 10))
+                    .isEqualTo(Errors.INVALID_TXN_STATE.code());
+            assertThat(produce(c, "tx", p.producerId(), p.producerEpoch(), "t", 0, 0, "v", (short) 11))
+                    .isEqualTo(Errors.TRANSACTION_ABORTABLE.code());
+            assertThat(produce(c, "tx", first.producerId(), first.producerEpoch(), "t", 0, 0, "v", (short) 11))
+                    .as("an epoch the producer left behind").isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+            assertThat(highWatermark(c, "t", 0)).as("nothing appended").isZero();
         }
     }
 

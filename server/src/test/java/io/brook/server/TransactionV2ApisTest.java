@@ -133,8 +133,9 @@ class TransactionV2ApisTest {
             InitProducerIdResponse p = init(c, "tx");
             long pid = p.producerId();
             short epoch = p.producerEpoch();
-            // v11 is a classic producer: the partition must have been added first
-            assertThat(produce(c, "tx", pid, epoch, 0, 0, PRODUCE_V1)).isEqualTo(Errors.INVALID_TXN_STATE);
+            // v11 is a classic producer: the partition must have been added first; refused as
+            // Kafka refuses it, with the error a v11 client may abort and go on from
+            assertThat(produce(c, "tx", pid, epoch, 0, 0, PRODUCE_V1)).isEqualTo(Errors.TRANSACTION_ABORTABLE);
             assertThat(produce(c, "tx", pid, epoch, 0, 0, PRODUCE_V2)).isEqualTo(Errors.NONE);
             assertThat(produce(c, "tx", pid, epoch, 1, 0, PRODUCE_V2)).isEqualTo(Errors.NONE);
             assertThat(lso(c, 0)).isZero();

@@ -63,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ImplicitTxnPartitions}), and the request is appended once that is durable.
  *
  * <p>A transactional batch is appended only into a partition of its producer's ongoing
- * transaction ({@link #verifyTransactional}).
+ * transaction ({@link #verifyTransactional}); a refused one is answered with the cause the
+ * coordinator gives ({@link TxnRefusals}), as Kafka's verification answers.
  *
  * <p>v0–2 never reach this handler: they are advertised for old librdkafka's feature checks and
  * close the connection (the API table accepts only v3+).
@@ -240,6 +241,7 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
         RecordBatch batch = new RecordBatch();
         List<TopicProduceResponse> responses = new ArrayList<>(topicData.size());
         List<PendingDurability> durable = acks == -1 ? new ArrayList<>() : null;
+        TxnRefusals refusals = null;
         boolean anyError = false;
         for (TopicProduceData td : topicData) {
             Topic topic = topics.get(td.name());
@@ -261,13 +263,20 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                     fail(r, Errors.INVALID_TOPIC_EXCEPTION, "Cannot append to internal topic " + td.name());
                 } else if (!asked.isEmpty() && asked.getOrDefault(new ImplicitTxnPartitions.TopicPartition(td.name(),
                         pd.index()), Errors.NONE) != Errors.NONE) {
-                    fail(r, asked.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index())),
+                    Errors e = asked.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index()));
+                    fail(r, version < ImplicitTxnPartitions.PRODUCE_V2_MIN_VERSION
+                            ? TxnRefusals.forVerification(e, version) : e,
                             "The partition could not be added to the producer's transaction.");
                 } else {
                     boolean confirmed = asked.get(new ImplicitTxnPartitions.TopicPartition(td.name(), pd.index()))
                             == Errors.NONE;
-                    append(log, broker.leadership().leaderEpoch(td.name(), pd.index()), pd.records(), batch, version, r,
-                            durable, remote, confirmed);
+                    if (append(log, broker.leadership().leaderEpoch(td.name(), pd.index()), pd.records(), batch,
+                            version, r, durable, remote, confirmed)) {
+                        if (refusals == null) {
+                            refusals = new TxnRefusals();
+                        }
+                        refusals.add(r, td.name(), pd.index(), batch.producerId(), batch.producerEpoch());
+                    }
                     if (v2TransactionalId != null && r.errorCode() == Errors.NONE.code() && batch.isTransactional()) {
                         addingSequences.appended(v2TransactionalId, new ImplicitTxnPartitions.TopicPartition(td.name(),
                                 pd.index()));
@@ -279,8 +288,23 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
             }
             responses.add(new TopicProduceResponse().name(td.name()).topicId(td.topicId()).partitionResponses(parts));
         }
+        ProduceResponse response = new ProduceResponse().responses(responses);
+        if (refusals != null && acks != 0) {
+            // the coordinator says why (a rare path: only a refused request asks)
+            boolean errors = anyError;
+            refusals.explain(broker.transactions(), request.transactionalId(), version).whenComplete((v, x) ->
+                    ctx.nonBlockingExecutor().execute(() -> answer(ctx, request, version, response, durable, errors)));
+            return;
+        }
+        answer(ctx, request, version, response, durable, anyError);
+    }
+
+    /** Throttles, adds the leader hints of a failed request, and answers as {@code acks} says. */
+    private void answer(RequestContext ctx, ProduceRequest request, short version, ProduceResponse response,
+            List<PendingDurability> durable, boolean anyError) {
+        short acks = request.acks();
         int throttleMs = quotas.produced(ctx.session().principal(), ctx.clientId(), ctx.requestBytes());
-        ProduceResponse response = new ProduceResponse().responses(responses).throttleTimeMs(throttleMs);
+        response.throttleTimeMs(throttleMs);
         ctx.throttle(throttleMs);
         if (anyError) {
             broker.leaderHints().addTo(response, version, ctx.session().listenerName());
@@ -351,48 +375,56 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
     record PendingDurability(PartitionProduceResponse partition, CompletableFuture<Void> future) {
     }
 
-    /** Appends as the leader at {@code leaderEpoch}, which the batch is stamped with (0 on a single node). */
-    private void append(Log log, int leaderEpoch, Records records, RecordBatch batch, short version,
+    /**
+     * Appends as the leader at {@code leaderEpoch}, which the batch is stamped with (0 on a single
+     * node).
+     *
+     * @return whether this node's coordinator refused the transactional batch because its partition
+     *     is not in an ongoing transaction of the producer ({@link TxnRefusals} asks it why)
+     */
+    private boolean append(Log log, int leaderEpoch, Records records, RecordBatch batch, short version,
             PartitionProduceResponse r, List<PendingDurability> durable, TxnPartitionAccess remote, boolean confirmed) {
         if (!(records instanceof BufferRecords buffered) || records.sizeInBytes() == 0) {
             fail(r, Errors.INVALID_RECORD, "The produce request has no records for this partition.");
-            return;
+            return false;
         }
         ByteBuffer buf = buffered.buffer();
         if (buf.remaining() < RecordBatch.HEADER_SIZE) {
             fail(r, Errors.CORRUPT_MESSAGE, "The records are shorter than a record batch header.");
-            return;
+            return false;
         }
         batch.wrap(buf, buf.position());
         Errors invalid = batch.validateClientBatch(buf.remaining());
         if (invalid != Errors.NONE) {
             fail(r, invalid, "Invalid record batch: " + invalid);
-            return;
+            return false;
         }
         if (batch.sizeInBytes() != buf.remaining()) {
             fail(r, Errors.INVALID_RECORD, "A produce request must hold exactly one record batch per partition.");
-            return;
+            return false;
         }
         if (batch.isTransactional()) {
             Errors verified = remote == null ? verifyTransactional(batch, log)
                     : confirmed || remote.inTransaction(batch.producerId(), batch.producerEpoch(), log.topic(),
                             log.partition()) ? Errors.NONE : Errors.INVALID_TXN_STATE;
             if (verified != Errors.NONE) {
-                if (verified == Errors.INVALID_TXN_STATE) {
-                    // fatal to the producer: logged so that its failure can be matched with the cause
-                    LOG.info("Transactional batch of producer {} epoch {} refused in {}-{} with INVALID_TXN_STATE:"
+                boolean notInTransaction = verified == Errors.INVALID_TXN_STATE;
+                if (notInTransaction) {
+                    // often fatal to the producer: logged so that its failure can be matched with the cause
+                    LOG.info("Transactional batch of producer {} epoch {} refused in {}-{}:"
                             + " no ongoing transaction of it includes the partition ({} coordinator)",
                             batch.producerId(), batch.producerEpoch(), log.topic(), log.partition(),
                             remote == null ? "local" : "remote");
                 }
-                fail(r, verified, "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
+                fail(r, notInTransaction && remote != null ? TxnRefusals.forVerification(verified, version) : verified,
+                        "Producer " + batch.producerId() + " epoch " + batch.producerEpoch()
                         + " has no ongoing transaction that this partition was added to.");
-                return;
+                return notInTransaction && remote == null && broker.transactions() != null;
             }
         }
         if (batch.compression() == Compression.ZSTD && version < ZSTD_MIN_VERSION) {
             fail(r, Errors.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v" + ZSTD_MIN_VERSION + " or later.");
-            return;
+            return false;
         }
         AppendResult result = log.append(buf, leaderEpoch);
         if (result.error() != Errors.NONE) {
@@ -407,13 +439,14 @@ final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 }
                 r.recordErrors(named);
             }
-            return;
+            return false;
         }
         r.errorCode(Errors.NONE.code()).baseOffset(result.baseOffset()).logAppendTimeMs(result.logAppendTimeMs())
                 .logStartOffset(result.logStartOffset());
         if (durable != null) {
             awaitOrAnswer(r, log.whenDurable(result.lastOffset() + 1), durable);
         }
+        return false;
     }
 
     /**
