@@ -3,8 +3,9 @@ package io.brook.storage;
 /**
  * What one partition remembers about one idempotent producer: its current epoch, the sequence
  * ranges and offsets of its last {@link #RETAINED_BATCHES} batches (the duplicate window that
- * matches the Java client's five in-flight requests), and the first offset of its open
- * transaction. Mutated only under the owning log's lock.
+ * matches the Java client's five in-flight requests), the first offset of its open transaction,
+ * and the coordinator epoch of its last transaction marker. Mutated only under the owning log's
+ * lock.
  */
 final class ProducerStateEntry {
     static final int RETAINED_BATCHES = 5;
@@ -22,6 +23,8 @@ final class ProducerStateEntry {
     long lastTimestamp = -1L;
     /** First offset of the producer's open transaction in this partition, or -1. */
     long currentTxnFirstOffset = -1L;
+    /** The coordinator epoch in the last COMMIT or ABORT marker of this producer here, or -1. */
+    int coordinatorEpoch = -1;
 
     ProducerStateEntry(long producerId, short epoch) {
         this.producerId = producerId;

@@ -2,6 +2,9 @@ package io.brook.storage;
 
 import io.brook.storage.file.DurableFiles;
 import io.brook.wire.protocol.Errors;
+import io.brook.wire.record.EndTransactionMarker;
+import io.brook.wire.record.Record;
+import io.brook.wire.record.RecordBatch;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,11 +39,14 @@ import java.util.zip.CRC32C;
  * it is released ({@link #writeSnapshot}, by {@link LogStateFiles}).
  *
  * <pre>
- * snapshot: version int16 (1) | crc int32 (CRC-32C of the rest) | count int32 | count x entry
+ * snapshot: version int16 (2) | crc int32 (CRC-32C of the rest) | count int32 | count x entry
  * entry:    producerId int64 | epoch int16 | lastTimestamp int64 | txnFirstOffset int64 |
- *           batches int8 | batches x (firstSeq int32 | lastSeq int32 | firstOffset int64 |
- *                                     lastOffset int64 | timestamp int64)
+ *           coordinatorEpoch int32 | batches int8 |
+ *           batches x (firstSeq int32 | lastSeq int32 | firstOffset int64 | lastOffset int64 |
+ *                      timestamp int64)
  * </pre>
+ * Version 1, written before the coordinator epoch was kept, has no {@code coordinatorEpoch}; its
+ * entries load with -1.
  *
  * <p>Bounds: state leaves when a producer has been idle for {@code producer.id.expiration.ms}
  * ({@link #expire}) or its batches fall below the log start offset. At most {@link #maxProducers}
@@ -54,9 +61,11 @@ import java.util.zip.CRC32C;
  */
 final class ProducerStateManager {
     static final String SNAPSHOT_SUFFIX = ".snapshot";
-    private static final short VERSION = 1;
+    private static final short VERSION = 2;
+    private static final short VERSION_WITHOUT_COORDINATOR_EPOCH = 1;
     private static final int HEADER = 2 + 4 + 4;
-    private static final int ENTRY_FIXED = 8 + 2 + 8 + 8 + 1;
+    private static final int ENTRY_FIXED = 8 + 2 + 8 + 8 + 4 + 1;
+    private static final int ENTRY_FIXED_V1 = ENTRY_FIXED - 4;
     private static final int BATCH_SIZE = 4 + 4 + 8 + 8 + 8;
     /** Default of {@code brook.max.producer.ids.per.partition}. */
     static final int DEFAULT_MAX_PRODUCERS = 100_000;
@@ -112,7 +121,8 @@ final class ProducerStateManager {
     List<ActiveProducer> describe() {
         List<ActiveProducer> out = new ArrayList<>(producers.size());
         for (ProducerStateEntry e : producers.values()) {
-            out.add(new ActiveProducer(e.producerId, e.epoch, e.lastSeq(), e.lastTimestamp, e.currentTxnFirstOffset));
+            out.add(new ActiveProducer(e.producerId, e.epoch, e.lastSeq(), e.lastTimestamp, e.coordinatorEpoch,
+                    e.currentTxnFirstOffset));
         }
         return out;
     }
@@ -228,6 +238,10 @@ final class ProducerStateManager {
                 ongoingTxns.remove(e.currentTxnFirstOffset);
                 e.currentTxnFirstOffset = -1L;
             }
+            int coordinatorEpoch = markerCoordinatorEpoch(b, p);
+            if (coordinatorEpoch >= 0) {
+                e.coordinatorEpoch = coordinatorEpoch;
+            }
             e.lastTimestamp = ts;
             return;
         }
@@ -242,6 +256,20 @@ final class ProducerStateManager {
         if (BatchHeader.isTransactional(b, p) && e.currentTxnFirstOffset < 0) {
             e.currentTxnFirstOffset = baseOffset;
             ongoingTxns.put(baseOffset, pid);
+        }
+    }
+
+    /**
+     * The coordinator epoch of the COMMIT or ABORT marker in the control batch at {@code p}, or -1
+     * if its first record is not a well-formed marker. Markers are rare, so decoding one here costs
+     * nothing that shows; a malformed one (never written by Brook's coordinators) leaves the epoch.
+     */
+    private static int markerCoordinatorEpoch(ByteBuffer b, int p) {
+        try {
+            Iterator<Record> records = new RecordBatch().wrap(b, p).records();
+            return records.hasNext() ? EndTransactionMarker.read(records.next()).coordinatorEpoch() : -1;
+        } catch (RuntimeException malformed) {
+            return -1;
         }
     }
 
@@ -317,7 +345,7 @@ final class ProducerStateManager {
         buf.putShort(VERSION).putInt(0).putInt(producers.size());
         for (ProducerStateEntry e : producers.values()) {
             buf.putLong(e.producerId).putShort(e.epoch).putLong(e.lastTimestamp).putLong(e.currentTxnFirstOffset);
-            buf.put((byte) e.size);
+            buf.putInt(e.coordinatorEpoch).put((byte) e.size);
             for (int i = 0; i < e.size; i++) {
                 int j = (e.head + i) % ProducerStateEntry.RETAINED_BATCHES;
                 buf.putInt(e.firstSeq[j]).putInt(e.lastSeq[j]).putLong(e.firstOffset[j]).putLong(e.lastOffset[j])
@@ -346,9 +374,10 @@ final class ProducerStateManager {
             return "truncated header";
         }
         short version = buf.getShort();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_WITHOUT_COORDINATOR_EPOCH) {
             return "version " + version;
         }
+        int entryFixed = version == VERSION ? ENTRY_FIXED : ENTRY_FIXED_V1;
         int stored = buf.getInt();
         CRC32C crc = new CRC32C();
         crc.update(buf.array(), 6, buf.limit() - 6);
@@ -356,17 +385,20 @@ final class ProducerStateManager {
             return "crc mismatch";
         }
         int count = buf.getInt();
-        if (count < 0 || (long) count * ENTRY_FIXED > buf.remaining()) {
+        if (count < 0 || (long) count * entryFixed > buf.remaining()) {
             return "entry count " + count + " exceeds the file";
         }
         for (int i = 0; i < count; i++) {
-            if (buf.remaining() < ENTRY_FIXED) {
+            if (buf.remaining() < entryFixed) {
                 clear();
                 return "truncated entry";
             }
             ProducerStateEntry e = new ProducerStateEntry(buf.getLong(), buf.getShort());
             e.lastTimestamp = buf.getLong();
             e.currentTxnFirstOffset = buf.getLong();
+            if (version == VERSION) {
+                e.coordinatorEpoch = buf.getInt();
+            }
             int n = buf.get();
             if (n < 0 || n > ProducerStateEntry.RETAINED_BATCHES || (long) n * BATCH_SIZE > buf.remaining()) {
                 clear();

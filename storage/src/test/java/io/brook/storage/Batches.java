@@ -71,6 +71,11 @@ final class Batches {
                 epoch, new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer();
     }
 
+    static ByteBuffer commitMarker(long producerId, short epoch, long timestamp, int coordinatorEpoch) {
+        return MemoryRecords.withEndTransactionMarker(0L, timestamp, RecordBatch.NO_PARTITION_LEADER_EPOCH, producerId,
+                epoch, new EndTransactionMarker(ControlRecordType.COMMIT, coordinatorEpoch)).buffer();
+    }
+
     static ByteBuffer abortMarker(long producerId, short epoch, long timestamp) {
         return MemoryRecords.withEndTransactionMarker(0L, timestamp, RecordBatch.NO_PARTITION_LEADER_EPOCH, producerId,
                 epoch, new EndTransactionMarker(ControlRecordType.ABORT, 0)).buffer();

@@ -2,6 +2,7 @@ package io.brook.storage;
 
 import io.brook.testkit.MutableClock;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -56,6 +57,17 @@ final class LogFixture implements AutoCloseable {
         log.closeAbruptly();
         damage.apply();
         return open(recoveryPoint, false);
+    }
+
+    /** Damage: every producer snapshot deleted, so a start rebuilds the producers from the log. */
+    void deleteProducerSnapshots() throws IOException {
+        try (var files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                if (p.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     @Override

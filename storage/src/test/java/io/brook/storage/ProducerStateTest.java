@@ -151,15 +151,7 @@ class ProducerStateTest {
             send(PID, 0, i * 2, 2);
             log.flush();
         }
-        log = fx.crashAndReopenAfter(() -> {
-            try (var files = Files.list(fx.dir)) {
-                for (Path p : files.toList()) {
-                    if (p.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)) {
-                        Files.delete(p);
-                    }
-                }
-            }
-        }, 0);
+        log = fx.crashAndReopenAfter(fx::deleteProducerSnapshots, 0);
         assertThat(send(PID, 0, 18, 2).duplicate()).isTrue();
         assertThat(send(PID, 0, 21, 1).error()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
         assertThat(send(PID, 0, 20, 1).error()).isEqualTo(Errors.NONE);
@@ -279,13 +271,7 @@ class ProducerStateTest {
         assertThat(log.abortedTransactions(0, 100)).hasSize(2);
         log = fx.crashAndReopenAfter(() -> {
             Files.deleteIfExists(fx.dir.resolve(TransactionIndex.FILE));
-            try (var files = Files.list(fx.dir)) {
-                for (Path p : files.toList()) {
-                    if (p.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)) {
-                        Files.delete(p);
-                    }
-                }
-            }
+            fx.deleteProducerSnapshots();
         }, 0);
         // Without the file and the snapshots, replaying the log finds every marker again.
         assertThat(log.abortedTransactions(0, 100)).containsExactly(new AbortedTransaction(PID, 2, 5),

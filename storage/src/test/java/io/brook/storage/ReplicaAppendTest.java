@@ -180,7 +180,7 @@ class ReplicaAppendTest {
         assertThat(next.baseOffset()).isEqualTo(leader.logEndOffset());
         assertThat(follower.activeProducers()).containsExactlyInAnyOrderElementsOf(
                 leader.activeProducers().stream().map(p -> p.producerId() == PID
-                        ? new ActiveProducer(PID, EPOCH, 25, ts + 500, -1L) : p).toList());
+                        ? new ActiveProducer(PID, EPOCH, 25, ts + 500, -1, -1L) : p).toList());
 
         // the open transaction is still open, holds the last stable offset, and its abort lands
         // in the aborted index

@@ -3,6 +3,7 @@ package io.brook.server.cluster;
 import io.brook.server.cluster.interbroker.InterBrokerClient;
 import io.brook.server.node.ClusterView.PartitionState;
 import io.brook.server.node.ClusterView.TopicState;
+import io.brook.server.node.PartitionMarkers;
 import io.brook.server.node.TxnPeers;
 import io.brook.server.topic.TopicNames;
 import io.brook.wire.message.AddPartitionsToTxnRequest;
@@ -81,7 +82,7 @@ final class InterBrokerTxnPeers implements TxnPeers {
         partitions.forEach((t, ps) -> topics.add(new WritableTxnMarkerTopic().name(t).partitionIndexes(List.copyOf(ps))));
         WriteTxnMarkersRequest request = new WriteTxnMarkersRequest().markers(List.of(new WritableTxnMarker()
                 .producerId(producerId).producerEpoch(producerEpoch).transactionResult(commit).topics(topics)
-                .coordinatorEpoch(0).transactionVersion((byte) (transactionsV2 ? 2 : 0))));
+                .coordinatorEpoch(PartitionMarkers.COORDINATOR_EPOCH).transactionVersion((byte) (transactionsV2 ? 2 : 0))));
         return client.send(node, request, WRITE_TXN_MARKERS_VERSION, WriteTxnMarkersResponse::read).thenApply(r -> {
             Map<String, Map<Integer, Errors>> out = new LinkedHashMap<>();
             for (WritableTxnMarkerResult m : r.markers()) {

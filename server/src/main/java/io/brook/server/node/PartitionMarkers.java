@@ -41,6 +41,13 @@ import org.slf4j.LoggerFactory;
 public final class PartitionMarkers implements TxnMarkers {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionMarkers.class);
 
+    /**
+     * The epoch in the markers of Brook's own transaction coordinator. Kafka's is the leader epoch
+     * of the coordinator's {@code __transaction_state} partition, 0 on a cluster that has not
+     * moved it; Brook's coordinator does not move it, so its markers carry 0.
+     */
+    public static final int COORDINATOR_EPOCH = 0;
+
     private final Topics topics;
     private final GroupCoordinator groups;
     private final Clock clock;
@@ -63,7 +70,8 @@ public final class PartitionMarkers implements TxnMarkers {
                 continue;
             }
             for (int p : t.getValue()) {
-                Errors e = writeOne(t.getKey(), p, producerId, producerEpoch, commit, transactionsV2, waits);
+                Errors e = writeOne(t.getKey(), p, producerId, producerEpoch, commit, transactionsV2,
+                        COORDINATOR_EPOCH, waits);
                 if (e == Errors.INVALID_PRODUCER_EPOCH) {
                     LOG.warn("{}-{}: marker of producer {} epoch {} is older than the partition's epoch: skipped",
                             t.getKey(), p, producerId, producerEpoch);
@@ -82,18 +90,19 @@ public final class PartitionMarkers implements TxnMarkers {
      * Appends one marker to one data partition; adds its durability to {@code waits}.
      * {@code transactionsV2}: the marker ends a transactions-V2 transaction, so its epoch must be
      * above the epoch of the producer's transaction open there ({@link Log#appendMarker}).
+     * {@code coordinatorEpoch} goes into the marker, and DescribeProducers shows it afterwards.
      *
      * @return NONE when written (or nothing to write), else the log's refusal: INVALID_PRODUCER_EPOCH
      *         for an epoch older than the producer's in that partition, as Kafka answers it
      */
     public Errors writeOne(String topic, int partition, long producerId, short producerEpoch, boolean commit,
-            boolean transactionsV2, List<CompletableFuture<Void>> waits) {
+            boolean transactionsV2, int coordinatorEpoch, List<CompletableFuture<Void>> waits) {
         Log log = topics.log(topic, partition);
         if (log == null) {
             return Errors.NONE; // the topic is gone: nothing left to close
         }
         ByteBuffer marker = RecordBatchBuilder.endTransactionMarker(0L, 0, producerId, producerEpoch,
-                commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, 0, clock.millis());
+                commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch, clock.millis());
         AppendResult r = log.appendMarker(marker, 0, transactionsV2);
         if (r.error() != Errors.NONE) {
             return r.error();

@@ -63,7 +63,7 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
                 List<ProducerState> producers = new ArrayList<>();
                 for (ActiveProducer a : log.activeProducers()) {
                     producers.add(new ProducerState().producerId(a.producerId()).producerEpoch(a.producerEpoch())
-                            .lastSequence(a.lastSequence()).lastTimestamp(a.lastTimestamp()).coordinatorEpoch(0)
+                            .lastSequence(a.lastSequence()).lastTimestamp(a.lastTimestamp()).coordinatorEpoch(a.coordinatorEpoch())
                             .currentTxnStartOffset(a.currentTxnStartOffset()));
                 }
                 parts.add(r.errorCode(Errors.NONE.code()).activeProducers(producers));

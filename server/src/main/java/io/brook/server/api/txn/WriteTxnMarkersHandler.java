@@ -73,7 +73,7 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
                         e = Errors.INVALID_TOPIC_EXCEPTION;
                     } else {
                         e = markers.writeOne(t.name(), p, m.producerId(), m.producerEpoch(), m.transactionResult(),
-                                m.transactionVersion() >= 2, waits);
+                                m.transactionVersion() >= 2, m.coordinatorEpoch(), waits);
                     }
                     if (e != Errors.NONE) r.errorCode(e.code());
                     parts.add(r);
