@@ -204,6 +204,8 @@ class TransactionalProducerCompatTest {
             ProducerState p = admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().stream()
                     .filter(x -> x.producerId() == d.producerId()).findFirst().orElseThrow();
             assertThat(p.currentTransactionStartOffset()).hasValue(0L);
+            // no marker of this producer in the partition yet: no coordinator epoch (-1 on the wire)
+            assertThat(p.coordinatorEpoch()).isEmpty();
             admin.abortTransaction(new AbortTransactionSpec(tp, p.producerId(), (short) p.producerEpoch(),
                     p.coordinatorEpoch().orElse(-1))).all().get();
             long lso = admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
@@ -211,6 +213,25 @@ class TransactionalProducerCompatTest {
             assertThat(lso).isEqualTo(2);
         }
         assertThat(readAll(topic, 1, true)).isEmpty();
+    }
+
+    @Test
+    void shouldShowTheCoordinatorEpochOfTheLastMarkerInDescribeProducers() throws Exception {
+        String topic = Groups.unique("epoch");
+        Groups.createTopic(cluster.bootstrapServers(), topic, 1);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (KafkaProducer<String, String> producer = transactional(Groups.unique("tx"));
+                Admin admin = Groups.admin(cluster.bootstrapServers())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, 0, "k", "committed"));
+            producer.commitTransaction();
+            ProducerState p = admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().get(0);
+            // the commit marker carries the coordinator's epoch, 0 on a single node whose
+            // __transaction_state partitions never moved
+            assertThat(p.coordinatorEpoch()).hasValue(0);
+            assertThat(p.currentTransactionStartOffset()).isEmpty();
+        }
     }
 
     @Test
