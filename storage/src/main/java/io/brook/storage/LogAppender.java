@@ -147,7 +147,9 @@ final class LogAppender {
      */
     int published(LogConfig cfg, ByteBuffer batch, int p, ByteBuffer header, int hp, long base, long last) {
         ProducerStateManager producers = log.producers;
+        int markerCoordinatorEpoch = -1;
         if (BatchHeader.isControl(batch, p)) {
+            markerCoordinatorEpoch = ProducerStateManager.markerCoordinatorEpoch(batch, p);
             try {
                 log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(batch, p)), batch, p, base);
             } catch (IOException e) {
@@ -158,7 +160,7 @@ final class LogAppender {
                         + " the file is rewritten with it before the next producer snapshot", log, e);
             }
         }
-        producers.update(header, hp, base, last);
+        producers.update(header, hp, base, last, markerCoordinatorEpoch);
         log.firstUnstableOffset = producers.firstUnstableOffset();
         log.logEndOffset = last + 1;
         log.appended = LogPoint.endOf(log.active, last + 1);

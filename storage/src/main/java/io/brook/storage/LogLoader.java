@@ -168,12 +168,14 @@ final class LogLoader {
                 if (base < from) {
                     continue;
                 }
+                int markerCoordinatorEpoch = -1;
                 if (BatchHeader.isControl(b, p) && scanner.loadWhole()) {
                     b = scanner.buffer();
                     p = scanner.batchPosition();
                     log.txnIndex.addIfAbort(producers.entry(BatchHeader.producerId(b, p)), b, p, base);
+                    markerCoordinatorEpoch = ProducerStateManager.markerCoordinatorEpoch(b, p);
                 }
-                producers.update(b, p, base, BatchHeader.lastOffset(b, p));
+                producers.update(b, p, base, BatchHeader.lastOffset(b, p), markerCoordinatorEpoch);
             }
         }
         producers.onLogStartOffsetIncremented(logStartOffset);

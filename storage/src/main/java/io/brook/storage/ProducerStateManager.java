@@ -219,8 +219,13 @@ final class ProducerStateManager {
         return nextSeq == lastSeq + 1L || (nextSeq == 0 && lastSeq == Integer.MAX_VALUE);
     }
 
-    /** Records an appended batch (client append, or replay at recovery). */
-    void update(ByteBuffer b, int p, long baseOffset, long lastOffset) {
+    /**
+     * Records an appended batch (client append, or replay at recovery) from its header at
+     * {@code p} of {@code b}. For a transaction marker, {@code markerCoordinatorEpoch} is the
+     * coordinator epoch in its record ({@link #markerCoordinatorEpoch}), since the header alone
+     * does not hold it; -1 leaves the producer's as it was.
+     */
+    void update(ByteBuffer b, int p, long baseOffset, long lastOffset, int markerCoordinatorEpoch) {
         long pid = BatchHeader.producerId(b, p);
         if (pid < 0) {
             return;
@@ -238,9 +243,8 @@ final class ProducerStateManager {
                 ongoingTxns.remove(e.currentTxnFirstOffset);
                 e.currentTxnFirstOffset = -1L;
             }
-            int coordinatorEpoch = markerCoordinatorEpoch(b, p);
-            if (coordinatorEpoch >= 0) {
-                e.coordinatorEpoch = coordinatorEpoch;
+            if (markerCoordinatorEpoch >= 0) {
+                e.coordinatorEpoch = markerCoordinatorEpoch;
             }
             e.lastTimestamp = ts;
             return;
@@ -260,11 +264,11 @@ final class ProducerStateManager {
     }
 
     /**
-     * The coordinator epoch of the COMMIT or ABORT marker in the control batch at {@code p}, or -1
-     * if its first record is not a well-formed marker. Markers are rare, so decoding one here costs
-     * nothing that shows; a malformed one (never written by Brook's coordinators) leaves the epoch.
+     * The coordinator epoch of the COMMIT or ABORT marker in the whole control batch at {@code p},
+     * or -1 if its first record is not a well-formed marker. Markers are rare, so decoding one
+     * costs nothing that shows.
      */
-    private static int markerCoordinatorEpoch(ByteBuffer b, int p) {
+    static int markerCoordinatorEpoch(ByteBuffer b, int p) {
         try {
             Iterator<Record> records = new RecordBatch().wrap(b, p).records();
             return records.hasNext() ? EndTransactionMarker.read(records.next()).coordinatorEpoch() : -1;

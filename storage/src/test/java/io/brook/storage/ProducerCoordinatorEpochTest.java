@@ -58,6 +58,17 @@ class ProducerCoordinatorEpochTest {
     }
 
     @Test
+    void shouldTakeTheEpochOfAMarkerInAReadOnlyBuffer() throws Exception {
+        // the log cannot set the offsets of a read-only batch in place and writes its header from a copy
+        fx = new LogFixture(tmp, Map.of());
+        log = fx.open();
+        assertThat(log.append(Batches.producerBatch(PID, (short) 0, 0, 2, 1000, true), 0).error()).isEqualTo(Errors.NONE);
+        ByteBuffer readOnly = Batches.commitMarker(PID, (short) 0, 1000, 5).asReadOnlyBuffer();
+        assertThat(log.appendMarker(readOnly, 0, false).error()).isEqualTo(Errors.NONE);
+        assertThat(coordinatorEpoch()).isEqualTo(5);
+    }
+
+    @Test
     void shouldRebuildTheCoordinatorEpochFromTheMarkerAfterACrashWithoutSnapshots() throws Exception {
         fx = new LogFixture(tmp, Map.of());
         log = fx.open();
