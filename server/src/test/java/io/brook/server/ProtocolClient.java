@@ -1,12 +1,17 @@
 package io.brook.server;
 
+import io.brook.testkit.Await;
 import io.brook.wire.message.ApiMessages;
+import io.brook.wire.message.InitProducerIdRequest;
+import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.protocol.ApiKey;
 import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ByteBufferWriter;
+import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.RequestHeader;
 import io.brook.wire.protocol.ResponseHeader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -69,6 +74,25 @@ public final class ProtocolClient implements AutoCloseable {
     public <R extends ApiMessage> R call(ApiMessage request, short version) throws IOException {
         int id = send(request, version);
         return receive(request.apiKey(), version, id);
+    }
+
+    /**
+     * InitProducerId for transactional id {@code id}, asked again while the transaction
+     * coordinator still loads its partition after a start (COORDINATOR_LOAD_IN_PROGRESS, which
+     * clients retry); returns the first other answer.
+     */
+    public InitProducerIdResponse initProducerIdPastLoad(String id, short version) {
+        InitProducerIdResponse[] r = new InitProducerIdResponse[1];
+        Await.until("InitProducerId past the coordinator's load", () -> {
+            try {
+                r[0] = call(new InitProducerIdRequest().transactionalId(id).transactionTimeoutMs(60_000)
+                        .producerId(-1).producerEpoch((short) -1), version);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return r[0].errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
+        });
+        return r[0];
     }
 
     @Override

@@ -19,7 +19,6 @@ import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchRequest.FetchPartition;
 import io.brook.wire.message.FetchRequest.FetchTopic;
 import io.brook.wire.message.FetchResponse;
-import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ListOffsetsRequest.ListOffsetsPartition;
@@ -90,20 +89,10 @@ class TransactionApisTest {
                 .numPartitions(partitions).replicationFactor((short) 1)))).timeoutMs(10_000), (short) 5);
     }
 
-    /** InitProducerId, asked again while the coordinator still loads its partition (after a start). */
-    private static InitProducerIdResponse init(ProtocolClient c, String id) throws Exception {
-        InitProducerIdResponse[] r = new InitProducerIdResponse[1];
-        Await.until("InitProducerId past the coordinator's load", () -> {
-            try {
-                r[0] = c.call(new InitProducerIdRequest().transactionalId(id).transactionTimeoutMs(60_000)
-                        .producerId(-1).producerEpoch((short) -1), (short) 4);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            return r[0].errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
-        });
-        assertThat(r[0].errorCode()).isEqualTo(Errors.NONE.code());
-        return r[0];
+    private static InitProducerIdResponse init(ProtocolClient c, String id) {
+        InitProducerIdResponse r = c.initProducerIdPastLoad(id, (short) 4);
+        assertThat(r.errorCode()).isEqualTo(Errors.NONE.code());
+        return r;
     }
 
     private static List<AddPartitionsToTxnTopicResult> add(ProtocolClient c, String id, InitProducerIdResponse p,

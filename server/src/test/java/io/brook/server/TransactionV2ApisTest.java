@@ -7,7 +7,6 @@ import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
 import io.brook.wire.message.EndTxnRequest;
 import io.brook.wire.message.EndTxnResponse;
-import io.brook.wire.message.InitProducerIdRequest;
 import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.message.ListOffsetsRequest;
 import io.brook.wire.message.ListOffsetsRequest.ListOffsetsPartition;
@@ -77,9 +76,8 @@ class TransactionV2ApisTest {
                 .numPartitions(2).replicationFactor((short) 1)))).timeoutMs(10_000), (short) 5);
     }
 
-    private static InitProducerIdResponse init(ProtocolClient c, String id) throws Exception {
-        InitProducerIdResponse r = c.call(new InitProducerIdRequest().transactionalId(id).transactionTimeoutMs(60_000)
-                .producerId(-1).producerEpoch((short) -1), (short) 5);
+    private static InitProducerIdResponse init(ProtocolClient c, String id) {
+        InitProducerIdResponse r = c.initProducerIdPastLoad(id, (short) 5);
         assertThat(r.errorCode()).isEqualTo(Errors.NONE.code());
         return r;
     }
