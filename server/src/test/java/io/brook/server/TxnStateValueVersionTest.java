@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.server.api.FeatureLevels;
 import io.brook.testkit.Await;
-import io.brook.wire.message.InitProducerIdRequest;
-import io.brook.wire.message.InitProducerIdResponse;
 import io.brook.wire.protocol.Errors;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -44,18 +42,8 @@ class TxnStateValueVersionTest {
         try (Brook brook = Brook.builder().port(0).dataDir(dataDir).config("transaction.state.log.num.partitions", "1")
                 .start(); ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
             assertThat(brook.features().finalizedLevel(FeatureLevels.TRANSACTION_VERSION)).isZero();
-            InitProducerIdResponse[] r = new InitProducerIdResponse[1];
             // __transaction_state loads in the background after the start: asked again meanwhile
-            Await.until("InitProducerId past the coordinator's load", () -> {
-                try {
-                    r[0] = c.call(new InitProducerIdRequest().transactionalId("older").transactionTimeoutMs(60_000)
-                            .producerId(-1).producerEpoch((short) -1), (short) 4);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-                return r[0].errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
-            });
-            assertThat(r[0].errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(c.initProducerIdPastLoad("older", (short) 4).errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(valueVersions(brook.bootstrapServers())).containsExactly((short) 0);
         }
     }
