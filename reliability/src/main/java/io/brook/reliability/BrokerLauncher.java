@@ -80,13 +80,18 @@ final class BrokerLauncher {
 
     /**
      * Starts a broker on 127.0.0.1:port with its data in {@code dataDir}, output appended to
-     * {@code log}. Returns at once; {@link ReadyProbe} waits until it serves.
+     * {@code log}. Returns at once; {@link ReadyProbe} waits until it serves. Overrides that set
+     * {@code listeners} replace the PLAINTEXT listener on {@code port}; they must then include
+     * one on that port, which the probes and the admin client use.
      */
     BrokerProcess start(int port, Path dataDir, Map<String, String> overrides, Path log) throws IOException {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString()));
         Map<String, String> all = new TreeMap<>(extraOverrides);
         all.putAll(overrides);
+        if (!all.containsKey("listeners")) {
+            cmd.addAll(List.of("--port", Integer.toString(port)));
+        }
+        cmd.addAll(List.of("--data-dir", dataDir.toString()));
         all.forEach((k, v) -> {
             cmd.add("--override");
             cmd.add(k + "=" + v);

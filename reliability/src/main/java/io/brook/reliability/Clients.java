@@ -1,5 +1,6 @@
 package io.brook.reliability;
 
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -13,14 +14,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The settings of the runner's kafka-clients: stock defaults, except that they reconnect and
  * retry within tens of milliseconds (a restarted broker is back within a second or two) and give
- * up on a blocking call after seconds rather than a minute.
+ * up on a blocking call after seconds rather than a minute. {@code security} holds a listener's
+ * client settings ({@code security.protocol}, {@code sasl.*}; empty for PLAINTEXT).
  */
 final class Clients {
     private Clients() {
     }
 
-    private static Properties common(String bootstrap, String clientId) {
+    private static Properties common(String bootstrap, String clientId, Map<String, String> security) {
         Properties p = new Properties();
+        p.putAll(security);
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
         p.put(CommonClientConfigs.RECONNECT_BACKOFF_MS_CONFIG, "20");
@@ -32,7 +35,11 @@ final class Clients {
 
     /** Idempotent, acks=all: what the scenarios verify against. */
     static KafkaProducer<byte[], byte[]> idempotentProducer(String bootstrap, String clientId) {
-        Properties p = common(bootstrap, clientId);
+        return idempotentProducer(bootstrap, clientId, Map.of());
+    }
+
+    static KafkaProducer<byte[], byte[]> idempotentProducer(String bootstrap, String clientId, Map<String, String> security) {
+        Properties p = common(bootstrap, clientId, security);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
@@ -43,7 +50,7 @@ final class Clients {
 
     /** acks=1, large batches: fills a data directory fast. */
     static KafkaProducer<byte[], byte[]> bulkProducer(String bootstrap, String clientId) {
-        Properties p = common(bootstrap, clientId);
+        Properties p = common(bootstrap, clientId, Map.of());
         p.put(ProducerConfig.ACKS_CONFIG, "1");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(1 << 20));
@@ -58,8 +65,9 @@ final class Clients {
     }
 
     /** A member of {@code group} that commits by hand. */
-    static KafkaConsumer<byte[], byte[]> groupConsumer(String bootstrap, String group, String clientId) {
-        Properties p = common(bootstrap, clientId);
+    static KafkaConsumer<byte[], byte[]> groupConsumer(String bootstrap, String group, String clientId,
+            Map<String, String> security) {
+        Properties p = common(bootstrap, clientId, security);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -72,8 +80,8 @@ final class Clients {
     }
 
     /** A consumer without a group, for {@code assign()} and reading a topic back. */
-    static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String clientId) {
-        Properties p = common(bootstrap, clientId);
+    static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String clientId, Map<String, String> security) {
+        Properties p = common(bootstrap, clientId, security);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
         p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
@@ -86,7 +94,7 @@ final class Clients {
     }
 
     static Admin admin(String bootstrap) {
-        Properties p = common(bootstrap, "reliability-admin");
+        Properties p = common(bootstrap, "reliability-admin", Map.of());
         p.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         p.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         return Admin.create(p);

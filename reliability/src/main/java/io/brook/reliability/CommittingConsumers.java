@@ -23,6 +23,7 @@ import org.apache.kafka.common.errors.WakeupException;
  */
 final class CommittingConsumers {
     private final String bootstrap;
+    private final Map<String, String> security;
     private final String topic;
     private final List<String> groups;
     private final int membersPerGroup;
@@ -36,7 +37,13 @@ final class CommittingConsumers {
     private volatile boolean running = true;
 
     CommittingConsumers(String bootstrap, String topic, List<String> groups, int membersPerGroup) {
+        this(bootstrap, Map.of(), topic, groups, membersPerGroup);
+    }
+
+    /** Members that connect with the client settings {@code security} ({@link Clients}). */
+    CommittingConsumers(String bootstrap, Map<String, String> security, String topic, List<String> groups, int membersPerGroup) {
         this.bootstrap = bootstrap;
+        this.security = Map.copyOf(security);
         this.topic = topic;
         this.groups = List.copyOf(groups);
         this.membersPerGroup = membersPerGroup;
@@ -57,7 +64,7 @@ final class CommittingConsumers {
 
     private void run(String group, String clientId) {
         while (running) {
-            KafkaConsumer<byte[], byte[]> consumer = Clients.groupConsumer(bootstrap, group, clientId);
+            KafkaConsumer<byte[], byte[]> consumer = Clients.groupConsumer(bootstrap, group, clientId, security);
             register(consumer, true);
             try {
                 consumer.subscribe(List.of(topic));

@@ -193,7 +193,7 @@ final class DiskFull implements Scenario {
 
     /** "read N records ..." if a reader gets every partition to its end offset in time, else what stopped it. */
     private static String readToEnd(String bootstrap, Duration timeout) {
-        try (KafkaConsumer<byte[], byte[]> reader = Clients.reader(bootstrap, "reliability-full-reader")) {
+        try (KafkaConsumer<byte[], byte[]> reader = Clients.reader(bootstrap, "reliability-full-reader", Map.of())) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 tps.add(new TopicPartition(TOPIC, p));

@@ -109,7 +109,7 @@ final class FrameCorpus {
         epochs.add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic(TOPIC).setPartitions(List.of(
                 new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0).setLeaderEpoch(0))));
         m.add(new OffsetForLeaderEpochRequestData().setReplicaId(-1).setTopics(epochs));
-        m.add(new SaslHandshakeRequestData().setMechanism("PLAIN")); // not served by Brook
+        m.add(new SaslHandshakeRequestData().setMechanism("PLAIN")); // ILLEGAL_SASL_STATE on a PLAINTEXT listener
         return m;
     }
 }

@@ -7,14 +7,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One fuzzing connection at a time, on one thread: sends {@link FrameMutator} frames one by one,
+ * One fuzzing connection at a time, on one thread: sends the valid prologue of its
+ * {@link FuzzPlan}, then {@link FrameMutator} frames one by one,
  * reads and discards whatever comes back, and reconnects when the broker closes the connection,
  * after a frame that must end it, or after a random number of frames. Stops when the shared frame
  * budget is spent or the deadline passes. A write that cannot complete within
@@ -39,17 +39,19 @@ final class FuzzClient implements Runnable {
     }
 
     private final int port;
-    private final FrameMutator mutator;
+    private final FuzzPlan plan;
     private final Random random;
+    private final Random mutations;
     private final AtomicLong budget;
     private final long deadlineNanos;
     private final Counters counters;
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
 
-    FuzzClient(int port, List<byte[]> seeds, long seed, AtomicLong budget, long deadlineNanos, Counters counters) {
+    FuzzClient(int port, FuzzPlan plan, long seed, AtomicLong budget, long deadlineNanos, Counters counters) {
         this.port = port;
+        this.plan = plan;
         this.random = new Random(seed);
-        this.mutator = new FrameMutator(seeds, new Random(seed ^ 0x5DEECE66DL));
+        this.mutations = new Random(seed ^ 0x5DEECE66DL);
         this.budget = budget;
         this.deadlineNanos = deadlineNanos;
         this.counters = counters;
@@ -79,29 +81,44 @@ final class FuzzClient implements Runnable {
      * noticed (writes into it would count frames nobody read).
      */
     private void session(SocketChannel ch, Selector selector, SelectionKey key) throws IOException {
-        int frames = 1 + random.nextInt(256);
-        while (frames-- > 0 && System.nanoTime() < deadlineNanos) {
-            if (budget.getAndDecrement() <= 0) {
-                return;
-            }
-            FrameMutator.Frame f = mutator.next();
-            try {
-                if (!writeFully(ch, selector, key, ByteBuffer.wrap(f.bytes()))) {
-                    budget.incrementAndGet(); // not sent: another frame takes its place
-                    counters.stalls.incrementAndGet();
-                    return;
-                }
-            } catch (IOException e) {
-                budget.incrementAndGet();
-                counters.closedByBroker.incrementAndGet();
-                return;
-            }
-            counters.frames.incrementAndGet();
-            counters.bytesSent.addAndGet(f.bytes().length);
-            if (f.closeAfter() || !awaitAnswer(selector, key, ch)) {
+        FuzzPlan.Connection connection = plan.next(random);
+        for (byte[] frame : connection.prologue()) {
+            if (!send(ch, selector, key, new FrameMutator.Frame(frame, false, FrameMutator.Kind.VALID))) {
                 return;
             }
         }
+        FrameMutator mutator = new FrameMutator(connection.seeds(), mutations);
+        int frames = 1 + random.nextInt(256);
+        while (frames-- > 0 && System.nanoTime() < deadlineNanos) {
+            if (!send(ch, selector, key, mutator.next())) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Sends one frame (taken from the shared budget) and waits for its answer; false when the
+     * connection must end: the budget is spent, the frame ends it, or the broker closed or stopped
+     * reading it.
+     */
+    private boolean send(SocketChannel ch, Selector selector, SelectionKey key, FrameMutator.Frame f) throws IOException {
+        if (budget.getAndDecrement() <= 0) {
+            return false;
+        }
+        try {
+            if (!writeFully(ch, selector, key, ByteBuffer.wrap(f.bytes()))) {
+                budget.incrementAndGet(); // not sent: another frame takes its place
+                counters.stalls.incrementAndGet();
+                return false;
+            }
+        } catch (IOException e) {
+            budget.incrementAndGet();
+            counters.closedByBroker.incrementAndGet();
+            return false;
+        }
+        counters.frames.incrementAndGet();
+        counters.bytesSent.addAndGet(f.bytes().length);
+        return !f.closeAfter() && awaitAnswer(selector, key, ch);
     }
 
     /** Waits for bytes or the end of the connection; false once the broker closed it. */

@@ -2,6 +2,7 @@ package io.brook.reliability;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Well-behaved clients that run beside an attack and must not notice it: an idempotent acks=all
@@ -16,17 +17,24 @@ final class GoodClients {
     static final String DATA = "well-behaved clients' acknowledged records all read back";
 
     private final String bootstrap;
+    private final Map<String, String> security;
     private final String topic;
     private final AckLedger ledger;
     private final IdProducers producers;
     private final CommittingConsumers consumers;
 
     GoodClients(String bootstrap, String topic, int partitions, String group) {
+        this(bootstrap, Map.of(), topic, partitions, group);
+    }
+
+    /** Clients that connect with the client settings {@code security} ({@link Clients}), a login for example. */
+    GoodClients(String bootstrap, Map<String, String> security, String topic, int partitions, String group) {
         this.bootstrap = bootstrap;
+        this.security = Map.copyOf(security);
         this.topic = topic;
         this.ledger = new AckLedger(1, partitions);
-        this.producers = new IdProducers(bootstrap, topic, ledger, 200, 1);
-        this.consumers = new CommittingConsumers(bootstrap, topic, List.of(group), 1);
+        this.producers = new IdProducers(bootstrap, security, topic, ledger, 200, 1);
+        this.consumers = new CommittingConsumers(bootstrap, security, topic, List.of(group), 1);
     }
 
     /** Starts both and waits until each made its first acknowledgement and commit. */
@@ -67,7 +75,7 @@ final class GoodClients {
         boolean progressed = ackGap <= maxGap.toNanos() && commitGap <= maxGap.toNanos() && caughtUp;
         result.check(PROGRESS, progressed, "longest pause " + Math.round(Math.max(ackGap, commitGap) / 1e6) + " ms (limit "
                 + maxGap.toMillis() + " ms); the consumer " + (caughtUp ? "caught up" : "did NOT catch up within 30 s"));
-        ReadBack.Verification v = ReadBack.verify(bootstrap, topic, ledger, Duration.ofSeconds(60));
+        ReadBack.Verification v = ReadBack.verify(bootstrap, security, topic, ledger, Duration.ofSeconds(60));
         result.check(DATA, v.ok(), v.summary());
     }
 }

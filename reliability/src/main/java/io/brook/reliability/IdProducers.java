@@ -3,6 +3,7 @@ package io.brook.reliability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ import org.apache.kafka.common.errors.TimeoutException;
  */
 final class IdProducers {
     private final String bootstrap;
+    private final Map<String, String> security;
     private final String topic;
     private final AckLedger ledger;
     private final byte[] value;
@@ -34,7 +36,13 @@ final class IdProducers {
     private volatile long drainDeadlineNanos;
 
     IdProducers(String bootstrap, String topic, AckLedger ledger, int valueBytes, int window) {
+        this(bootstrap, Map.of(), topic, ledger, valueBytes, window);
+    }
+
+    /** Producers that connect with the client settings {@code security} ({@link Clients}). */
+    IdProducers(String bootstrap, Map<String, String> security, String topic, AckLedger ledger, int valueBytes, int window) {
         this.bootstrap = bootstrap;
+        this.security = Map.copyOf(security);
         this.topic = topic;
         this.ledger = ledger;
         this.value = new byte[valueBytes];
@@ -55,7 +63,7 @@ final class IdProducers {
     }
 
     private void run(int slot, Semaphore window) {
-        KafkaProducer<byte[], byte[]> producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot);
+        KafkaProducer<byte[], byte[]> producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot, security);
         long seq = 0;
         try {
             while (running) {
@@ -86,7 +94,7 @@ final class IdProducers {
                     window.release();
                     failures.add("send() ", e);
                     producer.close(Duration.ZERO);
-                    producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot);
+                    producer = Clients.idempotentProducer(bootstrap, "reliability-producer-" + slot, security);
                     replaced.incrementAndGet();
                 }
             }

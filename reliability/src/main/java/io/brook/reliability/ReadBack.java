@@ -57,8 +57,14 @@ final class ReadBack {
 
     /** Reads all of {@code topic} (up to its end offsets when the read starts) and verifies it. */
     static Verification verify(String bootstrap, String topic, AckLedger ledger, Duration timeout) {
+        return verify(bootstrap, Map.of(), topic, ledger, timeout);
+    }
+
+    /** The same, read with the client settings {@code security} ({@link Clients}). */
+    static Verification verify(String bootstrap, Map<String, String> security, String topic, AckLedger ledger,
+            Duration timeout) {
         ReadBack check = new ReadBack(ledger);
-        try (KafkaConsumer<byte[], byte[]> reader = Clients.reader(bootstrap, "reliability-read-back")) {
+        try (KafkaConsumer<byte[], byte[]> reader = Clients.reader(bootstrap, "reliability-read-back", security)) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int p = 0; p < ledger.partitions(); p++) {
                 tps.add(new TopicPartition(topic, p));

@@ -61,7 +61,7 @@ public final class ReliabilityRunner {
             }
         }
         if (scenarios.isEmpty()) {
-            usage("no scenario matches --only " + only + " (crash-loop, large-data-restart, disk-full, wire-fuzz, overload)");
+            usage("no scenario matches --only " + only + " (crash-loop, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, overload)");
         }
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
@@ -92,7 +92,8 @@ public final class ReliabilityRunner {
                 new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full()),
                 quick ? LargeDataRestart.quick() : LargeDataRestart.full(),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
-                new WireFuzz(quick ? WireFuzz.Params.quick() : WireFuzz.Params.full()),
+                new WireFuzz(quick ? WireFuzz.quick() : WireFuzz.full()),
+                new SaslFuzz(quick ? SaslFuzz.quick() : SaslFuzz.full()),
                 new Overload(loadQuota > 0 ? overload.withLoadRequestPercentage(loadQuota) : overload));
     }
 

@@ -23,34 +23,27 @@ import org.apache.kafka.clients.admin.NewTopic;
  * intact. A thread dump is taken at the end.
  */
 final class WireFuzz implements Scenario {
-    static final String ALIVE = "broker alive (0 crashes)";
-    static final String MEMORY = "broker memory stayed bounded";
-    static final String READING = "broker kept reading every connection";
     static final String NAMES = "only legal topic names created";
-    static final String VOLUME = "frames sent";
 
     private static final Pattern PARTITION_DIR = Pattern.compile("(.+)-(\\d+)");
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
-    record Params(int connections, long frames, Duration maxDuration, Duration maxGoodClientPause) {
-
-        static Params full() {
-            return new Params(50, 1_000_000, Duration.ofMinutes(10), Duration.ofSeconds(10));
-        }
-
-        static Params quick() {
-            return new Params(50, 100_000, Duration.ofMinutes(2), Duration.ofSeconds(10));
-        }
-
-        static Params test() {
-            return new Params(8, 15_000, Duration.ofSeconds(20), Duration.ofSeconds(10));
-        }
+    static Fuzzers.Size full() {
+        return new Fuzzers.Size(50, 1_000_000, Duration.ofMinutes(10), Duration.ofSeconds(10));
     }
 
-    private final Params params;
+    static Fuzzers.Size quick() {
+        return new Fuzzers.Size(50, 100_000, Duration.ofMinutes(2), Duration.ofSeconds(10));
+    }
 
-    WireFuzz(Params params) {
-        this.params = params;
+    static Fuzzers.Size test() {
+        return new Fuzzers.Size(8, 15_000, Duration.ofSeconds(20), Duration.ofSeconds(10));
+    }
+
+    private final Fuzzers.Size size;
+
+    WireFuzz(Fuzzers.Size size) {
+        this.size = size;
     }
 
     @Override
@@ -60,8 +53,7 @@ final class WireFuzz implements Scenario {
 
     @Override
     public String size() {
-        return params.connections + " connections, " + params.frames + " frames or " + params.maxDuration.toSeconds()
-                + " s, whichever comes first";
+        return size.describe();
     }
 
     @Override
@@ -72,7 +64,6 @@ final class WireFuzz implements Scenario {
         int port = Env.freePort();
         BrokerProcess broker = env.launcher().start(port, data, Map.of("group.initial.rebalance.delay.ms", "0"),
                 env.out().resolve("wire-fuzz-broker.log"));
-        List<Thread> fuzzers = new ArrayList<>();
         try (Admin admin = Clients.admin(broker.bootstrap()); RssSampler rss = new RssSampler(broker.pid())) {
             ReadyProbe.awaitReady(broker, Duration.ofSeconds(120));
             admin.createTopics(List.of(new NewTopic(FrameCorpus.TOPIC, 1, (short) 1), new NewTopic("fuzz-good", 2, (short) 1)))
@@ -82,55 +73,18 @@ final class WireFuzz implements Scenario {
             List<byte[]> seeds = FrameCorpus.seeds();
             result.note("seed " + env.seed() + "; " + seeds.size() + " valid seed frames of 19 APIs; broker: "
                     + env.launcher().description() + ", --override group.initial.rebalance.delay.ms=0");
-            FuzzClient.Counters counters = new FuzzClient.Counters();
-            AtomicLong budget = new AtomicLong(params.frames);
-            long start = System.nanoTime();
-            long deadline = start + params.maxDuration.toNanos();
-            for (int i = 0; i < params.connections; i++) {
-                Thread t = new Thread(new FuzzClient(port, seeds, env.seed() + i, budget, deadline, counters), "fuzz-" + i);
-                t.setDaemon(true);
-                fuzzers.add(t);
-                t.start();
-            }
-            Await.until("the fuzzing threads to finish", params.maxDuration.plusSeconds(60), () -> {
-                env.progress().update(counters.frames.get() + " frames, " + counters.connections.get() + " connections, "
-                        + good.acked() + " good records acknowledged");
-                return fuzzers.stream().noneMatch(Thread::isAlive) || !broker.alive();
-            });
-            double seconds = (System.nanoTime() - start) / 1e9;
-            boolean alive = broker.alive();
-
-            result.figure("frames sent", counters.frames.get(), "");
-            result.figure("frames per second", counters.frames.get() / seconds, "");
-            result.figure("fuzzing time", seconds, "s");
-            result.figure("bytes sent", counters.bytesSent.get(), "B");
-            result.figure("bytes received", counters.bytesReceived.get(), "B");
-            result.figure("connections opened", counters.connections.get(), "");
-            result.figure("connections closed by the broker", counters.closedByBroker.get(), "");
-            result.figure("connections refused", counters.connectFailures.get(), "");
-            result.figure("frames left unanswered for " + FuzzClient.ANSWER_WAIT_MS + " ms", counters.unanswered.get(), "");
-            result.check(VOLUME, counters.frames.get() >= params.frames, counters.frames.get() + " of " + params.frames
-                    + " in " + Math.round(seconds) + " s");
-            result.check(ALIVE, alive, alive ? "serving after " + Math.round(seconds) + " s of fuzzing"
-                    : "EXITED with status " + broker.exitValue() + "; last lines:\n" + broker.logTail(20));
-            result.check(READING, counters.stalls.get() == 0, counters.stalls.get() + " writes could not complete within "
-                    + FuzzClient.STALL_SECONDS + " s");
+            boolean alive = Fuzzers.run(env, result, broker, port, FuzzPlan.mutating(seeds), size,
+                    () -> good.acked() + " good records acknowledged");
             if (!alive) {
                 return;
             }
-            ThreadDump dump = ThreadDump.take(broker.pid(), env.out().resolve("wire-fuzz-jstack.txt"));
-            result.figure("broker threads at the end (jstack)", dump.threads(), "");
-            result.figure("of them BLOCKED", dump.blocked(), "");
-            good.finish(result, params.maxGoodClientPause);
+            Fuzzers.finish(env, result, broker, good, size, rss, name());
             List<String> illegal = illegalTopicDirectories(data);
             result.figure("topics on disk", topicCount(data), "");
             result.check(NAMES, illegal.isEmpty(), illegal.isEmpty() ? "every partition directory is <legal name>-<n>"
                     : illegal.size() + " directories: " + illegal.subList(0, Math.min(5, illegal.size())));
-            rss.report(result, MEMORY, 2 * env.launcher().heapMaxBytes() + (512L << 20), true);
-            BrokerLog.check(broker, result);
             broker.stop(60);
         } finally {
-            fuzzers.forEach(Thread::interrupt);
             broker.close();
         }
         if (result.status() != ScenarioResult.Status.FAIL) {

@@ -14,7 +14,7 @@ class WireFuzzTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void brokerSurvivesMutatedFramesAndServesOthers(@TempDir Path work) throws Exception {
-        ScenarioResult r = TestEnv.run(new WireFuzz(WireFuzz.Params.test()), work);
+        ScenarioResult r = TestEnv.run(new WireFuzz(WireFuzz.test()), work);
 
         assertThat(r.status()).as(r.toString()).isEqualTo(ScenarioResult.Status.PASS);
     }
