@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.brook.testkit.Await;
 import io.brook.testkit.MutableClock;
+import io.brook.wire.message.AlterClientQuotasRequest;
+import io.brook.wire.message.AlterClientQuotasResponse;
 import io.brook.wire.message.ApiVersionsRequest;
 import io.brook.wire.message.CreateTopicsRequest;
 import io.brook.wire.message.CreateTopicsRequest.CreatableTopic;
+import io.brook.wire.message.DescribeClientQuotasRequest;
+import io.brook.wire.message.DescribeClientQuotasResponse;
 import io.brook.wire.message.FetchRequest;
 import io.brook.wire.message.FetchResponse;
 import io.brook.wire.message.MetadataRequest;
@@ -256,6 +260,35 @@ class ClientQuotasApiTest {
             clock.advance(throttle);
             MetadataResponse held = c.receive(ApiKey.METADATA, (short) 12, id);
             assertThat(held.throttleTimeMs()).as("still over: throttled again").isPositive();
+        }
+    }
+
+    /**
+     * Kafka lists an entity's client id before its user and the values in its hash maps' order;
+     * the answers to AlterClientQuotas and DescribeClientQuotas do the same, whatever order the
+     * request named them in (clients that compare answers as lists see Kafka's lists).
+     */
+    @Test
+    void answersListTheEntityAndItsValuesInKafkasOrder() throws Exception {
+        try (ProtocolClient c = new ProtocolClient(brook.bootstrapServers())) {
+            AlterClientQuotasRequest.EntryData entry = new AlterClientQuotasRequest.EntryData()
+                    .entity(List.of(new AlterClientQuotasRequest.EntityData().entityType("user").entityName("User1"),
+                            new AlterClientQuotasRequest.EntityData().entityType("client-id").entityName("Client1")))
+                    .ops(List.of(new AlterClientQuotasRequest.OpData().key("producer_byte_rate").value(1000),
+                            new AlterClientQuotasRequest.OpData().key("consumer_byte_rate").value(1000),
+                            new AlterClientQuotasRequest.OpData().key("request_percentage").value(0.5)));
+            AlterClientQuotasResponse altered = c.call(new AlterClientQuotasRequest().entries(List.of(entry)), (short) 1);
+            assertThat(altered.entries().get(0).entity()).extracting(AlterClientQuotasResponse.EntityData::entityType)
+                    .containsExactly("client-id", "user");
+
+            DescribeClientQuotasResponse described = c.call(new DescribeClientQuotasRequest().components(List.of(
+                    new DescribeClientQuotasRequest.ComponentData().entityType("user").matchType((byte) 0).match("User1"))),
+                    (short) 1);
+            DescribeClientQuotasResponse.EntryData e = described.entries().get(0);
+            assertThat(e.entity()).extracting(DescribeClientQuotasResponse.EntityData::entityType)
+                    .containsExactly("client-id", "user");
+            assertThat(e.values()).extracting(DescribeClientQuotasResponse.ValueData::key)
+                    .containsExactly("consumer_byte_rate", "request_percentage", "producer_byte_rate");
         }
     }
 }

@@ -53,7 +53,8 @@ public final class AlterClientQuotasHandler implements ApiHandler<AlterClientQuo
             List<AlterClientQuotasResponse.EntityData> names = new ArrayList<>();
             e.entity().forEach(d -> names.add(new AlterClientQuotasResponse.EntityData().entityType(d.entityType())
                     .entityName(d.entityName())));
-            results.add(new AlterClientQuotasResponse.EntryData().entity(names)
+            results.add(new AlterClientQuotasResponse.EntryData()
+                    .entity(ClientQuotaOrder.components(names, AlterClientQuotasResponse.EntityData::entityType))
                     .errorCode(problem == null ? Errors.NONE.code() : Errors.INVALID_REQUEST.code())
                     .errorMessage(problem));
             if (problem == null) {

@@ -4,7 +4,6 @@ import io.brook.server.network.ApiHandler;
 import io.brook.server.network.RequestContext;
 import io.brook.server.security.quota.ClientQuotaStore;
 import io.brook.server.security.quota.QuotaEntity;
-import io.brook.server.security.quota.QuotaKey;
 import io.brook.wire.message.DescribeClientQuotasRequest;
 import io.brook.wire.message.DescribeClientQuotasRequest.ComponentData;
 import io.brook.wire.message.DescribeClientQuotasResponse;
@@ -93,8 +92,9 @@ public final class DescribeClientQuotasHandler implements ApiHandler<DescribeCli
                 List<EntityData> names = new ArrayList<>();
                 parts.forEach((type, name) -> names.add(new EntityData().entityType(type).entityName(name)));
                 List<ValueData> values = new ArrayList<>();
-                settings.forEach((QuotaKey k, Double v) -> values.add(new ValueData().key(k.key()).value(v)));
-                entries.add(new EntryData().entity(names).values(values));
+                ClientQuotaOrder.values(settings).forEach((k, v) -> values.add(new ValueData().key(k).value(v)));
+                entries.add(new EntryData().entity(ClientQuotaOrder.components(names, EntityData::entityType))
+                        .values(values));
             }
         });
         ctx.respond(new DescribeClientQuotasResponse().errorCode(Errors.NONE.code()).entries(entries));
