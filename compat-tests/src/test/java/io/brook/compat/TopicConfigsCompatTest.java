@@ -29,6 +29,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.requests.DescribeConfigsRequest;
+import org.apache.kafka.common.requests.DescribeConfigsResponse;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,6 +77,44 @@ class TopicConfigsCompatTest {
     @AfterAll
     static void closeAdmin() {
         admin.close();
+    }
+
+    /**
+     * DescribeConfigs lists a topic's configs in Kafka's order (that of its hash map, fixed by
+     * the names it defines), for every key and for a few asked in another order; clients that
+     * compare the lists (kafkajs's and platformatic's tests) depend on it. Read off the wire by
+     * kafka-clients' own response class, since the Admin client keeps entries in a map.
+     */
+    @Test
+    void describesTopicConfigsInKafkasOrder() throws Exception {
+        String topic = "config-order-" + UUID.randomUUID().toString().substring(0, 8);
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        try (RawKafkaRequests raw = new RawKafkaRequests(cluster.bootstrapServers())) {
+            List<String> all = describedNames(raw, topic, null);
+            assertThat(all.stream().filter(KAFKA_TOPIC_CONFIGS::contains).toList()).as("all topic configs")
+                    .containsExactly("compression.type", "errors.deadletterqueue.group.enable", "remote.copy.lag.bytes",
+                            "remote.log.delete.on.disable", "leader.replication.throttled.replicas",
+                            "remote.storage.enable", "min.insync.replicas", "segment.jitter.ms", "remote.log.copy.disable",
+                            "local.retention.ms", "cleanup.policy", "flush.ms", "follower.replication.throttled.replicas",
+                            "compression.lz4.level", "segment.bytes", "retention.ms", "compression.gzip.level",
+                            "remote.copy.lag.ms", "flush.messages", "compression.zstd.level", "max.compaction.lag.ms",
+                            "file.delete.delay.ms", "max.message.bytes", "min.compaction.lag.ms", "message.timestamp.type",
+                            "local.retention.bytes", "preallocate", "index.interval.bytes", "min.cleanable.dirty.ratio",
+                            "unclean.leader.election.enable", "retention.bytes", "delete.retention.ms",
+                            "message.timestamp.after.max.ms", "max.decompressed.message.bytes",
+                            "message.timestamp.before.max.ms", "segment.ms", "segment.index.bytes");
+            assertThat(describedNames(raw, topic, List.of("retention.ms", "cleanup.policy", "compression.type")))
+                    .containsExactly("compression.type", "cleanup.policy", "retention.ms");
+        }
+    }
+
+    private static List<String> describedNames(RawKafkaRequests raw, String topic, List<String> keys) throws Exception {
+        DescribeConfigsResponse r = (DescribeConfigsResponse) raw.call(new DescribeConfigsRequest.Builder(
+                new DescribeConfigsRequestData().setResources(List.of(new DescribeConfigsRequestData.DescribeConfigsResource()
+                        .setResourceType(ConfigResource.Type.TOPIC.id()).setResourceName(topic)
+                        .setConfigurationKeys(keys)))).build((short) 4));
+        return r.data().results().get(0).configs().stream()
+                .map(DescribeConfigsResponseData.DescribeConfigsResourceResult::name).toList();
     }
 
     @Test

@@ -137,6 +137,7 @@ final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest>
             }
             out.add(c);
         }
+        out.sort(TopicConfigOrder.comparing(DescribeConfigsResourceResult::name));
         r.configs(out);
     }
 
