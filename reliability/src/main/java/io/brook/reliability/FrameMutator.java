@@ -118,8 +118,11 @@ final class FrameMutator {
         return new Frame(out, size < 0 || size > actual, Kind.LYING_SIZE);
     }
 
-    /** Header bytes 0–3 are the API key and version. */
+    /** Header bytes 0–3 are the API key and version; a shorter body (a raw SASL token) is sent as it is. */
     private byte[] apiKeyVersion(byte[] b) {
+        if (b.length < 4) {
+            return b;
+        }
         ByteBuffer buf = ByteBuffer.wrap(b);
         int which = random.nextInt(3);
         if (which != 1) {

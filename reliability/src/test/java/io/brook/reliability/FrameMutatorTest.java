@@ -57,4 +57,31 @@ class FrameMutatorTest {
         }
         assertThat(kinds).isEqualTo(EnumSet.allOf(FrameMutator.Kind.class));
     }
+
+    /** Frames with bodies of 0 to 3 bytes (raw SASL tokens can be that short) mutate like any other. */
+    @Test
+    void shortFramesMutateWithoutFailing() {
+        List<byte[]> shortOnes = List.of(new byte[] {0, 0, 0, 0}, new byte[] {0, 0, 0, 1, 7},
+                new byte[] {0, 0, 0, 2, 0, 0}, new byte[] {0, 0, 0, 3, 1, 2, 3});
+        FrameMutator m = new FrameMutator(shortOnes, new Random(3));
+        Set<FrameMutator.Kind> kinds = EnumSet.noneOf(FrameMutator.Kind.class);
+        for (int i = 0; i < 5000; i++) {
+            kinds.add(m.next().kind());
+        }
+        assertThat(kinds).isEqualTo(EnumSet.allOf(FrameMutator.Kind.class));
+    }
+
+    /** Every connection the SASL fuzzer plans, prologue and seeds, mutates without failing. */
+    @Test
+    void saslPlansMutateWithoutFailing() {
+        SaslFuzzPlan plan = new SaslFuzzPlan("fuzz", "secret");
+        Random random = new Random(5);
+        for (int c = 0; c < 200; c++) {
+            FuzzPlan.Connection connection = plan.next(random);
+            FrameMutator m = new FrameMutator(connection.seeds(), random);
+            for (int i = 0; i < 200; i++) {
+                assertThat(m.next().bytes()).isNotNull();
+            }
+        }
+    }
 }
