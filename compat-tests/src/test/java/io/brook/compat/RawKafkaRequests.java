@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -53,6 +54,18 @@ final class RawKafkaRequests implements AutoCloseable {
         byte[] frame = new byte[in.readInt()];
         in.readFully(frame);
         return AbstractResponse.parseResponse(ByteBuffer.wrap(frame), header);
+    }
+
+    /**
+     * Whether the broker closed the connection: the next read finds its end or a reset (a read
+     * time-out, the connection still open, is thrown).
+     */
+    boolean closedByBroker() throws IOException {
+        try {
+            return in.read() < 0;
+        } catch (SocketException e) {
+            return true;
+        }
     }
 
     @Override

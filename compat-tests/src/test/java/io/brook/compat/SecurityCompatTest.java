@@ -47,9 +47,12 @@ import org.apache.kafka.common.errors.ResourceNotFoundException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.UnacceptableCredentialException;
+import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateRequest;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeRequest;
@@ -317,6 +320,20 @@ class SecurityCompatTest {
             roundTrip(addr, saslClient("SASL_PLAINTEXT", "admin", "admin-secret"), 20, 1000);
             assertThatThrownBy(() -> nodes(addr, saslClient("SASL_PLAINTEXT", "mallory", "x")))
                     .hasCauseInstanceOf(SaslAuthenticationException.class);
+            // a request other than SaslAuthenticate in the middle of the exchange: its own error
+            // response, ILLEGAL_SASL_STATE, then the close (platformatic's client reads that answer)
+            try (RawKafkaRequests raw = new RawKafkaRequests(addr)) {
+                SaslHandshakeResponse h = (SaslHandshakeResponse) raw.call(new SaslHandshakeRequest.Builder(
+                        new SaslHandshakeRequestData().setMechanism("PLAIN")).build((short) 1));
+                assertThat(h.error()).isEqualTo(Errors.NONE);
+                MetadataResponse m = (MetadataResponse) raw.call(new MetadataRequest.Builder(
+                        new MetadataRequestData().setTopics(List.of(new MetadataRequestData.MetadataRequestTopic()
+                                .setName("t"))).setAllowAutoTopicCreation(false)).build((short) 12));
+                assertThat(m.topicMetadata()).singleElement()
+                        .satisfies(t -> assertThat(t.error()).isEqualTo(Errors.ILLEGAL_SASL_STATE));
+                assertThat(m.brokers()).isEmpty();
+                assertThat(raw.closedByBroker()).isTrue();
+            }
         }
     }
 

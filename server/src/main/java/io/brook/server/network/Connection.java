@@ -268,12 +268,18 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
                     + (known != null ? " (" + known.displayName() + ")" : ""));
             return;
         }
+        // as in Kafka: in the middle of a SASL exchange (after a v1 handshake) such a request gets its
+        // own error response (ILLEGAL_SASL_STATE) before the close; at any other time only the close
+        boolean midExchange = false;
         if ((!session.authenticated() || session.expired()) && !Session.allowedBeforeAuthentication(entry.key())) {
-            releaseFrame(frame, frameSize);
-            closeAfterAnswered(entry.key().displayName() + (session.authenticated()
-                    ? " request after the SASL authentication expired (connections.max.reauth.ms or the token's expiry)"
-                    : " request before SASL authentication completed"));
-            return;
+            midExchange = !session.authenticated() && session.awaitingAuthenticate();
+            if (!midExchange) {
+                releaseFrame(frame, frameSize);
+                closeAfterAnswered(entry.key().displayName() + (session.authenticated()
+                        ? " request after the SASL authentication expired (connections.max.reauth.ms or the token's expiry)"
+                        : " request before SASL authentication completed"));
+                return;
+            }
         }
         short version = header.apiVersion();
         ApiRequest body;
@@ -319,7 +325,10 @@ final class Connection extends ChannelInboundHandlerAdapter implements RequestFr
         if (saturationProbe != null) {
             saturationProbe.poke();
         }
-        if (body == null) {
+        if (midExchange) {
+            rc.respondThenClose(rc.errorResponse(Errors.ILLEGAL_SASL_STATE), entry.key().displayName()
+                    + " request before SASL authentication completed");
+        } else if (body == null) {
             rc.respond(ApiTable.unsupportedApiVersions(entry));
         } else if (inlineRequests && entry.runsOnEventLoop(body) && serial.isIdle()) {
             inlineHook.beforeRun(ctx.executor());
