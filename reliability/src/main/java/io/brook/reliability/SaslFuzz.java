@@ -21,12 +21,12 @@ import org.apache.kafka.clients.admin.NewTopic;
  * SASL exchanges at every stage ({@link SaslFuzzPlan}), while well-behaved clients that log in
  * with SCRAM-SHA-512 work beside them and must see no error and no stall. Checked besides the
  * wire fuzzer's checks: no password of either user is ever written to the broker's log, and once
- * the fuzzing connections are gone the broker holds no more open files than before them (no
- * connection, half-way exchange or delayed close of a failed login leaks).
+ * the fuzzing connections are gone the broker holds no more sockets than before them (no
+ * connection, half-way exchange or delayed close of a failed login leaks; {@link OpenFiles}).
  */
 final class SaslFuzz implements Scenario {
     static final String NO_SECRETS = "no password in the broker's log";
-    static final String NO_LEAK = "broker's open files back to where they were";
+    static final String NO_LEAK = "broker's sockets back to where they were";
 
     static final String FUZZ_USER = "fuzz";
     static final String GOOD_USER = "good";
@@ -34,8 +34,8 @@ final class SaslFuzz implements Scenario {
     private static final String FUZZ_PASSWORD = "fuzz-secret-c41e2d";
     private static final String GOOD_PASSWORD = "good-secret-7f3a9b";
     private static final String GOOD_TOPIC = "sasl-fuzz-good";
-    /** Open files the broker may hold beyond its count before the fuzzing (segments rolled, a log file). */
-    private static final int FILE_SLACK = 16;
+    /** Sockets the broker may hold beyond its count before the fuzzing (a client reconnecting). */
+    private static final int SOCKET_SLACK = 4;
 
     static Fuzzers.Size full() {
         return new Fuzzers.Size(50, 500_000, Duration.ofMinutes(5), Duration.ofSeconds(10));
@@ -81,7 +81,7 @@ final class SaslFuzz implements Scenario {
                     .all().get(30, TimeUnit.SECONDS);
             GoodClients good = new GoodClients(sasl, scramLogin(GOOD_USER, GOOD_PASSWORD), GOOD_TOPIC, 2, "sasl-good-group")
                     .start(Duration.ofSeconds(60));
-            long filesBefore = openFiles(broker);
+            Map<String, Long> filesBefore = OpenFiles.of(broker.pid());
             result.note("seed " + env.seed() + "; SASL_PLAINTEXT listener with " + SaslFuzzPlan.MECHANISMS
                     + "; the well-behaved clients log in with SCRAM-SHA-512; broker: " + env.launcher().description());
 
@@ -90,13 +90,14 @@ final class SaslFuzz implements Scenario {
             if (!alive) {
                 return;
             }
-            long[] filesAfter = {openFiles(broker)};
+            long socketsBefore = filesBefore.getOrDefault(OpenFiles.SOCKET, 0L);
+            List<Map<String, Long>> filesAfter = new ArrayList<>(List.of(filesBefore));
             boolean settled = Waits.holds(Duration.ofSeconds(30), () -> {
-                filesAfter[0] = openFiles(broker);
-                return filesAfter[0] <= filesBefore + FILE_SLACK;
+                filesAfter.set(0, OpenFiles.of(broker.pid()));
+                return filesAfter.get(0).getOrDefault(OpenFiles.SOCKET, 0L) <= socketsBefore + SOCKET_SLACK;
             });
-            result.check(NO_LEAK, settled, filesBefore + " open files before the fuzzing, " + filesAfter[0]
-                    + " after it (limit +" + FILE_SLACK + ")");
+            result.check(NO_LEAK, settled, "open files before the fuzzing " + filesBefore + ", after it "
+                    + filesAfter.get(0) + " (sockets: limit +" + SOCKET_SLACK + ")");
             Fuzzers.finish(env, result, broker, good, size, rss, name());
             broker.stop(60);
             checkNoSecrets(broker.log(), result);
@@ -136,15 +137,6 @@ final class SaslFuzz implements Scenario {
         return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-512", "sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user + "\" password=\""
                         + password + "\";");
-    }
-
-    /** The broker's open file descriptors (sockets included), from /proc. */
-    private static long openFiles(BrokerProcess broker) {
-        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(broker.pid()), "fd"))) {
-            return fds.count();
-        } catch (IOException e) {
-            return -1;
-        }
     }
 
     private static void checkNoSecrets(Path log, ScenarioResult result) throws IOException {

@@ -53,4 +53,13 @@ class ProcFilesTest {
                 """;
         assertThat(ThreadDump.parse(dump, Path.of("x"))).isEqualTo(new ThreadDump(3, 1, Path.of("x")));
     }
+
+    @Test
+    void openFilesAreSortedBySocketsAnonymousInodesPipesAndFiles() {
+        assertThat(OpenFiles.kind("socket:[4242]")).isEqualTo(OpenFiles.SOCKET);
+        assertThat(OpenFiles.kind("anon_inode:[eventpoll]")).isEqualTo("anon_inode");
+        assertThat(OpenFiles.kind("pipe:[17]")).isEqualTo("pipe");
+        assertThat(OpenFiles.kind("/data/t-0/00000000000000000000.log")).isEqualTo("file");
+        assertThat(OpenFiles.of(ProcessHandle.current().pid())).containsKey("file");
+    }
 }
