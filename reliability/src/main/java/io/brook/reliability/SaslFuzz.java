@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -91,13 +92,13 @@ final class SaslFuzz implements Scenario {
                 return;
             }
             long socketsBefore = filesBefore.getOrDefault(OpenFiles.SOCKET, 0L);
-            List<Map<String, Long>> filesAfter = new ArrayList<>(List.of(filesBefore));
+            AtomicReference<Map<String, Long>> filesAfter = new AtomicReference<>(filesBefore);
             boolean settled = Waits.holds(Duration.ofSeconds(30), () -> {
-                filesAfter.set(0, OpenFiles.of(broker.pid()));
-                return filesAfter.get(0).getOrDefault(OpenFiles.SOCKET, 0L) <= socketsBefore + SOCKET_SLACK;
+                filesAfter.set(OpenFiles.of(broker.pid()));
+                return filesAfter.get().getOrDefault(OpenFiles.SOCKET, 0L) <= socketsBefore + SOCKET_SLACK;
             });
             result.check(NO_LEAK, settled, "open files before the fuzzing " + filesBefore + ", after it "
-                    + filesAfter.get(0) + " (sockets: limit +" + SOCKET_SLACK + ")");
+                    + filesAfter.get() + " (sockets: limit +" + SOCKET_SLACK + ")");
             Fuzzers.finish(env, result, broker, good, size, rss, name());
             broker.stop(60);
             checkNoSecrets(broker.log(), result);
