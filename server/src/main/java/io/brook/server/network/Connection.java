@@ -5,7 +5,6 @@ import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.Session;
 import io.brook.server.time.Timer;
 import io.brook.wire.protocol.ApiKey;
-import io.brook.wire.protocol.ApiMessage;
 import io.brook.wire.protocol.ApiRequest;
 import io.brook.wire.protocol.Errors;
 import io.brook.wire.protocol.LogSafe;
