@@ -2,6 +2,7 @@ package io.brook.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.testkit.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

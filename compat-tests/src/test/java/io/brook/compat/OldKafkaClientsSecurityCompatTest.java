@@ -3,6 +3,7 @@ package io.brook.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.brook.testkit.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

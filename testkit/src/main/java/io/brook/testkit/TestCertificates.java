@@ -1,4 +1,4 @@
-package io.brook.compat;
+package io.brook.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,23 +17,23 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Key and trust stores made for a test by the JDK's own {@code keytool} (no certificate is
+ * Key and trust stores made for a test or a test harness by the JDK's own {@code keytool} (no certificate is
  * committed, none outlives the test: two days of validity). Each identity is a self-signed
  * certificate; a trust store holds the certificates of the identities it trusts. PEM text is
  * written from the PKCS#12 store with the JDK's KeyStore API (PKCS#8 key, X.509 chain).
  */
-final class TestCertificates {
+public final class TestCertificates {
 
-    static final String PASSWORD = "test-secret";
+    public static final String PASSWORD = "test-secret";
 
     private final Path dir;
 
-    TestCertificates(Path dir) {
+    public TestCertificates(Path dir) {
         this.dir = dir;
     }
 
     /** A PKCS12 key store {@code <name>.p12} for {@code CN=<cn>} valid for localhost and 127.0.0.1. */
-    Path keyStore(String name, String cn) throws IOException, InterruptedException {
+    public Path keyStore(String name, String cn) throws IOException, InterruptedException {
         Path ks = dir.resolve(name + ".p12");
         keytool("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + cn,
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-keystore", ks.toString(),
@@ -45,9 +45,9 @@ final class TestCertificates {
      * The broker's identity for the tests of non-Java clients: a key store for localhost, and its
      * certificate written beside it as {@code ca.pem}, the trust anchor those clients take.
      */
-    record BrokerIdentity(Path keyStore, Path caPem) {
+    public record BrokerIdentity(Path keyStore, Path caPem) {
         /** The broker settings that name the key store, and then {@code more} (key, value, key, value, ...). */
-        Map<String, String> settings(String... more) {
+        public Map<String, String> settings(String... more) {
             if (more.length % 2 != 0) {
                 throw new IllegalArgumentException("keys and values in pairs: " + String.join(", ", more));
             }
@@ -63,7 +63,7 @@ final class TestCertificates {
     }
 
     /** Makes the {@link BrokerIdentity} ({@code broker.p12} and {@code ca.pem}). */
-    BrokerIdentity brokerIdentity() throws IOException, InterruptedException, GeneralSecurityException {
+    public BrokerIdentity brokerIdentity() throws IOException, InterruptedException, GeneralSecurityException {
         Path ks = keyStore("broker", "localhost");
         Path pem = dir.resolve("ca.pem");
         Files.writeString(pem, certificatePem(ks));
@@ -71,7 +71,7 @@ final class TestCertificates {
     }
 
     /** The same key store as JKS, {@code <name>.jks}. */
-    Path asJks(Path p12, String name) throws IOException, InterruptedException {
+    public Path asJks(Path p12, String name) throws IOException, InterruptedException {
         Path jks = dir.resolve(name + ".jks");
         keytool("-importkeystore", "-srckeystore", p12.toString(), "-srcstoretype", "PKCS12", "-srcstorepass",
                 PASSWORD, "-destkeystore", jks.toString(), "-deststoretype", "JKS", "-deststorepass", PASSWORD,
@@ -80,7 +80,7 @@ final class TestCertificates {
     }
 
     /** A PKCS12 trust store {@code <name>.p12} with the certificates of {@code keyStores}. */
-    Path trustStore(String name, Path... keyStores) throws IOException, InterruptedException, GeneralSecurityException {
+    public Path trustStore(String name, Path... keyStores) throws IOException, InterruptedException, GeneralSecurityException {
         Path ts = dir.resolve(name + ".p12");
         int i = 0;
         for (Path ks : keyStores) {
@@ -93,7 +93,7 @@ final class TestCertificates {
     }
 
     /** The certificate chain of a PKCS12 key store as PEM. */
-    static String certificatePem(Path p12) throws IOException, GeneralSecurityException {
+    public static String certificatePem(Path p12) throws IOException, GeneralSecurityException {
         KeyStore ks = load(p12);
         StringBuilder out = new StringBuilder();
         for (Certificate c : ks.getCertificateChain(ks.aliases().nextElement())) {
@@ -103,7 +103,7 @@ final class TestCertificates {
     }
 
     /** The private key of a PKCS12 key store as unencrypted PKCS#8 PEM. */
-    static String privateKeyPem(Path p12) throws IOException, GeneralSecurityException {
+    public static String privateKeyPem(Path p12) throws IOException, GeneralSecurityException {
         KeyStore ks = load(p12);
         Key key = ks.getKey(ks.aliases().nextElement(), PASSWORD.toCharArray());
         return pem("PRIVATE KEY", key.getEncoded());
