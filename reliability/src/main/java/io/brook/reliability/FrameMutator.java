@@ -20,16 +20,17 @@ final class FrameMutator {
 
     enum Kind { VALID, BIT_FLIP, EDGE_BYTES, INSERT, DELETE, LYING_SIZE, API_KEY_VERSION, VARINT, SPLICE, RANDOM, TRUNCATED }
 
-    private static final byte[] EDGES = {0, 1, (byte) 0x7F, (byte) 0x80, (byte) 0xFF, (byte) 0xFE};
     private static final int[] SIZES = {0, 1, 2, 3, 7, -1, Integer.MIN_VALUE, Integer.MAX_VALUE, 104_857_601,
         100 << 20};
 
     private final List<byte[]> seeds;
     private final Random random;
+    private final ByteMutations bytes;
 
     FrameMutator(List<byte[]> seeds, Random random) {
         this.seeds = seeds;
         this.random = random;
+        this.bytes = new ByteMutations(random);
     }
 
     Frame next() {
@@ -38,13 +39,13 @@ final class FrameMutator {
         if (dice < 10) {
             return new Frame(seed, false, Kind.VALID);
         } else if (dice < 25) {
-            return framed(bitFlips(body(seed)), Kind.BIT_FLIP);
+            return framed(bytes.bitFlips(body(seed)), Kind.BIT_FLIP);
         } else if (dice < 35) {
-            return framed(edgeBytes(body(seed)), Kind.EDGE_BYTES);
+            return framed(bytes.edgeBytes(body(seed)), Kind.EDGE_BYTES);
         } else if (dice < 45) {
-            return framed(insert(body(seed)), Kind.INSERT);
+            return framed(bytes.insert(body(seed)), Kind.INSERT);
         } else if (dice < 55) {
-            return framed(delete(body(seed)), Kind.DELETE);
+            return framed(bytes.delete(body(seed)), Kind.DELETE);
         } else if (dice < 65) {
             return lyingSize(seed);
         } else if (dice < 75) {
@@ -52,11 +53,9 @@ final class FrameMutator {
         } else if (dice < 82) {
             return framed(varint(body(seed)), Kind.VARINT);
         } else if (dice < 87) {
-            return framed(splice(body(seed), body(seeds.get(random.nextInt(seeds.size())))), Kind.SPLICE);
+            return framed(bytes.splice(body(seed), body(seeds.get(random.nextInt(seeds.size())))), Kind.SPLICE);
         } else if (dice < 93) {
-            byte[] junk = new byte[random.nextInt(512)];
-            random.nextBytes(junk);
-            return framed(junk, Kind.RANDOM);
+            return framed(bytes.junk(512), Kind.RANDOM);
         }
         return new Frame(Arrays.copyOf(seed, 1 + random.nextInt(seed.length - 1)), true, Kind.TRUNCATED);
     }
@@ -67,43 +66,6 @@ final class FrameMutator {
 
     private static Frame framed(byte[] body, Kind kind) {
         return new Frame(ByteBuffer.allocate(4 + body.length).putInt(body.length).put(body).array(), false, kind);
-    }
-
-    private byte[] bitFlips(byte[] b) {
-        for (int i = 1 + random.nextInt(8); i > 0 && b.length > 0; i--) {
-            b[random.nextInt(b.length)] ^= (byte) (1 << random.nextInt(8));
-        }
-        return b;
-    }
-
-    private byte[] edgeBytes(byte[] b) {
-        for (int i = 1 + random.nextInt(4); i > 0 && b.length > 0; i--) {
-            b[random.nextInt(b.length)] = EDGES[random.nextInt(EDGES.length)];
-        }
-        return b;
-    }
-
-    private byte[] insert(byte[] b) {
-        byte[] extra = new byte[1 + random.nextInt(16)];
-        random.nextBytes(extra);
-        int at = random.nextInt(b.length + 1);
-        byte[] out = new byte[b.length + extra.length];
-        System.arraycopy(b, 0, out, 0, at);
-        System.arraycopy(extra, 0, out, at, extra.length);
-        System.arraycopy(b, at, out, at + extra.length, b.length - at);
-        return out;
-    }
-
-    private byte[] delete(byte[] b) {
-        if (b.length == 0) {
-            return b;
-        }
-        int at = random.nextInt(b.length);
-        int n = Math.min(b.length - at, 1 + random.nextInt(16));
-        byte[] out = new byte[b.length - n];
-        System.arraycopy(b, 0, out, 0, at);
-        System.arraycopy(b, at + n, out, at, b.length - at - n);
-        return out;
     }
 
     /**
@@ -145,13 +107,5 @@ final class FrameMutator {
             b[i] = fill;
         }
         return b;
-    }
-
-    private byte[] splice(byte[] head, byte[] tail) {
-        int cutHead = random.nextInt(head.length + 1);
-        int cutTail = random.nextInt(tail.length + 1);
-        byte[] out = Arrays.copyOf(head, cutHead + tail.length - cutTail);
-        System.arraycopy(tail, cutTail, out, cutHead, tail.length - cutTail);
-        return out;
     }
 }

@@ -30,12 +30,24 @@ final class Fuzzers {
     private Fuzzers() {
     }
 
+    /** Makes one fuzzing thread's work: its seed, the shared budget and deadline, the shared counters. */
+    interface Clients {
+        Runnable client(long seed, AtomicLong budget, long deadlineNanos, FuzzClient.Counters counters);
+    }
+
     /**
      * Fuzzes the broker's {@code port} and reports; returns whether the broker is still alive.
      * {@code status} describes the other clients for the progress line.
      */
     static boolean run(Env env, ScenarioResult result, BrokerProcess broker, int port, FuzzPlan plan, Size size,
             Supplier<String> status) {
+        return run(env, result, broker, size, status,
+                (seed, budget, deadline, counters) -> new FuzzClient(port, plan, seed, budget, deadline, counters));
+    }
+
+    /** As {@link #run(Env, ScenarioResult, BrokerProcess, int, FuzzPlan, Size, Supplier)}, with fuzzing threads of {@code clients}' making. */
+    static boolean run(Env env, ScenarioResult result, BrokerProcess broker, Size size, Supplier<String> status,
+            Clients clients) {
         FuzzClient.Counters counters = new FuzzClient.Counters();
         AtomicLong budget = new AtomicLong(size.frames());
         long start = System.nanoTime();
@@ -43,7 +55,7 @@ final class Fuzzers {
         List<Thread> fuzzers = new ArrayList<>();
         try {
             for (int i = 0; i < size.connections(); i++) {
-                Thread t = new Thread(new FuzzClient(port, plan, env.seed() + i, budget, deadline, counters), "fuzz-" + i);
+                Thread t = new Thread(clients.client(env.seed() + i, budget, deadline, counters), "fuzz-" + i);
                 t.setDaemon(true);
                 fuzzers.add(t);
                 t.start();

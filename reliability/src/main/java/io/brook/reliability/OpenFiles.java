@@ -3,8 +3,10 @@ package io.brook.reliability;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -17,6 +19,21 @@ final class OpenFiles {
     static final String SOCKET = "socket";
 
     private OpenFiles() {
+    }
+
+    /**
+     * Checks ({@code check}) that {@code pid}'s sockets return to at most {@code slack} more than
+     * {@code before} within 30 s, and reports the counts of every kind before and after.
+     */
+    static void checkSocketsReturn(ScenarioResult result, String check, long pid, Map<String, Long> before, int slack) {
+        long socketsBefore = before.getOrDefault(SOCKET, 0L);
+        AtomicReference<Map<String, Long>> after = new AtomicReference<>(before);
+        boolean settled = Waits.holds(Duration.ofSeconds(30), () -> {
+            after.set(of(pid));
+            return after.get().getOrDefault(SOCKET, 0L) <= socketsBefore + slack;
+        });
+        result.check(check, settled, "open files before the fuzzing " + before + ", after it " + after.get()
+                + " (sockets: limit +" + slack + ")");
     }
 
     /** Counts by kind; empty when the process is gone. */

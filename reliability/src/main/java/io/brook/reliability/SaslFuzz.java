@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -91,14 +90,7 @@ final class SaslFuzz implements Scenario {
             if (!alive) {
                 return;
             }
-            long socketsBefore = filesBefore.getOrDefault(OpenFiles.SOCKET, 0L);
-            AtomicReference<Map<String, Long>> filesAfter = new AtomicReference<>(filesBefore);
-            boolean settled = Waits.holds(Duration.ofSeconds(30), () -> {
-                filesAfter.set(OpenFiles.of(broker.pid()));
-                return filesAfter.get().getOrDefault(OpenFiles.SOCKET, 0L) <= socketsBefore + SOCKET_SLACK;
-            });
-            result.check(NO_LEAK, settled, "open files before the fuzzing " + filesBefore + ", after it "
-                    + filesAfter.get() + " (sockets: limit +" + SOCKET_SLACK + ")");
+            OpenFiles.checkSocketsReturn(result, NO_LEAK, broker.pid(), filesBefore, SOCKET_SLACK);
             Fuzzers.finish(env, result, broker, good, size, rss, name());
             broker.stop(60);
             checkNoSecrets(broker.log(), result);
