@@ -94,6 +94,7 @@ public final class ReliabilityRunner {
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.quick() : WireFuzz.full()),
                 new SaslFuzz(quick ? SaslFuzz.quick() : SaslFuzz.full()),
+                new TlsFuzz(quick ? TlsFuzz.quick() : TlsFuzz.full()),
                 new Overload(loadQuota > 0 ? overload.withLoadRequestPercentage(loadQuota) : overload));
     }
 
