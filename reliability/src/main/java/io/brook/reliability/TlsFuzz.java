@@ -100,7 +100,8 @@ final class TlsFuzz implements Scenario {
                             budget, deadline, counters, tls));
             result.figure("TLS handshakes completed", tls.handshakes.get(), "");
             result.figure("TLS handshakes refused", tls.handshakesRefused.get(), "");
-            result.figure("TLS handshakes left unanswered for 2 s", tls.handshakesUnanswered.get(), "");
+            result.figure("TLS handshakes left unanswered for " + TlsFuzzClient.HANDSHAKE_WAIT_MS + " ms",
+                    tls.handshakesUnanswered.get(), "");
             result.figure("TLS 1.2 renegotiations tried", tls.renegotiationsTried.get(), "");
             result.figure("errors of the fuzzer's own TLS engine", tls.clientErrors.get(),
                     tls.firstClientError.get() == null ? "" : "first: " + tls.firstClientError.get());

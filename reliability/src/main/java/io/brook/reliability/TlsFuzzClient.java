@@ -55,7 +55,7 @@ final class TlsFuzzClient implements Runnable {
         final AtomicReference<String> firstClientError = new AtomicReference<>();
     }
 
-    private static final int HANDSHAKE_WAIT_MS = 2_000;
+    static final int HANDSHAKE_WAIT_MS = 2_000;
     /** An ApiVersions v3 request: any established session answers it. */
     private static final byte[] API_VERSIONS = KafkaWire.frame(new ApiVersionsRequestData()
             .setClientSoftwareName("tls-fuzz").setClientSoftwareVersion("1"), (short) 3, 1);

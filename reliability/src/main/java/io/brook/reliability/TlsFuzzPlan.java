@@ -13,6 +13,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -33,14 +34,17 @@ final class TlsFuzzPlan {
     record Offer(String[] protocols, String[] suites, boolean serverName) {
     }
 
+    /** Offers the broker takes: what the sessions use. */
     static final List<Offer> OFFERS = List.of(
             new Offer(new String[] {"TLSv1.3"}, null, true),
             new Offer(new String[] {"TLSv1.3"}, null, false),
             new Offer(new String[] {"TLSv1.2"}, null, true),
             new Offer(new String[] {"TLSv1.2", "TLSv1.3"}, null, true),
             new Offer(new String[] {"TLSv1.2"}, new String[] {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"}, false),
-            new Offer(new String[] {"TLSv1.3"}, new String[] {"TLS_CHACHA20_POLY1305_SHA256"}, true),
-            // nothing the broker takes: CBC with RSA key exchange, and TLS 1.1
+            new Offer(new String[] {"TLSv1.3"}, new String[] {"TLS_CHACHA20_POLY1305_SHA256"}, true));
+
+    /** Offers the broker refuses (CBC with RSA key exchange, TLS 1.1): only their hellos are sent. */
+    static final List<Offer> REFUSED_OFFERS = List.of(
             new Offer(new String[] {"TLSv1.2"}, new String[] {"TLS_RSA_WITH_AES_128_CBC_SHA"}, true),
             new Offer(new String[] {"TLSv1.1"}, null, true));
 
@@ -61,7 +65,7 @@ final class TlsFuzzPlan {
         this.trusted = context(keys(trustedKeys, password), trust);
         this.stranger = context(new KeyManager[] {new AnyIssuer(keys(strangerKeys, password))}, trust);
         this.hellos = new ArrayList<>();
-        for (Offer offer : OFFERS) {
+        for (Offer offer : Stream.concat(OFFERS.stream(), REFUSED_OFFERS.stream()).toList()) {
             try {
                 hellos.add(TlsSession.clientHello(engine(anonymous, offer, 9093)));
             } catch (IllegalArgumentException | IOException e) {
@@ -71,7 +75,7 @@ final class TlsFuzzPlan {
         this.requests = FrameCorpus.seeds();
     }
 
-    /** ClientHello records, one per {@link Offer} this JDK can make. */
+    /** ClientHello records, one per {@link Offer} this JDK can make, refused ones included. */
     List<byte[]> hellos() {
         return hellos;
     }
@@ -85,8 +89,7 @@ final class TlsFuzzPlan {
     SSLEngine engine(Random random, int port) {
         int who = random.nextInt(10);
         SSLContext ctx = who < 4 ? anonymous : who < 9 ? trusted : stranger;
-        // the offers the broker refuses are for raw hellos; a session offers what the broker takes
-        return engine(ctx, OFFERS.get(random.nextInt(6)), port);
+        return engine(ctx, OFFERS.get(random.nextInt(OFFERS.size())), port);
     }
 
     private static SSLEngine engine(SSLContext ctx, Offer offer, int port) {
