@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsResult;
@@ -26,6 +27,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
 
 /**
  * One produce / consume / commit / admin round with whichever kafka-clients its class loader holds.
@@ -41,7 +43,9 @@ import org.apache.kafka.common.TopicPartition;
  * producer's metadata) and {@code partitions} (describeTopics), {@code produced} and {@code
  * consumed} ({@code partition:offset:value}, in the order acknowledged / read), {@code committed}
  * ({@code partition:offset}, as listed by the admin), {@code afterSeek} ({@code offset:value} of
- * partition 0's first record after a seek to its offset 1), {@code deleted}.
+ * partition 0's first record after a seek to its offset 1), {@code deleted}. With {@code tokens}
+ * {@code true} it also creates a delegation token for itself and describes the tokens: {@code
+ * tokenOwner} and {@code tokensDescribed} (how many of the described tokens are the new one).
  */
 public final class OldClientScenario implements Function<Map<String, String>, Map<String, String>> {
 
@@ -128,6 +132,22 @@ public final class OldClientScenario implements Function<Map<String, String>, Ma
             List<String> listed = new ArrayList<>();
             committed.forEach((p, o) -> listed.add(p + ":" + o));
             out.put("committed", String.join(",", listed));
+
+            if ("true".equals(in.get("tokens"))) {
+                DelegationToken token = admin.createDelegationToken().delegationToken().get(TIMEOUT_S, TimeUnit.SECONDS);
+                out.put("tokenOwner", token.tokenInfo().owner().toString());
+                // Apache Kafka describes a new token once its metadata log applied it: wait for that, with a deadline
+                long described = 0;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+                while (described == 0 && System.nanoTime() < deadline) {
+                    described = admin.describeDelegationToken().delegationTokens().get(TIMEOUT_S, TimeUnit.SECONDS)
+                            .stream().filter(t -> t.tokenInfo().tokenId().equals(token.tokenInfo().tokenId())).count();
+                    if (described == 0) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                    }
+                }
+                out.put("tokensDescribed", String.valueOf(described));
+            }
 
             admin.deleteTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
             out.put("deleted", "true");

@@ -41,7 +41,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>SASL_PLAINTEXT with an unsecured OAUTHBEARER token whose subject is {@code carol}.
  * </ul>
  *
- * Each user also tries the round on a topic outside its ACLs and gets Kafka's
+ * The SCRAM user also creates a delegation token and describes it (CreateDelegationToken and
+ * DescribeDelegationToken v2 from 2.8, v3 from the others). Each user also tries the round on a
+ * topic outside its ACLs and gets Kafka's
  * TOPIC_AUTHORIZATION_FAILED. The broker is described once ({@link SecuredBroker}): the embedded
  * Brook, or the reference Kafka under run-against-kafka.sh.
  */
@@ -82,6 +84,7 @@ class OldKafkaClientsSecurityCompatTest {
                 Map.entry("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "OAUTHBEARER"),
                 Map.entry("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
                 Map.entry("super.users", "User:admin"),
+                Map.entry("delegation.token.secret.key", "old-clients-token-secret"),
                 Map.entry("group.initial.rebalance.delay.ms", "0")),
                 "SCRAM-SHA-512=[name=admin,password=admin-secret]", "SCRAM-SHA-512=[name=alice,password=alice-secret]");
 
@@ -152,12 +155,19 @@ class OldKafkaClientsSecurityCompatTest {
         in.put("group", name);
         in.put("clientId", name);
 
+        boolean tokens = login.equals("SCRAM-SHA-512"); // tokens are for SASL logins other than by token
+        in.put("tokens", String.valueOf(tokens));
+
         Map<String, String> out = OldClients.runScenario(version, in, JACKSON);
 
         if (!version.equals(OldClients.CURRENT)) {
             assertThat(out.get("clientVersion")).isEqualTo(version);
         }
         OldClients.assertCompleteRound(out, COUNT);
+        if (tokens) {
+            // 2.8 creates and describes tokens at v2, whose answers have no requester fields; 3.3 and later at v3
+            assertThat(out).containsEntry("tokenOwner", "User:alice").containsEntry("tokensDescribed", "1");
+        }
 
         String outside = Groups.unique("not-" + PREFIX + version);
         in.put("topic", outside);

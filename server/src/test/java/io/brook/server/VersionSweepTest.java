@@ -17,6 +17,8 @@ import io.brook.wire.message.DeleteRecordsRequest;
 import io.brook.wire.message.DeleteRecordsResponse;
 import io.brook.wire.message.DeleteTopicsRequest;
 import io.brook.wire.message.DeleteTopicsResponse;
+import io.brook.wire.message.CreateDelegationTokenRequest;
+import io.brook.wire.message.CreateDelegationTokenResponse;
 import io.brook.wire.message.DescribeClusterRequest;
 import io.brook.wire.message.DescribeClusterResponse;
 import io.brook.wire.message.DescribeConfigsRequest;
@@ -38,6 +40,7 @@ import io.brook.wire.message.OffsetForLeaderEpochResponse;
 import io.brook.wire.message.ProduceRequest;
 import io.brook.wire.message.ProduceResponse;
 import io.brook.wire.protocol.BufferRecords;
+import io.brook.wire.protocol.Errors;
 import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
 import java.util.ArrayList;
@@ -224,6 +227,17 @@ class VersionSweepTest {
         for (short v = 0; v <= 2; v++) {
             DescribeClusterResponse r = c.call(new DescribeClusterRequest(), v);
             assertThat(r.errorCode()).as("describe cluster v%d", v).isZero();
+        }
+    }
+
+    /** A v1 or v2 answer has no place for the token's requester (v3+): over PLAINTEXT, the refusal. */
+    @Test
+    void shouldAnswerEveryVersionOfCreateDelegationToken() throws Exception {
+        for (short v = 1; v <= 3; v++) {
+            CreateDelegationTokenResponse r = c.call(new CreateDelegationTokenRequest().renewers(List.of())
+                    .maxLifetimeMs(-1), v);
+            assertThat(r.errorCode()).as("create token v%d", v).isEqualTo(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code());
+            assertThat(r.principalName()).as("create token v%d", v).isEqualTo("ANONYMOUS");
         }
     }
 }

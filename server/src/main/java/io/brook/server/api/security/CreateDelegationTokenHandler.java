@@ -27,6 +27,9 @@ import java.util.List;
  */
 public final class CreateDelegationTokenHandler implements ApiHandler<CreateDelegationTokenRequest> {
 
+    /** The first version of Create- and DescribeDelegationToken answers that name the token's requester (KIP-373). */
+    static final short REQUESTER_VERSION = 3;
+
     private final DelegationTokens tokens;
     private final Authorizer authorizer;
 
@@ -55,34 +58,38 @@ public final class CreateDelegationTokenHandler implements ApiHandler<CreateDele
                 && !authorizer.authorize(requester, ctx.clientHost(), Acl.CREATE_TOKENS, Acl.USER, owner)) {
             refusal = Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED;
         }
+        short version = ctx.apiVersion();
         if (refusal != null) {
-            ctx.respond(refused(refusal, owner, requester));
+            ctx.respond(refused(refusal, owner, requester, version));
             return;
         }
         tokens.create(owner, requester, renewers, request.maxLifetimeMs()).whenComplete((c, e) ->
                 FailedChange.answer(ctx, e, f -> { }, () -> {
                     if (e != null) {
-                        return refused(FailedChange.of(e).error(), owner, requester);
+                        return refused(FailedChange.of(e).error(), owner, requester, version);
                     }
                     if (c.error() != Errors.NONE) {
-                        return refused(c.error(), owner, requester);
+                        return refused(c.error(), owner, requester, version);
                     }
-                    return answer(Errors.NONE, owner, requester).issueTimestampMs(c.token().issueTimestampMs())
+                    return answer(Errors.NONE, owner, requester, version).issueTimestampMs(c.token().issueTimestampMs())
                             .expiryTimestampMs(c.token().expiryTimestampMs())
                             .maxTimestampMs(c.token().maxTimestampMs()).tokenId(c.token().tokenId()).hmac(c.hmac());
                 }));
     }
 
     /** A refusal as Kafka's broker answers it: no token, its times -1. */
-    private static CreateDelegationTokenResponse refused(Errors error, String owner, String requester) {
-        return answer(error, owner, requester).issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1)
+    private static CreateDelegationTokenResponse refused(Errors error, String owner, String requester, short version) {
+        return answer(error, owner, requester, version).issueTimestampMs(-1).expiryTimestampMs(-1).maxTimestampMs(-1)
                 .tokenId("").hmac(new byte[0]);
     }
 
-    private static CreateDelegationTokenResponse answer(Errors error, String owner, String requester) {
-        return new CreateDelegationTokenResponse().errorCode(error.code())
-                .principalType(principalTypeOf(owner)).principalName(principalNameOf(owner))
-                .tokenRequesterPrincipalType(principalTypeOf(requester))
-                .tokenRequesterPrincipalName(principalNameOf(requester));
+    /** The requester is named from v3 on (KIP-373); v0–2 answers have no place for it. */
+    private static CreateDelegationTokenResponse answer(Errors error, String owner, String requester, short version) {
+        CreateDelegationTokenResponse r = new CreateDelegationTokenResponse().errorCode(error.code())
+                .principalType(principalTypeOf(owner)).principalName(principalNameOf(owner));
+        if (version >= REQUESTER_VERSION) {
+            r.tokenRequesterPrincipalType(principalTypeOf(requester)).tokenRequesterPrincipalName(principalNameOf(requester));
+        }
+        return r;
     }
 }

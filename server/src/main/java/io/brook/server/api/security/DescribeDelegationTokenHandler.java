@@ -66,22 +66,27 @@ public final class DescribeDelegationTokenHandler implements ApiHandler<Describe
             if (t.ownerOrRenewer(requester)
                     || authorizer.authorize(requester, host, Acl.DESCRIBE, Acl.DELEGATION_TOKEN, t.tokenId())
                     || authorizer.authorize(requester, host, Acl.DESCRIBE_TOKENS, Acl.USER, t.owner())) {
-                out.add(described(t, tokens.hmac(t.tokenId())));
+                out.add(described(t, tokens.hmac(t.tokenId()), ctx.apiVersion()));
             }
         }
         ctx.respond(response.errorCode(Errors.NONE.code()).tokens(out));
     }
 
-    private static DescribedDelegationToken described(DelegationToken t, byte[] hmac) {
+    /** The requester is named from v3 on (KIP-373); v0–2 answers have no place for it. */
+    private static DescribedDelegationToken described(DelegationToken t, byte[] hmac, short version) {
         List<DescribedDelegationTokenRenewer> renewers = new ArrayList<>();
         for (String r : t.renewers()) {
             renewers.add(new DescribedDelegationTokenRenewer().principalType(principalTypeOf(r))
                     .principalName(principalNameOf(r)));
         }
-        return new DescribedDelegationToken().principalType(principalTypeOf(t.owner()))
-                .principalName(principalNameOf(t.owner())).tokenRequesterPrincipalType(principalTypeOf(t.requester()))
-                .tokenRequesterPrincipalName(principalNameOf(t.requester()))
+        DescribedDelegationToken d = new DescribedDelegationToken().principalType(principalTypeOf(t.owner()))
+                .principalName(principalNameOf(t.owner()))
                 .issueTimestamp(t.issueTimestampMs()).expiryTimestamp(t.expiryTimestampMs())
                 .maxTimestamp(t.maxTimestampMs()).tokenId(t.tokenId()).hmac(hmac).renewers(renewers);
+        if (version >= CreateDelegationTokenHandler.REQUESTER_VERSION) {
+            d.tokenRequesterPrincipalType(principalTypeOf(t.requester()))
+                    .tokenRequesterPrincipalName(principalNameOf(t.requester()));
+        }
+        return d;
     }
 }
