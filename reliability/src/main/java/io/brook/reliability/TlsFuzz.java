@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 
@@ -28,6 +29,7 @@ final class TlsFuzz implements Scenario {
     static final String NO_LEAK = "broker's sockets back to where they were";
     static final String NO_RENEGOTIATION = "no TLS 1.2 renegotiation completed";
     static final String HANDSHAKES = "TLS sessions established";
+    static final String ANSWERED = "every handshake answered or refused";
 
     private static final String GOOD_TOPIC = "tls-fuzz-good";
     private static final int SOCKET_SLACK = 4;
@@ -100,15 +102,20 @@ final class TlsFuzz implements Scenario {
                             budget, deadline, counters, tls));
             result.figure("TLS handshakes completed", tls.handshakes.get(), "");
             result.figure("TLS handshakes refused", tls.handshakesRefused.get(), "");
-            result.figure("TLS handshakes left unanswered for " + TlsFuzzClient.HANDSHAKE_WAIT_MS + " ms",
-                    tls.handshakesUnanswered.get(), "");
+            result.figure("TLS handshakes slower than " + TlsFuzzClient.SLOW_HANDSHAKE_MS + " ms", tls.slowHandshakes.get(), "");
+            result.figure("slowest TLS handshake", tls.longestHandshakeNanos.get() / 1e6, "ms");
             result.figure("TLS 1.2 renegotiations tried", tls.renegotiationsTried.get(), "");
-            result.figure("errors of the fuzzer's own TLS engine", tls.clientErrors.get(),
-                    tls.firstClientError.get() == null ? "" : "first: " + tls.firstClientError.get());
+            result.figure("of them neither refused nor answered within " + TlsFuzzClient.HANDSHAKE_WAIT_MS
+                    + " ms (the session may be busy with an earlier request)", tls.renegotiationsUnanswered.get(), "");
+            result.figure("errors of the fuzzer's own TLS engine", tls.clientErrors.get()
+                    + (tls.firstClientError.get() == null ? "" : "; the first: " + tls.firstClientError.get()));
             if (!alive) {
                 return;
             }
             result.check(HANDSHAKES, tls.handshakes.get() > 0, tls.handshakes.get() + " sessions");
+            result.check(ANSWERED, tls.handshakesUnanswered.get() == 0, tls.handshakesUnanswered.get()
+                    + " handshakes got neither an answer nor a close within " + TlsFuzzClient.HANDSHAKE_WAIT_MS
+                    + " ms (BoringSSL " + unanswered(tls, opensslPort) + ", JDK " + unanswered(tls, jdkPort) + ")");
             result.check(NO_RENEGOTIATION, tls.renegotiationsCompleted.get() == 0, tls.renegotiationsCompleted.get()
                     + " of " + tls.renegotiationsTried.get() + " attempts completed"
                     + (tls.firstRenegotiation.get() == null ? "" : "; the first: " + tls.firstRenegotiation.get()));
@@ -123,6 +130,11 @@ final class TlsFuzz implements Scenario {
         } else {
             result.note("data directory kept for inspection: " + data);
         }
+    }
+
+    private static long unanswered(TlsFuzzClient.TlsCounters tls, int port) {
+        AtomicLong n = tls.handshakesUnansweredByPort.get(port);
+        return n == null ? 0 : n.get();
     }
 
     /**

@@ -11,7 +11,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -44,18 +47,31 @@ final class TlsFuzzClient implements Runnable {
     static final class TlsCounters {
         final AtomicLong handshakes = new AtomicLong();
         final AtomicLong handshakesRefused = new AtomicLong();
-        /** Handshakes the broker left without an answer for {@value TlsFuzzClient#HANDSHAKE_WAIT_MS} ms. */
+        /** First handshakes the broker neither answered nor refused within {@value TlsFuzzClient#HANDSHAKE_WAIT_MS} ms. */
         final AtomicLong handshakesUnanswered = new AtomicLong();
+        /** Handshakes that took longer than {@value TlsFuzzClient#SLOW_HANDSHAKE_MS} ms, and the longest. */
+        final AtomicLong slowHandshakes = new AtomicLong();
+        final AtomicLong longestHandshakeNanos = new AtomicLong();
+        /** The unanswered ones by the listener's port. */
+        final Map<Integer, AtomicLong> handshakesUnansweredByPort = new ConcurrentHashMap<>();
         final AtomicLong renegotiationsTried = new AtomicLong();
         /** TLS 1.2 renegotiations the broker completed: it must refuse every one. */
         final AtomicLong renegotiationsCompleted = new AtomicLong();
         final AtomicReference<String> firstRenegotiation = new AtomicReference<>();
+        /** Renegotiations neither refused nor answered within {@value TlsFuzzClient#HANDSHAKE_WAIT_MS} ms. */
+        final AtomicLong renegotiationsUnanswered = new AtomicLong();
         /** Runtime errors in the client's own engine; the first one's description. */
         final AtomicLong clientErrors = new AtomicLong();
         final AtomicReference<String> firstClientError = new AtomicReference<>();
     }
 
-    static final int HANDSHAKE_WAIT_MS = 2_000;
+    /**
+     * How long a handshake may wait for the broker: longer than the broker's own handshake
+     * time-out (10 s), so that a broker that neither answers nor gives up shows.
+     */
+    static final int HANDSHAKE_WAIT_MS = 15_000;
+    /** Handshakes slower than this are counted (not judged: the fuzzer and the broker share the cores). */
+    static final long SLOW_HANDSHAKE_MS = 2_000;
     /** An ApiVersions v3 request: any established session answers it. */
     private static final byte[] API_VERSIONS = KafkaWire.frame(new ApiVersionsRequestData()
             .setClientSoftwareName("tls-fuzz").setClientSoftwareVersion("1"), (short) 3, 1);
@@ -99,6 +115,7 @@ final class TlsFuzzClient implements Runnable {
                 counters.stalls.incrementAndGet();
             } catch (SocketTimeoutException e) {
                 tls.handshakesUnanswered.incrementAndGet();
+                tls.handshakesUnansweredByPort.computeIfAbsent(port, p -> new AtomicLong()).incrementAndGet();
             } catch (ConnectException e) {
                 counters.connectFailures.incrementAndGet();
                 LockSupport.parkNanos(10_000_000L); // a broker that is down is not hammered
@@ -164,7 +181,7 @@ final class TlsFuzzClient implements Runnable {
         sent(hello.length);
         s.sendRaw(random.nextBoolean() ? hello : TlsRecordMutator.fragments(hello, 1 + random.nextInt(8)));
         try {
-            s.handshake(HANDSHAKE_WAIT_MS, true);
+            timedHandshake(s, true);
         } catch (SSLException | EOFException e) {
             tls.handshakesRefused.incrementAndGet();
             return;
@@ -188,7 +205,7 @@ final class TlsFuzzClient implements Runnable {
             return;
         }
         try {
-            s.handshake(HANDSHAKE_WAIT_MS, false);
+            timedHandshake(s, false);
         } catch (SSLException | EOFException e) {
             tls.handshakesRefused.incrementAndGet();
             return;
@@ -229,6 +246,19 @@ final class TlsFuzzClient implements Runnable {
         }
     }
 
+    private void timedHandshake(TlsSession s, boolean untilWrap) throws IOException {
+        long start = System.nanoTime();
+        try {
+            s.handshake(HANDSHAKE_WAIT_MS, untilWrap);
+        } finally {
+            long took = System.nanoTime() - start;
+            tls.longestHandshakeNanos.accumulateAndGet(took, Math::max);
+            if (took > TimeUnit.MILLISECONDS.toNanos(SLOW_HANDSHAKE_MS)) {
+                tls.slowHandshakes.incrementAndGet();
+            }
+        }
+    }
+
     /**
      * Starts a TLS 1.2 renegotiation. The broker must end the connection: if the handshake seems
      * to end instead and the connection still answers a request, the renegotiation is counted as
@@ -252,6 +282,10 @@ final class TlsFuzzClient implements Runnable {
             }
         } catch (SSLException | EOFException e) {
             counters.closedByBroker.incrementAndGet(); // refused, as it must be
+        } catch (SocketTimeoutException e) {
+            // neither refused nor answered: the broker may still be working on a request this session sent
+            // before (a long poll, a join), and reads nothing more of it until that is answered
+            tls.renegotiationsUnanswered.incrementAndGet();
         }
     }
 
