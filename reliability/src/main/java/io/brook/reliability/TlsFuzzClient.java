@@ -35,7 +35,9 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
  *   <li><b>session</b>: a complete handshake (no certificate, a trusted one, or one the broker
  *       does not trust), then Kafka requests, whole and damaged, encrypted; now and then a
  *       damaged record written into the session, a renegotiation (TLS 1.2) or a close_notify
- *       followed by more requests.
+ *       followed by more requests;
+ *   <li><b>idle renegotiation</b>: a TLS 1.2 session that sends one ApiVersions request, reads
+ *       its answer and starts a renegotiation, which the broker must refuse.
  * </ul>
  * Every step takes one frame from the shared budget and waits up to
  * {@value FuzzClient#ANSWER_WAIT_MS} ms for an answer. Counts what {@link FuzzClient} counts,
@@ -60,6 +62,9 @@ final class TlsFuzzClient implements Runnable {
         final AtomicReference<String> firstRenegotiation = new AtomicReference<>();
         /** Renegotiations neither refused nor answered within {@value TlsFuzzClient#HANDSHAKE_WAIT_MS} ms. */
         final AtomicLong renegotiationsUnanswered = new AtomicLong();
+        /** The same on idle sessions (one request sent and answered first), and how many were tried. */
+        final AtomicLong idleRenegotiationsUnanswered = new AtomicLong();
+        final AtomicLong idleRenegotiationsTried = new AtomicLong();
         /** Runtime errors in the client's own engine; the first one's description. */
         final AtomicLong clientErrors = new AtomicLong();
         final AtomicReference<String> firstClientError = new AtomicReference<>();
@@ -132,7 +137,8 @@ final class TlsFuzzClient implements Runnable {
     private void connection(SocketChannel ch, Selector selector, SelectionKey key, int port) throws IOException {
         int dice = random.nextInt(100);
         TlsSession s = dice < 38 ? TlsSession.raw(ch, selector, key)
-                : new TlsSession(ch, selector, key, plan.engine(random, port));
+                : new TlsSession(ch, selector, key, dice < 60 && dice >= 55 ? plan.tls12Engine(random, port)
+                        : plan.engine(random, port));
         try {
             if (dice < 30) {
                 raw(s, 1 + random.nextInt(4), () -> {
@@ -146,6 +152,8 @@ final class TlsFuzzClient implements Runnable {
                 });
             } else if (dice < 55) {
                 half(s);
+            } else if (dice < 60) {
+                idleRenegotiation(s, port);
             } else {
                 session(s, port);
             }
@@ -220,7 +228,7 @@ final class TlsFuzzClient implements Runnable {
                 sendAndAwait(s, junkRecord());
                 return;
             } else if (dice < 4 && "TLSv1.2".equals(s.engine().getSession().getProtocol())) {
-                renegotiate(s, port);
+                renegotiate(s, port, false);
                 return;
             } else if (dice < 6) {
                 s.closeOutbound();
@@ -260,12 +268,41 @@ final class TlsFuzzClient implements Runnable {
     }
 
     /**
+     * A TLS 1.2 session that sends one ApiVersions request and reads its answer, then starts a
+     * renegotiation: nothing of the session is left in the broker, so it must refuse at once.
+     */
+    private void idleRenegotiation(TlsSession s, int port) throws IOException {
+        if (!take()) {
+            return;
+        }
+        try {
+            timedHandshake(s, false);
+        } catch (SSLException | EOFException e) {
+            tls.handshakesRefused.incrementAndGet();
+            return;
+        }
+        tls.handshakes.incrementAndGet();
+        sent(API_VERSIONS.length);
+        s.send(API_VERSIONS);
+        long before = s.received();
+        if (s.awaitAnswer(HANDSHAKE_WAIT_MS) && s.received() > before) {
+            renegotiate(s, port, true);
+        }
+    }
+
+    /**
      * Starts a TLS 1.2 renegotiation. The broker must end the connection: if the handshake seems
      * to end instead and the connection still answers a request, the renegotiation is counted as
-     * completed (and the first one described).
+     * completed (and the first one described). One that gets neither a refusal nor an answer is
+     * counted apart: on an {@code idle} session that is a fault; on a session that sent requests
+     * before, the broker may still be working on one (a long poll, a join) and reads nothing more
+     * of the connection until it answered.
      */
-    private void renegotiate(TlsSession s, int port) throws IOException {
+    private void renegotiate(TlsSession s, int port, boolean idle) throws IOException {
         tls.renegotiationsTried.incrementAndGet();
+        if (idle) {
+            tls.idleRenegotiationsTried.incrementAndGet();
+        }
         sent(0);
         try {
             s.engine().beginHandshake();
@@ -283,9 +320,7 @@ final class TlsFuzzClient implements Runnable {
         } catch (SSLException | EOFException e) {
             counters.closedByBroker.incrementAndGet(); // refused, as it must be
         } catch (SocketTimeoutException e) {
-            // neither refused nor answered: the broker may still be working on a request this session sent
-            // before (a long poll, a join), and reads nothing more of it until that is answered
-            tls.renegotiationsUnanswered.incrementAndGet();
+            (idle ? tls.idleRenegotiationsUnanswered : tls.renegotiationsUnanswered).incrementAndGet();
         }
     }
 

@@ -92,6 +92,13 @@ final class TlsFuzzPlan {
         return engine(ctx, OFFERS.get(random.nextInt(OFFERS.size())), port);
     }
 
+    /** A client engine for {@code port} offering TLS 1.2 only, with no certificate or the trusted one. */
+    SSLEngine tls12Engine(Random random, int port) {
+        List<Offer> tls12 = OFFERS.stream().filter(o -> o.protocols().length == 1 && "TLSv1.2".equals(o.protocols()[0]))
+                .toList();
+        return engine(random.nextBoolean() ? anonymous : trusted, tls12.get(random.nextInt(tls12.size())), port);
+    }
+
     private static SSLEngine engine(SSLContext ctx, Offer offer, int port) {
         SSLEngine e = offer.serverName() ? ctx.createSSLEngine("localhost", port) : ctx.createSSLEngine();
         e.setUseClientMode(true);
