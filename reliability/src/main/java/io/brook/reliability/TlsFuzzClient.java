@@ -209,16 +209,9 @@ final class TlsFuzzClient implements Runnable {
     }
 
     private void session(TlsSession s, int port) throws IOException {
-        if (!take()) {
+        if (!established(s)) {
             return;
         }
-        try {
-            timedHandshake(s, false);
-        } catch (SSLException | EOFException e) {
-            tls.handshakesRefused.incrementAndGet();
-            return;
-        }
-        tls.handshakes.incrementAndGet();
         for (int i = 1 + random.nextInt(64); i > 0 && System.nanoTime() < deadlineNanos; i--) {
             int dice = random.nextInt(100);
             if (!take()) {
@@ -254,6 +247,21 @@ final class TlsFuzzClient implements Runnable {
         }
     }
 
+    /** Takes a frame and completes a handshake, counting it; false when the budget is spent or the broker refused. */
+    private boolean established(TlsSession s) throws IOException {
+        if (!take()) {
+            return false;
+        }
+        try {
+            timedHandshake(s, false);
+        } catch (SSLException | EOFException e) {
+            tls.handshakesRefused.incrementAndGet();
+            return false;
+        }
+        tls.handshakes.incrementAndGet();
+        return true;
+    }
+
     private void timedHandshake(TlsSession s, boolean untilWrap) throws IOException {
         long start = System.nanoTime();
         try {
@@ -272,16 +280,9 @@ final class TlsFuzzClient implements Runnable {
      * renegotiation: nothing of the session is left in the broker, so it must refuse at once.
      */
     private void idleRenegotiation(TlsSession s, int port) throws IOException {
-        if (!take()) {
+        if (!established(s)) {
             return;
         }
-        try {
-            timedHandshake(s, false);
-        } catch (SSLException | EOFException e) {
-            tls.handshakesRefused.incrementAndGet();
-            return;
-        }
-        tls.handshakes.incrementAndGet();
         sent(API_VERSIONS.length);
         s.send(API_VERSIONS);
         long before = s.received();
