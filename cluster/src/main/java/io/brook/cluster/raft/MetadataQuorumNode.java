@@ -138,6 +138,9 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                     config.configuredVoter() ? staticVoters : null);
         }
         RaftGroup group = RaftGroup.valueOf(groupId, members.allPeers());
+        // Ratis keeps its default corruption policy (refuse to start on a bad entry); a torn last entry
+        // of the open segment, which a crash leaves, is cut off first, and a damaged closed one named
+        MetadataLogRepair.check(config.metadataDir());
 
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))

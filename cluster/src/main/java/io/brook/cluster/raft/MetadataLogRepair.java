@@ -1,0 +1,188 @@
+package io.brook.cluster.raft;
+
+import io.brook.cluster.metadata.CorruptMetadataException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks a node's Raft log before Ratis reads it: cuts a torn tail off the open segment, and
+ * refuses a damaged closed segment with a message that names it.
+ *
+ * <p>A crash in the middle of a write (a killed process between two writes of one entry, a power
+ * loss before the written pages reached the disk) leaves the open segment ({@code
+ * log_inprogress_<first index>}) with a last entry that is partly on disk, followed by zeros or by
+ * pieces of later entries. Ratis refuses to start on such a file: it accepts a file that simply
+ * ends early, but not an entry whose checksum fails or bytes after the zeros that end the log. The
+ * entries from the first bad one on were not forced (Ratis forces before it counts an entry as
+ * written), so no quorum counted them: this class truncates the file before that entry, logs what
+ * it cut, and Ratis then starts with every entry before it. A follower gets the rest from the
+ * leader again.
+ *
+ * <p>Only open segments are repaired. A closed segment ({@code log_<first>-<last>}) was forced whole
+ * before Ratis closed it, so damage there is not a crash's doing, and cutting it could drop
+ * entries a quorum counted: the start fails with a {@link CorruptMetadataException} that names
+ * the file and the byte (Ratis' own refusal names neither). The other voters hold the same
+ * entries.
+ *
+ * <p>The segment layout read here is Ratis': an 8-byte header {@code RaftLog1}, then per entry a
+ * varint length, that many bytes of the entry and the CRC-32C of the varint and the entry
+ * (big-endian); a zero byte where an entry would start ends the log.
+ */
+final class MetadataLogRepair {
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataLogRepair.class);
+    private static final byte[] HEADER = "RaftLog1".getBytes(StandardCharsets.US_ASCII);
+    private static final String OPEN_PREFIX = "log_inprogress_";
+    private static final int CRC_BYTES = 4;
+    private static final int MAX_VARINT_BYTES = 5;
+
+    private MetadataLogRepair() {
+    }
+
+    /**
+     * Checks every log segment under the Raft storage directories in {@code metadataDir} (one per
+     * group, {@code <group id>/current}); returns the open segments it truncated.
+     *
+     * @throws CorruptMetadataException if a closed segment is damaged
+     */
+    static List<Path> check(Path metadataDir) throws IOException {
+        List<Path> repaired = new ArrayList<>();
+        if (!Files.isDirectory(metadataDir)) {
+            return repaired;
+        }
+        List<Path> segments;
+        try (Stream<Path> groups = Files.list(metadataDir)) {
+            segments = groups.map(g -> g.resolve("current")).filter(Files::isDirectory)
+                    .flatMap(MetadataLogRepair::segments).sorted().toList();
+        }
+        for (Path segment : segments) {
+            if (segment.getFileName().toString().startsWith(OPEN_PREFIX)) {
+                if (repair(segment)) {
+                    repaired.add(segment);
+                }
+            } else {
+                checkClosed(segment);
+            }
+        }
+        return repaired;
+    }
+
+    private static Stream<Path> segments(Path current) {
+        try (Stream<Path> files = Files.list(current)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("log_")).toList().stream();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Truncates an open {@code segment} before its first bad entry, if it has one; whether it did. */
+    static boolean repair(Path segment) throws IOException {
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer bytes = entries(ch);
+            if (bytes == null) {
+                return false;
+            }
+            int good = validEnd(bytes);
+            if (zerosFrom(bytes, good)) {
+                return false;
+            }
+            LOG.warn("Metadata log segment {}: the entry at byte {} is torn (a crash during its write); "
+                    + "cutting the {} bytes from there, which were never forced", segment, good, ch.size() - good);
+            ch.truncate(good);
+            ch.force(true);
+            return true;
+        }
+    }
+
+    private static void checkClosed(Path segment) throws IOException {
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ)) {
+            ByteBuffer bytes = entries(ch);
+            if (bytes == null) {
+                return;
+            }
+            int good = validEnd(bytes);
+            if (!zerosFrom(bytes, good)) {
+                throw new CorruptMetadataException("Metadata log segment " + segment + " is damaged at byte " + good
+                        + " of " + bytes.limit() + ": a closed segment, written whole before it was closed, so not a"
+                        + " crash's doing; this node cannot start from its copy of the metadata log (the other"
+                        + " voters hold the same entries)");
+            }
+        }
+    }
+
+    /**
+     * The whole file, positioned after its header; null if it has no whole header that matches (a
+     * header only partly written Ratis takes itself, a damaged one it refuses with its own message).
+     */
+    private static ByteBuffer entries(FileChannel ch) throws IOException {
+        long size = ch.size();
+        if (size < HEADER.length) {
+            return null;
+        }
+        // a metadata segment is a few MiB at most (Ratis' segment size)
+        ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(size));
+        while (bytes.hasRemaining() && ch.read(bytes) >= 0) {
+            // until the buffer is full
+        }
+        bytes.flip();
+        for (byte b : HEADER) {
+            if (bytes.get() != b) {
+                return null;
+            }
+        }
+        return bytes;
+    }
+
+    /** The position after the last whole entry with a good checksum. */
+    private static int validEnd(ByteBuffer bytes) {
+        CRC32C crc = new CRC32C();
+        while (bytes.hasRemaining()) {
+            int start = bytes.position();
+            if (bytes.get(start) == 0) {
+                return start;
+            }
+            long length = 0;
+            int shift = 0;
+            byte b;
+            do {
+                if (!bytes.hasRemaining() || bytes.position() - start == MAX_VARINT_BYTES) {
+                    return start;
+                }
+                b = bytes.get();
+                length |= (long) (b & 0x7f) << shift;
+                shift += 7;
+            } while (b < 0);
+            if (length > bytes.remaining() - CRC_BYTES) {
+                return start;
+            }
+            int entryEnd = bytes.position() + (int) length;
+            crc.reset();
+            crc.update(bytes.duplicate().position(start).limit(entryEnd));
+            if ((int) crc.getValue() != bytes.getInt(entryEnd)) {
+                return start;
+            }
+            bytes.position(entryEnd + CRC_BYTES);
+        }
+        return bytes.position();
+    }
+
+    private static boolean zerosFrom(ByteBuffer bytes, int from) {
+        for (int i = from; i < bytes.limit(); i++) {
+            if (bytes.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
