@@ -24,6 +24,11 @@ import org.apache.kafka.common.TopicPartition;
  * restart each group's committed offsets are at least what had been committed before the kill.
  * Measured: time from process start to ready after each kill (the time to ready with a large data
  * directory is the scenario {@link LargeDataRestart}).
+ *
+ * <p>In cluster mode ({@code cluster-crash-loop}) the broker is a cluster of one node, broker and
+ * controller, whose metadata lives in its Raft log: each start registers the broker, unfences it
+ * and allocates producer ids through that log, and a kill during start-up or after it may cut a
+ * write of it short. The same checks hold, and the node must start again after every kill.
  */
 final class CrashLoop implements Scenario {
     static final String TOPIC = "crash";
@@ -49,22 +54,31 @@ final class CrashLoop implements Scenario {
         static Params test() {
             return new Params(5, 4, 100, 600, 2, 500, 1, Duration.ofSeconds(30));
         }
+
+        /** The same with {@code n} kills. */
+        Params withKills(int n) {
+            return new Params(n, startupKillEvery, minDelayMs, maxDelayMs, producers, window, membersPerGroup,
+                    readBackTimeout);
+        }
     }
 
     private final Params params;
+    private final boolean cluster;
 
-    CrashLoop(Params params) {
+    /** @param cluster whether the broker runs as a one-node cluster (its metadata in a Raft log) */
+    CrashLoop(Params params, boolean cluster) {
         this.params = params;
+        this.cluster = cluster;
     }
 
     @Override
     public String name() {
-        return "crash-loop";
+        return cluster ? "cluster-crash-loop" : "crash-loop";
     }
 
     @Override
     public String size() {
-        return params.kills + " kills (every " + params.startupKillEvery + "th during start-up, the others "
+        return (cluster ? "a one-node cluster (broker and controller), " : "") + params.kills + " kills (every " + params.startupKillEvery + "th during start-up, the others "
                 + params.minDelayMs + "–" + params.maxDelayMs + " ms after ready), " + params.producers
                 + " idempotent acks=all producers, " + GROUPS.size() + " groups × " + params.membersPerGroup
                 + " members, " + PARTITIONS + " partitions";
@@ -72,15 +86,20 @@ final class CrashLoop implements Scenario {
 
     @Override
     public void run(Env env, ScenarioResult result) throws Exception {
-        Path data = env.work().resolve("crash-loop");
+        Path data = env.work().resolve(name());
         DurableFiles.deleteRecursively(data);
         Files.createDirectories(data);
         Random random = new Random(env.seed());
-        result.note("seed " + env.seed() + "; broker: " + env.launcher().description()
-                + ", --override group.initial.rebalance.delay.ms=0 (so that the groups rejoin within a cycle)");
         int port = Env.freePort();
-        Map<String, String> overrides = Map.of("group.initial.rebalance.delay.ms", "0");
-        Path log = env.out().resolve("crash-loop-broker.log");
+        Map<String, String> overrides = new TreeMap<>(Map.of("group.initial.rebalance.delay.ms", "0"));
+        if (cluster) {
+            overrides.putAll(oneNodeCluster(port, Env.freePort()));
+        }
+        StringBuilder described = new StringBuilder();
+        overrides.forEach((k, v) -> described.append(", --override ").append(k).append('=').append(v));
+        result.note("seed " + env.seed() + "; broker: " + env.launcher().description() + described
+                + " (group.initial.rebalance.delay.ms=0 so that the groups rejoin within a cycle)");
+        Path log = env.out().resolve(name() + "-broker.log");
         BrokerProcess broker = env.launcher().start(port, data, overrides, log);
         AckLedger ledger = new AckLedger(params.producers, PARTITIONS);
         IdProducers producers = null;
@@ -199,6 +218,15 @@ final class CrashLoop implements Scenario {
         } else {
             result.note("data directory kept for inspection: " + data);
         }
+    }
+
+    /** A cluster of one node, broker and controller, with clients on {@code port}. */
+    private static Map<String, String> oneNodeCluster(int port, int controllerPort) {
+        return Map.of("process.roles", "broker,controller", "node.id", "1", "cluster.id", "crash-loop-cluster",
+                "controller.quorum.voters", "1@127.0.0.1:" + controllerPort,
+                "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
     }
 
     /** Each group's committed offsets for {@link #TOPIC}, retried until the coordinator answers. */

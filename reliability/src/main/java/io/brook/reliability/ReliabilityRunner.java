@@ -55,13 +55,17 @@ public final class ReliabilityRunner {
             }
         }
         List<Scenario> scenarios = new ArrayList<>();
-        for (Scenario s : scenarios(quick, loadQuota)) {
-            if (only == null || s.name().contains(only)) {
+        List<Scenario> all = scenarios(quick, loadQuota);
+        // a whole name picks that scenario alone (crash-loop is part of cluster-crash-loop's name)
+        String whole = only;
+        boolean exact = only != null && all.stream().anyMatch(s -> s.name().equals(whole));
+        for (Scenario s : all) {
+            if (only == null || (exact ? s.name().equals(only) : s.name().contains(only))) {
                 scenarios.add(s);
             }
         }
         if (scenarios.isEmpty()) {
-            usage("no scenario matches --only " + only + " (crash-loop, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, overload)");
+            usage("no scenario matches --only " + only + " (crash-loop, cluster-crash-loop, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, tls-fuzz, overload)");
         }
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
@@ -89,7 +93,9 @@ public final class ReliabilityRunner {
     static List<Scenario> scenarios(boolean quick, double loadQuota) {
         Overload.Params overload = quick ? Overload.Params.quick() : Overload.Params.full();
         return List.of(
-                new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full()),
+                new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full(), false),
+                // a cluster node takes a session time-out (9 s) to be ready again: 50 kills at full size
+                new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full().withKills(50), true),
                 quick ? LargeDataRestart.quick() : LargeDataRestart.full(),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.quick() : WireFuzz.full()),
