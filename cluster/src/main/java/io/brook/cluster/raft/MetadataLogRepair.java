@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -52,14 +51,13 @@ final class MetadataLogRepair {
 
     /**
      * Checks every log segment under the Raft storage directories in {@code metadataDir} (one per
-     * group, {@code <group id>/current}); returns the open segments it truncated.
+     * group, {@code <group id>/current}), repairing the open ones.
      *
      * @throws CorruptMetadataException if a closed segment is damaged
      */
-    static List<Path> check(Path metadataDir) throws IOException {
-        List<Path> repaired = new ArrayList<>();
+    static void check(Path metadataDir) throws IOException {
         if (!Files.isDirectory(metadataDir)) {
-            return repaired;
+            return;
         }
         List<Path> segments;
         try (Stream<Path> groups = Files.list(metadataDir)) {
@@ -68,14 +66,11 @@ final class MetadataLogRepair {
         }
         for (Path segment : segments) {
             if (segment.getFileName().toString().startsWith(OPEN_PREFIX)) {
-                if (repair(segment)) {
-                    repaired.add(segment);
-                }
+                repair(segment);
             } else {
                 checkClosed(segment);
             }
         }
-        return repaired;
     }
 
     private static Stream<Path> segments(Path current) {
