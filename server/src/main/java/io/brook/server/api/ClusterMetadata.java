@@ -44,8 +44,13 @@ final class ClusterMetadata {
         return out;
     }
 
-    /** Asks the controller for the missing topics among {@code asked}; returns the names asked for. */
-    static Set<String> autoCreate(BrokerContext broker, List<MetadataRequestTopic> asked) {
+    /**
+     * Asks the controller for the missing topics among {@code asked}; returns the names asked for.
+     * A topic already being asked for ({@code inFlight}, from an earlier request) is not asked for
+     * again, as Kafka's broker does: a client that repeats Metadata every millisecond until the
+     * topic has a leader sends one controller request, not one per Metadata.
+     */
+    static Set<String> autoCreate(BrokerContext broker, List<MetadataRequestTopic> asked, Set<String> inFlight) {
         ClusterView cluster = broker.cluster();
         int partitions = broker.config().numPartitions();
         int max = MetadataHandler.creatable(partitions);
@@ -58,7 +63,11 @@ final class ClusterMetadata {
             }
         }
         for (String name : names) {
+            if (!inFlight.add(name)) {
+                continue;
+            }
             cluster.createTopic(name, partitions, 1, Map.of()).whenComplete((v, e) -> {
+                inFlight.remove(name);
                 if (e != null) {
                     LOG.debug("Auto-creation of topic {} failed: {}", LogSafe.escape(name), e.getMessage());
                 }

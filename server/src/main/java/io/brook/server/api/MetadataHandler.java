@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Metadata (key 3): on a single node, this broker as the only broker and the controller, every
@@ -60,6 +61,8 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
     private final BrokerContext broker;
     private final Authorizer authorizer;
     private final ClientQuotas quotas;
+    /** Cluster mode: the topics whose auto-creation this broker has asked the controller for and not heard back. */
+    private final Set<String> creatingInCluster = ConcurrentHashMap.newKeySet();
 
     MetadataHandler(BrokerContext broker) {
         this(broker, null, ClientQuotas.none());
@@ -193,7 +196,7 @@ final class MetadataHandler implements ApiHandler<MetadataRequest> {
             }
             Map<String, Creation> created = mayCreate && cluster == null
                     ? autoCreate(creatable, topics, broker.config().numPartitions()) : Map.of();
-            Set<String> creating = mayCreate && cluster != null ? ClusterMetadata.autoCreate(broker, creatable) : Set.of();
+            Set<String> creating = mayCreate && cluster != null ? ClusterMetadata.autoCreate(broker, creatable, creatingInCluster) : Set.of();
             if (!created.isEmpty() || !creating.isEmpty()) {
                 chargeAutoCreated(ctx, created, creating.size());
             }
