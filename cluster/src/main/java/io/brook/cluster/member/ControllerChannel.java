@@ -3,6 +3,7 @@ package io.brook.cluster.member;
 import io.brook.cluster.controller.ControllerError;
 import io.brook.cluster.controller.ControllerException;
 import io.brook.cluster.raft.MetadataQuorumNode;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,10 +26,16 @@ import java.util.concurrent.TimeUnit;
  *   <li>no answer from Ratis (no leader elected within its retries, a time-out) fails with
  *       NOT_CONTROLLER: the caller may retry, knowing the decision may or may not have been made.
  * </ul>
+ *
+ * <p>While this node knows no leader (an election is on), or leads but is not ready yet, nothing is
+ * sent: the request waits, looking again every 100 ms at most, since any server could only refuse
+ * it now, and a refusal costs Ratis' client its connection (see {@link MetadataQuorumNode#query}).
  */
 final class ControllerChannel {
     private static final long FIRST_BACKOFF_MS = 50;
     private static final long MAX_BACKOFF_MS = 1000;
+    /** How often a request waiting for an election looks for a leader (elections take 1–2 s by default). */
+    private static final long NO_LEADER_BACKOFF_MS = 100;
 
     private final MetadataQuorumNode node;
     private final AppliedIndexWaiters waiters;
@@ -54,7 +61,23 @@ final class ControllerChannel {
 
     private <T> void attempt(ControllerRequest request, Class<T> type, CompletableFuture<T> result, long deadline,
                              long backoffMs) {
-        node.query(request.encode()).thenApply(ControllerReply::decode).whenComplete((reply, e) -> {
+        if (node.awaitsLeader()) {
+            retryLater(request, type, result, deadline, Math.min(backoffMs, NO_LEADER_BACKOFF_MS), backoffMs,
+                    "node " + node.nodeId() + " knows no leader of the metadata quorum");
+            return;
+        }
+        byte[] bytes = request.encode();
+        CompletableFuture<ByteBuffer> sent;
+        try {
+            // on a callback thread: on the leader the controller decides within query(), and the
+            // caller may be Ratis' apply thread (an apply listener), which must not run decisions
+            sent = CompletableFuture.supplyAsync(() -> node.query(bytes), callbacks).thenCompose(f -> f);
+        } catch (RejectedExecutionException closed) {
+            result.completeExceptionally(new ControllerException(ControllerError.NOT_CONTROLLER,
+                    "this cluster member is closed"));
+            return;
+        }
+        sent.thenApply(ControllerReply::decode).whenComplete((reply, e) -> {
             if (e != null) {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "no controller answered "
@@ -70,22 +93,27 @@ final class ControllerChannel {
                     }
                 }, callbacks);
                 case REFUSED -> fail(result, new ControllerException(reply.error(), reply.message()));
-                case NO_CONTROLLER -> {
-                    if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs) > deadline) {
-                        fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "no controller took "
-                                + request.getClass().getSimpleName() + " from node " + node.nodeId() + " within "
-                                + timeout.toMillis() + " ms: " + reply.message()));
-                        return;
-                    }
-                    try {
-                        scheduler.schedule(() -> attempt(request, type, result, deadline,
-                                Math.min(backoffMs * 2, MAX_BACKOFF_MS)), backoffMs, TimeUnit.MILLISECONDS);
-                    } catch (RejectedExecutionException closed) {
-                        fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "this cluster member is closed"));
-                    }
-                }
+                case NO_CONTROLLER -> retryLater(request, type, result, deadline, backoffMs,
+                        Math.min(backoffMs * 2, MAX_BACKOFF_MS), reply.message());
             }
         });
+    }
+
+    /** Asks again after {@code delayMs}, with {@code nextBackoffMs} for the time after, or fails at the deadline. */
+    private <T> void retryLater(ControllerRequest request, Class<T> type, CompletableFuture<T> result, long deadline,
+                                long delayMs, long nextBackoffMs, String why) {
+        if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs) > deadline) {
+            fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "no controller took "
+                    + request.getClass().getSimpleName() + " from node " + node.nodeId() + " within "
+                    + timeout.toMillis() + " ms: " + why));
+            return;
+        }
+        try {
+            scheduler.schedule(() -> attempt(request, type, result, deadline, nextBackoffMs), delayMs,
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "this cluster member is closed"));
+        }
     }
 
     private void fail(CompletableFuture<?> result, Throwable e) {

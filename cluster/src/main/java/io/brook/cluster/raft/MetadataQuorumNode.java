@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
@@ -77,6 +78,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private final RaftClient client;
     private final RaftClient queryClient;
     private final RaftClient adminClient;
+    private final LongAdder remoteQueries = new LongAdder();
     private final RaftProperties properties;
 
     private MetadataQuorumNode(QuorumConfig config, RaftGroup group, MetadataStateMachine stateMachine,
@@ -267,19 +269,52 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     }
 
     /**
-     * Sends a read-only request to the leader's state machine (Ratis' client finds the leader and
-     * follows NotLeader replies); completes with the leader's answer. Unordered on purpose: Ratis
-     * orders a client's ordered requests on the server, so the leader's own controller, whose
-     * appends go through this node's client, would wait behind the very query that waits for them.
+     * Sends a read-only request to the leader's state machine; completes with the leader's answer.
+     *
+     * <p>On the leader itself (ready: its term's first entry committed) the state machine answers
+     * at once, after the same check Ratis' server makes for a read-only request; nothing goes
+     * through Ratis' client to this node's own port. Elsewhere Ratis' client sends it to the
+     * leader it knows and follows NotLeader replies. Unordered on purpose: Ratis orders a client's
+     * ordered requests on the server, so the leader's own controller, whose appends go through
+     * this node's client, would wait behind the very query that waits for them.
+     *
+     * <p>Why the leader answers its own node directly: when one reply on Ratis' client stream is
+     * NotLeader, the client fails every request in flight on that stream and closes it; the next
+     * request then fails as closed, which makes the client close and reopen its connection, and
+     * that fails every request in flight again, each failure resetting the connection once more.
+     * Under a steady stream of requests at a node's first start those resets did not stop
+     * (RELIABILITY.md, finding 9). The leader's own node no longer uses the client, and no node
+     * sends while it knows no leader ({@link #awaitsLeader}).
      */
     public CompletableFuture<ByteBuffer> query(byte[] request) {
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(request));
+        DivisionInfo info = info();
+        if (info != null && info.isLeader() && info.isLeaderReady()) {
+            return stateMachine.query(message).thenApply(reply -> reply.getContent().asReadOnlyByteBuffer());
+        }
+        remoteQueries.increment();
         return queryClient.async().sendReadOnlyUnordered(message).thenApply(reply -> {
             if (!reply.isSuccess()) {
                 throw new CompletionException(reply.getException());
             }
             return reply.getMessage().getContent().asReadOnlyByteBuffer();
         });
+    }
+
+    /**
+     * Whether this node runs in the quorum but has no leader to ask now: it knows none (an
+     * election is on, or a new listener has not heard from the leader yet), or it has just been
+     * elected and its term's first entry is not committed yet. A query sent now could only be
+     * refused.
+     */
+    public boolean awaitsLeader() {
+        DivisionInfo info = info();
+        return info != null && (info.getLeaderId() == null || info.isLeader() && !info.isLeaderReady());
+    }
+
+    /** How many queries went through Ratis' client to another node (the rest were answered here, on the leader). */
+    public long remoteQueries() {
+        return remoteQueries.sum();
     }
 
     /** This node's Ratis division (for the quorum's status), or null once it is gone. */
