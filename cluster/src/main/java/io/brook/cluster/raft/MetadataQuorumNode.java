@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -69,6 +70,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     private static final TimeDuration QUERY_TIMEOUT = TimeDuration.valueOf(10, TimeUnit.SECONDS);
     /** Retries of a configuration change while a leader is elected or another change finishes: 2 s. */
     private static final int ADMIN_ATTEMPTS = 20;
+    /** How soon the only voter named in the configuration stands for its first election. */
+    private static final TimeDuration SOLE_VOTER_FIRST_ELECTION = TimeDuration.valueOf(10, TimeUnit.MILLISECONDS);
 
     private final QuorumConfig config;
     private final RaftGroup group;
@@ -246,7 +249,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         return RaftPeerId.valueOf(String.valueOf(nodeId));
     }
 
-    private static RaftProperties properties(QuorumConfig config) {
+    static RaftProperties properties(QuorumConfig config) {
         RaftProperties props = new RaftProperties();
         // gRPC, not Netty: docs/cluster.md, section 2 (Ratis 3.1.3's Netty transport never reconnected
         // to a follower that restarted; not tried again since). The client and admin services share the server's port.
@@ -258,6 +261,13 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 TimeDuration.valueOf(config.electionTimeoutMin().toMillis(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(props,
                 TimeDuration.valueOf(config.electionTimeoutMax().toMillis(), TimeUnit.MILLISECONDS));
+        if (config.voters().keySet().equals(Set.of(config.nodeId()))) {
+            // the only voter named: stand for election at once, as a single KRaft voter does, rather
+            // than wait out an election time-out for votes no one else can cast (if the log has more
+            // voters now, the pre-vote fails and the usual time-outs follow)
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(props, SOLE_VOTER_FIRST_ELECTION);
+            RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(props, SOLE_VOTER_FIRST_ELECTION.multiply(2));
+        }
         // automatic snapshots (also one when the server stops) unless the threshold is 0
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, config.snapshotThreshold() > 0);
         if (config.snapshotThreshold() > 0) {
