@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +22,6 @@ class CrashLoopTest {
     }
 
     @Test
-    @Disabled("RELIABILITY.md, finding 9: a new one-node cluster can stay unready at its first start "
-            + "(its Ratis client keeps resetting its connection under many controller requests)")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aOneNodeClusterStartsAgainAfterEveryKillAndKeepsWhatItAcknowledged(@TempDir Path work) throws Exception {
         ScenarioResult r = TestEnv.run(new CrashLoop(CrashLoop.Params.test(), true), work);
