@@ -48,6 +48,8 @@ class TxnStateLoadingTest {
              ProtocolClient c = new ProtocolClient(first.bootstrapServers())) {
             c.call(new CreateTopicsRequest().topics(new ArrayList<>(List.of(new CreatableTopic().name("t")
                     .numPartitions(1).replicationFactor((short) 1)))).timeoutMs(10_000), (short) 5);
+            // a new broker loads its new __transaction_state partitions in the background as well
+            assertThat(c.initProducerIdPastLoad("id-0", (short) 4).errorCode()).isEqualTo(Errors.NONE.code());
             for (int i = 0; i < IDS; i++) {
                 assertThat(init(c, "id-" + i).errorCode()).isEqualTo(Errors.NONE.code());
             }
