@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,13 @@ final class ClusterMetadata {
             if (!inFlight.add(name)) {
                 continue;
             }
-            cluster.createTopic(name, partitions, 1, Map.of()).whenComplete((v, e) -> {
+            CompletableFuture<Void> created;
+            try {
+                created = cluster.createTopic(name, partitions, 1, Map.of());
+            } catch (RuntimeException e) {
+                created = CompletableFuture.failedFuture(e); // a node shutting down: a later request may ask again
+            }
+            created.whenComplete((v, e) -> {
                 inFlight.remove(name);
                 if (e != null) {
                     LOG.debug("Auto-creation of topic {} failed: {}", LogSafe.escape(name), e.getMessage());

@@ -28,6 +28,7 @@ class ClusterAutoCreateTest {
     private final List<String> asked = new ArrayList<>();
     private final List<CompletableFuture<Void>> pending = new ArrayList<>();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private boolean failNextCreation;
     private final BrokerContext broker = new BrokerContext(BrokerConfig.defaults(), "cluster",
             Map.of("PLAINTEXT", new Listener("PLAINTEXT", "node1", 9092)), null, null, null, null, null,
             new BrokerMetrics(false), cluster());
@@ -39,6 +40,10 @@ class ClusterAutoCreateTest {
                     case "topic" -> null;
                     case "createTopic" -> {
                         asked.add((String) args[0]);
+                        if (failNextCreation) {
+                            failNextCreation = false;
+                            throw new IllegalStateException("this cluster member is closed");
+                        }
                         CompletableFuture<Void> f = new CompletableFuture<>();
                         pending.add(f);
                         yield f;
@@ -63,6 +68,16 @@ class ClusterAutoCreateTest {
         assertThat(metadataFor("orders", "payments")).containsExactly("orders", "payments");
 
         assertThat(asked).containsExactly("orders", "payments");
+    }
+
+    @Test
+    void aRequestThatCouldNotBeSentLeavesTheTopicFreeToBeAskedForAgain() {
+        failNextCreation = true;
+        assertThat(metadataFor("orders")).containsExactly("orders");
+        assertThat(inFlight).isEmpty();
+
+        metadataFor("orders");
+        assertThat(asked).containsExactly("orders", "orders");
     }
 
     @Test
