@@ -115,6 +115,10 @@ class MetricsCompatTest {
         assertThat(value("kafka.server:type=KafkaServer,name=BrokerState")).isEqualTo(3);
         assertThat(value("kafka.server:type=ReplicaManager,name=PartitionCount")).isGreaterThanOrEqualTo(1);
         assertThat(value("kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions")).isZero();
+        assertThat(value("kafka.controller:type=KafkaController,name=ActiveControllerCount")).isEqualTo(1);
+        assertThat(value("kafka.controller:type=KafkaController,name=OfflinePartitionsCount")).isZero();
+        assertThat(value("kafka.controller:type=KafkaController,name=GlobalPartitionCount"))
+                .isEqualTo(value("kafka.server:type=ReplicaManager,name=PartitionCount"));
         assertThat(value("kafka.server:type=socket-server-metrics,name=connection-count,listener=PLAINTEXT"))
                 .isGreaterThanOrEqualTo(0);
         assertThat(value("kafka.coordinator.group:type=GroupMetadataManager,name=NumGroups")).isGreaterThanOrEqualTo(1);

@@ -202,6 +202,11 @@ public final class Brook implements AutoCloseable {
             this.cluster = config.clustered() ? ClusterMode.start(config, settings, meta.metaDir(), advertised, topics,
                     producerIds, groups, clock, members, net.eventLoops(), net.clientChannelClass(), transactions, security,
                     groupConfigs) : null;
+            if (cluster != null) {
+                cluster.registerControllerGauges(m);
+            } else {
+                m.singleNodeController(() -> topics.all().size());
+            }
             this.context = new BrokerContext(config, meta.clusterId(), advertised, topics,
                     producerIds, groups, transactions, timer, m, cluster == null ? null : cluster.view());
             ClientTelemetry telemetry = ClientTelemetry.open(meta.metaDir(), config.telemetryMaxBytes(), wallClock,

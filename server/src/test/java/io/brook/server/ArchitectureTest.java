@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  *        api -> node                the handlers' shared context, producer ids, the group coordinator
  *        api, node -> topic         the topics and their partition logs
  *        api, network -> security      listeners' TLS and SASL settings, each connection's session
- *        api, node, http -> metrics the broker's metrics (Kafka's names, JMX, Prometheus)
+ *        api, node, http, cluster -> metrics   the broker's metrics (Kafka's names, JMX, Prometheus;
+ *                                   cluster mode: the controller gauges from its metadata image)
  *        network, node, api -> time the timer of delayed operations
  *        everything -> config       the broker's settings
  * </pre>
@@ -69,7 +70,7 @@ class ArchitectureTest {
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Launch").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Http").mayOnlyBeAccessedByLayers("Root")
-                .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Http")
+                .whereLayer("Metrics").mayOnlyBeAccessedByLayers("Root", "Api", "Node", "Http", "Cluster")
                 .whereLayer("Network").mayOnlyBeAccessedByLayers("Root", "Api", "Fault")
                 .whereLayer("Fault").mayOnlyBeAccessedByLayers("Root")
                 .whereLayer("Node").mayOnlyBeAccessedByLayers("Root", "Api", "Cluster")

@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.BrokerInfo;
 import io.brook.cluster.metadata.Endpoint;
 import io.brook.server.cluster.replica.FetchTarget;
 import io.brook.server.cluster.replica.ReplicaFetchers;
+import io.brook.server.metrics.ControllerCounts;
 import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
@@ -435,6 +436,11 @@ final class ClusterBroker implements ClusterView, AutoCloseable {
 
     private static boolean live(BrokerInfo b) {
         return b != null && !b.fenced();
+    }
+
+    /** Kafka's controller gauges as this node's image has them (the active controller: this node leads). */
+    ControllerCounts controllerCounts() {
+        return view.controllerCounts(member.controllerId() == nodeId);
     }
 
     @Override

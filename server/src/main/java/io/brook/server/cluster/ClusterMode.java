@@ -19,6 +19,7 @@ import io.brook.server.cluster.replica.ReplicaFetchers;
 import io.brook.server.cluster.replica.ReplicaReports;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.node.BrokerMeta;
 import io.brook.server.node.ClusterAdminException;
 import io.brook.server.node.ClusterView;
@@ -53,11 +54,14 @@ public final class ClusterMode implements AutoCloseable {
     private final ClusterBroker broker;
     private final InterBrokerClient interBroker;
     private final MetadataLogSecurity security;
+    private final boolean controllerRole;
 
-    private ClusterMode(ClusterBroker broker, InterBrokerClient interBroker, MetadataLogSecurity security) {
+    private ClusterMode(ClusterBroker broker, InterBrokerClient interBroker, MetadataLogSecurity security,
+                        boolean controllerRole) {
         this.broker = broker;
         this.interBroker = interBroker;
         this.security = security;
+        this.controllerRole = controllerRole;
     }
 
     /**
@@ -152,7 +156,7 @@ public final class ClusterMode implements AutoCloseable {
             broker.close();
             throw e;
         }
-        return new ClusterMode(broker, interBroker, keeper);
+        return new ClusterMode(broker, interBroker, keeper, q.processRoles().contains("controller"));
     }
 
     /**
@@ -189,6 +193,16 @@ public final class ClusterMode implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Cluster mode: the inter-broker listener " + name + ": " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Registers Kafka's controller gauges in {@code metrics} if this node has the controller role
+     * (a voter), as Kafka has them on its controllers; a broker-only node has none.
+     */
+    public void registerControllerGauges(BrokerMetrics metrics) {
+        if (controllerRole) {
+            metrics.controller(broker::controllerCounts);
         }
     }
 

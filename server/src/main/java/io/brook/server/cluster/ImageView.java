@@ -6,6 +6,7 @@ import io.brook.cluster.metadata.MetadataImage;
 import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.PartitionInfo;
 import io.brook.cluster.metadata.TopicInfo;
+import io.brook.server.metrics.ControllerCounts;
 import io.brook.server.node.ClusterView.PartitionState;
 import io.brook.server.node.ClusterView.Reassignment;
 import io.brook.server.node.ClusterView.TopicState;
@@ -151,5 +152,31 @@ final class ImageView {
             }
         }
         return Collections.unmodifiableSet(out);
+    }
+
+    /**
+     * Kafka's controller gauges over this image: brokers unfenced and fenced, topics, partitions,
+     * and partitions without a leader; {@code activeController} says whether this node leads the
+     * quorum.
+     */
+    ControllerCounts controllerCounts(boolean activeController) {
+        int fenced = 0;
+        for (BrokerInfo b : brokers.values()) {
+            if (b.fenced()) {
+                fenced++;
+            }
+        }
+        int partitions = 0;
+        int offline = 0;
+        for (TopicState t : topicsByName.values()) {
+            for (PartitionState p : t.partitions()) {
+                partitions++;
+                if (p.leader() < 0) {
+                    offline++;
+                }
+            }
+        }
+        return new ControllerCounts(activeController ? 1 : 0, brokers.size() - fenced, fenced, topicsByName.size(),
+                partitions, offline);
     }
 }

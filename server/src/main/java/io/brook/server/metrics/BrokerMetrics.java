@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 
@@ -236,6 +238,34 @@ public final class BrokerMetrics implements AutoCloseable {
 
     public void logRecoveryTime(long millis) {
         this.logRecoveryMs = millis;
+    }
+
+    /**
+     * Kafka's controller gauges ({@code kafka.controller:type=KafkaController}: ActiveControllerCount,
+     * ActiveBrokerCount, FencedBrokerCount, GlobalTopicCount, GlobalPartitionCount,
+     * OfflinePartitionsCount), each read from {@code counts} when asked. Kafka has them on every
+     * node with the controller role; a single Brook is its own controller.
+     */
+    public void controller(Supplier<ControllerCounts> counts) {
+        controllerGauge("ActiveControllerCount", counts, ControllerCounts::activeControllers);
+        controllerGauge("ActiveBrokerCount", counts, ControllerCounts::activeBrokers);
+        controllerGauge("FencedBrokerCount", counts, ControllerCounts::fencedBrokers);
+        controllerGauge("GlobalTopicCount", counts, ControllerCounts::topics);
+        controllerGauge("GlobalPartitionCount", counts, ControllerCounts::partitions);
+        controllerGauge("OfflinePartitionsCount", counts, ControllerCounts::offlinePartitions);
+    }
+
+    /**
+     * The controller gauges of a single node: the active controller and the only broker; its
+     * partitions are its logs, and a log an I/O error took offline is a partition without a
+     * leader. {@code topics} counts the topics.
+     */
+    public void singleNodeController(IntSupplier topics) {
+        controller(() -> new ControllerCounts(1, 1, 0, topics.getAsInt(), logs.size(), offlineLogs()));
+    }
+
+    private void controllerGauge(String name, Supplier<ControllerCounts> counts, ToIntFunction<ControllerCounts> field) {
+        gauge(MetricName.of("kafka.controller", "KafkaController", name), () -> field.applyAsInt(counts.get()));
     }
 
     /** The open connections of a listener, read when asked. */

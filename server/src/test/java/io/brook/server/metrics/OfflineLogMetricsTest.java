@@ -20,14 +20,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A failed fsync takes the log that met it offline: Kafka's OfflineReplicaCount counts it and
- * OfflineLogDirectoryCount counts the data directory; a single node has no under-min-ISR partition.
+ * A failed fsync takes the log that met it offline: Kafka's OfflineReplicaCount counts it,
+ * OfflineLogDirectoryCount counts the data directory, and OfflinePartitionsCount the partition, which
+ * has no leader now; a single node has no under-min-ISR partition.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OfflineLogMetricsTest {
 
     private static final String OFFLINE_REPLICAS = "kafka_server_replicamanager_offlinereplicacount";
     private static final String OFFLINE_DIRS = "kafka_log_logmanager_offlinelogdirectorycount";
+    private static final String OFFLINE_PARTITIONS = "kafka_controller_kafkacontroller_offlinepartitionscount";
 
     @Test
     void aLogTakenOfflineByAFailedFsyncIsCounted() throws Exception {
@@ -39,6 +41,7 @@ class OfflineLogMetricsTest {
             String before = Scrape.metrics(brook);
             assertThat(Scrape.value(before, OFFLINE_REPLICAS)).isZero();
             assertThat(Scrape.value(before, OFFLINE_DIRS)).isZero();
+            assertThat(Scrape.value(before, OFFLINE_PARTITIONS)).isZero();
 
             brook.faults().failFsync(true);
             assertThat(produce(client, "doomed").errorCode()).isEqualTo(Errors.KAFKA_STORAGE_ERROR.code());
@@ -50,6 +53,7 @@ class OfflineLogMetricsTest {
             String after = Scrape.metrics(brook);
             assertThat(Scrape.value(after, OFFLINE_REPLICAS)).isEqualTo(1);
             assertThat(Scrape.value(after, OFFLINE_DIRS)).isEqualTo(1);
+            assertThat(Scrape.value(after, OFFLINE_PARTITIONS)).isEqualTo(1);
             assertThat(Scrape.value(after, "kafka_server_replicamanager_underminisrpartitioncount")).isZero();
             assertThat(Scrape.value(after, "kafka_server_replicamanager_partitioncount")).isGreaterThanOrEqualTo(3);
 

@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads a broker's {@code /metrics} for tests. */
-final class Scrape {
+public final class Scrape {
     private Scrape() {
     }
 
-    static String metrics(Brook brook) {
+    public static String metrics(Brook brook) {
         try {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + brook.httpPort() + "/metrics")).build(),
@@ -33,7 +33,7 @@ final class Scrape {
     }
 
     /** The value of the sample {@code nameAndLabels} (as written, labels in order), or NaN when absent. */
-    static double value(String metrics, String nameAndLabels) {
+    public static double value(String metrics, String nameAndLabels) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(nameAndLabels) + " (\\S+)$").matcher(metrics);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
     }
