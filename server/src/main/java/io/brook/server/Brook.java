@@ -347,11 +347,6 @@ public final class Brook implements AutoCloseable {
         return network.transport();
     }
 
-    /** The broker's metrics (tests). */
-    BrokerMetrics metrics() {
-        return metrics;
-    }
-
     /** The port of the HTTP admin listener, or -1 when {@code brook.http.listener} is none. */
     public int httpPort() {
         return http == null ? -1 : http.port();
