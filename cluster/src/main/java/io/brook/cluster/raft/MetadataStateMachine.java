@@ -48,6 +48,9 @@ import org.slf4j.LoggerFactory;
  *       The reply to the appender says which records were applied ({@link AppendResult}). A
  *       committed entry that this node cannot decode (written by a newer version) stops the
  *       state machine: Ratis stops applying rather than let this node's image diverge.
+ *   <li><b>Durable names</b>: Ratis forces its log files but not their directory; the state
+ *       machine does, before it answers an entry whose segment's name may not be durable yet
+ *       ({@link RaftDirectoryForcer}).
  *   <li><b>Snapshots</b> ({@link #takeSnapshot}, on Ratis' trigger): the image's records go to
  *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
  *       file; Ratis may then purge the log up to that index.
@@ -67,6 +70,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
 
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private RaftDirectoryForcer directories;
     private MetadataImage image = new MetadataImage();
     private long rejectedRecords;
     private long loadedSnapshotIndex = -1;
@@ -133,6 +137,10 @@ public final class MetadataStateMachine extends BaseStateMachine {
         getLifeCycle().startAndTransition(() -> {
             super.initialize(server, groupId, raftStorage);
             storage.init(raftStorage);
+            File root = raftStorage.getStorageDir().getRoot();
+            directories = new RaftDirectoryForcer(raftStorage.getStorageDir().getCurrentDir().toPath(),
+                    System::currentTimeMillis);
+            directories.forceStorage(root.getAbsoluteFile().getParentFile().toPath());
             loadLatestSnapshot();
         });
     }
@@ -226,6 +234,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
             updateLastAppliedTermIndex(termIndex);
         }
         notifyApplied();
+        directories.beforeAnswer();
         return CompletableFuture.completedFuture(new AppendResult(termIndex.getIndex(), applied).toMessage());
     }
 
@@ -244,6 +253,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
         Files.createDirectories(file.toPath().getParent());
         MetadataSnapshotFile.write(file.toPath(), records);
         MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        RaftDirectoryForcer.force(file.toPath().getParent()); // Ratis renames the MD5 file into place
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
         return last.getIndex();
     }
