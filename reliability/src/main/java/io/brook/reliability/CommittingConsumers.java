@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -17,7 +18,8 @@ import org.apache.kafka.common.errors.WakeupException;
 /**
  * Consumer-group members that subscribe to a topic, "process" each poll's records (count them)
  * and then commit the offsets after them with {@code commitSync}; every commit that returned is
- * raised into the {@link CommitFloors}. One thread per member. A failed poll or commit is counted
+ * raised into the {@link CommitFloors}, and the highest offset given out per partition is kept
+ * ({@link #seen}). One thread per member. A failed poll or commit is counted
  * by its exception and the member carries on; one that throws something no retry can cure is
  * replaced by a new member of the same group.
  */
@@ -32,6 +34,7 @@ final class CommittingConsumers {
     private final List<KafkaConsumer<?, ?>> live = new ArrayList<>();
     private final Failures failures = new Failures();
     private final PauseMeter pauses = new PauseMeter();
+    private final Map<TopicPartition, Long> seen = new ConcurrentHashMap<>();
     private final AtomicLong consumed = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private volatile boolean running = true;
@@ -102,6 +105,7 @@ final class CommittingConsumers {
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 next.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
             }
+            next.forEach((tp, om) -> seen.merge(tp, om.offset() - 1, Math::max));
             consumed.addAndGet(records.count());
             try {
                 consumer.commitSync(next, Duration.ofSeconds(10));
@@ -133,6 +137,11 @@ final class CommittingConsumers {
         for (Thread t : threads) {
             t.join(30_000);
         }
+    }
+
+    /** A copy of the highest offset any member was given, per partition. */
+    Map<TopicPartition, Long> seen() {
+        return Map.copyOf(seen);
     }
 
     CommitFloors floors() {

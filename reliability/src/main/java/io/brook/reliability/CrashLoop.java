@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -25,6 +26,15 @@ import org.apache.kafka.common.TopicPartition;
  * Measured: time from process start to ready after each kill (the time to ready with a large data
  * directory is the scenario {@link LargeDataRestart}).
  *
+ * <p>With power cuts ({@code power-cut}) the data directory is a {@link PowerCutFileSystem}: after
+ * each kill everything no fsync made durable is undone (file data written since the file's last
+ * fsync, and names created, renamed or removed since their directory's last fsync), as a power
+ * cut would leave the disk; every other cut is torn (each unforced page kept or lost at random).
+ * Name changes count as durable only once their directory was forced (POSIX).
+ * The same checks hold, and one more: every record a consumer was given before a cut is still in
+ * the log after it (the log end offset is past it), because the broker hands out only what it
+ * has forced.
+ *
  * <p>In cluster mode ({@code cluster-crash-loop}) the broker is a cluster of one node, broker and
  * controller, whose metadata lives in its Raft log: each start registers the broker, unfences it
  * and allocates producer ids through that log, and a kill during start-up or after it may cut a
@@ -34,6 +44,7 @@ final class CrashLoop implements Scenario {
     static final String TOPIC = "crash";
     static final int PARTITIONS = 8;
     static final List<String> GROUPS = List.of("crash-group-a", "crash-group-b");
+    static final String NAMES_PROPERTY = "reliability.power-cut-names";
 
     /**
      * Sizes: {@code kills} kills, every {@code startupKillEvery}-th of them during the start-up
@@ -64,21 +75,39 @@ final class CrashLoop implements Scenario {
 
     private final Params params;
     private final boolean cluster;
+    private final boolean powerCuts;
 
     /** @param cluster whether the broker runs as a one-node cluster (its metadata in a Raft log) */
     CrashLoop(Params params, boolean cluster) {
+        this(params, cluster, false);
+    }
+
+    /**
+     * @param powerCuts whether each kill is followed by a power cut of the data directory's file system
+     */
+    CrashLoop(Params params, boolean cluster, boolean powerCuts) {
         this.params = params;
         this.cluster = cluster;
+        this.powerCuts = powerCuts;
+    }
+
+    /**
+     * Name changes are durable once their directory was forced (POSIX), unless the system property
+     * {@value #NAMES_PROPERTY} says {@code journaled} (at any force: ext4, XFS).
+     */
+    private static PowerCutFileSystem.Names names() {
+        return PowerCutFileSystem.Names.valueOf(System.getProperty(NAMES_PROPERTY, "strict").toUpperCase(Locale.ROOT));
     }
 
     @Override
     public String name() {
-        return cluster ? "cluster-crash-loop" : "crash-loop";
+        return (cluster ? "cluster-" : "") + (powerCuts ? "power-cut" : "crash-loop");
     }
 
     @Override
     public String size() {
-        return (cluster ? "a one-node cluster (broker and controller), " : "") + params.kills + " kills (every " + params.startupKillEvery + "th during start-up, the others "
+        return (cluster ? "a one-node cluster (broker and controller), " : "") + params.kills
+                + (powerCuts ? " kills, each followed by a power cut (every other one torn)" : " kills") + " (every " + params.startupKillEvery + "th during start-up, the others "
                 + params.minDelayMs + "–" + params.maxDelayMs + " ms after ready), " + params.producers
                 + " idempotent acks=all producers, " + GROUPS.size() + " groups × " + params.membersPerGroup
                 + " members, " + PARTITIONS + " partitions";
@@ -90,6 +119,39 @@ final class CrashLoop implements Scenario {
         DurableFiles.deleteRecursively(data);
         Files.createDirectories(data);
         Random random = new Random(env.seed());
+        PowerCuts cuts = null;
+        if (powerCuts) {
+            Path disk = env.work().resolve(name() + "-disk");
+            DurableFiles.deleteRecursively(disk); // kept by a failed run
+            try {
+                cuts = new PowerCuts(PowerCutFileSystem.prepare(disk, data,
+                        env.out().resolve(name() + "-fuse.log")), names(), random);
+            } catch (PowerCutFileSystem.Unavailable e) {
+                result.skip(e.getMessage());
+                return;
+            }
+        }
+        try {
+            run(env, result, data, random, cuts);
+        } finally {
+            if (cuts != null) {
+                cuts.close();
+            }
+        }
+        if (result.status() != ScenarioResult.Status.FAIL) {
+            DurableFiles.deleteRecursively(data);
+            if (cuts != null) {
+                DurableFiles.deleteRecursively(cuts.disk().getParent());
+            }
+        } else {
+            result.note("data directory kept for inspection: " + (cuts == null ? data : cuts.disk()));
+        }
+    }
+
+    private void run(Env env, ScenarioResult result, Path data, Random random, PowerCuts cuts) throws Exception {
+        if (cuts != null) {
+            cuts.next();
+        }
         int port = Env.freePort();
         Map<String, String> overrides = new TreeMap<>(Map.of("group.initial.rebalance.delay.ms", "0"));
         if (cluster) {
@@ -112,6 +174,7 @@ final class CrashLoop implements Scenario {
 
             List<Double> readyMs = new ArrayList<>();
             List<String> regressions = new ArrayList<>();
+            List<String> lostReads = new ArrayList<>();
             int startupKills = 0;
             int stalls = 0;
             double lastReadyMs = 1000;
@@ -136,8 +199,13 @@ final class CrashLoop implements Scenario {
                     }
                 }
                 broker.kill();
-                // every commit acknowledged before the kill must survive it
+                // every commit acknowledged before the kill must survive it, and every record read
                 Map<String, Map<TopicPartition, Long>> floorsAtKill = consumers.floors().snapshot();
+                Map<TopicPartition, Long> seenAtKill = consumers.seen();
+                if (cuts != null) {
+                    cuts.cut();
+                    cuts.next();
+                }
                 broker = env.launcher().start(port, data, overrides, log);
                 boolean nextDuringStartup = kill < params.kills && (kill + 1) % params.startupKillEvery == 0;
                 if (nextDuringStartup) {
@@ -150,6 +218,9 @@ final class CrashLoop implements Scenario {
                 }
                 for (String r : CommitFloors.regressions(floorsAtKill, committed(admin))) {
                     regressions.add("after kill " + kill + ": " + r);
+                }
+                for (String r : ReadBack.beyondEnd(broker.bootstrap(), seenAtKill, Duration.ofSeconds(30))) {
+                    lostReads.add("after kill " + kill + ": " + r);
                 }
                 env.progress().update("kill " + kill + "/" + params.kills + ", ready after " + Math.round(ms)
                         + " ms, " + ledger.ackedCount() + " records acknowledged, " + consumers.commits()
@@ -198,6 +269,13 @@ final class CrashLoop implements Scenario {
                     regressions.isEmpty() ? "checked after each of " + params.kills + " restarts and at the end"
                             : regressions.size() + " regressions: " + String.join("; ",
                                     regressions.subList(0, Math.min(5, regressions.size()))));
+            result.check("every record consumed before a kill still there after it", lostReads.isEmpty(),
+                    lostReads.isEmpty() ? "the log end offsets after each restart past every offset consumed before"
+                            : lostReads.size() + " partitions: " + String.join("; ",
+                                    lostReads.subList(0, Math.min(5, lostReads.size()))));
+            if (cuts != null) {
+                cuts.addTo(result);
+            }
             result.check("producers progressed after every restart", stalls == 0,
                     stalls == 0 ? "a new acknowledgement before every kill" : stalls
                             + " cycles without a new acknowledgement within 60 s");
@@ -212,11 +290,6 @@ final class CrashLoop implements Scenario {
                 consumers.stop();
             }
             broker.close();
-        }
-        if (result.status() != ScenarioResult.Status.FAIL) {
-            DurableFiles.deleteRecursively(data);
-        } else {
-            result.note("data directory kept for inspection: " + data);
         }
     }
 

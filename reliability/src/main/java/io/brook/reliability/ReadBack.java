@@ -4,6 +4,7 @@ import io.brook.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,27 @@ final class ReadBack {
     /** Reads all of {@code topic} (up to its end offsets when the read starts) and verifies it. */
     static Verification verify(String bootstrap, String topic, AckLedger ledger, Duration timeout) {
         return verify(bootstrap, Map.of(), topic, ledger, timeout);
+    }
+
+    /**
+     * Every partition of {@code seen} (the highest offset a consumer was given in each) whose log
+     * end offset is not past that offset now, described in words; empty when none.
+     */
+    static List<String> beyondEnd(String bootstrap, Map<TopicPartition, Long> seen, Duration timeout) {
+        List<String> out = new ArrayList<>();
+        if (seen.isEmpty()) {
+            return out;
+        }
+        try (KafkaConsumer<byte[], byte[]> reader = Clients.reader(bootstrap, "reliability-end-offsets", Map.of())) {
+            Map<TopicPartition, Long> end = reader.endOffsets(seen.keySet(), timeout);
+            seen.entrySet().stream().sorted(Comparator.comparing(e -> e.getKey().toString())).forEach(e -> {
+                long now = end.get(e.getKey());
+                if (now <= e.getValue()) {
+                    out.add(e.getKey() + ": offset " + e.getValue() + " was consumed, the log now ends at " + now);
+                }
+            });
+        }
+        return out;
     }
 
     /** The same, read with the client settings {@code security} ({@link Clients}). */

@@ -65,7 +65,7 @@ public final class ReliabilityRunner {
             }
         }
         if (scenarios.isEmpty()) {
-            usage("no scenario matches --only " + only + " (crash-loop, cluster-crash-loop, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, tls-fuzz, overload)");
+            usage("no scenario matches --only " + only + " (crash-loop, cluster-crash-loop, power-cut, cluster-power-cut, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, tls-fuzz, overload)");
         }
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
@@ -96,6 +96,11 @@ public final class ReliabilityRunner {
                 new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full(), false),
                 // a cluster node takes a session time-out (9 s) to be ready again: 50 kills at full size
                 new CrashLoop(quick ? CrashLoop.Params.quick() : CrashLoop.Params.full().withKills(50), true),
+                // each run of the broker on a FUSE file system that a power cut follows
+                new CrashLoop(quick ? CrashLoop.Params.quick().withKills(10) : CrashLoop.Params.full().withKills(50), false,
+                        true),
+                new CrashLoop(quick ? CrashLoop.Params.quick().withKills(6) : CrashLoop.Params.full().withKills(20), true,
+                        true),
                 quick ? LargeDataRestart.quick() : LargeDataRestart.full(),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.quick() : WireFuzz.full()),

@@ -116,16 +116,21 @@ final class SmallFileSystem implements AutoCloseable {
         }
     }
 
-    /** Runs a command; null when it succeeded, else its exit status and output. */
-    private static String run(String... cmd) throws IOException, InterruptedException {
+    /** Runs a command; null when it succeeded, else its exit status and output (or why it could not start). */
+    static String run(String... cmd) {
         Process p;
+        String out;
+        int status;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            status = p.waitFor();
         } catch (IOException e) {
             return e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        int status = p.waitFor();
         return status == 0 ? null : "`" + String.join(" ", cmd) + "` exited with " + status + ": " + out;
     }
 }

@@ -1,0 +1,43 @@
+package io.brook.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The power-cut scenario's short version: five kills under load, each followed by a power cut of
+ * the data directory's FUSE file system (every other one torn), alone and as a one-node cluster.
+ * Needs root and /dev/fuse (skipped otherwise, with the reason); in CI a missing python3-fusepy
+ * fails it, since {@code .ci/run} installs it.
+ */
+class PowerCutTest {
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void whatWasAcknowledgedOrConsumedSurvivesPowerCuts(@TempDir Path work) throws Exception {
+        check(TestEnv.run(new CrashLoop(CrashLoop.Params.test(), false, true), work));
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aOneNodeClusterKeepsWhatItAcknowledgedThroughPowerCuts(@TempDir Path work) throws Exception {
+        check(TestEnv.run(new CrashLoop(CrashLoop.Params.test(), true, true), work));
+    }
+
+    private static void check(ScenarioResult r) {
+        if (System.getenv("CI") != null) {
+            assertThat(PowerCutFileSystem.missingPython()).as("python3-fusepy, installed by .ci/run").isNull();
+        }
+        Assumptions.assumeTrue(r.status() != ScenarioResult.Status.SKIP, r.skipReason());
+        assertThat(r.status()).as(r.toString()).isEqualTo(ScenarioResult.Status.PASS);
+        assertThat(r.figure("power cuts").value()).isEqualTo("5");
+        assertThat(r.figure("records acknowledged").value()).isNotEqualTo("0");
+        // the cuts took something: otherwise nothing was tested
+        assertThat(Long.parseLong(r.figure("unforced pages lost").value())).as(r.toString()).isPositive();
+    }
+}
