@@ -45,9 +45,7 @@ final class MetadataSnapshotFile {
             ch.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        RaftDirectoryForcer.force(file.getParent());
     }
 
     static List<MetadataRecord> read(Path file) throws IOException {
