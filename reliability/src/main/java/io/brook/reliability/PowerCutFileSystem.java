@@ -192,7 +192,7 @@ final class PowerCutFileSystem implements AutoCloseable {
 
     /** Unmounts without a cut's summary (the backing directory keeps everything written). */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {

@@ -73,7 +73,7 @@ final class PowerCuts implements AutoCloseable {
 
     /** Unmounts the file system (no cut). */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() {
         fs.close();
     }
 }
