@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -75,6 +76,8 @@ final class LogSegment {
      * index files of a deleted segment back.
      */
     private boolean deleted;
+    /** Whether {@link #forceIndexFiles} forced the directory since this segment was opened (its thread only). */
+    private boolean indexNamesForced;
     /** How often the log file was forced (observable by tests). */
     int forceCount;
 
@@ -601,6 +604,26 @@ final class LogSegment {
         }
         offsetIndex.writeTo(file(dir, baseOffset, INDEX_SUFFIX));
         timeIndex.writeTo(file(dir, baseOffset, TIME_INDEX_SUFFIX));
+    }
+
+    /**
+     * Forces the index files {@link #writeIndexFiles} wrote, and the first time the directory,
+     * whose entries for them may be new: the active segment's, with each recovery-point
+     * checkpoint, so that a power cut leaves the next start an index to begin its scan at. Not
+     * under the segment's lock, which {@link #flush} needs meanwhile; a segment deleted meanwhile
+     * has nothing to force.
+     */
+    void forceIndexFiles() throws IOException {
+        try {
+            force(file(dir, baseOffset, INDEX_SUFFIX));
+            force(file(dir, baseOffset, TIME_INDEX_SUFFIX));
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (!indexNamesForced) {
+            DurableFiles.fsyncDirectory(dir);
+            indexNamesForced = true;
+        }
     }
 
     /** Writes the index files if memory is newer, and forces them. */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -87,6 +88,26 @@ class EarlyCheckpointTest {
             assertThat(reopened.active().recoveryScanStart).isPositive();
             assertThat(reopened.active().recoveryBytesScanned).isLessThan(size / 2);
             assertThat(recoveryPoint).isEqualTo(15L);
+        }
+    }
+
+    @Test
+    void aCheckpointForcesTheActiveSegmentsIndexFilesSoThatAPowerCutKeepsThem() throws Exception {
+        List<String> forces = new CopyOnWriteArrayList<>();
+        Path dir = tmp.resolve("t-0");
+        SegmentChannels.intercept(dir, (file, real) -> new ForceRecordingChannel(file, real, forces));
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
+                .backgroundThreads(false).earlyCheckpointBytes(20_000))) {
+            Log log = m.getOrCreateLog("t", 0, LogConfig.defaults().with(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 100)));
+            appendDurably(log, 15);
+            forces.clear();
+
+            m.scheduledCheckpoint(true);
+
+            assertThat(forces).contains("force 00000000000000000000.index", "force 00000000000000000000.timeindex");
+            assertThat(Files.size(dir.resolve("00000000000000000000.index"))).isPositive();
+        } finally {
+            SegmentChannels.stopIntercepting(dir);
         }
     }
 
