@@ -2,6 +2,8 @@ package io.brook.storage;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -9,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link SegmentChannels}, it hands out {@link FaultyChannel}s that consult it on every write,
  * force, read and truncation. Models what Linux reports: a full file system fails the write that
  * would grow a file past the free space (after writing what fits, as a short write), frees space
- * when a file shrinks, and gives ENOSPC or EIO from fsync; an unreadable block gives EIO.
+ * when a file shrinks, and gives ENOSPC or EIO from fsync; an unreadable block gives EIO. It also
+ * remembers the name of each file forced successfully, in order ({@link #forced}).
  */
 final class DiskFaults implements AutoCloseable {
     static final String ENOSPC = "No space left on device";
@@ -18,6 +21,7 @@ final class DiskFaults implements AutoCloseable {
     private final Path dir;
     /** Bytes files may still grow by. */
     private final AtomicLong free = new AtomicLong(Long.MAX_VALUE);
+    private final List<String> forced = new CopyOnWriteArrayList<>();
     volatile IOException onWrite;
     volatile IOException onForce;
     volatile IOException onRead;
@@ -35,7 +39,7 @@ final class DiskFaults implements AutoCloseable {
             if (e != null) {
                 throw copy(e);
             }
-            return new FaultyChannel(ch, f);
+            return new FaultyChannel(file, ch, f);
         });
         return f;
     }
@@ -80,6 +84,19 @@ final class DiskFaults implements AutoCloseable {
         onForce = null;
         onRead = null;
         onOpen = null;
+    }
+
+    /** The names of the files forced successfully so far, in order (cleared by {@link #forgetForces}). */
+    List<String> forced() {
+        return List.copyOf(forced);
+    }
+
+    void forgetForces() {
+        forced.clear();
+    }
+
+    void forced(Path file) {
+        forced.add(file.getFileName().toString());
     }
 
     static IOException copy(IOException e) {

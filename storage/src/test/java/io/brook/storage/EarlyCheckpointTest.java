@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -93,21 +92,18 @@ class EarlyCheckpointTest {
 
     @Test
     void aCheckpointForcesTheActiveSegmentsIndexFilesSoThatAPowerCutKeepsThem() throws Exception {
-        List<String> forces = new CopyOnWriteArrayList<>();
         Path dir = tmp.resolve("t-0");
-        SegmentChannels.intercept(dir, (file, real) -> new ForceRecordingChannel(file, real, forces));
-        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
+        try (DiskFaults disk = DiskFaults.install(dir);
+                LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(new MutableClock(1_700_000_000_000L))
                 .backgroundThreads(false).earlyCheckpointBytes(20_000))) {
             Log log = m.getOrCreateLog("t", 0, LogConfig.defaults().with(Map.of(LogConfig.INDEX_INTERVAL_BYTES, 100)));
             appendDurably(log, 15);
-            forces.clear();
+            disk.forgetForces();
 
             m.scheduledCheckpoint(true);
 
-            assertThat(forces).contains("force 00000000000000000000.index", "force 00000000000000000000.timeindex");
+            assertThat(disk.forced()).contains("00000000000000000000.index", "00000000000000000000.timeindex");
             assertThat(Files.size(dir.resolve("00000000000000000000.index"))).isPositive();
-        } finally {
-            SegmentChannels.stopIntercepting(dir);
         }
     }
 

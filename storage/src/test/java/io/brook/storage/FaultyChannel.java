@@ -7,13 +7,16 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
 
 /** A segment file's channel that fails as its {@link DiskFaults} say; otherwise the real one. */
 final class FaultyChannel extends FileChannel {
+    private final Path file;
     private final FileChannel real;
     private final DiskFaults faults;
 
-    FaultyChannel(FileChannel real, DiskFaults faults) {
+    FaultyChannel(Path file, FileChannel real, DiskFaults faults) {
+        this.file = file;
         this.real = real;
         this.faults = faults;
     }
@@ -124,6 +127,7 @@ final class FaultyChannel extends FileChannel {
     public void force(boolean metaData) throws IOException {
         maybeThrow(faults.onForce);
         real.force(metaData);
+        faults.forced(file);
     }
 
     @Override
