@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * File handling shared by the sparse indexes ({@link OffsetIndex}, {@link TimeIndex}): both keep
+ * File handling shared by the index files (forcing them, also the {@link TransactionIndex}'s), and by
+ * the sparse indexes ({@link OffsetIndex}, {@link TimeIndex}): both keep
  * their entries in memory and write them as fixed-size big-endian entries, one after the other,
  * on roll and close (and the active segment's at the end of an unclean start, see
  * {@link LogLoader}). Loading never trusts the file: its size must be whole entries and within the
@@ -26,6 +28,25 @@ final class IndexFiles {
                 ch.write(entries);
             }
         }
+    }
+
+    /** Forces {@code file} (data and length). */
+    static void force(Path file) throws IOException {
+        try (FileChannel ch = SegmentChannels.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
+
+    /** Forces each of {@code files} in turn; false, and no more forced, at the first one missing (deleted meanwhile). */
+    static boolean forceExisting(Path... files) throws IOException {
+        for (Path f : files) {
+            try {
+                force(f);
+            } catch (NoSuchFileException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

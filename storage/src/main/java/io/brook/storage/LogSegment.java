@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -614,13 +613,8 @@ final class LogSegment {
      * has nothing to force.
      */
     void forceIndexFiles() throws IOException {
-        try {
-            force(file(dir, baseOffset, INDEX_SUFFIX));
-            force(file(dir, baseOffset, TIME_INDEX_SUFFIX));
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (!indexNamesForced) {
+        if (IndexFiles.forceExisting(file(dir, baseOffset, INDEX_SUFFIX), file(dir, baseOffset, TIME_INDEX_SUFFIX))
+                && !indexNamesForced) {
             DurableFiles.fsyncDirectory(dir);
             indexNamesForced = true;
         }
@@ -631,19 +625,10 @@ final class LogSegment {
         if (!indexesDirty || deleted) {
             return;
         }
-        Path index = file(dir, baseOffset, INDEX_SUFFIX);
-        Path timeIdx = file(dir, baseOffset, TIME_INDEX_SUFFIX);
-        offsetIndex.writeTo(index);
-        timeIndex.writeTo(timeIdx);
-        force(index);
-        force(timeIdx);
+        writeIndexFiles();
+        IndexFiles.force(file(dir, baseOffset, INDEX_SUFFIX));
+        IndexFiles.force(file(dir, baseOffset, TIME_INDEX_SUFFIX));
         indexesDirty = false;
-    }
-
-    static void force(Path file) throws IOException {
-        try (FileChannel ch = SegmentChannels.open(file, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
     }
 
     void close() throws IOException {

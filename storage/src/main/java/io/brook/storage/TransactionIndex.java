@@ -189,7 +189,7 @@ final class TransactionIndex {
     /** Forces the entries appended to the file since it was last replaced (clean close). */
     void force() throws IOException {
         if (Files.exists(file)) {
-            LogSegment.force(file);
+            IndexFiles.force(file);
         }
     }
 
