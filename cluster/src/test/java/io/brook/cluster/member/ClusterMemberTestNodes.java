@@ -93,9 +93,23 @@ final class ClusterMemberTestNodes implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        // every member, even when one fails to close: a member left running would keep its Ratis
+        // server busy with RPCs to stopped peers through the next tests of this JVM
+        IOException failed = null;
         for (ClusterMember m : members.values()) {
-            m.close();
+            try {
+                m.close();
+            } catch (IOException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
         }
         members.clear();
+        if (failed != null) {
+            throw failed;
+        }
     }
 }
