@@ -9,12 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * File handling shared by the index files (forcing them, also the {@link TransactionIndex}'s), and by
- * the sparse indexes ({@link OffsetIndex}, {@link TimeIndex}): both keep
- * their entries in memory and write them as fixed-size big-endian entries, one after the other,
- * on roll and close (and the active segment's at the end of an unclean start, see
- * {@link LogLoader}). Loading never trusts the file: its size must be whole entries and within the
- * index's capacity before anything is read.
+ * File handling shared by a segment's index files. Forcing serves all of them, the
+ * {@link TransactionIndex} included. Writing and loading serve the two sparse indexes
+ * ({@link OffsetIndex}, {@link TimeIndex}), which keep their entries in memory and write them as
+ * fixed-size big-endian entries, one after the other, on roll and close (and the active segment's
+ * at the end of an unclean start, see {@link LogLoader}). Loading never trusts the file: its size
+ * must be whole entries and within the index's capacity before anything is read.
  */
 final class IndexFiles {
     private IndexFiles() {
