@@ -89,7 +89,7 @@ class ClusterMemberBadInputTest {
         Map<Integer, InetSocketAddress> wrong = new TreeMap<>(nodes.voters);
         wrong.put(2, InetSocketAddress.createUnresolved("127.0.0.1", FreePorts.next()));
 
-        assertThatThrownBy(() -> RatisClusterMember.start(nodes.config(3, ClusterMemberTestNodes.CLUSTER, wrong),
+        assertThatThrownBy(() -> RatisClusterMember.start(nodes.config(3, nodes.cluster, wrong),
                 ClusterMemberTestNodes.registration(3), Clock.systemUTC()))
                 .isInstanceOf(ClusterMembershipException.class)
                 .hasMessageContaining("node 3 is configured with controller.quorum.voters")
@@ -103,7 +103,7 @@ class ClusterMemberBadInputTest {
     @Test
     void aSecondVoterWithTheSameNodeIdIsRefusedAtStart() {
         // another process (its own data directory) configured as node 2, exactly as node 2 is
-        QuorumConfig twin = new QuorumConfig(Set.of("broker", "controller"), 2, ClusterMemberTestNodes.CLUSTER,
+        QuorumConfig twin = new QuorumConfig(Set.of("broker", "controller"), 2, nodes.cluster,
                 nodes.voters, dir.resolve("twin-of-2"), Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
 
         assertThatThrownBy(() -> RatisClusterMember.start(twin, ClusterMemberTestNodes.registration(2),

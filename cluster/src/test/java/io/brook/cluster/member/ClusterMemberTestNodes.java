@@ -12,17 +12,22 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Predicate;
 
 /** Three cluster members in this JVM, on loopback ports, with short heartbeats and session time-outs. */
 final class ClusterMemberTestNodes implements AutoCloseable {
-    static final String CLUSTER = "member-test-cluster";
     static final Duration WAIT = Duration.ofSeconds(30);
     static final long HEARTBEAT_MS = 250;
     // long enough that a heartbeat starved by a busy machine (several builds on two cores) does not fence
     static final long SESSION_MS = 4000;
 
     private final Path dir;
+    /**
+     * This instance's cluster (and so Ratis group) id: each test its own, so that a server some
+     * earlier test of this JVM left running can never be taken for a peer of this one's.
+     */
+    final String cluster = "member-test-" + UUID.randomUUID();
     final Map<Integer, InetSocketAddress> voters = new TreeMap<>();
     final Map<Integer, ClusterMember> members = new TreeMap<>();
 
@@ -45,7 +50,7 @@ final class ClusterMemberTestNodes implements AutoCloseable {
     }
 
     ClusterMember start(int id) throws IOException {
-        ClusterMember m = RatisClusterMember.start(config(id, CLUSTER, voters), registration(id), Clock.systemUTC());
+        ClusterMember m = RatisClusterMember.start(config(id, cluster, voters), registration(id), Clock.systemUTC());
         members.put(id, m);
         return m;
     }
@@ -56,7 +61,7 @@ final class ClusterMemberTestNodes implements AutoCloseable {
      * (the voters' addresses) when {@code bootstrap}, else through {@code controller.quorum.voters}.
      */
     ClusterMember startBrokerOnly(int id, boolean bootstrap) throws IOException {
-        QuorumConfig c = new QuorumConfig(Set.of("broker"), id, CLUSTER, bootstrap ? Map.of() : voters,
+        QuorumConfig c = new QuorumConfig(Set.of("broker"), id, cluster, bootstrap ? Map.of() : voters,
                 dir.resolve("node-" + id), Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of(),
                 bootstrap ? java.util.List.copyOf(voters.values()) : java.util.List.of(),
                 InetSocketAddress.createUnresolved("127.0.0.1", 0));
@@ -99,11 +104,12 @@ final class ClusterMemberTestNodes implements AutoCloseable {
         for (ClusterMember m : members.values()) {
             try {
                 m.close();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                IOException cause = e instanceof IOException io ? io : new IOException("closing member " + m, e);
                 if (failed == null) {
-                    failed = e;
+                    failed = cause;
                 } else {
-                    failed.addSuppressed(e);
+                    failed.addSuppressed(cause);
                 }
             }
         }
