@@ -2,13 +2,17 @@ package io.brook.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.server.cluster.ControllerNode;
+import io.brook.server.metrics.Scrape;
 import io.brook.testkit.Await;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.QuorumInfo;
@@ -78,7 +82,7 @@ class ControllerOnlyClusterTest extends InJvmClusterTest {
     void dedicatedControllersDecideWhileOnlyTheBrokersLeadPartitionsAndServeClients() throws Exception {
         cluster = InJvmCluster.startControllers(dirs, "brook-controller-only-test", 3);
         cluster.startBrokerOnly(4);
-        cluster.startBrokerOnly(5);
+        Brook five = cluster.startBrokerOnly(5);
 
         try (Admin admin = Admin.create(InJvmCluster.ackedClientProps(cluster.bootstrap()))) {
             Await.until("brokers 4 and 5 in the cluster", WAIT, () -> brokers(admin).equals(Set.of(4, 5)));
@@ -114,5 +118,40 @@ class ControllerOnlyClusterTest extends InJvmClusterTest {
             assertThat(quorum.observers()).extracting(QuorumInfo.ReplicaState::replicaId).containsExactlyInAnyOrder(4, 5);
             assertThat(quorum.leaderId()).isIn(1, 2, 3);
         }
+
+        // each controller serves Kafka's controller gauges on its own HTTP listener, and nothing of a broker's
+        Await.until("exactly one controller reporting itself active", WAIT, () -> cluster.controllers.stream()
+                .mapToDouble(c -> gauge(c, "activecontrollercount")).sum() == 1.0);
+        for (ControllerNode c : cluster.controllers) {
+            String metrics = Scrape.metrics(c.httpPort());
+            assertThat(Scrape.value(metrics, "kafka_controller_kafkacontroller_activebrokercount")).isEqualTo(2.0);
+            assertThat(Scrape.value(metrics, "kafka_controller_kafkacontroller_fencedbrokercount")).isEqualTo(0.0);
+            // "work" and __consumer_offsets, every partition with a leader
+            assertThat(Scrape.value(metrics, "kafka_controller_kafkacontroller_globaltopiccount")).isEqualTo(2.0);
+            assertThat(Scrape.value(metrics, "kafka_controller_kafkacontroller_globalpartitioncount"))
+                    .isGreaterThan(6.0);
+            assertThat(Scrape.value(metrics, "kafka_controller_kafkacontroller_offlinepartitionscount"))
+                    .isEqualTo(0.0);
+            assertThat(metrics).contains("jvm_memory_used_bytes")
+                    .doesNotContain("kafka_server_brokertopicmetrics").doesNotContain("kafka_server_kafkaserver_brokerstate")
+                    .doesNotContain("kafka_log_logflushstats");
+            assertThat(Scrape.get(c.httpPort(), "/health").statusCode()).isEqualTo(200);
+            assertThat(Scrape.get(c.httpPort(), "/ready").statusCode()).isEqualTo(200);
+            assertThat(Scrape.get(c.httpPort(), "/").statusCode()).as("no console: no topics or groups here")
+                    .isEqualTo(404);
+            assertThat(Scrape.get(c.httpPort(), "/console.json").statusCode()).isEqualTo(404);
+        }
+        // and as MBeans, for jmx_exporter (the JVM's first controller holds the names)
+        assertThat(ManagementFactory.getPlatformMBeanServer().getAttribute(
+                new ObjectName("kafka.controller:type=KafkaController,name=ActiveBrokerCount"), "Value")).isEqualTo(2);
+
+        // a broker that stopped is counted as fenced by every controller
+        five.close();
+        Await.until("broker 5 counted as fenced by every controller", WAIT, () -> cluster.controllers.stream()
+                .allMatch(c -> gauge(c, "fencedbrokercount") == 1.0 && gauge(c, "activebrokercount") == 1.0));
+    }
+
+    private static double gauge(ControllerNode c, String name) {
+        return Scrape.value(Scrape.metrics(c.httpPort()), "kafka_controller_kafkacontroller_" + name);
     }
 }

@@ -109,6 +109,7 @@ final class InJvmCluster implements AutoCloseable {
             c.put("listeners", "CONTROLLER://" + cluster.voterAddresses.get(i));
             c.put("broker.heartbeat.interval.ms", "200");
             c.put("broker.session.timeout.ms", "1500");
+            c.put("brook.http.listener", "127.0.0.1:0");
             try {
                 cluster.controllers.add(ControllerNode.start(c, dirs.resolve("node" + (i + 1)), null));
             } catch (IOException | RuntimeException e) {

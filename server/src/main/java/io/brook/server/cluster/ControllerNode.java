@@ -6,6 +6,7 @@ import io.brook.cluster.member.RatisClusterMember;
 import io.brook.cluster.raft.ClusterMembershipException;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.Listener;
 import io.brook.server.node.BrokerMeta;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,9 +19,12 @@ import java.util.Map;
  * (docs/cluster.md, section 6c): a voter of the metadata quorum, and the controller while it is
  * the Ratis leader, and nothing else. It never registers as a broker, so placement and elections
  * never give it a partition; it runs no group or transaction coordinator, keeps no partition log
- * and binds no Kafka listener: its one port is its controller listener, which carries the quorum's
- * Raft traffic and the controller channel (Ratis). Clients and Kafka's tools talk to the brokers,
- * which answer for the cluster (DescribeQuorum included) by asking the controller.
+ * and binds no Kafka listener: its controller listener carries the quorum's Raft traffic and the
+ * controller channel (Ratis). Clients and Kafka's tools talk to the brokers, which answer for the
+ * cluster (DescribeQuorum included) by asking the controller. Its HTTP admin listener
+ * ({@code brook.http.listener}, as a broker's) serves Kafka's controller gauges on
+ * {@code /metrics}, and {@code /health} and {@code /ready}; the same gauges are MBeans
+ * ({@link ControllerNodeMetrics}).
  *
  * <p>Its data directory holds what a broker's holds of the quorum: {@code meta/meta.properties}
  * (the node and cluster ids, and the lock that keeps a second process off the directory) and the
@@ -30,10 +34,12 @@ public final class ControllerNode implements AutoCloseable {
 
     private final BrokerMeta meta;
     private final ClusterMember member;
+    private final ControllerNodeMetrics metrics;
 
-    private ControllerNode(BrokerMeta meta, ClusterMember member) {
+    private ControllerNode(BrokerMeta meta, ClusterMember member, ControllerNodeMetrics metrics) {
         this.meta = meta;
         this.member = member;
+        this.metrics = metrics;
     }
 
     /**
@@ -61,8 +67,20 @@ public final class ControllerNode implements AutoCloseable {
             q = q.withMetadataDir(meta.metaDir().resolve(ClusterMode.METADATA_DIR));
             BrokerRegistration self = new BrokerRegistration(List.of(), null, session.heartbeatIntervalMs(),
                     session.sessionTimeoutMs(), BrokerMeta.directoryIdIn(meta.metaDir()));
+            Listener httpListener = BrokerConfig.httpListener(
+                    settings.getOrDefault(BrokerConfig.HTTP_LISTENER, BrokerConfig.HTTP_LISTENER_DEFAULT));
             ClusterMember member = RatisClusterMember.start(q, self, clock == null ? Clock.systemUTC() : clock);
-            return new ControllerNode(meta, member);
+            try {
+                return new ControllerNode(meta, member, ControllerNodeMetrics.start(httpListener,
+                        settings.containsKey(BrokerConfig.HTTP_LISTENER), member));
+            } catch (RuntimeException e) {
+                try {
+                    member.close();
+                } catch (IOException | RuntimeException c) {
+                    e.addSuppressed(c);
+                }
+                throw e;
+            }
         } catch (ClusterMembershipException e) {
             meta.close();
             throw new IllegalStateException("Cluster mode: " + e.getMessage(), e);
@@ -105,13 +123,25 @@ public final class ControllerNode implements AutoCloseable {
         return member.voterAddresses();
     }
 
-    /** Leaves the quorum (a voter's stop: the others elect another controller if it led) and releases the directory. */
+    /** The bound port of the HTTP admin listener, or -1 when there is none. */
+    public int httpPort() {
+        return metrics.httpPort();
+    }
+
+    /**
+     * Stops the HTTP admin listener, leaves the quorum (a voter's stop: the others elect another
+     * controller if it led) and releases the directory.
+     */
     @Override
     public void close() throws IOException {
         try {
-            member.close();
+            metrics.close();
         } finally {
-            meta.close();
+            try {
+                member.close();
+            } finally {
+                meta.close();
+            }
         }
     }
 }

@@ -100,6 +100,8 @@ public final class BrokerConfig {
     public static final String FAIR_SHARE_ENABLE = "brook.fair.share.enable";
     /** The HTTP admin listener (metrics, health): {@code HOST:PORT}, or {@code none}. */
     public static final String HTTP_LISTENER = "brook.http.listener";
+    /** Where the HTTP admin listener binds unless {@link #HTTP_LISTENER} says otherwise. */
+    public static final String HTTP_LISTENER_DEFAULT = "127.0.0.1:9644";
     /** KIP-714: the largest PushTelemetry payload (compressed) accepted. */
     public static final String TELEMETRY_MAX_BYTES = "telemetry.max.bytes";
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
@@ -466,7 +468,16 @@ public final class BrokerConfig {
 
     /** The HTTP admin listener ({@code brook.http.listener}), or null when it is {@code none}. */
     public Listener httpListener() {
-        String spec = string(HTTP_LISTENER).trim();
+        return httpListener(string(HTTP_LISTENER));
+    }
+
+    /**
+     * The HTTP admin listener {@code spec} ({@code HOST:PORT} or {@code none}) names, or null for none.
+     *
+     * @throws IllegalArgumentException when it is neither
+     */
+    public static Listener httpListener(String spec) {
+        spec = spec.trim();
         if (spec.isEmpty() || spec.equalsIgnoreCase("none")) {
             return null;
         }

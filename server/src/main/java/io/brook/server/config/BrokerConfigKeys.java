@@ -109,7 +109,7 @@ final class BrokerConfigKeys {
                 key(NUM_IO_THREADS, Type.INT, "8", Check.between(1, 1024), "Threads that execute requests."),
                 key(NUM_NETWORK_THREADS, Type.INT, "3", Check.between(1, 1024),
                         "Event-loop threads that read and write sockets."),
-                key(HTTP_LISTENER, Type.STRING, "127.0.0.1:9644", Check.NONE,
+                key(HTTP_LISTENER, Type.STRING, HTTP_LISTENER_DEFAULT, Check.NONE,
                         "HOST:PORT of the HTTP admin listener (/metrics in Prometheus text, /health, /ready);"
                                 + " port 0 picks a free one, none disables it."),
                 key(TELEMETRY_MAX_BYTES, Type.INT, "1048576", Check.atLeast(1),

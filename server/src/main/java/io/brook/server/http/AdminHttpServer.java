@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /metrics}: every metric in Prometheus' text format ({@link PrometheusText});</li>
  *   <li>{@code GET /health}: 200 while the process serves HTTP at all;</li>
  *   <li>{@code GET /ready}: 200 once the logs are recovered, the group coordinator has loaded
- *       and the Kafka listener accepts, else 503.</li>
+ *       and the Kafka listener accepts, else 503 (on a dedicated controller: once it knows the
+ *       quorum's leader).</li>
  * </ul>
  *
  * Read-only: anything but GET and HEAD is answered 405; the listener has no authentication yet,
@@ -71,11 +72,6 @@ public final class AdminHttpServer implements AutoCloseable {
         this.channel = channel;
     }
 
-    /**
-     * Binds {@code listener} on {@code loops}.
-     *
-     * @throws IllegalStateException when the address cannot be bound
-     */
     /**
      * {@link #start}, or null: without a listener ({@code none}), or when the default address is
      * taken (another broker on this machine), said in the log; an explicit address that is taken
@@ -98,11 +94,18 @@ public final class AdminHttpServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Binds {@code listener} on {@code loops}. Without {@code state} (a dedicated controller,
+     * which has no topics or groups to show) there is no console: {@code /}, its files and
+     * {@code /console.json} answer 404.
+     *
+     * @throws IllegalStateException when the address cannot be bound
+     */
     public static AdminHttpServer start(Listener listener, EventLoopGroup loops,
             Class<? extends ServerChannel> channelClass, BrokerMetrics metrics, ConsoleState state, Executor blocking,
             BooleanSupplier ready) {
         PrometheusText text = new PrometheusText(metrics);
-        Map<String, StaticFile> console = Map.of(
+        Map<String, StaticFile> console = state == null ? Map.of() : Map.of(
                 "/", StaticFile.load("index.html", "text/html; charset=utf-8"),
                 "/console.js", StaticFile.load("console.js", "text/javascript; charset=utf-8"),
                 "/console.css", StaticFile.load("console.css", "text/css; charset=utf-8"));
@@ -188,6 +191,10 @@ public final class AdminHttpServer implements AutoCloseable {
                     }
                 }
                 case "/console.json" -> {
+                    if (state == null) {
+                        send(ctx, keepAlive, head, plain(HttpResponseStatus.NOT_FOUND, "not found\n"));
+                        return;
+                    }
                     try {
                         blocking.execute(() -> send(ctx, keepAlive, head, json(state.json())));
                     } catch (RejectedExecutionException e) {

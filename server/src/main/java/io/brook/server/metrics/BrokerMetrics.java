@@ -99,12 +99,32 @@ public final class BrokerMetrics implements AutoCloseable {
      * they read when asked.
      */
     public BrokerMetrics(boolean jmxEnabled, boolean recording) {
+        this(jmxEnabled, recording, true);
+    }
+
+    /**
+     * The metrics of a dedicated controller ({@code process.roles=controller}): none of a broker's
+     * (no topic, request, log, flush or broker-state metrics: it serves no client and keeps no
+     * partition log) until {@link #controller} adds the controller gauges. Published as a
+     * broker's are.
+     */
+    public static BrokerMetrics controllerNode(boolean jmxEnabled) {
+        return new BrokerMetrics(jmxEnabled, false, false);
+    }
+
+    private BrokerMetrics(boolean jmxEnabled, boolean recording, boolean broker) {
         this.recording = recording;
         this.notRecorded = recording ? null : new TopicMetrics(notRecordingMeters(), null);
-        this.allTopics = new TopicMetrics(topicMeters(null), null);
+        this.allTopics = new TopicMetrics(broker ? topicMeters(null) : notRecordingMeters(), null);
         this.requests = new RequestMetrics(this);
-        this.flushes = register(MetricName.of("kafka.log", "LogFlushStats", "LogFlushRateAndTimeMs"),
-                new Timer(LockFreeExponentiallyDecayingReservoir.builder().build()));
+        Timer flushTimer = new Timer(LockFreeExponentiallyDecayingReservoir.builder().build());
+        this.flushes = broker ? register(MetricName.of("kafka.log", "LogFlushStats", "LogFlushRateAndTimeMs"),
+                flushTimer) : flushTimer;
+        this.jmxEnabled = jmxEnabled;
+        if (!broker) {
+            this.groupCommitOffsets = new Histogram(LockFreeExponentiallyDecayingReservoir.builder().build());
+            return;
+        }
         this.groupCommitOffsets = histogram(MetricName.of("brook.log", "GroupCommit", "OffsetsPerForce"));
         gauge(MetricName.of("brook.log", "GroupCommit", "BytesNotDurable"), () -> {
             long n = 0;
@@ -125,7 +145,6 @@ public final class BrokerMetrics implements AutoCloseable {
         gauge(MetricName.of("kafka.log", "LogManager", "OfflineLogDirectoryCount"), () -> offlineLogs() > 0 ? 1 : 0);
         gauge(MetricName.of("brook.server", "Startup", "StartupTimeMs"), () -> startupMs);
         gauge(MetricName.of("brook.server", "Startup", "LogRecoveryTimeMs"), () -> logRecoveryMs);
-        this.jmxEnabled = jmxEnabled;
     }
 
     /**

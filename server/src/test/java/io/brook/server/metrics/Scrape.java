@@ -18,12 +18,21 @@ public final class Scrape {
     }
 
     public static String metrics(Brook brook) {
+        return metrics(brook.httpPort());
+    }
+
+    /** The {@code /metrics} of the HTTP admin listener on {@code port} of the loopback address. */
+    public static String metrics(int port) {
+        HttpResponse<String> r = get(port, "/metrics");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** GET {@code path} from the HTTP admin listener on {@code port} of the loopback address. */
+    public static HttpResponse<String> get(int port, String path) {
         try {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + brook.httpPort() + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).isEqualTo(200);
-            return r.body();
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
