@@ -94,7 +94,9 @@ class SecurityWriteTest {
                 List.of(quota("alice", 10.0))))).isTrue();
         nodes.awaitEverywhere("the second write", image -> holds(image, List.of(WRITE), List.of(ALICE),
                 List.of(quota("alice", 10.0))));
-        assertThat(four.<Long>read(MetadataImage::securityChanges)).as("node 4 replayed both entries").isEqualTo(8);
+        assertThat(four.<Long>read(MetadataImage::securityChanges)).as("node 4 replayed both entries (every node: %s)",
+                nodes.members.values().stream().map(m -> m.nodeId() + "=" + m.<Long>read(MetadataImage::securityChanges))
+                        .toList()).isEqualTo(8);
 
         // and nothing but security records
         assertThatThrownBy(() -> follower.writeSecurity(List.of(READ, new MetadataRecord.Config(
