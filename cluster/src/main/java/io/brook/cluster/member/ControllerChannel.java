@@ -10,7 +10,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The asking side of the controller channel: sends a {@link ControllerRequest} to the Ratis
@@ -27,6 +29,10 @@ import java.util.concurrent.TimeUnit;
  *       NOT_CONTROLLER: the caller may retry, knowing the decision may or may not have been made.
  * </ul>
  *
+ * <p>Every sending of one ask carries the same id ({@link ControllerAsk}), so that the controller
+ * decides it once however often it arrives: Ratis' client sends it again when its stream fails,
+ * and this channel after NO_CONTROLLER.
+ *
  * <p>While this node knows no leader (an election is on), or leads but is not ready yet, nothing is
  * sent: the request waits, looking again every 100 ms at most, since any server could only refuse
  * it now, and a refusal costs Ratis' client its connection (see {@link MetadataQuorumNode#query}).
@@ -42,6 +48,9 @@ final class ControllerChannel {
     private final ScheduledExecutorService scheduler;
     private final Executor callbacks;
     private final Duration timeout;
+    /** This channel's part of its asks' ids ({@link ControllerAsk}): a node that restarts has a new one. */
+    private final long channel = ThreadLocalRandom.current().nextLong();
+    private final AtomicLong asks = new AtomicLong();
 
     ControllerChannel(MetadataQuorumNode node, AppliedIndexWaiters waiters, ScheduledExecutorService scheduler,
                       Executor callbacks, Duration timeout) {
@@ -55,18 +64,19 @@ final class ControllerChannel {
     /** Asks the controller; completes with the decision's value (cast to {@code type}) once applied here. */
     <T> CompletableFuture<T> ask(ControllerRequest request, Class<T> type) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(request, type, result, System.nanoTime() + timeout.toNanos(), FIRST_BACKOFF_MS);
+        byte[] bytes = ControllerAsk.wrap(new ControllerAsk.Id(node.nodeId(), channel, asks.incrementAndGet()),
+                request.encode());
+        attempt(request, bytes, type, result, System.nanoTime() + timeout.toNanos(), FIRST_BACKOFF_MS);
         return result;
     }
 
-    private <T> void attempt(ControllerRequest request, Class<T> type, CompletableFuture<T> result, long deadline,
-                             long backoffMs) {
+    private <T> void attempt(ControllerRequest request, byte[] bytes, Class<T> type, CompletableFuture<T> result,
+                             long deadline, long backoffMs) {
         if (node.awaitsLeader()) {
-            retryLater(request, type, result, deadline, Math.min(backoffMs, NO_LEADER_BACKOFF_MS), backoffMs,
+            retryLater(request, bytes, type, result, deadline, Math.min(backoffMs, NO_LEADER_BACKOFF_MS), backoffMs,
                     "node " + node.nodeId() + " knows no leader of the metadata quorum");
             return;
         }
-        byte[] bytes = request.encode();
         CompletableFuture<ByteBuffer> sent;
         try {
             // on a callback thread: on the leader the controller decides within query(), and the
@@ -93,15 +103,15 @@ final class ControllerChannel {
                     }
                 }, callbacks);
                 case REFUSED -> fail(result, new ControllerException(reply.error(), reply.message()));
-                case NO_CONTROLLER -> retryLater(request, type, result, deadline, backoffMs,
+                case NO_CONTROLLER -> retryLater(request, bytes, type, result, deadline, backoffMs,
                         Math.min(backoffMs * 2, MAX_BACKOFF_MS), reply.message());
             }
         });
     }
 
     /** Asks again after {@code delayMs}, with {@code nextBackoffMs} for the time after, or fails at the deadline. */
-    private <T> void retryLater(ControllerRequest request, Class<T> type, CompletableFuture<T> result, long deadline,
-                                long delayMs, long nextBackoffMs, String why) {
+    private <T> void retryLater(ControllerRequest request, byte[] bytes, Class<T> type, CompletableFuture<T> result,
+                                long deadline, long delayMs, long nextBackoffMs, String why) {
         if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs) > deadline) {
             fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "no controller took "
                     + request.getClass().getSimpleName() + " from node " + node.nodeId() + " within "
@@ -109,7 +119,7 @@ final class ControllerChannel {
             return;
         }
         try {
-            scheduler.schedule(() -> attempt(request, type, result, deadline, nextBackoffMs), delayMs,
+            scheduler.schedule(() -> attempt(request, bytes, type, result, deadline, nextBackoffMs), delayMs,
                     TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             fail(result, new ControllerException(ControllerError.NOT_CONTROLLER, "this cluster member is closed"));

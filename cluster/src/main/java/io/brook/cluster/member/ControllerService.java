@@ -29,12 +29,15 @@ import org.slf4j.LoggerFactory;
  */
 final class ControllerService {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerService.class);
+    /** How many decided asks the controller remembers, to answer one sent again without deciding again. */
+    static final int RECENT_ASKS = 4096;
 
     private final Clock clock;
     private final long sessionTimeoutMs;
     private volatile MetadataQuorumNode node;
     private Controller controller;
     private long controllerTerm = -1;
+    private final RecentAsks recentAsks = new RecentAsks(RECENT_ASKS);
 
     ControllerService(Clock clock, long sessionTimeoutMs) {
         this.clock = clock;
@@ -87,9 +90,10 @@ final class ControllerService {
 
     /** Answers one request's bytes (the state machine's query handler); never fails. */
     CompletableFuture<byte[]> handle(ByteBuffer bytes) {
+        ControllerAsk ask = ControllerAsk.unwrap(bytes);
         ControllerRequest request;
         try {
-            request = ControllerRequest.decode(bytes);
+            request = ControllerRequest.decode(ask.request());
         } catch (CorruptMetadataException e) {
             return CompletableFuture.completedFuture(
                     ControllerReply.refused(ControllerError.INVALID_REQUEST, e.getMessage()).encode());
@@ -112,6 +116,15 @@ final class ControllerService {
             // no decision, nothing queued: every decision answered so far was applied here first
             return CompletableFuture.completedFuture(ControllerReply.decided(n.lastAppliedIndex(), null).encode());
         }
+        if (ask.id() == null) {
+            return answer(c, n, request);
+        }
+        // an ask sent again (Ratis' client resends after a failed stream) gets the first answer
+        return recentAsks.answer(ask.id(), () -> answer(c, n, request));
+    }
+
+    /** Has {@code c} decide {@code request}; completes with the reply's bytes, never exceptionally. */
+    private static CompletableFuture<byte[]> answer(Controller c, MetadataQuorumNode n, ControllerRequest request) {
         CompletableFuture<?> decision;
         try {
             decision = decide(c, request);

@@ -216,10 +216,8 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
     }
 
     /**
-     * The client of {@link #query}: it follows NotLeader and LeaderNotReady replies like the append
-     * client, but never sends a query again after a time-out, since a query (a controller decision)
-     * that timed out may have run, and running it twice would decide twice. Its time-out is longer
-     * than the append client's, since a decision waits for the decisions asked before it.
+     * The client of the voters' configuration changes: it retries while a leader is elected or
+     * another change finishes, with the longer time-out of a query.
      */
     private static RaftClient adminClient(RaftProperties props, RaftGroup group) {
         RaftProperties adminProps = new RaftProperties(props);
@@ -229,6 +227,14 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
                 .build();
     }
 
+    /**
+     * The client of {@link #query}: it follows NotLeader and LeaderNotReady replies like the append
+     * client, but never sends a query again after a time-out. Ratis' retry cache covers writes, not
+     * queries, and a query (a controller decision) that timed out may have run; Ratis' client also
+     * sends a query again when the stream it went out on fails, which the controller recognises by
+     * the ask's id ({@code ControllerAsk}), so that it never decides twice. Its time-out is longer
+     * than the append client's, since a decision waits for the decisions asked before it.
+     */
     private static RaftClient queryClient(RaftProperties props, RaftGroup group) {
         RaftProperties queryProps = new RaftProperties(props);
         RaftClientConfigKeys.Rpc.setRequestTimeout(queryProps, QUERY_TIMEOUT);

@@ -2,9 +2,13 @@ package io.brook.cluster.member;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.cluster.metadata.MetadataImage;
+import io.brook.cluster.metadata.MetadataRecord;
+import io.brook.cluster.raft.MetadataQuorumNode;
 import io.brook.cluster.raft.QuorumConfig;
 import io.brook.testkit.FreePorts;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,6 +57,36 @@ class OneNodeControllerChannelTest {
 
             assertThat(((RatisClusterMember) member).quorumNode().remoteQueries())
                     .as("requests sent through Ratis' client").isZero();
+        }
+    }
+
+    @Test
+    void anAskThatArrivesTwiceIsDecidedOnceAndABareRequestTwice() throws Exception {
+        QuorumConfig config = new QuorumConfig(Set.of("broker", "controller"), 1, "one-node-cluster",
+                Map.of(1, InetSocketAddress.createUnresolved("127.0.0.1", FreePorts.next())), dir.resolve("node-1"),
+                Duration.ofMillis(300), Duration.ofMillis(600), 0, Map.of());
+        try (ClusterMember member = RatisClusterMember.start(config, ClusterMemberTestNodes.registration(1),
+                Clock.systemUTC())) {
+            member.unfenced().get(30, TimeUnit.SECONDS);
+            MetadataQuorumNode node = ((RatisClusterMember) member).quorumNode();
+            byte[] write = new ControllerRequest.WriteSecurity(List.of(new MetadataRecord.AccessControlEntry((byte) 2,
+                    "orders", (byte) 3, "User:alice", "*", (byte) 3, (byte) 3))).encode();
+            long before = member.<Long>read(MetadataImage::securityChanges);
+
+            // as Ratis' client sends it again after a failed stream: the same ask, the same id
+            byte[] ask = ControllerAsk.wrap(new ControllerAsk.Id(7, 42, 1), write);
+            ByteBuffer first = node.query(ask).get(30, TimeUnit.SECONDS);
+            ByteBuffer again = node.query(ask).get(30, TimeUnit.SECONDS);
+            assertThat(again).isEqualTo(first);
+            assertThat(ControllerReply.decode(again).outcome()).isEqualTo(ControllerReply.Outcome.DECIDED);
+            member.readBarrier().get(30, TimeUnit.SECONDS);
+            assertThat(member.<Long>read(MetadataImage::securityChanges)).as("one entry in the log").isEqualTo(before + 1);
+
+            // without the envelope each arrival is a decision of its own
+            node.query(write).get(30, TimeUnit.SECONDS);
+            node.query(write).get(30, TimeUnit.SECONDS);
+            member.readBarrier().get(30, TimeUnit.SECONDS);
+            assertThat(member.<Long>read(MetadataImage::securityChanges)).isEqualTo(before + 3);
         }
     }
 }
