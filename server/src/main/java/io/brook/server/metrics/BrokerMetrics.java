@@ -52,6 +52,9 @@ import javax.management.ObjectName;
  * Histograms use a lock-free exponentially decaying reservoir biased to the last five minutes,
  * as Kafka's do; a request's six time histograms share one ({@link RequestTimes}).
  *
+ * <p>A dedicated controller ({@code process.roles=controller}) has an instance of its own
+ * ({@link #controllerNode}) that holds only the controller gauges.
+ *
  * <p>Several brokers in one JVM (tests) share the platform MBean server: the first one to
  * register a name keeps it, the others' MBeans of that name are not published (their metrics
  * still count, and Prometheus shows each broker's own).
