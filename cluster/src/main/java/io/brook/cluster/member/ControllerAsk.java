@@ -1,5 +1,6 @@
 package io.brook.cluster.member;
 
+import io.brook.cluster.controller.ControllerError;
 import java.nio.ByteBuffer;
 
 /**
@@ -19,13 +20,28 @@ import java.nio.ByteBuffer;
  * </pre>
  * {@code channel} is a random number each {@link ControllerChannel} draws when it is created (a
  * node that restarts gets a new one), {@code sequence} counts its asks. Bytes without the
- * envelope are a bare request (a node that sends no id), decided as before.
+ * envelope are a bare request (a node of an earlier version), decided as before; and a controller
+ * of an earlier version refuses the envelope without deciding anything
+ * ({@link #refusedByEarlierVersion}), so the asking node sends the bare request instead: a
+ * rolling upgrade may take the nodes in any order.
  */
 record ControllerAsk(Id id, ByteBuffer request) {
 
     private static final byte MAGIC_0 = 'B';
     private static final byte MAGIC_1 = 'A';
     private static final int HEADER = 2 + 4 + 8 + 8;
+
+    /**
+     * How a controller of a version before the envelope refuses one (INVALID_REQUEST): it reads
+     * {@code 'B' 'A'} as a request's magic. Nothing was decided, so the ask goes again bare.
+     */
+    static final String REFUSED_BY_EARLIER_VERSION = "not a controller request (magic " + MAGIC_0 + " " + MAGIC_1 + ")";
+
+    /** Whether {@code reply} is a controller of an earlier version refusing the envelope itself. */
+    static boolean refusedByEarlierVersion(ControllerReply reply) {
+        return reply.outcome() == ControllerReply.Outcome.REFUSED && reply.error() == ControllerError.INVALID_REQUEST
+                && reply.message() != null && reply.message().startsWith(REFUSED_BY_EARLIER_VERSION);
+    }
 
     /** Who asked, and which of their asks this is. */
     record Id(int nodeId, long channel, long sequence) {

@@ -102,7 +102,15 @@ final class ControllerChannel {
                         result.complete(type.cast(reply.value()));
                     }
                 }, callbacks);
-                case REFUSED -> fail(result, new ControllerException(reply.error(), reply.message()));
+                case REFUSED -> {
+                    if (ControllerAsk.refusedByEarlierVersion(reply)) {
+                        // a controller of an earlier version refused the envelope, deciding nothing:
+                        // ask it as it understands (only an envelope is refused so, never a bare request)
+                        attempt(request, request.encode(), type, result, deadline, backoffMs);
+                    } else {
+                        fail(result, new ControllerException(reply.error(), reply.message()));
+                    }
+                }
                 case NO_CONTROLLER -> retryLater(request, bytes, type, result, deadline, backoffMs,
                         Math.min(backoffMs * 2, MAX_BACKOFF_MS), reply.message());
             }

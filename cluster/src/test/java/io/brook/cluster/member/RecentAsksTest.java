@@ -2,6 +2,8 @@ package io.brook.cluster.member;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.brook.cluster.controller.ControllerError;
+import io.brook.cluster.metadata.CorruptMetadataException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,5 +83,24 @@ class RecentAsksTest {
         assertThat(bare.id()).isNull();
         assertThat(ControllerRequest.decode(bare.request())).isEqualTo(new ControllerRequest.ReadBarrier());
         assertThat(ControllerAsk.unwrap(ByteBuffer.wrap(new byte[] {'B', 'A'})).id()).as("too short for an id").isNull();
+    }
+
+    @Test
+    void aControllerOfAnEarlierVersionRefusesTheEnvelopeInAWayTheAskingNodeRecognises() {
+        // what a controller that reads only bare requests answers an envelope: its decode refuses the magic
+        String refusal = null;
+        try {
+            ControllerRequest.decode(ByteBuffer.wrap(ControllerAsk.wrap(A, new ControllerRequest.ReadBarrier().encode())));
+        } catch (CorruptMetadataException e) {
+            refusal = e.getMessage();
+        }
+        assertThat(ControllerAsk.refusedByEarlierVersion(
+                ControllerReply.refused(ControllerError.INVALID_REQUEST, refusal))).isTrue();
+        // any other refusal is the controller's answer
+        assertThat(ControllerAsk.refusedByEarlierVersion(
+                ControllerReply.refused(ControllerError.INVALID_REQUEST, "controller request version 9 is unknown")))
+                .isFalse();
+        assertThat(ControllerAsk.refusedByEarlierVersion(
+                ControllerReply.refused(ControllerError.NOT_CONTROLLER, refusal))).isFalse();
     }
 }
