@@ -1,14 +1,9 @@
 package io.brook.server.cluster;
 
 import io.brook.cluster.member.ClusterMember;
-import io.brook.cluster.metadata.BrokerInfo;
-import io.brook.cluster.metadata.MetadataImage;
-import io.brook.cluster.metadata.PartitionInfo;
-import io.brook.cluster.metadata.TopicInfo;
 import io.brook.server.config.Listener;
 import io.brook.server.http.AdminHttpServer;
 import io.brook.server.metrics.BrokerMetrics;
-import io.brook.server.metrics.ControllerCounts;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -57,7 +52,9 @@ final class ControllerNodeMetrics implements AutoCloseable {
      */
     static ControllerNodeMetrics start(Listener listener, boolean explicit, ClusterMember member) {
         BrokerMetrics metrics = BrokerMetrics.controllerNode(true);
-        metrics.controller(() -> member.read(image -> counts(image, member.controllerId() == member.nodeId())));
+        // counted as a broker counts them, on a copy of the image per gauge read (scrapes are seconds apart)
+        metrics.controller(() -> member.read(image -> ImageView.of(image, -1, member.nodeId()))
+                .controllerCounts(member.controllerId() == member.nodeId()));
         metrics.publishJmx();
         if (listener == null) {
             return new ControllerNodeMetrics(metrics, null, null, null);
@@ -79,28 +76,6 @@ final class ControllerNodeMetrics implements AutoCloseable {
             metrics.close();
             throw e;
         }
-    }
-
-    /** Kafka's controller gauges as {@code image} has them; {@code active}: this node leads the quorum. */
-    static ControllerCounts counts(MetadataImage image, boolean active) {
-        int fenced = 0;
-        for (BrokerInfo b : image.brokers().values()) {
-            if (b.fenced()) {
-                fenced++;
-            }
-        }
-        int partitions = 0;
-        int offline = 0;
-        for (TopicInfo t : image.topics().values()) {
-            for (PartitionInfo p : t.partitions().values()) {
-                partitions++;
-                if (p.leader() < 0) {
-                    offline++;
-                }
-            }
-        }
-        return new ControllerCounts(active ? 1 : 0, image.brokers().size() - fenced, fenced, image.topics().size(),
-                partitions, offline);
     }
 
     /** The bound port of the HTTP admin listener, or -1 when there is none. */
