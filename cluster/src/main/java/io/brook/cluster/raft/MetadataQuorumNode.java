@@ -22,6 +22,7 @@ import java.util.function.Function;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.Message;
@@ -147,11 +148,15 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
         // of the open segment, which a crash leaves, is cut off first, and a damaged closed one named
         MetadataLogRepair.check(config.metadataDir());
 
+        Parameters parameters = new Parameters();
+        GrpcConfigKeys.Server.setServicesCustomizer(parameters,
+                new DurableVoteInterceptor(stateMachine::beforeVoteGranted).customizer());
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))
                 .setGroup(group)
                 .setStateMachine(stateMachine)
                 .setProperties(props)
+                .setParameters(parameters)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         RaftClient client;

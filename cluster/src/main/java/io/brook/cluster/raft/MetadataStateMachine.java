@@ -7,6 +7,7 @@ import io.brook.cluster.metadata.MetadataRecord;
 import io.brook.cluster.metadata.RejectedRecordException;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -50,7 +54,9 @@ import org.slf4j.LoggerFactory;
  *       state machine: Ratis stops applying rather than let this node's image diverge.
  *   <li><b>Durable names</b>: Ratis forces its log files but not their directory; the state
  *       machine does, before it answers an entry whose segment's name may not be durable yet
- *       ({@link RaftDirectoryForcer}).
+ *       ({@link RaftDirectoryForcer}); and, for the vote Ratis renames into the same directory,
+ *       before a granted vote is sent ({@link #beforeVoteGranted}) and before this node leads a
+ *       term it won ({@link #notifyLeaderChanged}).
  *   <li><b>Snapshots</b> ({@link #takeSnapshot}, on Ratis' trigger): the image's records go to
  *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
  *       file; Ratis may then purge the log up to that index.
@@ -70,7 +76,10 @@ public final class MetadataStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
 
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
-    private RaftDirectoryForcer directories;
+    /** Set by {@link #initialize}; read by the gRPC threads answering votes. */
+    private volatile RaftDirectoryForcer directories;
+    private final AtomicLong grantedVotes = new AtomicLong();
+    private final AtomicLong termsLed = new AtomicLong();
     private MetadataImage image = new MetadataImage();
     private long rejectedRecords;
     private long loadedSnapshotIndex = -1;
@@ -236,6 +245,51 @@ public final class MetadataStateMachine extends BaseStateMachine {
         notifyApplied();
         directories.beforeAnswer();
         return CompletableFuture.completedFuture(new AppendResult(termIndex.getIndex(), applied).toMessage());
+    }
+
+    /**
+     * Makes the vote Ratis has just written durable (its name, in the log's directory): called by
+     * {@link DurableVoteInterceptor} before a granted vote is sent. Throws if the directory cannot
+     * be forced, or before {@link #initialize}, so that the vote is not sent.
+     */
+    void beforeVoteGranted() {
+        RaftDirectoryForcer d = directories;
+        if (d == null) {
+            throw new IllegalStateException("the state machine is not initialised yet");
+        }
+        d.beforeAnswer();
+        grantedVotes.incrementAndGet();
+    }
+
+    /**
+     * When this node has won an election: makes its vote for itself durable before it leads.
+     * Ratis calls this while it makes the node leader, before the term's first entry is appended
+     * or sent, so no follower holds an entry of a term whose leader could forget that it voted in
+     * it (and, restarted, vote for another candidate of the same term). A failed force is logged;
+     * it cannot stop the leadership from here, and the failing disk fails the log's next force.
+     */
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
+        RaftDirectoryForcer d = directories;
+        if (d == null || !member.getPeerId().equals(newLeader)) {
+            return;
+        }
+        try {
+            d.beforeAnswer();
+            termsLed.incrementAndGet();
+        } catch (UncheckedIOException e) {
+            LOG.error("{} leads a term whose vote for itself may not be durable", member, e);
+        }
+    }
+
+    /** How many granted votes (pre-votes included) were made durable before they were sent (for tests). */
+    long grantedVotes() {
+        return grantedVotes.get();
+    }
+
+    /** How many terms this node began to lead with its vote for itself made durable (for tests). */
+    long termsLed() {
+        return termsLed.get();
     }
 
     @Override

@@ -25,11 +25,12 @@ import java.util.function.LongSupplier;
  * ({@link #beforeAnswer}). The answer to a client waits for the apply, so no appender hears of an
  * entry whose segment's name a power cut could take. A change shows as a new modification time of
  * the directory; as file system timestamps are coarse, a force taken within {@link #SETTLE_MILLIS}
- * of the time it saw is repeated at the next answer. What this does not cover: the vote and term
- * Ratis writes before answering a vote request (a rename in the same directory), which matter for
- * a quorum of several voters and are made durable by the next answer only.
+ * of the time it saw is repeated at the next answer. The vote Ratis renames into the same
+ * directory before it answers a vote request is covered the same way, by {@link
+ * DurableVoteInterceptor} calling {@link #beforeAnswer} before a granted vote is sent.
  *
- * <p>Threading: {@link #beforeAnswer} is called from Ratis' one apply thread.
+ * <p>Threading: {@link #beforeAnswer} is called from Ratis' apply thread and from the gRPC threads
+ * answering votes; it is synchronized.
  */
 final class RaftDirectoryForcer {
     static final long SETTLE_MILLIS = 2_000;
@@ -46,7 +47,7 @@ final class RaftDirectoryForcer {
     }
 
     /** Forces {@code current}'s parent (the storage directory) and every directory up to {@code top}. */
-    void forceStorage(Path top) throws IOException {
+    synchronized void forceStorage(Path top) throws IOException {
         Path end = top.toAbsolutePath().normalize();
         for (Path dir = current.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
             forceCounted(dir);
@@ -57,7 +58,7 @@ final class RaftDirectoryForcer {
     }
 
     /** Forces the log's directory if its names may have changed since it was last forced. */
-    void beforeAnswer() {
+    synchronized void beforeAnswer() {
         try {
             long now = wallClockMillis.getAsLong();
             FileTime modified = Files.getLastModifiedTime(current);
@@ -75,7 +76,7 @@ final class RaftDirectoryForcer {
     }
 
     /** How many times a directory was forced (for tests). */
-    long forces() {
+    synchronized long forces() {
         return forces;
     }
 

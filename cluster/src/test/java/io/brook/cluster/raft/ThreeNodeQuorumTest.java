@@ -111,6 +111,19 @@ class ThreeNodeQuorumTest {
     }
 
     @Test
+    void theVotesThatElectALeaderWereMadeDurableBeforeTheyWereSent() throws Exception {
+        startAll();
+        MetadataQuorumNode leader = awaitLeader();
+
+        // a leader of three needs a vote besides its own: the voter that granted it forced its directory first
+        long granted = nodes.values().stream().filter(n -> n != leader)
+                .mapToLong(n -> n.stateMachine().grantedVotes()).sum();
+        assertThat(granted).isPositive();
+        // and the leader made its vote for itself durable before it led
+        assertThat(leader.stateMachine().termsLed()).isPositive();
+    }
+
+    @Test
     void aNewLeaderIsElectedWhenTheLeaderDiesAndTheOldOneCatchesUpOnRestart() throws Exception {
         startAll();
         MetadataQuorumNode first = awaitLeader();
