@@ -54,9 +54,9 @@ import org.slf4j.LoggerFactory;
  *       state machine: Ratis stops applying rather than let this node's image diverge.
  *   <li><b>Durable names</b>: Ratis forces its log files but not their directory; the state
  *       machine does, before it answers an entry whose segment's name may not be durable yet
- *       ({@link RaftDirectoryForcer}); and, for the vote Ratis renames into the same directory,
- *       before a granted vote is sent ({@link #beforeVoteGranted}) and before this node leads a
- *       term it won ({@link #notifyLeaderChanged}).
+ *       ({@link RaftDirectoryForcer}); before a granted vote or an acknowledged append is sent
+ *       ({@link #beforeRaftAnswer}); and, for its vote for itself, before this node leads a term
+ *       it won ({@link #notifyLeaderChanged}).
  *   <li><b>Snapshots</b> ({@link #takeSnapshot}, on Ratis' trigger): the image's records go to
  *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
  *       file; Ratis may then purge the log up to that index.
@@ -79,6 +79,7 @@ public final class MetadataStateMachine extends BaseStateMachine {
     /** Set by {@link #initialize}; read by the gRPC threads answering votes. */
     private volatile RaftDirectoryForcer directories;
     private final AtomicLong grantedVotes = new AtomicLong();
+    private final AtomicLong acknowledgedAppends = new AtomicLong();
     private final AtomicLong termsLed = new AtomicLong();
     private MetadataImage image = new MetadataImage();
     private long rejectedRecords;
@@ -248,17 +249,19 @@ public final class MetadataStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Makes the vote Ratis has just written durable (its name, in the log's directory): called by
-     * {@link DurableVoteInterceptor} before a granted vote is sent. Throws if the directory cannot
-     * be forced, or before {@link #initialize}, so that the vote is not sent.
+     * Makes the names in the log's directory durable before an answer another node counts on:
+     * called by {@link DurableAnswersInterceptor} before a granted vote (the vote Ratis has just
+     * renamed into place) or an acknowledged append (entries perhaps in a segment just created)
+     * is sent. Throws if the directory cannot be forced, or before {@link #initialize}, so that
+     * the answer is not sent.
      */
-    void beforeVoteGranted() {
+    void beforeRaftAnswer(boolean vote) {
         RaftDirectoryForcer d = directories;
         if (d == null) {
             throw new IllegalStateException("the state machine is not initialised yet");
         }
         d.beforeAnswer();
-        grantedVotes.incrementAndGet();
+        (vote ? grantedVotes : acknowledgedAppends).incrementAndGet();
     }
 
     /**
@@ -285,6 +288,11 @@ public final class MetadataStateMachine extends BaseStateMachine {
     /** How many granted votes (pre-votes included) were made durable before they were sent (for tests). */
     long grantedVotes() {
         return grantedVotes.get();
+    }
+
+    /** How many acknowledged appends (heartbeats included) had their names made durable first (for tests). */
+    long acknowledgedAppends() {
+        return acknowledgedAppends.get();
     }
 
     /** How many terms this node began to lead with its vote for itself made durable (for tests). */

@@ -111,7 +111,7 @@ class ThreeNodeQuorumTest {
     }
 
     @Test
-    void theVotesThatElectALeaderWereMadeDurableBeforeTheyWereSent() throws Exception {
+    void theVotesThatElectALeaderAndTheAcknowledgementsOfAppendsWereMadeDurableBeforeTheyWereSent() throws Exception {
         startAll();
         MetadataQuorumNode leader = awaitLeader();
 
@@ -121,6 +121,11 @@ class ThreeNodeQuorumTest {
         assertThat(granted).isPositive();
         // and the leader made its vote for itself durable before it led
         assertThat(leader.stateMachine().termsLed()).isPositive();
+
+        // a follower's acknowledgement of an append passes the same check (a new segment's name forced first)
+        leader.append(List.of(new Topic("voted", new UUID(9, 9)))).get(30, TimeUnit.SECONDS);
+        Await.until("both followers acknowledged through the check", WAIT, () -> nodes.values().stream()
+                .filter(n -> n != leader).allMatch(n -> n.stateMachine().acknowledgedAppends() > 0));
     }
 
     @Test
