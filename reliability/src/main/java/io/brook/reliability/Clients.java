@@ -48,6 +48,21 @@ final class Clients {
         return producer(p);
     }
 
+    /**
+     * acks=all, not idempotent, each send given up after 10 s: asks whether the brokers serve
+     * right now (a record that fails is not retried beyond that).
+     */
+    static KafkaProducer<byte[], byte[]> probeProducer(String bootstrap, String clientId) {
+        Properties p = common(bootstrap, clientId, Map.of());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "10000");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
+        return producer(p);
+    }
+
     /** acks=1, large batches: fills a data directory fast. */
     static KafkaProducer<byte[], byte[]> bulkProducer(String bootstrap, String clientId) {
         Properties p = common(bootstrap, clientId, Map.of());

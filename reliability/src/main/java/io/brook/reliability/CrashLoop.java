@@ -188,15 +188,8 @@ final class CrashLoop implements Scenario {
                     Await.until("the start-up kill point", Duration.ofNanos(delayNanos).plusSeconds(30),
                             () -> System.nanoTime() - starting.startNanos() >= delayNanos || !starting.alive());
                     startupKills++;
-                } else {
-                    long ackedBefore = ledger.ackedCount();
-                    long delayNanos = TimeUnit.MILLISECONDS.toNanos(
-                            params.minDelayMs + random.nextInt(params.maxDelayMs - params.minDelayMs + 1));
-                    long from = System.nanoTime();
-                    if (!Waits.holds(Duration.ofNanos(delayNanos).plusSeconds(60), () ->
-                            System.nanoTime() - from >= delayNanos && ledger.ackedCount() > ackedBefore)) {
-                        stalls++;
-                    }
+                } else if (!Waits.randomDelayAndANewAck(random, params.minDelayMs, params.maxDelayMs, ledger)) {
+                    stalls++;
                 }
                 broker.kill();
                 // every commit acknowledged before the kill must survive it, and every record read
@@ -256,23 +249,9 @@ final class CrashLoop implements Scenario {
             result.figure("commits acknowledged", consumers.commits(), "");
             result.figure("records consumed by the groups", consumers.consumed(), "");
             result.figure("failed polls/commits by exception", String.valueOf(consumers.failures()));
-            String examples = v.examples().isEmpty() ? "" : "; e.g. " + String.join("; ", v.examples());
-            result.check("every acknowledged record present", v.missing() == 0, v.missing() + " of " + v.acked()
-                    + " acknowledged records missing (" + v.records() + " records read)" + examples);
-            result.check("no acknowledged record duplicated", v.duplicatedAcked() == 0, v.duplicatedAcked()
-                    + " acknowledged ids found more than once" + examples);
-            result.check("acknowledged offsets and per-partition order kept",
-                    v.offsetMismatches() == 0 && v.orderViolations() == 0, v.offsetMismatches()
-                            + " records at another offset than acknowledged, " + v.orderViolations()
-                            + " out of their producer's order within a partition" + examples);
-            result.check("committed offsets never went back", regressions.isEmpty(),
-                    regressions.isEmpty() ? "checked after each of " + params.kills + " restarts and at the end"
-                            : regressions.size() + " regressions: " + String.join("; ",
-                                    regressions.subList(0, Math.min(5, regressions.size()))));
-            result.check("every record consumed before a kill still there after it", lostReads.isEmpty(),
-                    lostReads.isEmpty() ? "the log end offsets after each restart past every offset consumed before"
-                            : lostReads.size() + " partitions: " + String.join("; ",
-                                    lostReads.subList(0, Math.min(5, lostReads.size()))));
+            RestartChecks.acknowledgedRecords(result, v);
+            RestartChecks.commitsAndReads(result, regressions,
+                    "after each of " + params.kills + " restarts and at the end", lostReads);
             if (cuts != null) {
                 cuts.addTo(result);
             }

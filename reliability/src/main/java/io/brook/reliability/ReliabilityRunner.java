@@ -65,7 +65,7 @@ public final class ReliabilityRunner {
             }
         }
         if (scenarios.isEmpty()) {
-            usage("no scenario matches --only " + only + " (crash-loop, cluster-crash-loop, power-cut, cluster-power-cut, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, tls-fuzz, overload)");
+            usage("no scenario matches --only " + only + " (crash-loop, cluster-crash-loop, power-cut, cluster-power-cut, quorum-power-cut, large-data-restart, disk-full, wire-fuzz, sasl-fuzz, tls-fuzz, overload)");
         }
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         if (out == null) {
@@ -101,6 +101,8 @@ public final class ReliabilityRunner {
                         true),
                 new CrashLoop(quick ? CrashLoop.Params.quick().withKills(6) : CrashLoop.Params.full().withKills(20), true,
                         true),
+                // three voters on three FUSE file systems, all cut at once
+                new QuorumPowerCut(quick ? QuorumPowerCut.Params.quick() : QuorumPowerCut.Params.full()),
                 quick ? LargeDataRestart.quick() : LargeDataRestart.full(),
                 new DiskFull(quick ? DiskFull.Params.quick() : DiskFull.Params.full()),
                 new WireFuzz(quick ? WireFuzz.quick() : WireFuzz.full()),

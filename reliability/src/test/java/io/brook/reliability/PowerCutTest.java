@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The power-cut scenario's short version: five kills under load, each followed by a power cut of
- * the data directory's FUSE file system (every other one torn), alone and as a one-node cluster.
+ * The power-cut scenarios' short versions: five kills under load, each followed by a power cut of
+ * the data directory's FUSE file system (every other one torn), alone and as a one-node cluster;
+ * and three cuts of a whole three-voter cluster, each node on its own FUSE file system.
  * Needs root and /dev/fuse (skipped otherwise, with the reason); in CI a missing python3-fusepy
  * fails it, since {@code .ci/run} installs it.
  */
@@ -27,6 +28,20 @@ class PowerCutTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aOneNodeClusterKeepsWhatItAcknowledgedThroughPowerCuts(@TempDir Path work) throws Exception {
         check(TestEnv.run(new CrashLoop(CrashLoop.Params.test(), true, true), work));
+    }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aThreeVoterClusterKeepsWhatItAcknowledgedThroughCutsOfAllThree(@TempDir Path work) throws Exception {
+        ScenarioResult r = TestEnv.run(new QuorumPowerCut(QuorumPowerCut.Params.test()), work);
+        if (System.getenv("CI") != null) {
+            assertThat(PowerCutFileSystem.missingPython()).as("python3-fusepy, installed by .ci/run").isNull();
+        }
+        Assumptions.assumeTrue(r.status() != ScenarioResult.Status.SKIP, r.skipReason());
+        assertThat(r.status()).as(r.toString()).isEqualTo(ScenarioResult.Status.PASS);
+        assertThat(r.figure("power cuts of the whole cluster").value()).isEqualTo("3");
+        assertThat(r.figure("records acknowledged").value()).isNotEqualTo("0");
+        assertThat(Long.parseLong(r.figure("unforced pages lost, all nodes").value())).as(r.toString()).isPositive();
     }
 
     private static void check(ScenarioResult r) {
