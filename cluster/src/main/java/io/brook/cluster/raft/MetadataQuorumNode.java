@@ -150,7 +150,7 @@ public final class MetadataQuorumNode implements MetadataLog, Closeable {
 
         Parameters parameters = new Parameters();
         GrpcConfigKeys.Server.setServicesCustomizer(parameters,
-                new DurableAnswersInterceptor(stateMachine::beforeRaftAnswer).customizer());
+                new DurableVoteInterceptor(stateMachine::beforeVoteGranted).customizer());
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(peerId(config.nodeId()))
                 .setGroup(group)

@@ -29,6 +29,7 @@ import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
@@ -54,9 +55,10 @@ import org.slf4j.LoggerFactory;
  *       state machine: Ratis stops applying rather than let this node's image diverge.
  *   <li><b>Durable names</b>: Ratis forces its log files but not their directory; the state
  *       machine does, before it answers an entry whose segment's name may not be durable yet
- *       ({@link RaftDirectoryForcer}); before a granted vote or an acknowledged append is sent
- *       ({@link #beforeRaftAnswer}); and, for its vote for itself, before this node leads a term
- *       it won ({@link #notifyLeaderChanged}).
+ *       ({@link RaftDirectoryForcer}), and before every force of the log ({@link #flush}, the one
+ *       part of Ratis' {@link StateMachine.DataApi} it implements); and, for the vote Ratis
+ *       renames into the same directory, before a granted vote is sent ({@link
+ *       #beforeVoteGranted}) and before this node leads a term it won ({@link #notifyLeaderChanged}).
  *   <li><b>Snapshots</b> ({@link #takeSnapshot}, on Ratis' trigger): the image's records go to
  *       {@code snapshot.<term>_<index>} in Ratis' {@link SimpleStateMachineStorage} with an MD5
  *       file; Ratis may then purge the log up to that index.
@@ -72,14 +74,14 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: Ratis applies entries on one thread; the image and the last applied term and
  * index change together under this object's lock, and {@link #read} takes the same lock.
  */
-public final class MetadataStateMachine extends BaseStateMachine {
+public final class MetadataStateMachine extends BaseStateMachine implements StateMachine.DataApi {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
 
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     /** Set by {@link #initialize}; read by the gRPC threads answering votes. */
     private volatile RaftDirectoryForcer directories;
     private final AtomicLong grantedVotes = new AtomicLong();
-    private final AtomicLong acknowledgedAppends = new AtomicLong();
+    private final AtomicLong logFlushes = new AtomicLong();
     private final AtomicLong termsLed = new AtomicLong();
     private MetadataImage image = new MetadataImage();
     private long rejectedRecords;
@@ -249,19 +251,40 @@ public final class MetadataStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Makes the names in the log's directory durable before an answer another node counts on:
-     * called by {@link DurableAnswersInterceptor} before a granted vote (the vote Ratis has just
-     * renamed into place) or an acknowledged append (entries perhaps in a segment just created)
-     * is sent. Throws if the directory cannot be forced, or before {@link #initialize}, so that
-     * the answer is not sent.
+     * Makes the vote Ratis has just written durable (its name, in the log's directory): called by
+     * {@link DurableVoteInterceptor} before a granted vote is sent. Throws if the directory cannot
+     * be forced, or before {@link #initialize}, so that the vote is not sent.
      */
-    void beforeRaftAnswer(boolean vote) {
+    void beforeVoteGranted() {
         RaftDirectoryForcer d = directories;
         if (d == null) {
             throw new IllegalStateException("the state machine is not initialised yet");
         }
         d.beforeAnswer();
-        (vote ? grantedVotes : acknowledgedAppends).incrementAndGet();
+        grantedVotes.incrementAndGet();
+    }
+
+    /**
+     * Makes the names in the log's directory durable before the log's flushed index moves: Ratis'
+     * log worker calls this before each force of the log and waits for it before it counts the
+     * entries as flushed. So a new segment's name (and a closed one's rename) is durable before a
+     * leader counts its own copy of an entry towards the commit, and before a follower
+     * acknowledges it. A failed force fails the future, and with it the log's force: the disk is
+     * failing, and Ratis stops this server as for a failed force of the log itself.
+     */
+    @Override
+    public CompletableFuture<Void> flush(long logIndex) {
+        RaftDirectoryForcer d = directories;
+        if (d == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            d.beforeAnswer();
+        } catch (UncheckedIOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        logFlushes.incrementAndGet();
+        return CompletableFuture.completedFuture(null);
     }
 
     /**
@@ -290,9 +313,9 @@ public final class MetadataStateMachine extends BaseStateMachine {
         return grantedVotes.get();
     }
 
-    /** How many acknowledged appends (heartbeats included) had their names made durable first (for tests). */
-    long acknowledgedAppends() {
-        return acknowledgedAppends.get();
+    /** How many forces of the log had the log directory's names made durable first (for tests). */
+    long logFlushes() {
+        return logFlushes.get();
     }
 
     /** How many terms this node began to lead with its vote for itself made durable (for tests). */

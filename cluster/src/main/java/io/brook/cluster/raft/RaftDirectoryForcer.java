@@ -25,12 +25,12 @@ import java.util.function.LongSupplier;
  * ({@link #beforeAnswer}). The answer to a client waits for the apply, so no appender hears of an
  * entry whose segment's name a power cut could take. A change shows as a new modification time of
  * the directory; as file system timestamps are coarse, a force taken within {@link #SETTLE_MILLIS}
- * of the time it saw is repeated at the next answer. The answers other nodes count on are covered
- * the same way: {@link DurableAnswersInterceptor} calls {@link #beforeAnswer} before a granted vote
- * (the vote Ratis renames into this directory) or an acknowledged append is sent.
+ * of the time it saw is repeated at the next answer. The same check runs before every force of the
+ * log ({@link MetadataStateMachine#flush}), so that no entry counts as flushed while its segment's
+ * name could still be lost, and before a granted vote is sent ({@link DurableVoteInterceptor}).
  *
- * <p>Threading: {@link #beforeAnswer} is called from Ratis' apply thread and from the gRPC threads
- * answering votes and appends; it is synchronized.
+ * <p>Threading: {@link #beforeAnswer} is called from Ratis' apply thread, its log worker and the
+ * gRPC threads answering votes; it is synchronized.
  */
 final class RaftDirectoryForcer {
     static final long SETTLE_MILLIS = 2_000;
