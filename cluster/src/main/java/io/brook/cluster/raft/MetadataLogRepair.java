@@ -8,7 +8,10 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -16,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks a node's Raft log before Ratis reads it: cuts a torn tail off the open segment, and
- * refuses a damaged closed segment with a message that names it.
+ * Checks a node's Raft log before Ratis reads it: cuts a torn tail off the open segment, gives a
+ * closed segment whose rename a crash took its closed name back, and refuses a damaged closed
+ * segment with a message that names it.
  *
  * <p>A crash in the middle of a write (a killed process between two writes of one entry, a power
  * loss before the written pages reached the disk) leaves the open segment ({@code
@@ -59,18 +63,54 @@ final class MetadataLogRepair {
         if (!Files.isDirectory(metadataDir)) {
             return;
         }
-        List<Path> segments;
+        List<Path> logDirs;
         try (Stream<Path> groups = Files.list(metadataDir)) {
-            segments = groups.map(g -> g.resolve("current")).filter(Files::isDirectory)
-                    .flatMap(MetadataLogRepair::segments).sorted().toList();
+            logDirs = groups.map(g -> g.resolve("current")).filter(Files::isDirectory).toList();
         }
-        for (Path segment : segments) {
-            if (segment.getFileName().toString().startsWith(OPEN_PREFIX)) {
-                repair(segment);
-            } else {
-                checkClosed(segment);
+        for (Path current : logDirs) {
+            List<Path> open = new ArrayList<>();
+            for (Path segment : segments(current).sorted().toList()) {
+                if (segment.getFileName().toString().startsWith(OPEN_PREFIX)) {
+                    repair(segment);
+                    open.add(segment);
+                } else {
+                    checkClosed(segment);
+                }
+            }
+            open.sort(Comparator.comparingLong(MetadataLogRepair::openStart));
+            for (int i = 0; i + 1 < open.size(); i++) {
+                closeAgain(open.get(i), openStart(open.get(i + 1)));
             }
         }
+    }
+
+    /**
+     * Ratis closes a segment by renaming it ({@code log_inprogress_<first>} to {@code
+     * log_<first>-<last>}) and then opens the next one; both names become durable at the next force
+     * of the directory. A file system that does not keep name changes in order may lose the rename
+     * and keep the new file, and Ratis refuses to start with two open segments. If {@code segment}'s
+     * entries end right before {@code nextStart}, it was closed: it gets its closed name back.
+     */
+    private static void closeAgain(Path segment, long nextStart) throws IOException {
+        long first = openStart(segment);
+        long entries;
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ)) {
+            ByteBuffer bytes = entries(ch);
+            entries = bytes == null ? 0 : walk(bytes).entries();
+        }
+        if (entries == 0 || first + entries != nextStart) {
+            return; // not a closed segment's lost rename: Ratis judges it
+        }
+        Path closed = segment.resolveSibling("log_" + first + "-" + (nextStart - 1));
+        LOG.warn("Metadata log segment {} is followed by another open segment from index {}: it was closed and"
+                + " its rename lost (a crash before the directory was forced); renaming it to {}", segment, nextStart,
+                closed.getFileName());
+        Files.move(segment, closed, StandardCopyOption.ATOMIC_MOVE);
+        RaftDirectoryForcer.force(segment.getParent());
+    }
+
+    private static long openStart(Path openSegment) {
+        return Long.parseLong(openSegment.getFileName().toString().substring(OPEN_PREFIX.length()));
     }
 
     private static Stream<Path> segments(Path current) {
@@ -141,35 +181,45 @@ final class MetadataLogRepair {
 
     /** The position after the last whole entry with a good checksum. */
     private static int validEnd(ByteBuffer bytes) {
+        return walk(bytes).end();
+    }
+
+    /** Where the whole entries with good checksums end, and how many there are. */
+    private record Walk(int end, long entries) {
+    }
+
+    private static Walk walk(ByteBuffer bytes) {
         CRC32C crc = new CRC32C();
+        long entries = 0;
         while (bytes.hasRemaining()) {
             int start = bytes.position();
             if (bytes.get(start) == 0) {
-                return start;
+                return new Walk(start, entries);
             }
             long length = 0;
             int shift = 0;
             byte b;
             do {
                 if (!bytes.hasRemaining() || bytes.position() - start == MAX_VARINT_BYTES) {
-                    return start;
+                    return new Walk(start, entries);
                 }
                 b = bytes.get();
                 length |= (long) (b & 0x7f) << shift;
                 shift += 7;
             } while (b < 0);
             if (length > bytes.remaining() - CRC_BYTES) {
-                return start;
+                return new Walk(start, entries);
             }
             int entryEnd = bytes.position() + (int) length;
             crc.reset();
             crc.update(bytes.duplicate().position(start).limit(entryEnd));
             if ((int) crc.getValue() != bytes.getInt(entryEnd)) {
-                return start;
+                return new Walk(start, entries);
             }
             bytes.position(entryEnd + CRC_BYTES);
+            entries++;
         }
-        return bytes.position();
+        return new Walk(bytes.position(), entries);
     }
 
     private static boolean zerosFrom(ByteBuffer bytes, int from) {

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,8 +90,8 @@ class MetadataLogRepairTest {
         assertThat(node.stateMachine().<Integer>read(img -> img.topics().size())).isEqualTo(ENTRIES);
     }
 
-    @Test
-    void aDamagedClosedSegmentStopsTheStartWithTheFileNamed() throws Exception {
+    /** A stopped single voter whose 40 entries fill several closed segments (2 KB each) and an open one. */
+    private QuorumConfig fortyEntriesInSmallSegments() throws Exception {
         QuorumConfig config = config().withRatisProperty("raft.server.log.segment.size.max", "2KB");
         node = MetadataQuorumNode.start(config);
         Await.until("the single voter leads", WAIT, node::isLeaderCaughtUp);
@@ -99,12 +100,24 @@ class MetadataLogRepairTest {
         }
         node.close();
         node = null;
+        return config;
+    }
 
-        Path closed;
-        try (Stream<Path> files = Files.walk(config.metadataDir())) {
-            closed = files.filter(p -> p.getFileName().toString().matches("log_\\d+-\\d+")).sorted().findFirst()
-                    .orElseThrow(() -> new AssertionError("no closed log segment"));
+    /** The closed segments ({@code log_<first>-<last>}), by first index. */
+    private static List<Path> closedSegments(Path metadataDir) throws IOException {
+        try (Stream<Path> files = Files.walk(metadataDir)) {
+            List<Path> closed = files.filter(p -> p.getFileName().toString().matches("log_\\d+-\\d+"))
+                    .sorted(Comparator.comparingLong(p -> Long.parseLong(p.getFileName().toString().split("[_-]")[1])))
+                    .toList();
+            assertThat(closed).as("closed log segments under %s", metadataDir).isNotEmpty();
+            return closed;
         }
+    }
+
+    @Test
+    void aDamagedClosedSegmentStopsTheStartWithTheFileNamed() throws Exception {
+        QuorumConfig config = fortyEntriesInSmallSegments();
+        Path closed = closedSegments(config.metadataDir()).get(0);
         byte[] bytes = Files.readAllBytes(closed);
         bytes[bytes.length / 2] ^= 0x5a;
         Files.write(closed, bytes);
@@ -112,6 +125,22 @@ class MetadataLogRepairTest {
         assertThatThrownBy(() -> node = MetadataQuorumNode.start(config)).isInstanceOf(CorruptMetadataException.class)
                 .hasMessageContaining(closed.toString()).hasMessageContaining("damaged at byte");
         assertThat(Files.readAllBytes(closed)).as("the damaged segment as it was").isEqualTo(bytes);
+    }
+
+    @Test
+    void aClosedSegmentWhoseRenameWasLostIsClosedAgainAndTheNodeStarts() throws Exception {
+        QuorumConfig config = fortyEntriesInSmallSegments();
+        // a file system that kept the next open segment's creation but lost the newest closed one's rename
+        List<Path> closedSegments = closedSegments(config.metadataDir());
+        Path closed = closedSegments.get(closedSegments.size() - 1);
+        Path reopened = closed.resolveSibling("log_inprogress_" + closed.getFileName().toString().split("[_-]")[1]);
+        Files.move(closed, reopened);
+
+        node = MetadataQuorumNode.start(config);
+        Await.until("the restarted voter leads", WAIT, node::isLeaderCaughtUp);
+        assertThat(node.stateMachine().<Integer>read(img -> img.topics().size())).isEqualTo(40);
+        assertThat(closed).as("closed again under its own name").exists();
+        assertThat(reopened).doesNotExist();
     }
 
     private static Path openSegment(Path metadataDir) throws IOException {
