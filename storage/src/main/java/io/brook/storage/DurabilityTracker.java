@@ -31,8 +31,9 @@ import java.util.function.Consumer;
  * <h2>Requests</h2>
  * An append with fsync-on-ack asks the {@link Flusher} for a <em>lazy</em> flush: nobody waits
  * for it but the high watermark, so under load the flusher may delay it by up to
- * {@code brook.log.flush.coalesce.ms} after the log's last force (if appends overtook that force)
- * and cover the appends of that time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
+ * {@code brook.log.flush.coalesce.ms} after the log's last force (if appends overtook that force),
+ * or {@code brook.log.flush.coalesce.unread.ms} while no read is at the log's end
+ * ({@link #readerAtEnd}), and cover the appends of that time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
  * {@code flush.ms} and switching fsync-on-ack back on ask for an <em>urgent</em> one, which is
  * queued at once and ends a delay in progress. The flusher's state of the log (idle, delayed,
  * queued, being flushed, being flushed with more to do) is {@link #flushState}; its diagram is
@@ -95,6 +96,12 @@ final class DurabilityTracker {
      * directory has not been fsynced yet: done by the first flush that makes data durable.
      */
     volatile boolean parentDirectoryDirty;
+    /** {@link #readAtEndNanos}: no read found this log's end yet. */
+    static final long NEVER = Long.MIN_VALUE;
+    /** When a read last found nothing new at the high watermark (flusher's clock), or {@link #NEVER}. */
+    volatile long readAtEndNanos = NEVER;
+    /** The short due time of the flusher's current delay of this log (see {@link Flusher#readerAtEnd}). */
+    volatile long delayDueNanos;
     /** Test seam: runs on the flushing thread just before a segment is forced. */
     volatile Consumer<LogSegment> beforeSegmentFlush;
 
@@ -167,6 +174,13 @@ final class DurabilityTracker {
     void askFlusher(boolean urgent) {
         if (flusher != null) {
             flusher.request(log, urgent);
+        }
+    }
+
+    /** A read found nothing new at the high watermark: tells the flusher (see {@link Flusher#readerAtEnd}). */
+    void readerAtEnd() {
+        if (flusher != null) {
+            flusher.readerAtEnd(log);
         }
     }
 

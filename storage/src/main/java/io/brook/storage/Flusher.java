@@ -46,6 +46,20 @@ import java.util.function.LongSupplier;
  * and checkpoints, which could hold a due force back for long) looks at when the earliest of them
  * is due, queueing the ones whose time has come.
  *
+ * <h2>Nobody reading at the end ({@code brook.log.flush.coalesce.unread.ms})</h2>
+ * The delay only makes acks=0/1 data visible to consumers; while no consumer reads at the log's
+ * end, nobody is there to see it sooner, so the delay is the longer {@code coalesce.unread.ms}
+ * instead, and every append of that time rides on one force. A read that finds nothing new at
+ * the high watermark ({@link #readerAtEnd}, a fetch about to wait for data) marks the log as read
+ * at its end for the next {@code coalesce.unread.ms}, during which its delays are the short
+ * ones, and cuts a long delay in progress back to {@code coalesce.ms} after its force (or ends
+ * it, when that time is over). So a tailing consumer waits no longer than with the short delay
+ * alone (each of its fetches that finds nothing new marks the log), while a log only written to
+ * is forced once every {@code coalesce.unread.ms} instead of every {@code coalesce.ms}. The price is a longer time in which a crash loses acknowledged acks=0/1
+ * data nobody has seen (Kafka, which never forces, has no bound at all); consumers still never
+ * see data a crash could take back. Without a longer {@code coalesce.unread.ms} it changes
+ * nothing.
+ *
  * <p>Threading: {@link #request} is called by any thread. Each log has a small state machine
  * ({@code DurabilityTracker.flushState}) so that it is queued at most once and forced by at most
  * one thread at a time, and no thread ever waits for another's force of the same log. Without
@@ -98,7 +112,9 @@ final class Flusher implements AutoCloseable {
     static final int DEFAULT_THREADS = 8;
     /** Default of {@code brook.log.flush.coalesce.ms}. */
     static final long DEFAULT_COALESCE_MS = 2;
-    /** Largest {@code brook.log.flush.coalesce.ms}. */
+    /** Default of {@code brook.log.flush.coalesce.unread.ms}. */
+    static final long DEFAULT_UNREAD_COALESCE_MS = 20;
+    /** Largest {@code brook.log.flush.coalesce.ms} and {@code brook.log.flush.coalesce.unread.ms}. */
     static final long MAX_COALESCE_MS = 1000;
 
     static final int IDLE = 0;
@@ -119,13 +135,22 @@ final class Flusher implements AutoCloseable {
         void schedule(Runnable task, long delayNanos);
     }
 
-    /** One delay of one log: due at {@code dueNanos} if the log is still in {@code state} then. */
-    private record DelayedForce(Log log, int state, long dueNanos) { }
+    /**
+     * One delay of one log: due at {@code dueNanos} while the log is read at its end, else at
+     * {@code unreadDueNanos}, if the log is still in {@code state} then.
+     */
+    private record DelayedForce(Log log, int state, long dueNanos, long unreadDueNanos) {
+        long due(boolean read) {
+            return read ? dueNanos : unreadDueNanos;
+        }
+    }
 
     private final LinkedBlockingQueue<Object> dirty = new LinkedBlockingQueue<>();
     private final Object stopToken = new Object();
     private final Thread[] threads;
     private final long coalesceNanos;
+    /** The delay while nobody reads at the log's end: at least {@link #coalesceNanos}. */
+    private final long unreadCoalesceNanos;
     private final Timer timer;
     /** The timer's thread when this flusher made it (closed with it), else null. */
     private final ScheduledThreadPoolExecutor ownTimer;
@@ -149,20 +174,36 @@ final class Flusher implements AutoCloseable {
 
     /** Coalescing lazy requests for {@code coalesceMs} (0: none) on a timer thread of its own. */
     Flusher(String name, int threads, long coalesceMs) {
-        this(name, threads, coalesceMs, coalesceMs > 0 ? timerThread(name + "-timer") : null, null, System::nanoTime);
+        this(name, threads, coalesceMs, coalesceMs);
+    }
+
+    /**
+     * Coalescing lazy requests for {@code coalesceMs} (0: none), or {@code unreadCoalesceMs}
+     * while nobody reads at the log's end, on a timer thread of its own.
+     */
+    Flusher(String name, int threads, long coalesceMs, long unreadCoalesceMs) {
+        this(name, threads, coalesceMs, unreadCoalesceMs, coalesceMs > 0 ? timerThread(name + "-timer") : null, null,
+                System::nanoTime);
     }
 
     /** With the test's {@code timer} and time source (nanoseconds) behind coalescing. */
     Flusher(String name, int threads, long coalesceMs, Timer timer, LongSupplier nanoTime) {
-        this(name, threads, coalesceMs, null, timer, nanoTime);
+        this(name, threads, coalesceMs, coalesceMs, timer, nanoTime);
     }
 
-    private Flusher(String name, int threads, long coalesceMs, ScheduledThreadPoolExecutor ownTimer, Timer timer,
-            LongSupplier nanoTime) {
+    /** With the test's {@code timer} and time source, and a longer delay while nobody reads at the end. */
+    Flusher(String name, int threads, long coalesceMs, long unreadCoalesceMs, Timer timer, LongSupplier nanoTime) {
+        this(name, threads, coalesceMs, unreadCoalesceMs, null, timer, nanoTime);
+    }
+
+    private Flusher(String name, int threads, long coalesceMs, long unreadCoalesceMs,
+            ScheduledThreadPoolExecutor ownTimer, Timer timer, LongSupplier nanoTime) {
         if (threads < 1) {
             throw new IllegalArgumentException("at least one flusher thread is needed, not " + threads);
         }
         this.coalesceNanos = TimeUnit.MILLISECONDS.toNanos(checkCoalesceMs(coalesceMs));
+        this.unreadCoalesceNanos = Math.max(coalesceNanos,
+                TimeUnit.MILLISECONDS.toNanos(checkCoalesceMs(unreadCoalesceMs)));
         this.ownTimer = ownTimer;
         this.timer = ownTimer == null ? timer : (task, delayNanos) -> {
             // the task cannot fail (it only moves logs to the queue): the future has nothing to report
@@ -180,8 +221,13 @@ final class Flusher implements AutoCloseable {
 
     /** Returns {@code ms} if it is a valid {@code brook.log.flush.coalesce.ms}, else throws. */
     static long checkCoalesceMs(long ms) {
+        return checkCoalesceMs("brook.log.flush.coalesce.ms", ms);
+    }
+
+    /** Returns {@code ms} if it is a valid value of the coalescing time {@code name}, else throws. */
+    static long checkCoalesceMs(String name, long ms) {
         if (ms < 0 || ms > MAX_COALESCE_MS) {
-            throw new IllegalArgumentException("brook.log.flush.coalesce.ms must be 0.." + MAX_COALESCE_MS + ", not " + ms);
+            throw new IllegalArgumentException(name + " must be 0.." + MAX_COALESCE_MS + ", not " + ms);
         }
         return ms;
     }
@@ -226,22 +272,54 @@ final class Flusher implements AutoCloseable {
     }
 
     /**
+     * A read of {@code log} found nothing new at its high watermark (a fetch about to wait): for
+     * the next {@code coalesce.unread.ms} its delays are the short ones, and a delay in progress
+     * is cut back to the short one (see the class comment). Any thread; cheap.
+     */
+    void readerAtEnd(Log log) {
+        if (unreadCoalesceNanos == coalesceNanos) {
+            return; // every delay is the short one
+        }
+        DurabilityTracker d = log.durability;
+        long now = nanoTime.getAsLong();
+        d.readAtEndNanos = now; // before the state is read: see delay()
+        if (isDelayed(d.flushState.get())) {
+            // the timer now finds the log read at its end and takes the short due time
+            long due = d.delayDueNanos;
+            lookAt(due - now < 0 ? now : due, now);
+        }
+    }
+
+    /** Whether a reader was at {@code log}'s end within the last {@code coalesce.unread.ms}. */
+    private boolean readAtEnd(Log log, long now) {
+        long t = log.durability.readAtEndNanos;
+        return unreadCoalesceNanos == coalesceNanos || (t != DurabilityTracker.NEVER && now - t <= unreadCoalesceNanos);
+    }
+
+    /**
      * Moves {@code log} from {@link #FLUSHING_AGAIN_LAZY} to a new delay, due the coalescing time
-     * after {@code forceEndNanos}, and enters it in the timer's list. False when that time is
-     * over already, or when an urgent request moved the log meanwhile (the caller looks again).
+     * after {@code forceEndNanos} (the longer one while nobody reads at its end), and enters it
+     * in the timer's list. False when that time is over already, or when an urgent request moved
+     * the log meanwhile (the caller looks again).
      */
     private boolean delay(Log log, long forceEndNanos) {
         long now = nanoTime.getAsLong();
         long due = forceEndNanos + coalesceNanos;
-        if (due - now <= 0) {
+        long unreadDue = forceEndNanos + unreadCoalesceNanos;
+        if ((readAtEnd(log, now) ? due : unreadDue) - now <= 0) {
             return false;
         }
         int d = delayedState(delays.incrementAndGet());
+        log.durability.delayDueNanos = due; // before the state: readerAtEnd reads it after the state
         if (!log.durability.flushState.compareAndSet(FLUSHING_AGAIN_LAZY, d)) {
             return false;
         }
-        delayed.add(new DelayedForce(log, d, due));
-        lookAt(due, now);
+        // Read again now that the delay is published: a reader that came meanwhile either found
+        // the log delayed (and asks the timer to look itself) or is seen here. A delay that
+        // starts while the log is read at its end stays the short one.
+        long first = readAtEnd(log, now) ? due : unreadDue;
+        delayed.add(new DelayedForce(log, d, due, first));
+        lookAt(first, now);
         return true;
     }
 
@@ -283,13 +361,16 @@ final class Flusher implements AutoCloseable {
             AtomicInteger state = f.log().durability.flushState;
             if (state.get() != f.state()) {
                 it.remove(); // queued by an urgent request (and perhaps forced) since
-            } else if (f.dueNanos() - now <= 0) {
+                continue;
+            }
+            long due = f.due(readAtEnd(f.log(), now));
+            if (due - now <= 0) {
                 it.remove();
                 if (state.compareAndSet(f.state(), QUEUED)) {
                     dirty.add(f.log());
                 }
-            } else if (!more || f.dueNanos() - next < 0) {
-                next = f.dueNanos();
+            } else if (!more || due - next < 0) {
+                next = due;
                 more = true;
             }
         }

@@ -97,7 +97,8 @@ public final class LogManager implements AutoCloseable {
         this.earlyCheckpoint = new EarlyCheckpoint(options.earlyCheckpointBytes);
         this.dir = options.dataDir;
         this.clock = options.clock;
-        this.flusher = new Flusher("brook-log-flusher", options.flushThreads, options.flushCoalesceMs);
+        this.flusher = new Flusher("brook-log-flusher", options.flushThreads, options.flushCoalesceMs,
+                options.flushCoalesceUnreadMs);
         flusher.observer(options.flushObserver);
         this.preallocator = options.preallocateBytes == 0 ? null
                 : new Preallocator("brook-log-preallocator", options.preallocateBytes, options.clock);

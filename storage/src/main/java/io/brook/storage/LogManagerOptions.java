@@ -20,6 +20,7 @@ public final class LogManagerOptions {
     long earlyCheckpointBytes = EarlyCheckpoint.DEFAULT_THRESHOLD_BYTES;
     int flushThreads = Flusher.DEFAULT_THREADS;
     long flushCoalesceMs = Flusher.DEFAULT_COALESCE_MS;
+    long flushCoalesceUnreadMs = Flusher.DEFAULT_UNREAD_COALESCE_MS;
     int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
     long cleanerBackoffMs = 15_000L;
     long producerIdExpirationMs = 86_400_000L;
@@ -68,6 +69,15 @@ public final class LogManagerOptions {
 
     /** {@code brook.log.flush.coalesce.ms}: the delay of forces nobody waits for, 0..1000 ms (see {@link Flusher}). */
     public LogManagerOptions flushCoalesceMs(long ms) { this.flushCoalesceMs = Flusher.checkCoalesceMs(ms); return this; }
+
+    /**
+     * {@code brook.log.flush.coalesce.unread.ms}: the delay of forces nobody waits for while no
+     * reader is at the log's end, 0..1000 ms; below {@code flushCoalesceMs} it is that (see {@link Flusher}).
+     */
+    public LogManagerOptions flushCoalesceUnreadMs(long ms) {
+        this.flushCoalesceUnreadMs = Flusher.checkCoalesceMs("brook.log.flush.coalesce.unread.ms", ms);
+        return this;
+    }
 
     /**
      * {@code brook.log.preallocate.bytes}: the most zeros written ahead of an active

@@ -38,6 +38,9 @@ final class LogReader {
         }
         long upper = readCommitted ? lso : hw;
         if (offset >= upper) {
+            if (offset >= hw) {
+                log.durability.readerAtEnd(); // a reader is at the end: forces nobody waits for are hurried
+            }
             return new LogReadResult(Errors.NONE, null, hw, start, lso, leo);
         }
         ByteBuffer hdr = ByteBuffer.allocate(LogSegment.LOCATE_BYTES);

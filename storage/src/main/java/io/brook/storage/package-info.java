@@ -30,7 +30,8 @@
  *   <li>Flusher threads ({@link io.brook.storage.Flusher}, {@code brook.log.flush.threads}) run
  *       each log's flush: every force of segment data and indexes, and completions of
  *       durability waiters. Their timer thread queues the flushes nobody waits for once their
- *       delay ({@code brook.log.flush.coalesce.ms}) is over.</li>
+ *       delay ({@code brook.log.flush.coalesce.ms}, or {@code brook.log.flush.coalesce.unread.ms}
+ *       while no reader is at the log's end) is over.</li>
  *   <li>The preallocator thread writes and forces zeros ahead of active segments.</li>
  *   <li>The scheduler thread runs retention (and producer expiry), {@code flush.ms} checks,
  *       recovery-point checkpoints, delayed file deletion and the writes of the producer

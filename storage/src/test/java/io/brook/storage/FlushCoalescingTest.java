@@ -26,13 +26,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code brook.log.flush.coalesce.ms}: when appends nobody waits for overtook a force, the next
  * force is delayed after that one's end; a waiter ends the delay at once; an idle log is forced at
- * once. On a manual timer and time source: nothing is forced
- * by a delay until the test runs the timer.
+ * once; while nobody reads at the log's end the delay is {@code coalesce.unread.ms}, and a read
+ * there cuts it back. On a manual timer and time source: nothing is forced by a delay until the
+ * test runs the timer.
  */
 @Timeout(60)
 class FlushCoalescingTest {
     private static final long MS = 1_000_000L;
     private static final long COALESCE_MS = 2;
+    private static final long UNREAD_MS = 20;
 
     @TempDir
     Path tmp;
@@ -76,7 +78,11 @@ class FlushCoalescingTest {
     }
 
     private Log open(long coalesceMs, LogConfig cfg) throws IOException {
-        flusher = new Flusher("flusher", 1, coalesceMs, timer, nanos::get);
+        return open(coalesceMs, coalesceMs, cfg);
+    }
+
+    private Log open(long coalesceMs, long unreadMs, LogConfig cfg) throws IOException {
+        flusher = new Flusher("flusher", 1, coalesceMs, unreadMs, timer, nanos::get);
         log = Log.open(tmp.resolve("t-0"), "t", 0, cfg, 0, true, new MutableClock(0), scheduler, flusher);
         return log;
     }
@@ -362,12 +368,103 @@ class FlushCoalescingTest {
         }
     }
 
+    /** Reads at the high watermark: nothing new there, so the reader is at the log's end. */
+    private void readAtEnd() {
+        LogReadResult r = log.read(log.highWatermark(), 1 << 20, true);
+        assertThat(r.records()).isNull();
+    }
+
+    @Test
+    void shouldDelayTheNextForceLongerWhileNobodyReadsAtTheEnd() throws Exception {
+        open(COALESCE_MS, UNREAD_MS, LogConfig.defaults());
+        delayedAfterAnOvertakenForce(2);
+        long forces = log.flushCount();
+        assertThat(timer.lastDelay()).isEqualTo(UNREAD_MS * MS);
+
+        nanos.addAndGet(COALESCE_MS * MS); // the short delay is over, but nobody reads
+        timer.runAll();
+        assertThat(Flusher.isDelayed(state())).isTrue();
+        assertThat(timer.lastDelay()).isEqualTo((UNREAD_MS - COALESCE_MS) * MS);
+        assertThat(log.highWatermark()).isEqualTo(1);
+
+        nanos.addAndGet((UNREAD_MS - COALESCE_MS) * MS);
+        timer.runAll();
+        awaitForced(3);
+        assertThat(log.flushCount() - forces).isEqualTo(1);
+    }
+
+    @Test
+    void shouldCutALongDelayBackWhenAReaderArrivesAtTheEnd() throws Exception {
+        open(COALESCE_MS, UNREAD_MS, LogConfig.defaults());
+        delayedAfterAnOvertakenForce(2);
+        nanos.addAndGet(MS);
+        readAtEnd(); // a consumer's fetch finds nothing new: the short due time counts
+        assertThat(timer.lastDelay()).isEqualTo(MS);
+        timer.runAll();
+        assertThat(Flusher.isDelayed(state())).isTrue(); // at 1 ms of 2: not yet
+
+        nanos.addAndGet(MS);
+        timer.runAll();
+        awaitForced(3);
+    }
+
+    @Test
+    void shouldEndALongDelayAtOnceWhenAReaderArrivesAfterTheShortOneIsOver() throws Exception {
+        open(COALESCE_MS, UNREAD_MS, LogConfig.defaults());
+        delayedAfterAnOvertakenForce(1);
+        nanos.addAndGet(5 * MS);
+        readAtEnd();
+        assertThat(timer.lastDelay()).isZero();
+        timer.runAll();
+        awaitForced(2);
+    }
+
+    @Test
+    void shouldUseTheShortDelayWhileAReaderWasAtTheEndRecently() throws Exception {
+        open(COALESCE_MS, UNREAD_MS, LogConfig.defaults());
+        readAtEnd(); // a tailing consumer
+        nanos.addAndGet((UNREAD_MS - 1) * MS);
+        delayedAfterAnOvertakenForce(1);
+        assertThat(timer.lastDelay()).isEqualTo(COALESCE_MS * MS);
+        nanos.addAndGet(COALESCE_MS * MS);
+        timer.runAll();
+        awaitForced(2);
+
+        // the reader left: more than coalesce.unread.ms since it was last at the end
+        nanos.addAndGet(UNREAD_MS * MS);
+        delayedAfterAnOvertakenForce(1);
+        assertThat(timer.lastDelay()).isEqualTo(UNREAD_MS * MS);
+    }
+
+    @Test
+    void shouldNotHurryADelayForAReadBehindTheEnd() throws Exception {
+        open(COALESCE_MS, UNREAD_MS, LogConfig.defaults());
+        delayedAfterAnOvertakenForce(1);
+        int pending = timer.pending();
+        assertThat(log.read(0, 1 << 20, true).records()).isNotNull(); // a consumer catching up
+        assertThat(timer.pending()).isEqualTo(pending);
+        nanos.addAndGet(COALESCE_MS * MS);
+        timer.runAll();
+        assertThat(Flusher.isDelayed(state())).isTrue();
+    }
+
+    @Test
+    void shouldTakeAnUnreadDelayShorterThanTheCoalescingTimeAsTheCoalescingTime() throws Exception {
+        open(COALESCE_MS, 1, LogConfig.defaults());
+        delayedAfterAnOvertakenForce(1);
+        assertThat(timer.lastDelay()).isEqualTo(COALESCE_MS * MS);
+    }
+
     @Test
     void shouldRefuseACoalescingTimeOutsideItsRange() {
         LogManagerOptions options = new LogManagerOptions(tmp);
         assertThatThrownBy(() -> options.flushCoalesceMs(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> options.flushCoalesceMs(1001)).isInstanceOf(IllegalArgumentException.class);
         options.flushCoalesceMs(0).flushCoalesceMs(1000);
+        assertThatThrownBy(() -> options.flushCoalesceUnreadMs(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("brook.log.flush.coalesce.unread.ms");
+        assertThatThrownBy(() -> options.flushCoalesceUnreadMs(1001)).isInstanceOf(IllegalArgumentException.class);
+        options.flushCoalesceUnreadMs(0).flushCoalesceUnreadMs(1000);
     }
 
     /** The log's next force signals {@code inForce} and waits for {@code release}; later ones pass. */
