@@ -94,6 +94,7 @@ public final class BrokerConfig {
     public static final String FSYNC_ON_ACK = "brook.fsync.on.ack";
     public static final String LOG_FLUSH_THREADS = "brook.log.flush.threads";
     public static final String LOG_FLUSH_COALESCE_MS = "brook.log.flush.coalesce.ms";
+    public static final String LOG_FLUSH_COALESCE_UNREAD_MS = "brook.log.flush.coalesce.unread.ms";
     public static final String LOG_PREALLOCATE_BYTES = "brook.log.preallocate.bytes";
     public static final String NETWORK_EPOLL = "brook.network.epoll";
     public static final String NETWORK_INLINE_REQUESTS = "brook.network.inline.requests";

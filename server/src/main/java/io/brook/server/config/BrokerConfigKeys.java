@@ -206,6 +206,10 @@ final class BrokerConfigKeys {
                         "With fsync on ack: how long after a partition's last fsync the next one may wait when nobody"
                                 + " waits for it (acks=0/1 data consumers wait for), so one fsync covers the appends"
                                 + " meanwhile; acks=all never waits for it; 0 = fsync at once."),
+                key(LOG_FLUSH_COALESCE_UNREAD_MS, Type.LONG, "20", Check.between(0, 1000),
+                        "With fsync on ack: the same wait while no consumer reads at the partition's end (nobody"
+                                + " to see the data sooner); a read there cuts it back to brook.log.flush.coalesce.ms;"
+                                + " values below that one mean that one."),
                 key(LOG_PREALLOCATE_BYTES, Type.INT, "4194304",
                         v -> ((Number) v).intValue() == 0 || ((Number) v).intValue() >= 65536 ? null
                                 : "must be 0 (off) or at least 65536",

@@ -48,6 +48,7 @@ public final class PartitionLogs implements AutoCloseable {
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
                 .flushCoalesceMs(broker.longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS))
+                .flushCoalesceUnreadMs(broker.longValue(BrokerConfig.LOG_FLUSH_COALESCE_UNREAD_MS))
                 .preallocateBytes(broker.intValue(BrokerConfig.LOG_PREALLOCATE_BYTES))
                 .retentionCheckIntervalMs(broker.longValue(BrokerConfig.LOG_RETENTION_CHECK_INTERVAL_MS))
                 .flushCheckIntervalMs(broker.longValue(BrokerConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS))

@@ -99,6 +99,15 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldCoalesceUnreadForcesForTwentyMillisecondsUnlessSetWithinZeroToOneSecond() {
+        assertThat(BrokerConfig.defaults().longValue(BrokerConfig.LOG_FLUSH_COALESCE_UNREAD_MS)).isEqualTo(20);
+        assertThat(BrokerConfig.parse(Map.of("brook.log.flush.coalesce.unread.ms", "0"))
+                .longValue(BrokerConfig.LOG_FLUSH_COALESCE_UNREAD_MS)).isZero();
+        assertThatThrownBy(() -> BrokerConfig.parse(Map.of("brook.log.flush.coalesce.unread.ms", "1001")))
+                .hasMessageContaining("brook.log.flush.coalesce.unread.ms");
+    }
+
+    @Test
     void shouldPreferLogDirsOverLogDir() {
         BrokerConfig c = BrokerConfig.parse(Map.of("log.dir", "/a", "log.dirs", "/b"));
         assertThat(c.dataDir()).isEqualTo(Path.of("/b"));
