@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  * for it but the high watermark, so under load the flusher may delay it by up to
  * {@code brook.log.flush.coalesce.ms} after the log's last force (if appends overtook that force),
  * or {@code brook.log.flush.coalesce.unread.ms} while no read is at the log's end
- * ({@link #readerAtEnd}), and cover the appends of that time with one force. A durability waiter ({@link #whenDurable}), {@code flush.messages},
- * {@code flush.ms} and switching fsync-on-ack back on ask for an <em>urgent</em> one, which is
+ * ({@link #readerAtEnd}), and cover the appends of that time with one force. A durability
+ * waiter ({@link #whenDurable}), {@code flush.messages}, {@code flush.ms} and switching
+ * fsync-on-ack back on ask for an <em>urgent</em> one, which is
  * queued at once and ends a delay in progress. The flusher's state of the log (idle, delayed,
  * queued, being flushed, being flushed with more to do) is {@link #flushState}; its diagram is
  * in {@link Flusher}'s comment.

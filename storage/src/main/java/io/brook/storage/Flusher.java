@@ -55,10 +55,10 @@ import java.util.function.LongSupplier;
  * ones, and cuts a long delay in progress back to {@code coalesce.ms} after its force (or ends
  * it, when that time is over). So a tailing consumer waits no longer than with the short delay
  * alone (each of its fetches that finds nothing new marks the log), while a log only written to
- * is forced once every {@code coalesce.unread.ms} instead of every {@code coalesce.ms}. The price is a longer time in which a crash loses acknowledged acks=0/1
- * data nobody has seen (Kafka, which never forces, has no bound at all); consumers still never
- * see data a crash could take back. Without a longer {@code coalesce.unread.ms} it changes
- * nothing.
+ * is forced once every {@code coalesce.unread.ms} instead of every {@code coalesce.ms}. The
+ * price is a longer time in which a crash loses acknowledged acks=0/1 data nobody has seen
+ * (Kafka, which never forces, has no bound at all); consumers still never see data a crash could
+ * take back. Without a longer {@code coalesce.unread.ms} it changes nothing.
  *
  * <p>Threading: {@link #request} is called by any thread. Each log has a small state machine
  * ({@code DurabilityTracker.flushState}) so that it is queued at most once and forced by at most
