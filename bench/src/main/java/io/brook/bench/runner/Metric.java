@@ -21,6 +21,13 @@ enum Metric {
     MACHINE_CPU_S_PER_GB("broker+kernel CPU s/GB", false, "%,.2f"),
     /** The runner's own process (producers and consumers) over the same phase: shows which side is the bottleneck. */
     CLIENT_CPU_S("client CPU s", false, "%,.2f"),
+    /**
+     * The producer's own {@code batch-size-avg} and {@code records-per-request-avg} over a produce
+     * workload: a broker that answers sooner gets smaller batches and requests from the same
+     * producer, which costs both sides more per record.
+     */
+    PRODUCER_BATCH_BYTES("producer batch bytes (avg)", true, "%,.0f"),
+    PRODUCER_RECORDS_PER_REQUEST("producer records/request (avg)", true, "%,.0f"),
     STARTUP_MS("start-up ms", false, "%,.0f"),
     /** Bytes a client sent per request while tailing many partitions (fetch sessions workload). */
     FETCH_REQUEST_BYTES("bytes/fetch request", false, "%,.0f"),

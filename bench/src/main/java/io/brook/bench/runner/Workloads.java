@@ -287,6 +287,8 @@ final class Workloads implements AutoCloseable {
         double cpu;
         double clientCpu;
         double machineCpu;
+        double batchBytes;
+        double recordsPerRequest;
         try (KafkaProducer<byte[], byte[]> producer = producer(cell.acks(), cell.batchSize(), Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
@@ -295,6 +297,8 @@ final class Workloads implements AutoCloseable {
             cpu = meter.seconds();
             clientCpu = meter.clientSeconds();
             machineCpu = syncAndMeasure(meter);
+            batchBytes = producerMetric(producer, "batch-size-avg");
+            recordsPerRequest = producerMetric(producer, "records-per-request-avg");
         }
         acks.check(records);
         readBack(topic, acks.counts());
@@ -302,7 +306,17 @@ final class Workloads implements AutoCloseable {
         long bytes = records * cell.recordSize();
         return Result.of(cell.name(), broker).throughput(records, bytes, seconds, cpu)
                 .put(Metric.MACHINE_CPU_S_PER_GB, machineCpu / (bytes / 1e9))
-                .put(Metric.CLIENT_CPU_S, clientCpu).build();
+                .put(Metric.CLIENT_CPU_S, clientCpu)
+                .put(Metric.PRODUCER_BATCH_BYTES, batchBytes)
+                .put(Metric.PRODUCER_RECORDS_PER_REQUEST, recordsPerRequest).build();
+    }
+
+    /** A figure of the producer's "producer-metrics" group, NaN when the client has none by that name. */
+    private static double producerMetric(KafkaProducer<?, ?> producer, String name) {
+        return producer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals("producer-metrics") && e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElse(Double.NaN);
     }
 
     /**
@@ -580,6 +594,8 @@ final class Workloads implements AutoCloseable {
         double cpu;
         double clientCpu;
         double machineCpu;
+        double batchBytes;
+        double recordsPerRequest;
         try (KafkaProducer<byte[], byte[]> producer = producer("all", 16 * 1024, Plan.LINGER_MS)) {
             CpuMeter meter = CpuMeter.start(pid, clockTicks);
             long t0 = System.nanoTime();
@@ -588,6 +604,8 @@ final class Workloads implements AutoCloseable {
             cpu = meter.seconds();
             clientCpu = meter.clientSeconds();
             machineCpu = syncAndMeasure(meter);
+            batchBytes = producerMetric(producer, "batch-size-avg");
+            recordsPerRequest = producerMetric(producer, "records-per-request-avg");
         }
         acks.check(records);
         readBack(topic, acks.counts());
@@ -595,7 +613,9 @@ final class Workloads implements AutoCloseable {
         return Result.of(manyPartitionsName(partitions), broker)
                 .throughput(records, bytes, seconds, cpu)
                 .put(Metric.MACHINE_CPU_S_PER_GB, machineCpu / (bytes / 1e9))
-                .put(Metric.CLIENT_CPU_S, clientCpu).build();
+                .put(Metric.CLIENT_CPU_S, clientCpu)
+                .put(Metric.PRODUCER_BATCH_BYTES, batchBytes)
+                .put(Metric.PRODUCER_RECORDS_PER_REQUEST, recordsPerRequest).build();
     }
 
     // ---------------------------------------------------------------- start-up
