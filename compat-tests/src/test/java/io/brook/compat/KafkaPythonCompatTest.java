@@ -46,14 +46,7 @@ class KafkaPythonCompatTest {
         TestCertificates.BrokerIdentity tls = new TestCertificates(dir).brokerIdentity();
         caPem = tls.caPem();
         Path data = Files.createDirectories(dir.resolve("broker"));
-        broker = SecuredBroker.start(data, tls.settings(
-                "listeners", "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN,OAUTHBEARER",
-                "listener.name.sasl_ssl.plain.sasl.jaas.config",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",
-                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-                "super.users", "User:admin;User:ANONYMOUS"),
-                "SCRAM-SHA-512=[name=admin,password=admin-secret]", "SCRAM-SHA-256=[name=carol,password=carol-secret]");
+        broker = SecuredBroker.forClientPrograms(data, tls);
     }
 
     @AfterAll

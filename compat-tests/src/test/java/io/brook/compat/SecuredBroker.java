@@ -1,6 +1,7 @@
 package io.brook.compat;
 
 import io.brook.server.Brook;
+import io.brook.testkit.TestCertificates;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -76,6 +77,23 @@ final class SecuredBroker implements AutoCloseable {
             b.config("brook.sasl.scram.bootstrap.credentials", String.join(";", scramUsers));
         }
         return new SecuredBroker(b.start(), null);
+    }
+
+    /**
+     * The broker the suites of other clients' own programs log in to (kafka-python, Sarama): a
+     * PLAINTEXT and a SASL_SSL listener, SCRAM-SHA-256/512, PLAIN with the user alice, OAUTHBEARER
+     * (unsecured tokens), an authorizer with the super users admin and ANONYMOUS (the PLAINTEXT
+     * listener's principal), and the SCRAM users admin (SHA-512) and carol (SHA-256).
+     */
+    static SecuredBroker forClientPrograms(Path dataDir, TestCertificates.BrokerIdentity tls) {
+        return start(dataDir, tls.settings(
+                "listeners", "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN,OAUTHBEARER",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",
+                "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users", "User:admin;User:ANONYMOUS"),
+                "SCRAM-SHA-512=[name=admin,password=admin-secret]", "SCRAM-SHA-256=[name=carol,password=carol-secret]");
     }
 
     /** True when this is the reference Kafka (for the few places where the two are told apart). */
