@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,12 +45,6 @@ class GroupOffsetResetCompatTest {
         return r.output();
     }
 
-    private static Map<Integer, Long> committed(Admin admin, String group, String topic) throws Exception {
-        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
-                .entrySet().stream().filter(e -> e.getKey().topic().equals(topic))
-                .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
-    }
-
     private static Map<Integer, Long> both(long offset) {
         return Map.of(0, offset, 1, offset);
     }
@@ -71,25 +64,25 @@ class GroupOffsetResetCompatTest {
         }
         try (Admin admin = Groups.admin(bootstrap)) {
             reset(group, topic, "--shift-by", "-2", "--execute");
-            assertThat(committed(admin, group, topic)).isEqualTo(both(3));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(3));
             reset(group, topic, "--shift-by", "100", "--execute"); // past the end: the end
-            assertThat(committed(admin, group, topic)).isEqualTo(both(10));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(10));
             reset(group, topic, "--to-offset", "7", "--execute");
-            assertThat(committed(admin, group, topic)).isEqualTo(both(7));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(7));
             reset(group, topic, "--to-datetime", "2000-01-01T00:00:00.000", "--execute"); // before every record
-            assertThat(committed(admin, group, topic)).isEqualTo(both(0));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(0));
             reset(group, topic, "--to-latest", "--execute");
-            assertThat(committed(admin, group, topic)).isEqualTo(both(10));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(10));
             reset(group, topic, "--by-duration", "PT1H", "--execute"); // an hour ago: before every record
-            assertThat(committed(admin, group, topic)).isEqualTo(both(0));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(0));
             reset(group, topic, "--to-datetime", "2999-01-01T00:00:00.000", "--execute"); // after every record: the end
-            assertThat(committed(admin, group, topic)).isEqualTo(both(10));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(both(10));
             reset(group, topic + ":1", "--to-offset", "6", "--execute");
-            assertThat(committed(admin, group, topic)).isEqualTo(Map.of(0, 10L, 1, 6L));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(Map.of(0, 10L, 1, 6L));
 
             String dry = reset(group, topic, "--to-offset", "2"); // neither --execute nor --dry-run: a dry run
             assertThat(dry).contains("NEW-OFFSET");
-            assertThat(committed(admin, group, topic)).isEqualTo(Map.of(0, 10L, 1, 6L));
+            assertThat(Groups.committed(admin, group, topic)).isEqualTo(Map.of(0, 10L, 1, 6L));
 
             List<String> exported = reset(group, topic, "--to-offset", "4", "--dry-run", "--export").lines()
                     .filter(l -> l.startsWith(topic + ",")).toList(); // the CSV, without what the tool logs
@@ -98,7 +91,7 @@ class GroupOffsetResetCompatTest {
             CliToolsCompatTest.Run fromFile = CliToolsCompatTest.tool(GROUPS, "--bootstrap-server", bootstrap,
                     "--reset-offsets", "--group", group, "--from-file", plan.toString(), "--execute");
             assertThat(fromFile.exit()).as(fromFile.output()).isZero();
-            assertThat(committed(admin, group, topic)).as(fromFile.output()).isEqualTo(both(4));
+            assertThat(Groups.committed(admin, group, topic)).as(fromFile.output()).isEqualTo(both(4));
         }
     }
 }

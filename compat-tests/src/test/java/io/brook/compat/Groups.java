@@ -183,6 +183,18 @@ final class Groups {
         }
     }
 
+    /** {@code group}'s committed offset of each partition of {@code topic} it has one for, by partition. */
+    static Map<Integer, Long> committed(Admin admin, String group, String topic) throws Exception {
+        Map<Integer, Long> out = new HashMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
+                .forEach((tp, o) -> {
+                    if (tp.topic().equals(topic) && o != null) {
+                        out.put(tp.partition(), o.offset());
+                    }
+                });
+        return out;
+    }
+
     /** Waits for a condition checked against the broker (no polling of consumers needed). */
     /**
      * Waits until {@code group} has committed exactly the end offset of every partition of

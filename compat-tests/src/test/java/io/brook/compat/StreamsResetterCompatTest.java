@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,13 +45,6 @@ class StreamsResetterCompatTest {
         CliToolsCompatTest.Run r = reset(args);
         assertThat(r.exit()).as("StreamsResetter %s: %s", String.join(" ", args), r.output()).isZero();
         return r;
-    }
-
-    /** The group's committed offset of each partition of {@code topic}, by partition. */
-    private static Map<Integer, Long> committed(Admin admin, String group, String topic) throws Exception {
-        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
-                .entrySet().stream().filter(e -> e.getKey().topic().equals(topic))
-                .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset()));
     }
 
     /** An application's topics: two partitions of input with five records each, its own topics, an output topic. */
@@ -94,17 +86,17 @@ class StreamsResetterCompatTest {
             CliToolsCompatTest.Run dry = resetOk("--application-id", app.id, "--input-topics", app.input,
                     "--to-offset", "2", "--dry-run");
             assertThat(dry.output()).contains(app.changelog, app.repartition).doesNotContain(app.output);
-            assertThat(committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 5L, 1, 5L));
+            assertThat(Groups.committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 5L, 1, 5L));
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(app.changelog, app.repartition);
 
             resetOk("--application-id", app.id, "--input-topics", app.input, "--to-offset", "2");
-            assertThat(committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 2L, 1, 2L));
+            assertThat(Groups.committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 2L, 1, 2L));
             Groups.awaitTopicGone(admin, app.changelog);
             Groups.awaitTopicGone(admin, app.repartition);
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(app.input, app.output);
 
             resetOk("--application-id", app.id, "--input-topics", app.input);
-            assertThat(committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 0L, 1, 0L));
+            assertThat(Groups.committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 0L, 1, 0L));
         }
     }
 
@@ -126,13 +118,13 @@ class StreamsResetterCompatTest {
             CliToolsCompatTest.Run refused = reset("--application-id", app.id, "--input-topics", app.input);
             assertThat(refused.exit()).as(refused.output()).isNotZero();
             assertThat(refused.output()).contains("still active");
-            assertThat(committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 5L, 1, 5L));
+            assertThat(Groups.committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 5L, 1, 5L));
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(app.changelog);
 
             resetOk("--application-id", app.id, "--input-topics", app.input, "--force");
             var group = admin.describeConsumerGroups(List.of(app.id)).all().get(30, TimeUnit.SECONDS).get(app.id);
             assertThat(group.members()).isEmpty();
-            assertThat(committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 0L, 1, 0L));
+            assertThat(Groups.committed(admin, app.id, app.input)).isEqualTo(Map.of(0, 0L, 1, 0L));
             Groups.awaitTopicGone(admin, app.changelog);
             Set<String> left = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             assertThat(left).contains(app.input, app.output).doesNotContain(app.repartition);
