@@ -22,7 +22,8 @@
 //	    and commits for GROUP; the OAUTHBEARER user dave (an unsecured token) may write once admin
 //	    lets it; a wrong password is refused.
 //
-// Exits non-zero with a message when a step fails unexpectedly.
+// Exits non-zero with a message when a step fails unexpectedly, and after 100 s in any case (so
+// that the Java test sees how far it got rather than its own time-out).
 package main
 
 import (
