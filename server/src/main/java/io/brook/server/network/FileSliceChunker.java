@@ -27,8 +27,12 @@ import java.nio.channels.FileChannel;
  */
 final class FileSliceChunker extends ChannelOutboundHandlerAdapter {
 
-    /** One TLS record holds 16 KiB; a few of them per read keeps the system calls few. */
-    static final int CHUNK = 64 * 1024;
+    /**
+     * One TLS record holds 16 KiB; sixteen of them per read (and, with OpenSSL, per seal) keep the
+     * system calls and the engine's calls few: 256 KiB took a tenth or more off the broker's CPU per
+     * GB read by consumers over TLS against 64 KiB (BENCHMARKS.md, 2026-12-07).
+     */
+    static final int CHUNK = 256 * 1024;
 
     private ChannelHandlerContext ctx;
     private long pending;
