@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,13 @@ class SaramaCompatTest {
         caPem = tls.caPem();
         Path data = Files.createDirectories(dir.resolve("broker"));
         broker = SecuredBroker.forClientPrograms(data, tls);
+        // The first group on a fresh broker creates __consumer_offsets; Kafka then answers
+        // NOT_COORDINATOR for a few seconds while it loads the partitions, longer than Sarama
+        // 1.22's offset manager retries (10 times, 200 ms apart). The admin client waits that out.
+        try (Admin admin = Groups.admin(broker.bootstrapServers("PLAINTEXT"))) {
+            admin.listConsumerGroupOffsets(Groups.unique("sarama-warm-up")).partitionsToOffsetAndMetadata()
+                    .get(60, TimeUnit.SECONDS);
+        }
     }
 
     @AfterAll
