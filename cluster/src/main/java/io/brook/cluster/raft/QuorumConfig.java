@@ -86,7 +86,11 @@ public record QuorumConfig(Set<String> processRoles, int nodeId, String clusterI
                     + CONTROLLER_QUORUM_VOTERS + " " + voters.keySet());
         }
         if (clusterId == null || clusterId.isEmpty()) {
-            throw new IllegalArgumentException(CLUSTER_ID + " is required in cluster mode");
+            throw new IllegalArgumentException(CLUSTER_ID + " is required in cluster mode (" + PROCESS_ROLES
+                    + " is set): set it in the configuration, the same on every node and at every start (Kafka"
+                    + " takes it from kafka-storage.sh format --cluster-id; any id will do, e.g. one from"
+                    + " kafka-storage.sh random-uuid); without " + PROCESS_ROLES + " Brook runs as a single node"
+                    + " and needs none");
         }
         if (listenerAddress == null) {
             listenerAddress = voters.get(nodeId);

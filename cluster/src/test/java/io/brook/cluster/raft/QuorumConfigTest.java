@@ -80,7 +80,10 @@ class QuorumConfigTest {
 
         Map<String, String> noCluster = kafkaProperties();
         noCluster.remove("cluster.id");
-        assertThatThrownBy(() -> QuorumConfig.fromProperties(noCluster)).hasMessageContaining("cluster.id is required");
+        // a Kafka user's server.properties has no cluster.id (Kafka's format step writes it): say where it comes from
+        assertThatThrownBy(() -> QuorumConfig.fromProperties(noCluster)).hasMessageContaining("cluster.id is required")
+                .hasMessageContaining("kafka-storage.sh format --cluster-id")
+                .hasMessageContaining("without process.roles Brook runs as a single node");
 
         Map<String, String> badRole = kafkaProperties();
         badRole.put("process.roles", "broker,zookeeper");
