@@ -227,8 +227,9 @@ final class Groups {
 
     /**
      * Finalizes {@code transaction.version} 2 (transactions V2, KIP-890) as an operator does with
-     * {@code kafka-features.sh upgrade}: Brook supports it but keeps 0 by default; Kafka 4.x
-     * formats a new cluster at 2 already, where this changes nothing.
+     * {@code kafka-features.sh upgrade}. A new Brook data directory and a newly formatted Kafka 4.x
+     * cluster are at 2 already, where this changes nothing; it matters for a broker that keeps the
+     * level 0 of a data directory an older Brook wrote, and it states what the test relies on.
      */
     static void enableTransactionsV2(String bootstrap) throws Exception {
         try (Admin admin = admin(bootstrap)) {
