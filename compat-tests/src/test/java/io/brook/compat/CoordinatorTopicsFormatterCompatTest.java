@@ -40,13 +40,12 @@ class CoordinatorTopicsFormatterCompatTest {
     @RegisterExtension
     static final BrookCluster cluster = BrookCluster.perClass();
 
-    /** Kafka's choice of partition for a group or transactional id: its hash, made non-negative, modulo the count. */
+    /** The partition of {@code internalTopic} that Kafka's rule picks for a group or transactional id. */
     private static int partitionFor(String id, String internalTopic) throws Exception {
         try (Admin admin = Groups.admin(cluster.bootstrapServers())) {
             int partitions = admin.describeTopics(List.of(internalTopic)).allTopicNames().get(30, TimeUnit.SECONDS)
                     .get(internalTopic).partitions().size();
-            int hash = id.hashCode();
-            return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
+            return Groups.coordinatorPartition(id, partitions);
         }
     }
 

@@ -172,6 +172,15 @@ final class Groups {
         return new KafkaConsumer<>(props);
     }
 
+    /**
+     * Kafka's choice of a coordinator partition for a group or transactional id: the id's hash, made
+     * non-negative, modulo the internal topic's partition count.
+     */
+    static int coordinatorPartition(String id, int partitions) {
+        int h = id.hashCode();
+        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % partitions;
+    }
+
     /** Runs {@code step} until {@code done} holds; fails with {@code what} after {@code timeout}. */
     static void pollUntil(Duration timeout, Supplier<String> what, Runnable step, BooleanSupplier done) {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -135,11 +135,11 @@ class ThreeNodeClusterCompatTest {
         String group = null;
         for (int i = 0; group == null; i++) {
             String candidate = "cross-node-group-" + i;
-            if (offsetsLeaders.get(partitionFor(candidate, offsetsLeaders.size())) != leader) {
+            if (offsetsLeaders.get(Groups.coordinatorPartition(candidate, offsetsLeaders.size())) != leader) {
                 group = candidate;
             }
         }
-        int coordinator = offsetsLeaders.get(partitionFor(group, offsetsLeaders.size()));
+        int coordinator = offsetsLeaders.get(Groups.coordinatorPartition(group, offsetsLeaders.size()));
 
         consume(group, topic, written.size());
 
@@ -151,12 +151,6 @@ class ThreeNodeClusterCompatTest {
                     .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
             assertThat(committed.get(new TopicPartition(topic, 0)).offset()).isEqualTo(written.size());
         }
-    }
-
-    /** Kafka's choice of a group's {@code __consumer_offsets} partition. */
-    private static int partitionFor(String group, int partitions) {
-        int h = group.hashCode();
-        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % partitions;
     }
 
     /** Subscribes as {@code group}, reads {@code count} records and commits them. */

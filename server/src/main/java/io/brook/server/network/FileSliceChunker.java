@@ -29,8 +29,9 @@ final class FileSliceChunker extends ChannelOutboundHandlerAdapter {
 
     /**
      * One TLS record holds 16 KiB; sixteen of them per read (and, with OpenSSL, per seal) keep the
-     * system calls and the engine's calls few: 256 KiB took a tenth or more off the broker's CPU per
-     * GB read by consumers over TLS against 64 KiB (BENCHMARKS.md, 2026-12-07).
+     * system calls and the engine's calls few: in runs of Brook alone, 256 KiB took about 15 % off
+     * the broker's CPU per GB read by four consumers over TLS against 64 KiB (BENCHMARKS.md,
+     * 2026-12-07; against Kafka the difference is within the runs' spread).
      */
     static final int CHUNK = 256 * 1024;
 
