@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
  * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
- * nothing to a single node); a known key with an invalid value is rejected with an
+ * nothing to a single node): Kafka's own settings ({@link KafkaSettingNames}) together on one
+ * line, any other key, most likely a typo, on a line of its own; a known key with an invalid value is rejected with an
  * {@link IllegalArgumentException} naming key, value and rule.
  */
 public final class BrokerConfig {
@@ -332,13 +333,38 @@ public final class BrokerConfig {
                 unknown.add(name);
             }
         }
-        for (String name : unknown) {
-            if (WARNED_UNKNOWN.add(name)) { // settings are parsed more than once on the way to a start
-                LOG.warn("Ignoring unknown configuration {}", name);
-            }
-        }
+        logIgnored(unknown);
         return new BrokerConfig(values, Collections.unmodifiableSet(explicit), Collections.unmodifiableSet(unknown),
                 group, Map.copyOf(groupSettings), txn, Collections.unmodifiableMap(security));
+    }
+
+    /**
+     * Logs the keys Brook ignores, each once per JVM (settings are parsed more than once on the
+     * way to a start): Kafka's settings that Brook does not implement in one line, since a
+     * {@code server.properties} from Kafka carries them by design; every other key on a line of
+     * its own, since it is neither Kafka's nor Brook's and most likely a typo.
+     */
+    private static void logIgnored(Set<String> ignored) {
+        Set<String> fresh = new TreeSet<>();
+        for (String name : ignored) {
+            if (WARNED_UNKNOWN.add(name)) {
+                fresh.add(name);
+            }
+        }
+        Set<String> kafkas = KafkaSettingNames.kafkas(fresh);
+        for (String name : fresh) {
+            if (!kafkas.contains(name)) {
+                LOG.warn("Ignoring unknown configuration {}: it is neither a Kafka broker setting nor Brook's", name);
+            }
+        }
+        if (!kafkas.isEmpty()) {
+            LOG.warn("Ignoring Kafka settings that Brook does not implement: {}", String.join(", ", kafkas));
+        }
+    }
+
+    /** The ignored keys ({@link #unknownKeys()}) that are Kafka broker settings Brook does not implement. */
+    public Set<String> unimplementedKafkaKeys() {
+        return KafkaSettingNames.kafkas(unknown);
     }
 
     /**

@@ -132,6 +132,31 @@ class BrokerConfigTest {
     }
 
     @Test
+    void shouldTellKafkasSettingsItDoesNotImplementFromKeysNobodyDefines() {
+        BrokerConfig c = BrokerConfig.parse(Map.of("background.threads", "10", "num.replica.fetchers", "2",
+                "ssl.provider", "SunJSSE", "listener.name.external.ssl.provider", "SunJSSE",
+                "num.netwrok.threads", "3", "listener.name.external.foo.bar", "1", "zookeeper.connect", "x:2181",
+                "num.network.threads", "3"));
+        assertThat(c.unknownKeys()).containsExactlyInAnyOrder("background.threads", "num.replica.fetchers",
+                "ssl.provider", "listener.name.external.ssl.provider", "num.netwrok.threads",
+                "listener.name.external.foo.bar", "zookeeper.connect");
+        assertThat(c.unimplementedKafkaKeys()).containsExactly("background.threads",
+                "listener.name.external.ssl.provider", "num.replica.fetchers", "ssl.provider");
+    }
+
+    @Test
+    void shouldKnowKafkasBrokerSettingNames() {
+        assertThat(KafkaSettingNames.size()).isGreaterThan(300);
+        assertThat(KafkaSettingNames.isKafkas("log.cleaner.threads")).isTrue();
+        assertThat(KafkaSettingNames.isKafkas("num.network.threads")).isTrue();
+        assertThat(KafkaSettingNames.isKafkas("listener.name.sasl_ssl.ssl.provider")).isTrue();
+        assertThat(KafkaSettingNames.isKafkas("listener.name.ssl.provider")).isFalse();
+        assertThat(KafkaSettingNames.isKafkas("listener.name.")).isFalse();
+        assertThat(KafkaSettingNames.isKafkas("zookeeper.connect")).as("Kafka 4 has no ZooKeeper").isFalse();
+        assertThat(KafkaSettingNames.isKafkas("brook.log.flush.threads")).isFalse();
+    }
+
+    @Test
     void shouldRejectInvalidValuesWithMessageNamingKeyAndValue() {
         assertThatThrownBy(() -> BrokerConfig.parse(Map.of("num.partitions", "zero")))
                 .isInstanceOf(IllegalArgumentException.class)
