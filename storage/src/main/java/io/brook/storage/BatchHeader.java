@@ -49,6 +49,12 @@ final class BatchHeader {
     static short attributes(ByteBuffer b, int p) { return b.getShort(p + ATTRIBUTES); }
     static int lastOffsetDelta(ByteBuffer b, int p) { return b.getInt(p + LAST_OFFSET_DELTA); }
     static long lastOffset(ByteBuffer b, int p) { return baseOffset(b, p) + lastOffsetDelta(b, p); }
+    /**
+     * Whether the batch holds {@code offset}, the offset an index entry names for it: its last
+     * offset in Kafka's index files and Brook's, its base offset in those Brook wrote before it
+     * followed Kafka (read as they are).
+     */
+    static boolean holds(ByteBuffer b, int p, long offset) { return baseOffset(b, p) <= offset && offset <= lastOffset(b, p); }
     static long baseTimestamp(ByteBuffer b, int p) { return b.getLong(p + BASE_TIMESTAMP); }
     static long maxTimestamp(ByteBuffer b, int p) { return b.getLong(p + MAX_TIMESTAMP); }
     static long producerId(ByteBuffer b, int p) { return b.getLong(p + PRODUCER_ID); }

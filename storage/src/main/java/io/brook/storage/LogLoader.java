@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  * scanned from a verified position inside it rather than from its start: from the last batch
  * that its index files name at or below the recovery point, accepted only when both index files
  * pass the sanity checks of a clean start (whole entries, growing, inside the file) and a whole
- * batch with the indexed base offset and a sound CRC starts exactly at the indexed position.
+ * batch holding the indexed offset, with a sound CRC, starts exactly at the indexed position.
  * The index files of the active segment are written when it rolls, at a clean close and (not
  * forced) at the end of an unclean start, without an atomic replace: a crash can leave them short, stale or
  * zeroed, which those checks refuse (zeros are not growing), or an older prefix, whose entries

@@ -56,8 +56,8 @@ final class LogSegment {
     private volatile long maxTimestamp = -1L;
     private volatile long rollingTimestamp = -1L;
     private volatile long createdMs;
-    /** Base offset of the last batch in the file (for the final time-index entry). */
-    private long lastBatchBase = -1L;
+    /** Last offset of the first batch holding {@link #maxTimestamp} (the time index's offset for it), or -1. */
+    private long offsetOfMaxTimestamp = -1L;
     /** Whether the directory entry of a newly created file still has to be fsynced. */
     private volatile boolean directoryEntryDirty;
     /**
@@ -206,7 +206,7 @@ final class LogSegment {
     void append(ByteBuffer[] srcs, int bytes, long batchBase, long batchLast, long batchMaxTs) throws IOException {
         int position = size;
         tail.append(srcs, bytes, position);
-        noteBatch(batchBase, position, bytes, batchMaxTs);
+        noteBatch(batchLast, position, bytes, batchMaxTs);
         nextOffset = batchLast + 1;
         indexesDirty = true;
         dataDirty = true;
@@ -215,24 +215,25 @@ final class LogSegment {
     }
 
     /**
-     * Takes a batch of {@code bytes} at {@code position} (by an append, or found by recovery) into
-     * the segment's timestamps and, once {@code index.interval.bytes} passed since the last entry,
-     * into the offset and time indexes.
+     * Takes a batch of {@code bytes} at {@code position} ending at offset {@code batchLast} (by an
+     * append, or found by recovery) into the segment's timestamps and, once
+     * {@code index.interval.bytes} passed since the last entry, into the offset and time indexes,
+     * with the offsets Kafka's index files hold (see {@link OffsetIndex} and {@link TimeIndex}).
      */
-    private void noteBatch(long batchBase, int position, int bytes, long batchMaxTs) {
+    private void noteBatch(long batchLast, int position, int bytes, long batchMaxTs) {
         if (position == 0) {
             rollingTimestamp = batchMaxTs;
         }
         if (batchMaxTs > maxTimestamp) {
             maxTimestamp = batchMaxTs;
+            offsetOfMaxTimestamp = batchLast;
         }
         if (bytesSinceLastIndexEntry > indexIntervalBytes) {
-            offsetIndex.append(batchBase, position);
-            timeIndex.maybeAppend(maxTimestamp, batchBase);
+            offsetIndex.append(batchLast, position);
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
             bytesSinceLastIndexEntry = 0;
         }
         bytesSinceLastIndexEntry += bytes;
-        lastBatchBase = batchBase;
     }
 
     /**
@@ -310,11 +311,11 @@ final class LogSegment {
                 return -1;
             }
             if (slot >= 0) {
-                // The index is only a hint: an entry that does not name a batch boundary (a
-                // damaged file that passed the load checks) must not make us serve garbage.
+                // The index is only a hint: an entry whose offset is not in the batch at its
+                // position (a damaged file that passed the load checks) must not make us serve garbage.
                 long expected = offsetIndex.offsetAt(slot);
                 slot = -1;
-                if (hdr.getLong(BatchHeader.BASE_OFFSET) != expected) {
+                if (!BatchHeader.holds(hdr, 0, expected)) {
                     LOG.warn("{}: index entry for offset {} does not point at its batch; scanning", this, expected);
                     position = 0;
                     continue;
@@ -372,10 +373,11 @@ final class LogSegment {
 
     /**
      * {@link #recover(BatchConsumer)} from {@code start}, a position that {@link
-     * RecoveryStart#verified} accepted for a batch with base offset {@code startOffset}: the
-     * bytes before it are taken as they are, with the index entries below it and the largest
-     * timestamp that the time index records for them (the running maximum up to the indexed
-     * batch, as the appender wrote it); position 0 scans everything.
+     * RecoveryStart#verified} accepted for a batch holding offset {@code startOffset} (its index
+     * entry): the bytes before it are taken as they are, with the index entries up to it and the
+     * largest timestamp that the time index records for them (the running maximum up to the
+     * indexed batch, as the appender wrote it); position 0 scans everything, from the segment's
+     * base offset {@code startOffset}.
      */
     Corruption recover(BatchConsumer replay, int start, long startOffset) throws IOException {
         long fileSize = channel.size();
@@ -383,9 +385,11 @@ final class LogSegment {
             offsetIndex.clear();
             timeIndex.clear();
             maxTimestamp = -1L;
+            offsetOfMaxTimestamp = -1L;
             rollingTimestamp = -1L;
         } else {
             maxTimestamp = timeIndex.lastTimestamp();
+            offsetOfMaxTimestamp = timeIndex.entries() == 0 ? -1L : timeIndex.lastOffset();
             rollingTimestamp = -1L;
             ByteBuffer first = ByteBuffer.allocate(BatchHeader.HEADER_SIZE);
             if (channel.read(first, 0) == BatchHeader.HEADER_SIZE) {
@@ -395,8 +399,8 @@ final class LogSegment {
         // The batch at a later start carries an index entry already: the next one is due
         // index.interval.bytes after it, as when it was appended.
         bytesSinceLastIndexEntry = 0;
-        lastBatchBase = -1L;
         long expected = startOffset;
+        boolean indexedBatch = start > 0;
         recoveryScanStart = start;
         BatchScanner scanner = new BatchScanner(channel, start, fileSize, true, Integer.MAX_VALUE);
         int validBytes = start;
@@ -405,13 +409,16 @@ final class LogSegment {
             ByteBuffer b = scanner.buffer();
             int p = scanner.batchPosition();
             long base = BatchHeader.baseOffset(b, p);
-            if (base < expected) {
-                error = "base offset " + base + " below expected " + expected;
+            long last = BatchHeader.lastOffset(b, p);
+            if (indexedBatch ? expected < base || expected > last : base < expected) {
+                error = indexedBatch ? "the indexed batch holds offsets " + base + " to " + last + ", not " + expected
+                        : "base offset " + base + " below expected " + expected;
                 break;
             }
+            indexedBatch = false;
             int batchSize = BatchHeader.sizeInBytes(b, p);
-            noteBatch(base, validBytes, batchSize, BatchHeader.maxTimestamp(b, p));
-            expected = BatchHeader.lastOffset(b, p) + 1;
+            noteBatch(last, validBytes, batchSize, BatchHeader.maxTimestamp(b, p));
+            expected = last + 1;
             if (replay != null) {
                 replay.accept(b, p, base, expected - 1);
             }
@@ -428,30 +435,10 @@ final class LogSegment {
         if (error == null && validBytes == fileSize) {
             return null;
         }
-        if (isZero(validBytes, fileSize)) {
+        if (PreallocatedTail.isZero(channel, validBytes, fileSize)) {
             return new Corruption(logFile(), validBytes, expected, (fileSize - validBytes) + " bytes of zeros", true);
         }
         return new Corruption(logFile(), validBytes, expected, error == null ? "trailing bytes" : error, false);
-    }
-
-    /** Whether every byte of the file from {@code from} to {@code to} is zero. */
-    private boolean isZero(long from, long to) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(64 * 1024, Math.max(1, to - from)));
-        long p = from;
-        while (p < to) {
-            buf.clear().limit((int) Math.min(buf.capacity(), to - p));
-            int n = channel.read(buf, p);
-            if (n < 0) {
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                if (buf.get(i) != 0) {
-                    return false;
-                }
-            }
-            p += n;
-        }
-        return true;
     }
 
     /**
@@ -463,21 +450,24 @@ final class LogSegment {
             return false;
         }
         int position = offsetIndex.lastPosition();
-        long expectedBase = offsetIndex.lastOffset();
+        long indexed = offsetIndex.lastOffset();
         long max = -1L;
+        long offsetOfMax = -1L;
         long next = baseOffset;
         boolean firstBatch = true;
         BatchScanner scanner = new BatchScanner(channel, position, size, false, Integer.MAX_VALUE);
         while (scanner.next()) {
             ByteBuffer b = scanner.buffer();
             int p = scanner.batchPosition();
-            if (firstBatch && offsetIndex.entries() > 0 && BatchHeader.baseOffset(b, p) != expectedBase) {
+            if (firstBatch && offsetIndex.entries() > 0 && !BatchHeader.holds(b, p, indexed)) {
                 return false;
             }
             firstBatch = false;
-            max = Math.max(max, BatchHeader.maxTimestamp(b, p));
             next = BatchHeader.lastOffset(b, p) + 1;
-            lastBatchBase = BatchHeader.baseOffset(b, p);
+            if (BatchHeader.maxTimestamp(b, p) > max) {
+                max = BatchHeader.maxTimestamp(b, p);
+                offsetOfMax = next - 1;
+            }
         }
         if (scanner.error() != null) {
             return false;
@@ -486,7 +476,9 @@ final class LogSegment {
             return false;
         }
         nextOffset = next;
-        maxTimestamp = Math.max(max, timeIndex.lastTimestamp());
+        boolean indexHoldsMax = timeIndex.entries() > 0 && timeIndex.lastTimestamp() >= max;
+        maxTimestamp = indexHoldsMax ? timeIndex.lastTimestamp() : max;
+        offsetOfMaxTimestamp = indexHoldsMax ? timeIndex.lastOffset() : offsetOfMax;
         bytesSinceLastIndexEntry = size - position;
         if (size >= BatchHeader.HEADER_SIZE) {
             ByteBuffer first = ByteBuffer.allocate(BatchHeader.HEADER_SIZE);
@@ -532,11 +524,14 @@ final class LogSegment {
         timeIndex.truncateTo(next);
         nextOffset = position == 0 ? baseOffset : next;
         long max = -1L;
-        lastBatchBase = -1L;
+        offsetOfMaxTimestamp = -1L;
         BatchScanner scanner = new BatchScanner(channel, 0, position, false, Integer.MAX_VALUE);
         while (scanner.next()) {
-            max = Math.max(max, BatchHeader.maxTimestamp(scanner.buffer(), scanner.batchPosition()));
-            lastBatchBase = BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition());
+            long ts = BatchHeader.maxTimestamp(scanner.buffer(), scanner.batchPosition());
+            if (ts > max) {
+                max = ts;
+                offsetOfMaxTimestamp = BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition());
+            }
         }
         maxTimestamp = max;
         if (position == 0) {
@@ -556,8 +551,8 @@ final class LogSegment {
 
     /** The segment stops being active: remember its largest timestamp in the time index. */
     void onBecomeInactive() {
-        if (maxTimestamp >= 0 && lastBatchBase >= 0) {
-            timeIndex.maybeAppend(maxTimestamp, lastBatchBase);
+        if (maxTimestamp >= 0 && offsetOfMaxTimestamp >= 0) {
+            timeIndex.maybeAppend(maxTimestamp, offsetOfMaxTimestamp);
         }
     }
 

@@ -7,8 +7,12 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Sparse map from a batch's base offset to its position in the segment's {@code .log} file,
- * one entry every {@code index.interval.bytes} of appended batches.
+ * Sparse map from a batch's last offset to its position in the segment's {@code .log} file,
+ * one entry every {@code index.interval.bytes} of appended batches: Kafka's {@code .index}
+ * file, entry for entry, so that Kafka's tools ({@code kafka-dump-log.sh}, its index checks)
+ * read Brook's files as their own. Files written by Brook before it followed Kafka here hold a
+ * batch's base offset instead; they are read as they are, since everything that uses an entry
+ * needs only an offset inside the batch at its position ({@link BatchHeader#holds}).
  *
  * <pre>
  * entry (8 bytes, big-endian):  0                4                8
@@ -16,7 +20,7 @@ import java.util.Arrays;
  *                               | relative offset| file position  |
  *                               +----------------+----------------+
  * </pre>
- * Relative offset = base offset of the batch - base offset of the segment. The first batch of a
+ * Relative offset = last offset of the batch - base offset of the segment. The first batch of a
  * segment is never indexed: position 0 is implied.
  *
  * <p>Memory: entries live in two int arrays; the file is a copy that is written when the segment
@@ -86,7 +90,7 @@ final class OffsetIndex {
         return true;
     }
 
-    /** Position of the last indexed batch whose base offset is at or below {@code offset}, else 0. */
+    /** Position of the last indexed batch whose entry is at or below {@code offset}, else 0. */
     int lookup(long offset) {
         int slot = slotFor(offset);
         return slot < 0 ? 0 : positions[slot];

@@ -167,4 +167,27 @@ final class PreallocatedTail {
             return cut;
         }
     }
+
+    /**
+     * Whether every byte of {@code channel} from {@code from} to {@code to} is zero: zeros written
+     * ahead that a crash left behind the data, which recovery cuts off without calling it damage.
+     */
+    static boolean isZero(FileChannel channel, long from, long to) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(64 * 1024, Math.max(1, to - from)));
+        long p = from;
+        while (p < to) {
+            buf.clear().limit((int) Math.min(buf.capacity(), to - p));
+            int n = channel.read(buf, p);
+            if (n < 0) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (buf.get(i) != 0) {
+                    return false;
+                }
+            }
+            p += n;
+        }
+        return true;
+    }
 }

@@ -20,9 +20,9 @@ final class RecoveryStart {
     /**
      * Where a recovery scan may start so as to check only the data at and after
      * {@code recoveryPoint} (see {@link LogLoader}): the position of the last batch named by
-     * {@code seg}'s index files whose base offset is at or below it, once both index files pass
-     * {@link LogSegment#load}'s sanity checks and a whole batch with that base offset and a
-     * sound CRC starts exactly there. On success the indexes hold the files' entries up to and including that
+     * {@code seg}'s index files whose entry is at or below it, once both index files pass
+     * {@link LogSegment#load}'s sanity checks and a whole batch holding that entry's offset, with
+     * a sound CRC, starts exactly there. On success the indexes hold the files' entries up to and including that
      * batch's; -1 (nothing gained, or any doubt) means scan the whole file.
      */
     static int verified(LogSegment seg, long recoveryPoint) throws IOException {
@@ -64,10 +64,10 @@ final class RecoveryStart {
         if (!scanner.next()) {
             return "no sound batch at the indexed position " + position + ": " + scanner.error();
         }
-        long base = BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition());
-        if (base != expected) {
-            return "the batch at the indexed position " + position + " has base offset " + base
-                    + ", the index says " + expected;
+        if (!BatchHeader.holds(scanner.buffer(), scanner.batchPosition(), expected)) {
+            return "the batch at the indexed position " + position + " holds offsets "
+                    + BatchHeader.baseOffset(scanner.buffer(), scanner.batchPosition()) + " to "
+                    + BatchHeader.lastOffset(scanner.buffer(), scanner.batchPosition()) + ", not the index's " + expected;
         }
         return null;
     }

@@ -7,9 +7,13 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Sparse map from the largest timestamp seen so far in a segment to the base offset of the batch
- * where it was reached. Timestamps grow strictly from entry to entry, so the first batch holding
- * a timestamp at or above T starts at or after the last entry whose timestamp is below T.
+ * Sparse map from the largest timestamp seen so far in a segment to the last offset of the batch
+ * where it was reached: Kafka's {@code .timeindex} file, entry for entry (its tools check that
+ * the batch ending at an entry's offset holds the entry's timestamp). Timestamps grow strictly
+ * from entry to entry, and every record up to an entry's offset has a timestamp at most the
+ * entry's, so the first record with a timestamp at or above T lies after the last entry whose
+ * timestamp is below T. (Files Brook wrote before it followed Kafka hold the base offset of the
+ * batch being indexed, which bounds the same search.)
  *
  * <pre>
  * entry (12 bytes, big-endian):  0                                8                12

@@ -75,6 +75,15 @@ class RecoveryStartTest {
         return LogSegment.file(fx.dir, 0L, suffix);
     }
 
+    /** The base offset of the batch at {@code position} of the log file (an index entry names its last offset). */
+    private long baseOffsetAt(int position) throws IOException {
+        try (FileChannel ch = FileChannel.open(file(LogSegment.LOG_SUFFIX), StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(8);
+            ch.read(b, position);
+            return b.getLong(0);
+        }
+    }
+
     /** Opens a copy of the crashed log with a full scan (recovery point 0). */
     private Log fullScanOfCopy() throws IOException {
         full = new LogFixture(tmp.resolve("b"), SMALL_INDEX_INTERVAL);
@@ -198,19 +207,22 @@ class RecoveryStartTest {
     }
 
     @Test
-    void shouldScanTheWholeSegmentWhenTheBatchAtTheIndexedPositionIsTorn() throws Exception {
+    void shouldStartBelowATornIndexedBatchAndCutItOff() throws Exception {
         crashLoopLog();
         Path index = file(LogSegment.INDEX_SUFFIX);
         ByteBuffer idx = ByteBuffer.wrap(Files.readAllBytes(index));
-        long startOffset = idx.getInt(idx.limit() - 8);
         int startPosition = idx.getInt(idx.limit() - 4);
-        // A crash tore the batch the index names (the first one not yet durable) and all after it.
+        int previousPosition = idx.getInt(idx.limit() - 4 - OffsetIndex.ENTRY_SIZE);
+        long startOffset = baseOffsetAt(startPosition);
+        // A crash tore the batch the last entry names (the first one not yet durable) and all
+        // after it. That entry holds the batch's last offset, above the recovery point, so the
+        // scan starts at the entry before it, a sound batch, and finds the torn one from there.
         try (FileChannel ch = FileChannel.open(file(LogSegment.LOG_SUFFIX), StandardOpenOption.WRITE)) {
             ch.truncate(startPosition + 30);
         }
 
         Log log = fx.open(startOffset, false);
-        assertThat(log.active().recoveryScanStart).isZero();
+        assertThat(log.active().recoveryScanStart).isEqualTo(previousPosition).isPositive();
         assertThat(log.corruption()).isNull();
         assertThat(log.logEndOffset()).isEqualTo(startOffset);
         assertThat(log.active().size()).isEqualTo(startPosition);
@@ -224,8 +236,8 @@ class RecoveryStartTest {
         long recoveryPoint = crashLoopLog();
         Path index = file(LogSegment.INDEX_SUFFIX);
         ByteBuffer idx = ByteBuffer.wrap(Files.readAllBytes(index));
-        long startOffset = idx.getInt(idx.limit() - 8);
         int startPosition = idx.getInt(idx.limit() - 4);
+        long startOffset = baseOffsetAt(startPosition);
         Path logFile = file(LogSegment.LOG_SUFFIX);
         try (FileChannel ch = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer b = ByteBuffer.allocate(1);
