@@ -18,7 +18,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.Test;
@@ -30,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * that was stopped: it reads every batch and record of the {@code .log} files, and its checks of
  * the {@code .index} and {@code .timeindex} files against the data find nothing, because Brook's
  * index entries are Kafka's (a batch's last offset; for the time index, the last offset of the
- * batch holding the largest timestamp so far). The test runs its own embedded Brook, also when the
- * suite runs against Kafka, since it reads the broker's files.
+ * batch holding the largest timestamp so far); and its {@code --offsets-decoder} reads a group's
+ * committed offset from {@code __consumer_offsets}. The test runs its own embedded Brook, also when
+ * the suite runs against Kafka, since it reads the broker's files.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DumpLogSegmentsCompatTest {
@@ -39,8 +42,11 @@ class DumpLogSegmentsCompatTest {
     private static final int RECORDS = 40_000;
     private static final Pattern RECORD_LINE = Pattern.compile("^\\| offset: (\\d+)", Pattern.MULTILINE);
 
+    private static final String GROUP = "dump-group";
+
     @TempDir
     Path dataDir;
+    private int offsetsPartitions;
 
     @Test
     void kafkasDumpToolReadsBrooksSegmentsAndFindsItsIndexesSound() throws Exception {
@@ -65,6 +71,12 @@ class DumpLogSegmentsCompatTest {
                     producer.send(new ProducerRecord<>("dump", 0, ts, "k" + (i % 50), "value-" + i + "-".repeat(60)));
                 }
                 producer.flush();
+            }
+            try (Admin admin = Admin.create(a)) {
+                admin.alterConsumerGroupOffsets(GROUP, Map.of(new TopicPartition("dump", 0), new OffsetAndMetadata(12_345)))
+                        .all().get(30, TimeUnit.SECONDS);
+                offsetsPartitions = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames()
+                        .get(30, TimeUnit.SECONDS).get("__consumer_offsets").partitions().size();
             }
         }
         Path partition = dataDir.resolve("dump-0");
@@ -93,6 +105,13 @@ class DumpLogSegmentsCompatTest {
                 .doesNotContain("Mismatches", "mismatch", "Indexed offset", "out of order", "Exception");
         Tools.Result entries = Tools.kafkaTool(DumpLogSegments.class, "--files", indexes.get(0));
         assertThat(entries.out()).as("the first segment's offset index has entries").contains("offset: ", "position: ");
+
+        Path coordinator = dataDir.resolve("__consumer_offsets-" + Groups.coordinatorPartition(GROUP, offsetsPartitions));
+        Tools.Result offsets = Tools.kafkaTool(DumpLogSegments.class, "--offsets-decoder", "--files",
+                String.join(",", files(coordinator, ".log")));
+        assertThat(offsets.exit()).as(offsets.err()).isZero();
+        assertThat(offsets.out()).as("the group's commit, decoded by Kafka's tool")
+                .contains("\"group\":\"" + GROUP + "\",\"topic\":\"dump\",\"partition\":0", "\"offset\":12345");
     }
 
     private static List<String> files(Path dir, String suffix) throws IOException {
