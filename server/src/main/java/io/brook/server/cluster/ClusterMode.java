@@ -160,13 +160,20 @@ public final class ClusterMode implements AutoCloseable {
     }
 
     /**
-     * The listener other brokers reach this one on: {@code inter.broker.listener.name}, by default
-     * the listener named PLAINTEXT (Kafka's default). It must be one of {@code listeners}; on a TLS
-     * or SASL listener the nodes log in to each other ({@link #interBrokerLogin}).
+     * The listener other brokers reach this one on, as Kafka chooses it: {@code inter.broker.listener.name},
+     * or else the listener named after {@code security.inter.broker.protocol} (by default PLAINTEXT);
+     * setting both is refused. It must be one of {@code listeners}; on a TLS or SASL listener the
+     * nodes log in to each other ({@link #interBrokerLogin}).
      */
     static String interBrokerListener(BrokerConfig config) {
         String name = config.string(BrokerConfig.INTER_BROKER_LISTENER_NAME);
-        name = name == null || name.isBlank() ? "PLAINTEXT" : name.trim().toUpperCase(java.util.Locale.ROOT);
+        boolean named = name != null && !name.isBlank();
+        if (named && config.isExplicit(BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL)) {
+            throw new IllegalArgumentException("Cluster mode: set " + BrokerConfig.INTER_BROKER_LISTENER_NAME + " or "
+                    + BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL + ", not both (both name the inter-broker listener)");
+        }
+        name = named ? name.trim().toUpperCase(java.util.Locale.ROOT)
+                : config.string(BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL);
         boolean bound = false;
         for (Listener l : config.listeners().bound()) {
             bound |= l.name().equalsIgnoreCase(name);
@@ -174,7 +181,8 @@ public final class ClusterMode implements AutoCloseable {
         if (!bound) {
             throw new IllegalArgumentException("Cluster mode: " + BrokerConfig.INTER_BROKER_LISTENER_NAME + " " + name
                     + " is not one of the listeners " + config.listeners().bound()
-                    + " (other brokers connect to it; it is PLAINTEXT when unset)");
+                    + " (other brokers connect to it; unset, it is the listener named after "
+                    + BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL + ", PLAINTEXT by default)");
         }
         return name;
     }

@@ -49,7 +49,12 @@ final class BrokerConfigKeys {
                 key(BROKER_SESSION_TIMEOUT_MS, Type.INT, "9000", Check.atLeast(1),
                         "Cluster mode: a broker not heard for this long is fenced."),
                 key(INTER_BROKER_LISTENER_NAME, Type.STRING, null, Check.NONE,
-                        "Cluster mode: the listener other brokers connect to (transaction markers, verification); PLAINTEXT when unset."),
+                        "Cluster mode: the listener other brokers connect to (transaction markers, verification); when unset, the"
+                        + " listener named after security.inter.broker.protocol."),
+                key(SECURITY_INTER_BROKER_PROTOCOL, Type.STRING, "PLAINTEXT",
+                        Check.oneOf("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
+                        "Cluster mode: Kafka's other way to name the inter-broker listener: the listener of that name, when"
+                        + " inter.broker.listener.name is unset (setting both is refused)."),
                 key(CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS, Type.INT, "1000", Check.atLeast(1),
                         "Cluster mode: a voter that hears no leader for 1 to 2 times this long starts an election."),
                 key(LOG_DIRS, Type.LIST, null, Check.NONE,
