@@ -68,6 +68,7 @@ public final class BrokerConfig {
     public static final String CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS = "controller.quorum.election.timeout.ms";
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
+    public static final String OFFSETS_TOPIC_SEGMENT_BYTES = "offsets.topic.segment.bytes";
     public static final String LOG_DIRS = "log.dirs";
     public static final String LOG_DIR = "log.dir";
     public static final String NUM_PARTITIONS = "num.partitions";

@@ -136,6 +136,9 @@ final class BrokerConfigKeys {
                 key(LOG_SEGMENT_BYTES, Type.INT, "1073741824", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
                         "Segment file size."),
                 key(LOG_ROLL_MS, Type.LONG, null, Check.atLeast(1), "Segment age before rolling."),
+                key(OFFSETS_TOPIC_SEGMENT_BYTES, Type.INT, "104857600", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
+                        "Segment size of __consumer_offsets, given to the topic when it is created (small segments keep"
+                        + " its compaction and its load at start-up short)."),
                 key(LOG_ROLL_HOURS, Type.INT, "168", Check.atLeast(1), "Segment age before rolling, hours."),
                 key(LOG_RETENTION_MS, Type.LONG, null, Check.atLeast(-1), "Retention time; -1 unlimited."),
                 key(LOG_RETENTION_MINUTES, Type.INT, null, Check.atLeast(-1), "Retention time, minutes."),

@@ -44,9 +44,6 @@ import java.util.concurrent.Executor;
  */
 public final class GroupCoordinatorSetup {
 
-    /** Kafka's {@code offsets.topic.segment.bytes}: small segments keep compaction and replay cheap. */
-    static final String OFFSETS_SEGMENT_BYTES = Integer.toString(100 * 1024 * 1024);
-
     private GroupCoordinatorSetup() {
     }
 
@@ -67,7 +64,8 @@ public final class GroupCoordinatorSetup {
             config = config.withOffsetsTopicPartitions(existing.partitions());
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
-                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), clock), clock, loadExecutor);
+                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), topicConfigs(brokerConfig), clock), clock,
+                loadExecutor);
         if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
         }
@@ -125,9 +123,14 @@ public final class GroupCoordinatorSetup {
         }
     }
 
-    /** The configs {@code __consumer_offsets} is created with: compacted, Kafka's segment size for it. */
-    public static Map<String, String> topicConfigs() {
-        return Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES, OFFSETS_SEGMENT_BYTES);
+    /**
+     * The configs {@code __consumer_offsets} is created with: compacted, with segments of
+     * {@code offsets.topic.segment.bytes} (Kafka's 100 MiB by default: small segments keep
+     * compaction and the coordinator's load at start-up cheap).
+     */
+    public static Map<String, String> topicConfigs(BrokerConfig config) {
+        return Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.SEGMENT_BYTES,
+                Integer.toString(config.intValue(BrokerConfig.OFFSETS_TOPIC_SEGMENT_BYTES)));
     }
 
     /**
@@ -138,11 +141,13 @@ public final class GroupCoordinatorSetup {
     static final class OffsetsTopicLog implements CoordinatorLog {
         private final Topics topics;
         private final int partitions;
+        private final Map<String, String> topicConfigs;
         private final StorageCoordinatorLog storage;
 
-        OffsetsTopicLog(Topics topics, int partitions, Clock clock) {
+        OffsetsTopicLog(Topics topics, int partitions, Map<String, String> topicConfigs, Clock clock) {
             this.topics = topics;
             this.partitions = partitions;
+            this.topicConfigs = topicConfigs;
             this.storage = new StorageCoordinatorLog(TopicNames.CONSUMER_OFFSETS, partitions, p -> {
                 Log log = topics.log(TopicNames.CONSUMER_OFFSETS, p);
                 if (log == null) {
@@ -156,7 +161,7 @@ public final class GroupCoordinatorSetup {
         public CompletableFuture<Long> append(int partition, List<CoordinatorRecord> records) {
             if (topics.get(TopicNames.CONSUMER_OFFSETS) == null) {
                 try {
-                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions, topicConfigs());
+                    topics.create(TopicNames.CONSUMER_OFFSETS, partitions, topicConfigs);
                 } catch (RuntimeException e) {
                     return CompletableFuture.failedFuture(e);
                 }

@@ -117,7 +117,8 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
     private Coordinator groupInCluster(ClusterView cluster, GroupCoordinator groups, String listenerName, Coordinator c,
                                        String key) {
         return inCluster(cluster, TopicNames.CONSUMER_OFFSETS, groups.partitionFor(key == null ? "" : key),
-                groups.partitions(), GroupCoordinatorSetup.topicConfigs(), creatingOffsetsTopic, listenerName, c);
+                groups.partitions(), GroupCoordinatorSetup.topicConfigs(broker.config()),
+                creatingOffsetsTopic, listenerName, c);
     }
 
     /** The leader of {@code partition} of the internal {@code topic}; has the controller create the topic when absent. */
