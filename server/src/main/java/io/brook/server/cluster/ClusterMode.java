@@ -179,10 +179,10 @@ public final class ClusterMode implements AutoCloseable {
             bound |= l.name().equalsIgnoreCase(name);
         }
         if (!bound) {
-            throw new IllegalArgumentException("Cluster mode: " + BrokerConfig.INTER_BROKER_LISTENER_NAME + " " + name
-                    + " is not one of the listeners " + config.listeners().bound()
-                    + " (other brokers connect to it; unset, it is the listener named after "
-                    + BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL + ", PLAINTEXT by default)");
+            throw new IllegalArgumentException("Cluster mode: the inter-broker listener " + name + " ("
+                    + (named ? BrokerConfig.INTER_BROKER_LISTENER_NAME : "named after "
+                            + BrokerConfig.SECURITY_INTER_BROKER_PROTOCOL + ", PLAINTEXT by default")
+                    + ") is not one of the listeners " + config.listeners().bound() + "; other brokers connect to it");
         }
         return name;
     }

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * <p>Brook's own keys start with {@code brook.}. Unknown keys are logged once, when the
  * configuration is parsed, and otherwise ignored (Kafka configs carry many keys that mean
  * nothing to a single node): Kafka's own settings ({@link KafkaSettingNames}) together on one
- * line, any other key, most likely a typo, on a line of its own; a known key with an invalid value is rejected with an
- * {@link IllegalArgumentException} naming key, value and rule.
+ * line, any other key, most likely a typo, on a line of its own. A known key with an invalid
+ * value is rejected with an {@link IllegalArgumentException} naming key, value and rule.
  */
 public final class BrokerConfig {
 

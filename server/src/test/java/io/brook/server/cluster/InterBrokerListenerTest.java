@@ -52,7 +52,8 @@ class InterBrokerListenerTest {
     @Test
     void shouldRefuseAProtocolWithoutAListenerOfItsNameOrThatIsNoProtocol() {
         assertThatThrownBy(() -> ClusterMode.interBrokerListener(config("security.inter.broker.protocol", "SSL")))
-                .hasMessageContaining("SSL is not one of the listeners");
+                .hasMessageContaining("the inter-broker listener SSL (named after security.inter.broker.protocol")
+                .hasMessageContaining("is not one of the listeners");
         assertThatThrownBy(() -> config("security.inter.broker.protocol", "TLS"))
                 .hasMessageContaining("security.inter.broker.protocol").hasMessageContaining("must be one of");
     }
