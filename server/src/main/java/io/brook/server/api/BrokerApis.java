@@ -39,6 +39,7 @@ import io.brook.server.api.txn.InitProducerIdHandler;
 import io.brook.server.api.txn.ListTransactionsHandler;
 import io.brook.server.api.txn.TxnOffsetCommitHandler;
 import io.brook.server.api.txn.WriteTxnMarkersHandler;
+import io.brook.server.config.BrokerConfig;
 import io.brook.server.config.GroupConfigStore;
 import io.brook.server.network.ApiTable;
 import io.brook.server.node.BrokerContext;
@@ -47,6 +48,7 @@ import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ScramCredentials;
 import io.brook.server.telemetry.ClientTelemetry;
 import io.brook.wire.protocol.ApiKey;
+import java.util.function.Supplier;
 
 /**
  * The APIs this broker serves, each with the version range it advertises in ApiVersions: the one
@@ -74,6 +76,7 @@ public final class BrokerApis {
             FeatureLevels features, BrokerSecurity security, ClientTelemetry telemetry, GroupConfigStore groupConfigs) {
         ScramCredentials scram = security.scram();
         Authorizer authorizer = security.authorizer();
+        Supplier<String> consumerProtocolOff = consumerProtocolOff(broker.config(), features);
         return ApiTable.builder()
                 .wrapping(authorizer.enabled() ? new AclChecks(authorizer, broker.topics()) : null)
                 .requestTimeQuota(security.quotas()::requestTime)
@@ -91,9 +94,10 @@ public final class BrokerApis {
                 .register(ApiKey.SYNC_GROUP, 0, 5, new SyncGroupHandler(broker))
                 .register(ApiKey.DESCRIBE_GROUPS, 0, 6, new DescribeGroupsHandler(broker))
                 .register(ApiKey.LIST_GROUPS, 0, 5, new ListGroupsHandler(broker))
-                .register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, 1, new ConsumerGroupHeartbeatHandler(broker,
-                        () -> features.finalizedLevel(FeatureLevels.GROUP_VERSION) >= 1, authorizer))
-                .register(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, 1, new ConsumerGroupDescribeHandler(broker))
+                .register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, 1,
+                        new ConsumerGroupHeartbeatHandler(broker, consumerProtocolOff, authorizer))
+                .register(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, 1,
+                        new ConsumerGroupDescribeHandler(broker, consumerProtocolOff))
                 .register(ApiKey.API_VERSIONS, 0, 5,
                         new ApiVersionsHandler(broker.clusterId(), broker.nodeId(), features))
                 .register(ApiKey.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(broker, security.quotas()))
@@ -163,5 +167,18 @@ public final class BrokerApis {
                 .register(ApiKey.ADD_RAFT_VOTER, 0, 1, new AddRaftVoterHandler(broker))
                 .register(ApiKey.REMOVE_RAFT_VOTER, 0, 0, new RemoveRaftVoterHandler(broker))
                 .build();
+    }
+
+    /**
+     * Why KIP-848's consumer protocol is off, or null while it is on: on unless the broker's
+     * {@code group.coordinator.rebalance.protocols} leaves {@code consumer} out or
+     * {@code group.version} is finalized below 1, as in Kafka.
+     */
+    private static Supplier<String> consumerProtocolOff(BrokerConfig config, FeatureLevels features) {
+        if (!config.list(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS).contains("consumer")) {
+            return () -> "The consumer group protocol is off: group.coordinator.rebalance.protocols does not name consumer.";
+        }
+        return () -> features.finalizedLevel(FeatureLevels.GROUP_VERSION) >= 1
+                ? null : "The consumer group protocol is off: group.version is finalized below 1.";
     }
 }

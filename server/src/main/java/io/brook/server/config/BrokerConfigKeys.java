@@ -139,6 +139,9 @@ final class BrokerConfigKeys {
                 key(OFFSETS_TOPIC_SEGMENT_BYTES, Type.INT, "104857600", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
                         "Segment size of __consumer_offsets, given to the topic when it is created (small segments keep"
                         + " its compaction and its load at start-up short)."),
+                key(GROUP_COORDINATOR_REBALANCE_PROTOCOLS, Type.LIST, "classic,consumer,streams", BrokerConfigKeys::protocols,
+                        "The group protocols served: classic (always), consumer (KIP-848); share and streams are accepted"
+                        + " and do nothing (Brook serves neither kind of group)."),
                 key(LOG_ROLL_HOURS, Type.INT, "168", Check.atLeast(1), "Segment age before rolling, hours."),
                 key(LOG_RETENTION_MS, Type.LONG, null, Check.atLeast(-1), "Retention time; -1 unlimited."),
                 key(LOG_RETENTION_MINUTES, Type.INT, null, Check.atLeast(-1), "Retention time, minutes."),
@@ -261,6 +264,17 @@ final class BrokerConfigKeys {
             m.put(k.name(), k);
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /** Kafka's check of {@code group.coordinator.rebalance.protocols}: its four names, classic among them. */
+    private static String protocols(Object value) {
+        List<?> names = (List<?>) value;
+        for (Object n : names) {
+            if (!List.of("classic", "consumer", "share", "streams").contains(n)) {
+                return n + " is not one of consumer, classic, share, streams";
+            }
+        }
+        return names.contains("classic") ? null : "must include classic: turning the classic protocol off is not supported";
     }
 
     private static ConfigKey key(String name, Type type, String def, Check check, String doc) {

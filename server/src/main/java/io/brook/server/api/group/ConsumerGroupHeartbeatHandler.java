@@ -8,38 +8,40 @@ import io.brook.server.security.Authorizer;
 import io.brook.wire.message.ConsumerGroupHeartbeatRequest;
 import io.brook.wire.message.ConsumerGroupHeartbeatResponse;
 import io.brook.wire.protocol.Errors;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * ConsumerGroupHeartbeat (key 68, KIP-848): a member of a consumer group of the new protocol joins,
  * heartbeats, reports its partitions and leaves, and receives its assignment. Handed to the group
- * coordinator; see {@link GroupRequests}. With {@code group.version} finalized below 1 the
- * protocol is off and every heartbeat is answered UNSUPPORTED_VERSION, as Kafka answers it. With
+ * coordinator; see {@link GroupRequests}. With {@code group.version} finalized below 1, or
+ * {@code consumer} left out of {@code group.coordinator.rebalance.protocols}, the protocol is off
+ * and every heartbeat is answered UNSUPPORTED_VERSION, as Kafka answers it. With
  * an authorizer, a pattern subscription covers only the topics the member's principal may
  * DESCRIBE, as in Kafka (the ACL check of the request itself is {@code AclChecks}').
  */
 public final class ConsumerGroupHeartbeatHandler implements ApiHandler<ConsumerGroupHeartbeatRequest> {
 
     private final BrokerContext broker;
-    private final BooleanSupplier enabled;
+    private final Supplier<String> off;
     private final Authorizer authorizer;
 
     /**
-     * @param enabled    whether {@code group.version} is finalized at 1 or more now
+     * @param off        why the protocol is off now, or null while it is on
      * @param authorizer the broker's authorizer (its topics filter pattern subscriptions when enabled)
      */
-    public ConsumerGroupHeartbeatHandler(BrokerContext broker, BooleanSupplier enabled, Authorizer authorizer) {
+    public ConsumerGroupHeartbeatHandler(BrokerContext broker, Supplier<String> off, Authorizer authorizer) {
         this.broker = broker;
-        this.enabled = enabled;
+        this.off = off;
         this.authorizer = authorizer != null && authorizer.enabled() ? authorizer : null;
     }
 
     @Override
     public void handle(RequestContext ctx, ConsumerGroupHeartbeatRequest request) {
-        if (!enabled.getAsBoolean()) {
+        String why = off.get();
+        if (why != null) {
             ctx.respond(new ConsumerGroupHeartbeatResponse().errorCode(Errors.UNSUPPORTED_VERSION.code())
-                    .errorMessage("The consumer group protocol is off: group.version is finalized below 1."));
+                    .errorMessage(why));
             return;
         }
         Predicate<String> mayDescribe = null;
