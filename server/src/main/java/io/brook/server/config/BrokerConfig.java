@@ -79,6 +79,7 @@ public final class BrokerConfig {
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
     public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
+    public static final String SOCKET_LISTEN_BACKLOG_SIZE = "socket.listen.backlog.size";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String CONNECTION_MAX_INFLIGHT_BYTES = "brook.connection.max.inflight.bytes";

@@ -74,6 +74,9 @@ final class BrokerConfigKeys {
                         "SO_SNDBUF of client connections; -1 = the operating system's default."),
                 key(SOCKET_RECEIVE_BUFFER_BYTES, Type.INT, "-1", Check.atLeast(-1),
                         "SO_RCVBUF of client connections; -1 = the operating system's default (autotuned)."),
+                key(SOCKET_LISTEN_BACKLOG_SIZE, Type.INT, "1024", Check.atLeast(1),
+                        "Connections the kernel holds for each listener until the broker accepts them (capped by"
+                        + " net.core.somaxconn)."),
                 key(CONNECTIONS_MAX_IDLE_MS, Type.LONG, "600000", Check.atLeast(-1),
                         "Close connections idle for this long; -1 never."),
                 key(MAX_CONNECTIONS, Type.INT, Integer.toString(DEFAULT_MAX_CONNECTIONS), Check.atLeast(0),

@@ -234,7 +234,7 @@ public final class NetworkServer {
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
-                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_BACKLOG, config.intValue(BrokerConfig.SOCKET_LISTEN_BACKLOG_SIZE))
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .option(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
