@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
@@ -25,7 +26,10 @@ import io.brook.wire.record.RecordBatches;
 /**
  * {@link CoordinatorLog} over the partition logs of {@code storage}: partition {@code n} of the
  * internal topic is the {@link Log} the broker hands out for it (it should be created with
- * {@code cleanup.policy=compact}). Each {@link #append} writes one uncompressed magic-2 batch
+ * {@code cleanup.policy=compact}). Each {@link #append} writes one magic-2 batch, uncompressed
+ * unless a codec is given (Kafka's {@code offsets.topic.compression.codec}), and then compressed only
+ * while its records fit the bound every reader decodes a batch within
+ * ({@link RecordBatch#DEFAULT_MAX_DECOMPRESSED_BYTES})
  * (plain records: no producer id; transactional ones: a transactional batch of their producer id
  * and epoch with no sequence, as Kafka's coordinators write it; a marker: Kafka's COMMIT or ABORT
  * control batch, coordinator epoch 0) and completes when {@link Log#whenDurable} says the batch is fsynced, i.e. with the
@@ -45,10 +49,19 @@ import io.brook.wire.record.RecordBatches;
  */
 public final class StorageCoordinatorLog implements CoordinatorLog {
 
+    /** The most a record adds to its key and value in a batch (its varints, attributes, no headers). */
+    private static final int MAX_RECORD_OVERHEAD = 32;
+
     private final String topic;
     private final int partitions;
     private final IntFunction<Log> logs;
     private final Clock clock;
+    private final Compression compression;
+
+    /** Writes uncompressed batches; see {@link #StorageCoordinatorLog(String, int, IntFunction, Clock, Compression)}. */
+    public StorageCoordinatorLog(String topic, int partitions, IntFunction<Log> logForPartition, Clock clock) {
+        this(topic, partitions, logForPartition, clock, Compression.NONE);
+    }
 
     /**
      * @param topic             the internal topic (for messages)
@@ -56,13 +69,16 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
      * @param logForPartition   the log of a partition, opened or created on demand; called on the
      *                          owner thread and during replay; may throw when there is none
      * @param clock             record timestamps
+     * @param compression       the codec of the batches of records (markers are never compressed)
      */
-    public StorageCoordinatorLog(String topic, int partitions, IntFunction<Log> logForPartition, Clock clock) {
+    public StorageCoordinatorLog(String topic, int partitions, IntFunction<Log> logForPartition, Clock clock,
+            Compression compression) {
         if (partitions < 1) throw new IllegalArgumentException("partitions < 1");
         this.topic = topic;
         this.partitions = partitions;
         this.logs = logForPartition;
         this.clock = clock;
+        this.compression = Objects.requireNonNull(compression, "compression");
     }
 
     @Override
@@ -80,14 +96,19 @@ public final class StorageCoordinatorLog implements CoordinatorLog {
                     first.marker() == CoordinatorRecord.Marker.COMMIT ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
                     0, now);
         } else {
-            RecordBatchBuilder builder = new RecordBatchBuilder(Compression.NONE);
-            if (first.isTransactional()) {
-                builder.producer(first.producerId(), first.producerEpoch(), RecordBatch.NO_SEQUENCE).transactional(true);
-            }
+            long recordsBytes = 0;
             for (CoordinatorRecord r : records) {
                 if (r.isMarker() || r.producerId() != first.producerId() || r.producerEpoch() != first.producerEpoch()) {
                     return CompletableFuture.failedFuture(new IllegalArgumentException("records of one append share their producer"));
                 }
+                recordsBytes += MAX_RECORD_OVERHEAD + r.key().length + (r.value() == null ? 0 : r.value().length);
+            }
+            RecordBatchBuilder builder = new RecordBatchBuilder(
+                    recordsBytes <= RecordBatch.DEFAULT_MAX_DECOMPRESSED_BYTES ? compression : Compression.NONE);
+            if (first.isTransactional()) {
+                builder.producer(first.producerId(), first.producerEpoch(), RecordBatch.NO_SEQUENCE).transactional(true);
+            }
+            for (CoordinatorRecord r : records) {
                 builder.append(now, r.key(), r.value());
             }
             batch = builder.build();

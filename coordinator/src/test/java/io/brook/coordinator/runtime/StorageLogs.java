@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.brook.storage.LogConfig;
 import io.brook.storage.LogManager;
+import io.brook.wire.record.Compression;
 
 /** A {@link StorageCoordinatorLog} over the logs of a {@link LogManager}, as the broker builds one. */
 public final class StorageLogs {
@@ -23,6 +24,12 @@ public final class StorageLogs {
     }
 
     static StorageCoordinatorLog compacted(LogManager logManager, String topic, int partitions, LogConfig config, Clock clock) {
+        return compacted(logManager, topic, partitions, config, clock, Compression.NONE);
+    }
+
+    /** As above, writing batches of records with {@code compression}. */
+    static StorageCoordinatorLog compacted(LogManager logManager, String topic, int partitions, LogConfig config, Clock clock,
+            Compression compression) {
         LogConfig compacted = config.with(Map.of(LogConfig.CLEANUP_POLICY, "compact"));
         return new StorageCoordinatorLog(topic, partitions, p -> {
             try {
@@ -30,6 +37,6 @@ public final class StorageLogs {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, clock);
+        }, clock, compression);
     }
 }

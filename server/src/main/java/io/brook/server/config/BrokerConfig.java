@@ -69,6 +69,7 @@ public final class BrokerConfig {
     public static final String INTER_BROKER_LISTENER_NAME = "inter.broker.listener.name";
     public static final String SECURITY_INTER_BROKER_PROTOCOL = "security.inter.broker.protocol";
     public static final String OFFSETS_TOPIC_SEGMENT_BYTES = "offsets.topic.segment.bytes";
+    public static final String OFFSETS_TOPIC_COMPRESSION_CODEC = "offsets.topic.compression.codec";
     public static final String GROUP_COORDINATOR_REBALANCE_PROTOCOLS = "group.coordinator.rebalance.protocols";
     public static final String LOG_DIRS = "log.dirs";
     public static final String LOG_DIR = "log.dir";

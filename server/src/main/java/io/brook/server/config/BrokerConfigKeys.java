@@ -142,6 +142,9 @@ final class BrokerConfigKeys {
                 key(OFFSETS_TOPIC_SEGMENT_BYTES, Type.INT, "104857600", Check.atLeast(LogConfig.MIN_REQUESTED_SEGMENT_BYTES),
                         "Segment size of __consumer_offsets, given to the topic when it is created (small segments keep"
                         + " its compaction and its load at start-up short)."),
+                key(OFFSETS_TOPIC_COMPRESSION_CODEC, Type.INT, "0", Check.between(0, 4),
+                        "The codec of the group coordinator's batches in __consumer_offsets: 0 none, 1 gzip, 2 snappy,"
+                        + " 3 lz4, 4 zstd."),
                 key(GROUP_COORDINATOR_REBALANCE_PROTOCOLS, Type.LIST, "classic,consumer,streams", BrokerConfigKeys::protocols,
                         "The group protocols served: classic (always), consumer (KIP-848); share and streams are accepted"
                         + " and do nothing (Brook serves neither kind of group)."),

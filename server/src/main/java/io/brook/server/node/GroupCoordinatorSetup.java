@@ -14,6 +14,7 @@ import io.brook.server.topic.TopicNames;
 import io.brook.server.topic.Topics;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
+import io.brook.wire.record.Compression;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -64,7 +65,8 @@ public final class GroupCoordinatorSetup {
             config = config.withOffsetsTopicPartitions(existing.partitions());
         }
         GroupCoordinator coordinator = new GroupCoordinator(config,
-                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), topicConfigs(brokerConfig), clock), clock,
+                new OffsetsTopicLog(topics, config.offsetsTopicPartitions(), topicConfigs(brokerConfig),
+                        Compression.forId(brokerConfig.intValue(BrokerConfig.OFFSETS_TOPIC_COMPRESSION_CODEC)), clock), clock,
                 loadExecutor);
         if (brokerConfig.clustered()) {
             coordinator.own(Set.of());
@@ -144,7 +146,8 @@ public final class GroupCoordinatorSetup {
         private final Map<String, String> topicConfigs;
         private final StorageCoordinatorLog storage;
 
-        OffsetsTopicLog(Topics topics, int partitions, Map<String, String> topicConfigs, Clock clock) {
+        OffsetsTopicLog(Topics topics, int partitions, Map<String, String> topicConfigs, Compression compression,
+                Clock clock) {
             this.topics = topics;
             this.partitions = partitions;
             this.topicConfigs = topicConfigs;
@@ -154,7 +157,7 @@ public final class GroupCoordinatorSetup {
                     throw new IllegalStateException(TopicNames.CONSUMER_OFFSETS + "-" + p + " has no log");
                 }
                 return log;
-            }, clock);
+            }, clock, compression);
         }
 
         @Override
