@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -36,9 +35,7 @@ class OffsetsTopicCompressionTest {
     Path dir;
 
     private static Admin admin(Brook brook) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brook.bootstrapServers());
-        return Admin.create(p);
+        return Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brook.bootstrapServers()));
     }
 
     /** The codec id (attribute bits 0-2) of the first batch of each non-empty {@code __consumer_offsets} segment. */
