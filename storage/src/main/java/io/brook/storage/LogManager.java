@@ -143,10 +143,13 @@ public final class LogManager implements AutoCloseable {
                 if (!Files.isDirectory(p)) {
                     continue;
                 }
+                TopicPartition tp = parse(n);
                 if (n.endsWith(DELETE_DIR_SUFFIX)) {
                     removeLeftover(p);
-                } else if (parse(n) != null) {
+                } else if (tp != null && options.belongs.test(tp.topic(), tp.partition())) {
                     partitionDirs.add(p);
+                } else if (tp != null) {
+                    removeStray(p, tp);
                 }
             }
         }
@@ -251,6 +254,32 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /** Removes what a log creation that failed (no file descriptors left, say) made of its new directory. */
+    private static void removeFailedCreation(Path logDir, Exception cause) {
+        try {
+            DurableFiles.deleteRecursively(logDir);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Deletes the directory of a partition that does not belong ({@link LogManagerOptions#belongs})
+     * without opening it: renamed first, so that a crash midway leaves a leftover of a deletion,
+     * not half a log. A failure is logged and the start goes on without that directory.
+     */
+    private void removeStray(Path p, TopicPartition tp) {
+        LOG.warn("Deleting {} unopened: no topic has that partition (left by a failed or interrupted creation or deletion)",
+                p);
+        try {
+            Path renamed = dir.resolve(deleteDirName(tp.topic(), tp.partition()));
+            DurableFiles.moveAtomically(p, renamed);
+            DurableFiles.deleteRecursively(renamed);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not delete {}; starting without it", p, e);
+        }
+    }
+
     static TopicPartition parse(String dirName) {
         int dash = dirName.lastIndexOf('-');
         if (dash <= 0 || dash == dirName.length() - 1) {
@@ -307,8 +336,17 @@ public final class LogManager implements AutoCloseable {
             }
             // No directory fsync here: the log fsyncs its entry in this directory before its first
             // data becomes durable, and close fsyncs this directory once for all of them.
-            Log log = Log.open(dir.resolve(tp.toString()), topic, partition, config, 0L, true, clock, scheduler,
-                    flusher, preallocator);
+            Path logDir = dir.resolve(tp.toString());
+            boolean existed = Files.exists(logDir);
+            Log log;
+            try {
+                log = Log.open(logDir, topic, partition, config, 0L, true, clock, scheduler, flusher, preallocator);
+            } catch (IOException | RuntimeException e) {
+                if (!existed) {
+                    removeFailedCreation(logDir, e);
+                }
+                throw e;
+            }
             log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
             log.setHighWatermarkListener(options.highWatermarkListener);
             log.setTruncationListener(truncated -> checkpointRecoveryPoints());

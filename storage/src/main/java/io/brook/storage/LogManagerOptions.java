@@ -4,6 +4,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -12,6 +13,7 @@ public final class LogManagerOptions {
     final Path dataDir;
     LogConfig defaults = LogConfig.defaults();
     Function<String, LogConfig> topicConfigs;
+    BiPredicate<String, Integer> belongs = (topic, partition) -> true;
     Clock clock = Clock.systemUTC();
     int recoveryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     long retentionCheckIntervalMs = 300_000L;
@@ -43,6 +45,14 @@ public final class LogManagerOptions {
 
     /** Config of an existing topic at start-up (the server's persisted topic configs); null → defaults. */
     public LogManagerOptions topicConfigs(Function<String, LogConfig> f) { this.topicConfigs = f; return this; }
+
+    /**
+     * Which partition directories found at start-up belong (the server: a registered topic's
+     * partitions, and the internal topics'); the others are deleted without being opened, so
+     * that directories a failed or interrupted topic creation left cannot take the files or the
+     * time a start needs. Default: every directory belongs.
+     */
+    public LogManagerOptions belongs(BiPredicate<String, Integer> p) { this.belongs = p; return this; }
 
     public LogManagerOptions clock(Clock c) { this.clock = c; return this; }
 

@@ -331,4 +331,53 @@ class LogManagerTest {
             assertThat(log.durability.parentDirectoryDirty).isFalse();
         }
     }
+
+    /**
+     * A directory that does not belong (a creation that failed midway, say) is deleted without
+     * being opened: a start that would fail to open it (here every open below it fails, as when
+     * no file descriptors are left) still starts, with the logs that belong.
+     */
+    @Test
+    void shouldDeleteDirectoriesThatDoNotBelongWithoutOpeningThem() throws Exception {
+        try (LogManager m = open()) {
+            m.getOrCreateLog("kept", 0, LogConfig.defaults()).append(Batches.batch(0, 1, "k"), 0);
+            m.getOrCreateLog("stray", 0, LogConfig.defaults());
+            m.getOrCreateLog("stray", 1, LogConfig.defaults());
+        }
+        SegmentChannels.intercept(tmp, (file, ch) -> {
+            if (file.getParent().getFileName().toString().startsWith("stray-")) {
+                ch.close();
+                throw new java.io.IOException("Too many open files");
+            }
+            return ch;
+        });
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(clock).backgroundThreads(false)
+                .belongs((topic, partition) -> topic.equals("kept")))) {
+            assertThat(m.getLog("kept", 0).logEndOffset()).isEqualTo(1);
+            assertThat(m.getLog("stray", 0)).isNull();
+            assertThat(m.allLogs()).hasSize(1);
+        } finally {
+            SegmentChannels.stopIntercepting(tmp);
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("stray"));
+        }
+    }
+
+    /** A log whose creation fails leaves no directory behind, so nothing of it is found at the next start. */
+    @Test
+    void shouldRemoveTheDirectoryOfALogWhoseCreationFailed() throws Exception {
+        SegmentChannels.intercept(tmp, (file, ch) -> {
+            ch.close();
+            throw new java.io.IOException("Too many open files");
+        });
+        try (LogManager m = open()) {
+            assertThatThrownBy(() -> m.getOrCreateLog("doomed", 0, LogConfig.defaults()))
+                    .hasMessageContaining("Too many open files");
+            assertThat(m.getLog("doomed", 0)).isNull();
+            assertThat(tmp.resolve("doomed-0")).doesNotExist();
+        } finally {
+            SegmentChannels.stopIntercepting(tmp);
+        }
+    }
 }
