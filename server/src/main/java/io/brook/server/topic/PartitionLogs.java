@@ -31,7 +31,11 @@ public final class PartitionLogs implements AutoCloseable {
     }
 
     /**
-     * Opens (and recovers) every log in {@code dataDir}; existing logs open with the config the
+     * Opens (and recovers) every log in {@code dataDir} that belongs to a registered topic (or
+     * an internal one), and deletes the other partition directories unopened: a crash between
+     * creating a topic's logs and recording it, or between forgetting a deleted topic and removing
+     * its logs, leaves such directories, so does a creation that failed midway, and they must not
+     * take the files or time the start needs. Existing logs open with the config the
      * registry holds for their topic. {@code onNewData} is called with a partition whenever its
      * high watermark moves — after the group commit, or after the write when fsync-on-ack is off —
      * whoever appended, on the thread that moved it; it must be cheap.
@@ -64,7 +68,8 @@ public final class PartitionLogs implements AutoCloseable {
                 .topicConfigs(topic -> {
                     Topic t = registry.get(topic);
                     return t == null ? null : configs.effective(t.configs());
-                });
+                })
+                .belongs((topic, partition) -> Topics.registered(registry, topic, partition));
         return new PartitionLogs(LogManager.open(options));
     }
 
@@ -78,24 +83,36 @@ public final class PartitionLogs implements AutoCloseable {
         return manager.allLogs();
     }
 
-    /** Every partition that has a log. */
-    List<TopicPartition> partitions() {
-        List<TopicPartition> out = new ArrayList<>();
-        for (Log log : manager.allLogs()) {
-            out.add(new TopicPartition(log.topic(), log.partition()));
-        }
-        return out;
-    }
-
     /** Closes and deletes one partition's log, if there is one. */
     void deletePartition(String topic, int partition) throws IOException {
         manager.deleteLog(topic, partition);
     }
 
-    /** Creates (or opens, after a restart) the logs of partitions {@code from} to {@code to - 1}. */
+    /**
+     * Creates (or opens, after a restart) the logs of partitions {@code from} to {@code to - 1}.
+     * All or nothing: when one cannot be created (no file descriptors or space left), the logs
+     * this call created are closed and deleted again before the failure is thrown, so that a
+     * refused creation holds no files.
+     */
     void open(String topic, int from, int to, LogConfig config) throws IOException {
-        for (int p = from; p < to; p++) {
-            manager.getOrCreateLog(topic, p, config);
+        List<Integer> created = new ArrayList<>();
+        try {
+            for (int p = from; p < to; p++) {
+                boolean isNew = manager.getLog(topic, p) == null;
+                manager.getOrCreateLog(topic, p, config);
+                if (isNew) {
+                    created.add(p);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            for (int p : created) {
+                try {
+                    manager.deleteLog(topic, p);
+                } catch (IOException | RuntimeException undo) {
+                    e.addSuppressed(undo);
+                }
+            }
+            throw e;
         }
     }
 

@@ -48,11 +48,9 @@ public final class Topics {
     }
 
     /**
-     * Start-up: deletes the logs the registry does not know (left by a crash between creating
-     * a topic's logs and recording it, or between forgetting a deleted topic and removing its
-     * logs — so a topic created again under the same name starts empty), then opens the logs of
-     * every registered topic. Internal topics ({@code __...}) belong to the coordinators and are
-     * left alone.
+     * Start-up: opens the logs of every registered topic, creating those missing. The logs the
+     * registry does not know were deleted unopened when the partition logs were opened (see
+     * {@link #registered}), so a topic created again under the same name starts empty.
      */
     public void openAll() throws IOException {
         openAll(false);
@@ -64,19 +62,22 @@ public final class Topics {
      * say, and {@link #mirror} creates them.
      */
     public void openAll(boolean existingOnly) throws IOException {
-        for (TopicPartition tp : logs.partitions()) {
-            Topic t = registry.get(tp.topic());
-            if (tp.topic().startsWith("__") || (t != null && tp.partition() < t.partitions())) {
-                continue;
-            }
-            LOG.warn("Deleting the log of {}: no such topic partition is registered", LogSafe.escape(tp));
-            logs.deletePartition(tp.topic(), tp.partition());
-        }
         for (Topic t : registry.all()) {
             if (!existingOnly) {
                 logs.open(t.name(), 0, t.partitions(), topicConfigs.effective(t.configs()));
             }
         }
+    }
+
+    /**
+     * Whether a partition directory found at start-up belongs: a partition of a registered topic,
+     * or of an internal topic ({@code __...}, which belong to the coordinators). Any other was
+     * left by a crash between creating a topic's logs and recording it, or between forgetting a
+     * deleted topic and removing its logs, or by a creation that failed midway.
+     */
+    static boolean registered(TopicRegistry registry, String topic, int partition) {
+        Topic t = registry.get(topic);
+        return topic.startsWith("__") || (t != null && partition < t.partitions());
     }
 
     /**
