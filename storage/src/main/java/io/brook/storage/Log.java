@@ -85,6 +85,8 @@ public final class Log implements AutoCloseable {
     /** Writes zeros ahead of the active segment's data; null for none. */
     final Preallocator preallocator;
     private volatile HighWatermarkListener listener;
+    /** The process's file descriptors, whose headroom rolls respect (set by the manager; default: unbounded). */
+    volatile FileDescriptors files = FileDescriptors.UNBOUNDED;
     private volatile LogTruncation.Listener truncationListener;
 
     final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();

@@ -31,6 +31,8 @@ final class LogAppender {
     private final ProducerStateManager.Check check = new ProducerStateManager.Check();
     /** Whether the last append was refused for want of space (logged once per episode). Under the append lock. */
     private boolean outOfSpace;
+    /** Whether a roll was last put off or refused for want of file descriptors (logged once per episode). Under the append lock. */
+    private boolean outOfFiles;
     /** Whether {@link #write} rolled since {@link #takeRolled} was last called. Under the append lock. */
     private boolean rolled;
     /** The leader epoch below which appends are refused, -1 for none; written under the append lock. */
@@ -207,12 +209,23 @@ final class LogAppender {
      * Under the append lock: the answer to an append whose roll or write failed; nothing of it
      * was appended. A full disk refuses this append and keeps the log online: the bytes a short
      * write left past the data are cut off and the next append tries again (the roll too), so
-     * appends resume by themselves once space is free, and reads never stop. Any other I/O error
+     * appends resume by themselves once space is free, and reads never stop. A roll that finds no
+     * file descriptor for its new segment (EMFILE, ENFILE) refuses the append the same way: the
+     * active segment is untouched and the next append tries again. Any other I/O error
      * takes the log offline ({@link DurabilityTracker#fail}).
      *
      * @param seg the segment written to, null when the roll failed (it wrote nothing)
      */
     private AppendResult refuse(LogSegment seg, IOException e, String what) {
+        if (seg == null && OutOfFiles.is(e)) {
+            // a roll that could not open its new segment: the old one is still active and whole
+            if (!outOfFiles) {
+                outOfFiles = true;
+                LOG.warn("{}: {}, no file descriptors left: appends that need a new segment are refused with"
+                        + " KAFKA_STORAGE_ERROR until some are free; reads go on", log, what, e);
+            }
+            return AppendResult.error(Errors.KAFKA_STORAGE_ERROR, what + ": " + e.getMessage(), log.logStartOffset);
+        }
         if (OutOfSpace.is(e)) {
             try {
                 if (seg != null) {
@@ -237,7 +250,8 @@ final class LogAppender {
      * Rolls before an append that would not fit the active segment, or when the active segment
      * is older than {@link LogConfig#maxSegmentMs}, or (even an empty one: a replicated batch
      * after a gap) when the batch's offsets lie too far above its base offset to be stored
-     * relative to it; returns whether it rolled. A failed roll
+     * relative to it; returns whether it rolled. While the process is short of file descriptors
+     * ({@link FileDescriptors#scarce}) only the offsets' and positions' limits roll. A failed roll
      * throws: the append must not go into a segment that is full (its offsets or positions could
      * overflow).
      */
@@ -252,11 +266,30 @@ final class LogAppender {
         long rollMs = cfg.maxSegmentMs();
         boolean byTime = (maxTs >= 0 && rollTs >= 0 ? maxTs - rollTs : now - rollTs)
                 > rollMs - Math.min(cfg.segmentJitterMs(), rollMs - 1);
-        if ((long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull() || overflows) {
+        // the one roll that cannot wait: positions past 2 GiB would overflow
+        boolean full = (long) seg.size() + bytes > Integer.MAX_VALUE;
+        boolean wanted = (long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull();
+        if (overflows || full) {
             roll(base, now);
             return true;
         }
-        return false;
+        if (!wanted) {
+            return false;
+        }
+        if (log.files.scarce()) {
+            if (!outOfFiles) {
+                outOfFiles = true;
+                LOG.warn("{}: the process is short of file descriptors: the active segment takes appends past its"
+                        + " size, age and index limits (up to 2 GiB) instead of rolling until some are free", log);
+            }
+            return false;
+        }
+        roll(base, now);
+        if (outOfFiles) {
+            outOfFiles = false;
+            LOG.info("{}: file descriptors are free again, segments roll", log);
+        }
+        return true;
     }
 
     /**
@@ -267,6 +300,7 @@ final class LogAppender {
         LogSegment old = log.active;
         // Zeros first (freeing their space); a failure leaves the old segment active and whole.
         old.trimPreallocation();
+        log.files.opening();
         LogSegment seg = LogSegment.create(log.dir(), base, log.config(), now);
         old.onBecomeInactive();
         log.durability.rolled(old);

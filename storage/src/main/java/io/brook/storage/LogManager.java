@@ -180,6 +180,7 @@ public final class LogManager implements AutoCloseable {
                     Log log = futures.get(i).get();
                     log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
                     log.setHighWatermarkListener(options.highWatermarkListener);
+                    log.files = options.files;
                     log.setTruncationListener(truncated -> checkpointRecoveryPoints());
                     logs.put(new TopicPartition(log.topic(), log.partition()), log);
                 } catch (ExecutionException e) {
@@ -349,6 +350,7 @@ public final class LogManager implements AutoCloseable {
             }
             log.producers.setMaxProducers(options.maxProducerIdsPerPartition);
             log.setHighWatermarkListener(options.highWatermarkListener);
+            log.files = options.files;
             log.setTruncationListener(truncated -> checkpointRecoveryPoints());
             logs.put(tp, log);
             return log;

@@ -14,6 +14,7 @@ public final class LogManagerOptions {
     LogConfig defaults = LogConfig.defaults();
     Function<String, LogConfig> topicConfigs;
     BiPredicate<String, Integer> belongs = (topic, partition) -> true;
+    FileDescriptors files = FileDescriptors.UNBOUNDED;
     Clock clock = Clock.systemUTC();
     int recoveryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     long retentionCheckIntervalMs = 300_000L;
@@ -53,6 +54,12 @@ public final class LogManagerOptions {
      * time a start needs. Default: every directory belongs.
      */
     public LogManagerOptions belongs(BiPredicate<String, Integer> p) { this.belongs = p; return this; }
+
+    /**
+     * The process's file descriptors, whose headroom the logs' rolls respect (see
+     * {@link FileDescriptors}); default unbounded, the server passes {@link FileDescriptors#ofProcess()}.
+     */
+    public LogManagerOptions fileDescriptors(FileDescriptors f) { this.files = f; return this; }
 
     public LogManagerOptions clock(Clock c) { this.clock = c; return this; }
 

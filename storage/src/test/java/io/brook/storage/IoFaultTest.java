@@ -138,6 +138,31 @@ class IoFaultTest {
         assertThat(Batches.readAll(reopened, 0)).hasSize(6);
     }
 
+    /** EMFILE (and ENFILE) in a roll: the append is refused, the log stays online, the next roll tries again. */
+    @Test
+    void shouldKeepTheLogOnlineWhenARollFindsNoFileDescriptor() throws Exception {
+        Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 200));
+        append(log, 0);
+        int segments = log.segmentCount();
+        long end = log.logEndOffset();
+        for (String message : new String[] {"Too many open files", "Too many open files in system"}) {
+            faults.onOpen = new IOException(message);
+            AppendResult refused = log.append(Batches.batch(2000, 2, "x-"), 0);
+            assertThat(refused.error()).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            assertThat(refused.errorMessage()).contains(message);
+        }
+        assertThat(log.segmentCount()).isEqualTo(segments);
+        assertThat(log.logEndOffset()).isEqualTo(end);
+        assertThat(log.durability.failure()).isNull();
+        assertThat(log.read(0, 1 << 20, true).error()).isEqualTo(Errors.NONE);
+
+        faults.healthy();
+        append(log, 1);
+        assertThat(log.segmentCount()).isEqualTo(segments + 1);
+        log.flush();
+        assertThat(Batches.readAll(log, 0)).hasSize(4);
+    }
+
     @Test
     void shouldTakeTheLogOfflineOnAnIoErrorInARoll() throws Exception {
         Log log = open(Map.of(LogConfig.SEGMENT_BYTES, 200));

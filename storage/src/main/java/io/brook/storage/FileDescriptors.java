@@ -1,0 +1,162 @@
+package io.brook.storage;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The process's file descriptors, as far as the logs are concerned: each segment of each
+ * partition holds one open file, so partitions and segments are what a client can make the broker
+ * spend descriptors on, and a broker out of them can roll no segment, accept no connection and
+ * (with that many segments) not even start again. The logs keep a <em>headroom</em> free, a
+ * tenth of the process's limit (at least {@value #MIN_HEADROOM}): a topic creation that would eat
+ * into it is refused ({@link #allows}), and while the process is inside it ({@link #scarce}) a
+ * log rolls only when its active segment cannot take the next batch at all (offsets or positions
+ * would overflow), so a topic set to roll every millisecond, or every megabyte, cannot run the
+ * process out. Kafka has no such bound; it stops a log directory when an open fails.
+ *
+ * <p>Reading the count lists {@code /proc/self/fd}, which costs about a microsecond per open
+ * file, so {@link #scarce} (asked on the append path, only when a log wants to roll) reuses a
+ * reading for up to a second, adding the files rolls opened since; {@link #allows} (asked once
+ * per creation) reads afresh.
+ *
+ * <p>Threading: any thread; a reading shared by threads may be up to a second old.
+ */
+public final class FileDescriptors {
+    /** The smallest headroom kept free. */
+    static final long MIN_HEADROOM = 128;
+    private static final long REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** Where the counts come from; -1 when unknown. */
+    public interface Source {
+        long open();
+
+        long max();
+    }
+
+    /** No bound: every creation allowed, never scarce (tests, and JVMs that do not count). */
+    public static final FileDescriptors UNBOUNDED = new FileDescriptors(new Source() {
+        @Override
+        public long open() {
+            return -1;
+        }
+
+        @Override
+        public long max() {
+            return -1;
+        }
+    }, System::nanoTime);
+
+    private final Source source;
+    private final LongSupplier nanoTime;
+    private volatile long readAt;
+    private volatile boolean read;
+    private volatile long lastOpen = -1;
+    private volatile long lastMax = -1;
+    /** Files the logs opened since the last reading ({@link #opening}), counted on top of it. */
+    private final AtomicLong openedSince = new AtomicLong();
+
+    public FileDescriptors(Source source, LongSupplier nanoTime) {
+        this.source = source;
+        this.nanoTime = nanoTime;
+    }
+
+    /** This process's descriptors, counted by the JVM (unbounded where it does not count them). */
+    public static FileDescriptors ofProcess() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (!(os instanceof com.sun.management.UnixOperatingSystemMXBean unix)) {
+            return UNBOUNDED;
+        }
+        return new FileDescriptors(new Source() {
+            @Override
+            public long open() {
+                return unix.getOpenFileDescriptorCount();
+            }
+
+            @Override
+            public long max() {
+                return unix.getMaxFileDescriptorCount();
+            }
+        }, System::nanoTime);
+    }
+
+    /** The descriptors kept free for limit {@code max}: a tenth of it, at least {@link #MIN_HEADROOM}. */
+    static long headroom(long max) {
+        return Math.max(MIN_HEADROOM, max / 10);
+    }
+
+    /**
+     * One reading of the count, to check several creations against (one request's topics): each
+     * {@link Budget#take} counts the ones taken before it.
+     */
+    public Budget budget() {
+        return new Budget(source.open(), source.max());
+    }
+
+    /** Null when {@code more} files can be opened without eating into the headroom (or nothing is known), else why not. */
+    public String refusal(long more) {
+        return budget().take(more);
+    }
+
+    /** A reading of the count and what was taken from it since. Not thread-safe: one caller's. */
+    public static final class Budget {
+        private final long open;
+        private final long max;
+        private long taken;
+
+        private Budget(long open, long max) {
+            this.open = open;
+            this.max = max;
+        }
+
+        /**
+         * Takes {@code more} files and returns null when they fit without eating into the
+         * headroom (or nothing is known); else takes nothing and says why not, in words for an
+         * operator.
+         */
+        public String take(long more) {
+            if (max <= 0 || open < 0) {
+                return null;
+            }
+            long room = max - headroom(max) - open - taken;
+            if (more <= room) {
+                taken += more;
+                return null;
+            }
+            return "the broker holds " + (open + taken) + " open files of the " + max + " its process may open and"
+                    + " keeps " + headroom(max) + " free, so it cannot take " + more + " more (each partition holds one"
+                    + " per segment; raise the process's limit, ulimit -n)";
+        }
+    }
+
+    /** Whether {@code more} files can be opened without eating into the headroom. */
+    public boolean allows(long more) {
+        return refusal(more) == null;
+    }
+
+    /**
+     * Whether the process is inside the headroom: by a reading at most a second old plus the
+     * files the logs opened since ({@link #opening}), so that a burst of rolls within the second
+     * cannot run past the headroom unseen (files closed meanwhile count at the next reading).
+     */
+    public boolean scarce() {
+        long now = nanoTime.getAsLong();
+        if (!read || now - readAt >= REUSE_NANOS) {
+            openedSince.set(0);
+            lastMax = source.max();
+            lastOpen = source.open();
+            readAt = now;
+            read = true;
+        }
+        long max = lastMax;
+        long open = lastOpen;
+        return max > 0 && open >= 0 && open + openedSince.get() > max - headroom(max);
+    }
+
+    /** The logs are about to open one more file (a roll): counted by {@link #scarce} until the next reading. */
+    public void opening() {
+        openedSince.incrementAndGet();
+    }
+}
