@@ -144,7 +144,11 @@ final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsReques
                 return null;
             }));
         } else if (!validateOnly) {
-            topics.addPartitions(t.name(), t.count());
+            try {
+                topics.addPartitions(t.name(), t.count());
+            } catch (Topics.NoFilesException e) {
+                return fail(r, Errors.POLICY_VIOLATION, e.getMessage());
+            }
         }
         return r.errorCode(Errors.NONE.code()).errorMessage(null);
     }

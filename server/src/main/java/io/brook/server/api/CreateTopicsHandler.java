@@ -118,7 +118,8 @@ final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
             if (!request.validateOnly()) {
                 Creation c = created.get(n.name());
                 if (c.error() != null) {
-                    fail(r, c.collision() ? Errors.INVALID_TOPIC_EXCEPTION : Errors.UNKNOWN_SERVER_ERROR, c.error());
+                    fail(r, c.collision() ? Errors.INVALID_TOPIC_EXCEPTION
+                            : c.noFiles() ? Errors.POLICY_VIOLATION : Errors.UNKNOWN_SERVER_ERROR, c.error());
                     continue;
                 }
                 if (!c.created()) {

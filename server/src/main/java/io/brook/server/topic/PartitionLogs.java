@@ -1,6 +1,7 @@
 package io.brook.server.topic;
 
 import io.brook.server.config.BrokerConfig;
+import io.brook.storage.FileDescriptors;
 import io.brook.storage.FlushObserver;
 import io.brook.storage.Log;
 import io.brook.storage.LogConfig;
@@ -25,9 +26,11 @@ import java.util.function.Consumer;
 public final class PartitionLogs implements AutoCloseable {
 
     private final LogManager manager;
+    private final FileDescriptors files;
 
-    private PartitionLogs(LogManager manager) {
+    private PartitionLogs(LogManager manager, FileDescriptors files) {
         this.manager = manager;
+        this.files = files;
     }
 
     /**
@@ -48,7 +51,9 @@ public final class PartitionLogs implements AutoCloseable {
     /** As above, telling {@code flushes} of every group-commit round (metrics). */
     public static PartitionLogs open(BrokerConfig broker, Path dataDir, TopicRegistry registry,
             TopicConfigResolver configs, Consumer<TopicPartition> onNewData, FlushObserver flushes) throws IOException {
+        FileDescriptors files = FileDescriptors.ofProcess();
         LogManagerOptions options = new LogManagerOptions(dataDir)
+                .fileDescriptors(files)
                 .recoveryThreads(broker.intValue(BrokerConfig.NUM_RECOVERY_THREADS))
                 .flushThreads(broker.intValue(BrokerConfig.LOG_FLUSH_THREADS))
                 .flushCoalesceMs(broker.longValue(BrokerConfig.LOG_FLUSH_COALESCE_MS))
@@ -70,7 +75,15 @@ public final class PartitionLogs implements AutoCloseable {
                     return t == null ? null : configs.effective(t.configs());
                 })
                 .belongs((topic, partition) -> Topics.registered(registry, topic, partition));
-        return new PartitionLogs(LogManager.open(options));
+        return new PartitionLogs(LogManager.open(options), files);
+    }
+
+    /**
+     * A reading of the process's file descriptors to check new logs against, with the headroom
+     * kept free ({@link FileDescriptors}); one per request, as a reading lists every open file.
+     */
+    FileDescriptors.Budget fileBudget() {
+        return files.budget();
     }
 
     /** The log of a partition, or null when there is none. */

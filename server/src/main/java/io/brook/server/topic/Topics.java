@@ -1,5 +1,6 @@
 package io.brook.server.topic;
 
+import io.brook.storage.FileDescriptors;
 import io.brook.storage.Log;
 import io.brook.wire.protocol.LogSafe;
 import java.io.IOException;
@@ -40,6 +41,9 @@ public final class Topics {
     private final TopicConfigResolver topicConfigs;
     private final PartitionLogs logs;
     private volatile Runnable partitionsChanged = () -> { };
+    private static final long NO_FILES_WARN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    /** When a refusal for want of file descriptors was last logged (under this object's lock). */
+    private long lastNoFilesWarn;
 
     public Topics(TopicRegistry registry, TopicConfigResolver topicConfigs, PartitionLogs logs) {
         this.registry = registry;
@@ -168,10 +172,24 @@ public final class Topics {
 
     /**
      * What {@link #createAll} did with one name: {@code topic} is the topic created now
-     * ({@code created}) or found, null when it was not created; then {@code error} says why and
-     * {@code collision} whether it was because the name collides with another topic's.
+     * ({@code created}) or found, null when it was not created; then {@code error} says why,
+     * {@code collision} whether it was because the name collides with another topic's, and
+     * {@code noFiles} whether because its logs would eat into the file descriptors the broker
+     * keeps free ({@link io.brook.storage.FileDescriptors}).
      */
-    public record Creation(Topic topic, boolean created, String error, boolean collision) {
+    public record Creation(Topic topic, boolean created, String error, boolean collision, boolean noFiles) {
+        Creation(Topic topic, boolean created, String error, boolean collision) {
+            this(topic, created, error, collision, false);
+        }
+    }
+
+    /** A growth refused because its logs would eat into the file descriptors the broker keeps free. */
+    public static final class NoFilesException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoFilesException(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -189,6 +207,7 @@ public final class Topics {
         Map<String, Creation> out = new LinkedHashMap<>();
         Map<String, String> batchKeys = new HashMap<>();
         List<Topic> toRegister = new ArrayList<>();
+        FileDescriptors.Budget files = null; // read when the first topic is to be created
         for (NewTopic w : wanted) {
             Topic existing = registry.get(w.name());
             if (existing != null) {
@@ -202,6 +221,16 @@ public final class Topics {
             if (other != null) {
                 out.put(w.name(), new Creation(null, false,
                         "Topic '" + w.name() + "' collides with existing topic: " + other, true));
+                continue;
+            }
+            if (files == null) {
+                files = logs.fileBudget();
+            }
+            String noRoom = files.take(w.partitions());
+            if (noRoom != null) {
+                String why = "Cannot create topic " + w.name() + " with " + w.partitions() + " partitions: " + noRoom;
+                warnNoFiles(why);
+                out.put(w.name(), new Creation(null, false, why, false, true));
                 continue;
             }
             try {
@@ -218,6 +247,18 @@ public final class Topics {
         }
         partitionsChanged.run();
         return out;
+    }
+
+    /**
+     * Logs a refusal for want of file descriptors, at most one every {@link #NO_FILES_WARN_NANOS}
+     * (a producer asking for an auto-created topic asks again every few hundred milliseconds).
+     */
+    private void warnNoFiles(String why) {
+        long now = System.nanoTime();
+        if (lastNoFilesWarn == 0 || now - lastNoFilesWarn >= NO_FILES_WARN_NANOS) {
+            lastNoFilesWarn = now;
+            LOG.warn("{}", LogSafe.escape(why));
+        }
     }
 
     /**
@@ -279,11 +320,22 @@ public final class Topics {
         return true;
     }
 
-    /** Grows the topic to {@code count} partitions (the caller checked that this is a growth). */
+    /**
+     * Grows the topic to {@code count} partitions (the caller checked that this is a growth).
+     *
+     * @throws NoFilesException when the new logs would eat into the file descriptors the broker
+     *     keeps free; nothing is created then
+     */
     public synchronized Topic addPartitions(String name, int count) {
         Topic t = registry.get(name);
         if (t == null || count <= t.partitions()) {
             throw new IllegalArgumentException("cannot grow " + name + " to " + count + " partitions");
+        }
+        String noRoom = logs.fileBudget().take(count - t.partitions());
+        if (noRoom != null) {
+            String why = "Cannot grow topic " + name + " to " + count + " partitions: " + noRoom;
+            warnNoFiles(why);
+            throw new NoFilesException(why);
         }
         try {
             logs.open(name, t.partitions(), count, topicConfigs.effective(t.configs()));
