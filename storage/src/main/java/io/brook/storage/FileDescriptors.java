@@ -12,15 +12,15 @@ import java.util.function.LongSupplier;
  * spend descriptors on, and a broker out of them can roll no segment, accept no connection and
  * (with that many segments) not even start again. The logs keep a <em>headroom</em> free, a
  * tenth of the process's limit (at least {@value #MIN_HEADROOM}): a topic creation that would eat
- * into it is refused ({@link #allows}), and while the process is inside it ({@link #scarce}) a
+ * into it is refused ({@link #budget}), and while the process is inside it ({@link #scarce}) a
  * log rolls only when its active segment cannot take the next batch at all (offsets or positions
  * would overflow), so a topic set to roll every millisecond, or every megabyte, cannot run the
  * process out. Kafka has no such bound; it stops a log directory when an open fails.
  *
- * <p>Reading the count lists {@code /proc/self/fd}, which costs about a microsecond per open
- * file, so {@link #scarce} (asked on the append path, only when a log wants to roll) reuses a
- * reading for up to a second, adding the files rolls opened since; {@link #allows} (asked once
- * per creation) reads afresh.
+ * <p>Reading the count lists {@code /proc/self/fd}, whose cost grows with the number of open
+ * files, so {@link #scarce} (asked on the append path, only when a log wants to roll) reuses a
+ * reading for up to a second, adding the files rolls opened since; {@link #budget} (asked once
+ * per creating request) reads afresh.
  *
  * <p>Threading: any thread; a reading shared by threads may be up to a second old.
  */

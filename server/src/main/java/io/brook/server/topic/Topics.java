@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,7 @@ public final class Topics {
     private final TopicConfigResolver topicConfigs;
     private final PartitionLogs logs;
     private volatile Runnable partitionsChanged = () -> { };
-    private static final long NO_FILES_WARN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    private static final long NO_FILES_WARN_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** When a refusal for want of file descriptors was last logged (under this object's lock). */
     private long lastNoFilesWarn;
 
