@@ -29,27 +29,11 @@ public final class FileDescriptors {
     static final long MIN_HEADROOM = 128;
     private static final long REUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    /** Where the counts come from; -1 when unknown. */
-    public interface Source {
-        long open();
-
-        long max();
-    }
-
     /** No bound: every creation allowed, never scarce (tests, and JVMs that do not count). */
-    public static final FileDescriptors UNBOUNDED = new FileDescriptors(new Source() {
-        @Override
-        public long open() {
-            return -1;
-        }
+    public static final FileDescriptors UNBOUNDED = new FileDescriptors(() -> -1, () -> -1, System::nanoTime);
 
-        @Override
-        public long max() {
-            return -1;
-        }
-    }, System::nanoTime);
-
-    private final Source source;
+    private final LongSupplier openCount;
+    private final LongSupplier maxCount;
     private final LongSupplier nanoTime;
     private volatile long readAt;
     private volatile boolean read;
@@ -58,8 +42,13 @@ public final class FileDescriptors {
     /** Files the logs opened since the last reading ({@link #opening}), counted on top of it. */
     private final AtomicLong openedSince = new AtomicLong();
 
-    public FileDescriptors(Source source, LongSupplier nanoTime) {
-        this.source = source;
+    /**
+     * Counts from {@code openCount} (files open now) and {@code maxCount} (the process's limit),
+     * either -1 when unknown, and time from {@code nanoTime}.
+     */
+    public FileDescriptors(LongSupplier openCount, LongSupplier maxCount, LongSupplier nanoTime) {
+        this.openCount = openCount;
+        this.maxCount = maxCount;
         this.nanoTime = nanoTime;
     }
 
@@ -69,17 +58,7 @@ public final class FileDescriptors {
         if (!(os instanceof com.sun.management.UnixOperatingSystemMXBean unix)) {
             return UNBOUNDED;
         }
-        return new FileDescriptors(new Source() {
-            @Override
-            public long open() {
-                return unix.getOpenFileDescriptorCount();
-            }
-
-            @Override
-            public long max() {
-                return unix.getMaxFileDescriptorCount();
-            }
-        }, System::nanoTime);
+        return new FileDescriptors(unix::getOpenFileDescriptorCount, unix::getMaxFileDescriptorCount, System::nanoTime);
     }
 
     /** The descriptors kept free for limit {@code max}: a tenth of it, at least {@link #MIN_HEADROOM}. */
@@ -92,7 +71,7 @@ public final class FileDescriptors {
      * {@link Budget#take} counts the ones taken before it.
      */
     public Budget budget() {
-        return new Budget(source.open(), source.max());
+        return new Budget(openCount.getAsLong(), maxCount.getAsLong());
     }
 
     /** Null when {@code more} files can be opened without eating into the headroom (or nothing is known), else why not. */
@@ -145,8 +124,8 @@ public final class FileDescriptors {
         long now = nanoTime.getAsLong();
         if (!read || now - readAt >= REUSE_NANOS) {
             openedSince.set(0);
-            lastMax = source.max();
-            lastOpen = source.open();
+            lastMax = maxCount.getAsLong();
+            lastOpen = openCount.getAsLong();
             readAt = now;
             read = true;
         }

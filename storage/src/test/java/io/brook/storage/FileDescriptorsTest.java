@@ -27,18 +27,10 @@ class FileDescriptorsTest {
     private final AtomicLong nanos = new AtomicLong();
 
     private FileDescriptors files() {
-        return new FileDescriptors(new FileDescriptors.Source() {
-            @Override
-            public long open() {
-                reads.incrementAndGet();
-                return open.get();
-            }
-
-            @Override
-            public long max() {
-                return max.get();
-            }
-        }, nanos::get);
+        return new FileDescriptors(() -> {
+            reads.incrementAndGet();
+            return open.get();
+        }, max::get, nanos::get);
     }
 
     @Test
