@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  * last one ({@link EarlyCheckpoint}), which bounds the next unclean start's scan.
  *
  * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
- * retention, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
+ * retention, the expiry of idle producers, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
  * compaction. The background passes can also be run directly ({@link #runRetention},
  * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
  * {@link LogManagerOptions#backgroundThreads(boolean) background threads off}.
@@ -233,6 +233,7 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         scheduler.schedulePeriodic(() -> runRetention(), options.retentionCheckIntervalMs);
+        scheduler.schedulePeriodic(() -> expireProducers(), options.producerIdExpirationCheckIntervalMs);
         scheduler.schedulePeriodic(this::flushByTime, options.flushCheckIntervalMs);
         scheduler.schedulePeriodic(() -> scheduledCheckpoint(false), options.checkpointIntervalMs);
         scheduler.schedulePeriodic(() -> scheduledCheckpoint(true), options.flushCheckIntervalMs);
@@ -424,10 +425,7 @@ public final class LogManager implements AutoCloseable {
     // Background passes
     // ------------------------------------------------------------------------------------------
 
-    /**
-     * One retention pass over all logs (also expires idle producer state); returns the number of
-     * segments deleted.
-     */
+    /** One retention pass over all logs; returns the number of segments deleted. */
     public int runRetention() {
         long now = clock.millis();
         int n = 0;
@@ -436,7 +434,21 @@ public final class LogManager implements AutoCloseable {
                 continue;
             }
             n += log.deleteExpiredSegments(now);
-            log.expireProducers(now, options.producerIdExpirationMs);
+        }
+        return n;
+    }
+
+    /**
+     * One pass over all logs that forgets the producers idle for {@code producer.id.expiration.ms}
+     * (run every {@code producer.id.expiration.check.interval.ms}); returns how many were forgotten.
+     */
+    public int expireProducers() {
+        long now = clock.millis();
+        int n = 0;
+        for (Log log : logs.values()) {
+            if (log.durability.failure() == null) {
+                n += log.expireProducers(now, options.producerIdExpirationMs);
+            }
         }
         return n;
     }

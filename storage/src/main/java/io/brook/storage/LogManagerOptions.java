@@ -27,6 +27,7 @@ public final class LogManagerOptions {
     int preallocateBytes = Preallocator.DEFAULT_MAX_BYTES;
     long cleanerBackoffMs = 15_000L;
     long producerIdExpirationMs = 86_400_000L;
+    long producerIdExpirationCheckIntervalMs = 600_000L;
     int maxProducerIdsPerPartition = ProducerStateManager.DEFAULT_MAX_PRODUCERS;
     boolean cleanerEnable = true;
     long cleanerDedupeBufferSize = LogCleaner.DEFAULT_DEDUPE_BUFFER_BYTES;
@@ -118,8 +119,14 @@ public final class LogManagerOptions {
     /** {@code log.cleaner.backoff.ms}, default 15 s. */
     public LogManagerOptions cleanerBackoffMs(long ms) { this.cleanerBackoffMs = ms; return this; }
 
-    /** {@code producer.id.expiration.ms}, default 1 day; checked with retention. */
+    /** {@code producer.id.expiration.ms}, default 1 day. */
     public LogManagerOptions producerIdExpirationMs(long ms) { this.producerIdExpirationMs = ms; return this; }
+
+    /** {@code producer.id.expiration.check.interval.ms}: how often idle producers are expired, default 10 minutes. */
+    public LogManagerOptions producerIdExpirationCheckIntervalMs(long ms) {
+        this.producerIdExpirationCheckIntervalMs = ms;
+        return this;
+    }
 
     /**
      * {@code brook.max.producer.ids.per.partition}: the most idempotent producers whose state one

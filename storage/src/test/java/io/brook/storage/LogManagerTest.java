@@ -380,4 +380,23 @@ class LogManagerTest {
             SegmentChannels.stopIntercepting(tmp);
         }
     }
+
+    /**
+     * Idle producers are forgotten every {@code producer.id.expiration.check.interval.ms} (here
+     * 10 ms of real time), not with retention (here an hour apart), once their last batch is older
+     * than {@code producer.id.expiration.ms} by the manager's clock.
+     */
+    @Test
+    void shouldExpireIdleProducersEveryCheckIntervalApartFromRetention() throws Exception {
+        try (LogManager m = LogManager.open(new LogManagerOptions(tmp).clock(clock).retentionCheckIntervalMs(3_600_000L)
+                .producerIdExpirationMs(60_000L).producerIdExpirationCheckIntervalMs(10))) {
+            Log log = m.getOrCreateLog("idempotent", 0, LogConfig.defaults());
+            assertThat(log.append(Batches.idempotent(7L, (short) 0, 0, 2, clock.millis()), 0).error()).isEqualTo(Errors.NONE);
+            assertThat(log.producers.size()).isEqualTo(1);
+            assertThat(m.runRetention()).isZero();
+            assertThat(log.producers.size()).as("retention leaves producers alone").isEqualTo(1);
+            clock.advance(60_001);
+            Await.until("the idle producer is forgotten", () -> log.producers.size() == 0);
+        }
+    }
 }

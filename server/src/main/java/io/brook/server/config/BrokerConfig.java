@@ -163,6 +163,7 @@ public final class BrokerConfig {
     public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     public static final String LOG_CLEANER_DEDUPE_BUFFER_SIZE = "log.cleaner.dedupe.buffer.size";
     public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+    public static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
     public static final String MAX_PRODUCER_IDS_PER_PARTITION = "brook.max.producer.ids.per.partition";
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
     public static final String TXN_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";

@@ -245,6 +245,8 @@ final class BrokerConfigKeys {
                         "Memory of the compactor's key map (key digests and offsets); bounds the keys one pass can clean."),
                 key(PRODUCER_ID_EXPIRATION_MS, Type.INT, "86400000", Check.atLeast(1),
                         "How long an idle idempotent producer's state (its duplicate window) is kept."),
+                key(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, Type.INT, "600000", Check.atLeast(1),
+                        "How often idle idempotent producers are looked for and forgotten."),
                 key(MAX_PRODUCER_IDS_PER_PARTITION, Type.INT, "100000", Check.atLeast(1),
                         "Most idempotent producers whose state one partition holds; beyond, new producers are"
                                 + " refused (retriable) until idle ones expire."),

@@ -66,6 +66,7 @@ public final class PartitionLogs implements AutoCloseable {
                 .cleanerBackoffMs(broker.longValue(BrokerConfig.LOG_CLEANER_BACKOFF_MS))
                 .cleanerDedupeBufferSize(broker.longValue(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE))
                 .producerIdExpirationMs(broker.intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_MS))
+                .producerIdExpirationCheckIntervalMs(broker.intValue(BrokerConfig.PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS))
                 .maxProducerIdsPerPartition(broker.intValue(BrokerConfig.MAX_PRODUCER_IDS_PER_PARTITION))
                 .flushObserver(flushes)
                 .highWatermarkListener((log, hw) -> onNewData.accept(new TopicPartition(log.topic(), log.partition())))
