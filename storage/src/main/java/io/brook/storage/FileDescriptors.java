@@ -74,11 +74,6 @@ public final class FileDescriptors {
         return new Budget(openCount.getAsLong(), maxCount.getAsLong());
     }
 
-    /** Null when {@code more} files can be opened without eating into the headroom (or nothing is known), else why not. */
-    public String refusal(long more) {
-        return budget().take(more);
-    }
-
     /** A reading of the count and what was taken from it since. Not thread-safe: one caller's. */
     public static final class Budget {
         private final long open;
@@ -108,11 +103,6 @@ public final class FileDescriptors {
                     + " keeps " + headroom(max) + " free, so it cannot take " + more + " more (each partition holds one"
                     + " per segment; raise the process's limit, ulimit -n)";
         }
-    }
-
-    /** Whether {@code more} files can be opened without eating into the headroom. */
-    public boolean allows(long more) {
-        return refusal(more) == null;
     }
 
     /**

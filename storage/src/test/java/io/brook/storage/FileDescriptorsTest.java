@@ -40,11 +40,14 @@ class FileDescriptorsTest {
         assertThat(FileDescriptors.headroom(600)).isEqualTo(FileDescriptors.MIN_HEADROOM);
         FileDescriptors f = files();
         open.set(8_000);
-        assertThat(f.allows(1_000)).isTrue();
-        assertThat(f.allows(1_001)).isFalse();
-        assertThat(f.refusal(1_001)).contains("8000 open files of the 10000").contains("keeps 1000 free")
+        assertThat(f.budget().take(1_000)).isNull();
+        assertThat(f.budget().take(1_001)).contains("8000 open files of the 10000").contains("keeps 1000 free")
                 .contains("1001 more").contains("ulimit -n");
-        assertThat(FileDescriptors.UNBOUNDED.allows(Long.MAX_VALUE)).isTrue();
+        FileDescriptors.Budget one = f.budget();
+        assertThat(one.take(600)).as("the first of a request's topics").isNull();
+        assertThat(one.take(401)).as("the second counts the first").contains("8600 open files");
+        assertThat(one.take(400)).isNull();
+        assertThat(FileDescriptors.UNBOUNDED.budget().take(Long.MAX_VALUE)).isNull();
         assertThat(FileDescriptors.UNBOUNDED.scarce()).isFalse();
     }
 
