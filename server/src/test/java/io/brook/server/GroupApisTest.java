@@ -91,6 +91,23 @@ class GroupApisTest {
         return new ProtocolClient(brook.bootstrapServers());
     }
 
+    /**
+     * Joins with {@code request}, again while the answer is COORDINATOR_LOAD_IN_PROGRESS (a broker
+     * just started may still be loading its offsets partitions), as clients do.
+     */
+    private static JoinGroupResponse joinOnceLoaded(ProtocolClient c, JoinGroupRequest request) {
+        AtomicReference<JoinGroupResponse> joined = new AtomicReference<>();
+        Await.until("the coordinator loaded", () -> {
+            try {
+                joined.set(c.call(request, (short) 0));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            return joined.get().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
+        });
+        return joined.get();
+    }
+
     private void createTopic(ProtocolClient c, String name, int partitions) throws Exception {
         CreateTopicsResponse r = c.call(new CreateTopicsRequest().topics(new ArrayList<>(List.of(
                 new CreatableTopic().name(name).numPartitions(partitions).replicationFactor((short) 1))))
@@ -175,9 +192,9 @@ class GroupApisTest {
         try (ProtocolClient c = client()) {
             createTopic(c, "t0", 2);
             byte[] subscription = {0, 0, 0, 0, 0, 1, 0, 2, 't', '0', 0, 0, 0, 0};
-            JoinGroupResponse join = c.call(new JoinGroupRequest().groupId("g0").sessionTimeoutMs(10_000)
+            JoinGroupResponse join = joinOnceLoaded(c, new JoinGroupRequest().groupId("g0").sessionTimeoutMs(10_000)
                     .memberId("").protocolType("consumer").protocols(new ArrayList<>(List.of(
-                            new JoinGroupRequestProtocol().name("range").metadata(subscription)))), (short) 0);
+                            new JoinGroupRequestProtocol().name("range").metadata(subscription)))));
             assertThat(join.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(join.memberId()).isNotEmpty();
             assertThat(join.leader()).isEqualTo(join.memberId());
@@ -236,7 +253,7 @@ class GroupApisTest {
             JoinGroupRequest first = new JoinGroupRequest().groupId("parked").sessionTimeoutMs(30_000).memberId("")
                     .protocolType("consumer").protocols(new ArrayList<>(List.of(
                             new JoinGroupRequestProtocol().name("range").metadata(subscription))));
-            JoinGroupResponse joined = a.call(first, (short) 0);
+            JoinGroupResponse joined = joinOnceLoaded(a, first);
             assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
             // a second member's join waits for the first to rejoin: up to its 30 s session timeout
             int id = b.send(first, (short) 0);
@@ -265,17 +282,7 @@ class GroupApisTest {
             JoinGroupRequest joinRequest = new JoinGroupRequest().groupId("s").sessionTimeoutMs(10_000).memberId("")
                     .protocolType("consumer").protocols(new ArrayList<>(List.of(
                             new JoinGroupRequestProtocol().name("range").metadata(subscription))));
-            // a broker just started may still be loading its offsets partition: retried, as clients do
-            AtomicReference<JoinGroupResponse> joined = new AtomicReference<>();
-            Await.until("the coordinator loaded", () -> {
-                try {
-                    joined.set(c.call(joinRequest, (short) 0));
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-                return joined.get().errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code();
-            });
-            JoinGroupResponse join = joined.get();
+            JoinGroupResponse join = joinOnceLoaded(c, joinRequest);
             assertThat(join.errorCode()).isEqualTo(Errors.NONE.code());
             SyncGroupResponse sync = c.call(new SyncGroupRequest().groupId("s").generationId(1).memberId(join.memberId())
                     .assignments(new ArrayList<>(List.of(new SyncGroupRequestAssignment().memberId(join.memberId())
