@@ -266,7 +266,7 @@ final class LogAppender {
         long rollMs = cfg.maxSegmentMs();
         boolean byTime = (maxTs >= 0 && rollTs >= 0 ? maxTs - rollTs : now - rollTs)
                 > rollMs - Math.min(cfg.segmentJitterMs(), rollMs - 1);
-        // the one roll that cannot wait: positions past 2 GiB would overflow
+        // the rolls that cannot wait: offsets too far above the base, or positions past 2 GiB
         boolean full = (long) seg.size() + bytes > Integer.MAX_VALUE;
         boolean wanted = (long) seg.size() + bytes > cfg.segmentBytes() || byTime || seg.indexesFull();
         if (overflows || full) {
