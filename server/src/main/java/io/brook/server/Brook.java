@@ -10,6 +10,7 @@ import io.brook.server.api.fetch.FetchSessionCache;
 import io.brook.server.api.fetch.FetchWaiters;
 import io.brook.server.config.GroupConfigStore;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.ConfigProviders;
 import io.brook.server.config.DynamicBrokerConfig;
 import io.brook.server.config.Listener;
 import io.brook.server.http.AdminHttpServer;
@@ -549,7 +550,7 @@ public final class Brook implements AutoCloseable {
         private boolean faults;
         private boolean metricsRecording = true;
         private Executor groupLoadExecutor;
-        private boolean httpListenerByDefault;
+        private boolean commandLine;
         private MemberFactory members;
 
         private Builder() {
@@ -572,11 +573,12 @@ public final class Brook implements AutoCloseable {
         }
 
         /**
-         * Without {@code brook.http.listener} set, opens the HTTP admin listener on its default
-         * address (bin/brook) instead of none (the embedded default: several brokers share a JVM).
+         * Settings from bin/brook: without {@code brook.http.listener} set, opens the HTTP admin
+         * listener on its default address instead of none (the embedded default: several brokers
+         * share a JVM); the variables of {@code config.providers} are resolved already.
          */
-        Builder httpListenerByDefault() {
-            this.httpListenerByDefault = true;
+        Builder commandLine() {
+            this.commandLine = true;
             return this;
         }
 
@@ -644,21 +646,20 @@ public final class Brook implements AutoCloseable {
         }
 
         public Builder config(Properties settings) {
-            for (String name : settings.stringPropertyNames()) {
-                props.put(name, settings.getProperty(name));
-            }
+            settings.stringPropertyNames().forEach(name -> props.put(name, settings.getProperty(name)));
             return this;
         }
 
         /**
-         * Starts the broker; returns once it accepts connections.
+         * Starts the broker; returns once it accepts connections. The variables of
+         * {@code config.providers} in the settings are resolved first ({@link ConfigProviders}).
          *
-         * @throws IllegalArgumentException for an invalid setting
+         * @throws IllegalArgumentException for an invalid setting, or a provider that cannot read its source
          * @throws IllegalStateException when the port or the data directory is in use
          * @throws UncheckedIOException when the data directory cannot be used
          */
         public Brook start() {
-            Map<String, String> p = new LinkedHashMap<>(props);
+            Map<String, String> p = commandLine ? new LinkedHashMap<>(props) : ConfigProviders.resolve(props);
             if (port != null || !p.containsKey(BrokerConfig.LISTENERS)) {
                 p.put(BrokerConfig.LISTENERS, Listener.embedded(p.get(BrokerConfig.LISTENERS), port).toString());
             }
@@ -671,8 +672,7 @@ public final class Brook implements AutoCloseable {
                 }
                 p.put(BrokerConfig.LOG_DIRS, dir.toString());
                 p.remove(BrokerConfig.LOG_DIR);
-                // several embedded brokers share a JVM and a machine: no fixed admin port unless asked
-                if (!httpListenerByDefault) {
+                if (!commandLine) { // several embedded brokers share a machine: no fixed admin port
                     p.putIfAbsent(BrokerConfig.HTTP_LISTENER, "none");
                 }
                 BrokerConfig.parse(p); // invalid settings fail before anything is created

@@ -2,6 +2,7 @@ package io.brook.server;
 
 import io.brook.server.cluster.ControllerNode;
 import io.brook.server.config.BrokerConfig;
+import io.brook.server.config.ConfigProviders;
 import io.brook.server.launch.StartupExercise;
 import io.netty.util.ResourceLeakDetector;
 import java.io.IOException;
@@ -176,13 +177,20 @@ public final class BrookMain {
             props.remove(BrokerConfig.LOG_DIR);
             props.put(BrokerConfig.LOG_DIRS, dataDir.toString());
         }
-        if (BrokerConfig.controllerOnly(props)) {
-            return runController(props);
+        Map<String, String> settings;
+        try {
+            settings = ConfigProviders.resolve(props);
+        } catch (IllegalArgumentException e) {
+            System.err.println("brook: " + e.getMessage());
+            return 2;
+        }
+        if (BrokerConfig.controllerOnly(settings)) {
+            return runController(settings);
         }
         Brook brook;
         try {
-            BrokerConfig resolved = BrokerConfig.parse(props);
-            brook = Brook.builder().config(props).dataDir(resolved.dataDir()).httpListenerByDefault().start();
+            BrokerConfig resolved = BrokerConfig.parse(settings);
+            brook = Brook.builder().config(settings).dataDir(resolved.dataDir()).commandLine().start();
         } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
             System.err.println("brook: " + e.getMessage());
             return 2;

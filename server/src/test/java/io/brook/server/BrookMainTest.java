@@ -3,8 +3,12 @@ package io.brook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 class BrookMainTest {
 
@@ -52,5 +56,25 @@ class BrookMainTest {
     void shouldListEveryOptionInItsUsage() {
         assertThat(BrookMain.USAGE).contains("--config", "--port", "--data-dir", "--override", "--help", "--version")
                 .doesNotContain("--exit-after-start");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldResolveTheConfigProvidersOfItsConfigFileBeforeReadingAnySetting(@TempDir Path tmp) throws Exception {
+        Path data = tmp.resolve("from-the-provider");
+        Path secrets = Files.writeString(tmp.resolve("secrets.properties"), "data.dir=" + data + "\n");
+        Path config = Files.writeString(tmp.resolve("server.properties"), String.join("\n",
+                "listeners=PLAINTEXT://127.0.0.1:0",
+                "brook.http.listener=none",
+                "config.providers=file",
+                "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
+                "log.dirs=${file:" + secrets + ":data.dir}", ""));
+
+        assertThat(new BrookMain().parse("--config", config.toString(), "--exit-after-start").call()).isZero();
+        assertThat(data.resolve("meta").resolve("meta.properties")).exists();
+        assertThat(tmp.resolve("${file:" + secrets + ":data.dir}")).doesNotExist();
+
+        Files.writeString(config, "config.providers=vault\nconfig.providers.vault.class=com.example.Vault\n");
+        assertThat(new BrookMain().parse("--config", config.toString(), "--exit-after-start").call()).isEqualTo(2);
     }
 }

@@ -281,6 +281,9 @@ public final class BrokerConfig {
         Map<String, String> security = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String name = e.getKey().trim();
+            if (ConfigProviders.isProviderSetting(name)) {
+                continue; // read by ConfigProviders before the settings got here
+            }
             if (isSecuritySetting(name)) {
                 security.put(name, e.getValue());
                 continue;

@@ -266,7 +266,11 @@ final class BrokerConfigKeys {
                 key(MAX_CONNECTION_CREATION_RATE, Type.INT, Integer.toString(Integer.MAX_VALUE), Check.atLeast(0),
                         "New connections per second accepted over all listeners; beyond it the listener stops"
                                 + " accepting for the throttle time (listener.name.<l>.max.connection.creation.rate"
-                                + " bounds one listener)."));
+                                + " bounds one listener)."),
+                key(ConfigProviders.CONFIG_PROVIDERS, Type.LIST, "", Check.NONE,
+                        "Names of the config providers whose ${name:[path:]key} variables the settings"
+                                + " may hold, resolved at start-up (config.providers.<name>.class: Kafka's File,"
+                                + " Directory or EnvVar ConfigProvider)."));
         Map<String, ConfigKey> m = new LinkedHashMap<>();
         for (ConfigKey k : keys) {
             m.put(k.name(), k);
