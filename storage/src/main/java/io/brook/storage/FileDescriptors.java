@@ -58,7 +58,22 @@ public final class FileDescriptors {
         if (!(os instanceof com.sun.management.UnixOperatingSystemMXBean unix)) {
             return UNBOUNDED;
         }
-        return new FileDescriptors(unix::getOpenFileDescriptorCount, unix::getMaxFileDescriptorCount, System::nanoTime);
+        return new FileDescriptors(() -> countOrLimit(unix::getOpenFileDescriptorCount, unix::getMaxFileDescriptorCount),
+                unix::getMaxFileDescriptorCount, System::nanoTime);
+    }
+
+    /**
+     * {@code count}, or {@code limit} when counting fails for want of a descriptor: the JVM counts
+     * by listing {@code /proc/self/fd}, which takes one itself, and at the limit throws
+     * InternalError (EMFILE). That is a count of the limit, not a failure of the caller (an append
+     * about to roll, a request creating topics).
+     */
+    static long countOrLimit(LongSupplier count, LongSupplier limit) {
+        try {
+            return count.getAsLong();
+        } catch (InternalError e) {
+            return limit.getAsLong();
+        }
     }
 
     /** The descriptors kept free for limit {@code max}: a tenth of it, at least {@link #MIN_HEADROOM}. */

@@ -52,6 +52,20 @@ class FileDescriptorsTest {
     }
 
     @Test
+    void shouldCountAProcessThatCannotCountForWantOfADescriptorAsAtItsLimit() {
+        // what the JVM's count throws at the limit: it opens /proc/self/fd to list it
+        assertThat(FileDescriptors.countOrLimit(() -> {
+            throw new InternalError("errno: 24 error: Unable to open directory /proc/self/fd");
+        }, () -> 700)).isEqualTo(700);
+        assertThat(FileDescriptors.countOrLimit(() -> 72, () -> 700)).isEqualTo(72);
+        FileDescriptors atTheLimit = new FileDescriptors(() -> FileDescriptors.countOrLimit(() -> {
+            throw new InternalError("errno: 24");
+        }, () -> 700), () -> 700, nanos::get);
+        assertThat(atTheLimit.scarce()).isTrue();
+        assertThat(atTheLimit.budget().take(1)).contains("700 open files of the 700");
+    }
+
+    @Test
     void shouldReuseAReadingOfScarcityForASecond() {
         FileDescriptors f = files();
         open.set(9_000);
