@@ -43,9 +43,10 @@ import java.util.stream.Stream;
  * last one ({@link EarlyCheckpoint}), which bounds the next unclean start's scan.
  *
  * <p>Background threads: the {@link Flusher} (group commit for every log), a scheduler for
- * retention, the expiry of idle producers, time-based flushes, checkpoints and delayed file deletion, and a cleaner thread for
- * compaction. The background passes can also be run directly ({@link #runRetention},
- * {@link #runCleaner}, {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
+ * retention, the expiry of idle producers, time-based flushes, checkpoints and delayed file
+ * deletion, and a cleaner thread for compaction. The background passes can also be run directly
+ * ({@link #runRetention}, {@link #expireProducers}, {@link #runCleaner},
+ * {@link #checkpointRecoveryPoints}) — tests do so with an injected clock and
  * {@link LogManagerOptions#backgroundThreads(boolean) background threads off}.
  *
  * <p>Cost of many partitions: creating a log is one directory and one file creation and no

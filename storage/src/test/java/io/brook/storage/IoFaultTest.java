@@ -56,6 +56,15 @@ class IoFaultTest {
         assertThat(log.append(Batches.batch(1000 + i, 2, "k" + i + "-"), 0).error()).isEqualTo(Errors.NONE);
     }
 
+    /** With the fault gone, the next append rolls (to {@code segments + 1}) and the log holds both appends. */
+    private void assertRollsAgainOnceHealthy(Log log, int segments) throws IOException {
+        faults.healthy();
+        append(log, 1);
+        assertThat(log.segmentCount()).isEqualTo(segments + 1);
+        log.flush();
+        assertThat(Batches.readAll(log, 0)).hasSize(4);
+    }
+
     private static long fileLength(Log log) throws IOException {
         return Files.size(log.active().logFile());
     }
@@ -109,11 +118,7 @@ class IoFaultTest {
         assertThat(log.logEndOffset()).isEqualTo(end);
         assertThat(log.active().size()).isLessThanOrEqualTo(200);
 
-        faults.healthy();
-        append(log, 1);
-        assertThat(log.segmentCount()).isEqualTo(segments + 1);
-        log.flush();
-        assertThat(Batches.readAll(log, 0)).hasSize(4);
+        assertRollsAgainOnceHealthy(log, segments);
     }
 
     @Test
@@ -156,11 +161,7 @@ class IoFaultTest {
         assertThat(log.durability.failure()).isNull();
         assertThat(log.read(0, 1 << 20, true).error()).isEqualTo(Errors.NONE);
 
-        faults.healthy();
-        append(log, 1);
-        assertThat(log.segmentCount()).isEqualTo(segments + 1);
-        log.flush();
-        assertThat(Batches.readAll(log, 0)).hasSize(4);
+        assertRollsAgainOnceHealthy(log, segments);
     }
 
     @Test

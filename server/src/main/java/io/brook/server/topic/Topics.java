@@ -37,12 +37,12 @@ public final class Topics {
      * (KAFKA-17870), so no client relies on more, and it bounds the work of one request.
      */
     public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+    private static final long NO_FILES_WARN_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final TopicRegistry registry;
     private final TopicConfigResolver topicConfigs;
     private final PartitionLogs logs;
     private volatile Runnable partitionsChanged = () -> { };
-    private static final long NO_FILES_WARN_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** When a refusal for want of file descriptors was last logged (under this object's lock). */
     private long lastNoFilesWarn;
 
