@@ -24,10 +24,14 @@ import io.brook.wire.record.Compression;
 import io.brook.wire.record.RecordBatchBuilder;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -116,6 +120,14 @@ class FileDescriptorLimitTest {
         }
     }
 
+    private String brokerLog() {
+        try {
+            return Files.readString(tmp.resolve("broker.log"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Test
     void clientsCannotRunTheBrokerOutOfFileDescriptors() throws Exception {
         int port = freePort();
@@ -163,6 +175,50 @@ class FileDescriptorLimitTest {
             assertThat(create(c, "fits", 300).errorCode()).isEqualTo(Errors.TOPIC_ALREADY_EXISTS.code());
         } finally {
             again.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aCrowdOfConnectionsAtTheLimitIsToldInWordsAndNewClientsAreServedOnceItLeaves() throws Exception {
+        int port = freePort();
+        Process broker = start(port);
+        try (ProtocolClient c = connect(broker, port)) {
+            assertThat(create(c, "kept", 1).errorCode()).isZero();
+            long firstTimestamp = System.currentTimeMillis();
+            ProduceResponse first = c.call(produce("kept", firstTimestamp, 0), (short) 9);
+            assertThat(first.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+
+            // more connections than the process may open files: the ones it cannot accept wait in the backlog
+            List<Socket> crowd = new ArrayList<>();
+            try {
+                for (int i = 0; i < LIMIT + 100; i++) {
+                    Socket s = new Socket();
+                    crowd.add(s);
+                    s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+                }
+                Await.until("the listener says it is out of descriptors", Duration.ofSeconds(30),
+                        () -> brokerLog().contains("Listener PLAINTEXT cannot accept connections: this process has all the "
+                                + LIMIT + " file descriptors it may open"));
+                ProduceResponse r = c.call(produce("kept", firstTimestamp, 1), (short) 9);
+                assertThat(r.responses().get(0).partitionResponses().get(0).errorCode()).isZero();
+            } finally {
+                for (Socket s : crowd) {
+                    s.close();
+                }
+            }
+            Await.until("a new client is served again", Duration.ofSeconds(30), () -> {
+                try (ProtocolClient late = new ProtocolClient("127.0.0.1:" + port)) {
+                    return endOffset(late, "kept") == 2;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+            // once, not Netty's stack trace at the end of the pipeline every second
+            String log = brokerLog();
+            assertThat(log.split("cannot accept connections", -1)).hasSize(2);
+            assertThat(log).doesNotContain("reached the tail of the pipeline");
+        } finally {
+            broker.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
     }
 }

@@ -81,6 +81,11 @@ public final class FileDescriptors {
         return Math.max(MIN_HEADROOM, max / 10);
     }
 
+    /** How many files the process may open, -1 when unknown; asks no descriptor of its own. */
+    public long limit() {
+        return maxCount.getAsLong();
+    }
+
     /**
      * One reading of the count, to check several creations against (one request's topics): each
      * {@link Budget#take} counts the ones taken before it.

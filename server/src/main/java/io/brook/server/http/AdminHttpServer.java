@@ -3,6 +3,8 @@ package io.brook.server.http;
 import io.brook.server.config.Listener;
 import io.brook.server.metrics.BrokerMetrics;
 import io.brook.server.metrics.PrometheusText;
+import io.brook.server.network.AcceptFailures;
+import io.brook.storage.FileDescriptors;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
@@ -121,6 +123,8 @@ public final class AdminHttpServer implements AutoCloseable {
                 : new InetSocketAddress(listener.host(), listener.port());
         try {
             Channel ch = b.bind(address).sync().channel();
+            ch.pipeline().addLast(new AcceptFailures("HTTP admin (brook.http.listener)",
+                    FileDescriptors.ofProcess()::limit, () -> System.nanoTime() / 1_000_000));
             LOG.info("HTTP admin listener on {} (/metrics, /health, /ready)", ch.localAddress());
             return new AdminHttpServer(ch);
         } catch (Exception e) {

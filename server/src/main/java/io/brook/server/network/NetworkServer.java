@@ -6,6 +6,7 @@ import io.brook.server.security.BrokerSecurity;
 import io.brook.server.security.ListenerSecurity;
 import io.brook.server.security.quota.ConnectionLimits;
 import io.brook.server.time.Timer;
+import io.brook.storage.FileDescriptors;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -90,6 +91,7 @@ public final class NetworkServer {
     private static final AttributeKey<String> COUNTED_LISTENER = AttributeKey.valueOf("brook.counted-listener");
     /** The listener a connection came in on (for its connection creation rate). */
     private static final AttributeKey<String> LISTENER = AttributeKey.valueOf("brook.listener");
+    private static final FileDescriptors PROCESS_FILES = FileDescriptors.ofProcess();
 
     private final BrokerConfig config;
     private final Executor ioPool;
@@ -279,6 +281,8 @@ public final class NetworkServer {
                 : new InetSocketAddress(l.host(), l.port());
         try {
             Channel ch = b.bind(bindAddress).sync().channel();
+            // behind Netty's acceptor (added at registration): told of each accept that failed
+            ch.pipeline().addLast("accept-failures", new AcceptFailures(l.name(), PROCESS_FILES::limit, timer::nowMs));
             serverChannels.add(ch);
             return (InetSocketAddress) ch.localAddress();
         } catch (Exception e) {
