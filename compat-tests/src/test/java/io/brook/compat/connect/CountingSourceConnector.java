@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 
 /**
@@ -41,6 +42,12 @@ public class CountingSourceConnector extends SourceConnector {
         return new ConfigDef()
                 .define(TOPIC, ConfigDef.Type.STRING, ConfigDef.Importance.HIGH, "the topic to write to")
                 .define(RECORDS, ConfigDef.Type.INT, ConfigDef.Importance.HIGH, "how many records to write");
+    }
+
+    /** Its records and offsets may go in one transaction (KIP-618): asked when a worker runs exactly-once sources. */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> props) {
+        return ExactlyOnceSupport.SUPPORTED;
     }
 
     @Override
