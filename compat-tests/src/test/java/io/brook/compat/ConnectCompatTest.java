@@ -4,13 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.brook.compat.connect.CollectingSinkConnector;
 import io.brook.compat.connect.CountingSourceConnector;
-import io.brook.testkit.FreePorts;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
