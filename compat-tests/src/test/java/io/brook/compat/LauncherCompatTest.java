@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -48,7 +49,7 @@ class LauncherCompatTest {
     }
 
     private static ProcessBuilder launcher(Path javaHome, Path output, String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of(ROOT.resolve("bin/brook").toString()));
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/brook").toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
