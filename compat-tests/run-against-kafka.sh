@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole compatibility suite against the reference Apache Kafka 4.x instead of the
 # embedded Brook: starts a fresh single-node Kafka (kafka/kafka-local.sh, KRaft on loopback),
-# runs the io.brook.compat tests with -Dbootstrap.servers pointing at it, and stops Kafka again,
+# runs the io.brook.compat tests (and the Flink example's, io.brook.examples.flink) with
+# -Dbootstrap.servers pointing at it, and stops Kafka again,
 # also when the build fails or is interrupted. Tests that need the embedded broker (restarts,
 # broker settings, Brook-only behaviour) skip themselves and say why. Tests that need a secured
 # broker (TLS, SASL, ACLs) start their own Kafka from the same jars, configured as they configure
@@ -25,5 +26,6 @@ libs="$("$here/kafka/kafka-local.sh" classpath)"
 libs="${libs%/\*}"
 
 cd "$root"
-mvn -B -pl compat-tests -am verify -Dtest='io.brook.compat.**' -Dsurefire.failIfNoSpecifiedTests=false \
+mvn -B -pl compat-tests,examples/flink -am verify -Dtest='io.brook.compat.**,io.brook.examples.flink.**' \
+    -Dsurefire.failIfNoSpecifiedTests=false \
     -Dbootstrap.servers="$bootstrap" -Dreference.kafka.libs="$libs" "$@"
