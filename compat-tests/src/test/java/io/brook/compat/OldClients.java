@@ -30,7 +30,7 @@ final class OldClients {
     /** The test class path's kafka-clients (4.4). */
     static final String CURRENT = "current";
     /** The releases the build copies, oldest first. */
-    static final List<String> OLDER = List.of("2.8.2", "3.7.0", "3.9.1");
+    static final List<String> OLDER = List.of("2.8.2", "3.7.0", "3.9.1", "4.0.1");
 
     private OldClients() {
     }

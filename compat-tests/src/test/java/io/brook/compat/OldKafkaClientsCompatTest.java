@@ -36,7 +36,9 @@ class OldKafkaClientsCompatTest {
     private static final Map<String, Map<ApiKeys, Short>> CLIENT_MAX = Map.of(
             "2.8.2", Map.of(ApiKeys.PRODUCE, (short) 9, ApiKeys.FETCH, (short) 12),
             "3.7.0", Map.of(ApiKeys.PRODUCE, (short) 10, ApiKeys.FETCH, (short) 16),
-            "3.9.1", Map.of(ApiKeys.PRODUCE, (short) 11, ApiKeys.FETCH, (short) 17));
+            "3.9.1", Map.of(ApiKeys.PRODUCE, (short) 11, ApiKeys.FETCH, (short) 17),
+            // the only release that sends Produce v12
+            "4.0.1", Map.of(ApiKeys.PRODUCE, (short) 12, ApiKeys.FETCH, (short) 17));
 
     private static Brook brook;
     private static String bootstrap;
@@ -63,7 +65,7 @@ class OldKafkaClientsCompatTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {CURRENT, "2.8.2", "3.7.0", "3.9.1"}) // the current first: it is the baseline
+    @ValueSource(strings = {CURRENT, "2.8.2", "3.7.0", "3.9.1", "4.0.1"}) // the current first: it is the baseline
     void stockClientProducesConsumesCommitsAndAdministers(String version) throws Exception {
         String clientId = Groups.unique("clients-" + version);
         Map<String, String> out = runScenario(version, clientId);
