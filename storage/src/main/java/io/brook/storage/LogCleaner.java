@@ -48,7 +48,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       batch with a delete horizon ({@code now + delete.retention.ms}); a pass after the horizon
  *       removes it. So a tombstone stays readable for at least {@code delete.retention.ms} after
  *       it became the only record of its key.</li>
- *   <li>Control batches (transaction markers) are kept intact.</li>
+ *   <li>Records of aborted transactions are removed and never count as the newest record of
+ *       their key ({@link AbortedBatches}); their batches stay, emptied, for the producer state.
+ *       Control batches (transaction markers) are kept intact.</li>
  * </ul>
  *
  * <h2>Crash safety</h2>
@@ -105,6 +107,12 @@ final class LogCleaner {
         states.remove(log);
     }
 
+    /** The end of the range the last pass over {@code log} cleaned (0 before any). */
+    long cleanedUpTo(Log log) {
+        State state = states.get(log);
+        return state == null ? 0 : state.cleanedUpTo;
+    }
+
     /** Cleans {@code log} if it is due; returns the number of segments rewritten. */
     synchronized int clean(Log log, long now) throws IOException {
         LogConfig cfg = log.config();
@@ -156,10 +164,13 @@ final class LogCleaner {
             // Every keyed record takes at least 7 bytes uncompressed; compressed batches can
             // hold more, then the map grows to the limit below.
             OffsetMap latest = mapFor(Math.max(MIN_MAP_BYTES, dirtyRangeBytes / 7 * OffsetMap.SLOT_BYTES * 10 / 9));
-            int mappedEnd = buildKeyMap(range, dirtyFrom, latest);
+            // the whole range lies below the last stable offset: every transaction in it has ended
+            AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(range.get(0).baseOffset,
+                    range.get(range.size() - 1).nextOffset()));
+            int mappedEnd = buildKeyMap(range, dirtyFrom, latest, aborted);
             if (mappedEnd < range.size() && latest.capacityBytes() < capacityLimit()) {
                 latest = mapFor(dedupeBufferBytes);
-                mappedEnd = buildKeyMap(range, dirtyFrom, latest);
+                mappedEnd = buildKeyMap(range, dirtyFrom, latest, aborted);
             }
             if (mappedEnd == dirtyFrom && dirtyFrom < range.size()) {
                 LOG.error("{}: cannot compact: segment {} holds more distinct keys than the key map's {} "
@@ -172,7 +183,7 @@ final class LogCleaner {
             int rewritten = 0;
             for (List<LogSegment> group : groups(range, cfg.segmentBytes())) {
                 long[] groupHorizon = {Long.MAX_VALUE};
-                if (cleanGroup(log, group, latest, now, cfg.deleteRetentionMs(), groupHorizon)) {
+                if (cleanGroup(log, group, latest, aborted, now, cfg.deleteRetentionMs(), groupHorizon)) {
                     rewritten += group.size();
                 }
                 horizon = Math.min(horizon, groupHorizon[0]);
@@ -226,9 +237,10 @@ final class LogCleaner {
      * Maps the newest offset of every key of {@code range} from segment {@code from} on, until
      * the map is full. Returns the index after the last segment mapped whole ({@code range.size()}
      * when all were). Keys of a segment mapped in part stay in the map: a record they supersede
-     * is superseded in the log too.
+     * is superseded in the log too. Records of aborted transactions are not mapped.
      */
-    private static int buildKeyMap(List<LogSegment> range, int from, OffsetMap latest) throws IOException {
+    private static int buildKeyMap(List<LogSegment> range, int from, OffsetMap latest, AbortedBatches aborted)
+            throws IOException {
         RecordBatch rb = new RecordBatch();
         for (int i = from; i < range.size(); i++) {
             LogSegment seg = range.get(i);
@@ -239,7 +251,11 @@ final class LogCleaner {
                 if (BatchHeader.isControl(b, p)) {
                     continue;
                 }
-                Iterator<Record> it = rb.wrap(b, p).records();
+                rb.wrap(b, p);
+                if (isAborted(rb, aborted)) {
+                    continue;
+                }
+                Iterator<Record> it = rb.records();
                 while (it.hasNext()) {
                     Record r = it.next();
                     if (r.hasKey() && !latest.put(r.key(), r.offset())) {
@@ -286,8 +302,8 @@ final class LogCleaner {
      */
     // DROP is a sentinel buffer returned by filter: it is compared by identity on purpose
     @SuppressWarnings("ReferenceEquality")
-    private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, long now,
-            long deleteRetentionMs, long[] horizonOut) throws IOException {
+    private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, AbortedBatches aborted,
+            long now, long deleteRetentionMs, long[] horizonOut) throws IOException {
         RecordBatch rb = new RecordBatch();
         boolean changes = false;
         for (LogSegment seg : group) {
@@ -299,10 +315,11 @@ final class LogCleaner {
                     continue;
                 }
                 rb.wrap(b, p);
+                boolean abortedBatch = isAborted(rb, aborted);
                 Iterator<Record> it = rb.records();
                 while (it.hasNext()) {
                     Record r = it.next();
-                    if (verdict(rb, r, latest, now) != KEEP) {
+                    if (abortedBatch || verdict(rb, r, latest, now) != KEEP) {
                         changes = true;
                         break;
                     }
@@ -331,7 +348,7 @@ final class LogCleaner {
                     boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + size == seg.size();
                     rb.wrap(b, p);
                     ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
-                            : filter(rb, latest, now, horizon, horizonOut, lastOfGroup);
+                            : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut, lastOfGroup);
                     ByteBuffer src;
                     if (rebuilt == null) {
                         src = b.duplicate();
@@ -362,7 +379,13 @@ final class LogCleaner {
     private static final int DROP_TOMBSTONE = 2;
     /** The tombstone stays but its batch needs a delete horizon. */
     private static final int STAMP = 3;
+    /** A record of an aborted transaction. */
+    private static final int DROP_ABORTED = 4;
     private static final ByteBuffer DROP = ByteBuffer.allocate(0);
+
+    private static boolean isAborted(RecordBatch rb, AbortedBatches aborted) {
+        return rb.isTransactional() && aborted.contains(rb.producerId(), rb.baseOffset());
+    }
 
     private static int verdict(RecordBatch rb, Record r, OffsetMap latest, long now) {
         if (!r.hasKey()) {
@@ -383,10 +406,11 @@ final class LogCleaner {
     }
 
     /**
-     * The batch without the records compaction removes: null if it stays byte for byte,
-     * {@link #DROP} if nothing of it stays, else the re-encoded batch.
+     * The batch without the records compaction removes (all of them when it is {@code aborted}):
+     * null if it stays byte for byte, {@link #DROP} if nothing of it stays, else the re-encoded
+     * batch.
      */
-    private static ByteBuffer filter(RecordBatch rb, OffsetMap latest, long now, long newHorizon,
+    private static ByteBuffer filter(RecordBatch rb, boolean aborted, OffsetMap latest, long now, long newHorizon,
             long[] horizonOut, boolean keepEmpty) {
         boolean unchanged = true;
         boolean hasTombstone = false;
@@ -394,8 +418,8 @@ final class LogCleaner {
         Iterator<Record> it = rb.records();
         while (it.hasNext()) {
             Record r = it.next();
-            int v = verdict(rb, r, latest, now);
-            if (v == DROP_SUPERSEDED || v == DROP_TOMBSTONE) {
+            int v = aborted ? DROP_ABORTED : verdict(rb, r, latest, now);
+            if (v == DROP_SUPERSEDED || v == DROP_TOMBSTONE || v == DROP_ABORTED) {
                 unchanged = false;
                 continue;
             }

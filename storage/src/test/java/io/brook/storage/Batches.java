@@ -66,6 +66,18 @@ final class Batches {
                 .buffer();
     }
 
+    /** A transactional batch of producer {@code producerId} with the given keys and values. */
+    static ByteBuffer transactional(long producerId, short epoch, int baseSequence, long timestamp, String[] keys,
+            String[] values) {
+        SimpleRecord[] records = new SimpleRecord[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            records[i] = new SimpleRecord(timestamp, keys[i].getBytes(StandardCharsets.UTF_8),
+                    values[i] == null ? null : values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        return MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V2, 0L, Compression.NONE, TimestampType.CREATE_TIME,
+                producerId, epoch, baseSequence, RecordBatch.NO_PARTITION_LEADER_EPOCH, true, records).buffer();
+    }
+
     static ByteBuffer commitMarker(long producerId, short epoch, long timestamp) {
         return MemoryRecords.withEndTransactionMarker(0L, timestamp, RecordBatch.NO_PARTITION_LEADER_EPOCH, producerId,
                 epoch, new EndTransactionMarker(ControlRecordType.COMMIT, 0)).buffer();

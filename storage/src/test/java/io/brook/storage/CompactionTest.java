@@ -320,4 +320,74 @@ class CompactionTest {
         put(log, "k", "v1");
         assertThat(log.segmentCount()).isEqualTo(1);
     }
+
+    @Test
+    void shouldNotLetAnAbortedRecordSupersedeACommittedOne() throws Exception {
+        Log log = open(Map.of());
+        put(log, "k0", "committed");
+        log.append(Batches.producerBatch(7, (short) 0, 0, 1, fx.clock.millis(), true), 0); // k0=v0
+        log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0);
+        for (int i = 0; i < 20; i++) {
+            put(log, "other" + i, "x" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        assertThat(after).contains(new Batches.Rec(0, fx.clock.millis(), "k0", "committed"));
+        assertThat(after).noneMatch(r -> r.offset() == 1); // the aborted record is gone
+        // its batch stays, emptied, so that the producer's state can still be rebuilt from the log
+        assertThat(allBatches(log)).anyMatch(b -> b.baseOffset() == 1 && b.isTransactional()
+                && b.producerId() == 7 && b.lastOffset() == 1 && !b.iterator().hasNext());
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(Batches.readAll(log, 0)).isEqualTo(after);
+    }
+
+    @Test
+    void shouldKnowATransactionIsAbortedWhenItsMarkerLiesAfterTheCleanedSegments() throws Exception {
+        Log log = open(Map.of());
+        put(log, "k0", "committed");
+        log.append(Batches.producerBatch(7, (short) 0, 0, 3, fx.clock.millis(), true), 0); // k0..k2
+        for (int i = 0; i < 20; i++) {
+            put(log, "other" + i, "x" + i);
+        }
+        // while the transaction is open nothing after its first offset may be cleaned
+        assertThat(cleaner.clean(log, fx.clock.millis())).isZero();
+        long marker = log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0).lastOffset();
+        log.flush();
+        assertThat(log.segments.floorKey(marker)).isGreaterThan(1L); // not in the batch's segment
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        assertThat(after).contains(new Batches.Rec(0, fx.clock.millis(), "k0", "committed"));
+        assertThat(after).noneMatch(r -> r.offset() >= 1 && r.offset() <= 3);
+    }
+
+    @Test
+    void shouldLetACommittedTransactionalRecordSupersedeAnOlderOne() throws Exception {
+        Log log = open(Map.of());
+        put(log, "k0", "old");
+        log.append(Batches.producerBatch(7, (short) 0, 0, 1, fx.clock.millis(), true), 0); // k0=v0
+        log.append(Batches.commitMarker(7, (short) 0, fx.clock.millis()), 0);
+        // an aborted transaction of the same producer afterwards touches another key only
+        log.append(Batches.producerBatch(7, (short) 0, 1, 1, fx.clock.millis(), true), 0);
+        log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0);
+        for (int i = 0; i < 20; i++) {
+            put(log, "other" + i, "x" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        List<Batches.Rec> after = Batches.readAll(log, 0);
+        assertThat(after).contains(new Batches.Rec(1, fx.clock.millis(), "k0", "v0"));
+        assertThat(after).noneMatch(r -> r.offset() == 0 || r.offset() == 3);
+    }
+
+    private static List<org.apache.kafka.common.record.internal.MutableRecordBatch> allBatches(Log log)
+            throws Exception {
+        List<org.apache.kafka.common.record.internal.MutableRecordBatch> batches = new java.util.ArrayList<>();
+        for (long next = 0; next < log.highWatermark(); ) {
+            var part = Batches.batches(log.read(next, 1 << 20, true).records());
+            batches.addAll(part);
+            next = part.get(part.size() - 1).lastOffset() + 1;
+        }
+        return batches;
+    }
 }
