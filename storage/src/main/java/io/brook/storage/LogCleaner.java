@@ -38,10 +38,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>A record survives if it is the newest of its key within the cleanable range. Offsets never
  *       change and order is kept; a partly emptied batch is re-encoded with the same base offset,
- *       codec and producer fields, a fully emptied one is dropped (or kept empty when it carries
- *       a producer id, so that producer state can be rebuilt from the log, or when it is the
- *       last batch of a group, so that the rewritten file still ends at the group's last
- *       offset).</li>
+ *       codec and producer fields, a fully emptied one is dropped, or kept empty when it is the
+ *       last data batch of its producer (so that the producer's sequence and epoch can be rebuilt
+ *       from the log, as Kafka keeps it) or the last batch of a group (so that the rewritten file
+ *       still ends at the group's last offset). An idempotent producer's earlier batches thus
+ *       leave nothing behind once their records are superseded.</li>
  *   <li>Consecutive segments are cleaned as groups of at most {@code segment.bytes} and written
  *       as one segment, so that compaction does not leave ever more ever smaller files.</li>
  *   <li>Tombstones (null values) follow KIP-534: the first pass that keeps a tombstone stamps its
@@ -167,6 +168,7 @@ final class LogCleaner {
             // the whole range lies below the last stable offset: every transaction in it has ended
             AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(range.get(0).baseOffset,
                     range.get(range.size() - 1).nextOffset()));
+            Map<Long, Long> lastOfProducers = lastDataOffsets(log);
             int mappedEnd = buildKeyMap(range, dirtyFrom, latest, aborted);
             if (mappedEnd < range.size() && latest.capacityBytes() < capacityLimit()) {
                 latest = mapFor(dedupeBufferBytes);
@@ -183,7 +185,8 @@ final class LogCleaner {
             int rewritten = 0;
             for (List<LogSegment> group : groups(range, cfg.segmentBytes())) {
                 long[] groupHorizon = {Long.MAX_VALUE};
-                if (cleanGroup(log, group, latest, aborted, now, cfg.deleteRetentionMs(), groupHorizon)) {
+                if (cleanGroup(log, group, latest, aborted, lastOfProducers, now, cfg.deleteRetentionMs(),
+                        groupHorizon)) {
                     rewritten += group.size();
                 }
                 horizon = Math.min(horizon, groupHorizon[0]);
@@ -213,6 +216,29 @@ final class LogCleaner {
             }
         }
         return earliest < now - maxLagMs;
+    }
+
+    /**
+     * The last offset of each producer's last data batch, as the producer state has it now: a
+     * batch appended meanwhile only makes one more batch the last (the newer one, which no pass
+     * over closed segments below the last stable offset reaches yet), never one less.
+     */
+    private static Map<Long, Long> lastDataOffsets(Log log) {
+        log.appendLock.lock();
+        try {
+            return log.producers.lastDataOffsets();
+        } finally {
+            log.appendLock.unlock();
+        }
+    }
+
+    /** Whether an emptied batch must stay: the last data batch of its producer. */
+    private static boolean lastOfItsProducer(RecordBatch rb, Map<Long, Long> lastOfProducers) {
+        if (!rb.hasProducerId()) {
+            return false;
+        }
+        Long last = lastOfProducers.get(rb.producerId());
+        return last != null && last == rb.lastOffset();
     }
 
     /** The largest map this cleaner may allocate, in bytes as {@link OffsetMap} rounds them. */
@@ -303,9 +329,10 @@ final class LogCleaner {
     // DROP is a sentinel buffer returned by filter: it is compared by identity on purpose
     @SuppressWarnings("ReferenceEquality")
     private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, AbortedBatches aborted,
-            long now, long deleteRetentionMs, long[] horizonOut) throws IOException {
+            Map<Long, Long> lastOfProducers, long now, long deleteRetentionMs, long[] horizonOut) throws IOException {
         RecordBatch rb = new RecordBatch();
         boolean changes = false;
+        LogSegment lastSeg = group.get(group.size() - 1);
         for (LogSegment seg : group) {
             BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
             while (scanner.next() && !changes) {
@@ -315,6 +342,11 @@ final class LogCleaner {
                     continue;
                 }
                 rb.wrap(b, p);
+                boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + BatchHeader.sizeInBytes(b, p) == seg.size();
+                if (BatchHeader.recordsCount(b, p) == 0 && !lastOfGroup && !lastOfItsProducer(rb, lastOfProducers)) {
+                    changes = true; // an empty batch no longer needed
+                    break;
+                }
                 boolean abortedBatch = isAborted(rb, aborted);
                 Iterator<Record> it = rb.records();
                 while (it.hasNext()) {
@@ -334,7 +366,6 @@ final class LogCleaner {
         }
         horizonOut[0] = Long.MAX_VALUE;
         LogSegment first = group.get(0);
-        LogSegment lastSeg = group.get(group.size() - 1);
         Path cleaned = LogSegment.file(log.dir(), first.baseOffset, LogSegment.LOG_SUFFIX + LogSegment.CLEANED_SUFFIX);
         try (FileChannel out = FileChannel.open(cleaned, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -348,7 +379,8 @@ final class LogCleaner {
                     boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + size == seg.size();
                     rb.wrap(b, p);
                     ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
-                            : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut, lastOfGroup);
+                            : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut,
+                                    lastOfGroup || lastOfItsProducer(rb, lastOfProducers));
                     ByteBuffer src;
                     if (rebuilt == null) {
                         src = b.duplicate();
@@ -407,8 +439,8 @@ final class LogCleaner {
 
     /**
      * The batch without the records compaction removes (all of them when it is {@code aborted}):
-     * null if it stays byte for byte, {@link #DROP} if nothing of it stays, else the re-encoded
-     * batch.
+     * null if it stays byte for byte, {@link #DROP} if nothing of it stays (and it need not stay
+     * empty: {@code keepEmpty}), else the re-encoded batch.
      */
     private static ByteBuffer filter(RecordBatch rb, boolean aborted, OffsetMap latest, long now, long newHorizon,
             long[] horizonOut, boolean keepEmpty) {
@@ -431,14 +463,14 @@ final class LogCleaner {
             }
             kept.add(r);
         }
+        if (kept.isEmpty() && !keepEmpty) {
+            return DROP; // emptied now, or left empty by an earlier pass and no longer needed
+        }
         if (unchanged) {
             if (hasTombstone) {
                 horizonOut[0] = Math.min(horizonOut[0], rb.deleteHorizonMs());
             }
             return null;
-        }
-        if (kept.isEmpty() && !rb.hasProducerId() && !keepEmpty) {
-            return DROP;
         }
         Compression compression = rb.compression();
         RecordBatchBuilder builder = new RecordBatchBuilder(compression)

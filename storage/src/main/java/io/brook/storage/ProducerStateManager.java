@@ -127,6 +127,21 @@ final class ProducerStateManager {
         return out;
     }
 
+    /**
+     * The last offset of each producer's last data batch (producers without one left out), for
+     * the cleaner. Under the log's append lock.
+     */
+    Map<Long, Long> lastDataOffsets() {
+        Map<Long, Long> out = new HashMap<>(producers.size() * 4 / 3 + 1);
+        for (ProducerStateEntry e : producers.values()) {
+            long last = e.lastDataOffset();
+            if (last >= 0) {
+                out.put(e.producerId, last);
+            }
+        }
+        return out;
+    }
+
     /** First offset of the earliest open transaction, or -1. */
     long firstUnstableOffset() {
         return ongoingTxns.isEmpty() ? -1L : ongoingTxns.firstKey();

@@ -390,4 +390,48 @@ class CompactionTest {
         }
         return batches;
     }
+
+    @Test
+    void shouldLeaveOnlyTheLastBatchOfAnIdempotentProducerOnceItsRecordsAreSuperseded() throws Exception {
+        Log log = open(Map.of());
+        int batches = 40;
+        for (int seq = 0; seq < batches; seq++) { // one record each, all of key k0
+            assertThat(log.append(Batches.idempotent(7, (short) 0, seq, 1, fx.clock.millis()), 0).error())
+                    .isEqualTo(Errors.NONE);
+        }
+        log.flush();
+        cleaner.clean(log, fx.clock.millis());
+        cleaner.forget(log); // a second pass merges what the first one shrank
+        cleaner.clean(log, fx.clock.millis());
+        long activeBase = log.segments.lastKey();
+        List<org.apache.kafka.common.record.internal.MutableRecordBatch> left = allBatches(log);
+        // of the 40 batches, below the active segment: the newest record the pass saw, and empty
+        // batches only where a rewritten file must end (one per closed segment at most)
+        assertThat(left.stream().filter(b -> b.lastOffset() < activeBase && b.iterator().hasNext())).hasSize(1);
+        assertThat(left.stream().filter(b -> b.lastOffset() < activeBase && !b.iterator().hasNext()))
+                .hasSizeLessThanOrEqualTo(log.segmentCount() - 1);
+        assertThat(Batches.readAll(log, 0)).last().isEqualTo(new Batches.Rec(batches - 1, fx.clock.millis(), "k0", "v0"));
+        // the producer's state, rebuilt from the log alone, still knows where its sequence stands
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.append(Batches.idempotent(7, (short) 0, batches - 1, 1, fx.clock.millis()), 0).error())
+                .as("a retry of the last batch").isEqualTo(Errors.NONE);
+        assertThat(log.append(Batches.idempotent(7, (short) 0, batches, 1, fx.clock.millis()), 0).error())
+                .as("the next batch").isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldKeepTheLastBatchOfAProducerEvenWhenItsRecordsAreSuperseded() throws Exception {
+        Log log = open(Map.of());
+        log.append(Batches.idempotent(7, (short) 0, 0, 1, fx.clock.millis()), 0); // k0, offset 0
+        for (int i = 0; i < 20; i++) {
+            put(log, i == 0 ? "k0" : "other" + i, "x" + i); // offset 1 supersedes it
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        assertThat(Batches.readAll(log, 0)).noneMatch(r -> r.offset() == 0);
+        assertThat(allBatches(log)).anyMatch(b -> b.baseOffset() == 0 && b.producerId() == 7 && !b.iterator().hasNext());
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.append(Batches.idempotent(7, (short) 0, 1, 1, fx.clock.millis()), 0).error())
+                .isEqualTo(Errors.NONE);
+    }
 }
