@@ -1,6 +1,8 @@
 package io.brook.storage;
 
 import io.brook.wire.record.Compression;
+import io.brook.wire.record.ControlRecordType;
+import io.brook.wire.record.EndTransactionMarker;
 import io.brook.wire.record.Record;
 import io.brook.wire.record.RecordBatch;
 import io.brook.wire.record.RecordBatchBuilder;
@@ -16,9 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,7 +56,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       it became the only record of its key.</li>
  *   <li>Records of aborted transactions are removed and never count as the newest record of
  *       their key ({@link AbortedBatches}); their batches stay, emptied, for the producer state.
- *       Control batches (transaction markers) are kept intact.</li>
+ *       A COMMIT marker goes once nothing of its transaction is left ({@link #removableCommitMarkers});
+ *       other control batches (ABORT markers) are kept intact.</li>
  * </ul>
  *
  * <h2>Crash safety</h2>
@@ -183,10 +189,12 @@ final class LogCleaner {
             range = range.subList(0, mappedEnd);
             long horizon = Long.MAX_VALUE;
             int rewritten = 0;
-            for (List<LogSegment> group : groups(range, cfg.segmentBytes())) {
+            List<List<LogSegment>> groups = groups(range, cfg.segmentBytes());
+            Pass pass = new Pass(latest, aborted, lastOfProducers, now);
+            removableCommitMarkers(groups, pass);
+            for (List<LogSegment> group : groups) {
                 long[] groupHorizon = {Long.MAX_VALUE};
-                if (cleanGroup(log, group, latest, aborted, lastOfProducers, now, cfg.deleteRetentionMs(),
-                        groupHorizon)) {
+                if (cleanGroup(log, group, pass, cfg.deleteRetentionMs(), groupHorizon)) {
                     rewritten += group.size();
                 }
                 horizon = Math.min(horizon, groupHorizon[0]);
@@ -296,6 +304,77 @@ final class LogCleaner {
         return range.size();
     }
 
+    /** What one pass knows while it rewrites: the key map and which batches and markers go. */
+    private record Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, Long> lastOfProducers, long now,
+            Set<Long> removableMarkers) {
+        Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, Long> lastOfProducers, long now) {
+            this(latest, aborted, lastOfProducers, now, new HashSet<>());
+        }
+    }
+
+    /**
+     * Finds the COMMIT markers of the groups (their base offsets, into {@code pass}) whose
+     * transaction this pass leaves no batch of, not even an empty one: nothing needs them any
+     * more (a read_committed consumer skips COMMIT markers, and the producer state and the group
+     * coordinator's replay only end a transaction with one), and a topic written by a
+     * transactional producer would otherwise keep one per transaction for ever. A marker that
+     * ends a group stays, so that the rewritten file ends where the group did. ABORT markers all
+     * stay: a consumer filters an aborted transaction's records until it reads the marker.
+     *
+     * <p>One scan of the groups in offset order, deciding for each transactional batch what
+     * {@link #cleanGroup} will: whether anything of it stays.
+     */
+    private static void removableCommitMarkers(List<List<LogSegment>> groups, Pass pass) throws IOException {
+        RecordBatch rb = new RecordBatch();
+        Map<Long, Boolean> txnKeepsABatch = new HashMap<>();
+        for (List<LogSegment> group : groups) {
+            LogSegment lastSeg = group.get(group.size() - 1);
+            for (LogSegment seg : group) {
+                BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
+                while (scanner.next()) {
+                    ByteBuffer b = scanner.buffer();
+                    int p = scanner.batchPosition();
+                    if (!BatchHeader.isTransactional(b, p)) {
+                        continue;
+                    }
+                    boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + BatchHeader.sizeInBytes(b, p) == seg.size();
+                    long producerId = BatchHeader.producerId(b, p);
+                    rb.wrap(b, p);
+                    if (BatchHeader.isControl(b, p)) {
+                        if (!txnKeepsABatch.getOrDefault(producerId, false) && !lastOfGroup && isCommitMarker(rb)) {
+                            pass.removableMarkers().add(BatchHeader.baseOffset(b, p));
+                        }
+                        txnKeepsABatch.remove(producerId);
+                        continue;
+                    }
+                    boolean stays = lastOfGroup || lastOfItsProducer(rb, pass.lastOfProducers());
+                    if (!stays && !isAborted(rb, pass.aborted())) {
+                        Iterator<Record> it = rb.records();
+                        while (it.hasNext() && !stays) {
+                            int v = verdict(rb, it.next(), pass.latest(), pass.now());
+                            stays = v == KEEP || v == STAMP;
+                        }
+                    }
+                    if (stays) {
+                        txnKeepsABatch.put(producerId, true);
+                    }
+                }
+                if (scanner.error() != null) {
+                    throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
+                }
+            }
+        }
+    }
+
+    private static boolean isCommitMarker(RecordBatch rb) {
+        try {
+            Iterator<Record> records = rb.records();
+            return records.hasNext() && EndTransactionMarker.controlType(records.next()) == ControlRecordType.COMMIT;
+        } catch (RuntimeException malformed) {
+            return false;
+        }
+    }
+
     /**
      * Consecutive segments whose sizes add up to at most {@code maxBytes} and whose offsets fit
      * the relative offsets of one segment's indexes.
@@ -328,8 +407,12 @@ final class LogCleaner {
      */
     // DROP is a sentinel buffer returned by filter: it is compared by identity on purpose
     @SuppressWarnings("ReferenceEquality")
-    private static boolean cleanGroup(Log log, List<LogSegment> group, OffsetMap latest, AbortedBatches aborted,
-            Map<Long, Long> lastOfProducers, long now, long deleteRetentionMs, long[] horizonOut) throws IOException {
+    private static boolean cleanGroup(Log log, List<LogSegment> group, Pass pass, long deleteRetentionMs,
+            long[] horizonOut) throws IOException {
+        OffsetMap latest = pass.latest();
+        AbortedBatches aborted = pass.aborted();
+        Map<Long, Long> lastOfProducers = pass.lastOfProducers();
+        long now = pass.now();
         RecordBatch rb = new RecordBatch();
         boolean changes = false;
         LogSegment lastSeg = group.get(group.size() - 1);
@@ -339,6 +422,10 @@ final class LogCleaner {
                 ByteBuffer b = scanner.buffer();
                 int p = scanner.batchPosition();
                 if (BatchHeader.isControl(b, p)) {
+                    if (pass.removableMarkers().contains(BatchHeader.baseOffset(b, p))) {
+                        changes = true;
+                        break;
+                    }
                     continue;
                 }
                 rb.wrap(b, p);
@@ -378,6 +465,9 @@ final class LogCleaner {
                     int size = BatchHeader.sizeInBytes(b, p);
                     boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + size == seg.size();
                     rb.wrap(b, p);
+                    if (BatchHeader.isControl(b, p) && pass.removableMarkers().contains(BatchHeader.baseOffset(b, p))) {
+                        continue;
+                    }
                     ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
                             : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut,
                                     lastOfGroup || lastOfItsProducer(rb, lastOfProducers));

@@ -146,6 +146,8 @@ class CompactionPropertiesTest {
                 if (rnd.nextInt(8) == 0) {
                     log = fx.reopen();
                     cleaner.forget(log);
+                    // every transaction ended before the reopen, markers removed or not
+                    assertThat(log.lastStableOffset()).isEqualTo(log.highWatermark());
                 }
             }
         }

@@ -434,4 +434,31 @@ class CompactionTest {
         assertThat(log.append(Batches.idempotent(7, (short) 0, 1, 1, fx.clock.millis()), 0).error())
                 .isEqualTo(Errors.NONE);
     }
+
+    @Test
+    void shouldRemoveACommitMarkerOnceNothingOfItsTransactionIsLeft() throws Exception {
+        Log log = open(Map.of());
+        short epoch = 0;
+        log.append(Batches.producerBatch(7, epoch, 0, 1, fx.clock.millis(), true), 0); // 0: k0
+        long firstCommit = log.append(Batches.commitMarker(7, epoch, fx.clock.millis()), 0).lastOffset(); // 1
+        log.append(Batches.producerBatch(8, epoch, 0, 1, fx.clock.millis(), true), 0); // 2: k0
+        long abort = log.append(Batches.abortMarker(8, epoch, fx.clock.millis()), 0).lastOffset(); // 3
+        log.append(Batches.producerBatch(7, epoch, 1, 1, fx.clock.millis(), true), 0); // 4: k0 again
+        long lastCommit = log.append(Batches.commitMarker(7, epoch, fx.clock.millis()), 0).lastOffset(); // 5
+        for (int i = 0; i < 20; i++) {
+            put(log, "other" + i, "x" + i);
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        List<Long> markers = allBatches(log).stream().filter(b -> b.isControlBatch()).map(b -> b.baseOffset()).toList();
+        // the first transaction's only record was superseded and its batch was not its producer's
+        // last: nothing of it is left, nor its marker; the ABORT marker and the last COMMIT stay
+        assertThat(markers).doesNotContain(firstCommit).contains(abort, lastCommit);
+        assertThat(Batches.readAll(log, 0)).contains(new Batches.Rec(4, fx.clock.millis(), "k0", "v0"));
+        // rebuilt from the log, the producers' transactions are all closed and 7 goes on
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.lastStableOffset()).isEqualTo(log.highWatermark());
+        assertThat(log.append(Batches.producerBatch(7, epoch, 2, 1, fx.clock.millis(), true), 0).error())
+                .isEqualTo(Errors.NONE);
+    }
 }
