@@ -174,7 +174,7 @@ final class LogCleaner {
             // the whole range lies below the last stable offset: every transaction in it has ended
             AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(range.get(0).baseOffset,
                     range.get(range.size() - 1).nextOffset()));
-            Map<Long, Long> lastOfProducers = lastDataOffsets(log);
+            Map<Long, ProducerStateManager.Tail> tails = producerTails(log);
             int mappedEnd = buildKeyMap(range, dirtyFrom, latest, aborted);
             if (mappedEnd < range.size() && latest.capacityBytes() < capacityLimit()) {
                 latest = mapFor(dedupeBufferBytes);
@@ -190,7 +190,7 @@ final class LogCleaner {
             long horizon = Long.MAX_VALUE;
             int rewritten = 0;
             List<List<LogSegment>> groups = groups(range, cfg.segmentBytes());
-            Pass pass = new Pass(latest, aborted, lastOfProducers, now);
+            Pass pass = new Pass(latest, aborted, tails, now);
             removableCommitMarkers(groups, pass);
             for (List<LogSegment> group : groups) {
                 long[] groupHorizon = {Long.MAX_VALUE};
@@ -227,26 +227,36 @@ final class LogCleaner {
     }
 
     /**
-     * The last offset of each producer's last data batch, as the producer state has it now: a
-     * batch appended meanwhile only makes one more batch the last (the newer one, which no pass
-     * over closed segments below the last stable offset reaches yet), never one less.
+     * Where each producer's state ends, as the producer state has it now: a batch appended
+     * meanwhile only makes a newer batch the last (one that no pass over closed segments below
+     * the last stable offset reaches yet), never an older one.
      */
-    private static Map<Long, Long> lastDataOffsets(Log log) {
+    private static Map<Long, ProducerStateManager.Tail> producerTails(Log log) {
         log.appendLock.lock();
         try {
-            return log.producers.lastDataOffsets();
+            return log.producers.tails();
         } finally {
             log.appendLock.unlock();
         }
     }
 
-    /** Whether an emptied batch must stay: the last data batch of its producer. */
-    private static boolean lastOfItsProducer(RecordBatch rb, Map<Long, Long> lastOfProducers) {
+    /**
+     * Whether a batch must stay, empty if need be, for its producer's state to be rebuilt from
+     * the log (as Kafka keeps it): the producer's last data batch, or, for a producer with none
+     * since its epoch last changed, a marker of its current epoch (it holds that epoch).
+     */
+    private static boolean lastOfItsProducer(RecordBatch rb, Map<Long, ProducerStateManager.Tail> tails) {
         if (!rb.hasProducerId()) {
             return false;
         }
-        Long last = lastOfProducers.get(rb.producerId());
-        return last != null && last == rb.lastOffset();
+        ProducerStateManager.Tail tail = tails.get(rb.producerId());
+        if (tail == null) {
+            return false;
+        }
+        if (tail.lastDataOffset() >= 0) {
+            return tail.lastDataOffset() == rb.lastOffset();
+        }
+        return rb.isControl() && rb.producerEpoch() == tail.epoch();
     }
 
     /** The largest map this cleaner may allocate, in bytes as {@link OffsetMap} rounds them. */
@@ -305,10 +315,10 @@ final class LogCleaner {
     }
 
     /** What one pass knows while it rewrites: the key map and which batches and markers go. */
-    private record Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, Long> lastOfProducers, long now,
-            Set<Long> removableMarkers) {
-        Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, Long> lastOfProducers, long now) {
-            this(latest, aborted, lastOfProducers, now, new HashSet<>());
+    private record Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, ProducerStateManager.Tail> tails,
+            long now, Set<Long> removableMarkers) {
+        Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, ProducerStateManager.Tail> tails, long now) {
+            this(latest, aborted, tails, now, new HashSet<>());
         }
     }
 
@@ -341,13 +351,14 @@ final class LogCleaner {
                     long producerId = BatchHeader.producerId(b, p);
                     rb.wrap(b, p);
                     if (BatchHeader.isControl(b, p)) {
-                        if (!txnKeepsABatch.getOrDefault(producerId, false) && !lastOfGroup && isCommitMarker(rb)) {
+                        if (!txnKeepsABatch.getOrDefault(producerId, false) && !lastOfGroup
+                                && !lastOfItsProducer(rb, pass.tails()) && isCommitMarker(rb)) {
                             pass.removableMarkers().add(BatchHeader.baseOffset(b, p));
                         }
                         txnKeepsABatch.remove(producerId);
                         continue;
                     }
-                    boolean stays = lastOfGroup || lastOfItsProducer(rb, pass.lastOfProducers());
+                    boolean stays = lastOfGroup || lastOfItsProducer(rb, pass.tails());
                     if (!stays && !isAborted(rb, pass.aborted())) {
                         Iterator<Record> it = rb.records();
                         while (it.hasNext() && !stays) {
@@ -411,7 +422,7 @@ final class LogCleaner {
             long[] horizonOut) throws IOException {
         OffsetMap latest = pass.latest();
         AbortedBatches aborted = pass.aborted();
-        Map<Long, Long> lastOfProducers = pass.lastOfProducers();
+        Map<Long, ProducerStateManager.Tail> tails = pass.tails();
         long now = pass.now();
         RecordBatch rb = new RecordBatch();
         boolean changes = false;
@@ -430,7 +441,7 @@ final class LogCleaner {
                 }
                 rb.wrap(b, p);
                 boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + BatchHeader.sizeInBytes(b, p) == seg.size();
-                if (BatchHeader.recordsCount(b, p) == 0 && !lastOfGroup && !lastOfItsProducer(rb, lastOfProducers)) {
+                if (BatchHeader.recordsCount(b, p) == 0 && !lastOfGroup && !lastOfItsProducer(rb, tails)) {
                     changes = true; // an empty batch no longer needed
                     break;
                 }
@@ -470,7 +481,7 @@ final class LogCleaner {
                     }
                     ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
                             : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut,
-                                    lastOfGroup || lastOfItsProducer(rb, lastOfProducers));
+                                    lastOfGroup || lastOfItsProducer(rb, tails));
                     ByteBuffer src;
                     if (rebuilt == null) {
                         src = b.duplicate();

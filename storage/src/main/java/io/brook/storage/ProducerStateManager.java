@@ -128,16 +128,18 @@ final class ProducerStateManager {
     }
 
     /**
-     * The last offset of each producer's last data batch (producers without one left out), for
-     * the cleaner. Under the log's append lock.
+     * Where each producer's state ends in the log: the last offset of its last data batch (-1
+     * when it has none since its epoch last changed, as after a transactions-V2 marker bumped it)
+     * and its epoch.
      */
-    Map<Long, Long> lastDataOffsets() {
-        Map<Long, Long> out = new HashMap<>(producers.size() * 4 / 3 + 1);
+    record Tail(long lastDataOffset, short epoch) {
+    }
+
+    /** Each producer's {@link Tail}, for the cleaner. Under the log's append lock. */
+    Map<Long, Tail> tails() {
+        Map<Long, Tail> out = new HashMap<>(producers.size() * 4 / 3 + 1);
         for (ProducerStateEntry e : producers.values()) {
-            long last = e.lastDataOffset();
-            if (last >= 0) {
-                out.put(e.producerId, last);
-            }
+            out.put(e.producerId, new Tail(e.lastDataOffset(), e.epoch));
         }
         return out;
     }

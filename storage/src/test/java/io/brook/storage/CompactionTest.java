@@ -461,4 +461,22 @@ class CompactionTest {
         assertThat(log.append(Batches.producerBatch(7, epoch, 2, 1, fx.clock.millis(), true), 0).error())
                 .isEqualTo(Errors.NONE);
     }
+
+    @Test
+    void shouldKeepTheMarkerThatHoldsAProducersBumpedEpoch() throws Exception {
+        Log log = open(Map.of());
+        // a transactions-V2 commit: data at epoch 0, the marker at the epoch the coordinator bumped
+        log.append(Batches.producerBatch(7, (short) 0, 0, 1, fx.clock.millis(), true), 0); // 0: k0
+        long marker = log.append(Batches.commitMarker(7, (short) 1, fx.clock.millis()), 0).lastOffset();
+        for (int i = 0; i < 20; i++) {
+            put(log, i == 0 ? "k0" : "other" + i, "x" + i); // supersedes the transaction's record
+        }
+        log.flush();
+        assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
+        assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == 0)
+                .anyMatch(b -> b.isControlBatch() && b.baseOffset() == marker);
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.append(Batches.producerBatch(7, (short) 0, 1, 1, fx.clock.millis(), true), 0).error())
+                .as("the old epoch is still fenced").isNotEqualTo(Errors.NONE);
+    }
 }
