@@ -1,9 +1,9 @@
 package io.brook.storage;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Which transactional batches of a range of the log belong to aborted transactions, for the
@@ -19,27 +19,19 @@ import java.util.Map;
  */
 final class AbortedBatches {
 
-    static final AbortedBatches NONE = new AbortedBatches(List.of());
-
-    private final Map<Long, List<AbortedTransaction>> byProducer = new HashMap<>();
+    /** Per producer: its aborted transactions by first offset. */
+    private final Map<Long, TreeMap<Long, AbortedTransaction>> byProducer = new HashMap<>();
 
     AbortedBatches(List<AbortedTransaction> aborted) {
         for (AbortedTransaction t : aborted) {
-            byProducer.computeIfAbsent(t.producerId(), id -> new ArrayList<>()).add(t);
+            byProducer.computeIfAbsent(t.producerId(), id -> new TreeMap<>()).put(t.firstOffset(), t);
         }
     }
 
     /** Whether the transactional batch of {@code producerId} starting at {@code baseOffset} was aborted. */
     boolean contains(long producerId, long baseOffset) {
-        List<AbortedTransaction> ts = byProducer.get(producerId);
-        if (ts == null) {
-            return false;
-        }
-        for (AbortedTransaction t : ts) {
-            if (t.firstOffset() <= baseOffset && baseOffset < t.lastOffset()) {
-                return true;
-            }
-        }
-        return false;
+        TreeMap<Long, AbortedTransaction> ts = byProducer.get(producerId);
+        Map.Entry<Long, AbortedTransaction> t = ts == null ? null : ts.floorEntry(baseOffset);
+        return t != null && baseOffset < t.getValue().lastOffset();
     }
 }
