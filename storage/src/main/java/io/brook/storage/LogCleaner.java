@@ -55,9 +55,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       removes it. So a tombstone stays readable for at least {@code delete.retention.ms} after
  *       it became the only record of its key.</li>
  *   <li>Records of aborted transactions are removed and never count as the newest record of
- *       their key ({@link AbortedBatches}); their batches stay, emptied, for the producer state.
- *       A COMMIT marker goes once nothing of its transaction is left ({@link #removableCommitMarkers});
- *       other control batches (ABORT markers) are kept intact.</li>
+ *       their key ({@link AbortedBatches}); their batches follow the rule for emptied batches.
+ *       A COMMIT marker goes once nothing of its transaction is left, unless it holds its
+ *       producer's current epoch ({@link #removableCommitMarkers}); ABORT markers and other
+ *       control batches are kept intact.</li>
  * </ul>
  *
  * <h2>Crash safety</h2>
