@@ -35,6 +35,16 @@ class CompactionTest {
         return fx.open();
     }
 
+    /**
+     * Twenty records of other keys ("other0".. or, with {@code firstKey}, that key first), so that
+     * what was written before lies in closed segments the cleaner takes.
+     */
+    private void putFillers(Log log, String firstKey) {
+        for (int i = 0; i < 20; i++) {
+            put(log, i == 0 && firstKey != null ? firstKey : "other" + i, "x" + i);
+        }
+    }
+
     private void put(Log log, String key, String value) {
         AppendResult r = log.append(Batches.keyed(fx.clock.millis(), new String[] {key}, new String[] {value}), 0);
         assertThat(r.error()).isEqualTo(Errors.NONE);
@@ -327,9 +337,7 @@ class CompactionTest {
         put(log, "k0", "committed");
         log.append(Batches.producerBatch(7, (short) 0, 0, 1, fx.clock.millis(), true), 0); // k0=v0
         log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0);
-        for (int i = 0; i < 20; i++) {
-            put(log, "other" + i, "x" + i);
-        }
+        putFillers(log, null);
         log.flush();
         assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
         List<Batches.Rec> after = Batches.readAll(log, 0);
@@ -347,9 +355,7 @@ class CompactionTest {
         Log log = open(Map.of());
         put(log, "k0", "committed");
         log.append(Batches.producerBatch(7, (short) 0, 0, 3, fx.clock.millis(), true), 0); // k0..k2
-        for (int i = 0; i < 20; i++) {
-            put(log, "other" + i, "x" + i);
-        }
+        putFillers(log, null);
         // while the transaction is open nothing after its first offset may be cleaned
         assertThat(cleaner.clean(log, fx.clock.millis())).isZero();
         long marker = log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0).lastOffset();
@@ -370,9 +376,7 @@ class CompactionTest {
         // an aborted transaction of the same producer afterwards touches another key only
         log.append(Batches.producerBatch(7, (short) 0, 1, 1, fx.clock.millis(), true), 0);
         log.append(Batches.abortMarker(7, (short) 0, fx.clock.millis()), 0);
-        for (int i = 0; i < 20; i++) {
-            put(log, "other" + i, "x" + i);
-        }
+        putFillers(log, null);
         log.flush();
         assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
         List<Batches.Rec> after = Batches.readAll(log, 0);
@@ -423,9 +427,7 @@ class CompactionTest {
     void shouldKeepTheLastBatchOfAProducerEvenWhenItsRecordsAreSuperseded() throws Exception {
         Log log = open(Map.of());
         log.append(Batches.idempotent(7, (short) 0, 0, 1, fx.clock.millis()), 0); // k0, offset 0
-        for (int i = 0; i < 20; i++) {
-            put(log, i == 0 ? "k0" : "other" + i, "x" + i); // offset 1 supersedes it
-        }
+        putFillers(log, "k0"); // offset 1 supersedes it
         log.flush();
         assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
         assertThat(Batches.readAll(log, 0)).noneMatch(r -> r.offset() == 0);
@@ -445,9 +447,7 @@ class CompactionTest {
         long abort = log.append(Batches.abortMarker(8, epoch, fx.clock.millis()), 0).lastOffset(); // 3
         log.append(Batches.producerBatch(7, epoch, 1, 1, fx.clock.millis(), true), 0); // 4: k0 again
         long lastCommit = log.append(Batches.commitMarker(7, epoch, fx.clock.millis()), 0).lastOffset(); // 5
-        for (int i = 0; i < 20; i++) {
-            put(log, "other" + i, "x" + i);
-        }
+        putFillers(log, null);
         log.flush();
         assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
         List<Long> markers = allBatches(log).stream().filter(b -> b.isControlBatch()).map(b -> b.baseOffset()).toList();
@@ -468,9 +468,7 @@ class CompactionTest {
         // a transactions-V2 commit: data at epoch 0, the marker at the epoch the coordinator bumped
         log.append(Batches.producerBatch(7, (short) 0, 0, 1, fx.clock.millis(), true), 0); // 0: k0
         long marker = log.append(Batches.commitMarker(7, (short) 1, fx.clock.millis()), 0).lastOffset();
-        for (int i = 0; i < 20; i++) {
-            put(log, i == 0 ? "k0" : "other" + i, "x" + i); // supersedes the transaction's record
-        }
+        putFillers(log, "k0"); // supersedes the transaction's record
         log.flush();
         assertThat(cleaner.clean(log, fx.clock.millis())).isPositive();
         assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == 0)
