@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.brook.junit.BrookTest;
 import io.brook.server.Brook;
 import io.brook.testkit.Await;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -18,8 +19,10 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -38,6 +41,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -77,6 +81,9 @@ class ExactlyOnceJobTest {
     static final AtomicInteger HOLD_AFTER = new AtomicInteger(-1);
     static volatile CountDownLatch held = new CountDownLatch(1);
     static volatile CountDownLatch release = new CountDownLatch(1);
+
+    @TempDir
+    Path flinkFiles;
 
     private final String suffix = Long.toString(System.nanoTime());
     private final String input = "flink-in-" + suffix;
@@ -172,6 +179,11 @@ class ExactlyOnceJobTest {
     /** input → upper case → output, exactly once, checkpointing every 200 ms. */
     private JobClient startJob(TransactionNamingStrategy naming) throws Exception {
         Configuration conf = new Configuration();
+        // Flink's files (its RPC system's jar, unpacked on start, and the web front end's) go
+        // under the test's temporary directory, not the machine's /tmp
+        conf.set(CoreOptions.TMP_DIRS, flinkFiles.toString());
+        conf.set(WebOptions.TMP_DIR, flinkFiles.toString());
+        conf.set(WebOptions.UPLOAD_DIR, flinkFiles.resolve("uploads").toString());
         conf.set(RestOptions.BIND_PORT, "0");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 100);
