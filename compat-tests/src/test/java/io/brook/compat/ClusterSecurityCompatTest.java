@@ -143,6 +143,14 @@ class ClusterSecurityCompatTest {
     @Test
     void aUserAndItsAclsMadeThroughOneNodeHoldOnEveryNode() throws Exception {
         cluster.awaitAllServing(WAIT);
+        // The first administrator, named by node 1 alone, reaches the other nodes through the log;
+        // the admin client below may send its requests to any of them (CreateTopics goes to the
+        // controller), so it waits until every node knows the administrator.
+        for (int node = 1; node <= 3; node++) {
+            int n = node;
+            Groups.await(WAIT, "the first administrator, named by node 1 alone, to log in on node " + n,
+                    () -> logsIn(n, "admin", "admin-secret"));
+        }
         String topic = Groups.unique("secured");
         try (Admin admin = Admin.create(scram(1, "admin", "admin-secret"))) {
             admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -150,8 +158,6 @@ class ClusterSecurityCompatTest {
                     new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "bob-secret")))
                     .all().get(30, TimeUnit.SECONDS);
         }
-        Groups.await(WAIT, "the first administrator, named by node 1 alone, to log in on node 3",
-                () -> logsIn(3, "admin", "admin-secret"));
         Groups.await(WAIT, "bob to log in on node 3", () -> logsIn(3, "bob", "bob-secret"));
         assertThat(writes(3, topic)).as("no ACL yet").isFalse();
 
