@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -43,6 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamsExactlyOnceCompatTest {
 
     private static final int KEYS = 5;
+
+    /** Bounds the input of the broker-crash test, which produces until the broker has restarted. */
+    private static final int MAX_INPUT = 100_000;
 
     @RegisterExtension
     static final BrookCluster cluster = BrookCluster.perClass(Groups.BROKER_CONFIGS);
@@ -179,28 +185,41 @@ class StreamsExactlyOnceCompatTest {
                     Files.createTempDirectory(stateDir, "state"))) {
                 app.start();
                 Groups.await(Duration.ofSeconds(90), "the application writing counts", () -> outputEnd(bootstrap, output) > 0);
-                // more input while it works; the broker crashes once some of that input's counts
-                // are written and a transaction of the application holds records in the output
-                // (it commits every 100 ms, so it may have committed in between), and starts again
-                // on what it had fsynced
+                // more input, without pause, until the broker has crashed and started again: the
+                // application always has work, so one of its transactions (it commits every
+                // 100 ms) holds records in the output when the broker crashes, and the broker
+                // starts again on what it had fsynced
                 long before = outputEnd(bootstrap, output);
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicInteger produced = new AtomicInteger(200);
+                AtomicReference<Exception> failed = new AtomicReference<>();
                 Thread more = new Thread(() -> {
-                    try {
-                        produceValues(bootstrap, input, 200, 300);
+                    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                            Groups.pipelinedIdempotentProducerProps(bootstrap))) {
+                        for (int i = produced.get(); !stop.get() && i < MAX_INPUT; i = produced.incrementAndGet()) {
+                            producer.send(new ProducerRecord<>(input, Integer.toString(i), "k" + (i % KEYS))).get();
+                        }
                     } catch (Exception e) {
-                        throw new IllegalStateException(e);
+                        failed.set(e);
                     }
                 }, "more-input");
                 more.start();
-                Groups.await(Duration.ofSeconds(60), "counts of the new input being written",
-                        () -> outputEnd(bootstrap, output) > before);
-                Groups.await(Duration.ofSeconds(60), "a transaction open in " + output,
-                        () -> transactionOpen(bootstrap, output));
-                brook.crash();
-                brook.start();
+                try {
+                    Groups.await(Duration.ofSeconds(60), "counts of the new input being written",
+                            () -> outputEnd(bootstrap, output) > before);
+                    Groups.await(Duration.ofSeconds(60), "a transaction open in " + output,
+                            () -> transactionOpen(bootstrap, output));
+                    brook.crash();
+                    brook.start();
+                } finally {
+                    stop.set(true);
+                }
                 more.join(TimeUnit.SECONDS.toMillis(120));
                 assertThat(more.isAlive()).isFalse();
-                assertThat(awaitCounts(bootstrap, output, expected(500))).isEqualTo(expected(500));
+                assertThat(failed.get()).as("the input producer's failure").isNull();
+                int total = produced.get();
+                assertThat(total).as("input acknowledged").isLessThan(MAX_INPUT);
+                assertThat(awaitCounts(bootstrap, output, expected(total))).isEqualTo(expected(total));
             }
         }
     }
