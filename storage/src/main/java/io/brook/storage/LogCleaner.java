@@ -1,8 +1,5 @@
 package io.brook.storage;
 
-import io.brook.wire.record.Compression;
-import io.brook.wire.record.ControlRecordType;
-import io.brook.wire.record.EndTransactionMarker;
 import io.brook.wire.record.Record;
 import io.brook.wire.record.RecordBatch;
 import io.brook.wire.record.RecordBatchBuilder;
@@ -18,12 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -56,9 +50,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       it became the only record of its key.</li>
  *   <li>Records of aborted transactions are removed and never count as the newest record of
  *       their key ({@link AbortedBatches}); their batches follow the rule for emptied batches.
- *       A COMMIT marker goes once nothing of its transaction is left, unless it holds its
- *       producer's current epoch ({@link #removableCommitMarkers}); ABORT markers and other
- *       control batches are kept intact.</li>
+ *       A transaction marker goes once nothing of its transaction is left, unless it holds
+ *       its producer's current epoch: a COMMIT marker at once, an ABORT marker (and its
+ *       aborted-transaction index entry) {@code delete.retention.ms} later, as a tombstone
+ *       ({@link MarkerPlan}). Other control batches are kept intact.</li>
  * </ul>
  *
  * <h2>Crash safety</h2>
@@ -191,8 +186,8 @@ final class LogCleaner {
             long horizon = Long.MAX_VALUE;
             int rewritten = 0;
             List<List<LogSegment>> groups = groups(range, cfg.segmentBytes());
-            Pass pass = new Pass(latest, aborted, tails, now);
-            removableCommitMarkers(groups, pass);
+            Pass pass = new Pass(latest, aborted, tails, now, null);
+            pass = pass.withMarkers(MarkerPlan.decide(groups, pass, cfg.deleteRetentionMs()));
             for (List<LogSegment> group : groups) {
                 long[] groupHorizon = {Long.MAX_VALUE};
                 if (cleanGroup(log, group, pass, cfg.deleteRetentionMs(), groupHorizon)) {
@@ -201,7 +196,7 @@ final class LogCleaner {
                 horizon = Math.min(horizon, groupHorizon[0]);
             }
             state.cleanedUpTo = range.get(range.size() - 1).nextOffset();
-            state.earliestHorizon = horizon;
+            state.earliestHorizon = Math.min(horizon, pass.markers().earliestHorizon());
             if (rewritten > 0) {
                 LOG.info("{}: compacted {} of {} segments", log, rewritten, range.size());
             }
@@ -246,7 +241,7 @@ final class LogCleaner {
      * the log (as Kafka keeps it): the producer's last data batch, or, for a producer with none
      * since its epoch last changed, a marker of its current epoch (it holds that epoch).
      */
-    private static boolean lastOfItsProducer(RecordBatch rb, Map<Long, ProducerStateManager.Tail> tails) {
+    static boolean lastOfItsProducer(RecordBatch rb, Map<Long, ProducerStateManager.Tail> tails) {
         if (!rb.hasProducerId()) {
             return false;
         }
@@ -316,75 +311,32 @@ final class LogCleaner {
     }
 
     /** What one pass knows while it rewrites: the key map and which batches and markers go. */
-    private record Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, ProducerStateManager.Tail> tails,
-            long now, Set<Long> removableMarkers) {
-        Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, ProducerStateManager.Tail> tails, long now) {
-            this(latest, aborted, tails, now, new HashSet<>());
+    record Pass(OffsetMap latest, AbortedBatches aborted, Map<Long, ProducerStateManager.Tail> tails, long now,
+            MarkerPlan markers) {
+        Pass withMarkers(MarkerPlan plan) {
+            return new Pass(latest, aborted, tails, now, plan);
         }
     }
 
     /**
-     * Finds the COMMIT markers of the groups (their base offsets, into {@code pass}) whose
-     * transaction this pass leaves no batch of, not even an empty one: nothing needs them any
-     * more (a read_committed consumer skips COMMIT markers, and the producer state and the group
-     * coordinator's replay only end a transaction with one), and a topic written by a
-     * transactional producer would otherwise keep one per transaction for ever. A marker that
-     * ends a group stays, so that the rewritten file ends where the group did. ABORT markers all
-     * stay: a consumer filters an aborted transaction's records until it reads the marker.
-     *
-     * <p>One scan of the groups in offset order, deciding for each transactional batch what
-     * {@link #cleanGroup} will: whether anything of it stays.
+     * Whether anything of the data batch {@code rb} stays in this pass's rewrite, empty or not
+     * (as {@link #cleanGroup} decides it).
      */
-    private static void removableCommitMarkers(List<List<LogSegment>> groups, Pass pass) throws IOException {
-        RecordBatch rb = new RecordBatch();
-        Map<Long, Boolean> txnKeepsABatch = new HashMap<>();
-        for (List<LogSegment> group : groups) {
-            LogSegment lastSeg = group.get(group.size() - 1);
-            for (LogSegment seg : group) {
-                BatchScanner scanner = new BatchScanner(seg.channel(), 0, seg.size(), true, Integer.MAX_VALUE);
-                while (scanner.next()) {
-                    ByteBuffer b = scanner.buffer();
-                    int p = scanner.batchPosition();
-                    if (!BatchHeader.isTransactional(b, p)) {
-                        continue;
-                    }
-                    boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + BatchHeader.sizeInBytes(b, p) == seg.size();
-                    long producerId = BatchHeader.producerId(b, p);
-                    rb.wrap(b, p);
-                    if (BatchHeader.isControl(b, p)) {
-                        if (!txnKeepsABatch.getOrDefault(producerId, false) && !lastOfGroup
-                                && !lastOfItsProducer(rb, pass.tails()) && isCommitMarker(rb)) {
-                            pass.removableMarkers().add(BatchHeader.baseOffset(b, p));
-                        }
-                        txnKeepsABatch.remove(producerId);
-                        continue;
-                    }
-                    boolean stays = lastOfGroup || lastOfItsProducer(rb, pass.tails());
-                    if (!stays && !isAborted(rb, pass.aborted())) {
-                        Iterator<Record> it = rb.records();
-                        while (it.hasNext() && !stays) {
-                            int v = verdict(rb, it.next(), pass.latest(), pass.now());
-                            stays = v == KEEP || v == STAMP;
-                        }
-                    }
-                    if (stays) {
-                        txnKeepsABatch.put(producerId, true);
-                    }
-                }
-                if (scanner.error() != null) {
-                    throw new IOException("cannot compact " + seg.logFile() + ": " + scanner.error());
-                }
-            }
+    static boolean staysInPass(RecordBatch rb, boolean lastOfGroup, Pass pass) {
+        if (lastOfGroup || lastOfItsProducer(rb, pass.tails())) {
+            return true;
         }
-    }
-
-    private static boolean isCommitMarker(RecordBatch rb) {
-        try {
-            Iterator<Record> records = rb.records();
-            return records.hasNext() && EndTransactionMarker.controlType(records.next()) == ControlRecordType.COMMIT;
-        } catch (RuntimeException malformed) {
+        if (isAborted(rb, pass.aborted())) {
             return false;
         }
+        Iterator<Record> it = rb.records();
+        while (it.hasNext()) {
+            int v = verdict(rb, it.next(), pass.latest(), pass.now());
+            if (v == KEEP || v == STAMP) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -434,7 +386,8 @@ final class LogCleaner {
                 ByteBuffer b = scanner.buffer();
                 int p = scanner.batchPosition();
                 if (BatchHeader.isControl(b, p)) {
-                    if (pass.removableMarkers().contains(BatchHeader.baseOffset(b, p))) {
+                    long base = BatchHeader.baseOffset(b, p);
+                    if (pass.markers().removed.contains(base) || pass.markers().stamped.contains(base)) {
                         changes = true;
                         break;
                     }
@@ -477,12 +430,18 @@ final class LogCleaner {
                     int size = BatchHeader.sizeInBytes(b, p);
                     boolean lastOfGroup = seg == lastSeg && scanner.filePosition() + size == seg.size();
                     rb.wrap(b, p);
-                    if (BatchHeader.isControl(b, p) && pass.removableMarkers().contains(BatchHeader.baseOffset(b, p))) {
-                        continue;
+                    ByteBuffer rebuilt;
+                    if (BatchHeader.isControl(b, p)) {
+                        long base = BatchHeader.baseOffset(b, p);
+                        if (pass.markers().removed.contains(base)) {
+                            continue;
+                        }
+                        rebuilt = pass.markers().stamped.contains(base)
+                                ? rebuild(rb, allRecords(rb), pass.markers().newHorizon) : null;
+                    } else {
+                        rebuilt = filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut,
+                                lastOfGroup || lastOfItsProducer(rb, tails));
                     }
-                    ByteBuffer rebuilt = BatchHeader.isControl(b, p) ? null
-                            : filter(rb, isAborted(rb, aborted), latest, now, horizon, horizonOut,
-                                    lastOfGroup || lastOfItsProducer(rb, tails));
                     ByteBuffer src;
                     if (rebuilt == null) {
                         src = b.duplicate();
@@ -505,23 +464,24 @@ final class LogCleaner {
             Files.deleteIfExists(cleaned);
             throw e;
         }
+        pass.markers().forgetAborted(log, first.baseOffset, lastSeg.nextOffset());
         return log.replaceSegments(group, cleaned);
     }
 
-    private static final int KEEP = 0;
+    static final int KEEP = 0;
     private static final int DROP_SUPERSEDED = 1;
     private static final int DROP_TOMBSTONE = 2;
     /** The tombstone stays but its batch needs a delete horizon. */
-    private static final int STAMP = 3;
+    static final int STAMP = 3;
     /** A record of an aborted transaction. */
     private static final int DROP_ABORTED = 4;
     private static final ByteBuffer DROP = ByteBuffer.allocate(0);
 
-    private static boolean isAborted(RecordBatch rb, AbortedBatches aborted) {
+    static boolean isAborted(RecordBatch rb, AbortedBatches aborted) {
         return rb.isTransactional() && aborted.contains(rb.producerId(), rb.baseOffset());
     }
 
-    private static int verdict(RecordBatch rb, Record r, OffsetMap latest, long now) {
+    static int verdict(RecordBatch rb, Record r, OffsetMap latest, long now) {
         if (!r.hasKey()) {
             return KEEP;
         }
@@ -574,19 +534,37 @@ final class LogCleaner {
             }
             return null;
         }
-        Compression compression = rb.compression();
-        RecordBatchBuilder builder = new RecordBatchBuilder(compression)
+        if (hasTombstone) {
+            long horizon = rb.hasDeleteHorizon() ? rb.deleteHorizonMs() : newHorizon;
+            horizonOut[0] = Math.min(horizonOut[0], horizon);
+            return rebuild(rb, kept, horizon);
+        }
+        return rebuild(rb, kept, RecordBatch.NO_TIMESTAMP);
+    }
+
+    private static List<Record> allRecords(RecordBatch rb) {
+        List<Record> all = new ArrayList<>();
+        rb.records().forEachRemaining(all::add);
+        return all;
+    }
+
+    /**
+     * {@code rb} re-encoded with only the records {@code kept} (same base offset, codec, producer
+     * fields and flags; empty up to its last offset if none) and the delete horizon
+     * {@code horizon} ({@link RecordBatch#NO_TIMESTAMP} for none).
+     */
+    private static ByteBuffer rebuild(RecordBatch rb, List<Record> kept, long horizon) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(rb.compression())
                 .baseOffset(rb.baseOffset())
                 .partitionLeaderEpoch(rb.partitionLeaderEpoch())
                 .producer(rb.producerId(), rb.producerEpoch(), rb.baseSequence())
-                .transactional(rb.isTransactional());
+                .transactional(rb.isTransactional())
+                .control(rb.isControl());
         if (rb.timestampType() == TimestampType.LOG_APPEND_TIME) {
             builder.logAppendTime(rb.maxTimestamp());
         }
-        if (hasTombstone) {
-            long horizon = rb.hasDeleteHorizon() ? rb.deleteHorizonMs() : newHorizon;
+        if (horizon != RecordBatch.NO_TIMESTAMP) {
             builder.deleteHorizonMs(horizon);
-            horizonOut[0] = Math.min(horizonOut[0], horizon);
         }
         for (Record r : kept) {
             builder.appendWithOffset(r.offset(), r.timestamp(), r.key(), r.value(),

@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.zip.CRC32C;
 
@@ -28,7 +29,7 @@ import java.util.zip.CRC32C;
  *                                   crc int32 (CRC-32C of the 24 bytes before it)
  * </pre>
  * An entry is appended (without fsync) when an ABORT marker is appended; the file is replaced
- * (durably, by {@link #persist}) when retention, truncation or loading dropped entries. At load,
+ * (durably, by {@link #persist}) when retention, truncation, compaction or loading dropped entries. At load,
  * entries are trusted only below the offset from which the log replays its batches (the
  * producer-state snapshot); from there on they are rebuilt from the markers in the log, so a
  * torn or stale tail costs nothing.
@@ -150,6 +151,14 @@ final class TransactionIndex {
     /** Drops the entries wholly below the log start offset (retention, DeleteRecords). */
     void dropBefore(long logStartOffset) {
         keepOnly(t -> t.lastOffset() >= logStartOffset);
+    }
+
+    /**
+     * Drops the entries of the aborted transactions whose markers compaction removes (their
+     * base offsets, {@code markerOffsets}).
+     */
+    void dropMarkers(Set<Long> markerOffsets) {
+        keepOnly(t -> !markerOffsets.contains(t.lastOffset()));
     }
 
     private void keepOnly(Predicate<AbortedTransaction> keep) {

@@ -12,8 +12,13 @@ import org.apache.kafka.common.record.TimestampType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 
 /** Batches built and read back by kafka-clients: an implementation independent of ours. */
 final class Batches {
@@ -140,6 +145,49 @@ final class Batches {
                 }
             }
             next = batches.get(batches.size() - 1).lastOffset() + 1;
+        }
+        return out;
+    }
+
+    /** Every batch of the log up to the high watermark, control batches included. */
+    static List<MutableRecordBatch> allBatches(Log log) throws IOException {
+        List<MutableRecordBatch> out = new ArrayList<>();
+        for (long next = 0; next < log.highWatermark(); ) {
+            List<MutableRecordBatch> part = batches(log.read(next, 1 << 20, true).records());
+            if (part.isEmpty()) {
+                break;
+            }
+            out.addAll(part);
+            next = part.get(part.size() - 1).lastOffset() + 1;
+        }
+        return out;
+    }
+
+    /**
+     * What a read_committed consumer reading the whole log sees, filtered as kafka-clients
+     * filters a fetch answer: with the aborted transactions the log reports, a producer's
+     * transactional batches are skipped from an aborted transaction's first offset until that
+     * producer's ABORT marker.
+     */
+    static List<Rec> readCommitted(Log log) throws IOException {
+        ArrayDeque<AbortedTransaction> aborted = new ArrayDeque<>(log.abortedTransactions(0, log.highWatermark())
+                .stream().sorted(Comparator.comparingLong(AbortedTransaction::firstOffset)).toList());
+        Set<Long> skipping = new HashSet<>();
+        List<Rec> out = new ArrayList<>();
+        for (MutableRecordBatch b : allBatches(log)) {
+            while (!aborted.isEmpty() && aborted.peek().firstOffset() <= b.lastOffset()) {
+                skipping.add(aborted.poll().producerId());
+            }
+            if (b.isControlBatch()) {
+                Iterator<org.apache.kafka.common.record.internal.Record> it = b.iterator();
+                if (it.hasNext() && ControlRecordType.parse(it.next().key()) == ControlRecordType.ABORT) {
+                    skipping.remove(b.producerId());
+                }
+            } else if (!b.isTransactional() || !skipping.contains(b.producerId())) {
+                for (org.apache.kafka.common.record.internal.Record r : b) {
+                    out.add(new Rec(r.offset(), r.timestamp(), str(r.key()), str(r.value())));
+                }
+            }
         }
         return out;
     }

@@ -18,8 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * record of every key survives at its original offset; a read from any offset returns an ordered
  * subsequence of the original log; a tombstone disappears only after delete.retention.ms. With
  * transactions among the writes, committed or aborted: the newest committed record of every key
- * survives (an aborted record never takes its place), and no aborted record outlives a pass that
- * cleaned its segment.
+ * survives (an aborted record never takes its place), no aborted record outlives a pass that
+ * cleaned its segment, a read_committed reader (filtering as kafka-clients does with the aborted
+ * transactions the log reports) sees every other record left, and ABORT markers go once past
+ * their delete horizon.
  */
 class CompactionPropertiesTest {
     private static final long DELETE_RETENTION = 10_000;
@@ -83,6 +85,7 @@ class CompactionPropertiesTest {
         List<Written> committed = new ArrayList<>();
         List<Batches.Rec> aborted = new ArrayList<>();
         int[] sequences = new int[3]; // per producer id 1..3, epoch 0
+        int abortsWritten = 0;
         try (fx) {
             Log log = fx.open();
             for (int round = 0; round < 25; round++) {
@@ -118,6 +121,7 @@ class CompactionPropertiesTest {
                     }
                     log.append(commit ? Batches.commitMarker(producer + 1, (short) 0, ts)
                             : Batches.abortMarker(producer + 1, (short) 0, ts), 0);
+                    abortsWritten += commit ? 0 : 1;
                     if (commit) {
                         txn.forEach(rec -> committed.add(new Written(rec, ts)));
                     } else {
@@ -143,6 +147,10 @@ class CompactionPropertiesTest {
                                 .isGreaterThanOrEqualTo(cleaner.cleanedUpTo(log));
                     }
                 }
+                // a read_committed consumer sees every record left but the aborted ones: no
+                // aborted-transaction entry outlives its marker
+                assertThat(Batches.readCommitted(log))
+                        .isEqualTo(actual.stream().filter(rec -> !aborted.contains(rec)).toList());
                 if (rnd.nextInt(8) == 0) {
                     log = fx.reopen();
                     cleaner.forget(log);
@@ -150,6 +158,10 @@ class CompactionPropertiesTest {
                     assertThat(log.lastStableOffset()).isEqualTo(log.highWatermark());
                 }
             }
+            long abortMarkersLeft = Batches.allBatches(log).stream().filter(b -> b.isControlBatch()
+                    && org.apache.kafka.common.record.internal.ControlRecordType.parse(b.iterator().next().key())
+                            == org.apache.kafka.common.record.internal.ControlRecordType.ABORT).count();
+            assertThat(abortMarkersLeft).as("ABORT markers removed once past their horizon").isLessThan(abortsWritten);
         }
     }
 

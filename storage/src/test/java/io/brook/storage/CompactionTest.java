@@ -386,13 +386,7 @@ class CompactionTest {
 
     private static List<org.apache.kafka.common.record.internal.MutableRecordBatch> allBatches(Log log)
             throws Exception {
-        List<org.apache.kafka.common.record.internal.MutableRecordBatch> batches = new java.util.ArrayList<>();
-        for (long next = 0; next < log.highWatermark(); ) {
-            var part = Batches.batches(log.read(next, 1 << 20, true).records());
-            batches.addAll(part);
-            next = part.get(part.size() - 1).lastOffset() + 1;
-        }
-        return batches;
+        return Batches.allBatches(log);
     }
 
     @Test
@@ -476,5 +470,75 @@ class CompactionTest {
         log = fx.crashAndReopenAfter(() -> { }, 0);
         assertThat(log.append(Batches.producerBatch(7, (short) 0, 1, 1, fx.clock.millis(), true), 0).error())
                 .as("the old epoch is still fenced").isNotEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldRemoveAnAbortMarkerAndItsIndexEntryDeleteRetentionAfterItsTransactionEmptied() throws Exception {
+        // a high ratio: the pass at the horizon runs for the marker alone
+        Log log = open(Map.of(LogConfig.MIN_CLEANABLE_DIRTY_RATIO, 0.5));
+        short epoch = 0;
+        log.append(Batches.producerBatch(8, epoch, 0, 1, fx.clock.millis(), true), 0); // 0: aborted
+        long abort = log.append(Batches.abortMarker(8, epoch, fx.clock.millis()), 0).lastOffset(); // 1
+        log.append(Batches.producerBatch(8, epoch, 1, 1, fx.clock.millis(), true), 0); // 2: its last data batch
+        log.append(Batches.commitMarker(8, epoch, fx.clock.millis()), 0); // 3
+        putFillers(log, null);
+        log.flush();
+        long t0 = fx.clock.millis();
+        assertThat(cleaner.clean(log, t0)).isPositive();
+        // the aborted record is gone; its marker stays, stamped with the horizon, and so does its entry
+        assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == 0)
+                .anyMatch(b -> b.isControlBatch() && b.baseOffset() == abort
+                        && b.deleteHorizonMs().equals(java.util.OptionalLong.of(t0 + 10_000)));
+        assertThat(log.abortedTransactions(0, log.highWatermark())).containsExactly(new AbortedTransaction(8, 0, abort));
+        assertThat(cleaner.clean(log, t0 + 9_999)).isZero();
+        assertThat(allBatches(log)).anyMatch(b -> b.baseOffset() == abort);
+        assertThat(cleaner.clean(log, t0 + 10_000)).isPositive();
+        assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == abort)
+                .anyMatch(b -> b.baseOffset() == 2 && b.iterator().hasNext());
+        assertThat(log.abortedTransactions(0, log.highWatermark())).isEmpty();
+        // rebuilt from the files: no entry comes back, every transaction is closed, 8 goes on
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.abortedTransactions(0, log.highWatermark())).isEmpty();
+        assertThat(log.lastStableOffset()).isEqualTo(log.highWatermark());
+        assertThat(log.append(Batches.producerBatch(8, epoch, 2, 1, fx.clock.millis(), true), 0).error())
+                .isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void shouldKeepAnAbortMarkerWhileABatchOfItsTransactionStays() throws Exception {
+        Log log = open(Map.of());
+        log.append(Batches.producerBatch(9, (short) 0, 0, 1, fx.clock.millis(), true), 0); // 0: its last data batch
+        long abort = log.append(Batches.abortMarker(9, (short) 0, fx.clock.millis()), 0).lastOffset();
+        putFillers(log, null);
+        log.flush();
+        cleaner.clean(log, fx.clock.millis());
+        cleaner.clean(log, fx.clock.millis() + 60_000);
+        assertThat(allBatches(log)).anyMatch(b -> b.baseOffset() == 0 && !b.iterator().hasNext())
+                .anyMatch(b -> b.baseOffset() == abort && b.deleteHorizonMs().isEmpty());
+        assertThat(log.abortedTransactions(0, log.highWatermark())).containsExactly(new AbortedTransaction(9, 0, abort));
+        log = fx.crashAndReopenAfter(() -> { }, 0);
+        assertThat(log.lastStableOffset()).isEqualTo(log.highWatermark());
+    }
+
+    @Test
+    void shouldNotRemoveAnAbortMarkerPastItsHorizonWhileItsRecordsAreStillInTheLog() throws Exception {
+        Log log = open(Map.of());
+        long t0 = fx.clock.millis();
+        log.append(Batches.producerBatch(8, (short) 0, 0, 1, t0, true), 0); // 0: aborted, not emptied yet
+        // a marker stamped by an earlier pass whose rewrite of the data was not swapped in
+        long abort = log.append(new io.brook.wire.record.RecordBatchBuilder(io.brook.wire.record.Compression.NONE)
+                .producer(8, (short) 0, -1).transactional(true).control(true).deleteHorizonMs(t0 - 1)
+                .appendEndTransactionMarker(t0, io.brook.wire.record.ControlRecordType.ABORT, 0).build(), 0)
+                .lastOffset();
+        log.append(Batches.producerBatch(8, (short) 0, 1, 1, t0, false), 0); // its last data batch
+        putFillers(log, null);
+        log.flush();
+        assertThat(cleaner.clean(log, t0)).isPositive();
+        // the records go in this pass; the marker and its entry only in the next
+        assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == 0).anyMatch(b -> b.baseOffset() == abort);
+        assertThat(log.abortedTransactions(0, log.highWatermark())).containsExactly(new AbortedTransaction(8, 0, abort));
+        cleaner.clean(log, t0);
+        assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == abort);
+        assertThat(log.abortedTransactions(0, log.highWatermark())).isEmpty();
     }
 }
