@@ -487,8 +487,9 @@ class CompactionTest {
         assertThat(cleaner.clean(log, t0)).isPositive();
         // the aborted record is gone; its marker stays, stamped with the horizon, and so does its entry
         assertThat(allBatches(log)).noneMatch(b -> b.baseOffset() == 0)
-                .anyMatch(b -> b.isControlBatch() && b.baseOffset() == abort
-                        && b.deleteHorizonMs().equals(java.util.OptionalLong.of(t0 + 10_000)));
+                .anyMatch(b -> b.isControlBatch() && b.baseOffset() == abort && b.isValid()
+                        && b.deleteHorizonMs().equals(java.util.OptionalLong.of(t0 + 10_000))
+                        && b.iterator().next().timestamp() == t0);
         assertThat(log.abortedTransactions(0, log.highWatermark())).containsExactly(new AbortedTransaction(8, 0, abort));
         assertThat(cleaner.clean(log, t0 + 9_999)).isZero();
         assertThat(allBatches(log)).anyMatch(b -> b.baseOffset() == abort);
