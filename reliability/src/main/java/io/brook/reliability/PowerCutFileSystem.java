@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,10 +153,15 @@ final class PowerCutFileSystem implements AutoCloseable {
             return problem[0] == null;
         });
         if (!unmounted) {
+            // what kept it busy goes into the daemon's log before anything is forced out
+            String holders = MountHolders.describe(mountPoint, d.pid());
+            Files.writeString(daemonLog, "unmount of " + mountPoint + " busy for 10 s: " + problem[0] + "\n" + holders,
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             String lazy = SmallFileSystem.run("umount", "-l", mountPoint.toString());
             if (lazy != null) {
                 d.destroyForcibly();
-                throw new IOException("cannot unmount " + mountPoint + ": " + problem[0] + "; lazily: " + lazy);
+                throw new IOException("cannot unmount " + mountPoint + ": " + problem[0] + "; lazily: " + lazy
+                        + "; holders: " + holders);
             }
         }
         String out = new String(d.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -164,7 +170,8 @@ final class PowerCutFileSystem implements AutoCloseable {
             throw new IOException("the FUSE daemon did not finish its cut within 120 s");
         }
         if (d.exitValue() != 0) {
-            throw new IOException("the FUSE daemon exited with " + d.exitValue() + "; see " + daemonLog);
+            throw new IOException("the FUSE daemon exited with " + d.exitValue() + "; see " + daemonLog
+                    + (unmounted ? "" : " (the unmount was busy for 10 s and was made lazily; who held it is there)"));
         }
         return summary(out);
     }

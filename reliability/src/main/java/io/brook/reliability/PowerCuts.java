@@ -67,6 +67,8 @@ final class PowerCuts implements AutoCloseable {
         result.figure("directory entries undone (created, removed or renamed, not forced)",
                 taken("entries_undone"), "");
         result.figure("directory entries moot (their directory's removal was durable)", taken("entries_moot"), "");
+        result.figure("cuts whose connection the kernel ended with an error at the unmount (cut as usual)",
+                taken("connections_aborted"), "");
         result.check("every undo of the cuts applied", taken("entry_undo_failures") == 0,
                 taken("entry_undo_failures") + " entries could not be undone (see the FUSE log)");
     }
