@@ -94,6 +94,42 @@ final class Clients {
         return consumer(p);
     }
 
+    /**
+     * A transactional producer ({@code transactionalId}) whose blocking calls give up within 10 s,
+     * so that a loop around it notices a dead broker and starts over.
+     */
+    static KafkaProducer<byte[], byte[]> transactionalProducer(String bootstrap, String clientId, String transactionalId) {
+        Properties p = common(bootstrap, clientId, Map.of());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "20000");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "15000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return producer(p);
+    }
+
+    /**
+     * A read_committed member of {@code group} that commits nothing by itself, with the static
+     * member id {@code instanceId}: a new consumer with the same id takes the old one's place at
+     * once, without waiting for its session to expire.
+     */
+    static KafkaConsumer<byte[], byte[]> readCommittedMember(String bootstrap, String group, String clientId,
+            String instanceId) {
+        Properties p = common(bootstrap, clientId, Map.of());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "300");
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        return consumer(p);
+    }
+
     /** A consumer without a group, for {@code assign()} and reading a topic back. */
     static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String clientId, Map<String, String> security) {
         Properties p = common(bootstrap, clientId, security);

@@ -101,6 +101,8 @@ public final class ReliabilityRunner {
                         true),
                 new CrashLoop(quick ? CrashLoop.Params.quick().withKills(6) : CrashLoop.Params.full().withKills(20), true,
                         true),
+                // exactly-once copying in transactions, the broker cut under it
+                new TransactionalPowerCut(quick ? TransactionalPowerCut.Params.quick() : TransactionalPowerCut.Params.full()),
                 // three voters on three FUSE file systems, all cut at once
                 new QuorumPowerCut(quick ? QuorumPowerCut.Params.quick() : QuorumPowerCut.Params.full()),
                 quick ? LargeDataRestart.quick() : LargeDataRestart.full(),

@@ -3,7 +3,7 @@ package io.brook.reliability;
 /** One reliability scenario at one size. */
 interface Scenario {
 
-    /** Short name, used by {@code --only}: crash-loop, large-data-restart, disk-full, wire-fuzz, sasl-fuzz or overload. */
+    /** Short name, used by {@code --only}: crash-loop, txn-power-cut, disk-full and so on ({@link ReliabilityRunner#scenarios}). */
     String name();
 
     /** The size it runs at, in words, for the report. */
