@@ -16,6 +16,8 @@ import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -165,12 +167,14 @@ final class TransactionalPowerCut implements Scenario {
             result.check("the copier caught up with the input after the last cut", drained,
                     drained ? "its group's offsets reached " + inputEnd : "not within " + params.drainTimeout);
 
-            Map<String, Long> input = values(broker.bootstrap(), INPUT, IsolationLevel.READ_UNCOMMITTED, null);
+            // the input's last value of each key, keyed as the copier keys the compacted topic
             Map<ByteBuffer, String> newest = new HashMap<>();
-            Map<String, Long> output = values(broker.bootstrap(), OUTPUT, IsolationLevel.READ_COMMITTED, null);
+            Map<String, Long> input = values(broker.bootstrap(), INPUT, IsolationLevel.READ_UNCOMMITTED,
+                    r -> TransactionalCopier.compactedKey(r.partition(), r.key()), newest);
+            Map<String, Long> output = values(broker.bootstrap(), OUTPUT, IsolationLevel.READ_COMMITTED,
+                    ConsumerRecord::key, new HashMap<>());
             Map<ByteBuffer, String> compacted = new HashMap<>();
-            values(broker.bootstrap(), COMPACTED, IsolationLevel.READ_COMMITTED, compacted);
-            lastPerKey(broker.bootstrap(), newest);
+            values(broker.bootstrap(), COMPACTED, IsolationLevel.READ_COMMITTED, ConsumerRecord::key, compacted);
 
             long inputRecords = input.values().stream().mapToLong(Long::longValue).sum();
             result.figure("input records", inputRecords, "");
@@ -264,31 +268,22 @@ final class TransactionalPowerCut implements Scenario {
     }
 
     /**
-     * Reads {@code topic} whole at {@code level}: how often each value occurs; and, if
-     * {@code latest} is given, the last value of each key into it.
+     * Reads {@code topic} whole at {@code level}: how often each value occurs, and the last value
+     * of each key (as {@code keyOf} names it) into {@code latest}.
      */
     private static Map<String, Long> values(String bootstrap, String topic, IsolationLevel level,
-            Map<ByteBuffer, String> latest) {
+            Function<ConsumerRecord<byte[], byte[]>, byte[]> keyOf, Map<ByteBuffer, String> latest) {
         Map<String, Long> counts = new HashMap<>();
         read(bootstrap, topic, level, r -> {
             String v = new String(r.value(), StandardCharsets.UTF_8);
             counts.merge(v, 1L, Long::sum);
-            if (latest != null) {
-                latest.put(ByteBuffer.wrap(r.key()), v);
-            }
+            latest.put(ByteBuffer.wrap(keyOf.apply(r)), v);
         });
         return counts;
     }
 
-    /** The input's last value of each key, keyed as the copier keys the compacted topic. */
-    private static void lastPerKey(String bootstrap, Map<ByteBuffer, String> newest) {
-        read(bootstrap, INPUT, IsolationLevel.READ_UNCOMMITTED, r -> newest.put(
-                ByteBuffer.wrap(TransactionalCopier.compactedKey(r.partition(), r.key())),
-                new String(r.value(), StandardCharsets.UTF_8)));
-    }
-
     private static void read(String bootstrap, String topic, IsolationLevel level,
-            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, String> settings = Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                 level == IsolationLevel.READ_COMMITTED ? "read_committed" : "read_uncommitted");
         try (KafkaConsumer<byte[], byte[]> c = Clients.reader(bootstrap, "txn-check", settings)) {
