@@ -58,11 +58,22 @@ class CliToolsCompatTest {
 
     /** {@link #tool(String, String...)} with the file {@code stdin} (null: nothing) on its standard input. */
     static Run tool(Path stdin, String mainClass, String... args) throws IOException, InterruptedException {
+        return tool(stdin, null, mainClass, args);
+    }
+
+    /**
+     * {@link #tool(Path, String, String...)} with the tool's temporary files in {@code tmpDir}
+     * (null: the machine's), for tools that leave theirs behind.
+     */
+    static Run tool(Path stdin, Path tmpDir, String mainClass, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        if (tmpDir != null) {
+            cmd.add("-Djava.io.tmpdir=" + tmpDir);
+        }
         cmd.add(mainClass);
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
